@@ -1,0 +1,248 @@
+/*
+** attr.c: attribute values.  Values are immutable once pushed, so arrays
+** may be shared between calls (a call's attributes copy only the top
+** level).  Literal parsing here serves op-schema defaults and anything else
+** that spells an attribute in Relay syntax outside the text parser.
+*/
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+AttrId
+ir_attr_push(Module *m, const AttrVal *v, uint32_t n)
+{
+	AttrId id = m->nattrs;
+
+	if (!n)
+		return 0;
+	ir_vgrow(&m->attrs, &m->capattrs, m->nattrs + n);
+	memcpy(&m->attrs[id], v, n * sizeof *v);
+	m->nattrs += n;
+	return id;
+}
+
+/* ---------------------------------------------------------------- literals */
+
+typedef struct Lit {
+	Module *m;
+	const char *p;
+} Lit;
+
+static void
+skipws(Lit *l)
+{
+	while (*l->p == ' ' || *l->p == '\t' || *l->p == '\n')
+		l->p++;
+}
+
+/* literal := None | True | False | "str" | number | '[' [literal {, literal}] ']' */
+static int
+lit(Lit *l, AttrVal *out)
+{
+	memset(out, 0, sizeof *out);
+	skipws(l);
+	if (strncmp(l->p, "None", 4) == 0) {
+		l->p += 4;
+		out->kind = AV_NONE;
+		return 1;
+	}
+	if (strncmp(l->p, "True", 4) == 0 || strncmp(l->p, "False", 5) == 0) {
+		out->kind = AV_BOOL;
+		out->u.i = *l->p == 'T';
+		l->p += *l->p == 'T' ? 4 : 5;
+		return 1;
+	}
+	if (*l->p == '"') {
+		const char *s = ++l->p;
+		while (*l->p && *l->p != '"')
+			l->p++;
+		if (*l->p != '"')
+			return 0;
+		out->kind = AV_STR;
+		out->u.s = ir_sym(l->m, s, (size_t)(l->p - s));
+		l->p++;
+		return 1;
+	}
+	if (*l->p == '[') {
+		AttrVal buf[64];
+		uint32_t n = 0;
+		l->p++;
+		skipws(l);
+		while (*l->p != ']') {
+			if (n == 64 || !lit(l, &buf[n++]))
+				return 0;
+			skipws(l);
+			if (*l->p == ',') {
+				l->p++;
+				skipws(l);
+			} else if (*l->p != ']') {
+				return 0;
+			}
+		}
+		l->p++;
+		out->kind = AV_ARRAY;
+		out->n = n;
+		out->first = ir_attr_push(l->m, buf, n);
+		return 1;
+	}
+	if (*l->p == '-' || isdigit((unsigned char)*l->p)) {
+		char *end;
+		const char *s = l->p;
+		int isfloat = 0;
+		if (*s == '-')
+			s++;
+		while (isdigit((unsigned char)*s))
+			s++;
+		isfloat = *s == '.' || *s == 'e' || *s == 'E' || *s == 'f';
+		errno = 0;
+		if (isfloat) {
+			out->kind = AV_FLOAT;
+			out->u.f = strtod(l->p, &end);
+			if (*end == 'f')
+				end++;
+			/* f32, f64 suffixes */
+			if ((end[0] == '3' && end[1] == '2') || (end[0] == '6' && end[1] == '4'))
+				end += 2;
+		} else {
+			out->kind = AV_INT;
+			out->u.i = strtoll(l->p, &end, 10);
+		}
+		if (errno)
+			return 0;
+		l->p = end;
+		return 1;
+	}
+	return 0;
+}
+
+int
+ir_attr_parse(Module *m, const char *s, AttrVal *out)
+{
+	Lit l = { m, s };
+
+	if (!lit(&l, out))
+		return 0;
+	skipws(&l);
+	return *l.p == 0;
+}
+
+AttrId
+ir_attr_defaults(Module *m, OpId op)
+{
+	const OpInfo *o = &ir_ops[op];
+	AttrVal vals[32];
+	AttrId id;
+
+	if (!o->nattrs)
+		return 0;
+	if (!m->opdefaults[op]) {
+		if (o->nattrs > 32)
+			ir_die("op %s has too many attributes", o->name);
+		for (int i = 0; i < o->nattrs; i++) {
+			const AttrField *f = &o->attrs[i];
+			if (!f->deflt) {
+				/* required: None marks "not given" until the parser fills it */
+				memset(&vals[i], 0, sizeof vals[i]);
+				continue;
+			}
+			if (!ir_attr_parse(m, f->deflt, &vals[i]) || ir_attr_conform(m, f->type, &vals[i]))
+				ir_die("bad default %s for %s.%s", f->deflt, o->name, f->name);
+		}
+		m->opdefaults[op] = ir_attr_push(m, vals, (uint32_t)o->nattrs);
+	}
+	/* copy the top level: elements are immutable and shared */
+	id = m->nattrs;
+	ir_vgrow(&m->attrs, &m->capattrs, m->nattrs + (uint32_t)o->nattrs);
+	memcpy(&m->attrs[id], &m->attrs[m->opdefaults[op]], (size_t)o->nattrs * sizeof *m->attrs);
+	m->nattrs += (uint32_t)o->nattrs;
+	return id;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static int
+allints(const Module *m, const AttrVal *v, int depth)
+{
+	if (v->kind != AV_ARRAY)
+		return 0;
+	for (uint32_t i = 0; i < v->n; i++) {
+		const AttrVal *e = &m->attrs[v->first + i];
+		if (depth == 1 ? e->kind != AV_INT : !allints(m, e, depth - 1))
+			return 0;
+	}
+	return 1;
+}
+
+const char *
+ir_attr_conform(Module *m, int type, AttrVal *v)
+{
+	int base = type & ~AT_OPT;
+
+	if (v->kind == AV_NONE)
+		return (type & AT_OPT) ? NULL : "a value, not None";
+	switch (base) {
+	case AT_INT:
+		return v->kind == AV_INT ? NULL : "an integer";
+	case AT_FLOAT:
+		if (v->kind == AV_INT) {
+			v->kind = AV_FLOAT;
+			v->u.f = (double)v->u.i;
+		}
+		return v->kind == AV_FLOAT ? NULL : "a number";
+	case AT_BOOL:
+		if (v->kind == AV_INT && (v->u.i == 0 || v->u.i == 1))
+			v->kind = AV_BOOL;
+		return v->kind == AV_BOOL ? NULL : "True or False";
+	case AT_STR:
+		return v->kind == AV_STR ? NULL : "a string";
+	case AT_DTYPE:
+		if (v->kind == AV_STR) {
+			const char *s = ir_symstr(m, v->u.s);
+			DType dt = ir_dtype_parse(s, strlen(s));
+			if (dt == DT_COUNT)
+				return "a dtype such as \"int8\" or \"float32\"";
+			v->kind = AV_DTYPE;
+			v->u.i = dt;
+		}
+		return v->kind == AV_DTYPE ? NULL : "a dtype such as \"int8\" or \"float32\"";
+	case AT_INTS:
+		return allints(m, v, 1) ? NULL : "a list of integers";
+	case AT_INTS2:
+		return allints(m, v, 2) ? NULL : "a list of lists of integers";
+	case AT_INT_INTS:
+		return v->kind == AV_INT || allints(m, v, 1) ? NULL : "an integer or a list of integers";
+	}
+	return "a known attribute type";
+}
+
+int
+ir_attr_equal(const Module *m, const AttrVal *a, const AttrVal *b)
+{
+	if (a->kind != b->kind || a->key != b->key)
+		return 0;
+	switch (a->kind) {
+	case AV_NONE:
+		return 1;
+	case AV_BOOL:
+	case AV_INT:
+	case AV_DTYPE:
+		return a->u.i == b->u.i;
+	case AV_FLOAT:
+		/* bitwise, so that printing decisions are exact (and NaN == NaN) */
+		return memcmp(&a->u.f, &b->u.f, sizeof a->u.f) == 0;
+	case AV_STR:
+		return a->u.s == b->u.s;
+	case AV_ARRAY:
+		if (a->n != b->n)
+			return 0;
+		for (uint32_t i = 0; i < a->n; i++)
+			if (!ir_attr_equal(m, &m->attrs[a->first + i], &m->attrs[b->first + i]))
+				return 0;
+		return 1;
+	}
+	return 0;
+}

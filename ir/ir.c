@@ -1,0 +1,675 @@
+/*
+** ir.c: the module store.  Memory helpers, interned strings and types,
+** node construction and def-use lists.
+**
+** Invariants kept here:
+**  - handle 0 of every table is a reserved "none" entry;
+**  - types are hash-consed, so TypeId equality is structural equality;
+**  - every operand slot is on exactly one use list, the one of its value.
+*/
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+/* ---------------------------------------------------------------- memory */
+
+_Noreturn void
+ir_die(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("graft: internal error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+void *
+ir_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		ir_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+ir_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (!p)
+		ir_die("out of memory (%zu x %zu bytes)", n, sz);
+	return p;
+}
+
+void *
+ir_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		ir_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void
+ir_vgrow_(void **p, uint32_t *cap, uint32_t need, size_t esz)
+{
+	uint64_t c;
+
+	if (need <= *cap)
+		return;
+	c = *cap ? *cap : 16;
+	while (c < need)
+		c *= 2;
+	if (c > UINT32_MAX)
+		ir_die("table overflow");
+	*p = ir_xrealloc(*p, (size_t)c * esz);
+	*cap = (uint32_t)c;
+}
+
+struct ArenaBlock {
+	ArenaBlock *next;
+	size_t size;
+	_Alignas(16) unsigned char mem[];
+};
+
+enum { ARENA_BLOCK = 64 * 1024 };
+
+void *
+ir_arena_alloc(Arena *a, size_t n)
+{
+	ArenaBlock *b;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!a->head || a->used + n > a->head->size) {
+		size_t sz = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+		b = ir_xmalloc(sizeof *b + sz);
+		b->next = a->head;
+		b->size = sz;
+		a->head = b;
+		a->used = 0;
+	}
+	p = a->head->mem + a->used;
+	a->used += n;
+	a->total += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *
+ir_arena_strdup(Arena *a, const char *s, size_t n)
+{
+	char *p = ir_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+void
+ir_arena_free(Arena *a)
+{
+	ArenaBlock *b, *next;
+
+	for (b = a->head; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = NULL;
+	a->used = a->total = 0;
+}
+
+/* ---------------------------------------------------------------- dtypes */
+
+const char *const ir_dtype_names[DT_COUNT] = {
+	"",
+#define DT(id, name, bytes, kind) name,
+	IR_DTYPES(DT)
+#undef DT
+};
+
+const uint8_t ir_dtype_bytes[DT_COUNT] = {
+	0,
+#define DT(id, name, bytes, kind) bytes,
+	IR_DTYPES(DT)
+#undef DT
+};
+
+const char ir_dtype_kind[DT_COUNT] = {
+	0,
+#define DT(id, name, bytes, kind) kind,
+	IR_DTYPES(DT)
+#undef DT
+};
+
+DType
+ir_dtype_parse(const char *s, size_t n)
+{
+	for (int i = 0; i < DT_COUNT; i++)
+		if (strlen(ir_dtype_names[i]) == n && memcmp(ir_dtype_names[i], s, n) == 0)
+			return (DType)i;
+	return DT_COUNT;
+}
+
+/* ---------------------------------------------------------------- module */
+
+static uint32_t
+hashbytes(uint32_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	/* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 16777619u;
+	return h;
+}
+
+Module *
+ir_module_new(void)
+{
+	Module *m = ir_xcalloc(1, sizeof *m);
+
+	/* entry 0 of each table is "none" */
+	ir_vgrow(&m->nodes, &m->capnodes, 1);
+	memset(&m->nodes[0], 0, sizeof m->nodes[0]);
+	m->nnodes = 1;
+	ir_vgrow(&m->uses, &m->capuses, 1);
+	memset(&m->uses[0], 0, sizeof m->uses[0]);
+	m->nuses = 1;
+	ir_vgrow(&m->types, &m->captypes, 1);
+	memset(&m->types[0], 0, sizeof m->types[0]);
+	m->ntypes = 1;
+	ir_vgrow(&m->attrs, &m->capattrs, 1);
+	memset(&m->attrs[0], 0, sizeof m->attrs[0]);
+	m->nattrs = 1;
+	ir_vgrow(&m->files, &m->capfiles, 1);
+	m->files[0] = "";
+	m->nfiles = 1;
+	ir_sym(m, "", 0);
+	return m;
+}
+
+void
+ir_module_free(Module *m)
+{
+	if (!m)
+		return;
+	free(m->nodes);
+	free(m->uses);
+	free(m->types);
+	free(m->dims);
+	free(m->tylist);
+	free(m->attrs);
+	free(m->consts);
+	free(m->funcs);
+	free(m->globals);
+	free(m->anns);
+	free(m->symoff);
+	free(m->strbuf);
+	free(m->symhash);
+	free(m->tyhash);
+	free(m->files);
+	ir_arena_free(&m->data);
+	free(m);
+}
+
+uint16_t
+ir_file(Module *m, const char *name)
+{
+	for (uint32_t i = 1; i < m->nfiles; i++)
+		if (strcmp(m->files[i], name) == 0)
+			return (uint16_t)i;
+	if (m->nfiles >= UINT16_MAX)
+		ir_die("too many source files");
+	ir_vgrow(&m->files, &m->capfiles, m->nfiles + 1);
+	m->files[m->nfiles] = ir_arena_strdup(&m->data, name, strlen(name));
+	return (uint16_t)m->nfiles++;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+static uint32_t
+symlen(const Module *m, Sym s)
+{
+	uint32_t end = s + 1 < m->nsyms ? m->symoff[s + 1] : m->nstr;
+	return end - m->symoff[s] - 1;
+}
+
+static void
+symrehash(Module *m)
+{
+	uint32_t cap = m->symhashcap ? m->symhashcap * 2 : 256;
+
+	free(m->symhash);
+	m->symhash = ir_xcalloc(cap, sizeof *m->symhash);
+	m->symhashcap = cap;
+	for (Sym s = 0; s < m->nsyms; s++) {
+		const char *p = m->strbuf + m->symoff[s];
+		uint32_t h = hashbytes(2166136261u, p, symlen(m, s));
+		uint32_t i = h & (cap - 1);
+		while (m->symhash[i])
+			i = (i + 1) & (cap - 1);
+		m->symhash[i] = s + 1;
+	}
+}
+
+Sym
+ir_sym(Module *m, const char *s, size_t n)
+{
+	uint32_t h, i;
+
+	if (2 * (m->nsyms + 1) > m->symhashcap)
+		symrehash(m);
+	h = hashbytes(2166136261u, s, n);
+	for (i = h & (m->symhashcap - 1); m->symhash[i]; i = (i + 1) & (m->symhashcap - 1)) {
+		Sym t = m->symhash[i] - 1;
+		if (symlen(m, t) == n && memcmp(m->strbuf + m->symoff[t], s, n) == 0)
+			return t;
+	}
+	if (n >= UINT32_MAX - m->nstr - 1)
+		ir_die("string table overflow");
+	ir_vgrow(&m->strbuf, &m->capstr, m->nstr + (uint32_t)n + 1);
+	ir_vgrow(&m->symoff, &m->capsyms, m->nsyms + 1);
+	if (n)
+		memcpy(m->strbuf + m->nstr, s, n);
+	m->strbuf[m->nstr + n] = 0;
+	m->symoff[m->nsyms] = m->nstr;
+	m->nstr += (uint32_t)n + 1;
+	m->symhash[i] = m->nsyms + 1;
+	return m->nsyms++;
+}
+
+Sym
+ir_symz(Module *m, const char *s)
+{
+	return ir_sym(m, s, strlen(s));
+}
+
+const char *
+ir_symstr(const Module *m, Sym s)
+{
+	return m->strbuf + m->symoff[s];
+}
+
+/* ---------------------------------------------------------------- types */
+
+static uint32_t
+typehash(const Module *m, const Type *t, const void *items, size_t isz)
+{
+	uint32_t h = 2166136261u;
+	h = hashbytes(h, &t->kind, 1);
+	h = hashbytes(h, &t->dtype, 1);
+	h = hashbytes(h, &t->n, sizeof t->n);
+	(void)m;
+	return hashbytes(h, items, isz);
+}
+
+static int
+typesame(const Module *m, TypeId id, const Type *t, const void *items, size_t isz)
+{
+	const Type *u = &m->types[id];
+	const void *uitems;
+
+	if (u->kind != t->kind || u->dtype != t->dtype || u->n != t->n)
+		return 0;
+	uitems = u->kind == TY_TENSOR ? (const void *)&m->dims[u->first]
+	                              : (const void *)&m->tylist[u->first];
+	return isz == 0 || memcmp(uitems, items, isz) == 0;
+}
+
+static size_t
+typeitems(const Module *m, TypeId id, const void **items)
+{
+	const Type *u = &m->types[id];
+	if (u->kind == TY_TENSOR) {
+		*items = &m->dims[u->first];
+		return u->n * sizeof(int64_t);
+	}
+	*items = &m->tylist[u->first];
+	return (u->n + (u->kind == TY_FUNC)) * sizeof(TypeId);
+}
+
+static void
+tyrehash(Module *m)
+{
+	uint32_t cap = m->tyhashcap ? m->tyhashcap * 2 : 256;
+
+	free(m->tyhash);
+	m->tyhash = ir_xcalloc(cap, sizeof *m->tyhash);
+	m->tyhashcap = cap;
+	for (TypeId t = 1; t < m->ntypes; t++) {
+		const void *items;
+		size_t isz = typeitems(m, t, &items);
+		uint32_t i = typehash(m, &m->types[t], items, isz) & (cap - 1);
+		while (m->tyhash[i])
+			i = (i + 1) & (cap - 1);
+		m->tyhash[i] = t;
+	}
+}
+
+/* intern: find or add the type t whose items (dims or type ids) are given */
+static TypeId
+intern(Module *m, Type t, const void *items, size_t isz)
+{
+	uint32_t h, i, nitems;
+
+	if (2 * (m->ntypes + 1) > m->tyhashcap)
+		tyrehash(m);
+	h = typehash(m, &t, items, isz);
+	for (i = h & (m->tyhashcap - 1); m->tyhash[i]; i = (i + 1) & (m->tyhashcap - 1))
+		if (typesame(m, m->tyhash[i], &t, items, isz))
+			return m->tyhash[i];
+	if (t.kind == TY_TENSOR) {
+		nitems = t.n;
+		ir_vgrow(&m->dims, &m->capdims, m->ndims + nitems);
+		t.first = m->ndims;
+		if (isz)
+			memcpy(&m->dims[m->ndims], items, isz);
+		m->ndims += nitems;
+	} else {
+		nitems = (uint32_t)(isz / sizeof(TypeId));
+		ir_vgrow(&m->tylist, &m->captylist, m->ntylist + nitems);
+		t.first = m->ntylist;
+		if (isz)
+			memcpy(&m->tylist[m->ntylist], items, isz);
+		m->ntylist += nitems;
+	}
+	ir_vgrow(&m->types, &m->captypes, m->ntypes + 1);
+	m->types[m->ntypes] = t;
+	m->tyhash[i] = m->ntypes;
+	return m->ntypes++;
+}
+
+TypeId
+ir_type_tensor(Module *m, DType dt, int rank, const int64_t *dims)
+{
+	Type t = { TY_TENSOR, (uint8_t)dt, 0, (uint32_t)rank, 0 };
+	return intern(m, t, dims, (size_t)rank * sizeof *dims);
+}
+
+TypeId
+ir_type_scalar(Module *m, DType dt)
+{
+	return ir_type_tensor(m, dt, 0, NULL);
+}
+
+TypeId
+ir_type_tuple(Module *m, int n, const TypeId *fields)
+{
+	Type t = { TY_TUPLE, 0, 0, (uint32_t)n, 0 };
+	return intern(m, t, fields, (size_t)n * sizeof *fields);
+}
+
+TypeId
+ir_type_func(Module *m, int n, const TypeId *params, TypeId ret)
+{
+	Type t = { TY_FUNC, 0, 0, (uint32_t)n, 0 };
+	TypeId buf[64], *items = n + 1 <= 64 ? buf : ir_xmalloc((size_t)(n + 1) * sizeof *items);
+	TypeId id;
+
+	if (n)
+		memcpy(items, params, (size_t)n * sizeof *items);
+	items[n] = ret;
+	id = intern(m, t, items, (size_t)(n + 1) * sizeof *items);
+	if (items != buf)
+		free(items);
+	return id;
+}
+
+int64_t
+ir_type_numel(const Module *m, TypeId t)
+{
+	const Type *ty = &m->types[t];
+	int64_t n = 1;
+
+	for (uint32_t i = 0; i < ty->n; i++) {
+		int64_t d = m->dims[ty->first + i];
+		if (d < 0)
+			return -1;
+		n *= d;
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+static NodeId
+newnode(Module *m, NodeKind k, uint32_t nargs, Loc loc)
+{
+	Node *n;
+
+	ir_vgrow(&m->nodes, &m->capnodes, m->nnodes + 1);
+	n = &m->nodes[m->nnodes];
+	memset(n, 0, sizeof *n);
+	n->kind = (uint8_t)k;
+	n->loc = loc;
+	n->nargs = nargs;
+	if (nargs) {
+		ir_vgrow(&m->uses, &m->capuses, m->nuses + nargs);
+		n->args = m->nuses;
+		memset(&m->uses[m->nuses], 0, nargs * sizeof *m->uses);
+		m->nuses += nargs;
+	}
+	return m->nnodes++;
+}
+
+static void
+uselink(Module *m, uint32_t slot, NodeId val)
+{
+	Use *u = &m->uses[slot];
+
+	u->val = val;
+	u->prev = 0;
+	u->next = val ? m->nodes[val].uses : 0;
+	if (!val)
+		return;
+	if (u->next)
+		m->uses[u->next].prev = slot;
+	m->nodes[val].uses = slot;
+}
+
+static void
+useunlink(Module *m, uint32_t slot)
+{
+	Use *u = &m->uses[slot];
+
+	if (!u->val)
+		return;
+	if (u->prev)
+		m->uses[u->prev].next = u->next;
+	else
+		m->nodes[u->val].uses = u->next;
+	if (u->next)
+		m->uses[u->next].prev = u->prev;
+	u->val = 0;
+	u->next = u->prev = 0;
+}
+
+static NodeId
+withargs(Module *m, NodeKind k, const NodeId *args, uint32_t nargs, Loc loc)
+{
+	NodeId id = newnode(m, k, nargs, loc);
+	uint32_t base = m->nodes[id].args;
+
+	for (uint32_t i = 0; i < nargs; i++) {
+		m->uses[base + i].user = id;
+		uselink(m, base + i, args[i]);
+	}
+	return id;
+}
+
+NodeId
+ir_var(Module *m, Sym name, TypeId type, Loc loc)
+{
+	NodeId id = newnode(m, NK_VAR, 0, loc);
+	m->nodes[id].aux = name;
+	m->nodes[id].type = type;
+	return id;
+}
+
+static NodeId
+newconst(Module *m, TypeId type, int32_t meta, Loc loc)
+{
+	NodeId id = newnode(m, NK_CONST, 0, loc);
+	Const *c;
+
+	ir_vgrow(&m->consts, &m->capconsts, m->nconsts + 1);
+	c = &m->consts[m->nconsts];
+	memset(c, 0, sizeof *c);
+	c->type = type;
+	c->meta = meta;
+	m->nodes[id].aux = m->nconsts++;
+	m->nodes[id].type = type;
+	return id;
+}
+
+NodeId
+ir_const(Module *m, TypeId type, const void *data, Loc loc)
+{
+	NodeId id = newconst(m, type, -1, loc);
+	Const *c = ir_node_const(m, id);
+	int64_t n = ir_type_numel(m, type);
+
+	if (n < 0)
+		ir_die("constant with unknown shape");
+	c->nbytes = (size_t)n * ir_dtype_bytes[m->types[type].dtype];
+	c->data = ir_arena_alloc(&m->data, c->nbytes);
+	if (data && c->nbytes)
+		memcpy(c->data, data, c->nbytes);
+	return id;
+}
+
+NodeId
+ir_const_meta(Module *m, TypeId type, int32_t meta, Loc loc)
+{
+	return newconst(m, type, meta, loc);
+}
+
+NodeId
+ir_call(Module *m, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs, Loc loc)
+{
+	NodeId id = withargs(m, NK_CALL, args, nargs, loc);
+	m->nodes[id].op = op;
+	m->nodes[id].aux = attrs;
+	return id;
+}
+
+NodeId
+ir_callfn(Module *m, NodeId fn, const NodeId *args, uint32_t nargs, Loc loc)
+{
+	NodeId buf[16], *all = nargs + 1 <= 16 ? buf : ir_xmalloc((nargs + 1) * sizeof *all);
+	NodeId id;
+
+	all[0] = fn;
+	if (nargs)
+		memcpy(all + 1, args, nargs * sizeof *all);
+	id = withargs(m, NK_CALLFN, all, nargs + 1, loc);
+	if (all != buf)
+		free(all);
+	return id;
+}
+
+NodeId
+ir_tuple(Module *m, const NodeId *fields, uint32_t n, Loc loc)
+{
+	return withargs(m, NK_TUPLE, fields, n, loc);
+}
+
+NodeId
+ir_getitem(Module *m, NodeId tuple, uint32_t index, Loc loc)
+{
+	NodeId id = withargs(m, NK_GETITEM, &tuple, 1, loc);
+	m->nodes[id].aux = index;
+	return id;
+}
+
+NodeId
+ir_func(Module *m, const NodeId *params, uint32_t nparams, NodeId body,
+        TypeId ret, AttrId attrs, uint32_t nattrs, Loc loc)
+{
+	NodeId buf[16], *all = nparams + 1 <= 16 ? buf : ir_xmalloc((nparams + 1) * sizeof *all);
+	NodeId id;
+	Func *f;
+
+	if (nparams)
+		memcpy(all, params, nparams * sizeof *all);
+	all[nparams] = body;
+	id = withargs(m, NK_FUNC, all, nparams + 1, loc);
+	if (all != buf)
+		free(all);
+
+	ir_vgrow(&m->funcs, &m->capfuncs, m->nfuncs + 1);
+	f = &m->funcs[m->nfuncs];
+	f->ret = ret;
+	f->attrs = attrs;
+	f->nattrs = nattrs;
+	m->nodes[id].aux = m->nfuncs++;
+	return id;
+}
+
+NodeId
+ir_global_ref(Module *m, Sym name, Loc loc)
+{
+	NodeId id = newnode(m, NK_GLOBAL, 0, loc);
+	m->nodes[id].aux = name;
+	return id;
+}
+
+int
+ir_global_add(Module *m, Sym name, NodeId fn)
+{
+	if (ir_global_find(m, name))
+		return 0;
+	ir_vgrow(&m->globals, &m->capglobals, m->nglobals + 1);
+	m->globals[m->nglobals].name = name;
+	m->globals[m->nglobals].fn = fn;
+	m->nglobals++;
+	return 1;
+}
+
+NodeId
+ir_global_find(const Module *m, Sym name)
+{
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		if (m->globals[i].name == name)
+			return m->globals[i].fn;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- def-use */
+
+void
+ir_set_arg(Module *m, NodeId user, uint32_t i, NodeId val)
+{
+	uint32_t slot = m->nodes[user].args + i;
+
+	if (i >= m->nodes[user].nargs)
+		ir_die("ir_set_arg: operand %u of node %u out of range", i, user);
+	useunlink(m, slot);
+	uselink(m, slot, val);
+}
+
+void
+ir_replace_uses(Module *m, NodeId old, NodeId with)
+{
+	uint32_t slot, next;
+
+	if (old == with)
+		return;
+	for (slot = m->nodes[old].uses; slot; slot = next) {
+		next = m->uses[slot].next;
+		useunlink(m, slot);
+		uselink(m, slot, with);
+	}
+}
+
+uint32_t
+ir_nuses(const Module *m, NodeId n)
+{
+	uint32_t k = 0;
+	for (uint32_t s = m->nodes[n].uses; s; s = m->uses[s].next)
+		k++;
+	return k;
+}

@@ -1,0 +1,404 @@
+/*
+** ir.h: graft's one IR header.
+**
+** A module is a dataflow graph in the spirit of TVM Relay: variables,
+** constants, operator calls, tuples, tuple projections and function
+** literals, plus named global functions (@main and the functions a
+** partitioner outlines).  Everything a module owns lives in arrays inside
+** the Module and is referred to by 32-bit handles, never by pointers:
+**
+**   NodeId  index into Module.nodes    (0 = no node)
+**   TypeId  index into Module.types    (0 = unknown type)
+**   Sym     index into Module.syms     (0 = the empty string)
+**   AttrId  index into Module.attrs    (0 = no attributes)
+**
+** Types and strings are interned, so equal handles mean equal values.
+**
+** Ownership: a Module owns every node, type, string, attribute and
+** constant buffer reachable from it; ir_module_free() releases them all at
+** once.  Functions that take a Module never keep pointers into its arrays
+** across a call that may add to them (arrays grow by reallocation).
+*/
+#ifndef GRAFT_IR_H
+#define GRAFT_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef uint32_t NodeId;
+typedef uint32_t TypeId;
+typedef uint32_t Sym;
+typedef uint32_t AttrId;
+typedef uint16_t OpId;
+
+/* ---------------------------------------------------------------- memory */
+
+/* Arena: a bump allocator freed as a whole.  Blocks are never moved, so
+** pointers into an arena stay valid until ir_arena_free(). */
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena {
+	ArenaBlock *head;
+	size_t used;    /* bytes used in head */
+	size_t total;   /* bytes handed out, for statistics */
+} Arena;
+
+void *ir_arena_alloc(Arena *a, size_t n);   /* 16-byte aligned, zeroed */
+char *ir_arena_strdup(Arena *a, const char *s, size_t n);
+void ir_arena_free(Arena *a);
+
+/* Growable array of T: ir_vgrow(&p, &cap, need) makes room for `need`
+** elements.  Dies on allocation failure (graft treats OOM as fatal). */
+void ir_vgrow_(void **p, uint32_t *cap, uint32_t need, size_t esz);
+#define ir_vgrow(pp, capp, need) ir_vgrow_((void **)(pp), (capp), (need), sizeof **(pp))
+
+void *ir_xmalloc(size_t n);
+void *ir_xcalloc(size_t n, size_t sz);
+void *ir_xrealloc(void *p, size_t n);
+_Noreturn void ir_die(const char *fmt, ...);
+
+/* ---------------------------------------------------------------- dtypes */
+
+/* DT(ID, name, bytes, kind): kind is 'b' bool, 'i' signed, 'u' unsigned,
+** 'f' float.  ORDER DType: printing and parsing use this table. */
+#define IR_DTYPES(DT) \
+	DT(BOOL,    "bool",    1, 'b') \
+	DT(INT8,    "int8",    1, 'i') \
+	DT(UINT8,   "uint8",   1, 'u') \
+	DT(INT16,   "int16",   2, 'i') \
+	DT(UINT16,  "uint16",  2, 'u') \
+	DT(INT32,   "int32",   4, 'i') \
+	DT(UINT32,  "uint32",  4, 'u') \
+	DT(INT64,   "int64",   8, 'i') \
+	DT(FLOAT16, "float16", 2, 'f') \
+	DT(FLOAT32, "float32", 4, 'f') \
+	DT(FLOAT64, "float64", 8, 'f')
+
+typedef enum DType {
+	DT_VOID,        /* no dtype: TVM's NullValue<DataType>, printed "" */
+#define DT(id, name, bytes, kind) DT_##id,
+	IR_DTYPES(DT)
+#undef DT
+	DT_COUNT
+} DType;
+
+extern const char *const ir_dtype_names[DT_COUNT];
+extern const uint8_t ir_dtype_bytes[DT_COUNT];
+extern const char ir_dtype_kind[DT_COUNT];
+DType ir_dtype_parse(const char *s, size_t n);    /* DT_COUNT if unknown */
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum TypeKind {
+	TY_UNKNOWN,     /* the type at TypeId 0 */
+	TY_TENSOR,      /* dtype, n = rank, first = index of dims in Module.dims */
+	TY_TUPLE,       /* n fields, first = index in Module.tylist */
+	TY_FUNC,        /* n params in Module.tylist[first..], return type after them */
+} TypeKind;
+
+#define IR_DIM_ANY (-1)     /* a dimension printed as '?' */
+
+typedef struct Type {
+	uint8_t kind;       /* TypeKind */
+	uint8_t dtype;      /* DType, TY_TENSOR only */
+	uint16_t pad_;
+	uint32_t n;
+	uint32_t first;
+} Type;
+
+/* ---------------------------------------------------------------- attributes */
+
+typedef enum AttrKind {
+	AV_NONE,        /* None */
+	AV_BOOL,        /* i = 0 or 1 */
+	AV_INT,         /* i */
+	AV_FLOAT,       /* f */
+	AV_STR,         /* s */
+	AV_DTYPE,       /* i = DType; printed as a quoted string */
+	AV_ARRAY,       /* n elements at Module.attrs[first..] */
+} AttrKind;
+
+/* One attribute value.  A call's attributes are the n values of its op's
+** schema, stored consecutively from its AttrId, in schema order, with
+** defaults filled in.  A function's attributes are n values with keys. */
+typedef struct AttrVal {
+	uint8_t kind;       /* AttrKind */
+	uint8_t pad_[3];
+	Sym key;            /* function attributes only; 0 elsewhere */
+	uint32_t n;         /* AV_ARRAY: element count */
+	uint32_t first;     /* AV_ARRAY: index of the first element */
+	union {
+		int64_t i;      /* AV_BOOL, AV_INT, AV_DTYPE */
+		double f;       /* AV_FLOAT */
+		Sym s;          /* AV_STR */
+	} u;
+} AttrVal;
+
+/* Schema field types.  AT_OPT may be or-ed in: None is accepted too. */
+typedef enum AttrType {
+	AT_INT = 1, AT_FLOAT, AT_BOOL, AT_STR, AT_DTYPE,
+	AT_INTS,        /* [int, ...] */
+	AT_INTS2,       /* [[int, ...], ...] */
+	AT_INT_INTS,    /* an int or [int, ...] */
+	AT_OPT = 0x100
+} AttrType;
+
+typedef struct AttrField {
+	const char *name;
+	int type;               /* AttrType */
+	const char *deflt;      /* default as Relay text; NULL = required */
+} AttrField;
+
+/* ---------------------------------------------------------------- ops */
+
+/* Op flags, the column key of ops.def. */
+enum {
+	OPF_COMM   = 1 << 0,    /* commutative in its first two operands */
+	OPF_ELEM   = 1 << 1,    /* elementwise */
+	OPF_BCAST  = 1 << 2,    /* numpy broadcasting of its operands */
+	OPF_QNN    = 1 << 3,    /* quantized: takes scale/zero-point operands */
+	OPF_ANNOT  = 1 << 4,    /* annotation: identity on values */
+	OPF_TUPLE  = 1 << 5,    /* returns a tuple */
+};
+
+typedef struct Module Module;
+typedef struct Diag Diag;
+
+/* A type relation: given the argument types and the call's attributes,
+** return the result type, or 0 after reporting why through ir_rel_error().
+** Argument types are never 0 (inference checks that first). */
+typedef TypeId TypeRel(Module *m, const TypeId *args, int nargs,
+                       const AttrVal *attrs, Diag *d);
+
+typedef struct OpInfo {
+	const char *name;
+	int nargs;              /* fixed operand count */
+	unsigned flags;         /* OPF_* */
+	TypeRel *rel;
+	const AttrField *attrs; /* schema, nattrs entries */
+	int nattrs;
+} OpInfo;
+
+enum {
+	OP_NONE,
+#define OP(id, name, nargs, flags, rel, attrs) OP_##id,
+#include "ops.def"
+#undef OP
+	OP_COUNT
+};
+
+extern const OpInfo ir_ops[OP_COUNT];
+OpId ir_op_lookup(const char *name, size_t n);     /* OP_NONE if unknown */
+int ir_op_attr_index(OpId op, const char *name, size_t n);  /* -1 if none */
+/* The op whose name is nearest to `name` (for did-you-mean), or OP_NONE. */
+OpId ir_op_suggest(const char *name, size_t n);
+
+/* ---------------------------------------------------------------- nodes */
+
+typedef enum NodeKind {
+	NK_NONE,        /* the node at NodeId 0 */
+	NK_VAR,         /* aux = Sym name; type = declared type (0 if none) */
+	NK_CONST,       /* aux = index into Module.consts */
+	NK_CALL,        /* op; operands = arguments; aux = AttrId */
+	NK_CALLFN,      /* operand 0 = callee (function value), then arguments */
+	NK_TUPLE,       /* operands = fields */
+	NK_GETITEM,     /* operand 0 = tuple; aux = field index */
+	NK_FUNC,        /* operands = parameters (NK_VAR), then the body;
+	                   aux = index into Module.funcs */
+	NK_GLOBAL,      /* a reference @name; aux = Sym name */
+	NK_DEAD,        /* removed by a pass; kept so ids stay stable */
+} NodeKind;
+
+typedef struct Loc {
+	uint32_t line;
+	uint16_t col;
+	uint16_t file;      /* index into Module.files; 0 = no location */
+} Loc;
+
+typedef struct Node {
+	uint8_t kind;       /* NodeKind */
+	uint8_t flags;      /* NF_* */
+	OpId op;            /* NK_CALL only */
+	uint32_t nargs;     /* operand count */
+	uint32_t args;      /* index of operand 0 in Module.uses */
+	uint32_t uses;      /* first Use slot that refers to this node; 0 = none */
+	TypeId type;        /* inferred type; 0 before inference */
+	uint32_t aux;       /* see NodeKind */
+	Loc loc;
+} Node;
+
+enum {
+	NF_MARK = 1 << 0,   /* scratch bit for passes; clear it when done */
+};
+
+/* An operand slot.  Slots of one node are consecutive; the slots that refer
+** to the same node form a doubly linked list headed by Node.uses. */
+typedef struct Use {
+	NodeId val;         /* the operand */
+	NodeId user;        /* the node whose operand this is */
+	uint32_t next;      /* next slot referring to val; 0 = end */
+	uint32_t prev;      /* previous slot referring to val; 0 = head */
+} Use;
+
+/* A constant tensor.  data is NULL while the constant is only known by its
+** type (a meta[relay.Constant][N] whose data was not supplied). */
+typedef struct Const {
+	TypeId type;        /* always a TY_TENSOR */
+	int32_t meta;       /* N of meta[relay.Constant][N] as parsed; -1 if none */
+	uint32_t flags;     /* CF_* */
+	void *data;         /* row-major, little-endian; in Module.data */
+	size_t nbytes;
+} Const;
+
+enum {
+	CF_INLINE = 1 << 0, /* written inline as const(...); printed that way */
+};
+
+typedef struct Func {
+	TypeId ret;         /* declared return type, 0 if none */
+	uint32_t nattrs;    /* function attributes: keyed AttrVals at attrs */
+	AttrId attrs;
+} Func;
+
+/* A global function definition: def @name(...) { ... }. */
+typedef struct Global {
+	Sym name;
+	NodeId fn;          /* an NK_FUNC node */
+} Global;
+
+/* A type annotation comment (ty=...) seen in the text, checked after inference. */
+typedef struct TypeAnn {
+	NodeId node;
+	TypeId type;
+	Loc loc;
+} TypeAnn;
+
+struct Module {
+	Node *nodes;     uint32_t nnodes, capnodes;
+	Use *uses;       uint32_t nuses, capuses;
+	Type *types;     uint32_t ntypes, captypes;
+	int64_t *dims;   uint32_t ndims, capdims;
+	TypeId *tylist;  uint32_t ntylist, captylist;
+	AttrVal *attrs;  uint32_t nattrs, capattrs;
+	Const *consts;   uint32_t nconsts, capconsts;
+	Func *funcs;     uint32_t nfuncs, capfuncs;
+	Global *globals; uint32_t nglobals, capglobals;
+	TypeAnn *anns;   uint32_t nanns, capanns;
+	/* interned strings: offsets into strbuf */
+	uint32_t *symoff; uint32_t nsyms, capsyms;
+	char *strbuf;    uint32_t nstr, capstr;
+	uint32_t *symhash; uint32_t symhashcap;
+	uint32_t *tyhash;  uint32_t tyhashcap;
+	const char **files; uint32_t nfiles, capfiles;   /* source file names */
+	Arena data;         /* constant tensor data, file names */
+	AttrId opdefaults[OP_COUNT];  /* cached default attributes per op */
+	unsigned has_version : 1;   /* input began with #[version = "0.0.5"] */
+};
+
+/* ---------------------------------------------------------------- module API */
+
+Module *ir_module_new(void);
+void ir_module_free(Module *m);
+
+Sym ir_sym(Module *m, const char *s, size_t n);
+Sym ir_symz(Module *m, const char *s);
+const char *ir_symstr(const Module *m, Sym s);
+uint16_t ir_file(Module *m, const char *name);
+
+TypeId ir_type_tensor(Module *m, DType dt, int rank, const int64_t *dims);
+TypeId ir_type_scalar(Module *m, DType dt);
+TypeId ir_type_tuple(Module *m, int n, const TypeId *fields);
+TypeId ir_type_func(Module *m, int n, const TypeId *params, TypeId ret);
+static inline const Type *ir_type(const Module *m, TypeId t) { return &m->types[t]; }
+static inline const int64_t *ir_type_dims(const Module *m, TypeId t) { return &m->dims[m->types[t].first]; }
+int64_t ir_type_numel(const Module *m, TypeId t);   /* -1 if any dim is '?' */
+
+static inline Node *ir_node(Module *m, NodeId n) { return &m->nodes[n]; }
+static inline NodeId ir_arg(const Module *m, NodeId n, uint32_t i) { return m->uses[m->nodes[n].args + i].val; }
+
+NodeId ir_var(Module *m, Sym name, TypeId type, Loc loc);
+NodeId ir_const(Module *m, TypeId type, const void *data, Loc loc);   /* copies data */
+NodeId ir_const_meta(Module *m, TypeId type, int32_t meta, Loc loc);   /* no data yet */
+NodeId ir_call(Module *m, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs, Loc loc);
+NodeId ir_callfn(Module *m, NodeId fn, const NodeId *args, uint32_t nargs, Loc loc);
+NodeId ir_tuple(Module *m, const NodeId *fields, uint32_t n, Loc loc);
+NodeId ir_getitem(Module *m, NodeId tuple, uint32_t index, Loc loc);
+NodeId ir_func(Module *m, const NodeId *params, uint32_t nparams, NodeId body,
+               TypeId ret, AttrId attrs, uint32_t nattrs, Loc loc);
+NodeId ir_global_ref(Module *m, Sym name, Loc loc);
+/* Adds def @name; returns 1, or 0 if @name exists already. */
+int ir_global_add(Module *m, Sym name, NodeId fn);
+NodeId ir_global_find(const Module *m, Sym name);   /* the NK_FUNC, or 0 */
+
+static inline Const *ir_node_const(Module *m, NodeId n) { return &m->consts[m->nodes[n].aux]; }
+static inline Func *ir_node_func(Module *m, NodeId n) { return &m->funcs[m->nodes[n].aux]; }
+static inline uint32_t ir_func_nparams(const Module *m, NodeId fn) { return m->nodes[fn].nargs - 1; }
+static inline NodeId ir_func_body(const Module *m, NodeId fn) { return ir_arg(m, fn, m->nodes[fn].nargs - 1); }
+
+/* Def-use. */
+void ir_set_arg(Module *m, NodeId user, uint32_t i, NodeId val);
+void ir_replace_uses(Module *m, NodeId old, NodeId with);  /* every use of old now uses with */
+uint32_t ir_nuses(const Module *m, NodeId n);
+#define IR_FOR_USES(m, n, slot) \
+	for (uint32_t slot = (m)->nodes[n].uses; slot; slot = (m)->uses[slot].next)
+
+/* Attributes. */
+AttrId ir_attr_push(Module *m, const AttrVal *v, uint32_t n);   /* copies n values */
+AttrId ir_attr_defaults(Module *m, OpId op);     /* the op's defaults, fresh copy */
+int ir_attr_equal(const Module *m, const AttrVal *a, const AttrVal *b);
+static inline const AttrVal *ir_attrs(const Module *m, NodeId call) {
+	return &m->attrs[m->nodes[call].aux];
+}
+/* Parses an attribute literal in Relay syntax (1, 2.5f, "s", None, True,
+** [1, [2]]), as used for schema defaults.  Returns 1 on success. */
+int ir_attr_parse(Module *m, const char *s, AttrVal *out);
+/* Checks v against a schema field type, converting where lossless (an int
+** literal for a float field, a string for a dtype field).  Returns NULL or
+** a message describing what was expected. */
+const char *ir_attr_conform(Module *m, int type, AttrVal *v);
+
+/* ---------------------------------------------------------------- diagnostics */
+
+/* Diagnostics are printed as `file:line:col: error: message`, then the
+** source line and a caret under the column.  A Diag counts errors; work
+** goes on after an error so that several are reported in one run. */
+struct Diag {
+	FILE *out;
+	const Module *m;        /* names the files of locations */
+	const char **srcs;      /* source text by file index, or NULL */
+	size_t *srclens;
+	uint32_t nsrcs;
+	int errors;
+	int warnings;
+	/* set by ir_rel_error for the caller to report at the right place */
+	char relmsg[256];
+};
+
+void ir_diag_init(Diag *d, FILE *out, const Module *m);
+void ir_diag_free(Diag *d);
+/* Registers the text of file `file` so that messages can quote it; the
+** text must outlive the Diag. */
+void ir_diag_source(Diag *d, uint16_t file, const char *text, size_t len);
+void ir_error(Diag *d, Loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void ir_warning(Diag *d, Loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void ir_note(Diag *d, Loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* For type relations: records a message; returns 0 (the failed TypeId). */
+TypeId ir_rel_error(Diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Writes t in Relay syntax (Tensor[(1, 3), int8], (T, T), fn (T) -> T). */
+void ir_type_print(FILE *f, const Module *m, TypeId t);
+/* Same into a buffer; returns buf. */
+char *ir_type_str(const Module *m, TypeId t, char *buf, size_t size);
+
+/* ---------------------------------------------------------------- passes */
+
+/* Each pass says what it preserves; all return the number of errors. */
+int ir_infer_types(Module *m, Diag *d);   /* sets Node.type; checks TypeAnns */
+int ir_verify(Module *m, Diag *d);        /* ids, arity, acyclicity, types */
+uint32_t ir_dce(Module *m);               /* marks unreachable nodes NK_DEAD */
+
+#endif
