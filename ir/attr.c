@@ -131,11 +131,10 @@ ir_attr_parse(Module *m, const char *s, AttrVal *out)
 }
 
 AttrId
-ir_attr_defaults(Module *m, OpId op)
+ir_op_defaults(Module *m, OpId op)
 {
 	const OpInfo *o = &ir_ops[op];
 	AttrVal vals[32];
-	AttrId id;
 
 	if (!o->nattrs)
 		return 0;
@@ -154,10 +153,21 @@ ir_attr_defaults(Module *m, OpId op)
 		}
 		m->opdefaults[op] = ir_attr_push(m, vals, (uint32_t)o->nattrs);
 	}
+	return m->opdefaults[op];
+}
+
+AttrId
+ir_attr_defaults(Module *m, OpId op)
+{
+	const OpInfo *o = &ir_ops[op];
+	AttrId id, defs = ir_op_defaults(m, op);
+
+	if (!o->nattrs)
+		return 0;
 	/* copy the top level: elements are immutable and shared */
 	id = m->nattrs;
 	ir_vgrow(&m->attrs, &m->capattrs, m->nattrs + (uint32_t)o->nattrs);
-	memcpy(&m->attrs[id], &m->attrs[m->opdefaults[op]], (size_t)o->nattrs * sizeof *m->attrs);
+	memcpy(&m->attrs[id], &m->attrs[defs], (size_t)o->nattrs * sizeof *m->attrs);
 	m->nattrs += (uint32_t)o->nattrs;
 	return id;
 }

@@ -80,8 +80,10 @@ report(Diag *d, Loc loc, const char *what, const char *fmt, va_list ap)
 {
 	if (!d->out)
 		return;
-	if (loc.file && d->m && loc.file < d->m->nfiles)
+	if (loc.file && d->m && loc.file < d->m->nfiles && loc.line)
 		fprintf(d->out, "%s:%u:%u: %s: ", d->m->files[loc.file], loc.line, loc.col, what);
+	else if (loc.file && d->m && loc.file < d->m->nfiles)
+		fprintf(d->out, "%s: %s: ", d->m->files[loc.file], what);   /* a whole file */
 	else
 		fprintf(d->out, "graft: %s: ", what);
 	vfprintf(d->out, fmt, ap);

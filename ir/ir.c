@@ -665,6 +665,16 @@ ir_replace_uses(Module *m, NodeId old, NodeId with)
 	}
 }
 
+void
+ir_node_kill(Module *m, NodeId n)
+{
+	Node *nd = &m->nodes[n];
+
+	for (uint32_t i = 0; i < nd->nargs; i++)
+		useunlink(m, nd->args + i);
+	nd->kind = NK_DEAD;
+}
+
 uint32_t
 ir_nuses(const Module *m, NodeId n)
 {
@@ -672,4 +682,67 @@ ir_nuses(const Module *m, NodeId n)
 	for (uint32_t s = m->nodes[n].uses; s; s = m->uses[s].next)
 		k++;
 	return k;
+}
+
+/* ---------------------------------------------------------------- float16 */
+
+uint16_t
+ir_f16_from_f32(float f)
+{
+	uint32_t x, sign, mant;
+	int32_t exp;
+
+	memcpy(&x, &f, 4);
+	sign = (x >> 16) & 0x8000u;
+	exp = (int32_t)((x >> 23) & 0xff);
+	mant = x & 0x7fffffu;
+	if (exp == 0xff)                            /* inf, nan */
+		return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u | (mant >> 13) : 0));
+	exp = exp - 127 + 15;
+	if (exp >= 0x1f)                            /* overflow */
+		return (uint16_t)(sign | 0x7c00u);
+	if (exp <= 0) {                             /* subnormal or zero */
+		uint32_t shift, half, rest;
+		if (exp < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000u;
+		shift = (uint32_t)(14 - exp);
+		half = mant >> shift;
+		rest = mant & ((1u << shift) - 1);
+		if (rest > (1u << (shift - 1)) || (rest == (1u << (shift - 1)) && (half & 1)))
+			half++;
+		return (uint16_t)(sign | half);
+	}
+	{
+		uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13);
+		uint32_t rest = mant & 0x1fffu;
+		if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+			h++;                                /* may carry into the exponent: correct */
+		return (uint16_t)h;
+	}
+}
+
+float
+ir_f32_from_f16(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu, x;
+	float f;
+
+	if (exp == 0x1f)
+		x = sign | 0x7f800000u | (mant << 13);
+	else if (exp == 0) {
+		if (!mant)
+			x = sign;
+		else {                                  /* normalise a subnormal */
+			exp = 127 - 15 + 1;
+			while (!(mant & 0x400u)) {
+				mant <<= 1;
+				exp--;
+			}
+			x = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+		}
+	} else
+		x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+	memcpy(&f, &x, 4);
+	return f;
 }

@@ -192,6 +192,12 @@ OpId ir_op_lookup(const char *name, size_t n);     /* OP_NONE if unknown */
 int ir_op_attr_index(OpId op, const char *name, size_t n);  /* -1 if none */
 /* The op whose name is nearest to `name` (for did-you-mean), or OP_NONE. */
 OpId ir_op_suggest(const char *name, size_t n);
+/* The index of op's attribute nearest to `name`, or -1. */
+int ir_op_attr_suggest(OpId op, const char *name, size_t n);
+
+/* IEEE half-precision conversions (round to nearest even). */
+uint16_t ir_f16_from_f32(float f);
+float ir_f32_from_f16(uint16_t h);
 
 /* ---------------------------------------------------------------- nodes */
 
@@ -293,6 +299,7 @@ struct Module {
 	Arena data;         /* constant tensor data, file names */
 	AttrId opdefaults[OP_COUNT];  /* cached default attributes per op */
 	unsigned has_version : 1;   /* input began with #[version = "0.0.5"] */
+	unsigned bare : 1;          /* input was a bare fn expression, kept as @main */
 };
 
 /* ---------------------------------------------------------------- module API */
@@ -338,6 +345,7 @@ static inline NodeId ir_func_body(const Module *m, NodeId fn) { return ir_arg(m,
 /* Def-use. */
 void ir_set_arg(Module *m, NodeId user, uint32_t i, NodeId val);
 void ir_replace_uses(Module *m, NodeId old, NodeId with);  /* every use of old now uses with */
+void ir_node_kill(Module *m, NodeId n);    /* NK_DEAD; its operands lose a use */
 uint32_t ir_nuses(const Module *m, NodeId n);
 #define IR_FOR_USES(m, n, slot) \
 	for (uint32_t slot = (m)->nodes[n].uses; slot; slot = (m)->uses[slot].next)
@@ -345,6 +353,7 @@ uint32_t ir_nuses(const Module *m, NodeId n);
 /* Attributes. */
 AttrId ir_attr_push(Module *m, const AttrVal *v, uint32_t n);   /* copies n values */
 AttrId ir_attr_defaults(Module *m, OpId op);     /* the op's defaults, fresh copy */
+AttrId ir_op_defaults(Module *m, OpId op);       /* the shared default values */
 int ir_attr_equal(const Module *m, const AttrVal *a, const AttrVal *b);
 static inline const AttrVal *ir_attrs(const Module *m, NodeId call) {
 	return &m->attrs[m->nodes[call].aux];

@@ -79,20 +79,38 @@ OpId
 ir_op_suggest(const char *name, size_t n)
 {
 	OpId best = OP_NONE;
-	int bestd = 99;
+	int bestd = 99, bestfull = 99;
 
 	for (OpId i = 1; i < OP_COUNT; i++) {
 		const char *cand = ir_ops[i].name;
 		const char *dot = strrchr(cand, '.');
-		int d = editdist(name, n, cand);
+		int full = editdist(name, n, cand), d = full;
 		/* "conv2d" for "nn.conv2d": a missing namespace costs 1 */
 		if (dot && editdist(name, n, dot + 1) + 1 < d)
 			d = editdist(name, n, dot + 1) + 1;
-		if (d < bestd) {
+		/* ties go to the nearer full name: nn.conv2d before qnn.conv2d */
+		if (d < bestd || (d == bestd && full < bestfull)) {
 			bestd = d;
+			bestfull = full;
 			best = i;
 		}
 	}
 	/* only plausible typos: at most a third of the name wrong */
 	return bestd <= 1 + (int)n / 3 ? best : OP_NONE;
+}
+
+int
+ir_op_attr_suggest(OpId op, const char *name, size_t n)
+{
+	const OpInfo *o = &ir_ops[op];
+	int best = -1, bestd = 99;
+
+	for (int i = 0; i < o->nattrs; i++) {
+		int d = editdist(name, n, o->attrs[i].name);
+		if (d < bestd) {
+			bestd = d;
+			best = i;
+		}
+	}
+	return bestd <= 1 + (int)n / 3 ? best : -1;
 }

@@ -1,0 +1,221 @@
+/*
+** graft.c: the graft command.
+**
+**   graft [--params FILE] [--save-params FILE] [--show-types] [--verify]
+**         [-o OUT] MODEL.relay
+**
+** Reads a model in TVM's Relay text format, binds its parameters, infers
+** and checks its types, and prints it.  Exit status: 0 on success, 1 on a
+** user error (reported as file:line:col: error: ...), 2 on a usage error.
+** Output files are written whole or not at all.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bind.h"
+#include "ir.h"
+#include "text.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+
+typedef struct Opts {
+	const char *model;
+	const char *params;
+	const char *save_params;
+	const char *out;
+	int show_types;
+	int verify;
+} Opts;
+
+static const char usage[] =
+	"usage: graft [options] MODEL.relay\n"
+	"\n"
+	"Reads a model in TVM's Relay text format, infers and checks its types,\n"
+	"and prints it.\n"
+	"\n"
+	"options:\n"
+	"  --params FILE        bind constants and @main parameters from a\n"
+	"                       safetensors file (meta[relay.Constant][N] or %%name)\n"
+	"  --save-params FILE   write the printed meta[relay.Constant][N] data\n"
+	"                       to a safetensors file\n"
+	"  --show-types         print ty= annotations\n"
+	"  --verify             run the IR verifier after each step\n"
+	"  -o FILE              write the model to FILE instead of standard output\n"
+	"  --help, --version\n";
+
+/* readfile: the whole of path, or NULL after printing why */
+static char *
+readfile(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		fprintf(stderr, "graft: error: cannot open '%s': %s\n", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = ir_xrealloc(buf, cap);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "graft: error: cannot read '%s': %s\n", path, strerror(errno));
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static int
+parseargs(int argc, char **argv, Opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **val = NULL;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			printf(usage);
+			exit(0);
+		} else if (strcmp(a, "--version") == 0) {
+			printf("graft %s\n", PACKAGE_VERSION);
+			exit(0);
+		} else if (strcmp(a, "--show-types") == 0) {
+			o->show_types = 1;
+		} else if (strcmp(a, "--verify") == 0) {
+			o->verify = 1;
+		} else if (strcmp(a, "--params") == 0) {
+			val = &o->params;
+		} else if (strcmp(a, "--save-params") == 0) {
+			val = &o->save_params;
+		} else if (strcmp(a, "-o") == 0) {
+			val = &o->out;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "graft: error: unknown option '%s'\n", a);
+			return 0;
+		} else if (o->model) {
+			fprintf(stderr, "graft: error: more than one model given ('%s' and '%s')\n", o->model, a);
+			return 0;
+		} else {
+			o->model = a;
+		}
+		if (val) {
+			if (++i == argc) {
+				fprintf(stderr, "graft: error: option '%s' needs a file name\n", a);
+				return 0;
+			}
+			*val = argv[i];
+		}
+	}
+	if (!o->model) {
+		fprintf(stderr, "graft: error: no model given\n");
+		return 0;
+	}
+	return 1;
+}
+
+/* emit: print m to o->out (atomically, through a temporary) or stdout */
+static int
+emit(Module *m, const Opts *o, MetaList *meta)
+{
+	PrintOpts po = { .show_types = (unsigned)o->show_types };
+	char *tmp;
+	FILE *f;
+
+	if (!o->out) {
+		ir_print(stdout, m, &po, meta);
+		if (fflush(stdout) != 0) {
+			fprintf(stderr, "graft: error: cannot write output: %s\n", strerror(errno));
+			return 0;
+		}
+		return 1;
+	}
+	tmp = ir_xmalloc(strlen(o->out) + 16);
+	sprintf(tmp, "%s.tmp%ld", o->out, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "graft: error: cannot create '%s': %s\n", tmp, strerror(errno));
+		free(tmp);
+		return 0;
+	}
+	ir_print(f, m, &po, meta);
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, o->out) != 0) {
+		fprintf(stderr, "graft: error: cannot write '%s': %s\n", o->out, strerror(errno));
+		remove(tmp);
+		free(tmp);
+		return 0;
+	}
+	free(tmp);
+	return 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	Opts o = { 0 };
+	Module *m;
+	Diag d;
+	MetaList meta = { 0 };
+	StFile params = { 0 };
+	char *text;
+	size_t len = 0;
+	int ok = 0;
+
+	if (!parseargs(argc, argv, &o)) {
+		fputs("Try 'graft --help'.\n", stderr);
+		return 2;
+	}
+	if (!(text = readfile(o.model, &len)))
+		return 1;
+	m = ir_module_new();
+	ir_diag_init(&d, stderr, m);
+
+	/* the pipeline: parse, bind, infer, verify, print */
+	if (ir_parse(m, &d, o.model, text, len))
+		goto out;
+	if (o.params) {
+		char err[512];
+		if (ir_st_read(o.params, &params, err, sizeof err) != 0) {
+			fprintf(stderr, "%s\n", err);
+			goto out;
+		}
+		if (ir_bind_params(m, &params, o.params, &d))
+			goto out;
+	}
+	if (ir_infer_types(m, &d))
+		goto out;
+	if (o.verify && ir_verify(m, &d))
+		goto out;
+	if (!emit(m, &o, &meta))
+		goto out;
+	if (o.save_params) {
+		char err[512];
+		if (ir_save_params(m, &meta, o.save_params, err, sizeof err) != 0) {
+			fprintf(stderr, "%s\n", err);
+			goto out;
+		}
+	}
+	ok = 1;
+out:
+	ir_metalist_free(&meta);
+	ir_st_free(&params);
+	ir_diag_free(&d);
+	ir_module_free(m);
+	free(text);
+	return ok ? 0 : 1;
+}

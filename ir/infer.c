@@ -1,0 +1,328 @@
+/*
+** infer.c: type inference, the verifier and dead-code elimination.
+**
+** All three walk the graph iteratively (graphs have millions of nodes, so
+** no recursion over operands), in post-order from each global function.
+**
+** ir_infer_types  sets Node.type of every reachable node from the declared
+**                 types of parameters and constants and the op registry's
+**                 type relations, then checks the ty= annotations read
+**                 from the text.  Preserves: everything but Node.type.
+** ir_verify       checks ids, arity, acyclicity, use lists and that every
+**                 type equals what inference computes.  Changes nothing.
+** ir_dce          kills the nodes no global function reaches.  Preserves:
+**                 node ids and the types of live nodes.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct Walk {
+	struct { NodeId n; uint32_t i; } *st;
+	uint32_t nst, cap;
+	uint8_t *state;         /* per node: 0 new, 1 on the stack, 2 done */
+} Walk;
+
+static void
+push(Walk *w, NodeId n)
+{
+	ir_vgrow(&w->st, &w->cap, w->nst + 1);
+	w->st[w->nst].n = n;
+	w->st[w->nst].i = 0;
+	w->nst++;
+	w->state[n] = 1;
+}
+
+/* next: advance the post-order walk; returns the next finished node, 0 at
+** the end, or sets *cycle to a node found on a cycle */
+static NodeId
+next(Module *m, Walk *w, NodeId *cycle)
+{
+	while (w->nst) {
+		NodeId n = w->st[w->nst - 1].n;
+		const Node *nd = &m->nodes[n];
+		if (w->st[w->nst - 1].i < nd->nargs) {
+			NodeId a = ir_arg(m, n, w->st[w->nst - 1].i++);
+			if (!a || w->state[a] == 2)
+				continue;
+			if (w->state[a] == 1) {
+				*cycle = a;
+				return 0;
+			}
+			push(w, a);
+			continue;
+		}
+		w->nst--;
+		w->state[n] = 2;
+		return n;
+	}
+	return 0;
+}
+
+static void
+walkfree(Walk *w)
+{
+	free(w->st);
+	free(w->state);
+}
+
+/* ---------------------------------------------------------------- inference */
+
+static char *
+tystr(const Module *m, TypeId t, char *buf, size_t n)
+{
+	return ir_type_str(m, t, buf, n);
+}
+
+/* typeof_: compute n's type from its operands' types; 0 after reporting
+** an error (or silently when an operand has no type: reported already) */
+static TypeId
+typeof_(Module *m, NodeId n, Diag *d)
+{
+	Node *nd = &m->nodes[n];
+	char b1[256], b2[256];
+	TypeId buf[16], *ts = buf, t = 0;
+	uint32_t k = nd->nargs;
+
+	switch (nd->kind) {
+	case NK_VAR:
+		if (!nd->type)
+			ir_error(d, nd->loc, "%%%s has no type; declare it as %%%s: Tensor[(...), dtype]",
+			         ir_symstr(m, nd->aux), ir_symstr(m, nd->aux));
+		return nd->type;
+	case NK_CONST:
+		t = ir_node_const(m, n)->type;
+		if (!t)
+			ir_error(d, nd->loc, "meta[relay.Constant][%d] has no type; annotate it "
+			         "(/* ty=Tensor[...] */) or bind its data with --params",
+			         ir_node_const(m, n)->meta);
+		return t;
+	case NK_GLOBAL: {
+		NodeId fn = ir_global_find(m, nd->aux);
+		if (fn && !m->nodes[fn].type)
+			ir_error(d, nd->loc, "@%s is used before its type is known "
+			         "(recursive functions are not supported)", ir_symstr(m, nd->aux));
+		return fn ? m->nodes[fn].type : 0;
+	}
+	default:
+		break;
+	}
+	if (k > 16)
+		ts = ir_xmalloc(k * sizeof *ts);
+	for (uint32_t i = 0; i < k; i++) {
+		NodeId a = ir_arg(m, n, i);
+		ts[i] = a ? m->nodes[a].type : 0;
+		if (!ts[i])
+			goto out;       /* an operand failed: reported there */
+	}
+	switch (nd->kind) {
+	case NK_CALL: {
+		const OpInfo *o = &ir_ops[nd->op];
+		d->relmsg[0] = 0;
+		t = o->rel(m, ts, (int)k, nd->aux ? &m->attrs[nd->aux] : NULL, d);
+		if (!t)
+			ir_error(d, nd->loc, "%s: %s", o->name, d->relmsg[0] ? d->relmsg : "type error");
+		break;
+	}
+	case NK_CALLFN: {
+		const Type *ft = &m->types[ts[0]];
+		if (ft->kind != TY_FUNC) {
+			ir_error(d, nd->loc, "called value has type %s, not a function type",
+			         tystr(m, ts[0], b1, sizeof b1));
+			break;
+		}
+		if (ft->n != k - 1) {
+			ir_error(d, nd->loc, "function takes %u argument%s, not %u", ft->n,
+			         ft->n == 1 ? "" : "s", k - 1);
+			break;
+		}
+		for (uint32_t i = 1; i < k; i++)
+			if (m->tylist[ft->first + i - 1] != ts[i]) {
+				ir_error(d, nd->loc, "argument %u has type %s, but the function expects %s", i,
+				         tystr(m, ts[i], b1, sizeof b1),
+				         tystr(m, m->tylist[ft->first + i - 1], b2, sizeof b2));
+				goto out;
+			}
+		t = m->tylist[ft->first + ft->n];
+		break;
+	}
+	case NK_TUPLE:
+		t = ir_type_tuple(m, (int)k, ts);
+		break;
+	case NK_GETITEM: {
+		const Type *tt = &m->types[ts[0]];
+		if (tt->kind != TY_TUPLE)
+			ir_error(d, nd->loc, "projection .%u of a value of type %s, not a tuple", nd->aux,
+			         tystr(m, ts[0], b1, sizeof b1));
+		else if (nd->aux >= tt->n)
+			ir_error(d, nd->loc, "projection .%u of a tuple with %u field%s", nd->aux, tt->n,
+			         tt->n == 1 ? "" : "s");
+		else
+			t = m->tylist[tt->first + nd->aux];
+		break;
+	}
+	case NK_FUNC: {
+		TypeId ret = ir_node_func(m, n)->ret;
+		if (ret && ret != ts[k - 1]) {
+			ir_error(d, nd->loc, "function is declared to return %s, but its body has type %s",
+			         tystr(m, ret, b1, sizeof b1), tystr(m, ts[k - 1], b2, sizeof b2));
+			break;
+		}
+		t = ir_type_func(m, (int)k - 1, ts, ts[k - 1]);
+		break;
+	}
+	default:
+		ir_die("typeof_: node %u of kind %d", n, nd->kind);
+	}
+out:
+	if (ts != buf)
+		free(ts);
+	return t;
+}
+
+/* inferfn: infer the types of everything fn reaches; globals it calls first */
+static void
+inferfn(Module *m, NodeId fn, Walk *w, uint8_t *gstate, Diag *d)
+{
+	NodeId n, cycle = 0;
+
+	push(w, fn);
+	while ((n = next(m, w, &cycle))) {
+		if (m->nodes[n].kind == NK_GLOBAL) {
+			/* infer the callee's function first: globals nest shallowly */
+			for (uint32_t g = 0; g < m->nglobals; g++)
+				if (m->globals[g].name == m->nodes[n].aux && gstate[g] == 0) {
+					Walk sub = { NULL, 0, 0, w->state };
+					gstate[g] = 1;
+					inferfn(m, m->globals[g].fn, &sub, gstate, d);
+					free(sub.st);
+					gstate[g] = 2;
+				}
+		}
+		m->nodes[n].type = typeof_(m, n, d);
+	}
+	if (cycle)
+		ir_error(d, m->nodes[cycle].loc, "the graph has a cycle through this node");
+}
+
+int
+ir_infer_types(Module *m, Diag *d)
+{
+	Walk w = { NULL, 0, 0, ir_xcalloc(m->nnodes, 1) };
+	uint8_t *gstate = ir_xcalloc(m->nglobals ? m->nglobals : 1, 1);
+	int before = d->errors;
+	char b1[256], b2[256];
+
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		if (gstate[g])
+			continue;
+		gstate[g] = 1;
+		inferfn(m, m->globals[g].fn, &w, gstate, d);
+		gstate[g] = 2;
+	}
+	for (uint32_t i = 0; i < m->nanns; i++) {
+		const TypeAnn *a = &m->anns[i];
+		TypeId t = m->nodes[a->node].type;
+		if (t && t != a->type)
+			ir_error(d, a->loc, "the annotation says %s, but the inferred type is %s",
+			         tystr(m, a->type, b1, sizeof b1), tystr(m, t, b2, sizeof b2));
+	}
+	free(gstate);
+	walkfree(&w);
+	return d->errors - before;
+}
+
+/* ---------------------------------------------------------------- verifier */
+
+int
+ir_verify(Module *m, Diag *d)
+{
+	Walk w = { NULL, 0, 0, ir_xcalloc(m->nnodes, 1) };
+	int before = d->errors;
+	uint64_t listed = 0, slots = 0;
+
+	for (NodeId n = 1; n < m->nnodes; n++) {
+		const Node *nd = &m->nodes[n];
+		if (nd->kind == NK_DEAD)
+			continue;
+		if (nd->args + (uint64_t)nd->nargs > m->nuses)
+			ir_error(d, nd->loc, "verify: node %u has operands outside the use table", n);
+		if (nd->kind == NK_CALL && (nd->op == OP_NONE || nd->op >= OP_COUNT || (int)nd->nargs != ir_ops[nd->op].nargs))
+			ir_error(d, nd->loc, "verify: call node %u has %u operands for op %u", n, nd->nargs, nd->op);
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			const Use *u = &m->uses[nd->args + i];
+			if (u->user != n)
+				ir_error(d, nd->loc, "verify: operand %u of node %u names user %u", i, n, u->user);
+			if (!u->val || u->val >= m->nnodes || m->nodes[u->val].kind == NK_DEAD)
+				ir_error(d, nd->loc, "verify: operand %u of node %u is a dead or missing node", i, n);
+			else
+				slots++;
+		}
+		if (nd->kind == NK_FUNC)
+			for (uint32_t i = 0; i + 1 < nd->nargs; i++)
+				if (m->nodes[ir_arg(m, n, i)].kind != NK_VAR)
+					ir_error(d, nd->loc, "verify: parameter %u of function node %u is not a variable", i, n);
+		for (uint32_t s = nd->uses, prev = 0; s; prev = s, s = m->uses[s].next) {
+			if (s >= m->nuses || m->uses[s].val != n || m->uses[s].prev != prev) {
+				ir_error(d, nd->loc, "verify: use list of node %u is corrupt", n);
+				break;
+			}
+			listed++;
+		}
+	}
+	if (listed != slots)
+		ir_error(d, (Loc){ 0, 0, 0 }, "verify: %llu operand slots but %llu listed uses",
+		         (unsigned long long)slots, (unsigned long long)listed);
+	if (d->errors != before)
+		goto done;
+	/* acyclic, and every type is what inference computes */
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		NodeId n, cycle = 0;
+		push(&w, m->globals[g].fn);
+		while ((n = next(m, &w, &cycle))) {
+			Diag quiet = *d;
+			TypeId t;
+			quiet.out = NULL;
+			t = typeof_(m, n, &quiet);
+			if (t != m->nodes[n].type) {
+				char b1[256], b2[256];
+				ir_error(d, m->nodes[n].loc, "verify: node %u has type %s but its operands give %s", n,
+				         tystr(m, m->nodes[n].type, b1, sizeof b1), tystr(m, t, b2, sizeof b2));
+			}
+		}
+		if (cycle) {
+			ir_error(d, m->nodes[cycle].loc, "verify: the graph has a cycle through node %u", cycle);
+			break;
+		}
+	}
+done:
+	walkfree(&w);
+	return d->errors - before;
+}
+
+/* ---------------------------------------------------------------- dce */
+
+uint32_t
+ir_dce(Module *m)
+{
+	Walk w = { NULL, 0, 0, ir_xcalloc(m->nnodes, 1) };
+	NodeId n, cycle = 0;
+	uint32_t killed = 0;
+
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		push(&w, m->globals[g].fn);
+		while ((n = next(m, &w, &cycle)))
+			;
+		if (cycle)
+			ir_die("ir_dce: cyclic graph");
+	}
+	/* kill users before their operands so use counts stay exact */
+	for (n = m->nnodes; n-- > 1;)
+		if (!w.state[n] && m->nodes[n].kind != NK_DEAD) {
+			ir_node_kill(m, n);
+			killed++;
+		}
+	walkfree(&w);
+	return killed;
+}

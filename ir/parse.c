@@ -1,0 +1,852 @@
+/*
+** parse.c: the actions of the Relay text grammar (grammar/relay.y) and the
+** parser's entry point.  Actions build the Module directly and check what
+** can be checked without types: names are bound before use, ops exist,
+** arity and attributes follow the op registry, literals fit their dtype.
+** Types are checked later by ir_infer_types().
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "pfuncs.h"
+#include "text.h"
+#include "relay.tab.h"
+
+int yyparse(Parser *p);
+
+Loc
+ir_parse_loc(const Parser *p, const YYLTYPE *l)
+{
+	Loc loc = { (uint32_t)l->first_line, (uint16_t)(l->first_column > 0xffff ? 0xffff : l->first_column), p->file };
+	return loc;
+}
+
+#define LOC(l) ir_parse_loc(p, (l))
+
+/* ---------------------------------------------------------------- stacks */
+
+List
+p_list_empty(Parser *p)
+{
+	List l = { 0, 0, 0, 0 };
+	(void)p;
+	return l;
+}
+
+/* After an error, a list may have junk above it; drop the junk. */
+List
+p_node_first(Parser *p, NodeId n)
+{
+	List l = { p->nnodes, 1, 0, 0 };
+	ir_vgrow(&p->nodes, &p->capnodes, p->nnodes + 1);
+	p->nodes[p->nnodes++] = n;
+	return l;
+}
+
+List
+p_node_more(Parser *p, List l, NodeId n)
+{
+	p->nnodes = l.start + l.n;
+	ir_vgrow(&p->nodes, &p->capnodes, p->nnodes + 1);
+	p->nodes[p->nnodes++] = n;
+	l.n++;
+	return l;
+}
+
+List
+p_node_prepend(Parser *p, NodeId n, List l)
+{
+	p->nnodes = l.start + l.n;
+	ir_vgrow(&p->nodes, &p->capnodes, p->nnodes + 1);
+	memmove(&p->nodes[l.start + 1], &p->nodes[l.start], l.n * sizeof *p->nodes);
+	p->nodes[l.start] = n;
+	p->nnodes++;
+	l.n++;
+	return l;
+}
+
+static int
+anyzero(const NodeId *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!v[i])
+			return 1;
+	return 0;
+}
+
+List
+p_attr_first(Parser *p, const AttrVal *v, const YYLTYPE *l)
+{
+	List r = { p->navals, 1, 0, 0 };
+	ir_vgrow(&p->avals, &p->capavals, p->navals + 1);
+	ir_vgrow(&p->alocs, &p->capalocs, p->navals + 1);
+	p->avals[p->navals] = *v;
+	p->alocs[p->navals++] = LOC(l);
+	return r;
+}
+
+List
+p_attr_more(Parser *p, List r, const AttrVal *v, const YYLTYPE *l)
+{
+	p->navals = r.start + r.n;
+	ir_vgrow(&p->avals, &p->capavals, p->navals + 1);
+	ir_vgrow(&p->alocs, &p->capalocs, p->navals + 1);
+	p->avals[p->navals] = *v;
+	p->alocs[p->navals++] = LOC(l);
+	r.n++;
+	return r;
+}
+
+List
+p_type_first(Parser *p, TypeId t)
+{
+	List l = { p->ntypes, 1, 0, 0 };
+	ir_vgrow(&p->types, &p->captypes, p->ntypes + 1);
+	p->types[p->ntypes++] = t;
+	return l;
+}
+
+List
+p_type_more(Parser *p, List l, TypeId t)
+{
+	p->ntypes = l.start + l.n;
+	ir_vgrow(&p->types, &p->captypes, p->ntypes + 1);
+	p->types[p->ntypes++] = t;
+	l.n++;
+	return l;
+}
+
+List
+p_type_prepend(Parser *p, TypeId t, List l)
+{
+	p->ntypes = l.start + l.n;
+	ir_vgrow(&p->types, &p->captypes, p->ntypes + 1);
+	memmove(&p->types[l.start + 1], &p->types[l.start], l.n * sizeof *p->types);
+	p->types[l.start] = t;
+	p->ntypes++;
+	l.n++;
+	return l;
+}
+
+static int64_t
+checkdim(Parser *p, int64_t d, const YYLTYPE *l)
+{
+	if (d < 0 && d != IR_DIM_ANY) {
+		ir_error(p->d, LOC(l), "negative dimension %lld", (long long)d);
+		return 0;
+	}
+	return d;
+}
+
+List
+p_dim_first(Parser *p, int64_t d, const YYLTYPE *l)
+{
+	List r = { p->ndims, 1, 0, 0 };
+	ir_vgrow(&p->dims, &p->capdims, p->ndims + 1);
+	p->dims[p->ndims++] = checkdim(p, d, l);
+	return r;
+}
+
+List
+p_dim_more(Parser *p, List r, int64_t d, const YYLTYPE *l)
+{
+	p->ndims = r.start + r.n;
+	ir_vgrow(&p->dims, &p->capdims, p->ndims + 1);
+	p->dims[p->ndims++] = checkdim(p, d, l);
+	r.n++;
+	return r;
+}
+
+/* ---------------------------------------------------------------- scopes */
+
+List
+p_scope_push(Parser *p)
+{
+	List l = { p->nscope, 0, 0, 0 };
+	return l;
+}
+
+void
+p_scope_reset(Parser *p)
+{
+	p->nscope = 0;
+	p->nnodes = p->navals = p->ntypes = p->ndims = 0;
+}
+
+/* lookup: the binding of name, innermost first, or NULL.  A binding's node
+** is 0 when its value had an error: uses of it report nothing more. */
+static const Binding *
+lookup(Parser *p, Sym name)
+{
+	for (uint32_t i = p->nscope; i-- > 0;)
+		if (p->scope[i].name == name)
+			return &p->scope[i];
+	return NULL;
+}
+
+static void
+bind(Parser *p, Sym name, NodeId n, int isparam, Loc loc)
+{
+	ir_vgrow(&p->scope, &p->capscope, p->nscope + 1);
+	p->scope[p->nscope].name = name;
+	p->scope[p->nscope].node = n;
+	p->scope[p->nscope].isparam = (uint8_t)isparam;
+	p->scope[p->nscope].loc = loc;
+	p->nscope++;
+}
+
+/* popscope: drop the bindings above depth, warning about unused values */
+static void
+popscope(Parser *p, uint32_t depth, NodeId result)
+{
+	/* after an error, values may be unused only because their user failed */
+	for (uint32_t i = depth; i < p->nscope && !p->d->errors; i++) {
+		const Binding *b = &p->scope[i];
+		if (!b->isparam && b->node && b->node != result && !ir_nuses(p->m, b->node) &&
+		    ir_node(p->m, b->node)->kind != NK_VAR)
+			ir_warning(p->d, b->loc, "%%%s is never used; it is dropped", ir_symstr(p->m, b->name));
+	}
+	p->nscope = depth;
+}
+
+/* ---------------------------------------------------------------- types */
+
+TypeId
+p_type_scalar(Parser *p, const Str *s, const YYLTYPE *l)
+{
+	DType dt = ir_dtype_parse(s->p, s->n);
+	if (dt == DT_COUNT || dt == DT_VOID) {
+		ir_error(p->d, LOC(l), "unknown type '%.*s'", (int)s->n, s->p);
+		return 0;
+	}
+	return ir_type_scalar(p->m, dt);
+}
+
+TypeId
+p_type_tensor(Parser *p, List dims, const Str *s, const YYLTYPE *l)
+{
+	DType dt = ir_dtype_parse(s->p, s->n);
+	TypeId t;
+
+	if (dt == DT_COUNT || dt == DT_VOID) {
+		ir_error(p->d, LOC(l), "unknown dtype '%.*s'", (int)s->n, s->p);
+		p->ndims = dims.start;
+		return 0;
+	}
+	t = ir_type_tensor(p->m, dt, (int)dims.n, dims.n ? &p->dims[dims.start] : NULL);
+	p->ndims = dims.start;
+	return t;
+}
+
+TypeId
+p_type_tuple(Parser *p, List l)
+{
+	TypeId t = 0;
+	if (!anyzero(&p->types[l.start], l.n) || !l.n)
+		t = ir_type_tuple(p->m, (int)l.n, l.n ? &p->types[l.start] : NULL);
+	p->ntypes = l.start;
+	return t;
+}
+
+TypeId
+p_type_fn(Parser *p, List l, TypeId ret)
+{
+	TypeId t = 0;
+	if (ret && (!l.n || !anyzero(&p->types[l.start], l.n)))
+		t = ir_type_func(p->m, (int)l.n, l.n ? &p->types[l.start] : NULL, ret);
+	p->ntypes = l.start;
+	return t;
+}
+
+/* ---------------------------------------------------------------- attributes */
+
+Sym
+p_attr_key(Parser *p, const Str *name, const YYLTYPE *l)
+{
+	(void)l;
+	return ir_sym(p->m, name->p, name->n);
+}
+
+AttrVal
+p_attr_num(Parser *p, const Num *v)
+{
+	AttrVal a;
+	(void)p;
+	memset(&a, 0, sizeof a);
+	if (v->isfloat) {
+		a.kind = AV_FLOAT;
+		a.u.f = v->v.f;
+	} else {
+		a.kind = AV_INT;
+		a.u.i = v->v.i;
+	}
+	return a;
+}
+
+AttrVal
+p_attr_str(Parser *p, const Str *s)
+{
+	AttrVal a;
+	memset(&a, 0, sizeof a);
+	a.kind = AV_STR;
+	a.u.s = ir_sym(p->m, s->p, s->n);
+	return a;
+}
+
+AttrVal
+p_attr_bool(int v)
+{
+	AttrVal a;
+	memset(&a, 0, sizeof a);
+	a.kind = AV_BOOL;
+	a.u.i = v;
+	return a;
+}
+
+AttrVal
+p_attr_none(void)
+{
+	AttrVal a;
+	memset(&a, 0, sizeof a);
+	a.kind = AV_NONE;
+	return a;
+}
+
+AttrVal
+p_attr_array(Parser *p, List l)
+{
+	AttrVal a;
+	memset(&a, 0, sizeof a);
+	a.kind = AV_ARRAY;
+	a.n = l.n;
+	a.first = ir_attr_push(p->m, l.n ? &p->avals[l.start] : NULL, l.n);
+	p->navals = l.start;
+	return a;
+}
+
+/* ---------------------------------------------------------------- literals */
+
+static int
+fits(int64_t v, DType dt)
+{
+	switch (dt) {
+	case DT_INT8: return v >= -128 && v <= 127;
+	case DT_UINT8: return v >= 0 && v <= 255;
+	case DT_INT16: return v >= -32768 && v <= 32767;
+	case DT_UINT16: return v >= 0 && v <= 65535;
+	case DT_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+	case DT_UINT32: return v >= 0 && v <= (int64_t)UINT32_MAX;
+	default: return 1;
+	}
+}
+
+/* store: write v (an integer or a double) as one element of dtype dt */
+static void
+store(void *dst, DType dt, int64_t i, double f, int isfloat)
+{
+	switch (dt) {
+	case DT_BOOL: { uint8_t x = isfloat ? f != 0 : i != 0; memcpy(dst, &x, 1); break; }
+	case DT_INT8: { int8_t x = (int8_t)i; memcpy(dst, &x, 1); break; }
+	case DT_UINT8: { uint8_t x = (uint8_t)i; memcpy(dst, &x, 1); break; }
+	case DT_INT16: { int16_t x = (int16_t)i; memcpy(dst, &x, 2); break; }
+	case DT_UINT16: { uint16_t x = (uint16_t)i; memcpy(dst, &x, 2); break; }
+	case DT_INT32: { int32_t x = (int32_t)i; memcpy(dst, &x, 4); break; }
+	case DT_UINT32: { uint32_t x = (uint32_t)i; memcpy(dst, &x, 4); break; }
+	case DT_INT64: memcpy(dst, &i, 8); break;
+	case DT_FLOAT16: { uint16_t x = ir_f16_from_f32(isfloat ? (float)f : (float)i); memcpy(dst, &x, 2); break; }
+	case DT_FLOAT32: { float x = isfloat ? (float)f : (float)i; memcpy(dst, &x, 4); break; }
+	case DT_FLOAT64: { double x = isfloat ? f : (double)i; memcpy(dst, &x, 8); break; }
+	default: break;
+	}
+}
+
+NodeId
+p_scalar(Parser *p, const Num *v, const YYLTYPE *l)
+{
+	unsigned char buf[8];
+	DType dt = (DType)v->dtype;
+
+	if (!v->isfloat && !fits(v->v.i, dt)) {
+		ir_error(p->d, LOC(l), "literal %lld does not fit in %s", (long long)v->v.i, ir_dtype_names[dt]);
+		return 0;
+	}
+	if (v->isfloat && dt == DT_FLOAT32 && isfinite(v->v.f) && fabs(v->v.f) > 3.4028234663852886e38) {
+		ir_error(p->d, LOC(l), "literal %g does not fit in float32", v->v.f);
+		return 0;
+	}
+	store(buf, dt, v->v.i, v->v.f, v->isfloat);
+	return ir_const(p->m, ir_type_scalar(p->m, dt), buf, LOC(l));
+}
+
+NodeId
+p_bool(Parser *p, int v, const YYLTYPE *l)
+{
+	uint8_t b = (uint8_t)v;
+	return ir_const(p->m, ir_type_scalar(p->m, DT_BOOL), &b, LOC(l));
+}
+
+NodeId
+p_meta(Parser *p, const Num *index, const YYLTYPE *l)
+{
+	int64_t n = index->v.i;
+	NodeId id;
+
+	if (n < 0)
+		return 0;       /* reported by the lexer */
+	if (n >= (1 << 24)) {
+		ir_error(p->d, LOC(l), "meta index %lld is too large", (long long)n);
+		return 0;
+	}
+	if ((uint32_t)n >= p->capmetas) {
+		uint32_t old = p->capmetas;
+		ir_vgrow(&p->metas, &p->capmetas, (uint32_t)n + 1);
+		memset(&p->metas[old], 0, (p->capmetas - old) * sizeof *p->metas);
+	}
+	if (p->metas[n])
+		return p->metas[n];
+	id = ir_const_meta(p->m, 0, (int32_t)n, LOC(l));
+	p->metas[n] = id;
+	return id;
+}
+
+/* shape: the dims of a rectangular nested array v into dims[], or -1 */
+static int
+shape(Parser *p, const AttrVal *v, int depth, int64_t *dims, int maxrank)
+{
+	if (v->kind != AV_ARRAY)
+		return depth;
+	if (depth >= maxrank)
+		return -1;
+	dims[depth] = v->n;
+	if (!v->n)
+		return depth + 1;
+	{
+		int r = shape(p, &p->m->attrs[v->first], depth + 1, dims, maxrank);
+		for (uint32_t i = 1; i < v->n && r >= 0; i++) {
+			int64_t sub[8];
+			int r2;
+			memcpy(sub, dims, sizeof sub);
+			r2 = shape(p, &p->m->attrs[v->first + i], depth + 1, sub, maxrank);
+			if (r2 != r || memcmp(sub + depth + 1, dims + depth + 1, (size_t)(r - depth - 1) * sizeof *dims))
+				r = -1;
+		}
+		return r;
+	}
+}
+
+/* flatten: write the scalars of v into data, row-major; 0 on a non-number */
+static int
+flatten(Parser *p, const AttrVal *v, DType dt, unsigned char **data)
+{
+	if (v->kind == AV_ARRAY) {
+		for (uint32_t i = 0; i < v->n; i++)
+			if (!flatten(p, &p->m->attrs[v->first + i], dt, data))
+				return 0;
+		return 1;
+	}
+	if (v->kind == AV_INT || v->kind == AV_BOOL) {
+		if (ir_dtype_kind[dt] != 'f' && !fits(v->u.i, dt))
+			return 0;
+		store(*data, dt, v->u.i, 0, 0);
+	} else if (v->kind == AV_FLOAT) {
+		if (ir_dtype_kind[dt] != 'f')
+			return 0;
+		store(*data, dt, 0, v->u.f, 1);
+	} else {
+		return 0;
+	}
+	*data += ir_dtype_bytes[dt];
+	return 1;
+}
+
+NodeId
+p_inline_const(Parser *p, const AttrVal *v, const YYLTYPE *vl,
+               const Str *key, const Str *dtype, const YYLTYPE *dl)
+{
+	int64_t dims[8];
+	int rank;
+	DType dt;
+	TypeId t;
+	NodeId id;
+	unsigned char *data;
+
+	if (key->n != 5 || memcmp(key->p, "dtype", 5) != 0) {
+		ir_error(p->d, LOC(dl), "const(...) takes dtype=\"...\", not %.*s=", (int)key->n, key->p);
+		return 0;
+	}
+	dt = ir_dtype_parse(dtype->p, dtype->n);
+	if (dt == DT_COUNT || dt == DT_VOID) {
+		ir_error(p->d, LOC(dl), "unknown dtype \"%.*s\"", (int)dtype->n, dtype->p);
+		return 0;
+	}
+	rank = shape(p, v, 0, dims, 8);
+	if (rank < 0) {
+		ir_error(p->d, LOC(vl), "constant is not a rectangular array of at most 8 dimensions");
+		return 0;
+	}
+	t = ir_type_tensor(p->m, dt, rank, dims);
+	id = ir_const(p->m, t, NULL, LOC(vl));
+	data = ir_node_const(p->m, id)->data;
+	if (!flatten(p, v, dt, &data)) {
+		ir_error(p->d, LOC(vl), "constant has an element that is not a %s value", ir_dtype_names[dt]);
+		return 0;
+	}
+	ir_node_const(p->m, id)->flags |= CF_INLINE;
+	return id;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+NodeId
+p_local(Parser *p, const Str *name, const YYLTYPE *l)
+{
+	Sym s = ir_sym(p->m, name->p, name->n);
+	const Binding *b = lookup(p, s);
+	NodeId n;
+	size_t len = name->n;
+
+	if (b)
+		return b->node;
+	/* %x.0.1: a dotted name that is not bound may be x's fields */
+	while (len > 0) {
+		size_t dot = len;
+		while (dot > 0 && name->p[dot - 1] >= '0' && name->p[dot - 1] <= '9')
+			dot--;
+		if (dot == len || dot < 2 || name->p[dot - 1] != '.')
+			break;
+		len = dot - 1;
+		b = lookup(p, ir_sym(p->m, name->p, len));
+		if (b) {
+			n = b->node;
+			if (!n)
+				return 0;
+			const char *f = name->p + len;
+			while (f < name->p + name->n) {
+				uint32_t idx = (uint32_t)strtoul(f + 1, NULL, 10);
+				n = ir_getitem(p->m, n, idx, LOC(l));
+				f++;
+				while (f < name->p + name->n && *f != '.')
+					f++;
+			}
+			return n;
+		}
+	}
+	ir_error(p->d, LOC(l), "undefined variable %%%.*s", (int)name->n, name->p);
+	return 0;
+}
+
+NodeId
+p_global(Parser *p, const Str *name, const YYLTYPE *l)
+{
+	return ir_global_ref(p->m, ir_sym(p->m, name->p, name->n), LOC(l));
+}
+
+List
+p_callargs(Parser *p, List args, List attrs)
+{
+	List l = { args.start, args.n, attrs.start, attrs.n };
+	(void)p;
+	return l;
+}
+
+static void
+droplist(Parser *p, List l)
+{
+	if (l.n)
+		p->nnodes = l.start;
+	if (l.an)
+		p->navals = l.astart;
+}
+
+/* callattrs: the op's attributes from the given ones and the defaults */
+static AttrId
+callattrs(Parser *p, OpId op, List l, Loc at)
+{
+	const OpInfo *o = &ir_ops[op];
+	AttrId id = ir_attr_defaults(p->m, op);
+	uint32_t given = 0;     /* bitmask over the schema; nattrs <= 32 */
+	int bad = 0;
+
+	for (uint32_t i = 0; i < l.an; i++) {
+		AttrVal v = p->avals[l.astart + i];
+		Loc loc = p->alocs[l.astart + i];
+		const char *key = ir_symstr(p->m, v.key);
+		int k = ir_op_attr_index(op, key, strlen(key));
+		const char *want;
+
+		if (k < 0) {
+			int s = ir_op_attr_suggest(op, key, strlen(key));
+			if (s >= 0)
+				ir_error(p->d, loc, "%s has no attribute '%s'; did you mean '%s'?", o->name, key, o->attrs[s].name);
+			else if (o->nattrs)
+				ir_error(p->d, loc, "%s has no attribute '%s'", o->name, key);
+			else
+				ir_error(p->d, loc, "%s takes no attributes", o->name);
+			bad = 1;
+			continue;
+		}
+		if (given & (1u << k)) {
+			ir_error(p->d, loc, "attribute '%s' is given twice", key);
+			bad = 1;
+			continue;
+		}
+		given |= 1u << k;
+		v.key = 0;
+		if ((want = ir_attr_conform(p->m, o->attrs[k].type, &v))) {
+			ir_error(p->d, loc, "attribute '%s' of %s must be %s", key, o->name, want);
+			bad = 1;
+			continue;
+		}
+		p->m->attrs[id + (uint32_t)k] = v;
+	}
+	for (int k = 0; k < o->nattrs; k++)
+		if (!o->attrs[k].deflt && !(given & (1u << k))) {
+			ir_error(p->d, at, "%s requires attribute '%s'", o->name, o->attrs[k].name);
+			bad = 1;
+		}
+	return bad ? 0 : id;
+}
+
+NodeId
+p_call(Parser *p, const Str *name, const YYLTYPE *l, List args)
+{
+	OpId op = ir_op_lookup(name->p, name->n);
+	AttrId attrs;
+	NodeId n = 0;
+
+	if (!op) {
+		OpId s = ir_op_suggest(name->p, name->n);
+		if (s)
+			ir_error(p->d, LOC(l), "unknown op '%.*s'; did you mean '%s'?", (int)name->n, name->p, ir_ops[s].name);
+		else
+			ir_error(p->d, LOC(l), "unknown op '%.*s'", (int)name->n, name->p);
+		droplist(p, args);
+		return 0;
+	}
+	if ((int)args.n != ir_ops[op].nargs) {
+		ir_error(p->d, LOC(l), "%s takes %d argument%s, not %u", ir_ops[op].name,
+		         ir_ops[op].nargs, ir_ops[op].nargs == 1 ? "" : "s", args.n);
+		droplist(p, args);
+		return 0;
+	}
+	attrs = callattrs(p, op, args, LOC(l));
+	if ((attrs || !ir_ops[op].nattrs) && !anyzero(&p->nodes[args.start], args.n))
+		n = ir_call(p->m, op, &p->nodes[args.start], args.n, attrs, LOC(l));
+	droplist(p, args);
+	return n;
+}
+
+NodeId
+p_callfn(Parser *p, NodeId fn, List args, const YYLTYPE *l)
+{
+	NodeId n = 0;
+
+	if (args.an) {
+		ir_error(p->d, p->alocs[args.astart], "a call of a function value takes no attributes");
+	} else if (fn && !anyzero(&p->nodes[args.start], args.n)) {
+		n = ir_callfn(p->m, fn, args.n ? &p->nodes[args.start] : NULL, args.n, LOC(l));
+	}
+	droplist(p, args);
+	return n;
+}
+
+NodeId
+p_getitem(Parser *p, NodeId tuple, const Num *index, const YYLTYPE *l)
+{
+	if (index->v.i < 0 || index->v.i > INT32_MAX) {
+		ir_error(p->d, LOC(l), "tuple index %lld out of range", (long long)index->v.i);
+		return 0;
+	}
+	return tuple ? ir_getitem(p->m, tuple, (uint32_t)index->v.i, LOC(l)) : 0;
+}
+
+NodeId
+p_tuple(Parser *p, List l, const YYLTYPE *loc)
+{
+	NodeId n = 0;
+	if (!anyzero(&p->nodes[l.start], l.n))
+		n = ir_tuple(p->m, l.n ? &p->nodes[l.start] : NULL, l.n, LOC(loc));
+	droplist(p, l);
+	return n;
+}
+
+NodeId
+p_annotate(Parser *p, NodeId n, TypeId t, const YYLTYPE *l)
+{
+	Node *nd;
+
+	if (!n || !t)
+		return n;
+	nd = ir_node(p->m, n);
+	if (nd->kind == NK_CONST && !ir_node_const(p->m, n)->type) {
+		/* a meta constant learns its type from its annotation */
+		if (ir_type(p->m, t)->kind != TY_TENSOR) {
+			ir_error(p->d, LOC(l), "a constant's type must be a tensor type");
+			return n;
+		}
+		ir_node_const(p->m, n)->type = t;
+		nd->type = t;
+		return n;
+	}
+	ir_vgrow(&p->m->anns, &p->m->capanns, p->m->nanns + 1);
+	p->m->anns[p->m->nanns].node = n;
+	p->m->anns[p->m->nanns].type = t;
+	p->m->anns[p->m->nanns].loc = LOC(l);
+	p->m->nanns++;
+	return n;
+}
+
+/* ---------------------------------------------------------------- bindings */
+
+void
+p_bind(Parser *p, const Str *name, const YYLTYPE *l, NodeId val, TypeId type)
+{
+	Sym s = ir_sym(p->m, name->p, name->n);
+	const Binding *b = lookup(p, s);
+
+	if (b && !b->isparam) {
+		ir_error(p->d, LOC(l), "%%%.*s is already bound", (int)name->n, name->p);
+		ir_note(p->d, b->loc, "%%%.*s was bound here", (int)name->n, name->p);
+		return;
+	}
+	p_annotate(p, val, type, l);
+	bind(p, s, val, 0, LOC(l));
+}
+
+Binding
+p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l)
+{
+	Binding b;
+
+	b.name = ir_sym(p->m, name->p, name->n);
+	b.node = ir_var(p->m, b.name, type ? type : ann, LOC(l));
+	if (type && ann)
+		p_annotate(p, b.node, ann, l);
+	b.isparam = 1;
+	b.loc = LOC(l);
+	bind(p, b.name, b.node, 1, b.loc);     /* may shadow an outer name */
+	return b;
+}
+
+List
+p_param_first(Parser *p, Binding b)
+{
+	return p_node_first(p, b.node);
+}
+
+List
+p_param_more(Parser *p, List l, Binding b)
+{
+	for (uint32_t i = 0; i < l.n; i++)
+		if (ir_node(p->m, p->nodes[l.start + i])->aux == b.name)
+			ir_error(p->d, ir_node(p->m, b.node)->loc, "parameter %%%s is declared twice",
+			         ir_symstr(p->m, b.name));
+	return p_node_more(p, l, b.node);
+}
+
+List
+p_fnparams_attrs(Parser *p, List params, List attrs)
+{
+	List l = { params.start, params.n, attrs.start, attrs.n };
+	(void)p;
+	return l;
+}
+
+/* fnattrs: a function's keyed attributes, in the order written */
+static AttrId
+fnattrs(Parser *p, List l)
+{
+	for (uint32_t i = 0; i < l.an; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (p->avals[l.astart + i].key == p->avals[l.astart + j].key)
+				ir_error(p->d, p->alocs[l.astart + i], "function attribute '%s' is given twice",
+				         ir_symstr(p->m, p->avals[l.astart + i].key));
+	return ir_attr_push(p->m, l.an ? &p->avals[l.astart] : NULL, l.an);
+}
+
+static NodeId
+mkfn(Parser *p, List scope, List params, TypeId ret, NodeId body, Loc loc)
+{
+	NodeId fn = 0;
+	AttrId attrs = fnattrs(p, params);
+
+	if (body && !anyzero(&p->nodes[params.start], params.n))
+		fn = ir_func(p->m, params.n ? &p->nodes[params.start] : NULL, params.n, body,
+		             ret, attrs, params.an, loc);
+	droplist(p, params);
+	popscope(p, scope.start, body);
+	return fn;
+}
+
+NodeId
+p_fn(Parser *p, List scope, List params, TypeId ret, NodeId body, const YYLTYPE *l)
+{
+	return mkfn(p, scope, params, ret, body, LOC(l));
+}
+
+void
+p_def(Parser *p, const Str *name, const YYLTYPE *l, List scope, List params, TypeId ret, NodeId body)
+{
+	NodeId fn = mkfn(p, scope, params, ret, body, LOC(l));
+	Sym s = ir_sym(p->m, name->p, name->n);
+
+	if (!fn)
+		return;
+	if (!ir_global_add(p->m, s, fn)) {
+		ir_error(p->d, LOC(l), "@%.*s is defined twice", (int)name->n, name->p);
+		ir_note(p->d, ir_node(p->m, ir_global_find(p->m, s))->loc, "first defined here");
+	}
+}
+
+void
+p_bare(Parser *p, NodeId fn, const YYLTYPE *l)
+{
+	(void)l;
+	if (!fn)
+		return;
+	ir_global_add(p->m, ir_symz(p->m, "main"), fn);
+	p->m->bare = 1;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+int
+ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len)
+{
+	Parser p;
+	char *copy;
+	int before = d->errors;
+
+	memset(&p, 0, sizeof p);
+	p.m = m;
+	p.d = d;
+	p.file = ir_file(m, file);
+	/* a NUL-terminated copy: the lexer stops at the sentinel */
+	copy = ir_arena_alloc(&m->data, len + 1);
+	memcpy(copy, text, len);
+	ir_diag_source(d, p.file, copy, len);
+	p.src = p.cur = p.linestart = copy;
+	p.end = copy + len;
+	p.line = 1;
+
+	yyparse(&p);
+
+	/* globals referred to must be defined */
+	for (NodeId n = 1; n < m->nnodes; n++)
+			if (m->nodes[n].kind == NK_GLOBAL && !ir_global_find(m, m->nodes[n].aux))
+				ir_error(d, m->nodes[n].loc, "undefined global @%s", ir_symstr(m, m->nodes[n].aux));
+	if (d->errors == before && m->nglobals == 0)
+		ir_error(d, (Loc){ 1, 1, p.file }, "no definitions: expected 'def @main(...) { ... }'");
+
+	free(p.nodes);
+	free(p.avals);
+	free(p.alocs);
+	free(p.types);
+	free(p.dims);
+	free(p.scope);
+	free(p.metas);
+	ir_arena_free(&p.strs);
+	return d->errors - before;
+}

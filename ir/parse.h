@@ -1,0 +1,76 @@
+/*
+** parse.h: the state shared by the Relay text lexer (ir/relay_lex.re) and
+** grammar (grammar/relay.y).  Not for use outside those two and parse.c.
+**
+** Semantic values hold no heap memory: nodes, types and attributes go
+** straight into the Module, and lists live on the Parser's stacks, named
+** by (start, count).  So the grammar needs no %destructor, and error
+** recovery cannot leak.
+*/
+#ifndef GRAFT_PARSE_H
+#define GRAFT_PARSE_H
+
+#include "ir.h"
+
+/* A list on one of the Parser's stacks; call and fn parameter lists hold
+** operands (or parameters) and attributes, so they name two ranges. */
+typedef struct List {
+	uint32_t start, n;      /* nodes, types, dims or attribute values */
+	uint32_t astart, an;    /* attributes, for calls and fn parameters */
+} List;
+
+/* a literal as lexed: value and dtype from its suffix */
+typedef struct Num {
+	union {
+		int64_t i;
+		double f;
+	} v;
+	uint8_t dtype;      /* DType: int32 and float32 when unsuffixed */
+	uint8_t isfloat;
+} Num;
+
+typedef struct Str {
+	const char *p;      /* into the source, or into Parser.strs for escapes */
+	uint32_t n;
+} Str;
+
+typedef struct Binding {
+	Sym name;
+	NodeId node;        /* 0 if its value had an error */
+	uint8_t isparam;
+	Loc loc;
+} Binding;
+
+typedef struct Parser {
+	Module *m;
+	Diag *d;
+	uint16_t file;
+	const char *src, *end;      /* the text, NUL-terminated copy */
+	const char *cur, *tok;      /* re2c cursor and token start */
+	const char *mark;           /* re2c backtracking marker */
+	const char *linestart;
+	uint32_t line;
+	int in_ann;                 /* inside a ty= annotation comment */
+	int stopped;                /* saw #[metadata]: report end of input */
+	/* stacks named by List values */
+	NodeId *nodes; uint32_t nnodes, capnodes;
+	AttrVal *avals; uint32_t navals, capavals;
+	Loc *alocs; uint32_t capalocs;          /* parallel to avals */
+	TypeId *types; uint32_t ntypes, captypes;
+	int64_t *dims; uint32_t ndims, capdims;
+	/* scopes: bindings visible now, innermost last */
+	Binding *scope; uint32_t nscope, capscope;
+	NodeId *metas; uint32_t capmetas;       /* meta[relay.Constant][N] nodes by N */
+	Arena strs;                 /* unescaped strings */
+} Parser;
+
+/* Bison's location type, extended with nothing: lines and columns. */
+typedef struct YYLTYPE {
+	int first_line, first_column, last_line, last_column;
+} YYLTYPE;
+#define YYLTYPE_IS_DECLARED 1
+#define YYLTYPE_IS_TRIVIAL 1
+
+Loc ir_parse_loc(const Parser *p, const YYLTYPE *l);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+** pfuncs.h: the grammar actions of relay.y, defined in ir/parse.c.
+** Every action tolerates a 0 node or type from an earlier error and then
+** reports nothing more, so one mistake gives one message.
+*/
+#ifndef GRAFT_PFUNCS_H
+#define GRAFT_PFUNCS_H
+
+#include "parse.h"
+
+List p_list_empty(Parser *p);
+List p_scope_push(Parser *p);
+void p_scope_reset(Parser *p);
+
+void p_def(Parser *p, const Str *name, const YYLTYPE *l, List scope, List params, TypeId ret, NodeId body);
+NodeId p_fn(Parser *p, List scope, List params, TypeId ret, NodeId body, const YYLTYPE *l);
+void p_bare(Parser *p, NodeId fn, const YYLTYPE *l);
+Binding p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l);
+List p_param_first(Parser *p, Binding b);
+List p_param_more(Parser *p, List l, Binding b);
+List p_fnparams_attrs(Parser *p, List params, List attrs);
+
+void p_bind(Parser *p, const Str *name, const YYLTYPE *l, NodeId val, TypeId type);
+NodeId p_annotate(Parser *p, NodeId n, TypeId type, const YYLTYPE *l);
+
+NodeId p_local(Parser *p, const Str *name, const YYLTYPE *l);
+NodeId p_global(Parser *p, const Str *name, const YYLTYPE *l);
+NodeId p_scalar(Parser *p, const Num *v, const YYLTYPE *l);
+NodeId p_bool(Parser *p, int v, const YYLTYPE *l);
+NodeId p_meta(Parser *p, const Num *index, const YYLTYPE *l);
+NodeId p_inline_const(Parser *p, const AttrVal *v, const YYLTYPE *vl,
+                      const Str *key, const Str *dtype, const YYLTYPE *dl);
+NodeId p_call(Parser *p, const Str *op, const YYLTYPE *l, List args);
+NodeId p_callfn(Parser *p, NodeId fn, List args, const YYLTYPE *l);
+NodeId p_getitem(Parser *p, NodeId tuple, const Num *index, const YYLTYPE *l);
+NodeId p_tuple(Parser *p, List fields, const YYLTYPE *l);
+
+List p_callargs(Parser *p, List args, List attrs);
+List p_node_first(Parser *p, NodeId n);
+List p_node_more(Parser *p, List l, NodeId n);
+List p_node_prepend(Parser *p, NodeId n, List l);
+
+Sym p_attr_key(Parser *p, const Str *name, const YYLTYPE *l);
+AttrVal p_attr_num(Parser *p, const Num *v);
+AttrVal p_attr_str(Parser *p, const Str *s);
+AttrVal p_attr_bool(int v);
+AttrVal p_attr_none(void);
+AttrVal p_attr_array(Parser *p, List elems);
+List p_attr_first(Parser *p, const AttrVal *v, const YYLTYPE *l);
+List p_attr_more(Parser *p, List l, const AttrVal *v, const YYLTYPE *vl);
+
+TypeId p_type_scalar(Parser *p, const Str *dtype, const YYLTYPE *l);
+TypeId p_type_tensor(Parser *p, List dims, const Str *dtype, const YYLTYPE *l);
+TypeId p_type_tuple(Parser *p, List types);
+TypeId p_type_fn(Parser *p, List params, TypeId ret);
+List p_type_first(Parser *p, TypeId t);
+List p_type_more(Parser *p, List l, TypeId t);
+List p_type_prepend(Parser *p, TypeId t, List l);
+List p_dim_first(Parser *p, int64_t d, const YYLTYPE *l);
+List p_dim_more(Parser *p, List l, int64_t d, const YYLTYPE *dl);
+
+#endif

@@ -1,0 +1,590 @@
+/*
+** print.c: writes a Module in TVM's Relay text layout.
+**
+** Each function body is printed in post-order, operands left to right:
+** every call, tuple, projection and fn literal gets a binding `%N = ...;`
+** numbered in that order, except the body's result, which ends the block.
+** Variables, globals and constants are printed inline: scalars as
+** literals, other tensors as meta[relay.Constant][k] numbered by first
+** appearance (or inline const(...) if they were written that way).
+** Attributes equal to the op's default are left out, as TVM does.
+** Globals are printed sorted by name.  The output depends only on the
+** module, never on addresses or hash order.
+*/
+#define _POSIX_C_SOURCE 200809L   /* fmemopen, open_memstream */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+/* ---------------------------------------------------------------- values */
+
+void
+ir_fmt_float(char *buf, size_t size, double v, DType dt)
+{
+	int maxp = dt == DT_FLOAT64 ? 17 : dt == DT_FLOAT16 ? 5 : 9;
+
+	if (isnan(v)) {
+		snprintf(buf, size, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		snprintf(buf, size, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	for (int prec = 1; prec <= maxp; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (dt == DT_FLOAT64 ? strtod(buf, NULL) == v
+		    : dt == DT_FLOAT16 ? ir_f16_from_f32(strtof(buf, NULL)) == ir_f16_from_f32((float)v)
+		    : strtof(buf, NULL) == (float)v)
+			return;
+	}
+}
+
+static void
+putstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		switch (*s) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default: fputc(*s, f); break;
+		}
+	}
+	fputc('"', f);
+}
+
+void
+ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
+{
+	char buf[64];
+
+	switch (v->kind) {
+	case AV_NONE: fputs("None", f); break;
+	case AV_BOOL: fputs(v->u.i ? "True" : "False", f); break;
+	case AV_INT: fprintf(f, "%lld", (long long)v->u.i); break;
+	case AV_FLOAT:
+		ir_fmt_float(buf, sizeof buf, v->u.f, DT_FLOAT64);
+		fprintf(f, "%sf", buf);
+		break;
+	case AV_STR: putstr(f, ir_symstr(m, v->u.s)); break;
+	case AV_DTYPE: putstr(f, ir_dtype_names[v->u.i]); break;
+	case AV_ARRAY:
+		fputc('[', f);
+		for (uint32_t i = 0; i < v->n; i++) {
+			if (i)
+				fputs(", ", f);
+			ir_attr_print(f, m, &m->attrs[v->first + i]);
+		}
+		fputc(']', f);
+		break;
+	}
+}
+
+void
+ir_type_print(FILE *f, const Module *m, TypeId t)
+{
+	const Type *ty = &m->types[t];
+
+	switch (ty->kind) {
+	case TY_UNKNOWN:
+		fputs("?", f);
+		break;
+	case TY_TENSOR:
+		if (ty->n == 0) {
+			fputs(ir_dtype_names[ty->dtype], f);
+			break;
+		}
+		fputs("Tensor[(", f);
+		for (uint32_t i = 0; i < ty->n; i++) {
+			int64_t d = m->dims[ty->first + i];
+			if (i)
+				fputs(", ", f);
+			if (d == IR_DIM_ANY)
+				fputc('?', f);
+			else
+				fprintf(f, "%lld", (long long)d);
+		}
+		fprintf(f, "), %s]", ir_dtype_names[ty->dtype]);
+		break;
+	case TY_TUPLE:
+		fputc('(', f);
+		for (uint32_t i = 0; i < ty->n; i++) {
+			if (i)
+				fputs(", ", f);
+			ir_type_print(f, m, m->tylist[ty->first + i]);
+		}
+		fputs(ty->n == 1 ? ",)" : ")", f);
+		break;
+	case TY_FUNC:
+		fputs("fn (", f);
+		for (uint32_t i = 0; i < ty->n; i++) {
+			if (i)
+				fputs(", ", f);
+			ir_type_print(f, m, m->tylist[ty->first + i]);
+		}
+		fputs(") -> ", f);
+		ir_type_print(f, m, m->tylist[ty->first + ty->n]);
+		break;
+	}
+}
+
+char *
+ir_type_str(const Module *m, TypeId t, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+
+	if (!f) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	ir_type_print(f, m, t);
+	fclose(f);
+	buf[size - 1] = 0;
+	return buf;
+}
+
+/* scalar: print a rank-0 constant as a literal with its dtype's suffix */
+static void
+scalar(FILE *f, DType dt, const void *data)
+{
+	char buf[64];
+
+	switch (dt) {
+	case DT_BOOL: fputs(*(const uint8_t *)data ? "True" : "False", f); break;
+	case DT_INT8: fprintf(f, "%di8", *(const int8_t *)data); break;
+	case DT_UINT8: fprintf(f, "%uu8", *(const uint8_t *)data); break;
+	case DT_INT16: { int16_t x; memcpy(&x, data, 2); fprintf(f, "%di16", x); break; }
+	case DT_UINT16: { uint16_t x; memcpy(&x, data, 2); fprintf(f, "%uu16", x); break; }
+	case DT_INT32: { int32_t x; memcpy(&x, data, 4); fprintf(f, "%d", x); break; }
+	case DT_UINT32: { uint32_t x; memcpy(&x, data, 4); fprintf(f, "%uu32", x); break; }
+	case DT_INT64: { int64_t x; memcpy(&x, data, 8); fprintf(f, "%lldi64", (long long)x); break; }
+	case DT_FLOAT16: {
+		uint16_t x;
+		memcpy(&x, data, 2);
+		ir_fmt_float(buf, sizeof buf, ir_f32_from_f16(x), DT_FLOAT16);
+		fprintf(f, "%sf16", buf);
+		break;
+	}
+	case DT_FLOAT32: {
+		float x;
+		memcpy(&x, data, 4);
+		ir_fmt_float(buf, sizeof buf, x, DT_FLOAT32);
+		fprintf(f, "%sf", buf);
+		break;
+	}
+	case DT_FLOAT64: {
+		double x;
+		memcpy(&x, data, 8);
+		ir_fmt_float(buf, sizeof buf, x, DT_FLOAT64);
+		fprintf(f, "%sf64", buf);
+		break;
+	}
+	default: fputs("?", f); break;
+	}
+}
+
+/* inlineconst: print a constant as const([...], dtype="...") */
+static void
+inlineconst(FILE *f, const Module *m, const Const *c)
+{
+	const Type *ty = &m->types[c->type];
+	DType dt = (DType)ty->dtype;
+	size_t esz = ir_dtype_bytes[dt];
+	int64_t n = ir_type_numel(m, c->type), stride[8];
+	char buf[64];
+	int r = (int)ty->n;
+
+	stride[r > 0 ? r - 1 : 0] = 1;
+	for (int i = r - 1; i > 0; i--)
+		stride[i - 1] = stride[i] * m->dims[ty->first + i];
+	fputs("const(", f);
+	for (int i = 0; i < r; i++)
+		fputc('[', f);
+	for (int64_t k = 0; k < n; k++) {
+		const unsigned char *p = (const unsigned char *)c->data + (size_t)k * esz;
+		int closes = 0;
+		if (k) {
+			for (int i = r - 1; i > 0 && k % stride[i - 1] == 0; i--)
+				closes++;
+			for (int i = 0; i < closes; i++)
+				fputc(']', f);
+			fputs(", ", f);
+			for (int i = 0; i < closes; i++)
+				fputc('[', f);
+		}
+		switch (ir_dtype_kind[dt]) {
+		case 'f': {
+			double v;
+			if (dt == DT_FLOAT16) { uint16_t h; memcpy(&h, p, 2); v = ir_f32_from_f16(h); }
+			else if (dt == DT_FLOAT32) { float x; memcpy(&x, p, 4); v = x; }
+			else memcpy(&v, p, 8);
+			ir_fmt_float(buf, sizeof buf, v, dt);
+			/* keep a float spelling: 1 reads as an integer */
+			fprintf(f, "%s%s", buf, strpbrk(buf, ".en") ? "" : ".0");
+			break;
+		}
+		case 'b': fputs(*p ? "1" : "0", f); break;
+		case 'u': {
+			uint64_t v = 0;
+			memcpy(&v, p, esz);
+			fprintf(f, "%llu", (unsigned long long)v);
+			break;
+		}
+		default: {
+			int64_t v;
+			if (esz == 1) v = *(const int8_t *)p;
+			else if (esz == 2) { int16_t x; memcpy(&x, p, 2); v = x; }
+			else if (esz == 4) { int32_t x; memcpy(&x, p, 4); v = x; }
+			else memcpy(&v, p, 8);
+			fprintf(f, "%lld", (long long)v);
+			break;
+		}
+		}
+	}
+	for (int i = 0; i < r; i++)
+		fputc(']', f);
+	fprintf(f, ", dtype=\"%s\")", ir_dtype_names[dt]);
+}
+
+/* ---------------------------------------------------------------- printer */
+
+typedef struct Printer {
+	FILE *f;
+	Module *m;
+	const PrintOpts *o;
+	uint32_t *num;          /* temp number + 1 of each printed node; 0 = none */
+	uint32_t next;          /* next temp number */
+	int32_t *metaidx;       /* meta index + 1 per constant; 0 = none yet */
+	MetaList *meta;
+	uint32_t nmeta;
+	struct { NodeId n; uint32_t i; } *stack;
+	uint32_t nstack, capstack;
+} Printer;
+
+static void fnblock(Printer *p, NodeId fn, int indent);
+
+static int
+atomic(const Module *m, NodeId n)
+{
+	uint8_t k = m->nodes[n].kind;
+	return k == NK_VAR || k == NK_CONST || k == NK_GLOBAL;
+}
+
+static void
+tyann(Printer *p, TypeId t)
+{
+	if (!p->o->show_types || !t)
+		return;
+	fputs(" /* ty=", p->f);
+	ir_type_print(p->f, p->m, t);
+	fputs(" */", p->f);
+}
+
+/* ref: print a reference to n as an operand */
+static void
+ref(Printer *p, NodeId n)
+{
+	Module *m = p->m;
+	Node *nd = &m->nodes[n];
+
+	if (!n) {
+		fputs("<missing>", p->f);
+		return;
+	}
+	switch (nd->kind) {
+	case NK_VAR:
+		fprintf(p->f, "%%%s", ir_symstr(m, nd->aux));
+		return;
+	case NK_GLOBAL:
+		fprintf(p->f, "@%s", ir_symstr(m, nd->aux));
+		return;
+	case NK_CONST: {
+		Const *c = ir_node_const(m, n);
+		const Type *ty = &m->types[c->type];
+		if (c->data && ty->n == 0) {
+			scalar(p->f, (DType)ty->dtype, c->data);
+		} else if (c->data && (c->flags & CF_INLINE)) {
+			inlineconst(p->f, m, c);
+		} else {
+			uint32_t ci = nd->aux;
+			if (!p->metaidx[ci]) {
+				p->metaidx[ci] = (int32_t)++p->nmeta;
+				if (p->meta) {
+					ir_vgrow(&p->meta->consts, &p->meta->cap, p->meta->n + 1);
+					p->meta->consts[p->meta->n++] = n;
+				}
+			}
+			fprintf(p->f, "meta[relay.Constant][%d]", p->metaidx[ci] - 1);
+		}
+		tyann(p, c->type);
+		return;
+	}
+	default:
+		if (p->num[n])
+			fprintf(p->f, "%%%u", p->num[n] - 1);
+		else
+			fputs("<unprinted>", p->f);
+	}
+}
+
+static void
+indentby(Printer *p, int indent)
+{
+	for (int i = 0; i < indent; i++)
+		fputs("  ", p->f);
+}
+
+/* params: print a function's parameters and attributes */
+static void
+params(Printer *p, NodeId fn)
+{
+	Module *m = p->m;
+	uint32_t np = ir_func_nparams(m, fn);
+	Func *fu = ir_node_func(m, fn);
+
+	fputc('(', p->f);
+	for (uint32_t i = 0; i < np; i++) {
+		NodeId v = ir_arg(m, fn, i);
+		if (i)
+			fputs(", ", p->f);
+		fprintf(p->f, "%%%s", ir_symstr(m, m->nodes[v].aux));
+		if (m->nodes[v].type) {
+			fputs(": ", p->f);
+			ir_type_print(p->f, m, m->nodes[v].type);
+			tyann(p, m->nodes[v].type);
+		}
+	}
+	for (uint32_t i = 0; i < fu->nattrs; i++) {
+		const AttrVal *a = &m->attrs[fu->attrs + i];
+		if (i || np)
+			fputs(", ", p->f);
+		fprintf(p->f, "%s=", ir_symstr(m, a->key));
+		ir_attr_print(p->f, m, a);
+	}
+	fputc(')', p->f);
+	{
+		TypeId ret = fu->ret;
+		if (!ret && p->o->show_types && m->nodes[fn].type)
+			ret = m->tylist[m->types[m->nodes[fn].type].first + np];
+		if (ret) {
+			fputs(" -> ", p->f);
+			ir_type_print(p->f, m, ret);
+		}
+	}
+}
+
+/* expr: print the defining expression of a non-atomic node */
+static void
+expr(Printer *p, NodeId n, int indent)
+{
+	Module *m = p->m;
+	Node *nd = &m->nodes[n];
+
+	switch (nd->kind) {
+	case NK_CALL: {
+		const OpInfo *o = &ir_ops[nd->op];
+		int first = 1;
+		fprintf(p->f, "%s(", o->name);
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			if (!first)
+				fputs(", ", p->f);
+			first = 0;
+			ref(p, ir_arg(m, n, i));
+		}
+		if (o->nattrs && nd->aux) {
+			AttrId defs = ir_op_defaults(m, nd->op);    /* may move m->attrs */
+			const AttrVal *a = &m->attrs[nd->aux];
+			for (int k = 0; k < o->nattrs; k++) {
+				if (o->attrs[k].deflt && ir_attr_equal(m, &a[k], &m->attrs[defs + k]))
+					continue;
+				if (!first)
+					fputs(", ", p->f);
+				first = 0;
+				fprintf(p->f, "%s=", o->attrs[k].name);
+				ir_attr_print(p->f, m, &a[k]);
+			}
+		}
+		fputc(')', p->f);
+		break;
+	}
+	case NK_CALLFN:
+		ref(p, ir_arg(m, n, 0));
+		fputc('(', p->f);
+		for (uint32_t i = 1; i < nd->nargs; i++) {
+			if (i > 1)
+				fputs(", ", p->f);
+			ref(p, ir_arg(m, n, i));
+		}
+		fputc(')', p->f);
+		break;
+	case NK_TUPLE:
+		fputc('(', p->f);
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			if (i)
+				fputs(", ", p->f);
+			ref(p, ir_arg(m, n, i));
+		}
+		fputs(nd->nargs == 1 ? ",)" : ")", p->f);
+		break;
+	case NK_GETITEM:
+		ref(p, ir_arg(m, n, 0));
+		fprintf(p->f, ".%u", nd->aux);
+		break;
+	case NK_FUNC:
+		fputs("fn ", p->f);
+		params(p, n);
+		fputs(" {\n", p->f);
+		fnblock(p, n, indent + 1);
+		indentby(p, indent);
+		fputc('}', p->f);
+		break;
+	default:
+		ref(p, n);
+	}
+}
+
+/* fnblock: print the bindings and result of fn's body at `indent` */
+static void
+fnblock(Printer *p, NodeId fn, int indent)
+{
+	Module *m = p->m;
+	NodeId body = ir_func_body(m, fn);
+	uint32_t base = p->nstack;
+
+	/* iterative post-order over operands; fn literals are leaves here */
+	ir_vgrow(&p->stack, &p->capstack, p->nstack + 1);
+	p->stack[p->nstack].n = body;
+	p->stack[p->nstack].i = 0;
+	p->nstack++;
+	while (p->nstack > base) {
+		NodeId n = p->stack[p->nstack - 1].n;
+		Node *nd = &m->nodes[n];
+		uint32_t i = p->stack[p->nstack - 1].i;
+		uint32_t nops = nd->kind == NK_FUNC ? 0 : nd->nargs;
+
+		if (i < nops) {
+			NodeId a = ir_arg(m, n, i);
+			p->stack[p->nstack - 1].i++;
+			if (a && !atomic(m, a) && !p->num[a]) {
+				ir_vgrow(&p->stack, &p->capstack, p->nstack + 1);
+				p->stack[p->nstack].n = a;
+				p->stack[p->nstack].i = 0;
+				p->nstack++;
+			}
+			continue;
+		}
+		p->nstack--;
+		if (n == body)
+			break;
+		if (p->num[n])
+			continue;   /* reached twice before it was printed */
+		indentby(p, indent);
+		/* a fn literal's body takes its numbers before the fn itself */
+		if (nd->kind == NK_FUNC) {
+			uint32_t k;
+			/* print the fn into a buffer first so its number follows its body's */
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *save = p->f;
+			p->f = open_memstream(&buf, &len);
+			if (!p->f)
+				ir_die("open_memstream failed");
+			expr(p, n, indent);
+			fclose(p->f);
+			p->f = save;
+			k = p->next++;
+			p->num[n] = k + 1;
+			fprintf(p->f, "%%%u = ", k);
+			fwrite(buf, 1, len, p->f);
+			free(buf);
+		} else {
+			uint32_t k = p->next++;
+			p->num[n] = k + 1;
+			fprintf(p->f, "%%%u = ", k);
+			expr(p, n, indent);
+		}
+		tyann(p, nd->type);
+		fputs(";\n", p->f);
+	}
+	p->nstack = base;
+	indentby(p, indent);
+	if (atomic(m, body) || p->num[body])
+		ref(p, body);
+	else
+		expr(p, body, indent);
+	if (!atomic(m, body))
+		tyann(p, m->nodes[body].type);
+	fputc('\n', p->f);
+}
+
+/* sortglobals: global indices sorted by name (insertion sort: few globals) */
+static void
+sortglobals(const Module *m, uint32_t *idx)
+{
+	for (uint32_t i = 0; i < m->nglobals; i++) {
+		uint32_t j = i;
+		idx[i] = i;
+		while (j > 0 && strcmp(ir_symstr(m, m->globals[idx[j - 1]].name),
+		                       ir_symstr(m, m->globals[i].name)) > 0) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = i;
+	}
+}
+
+void
+ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
+{
+	Printer p;
+	uint32_t *order;
+
+	memset(&p, 0, sizeof p);
+	p.f = f;
+	p.m = m;
+	p.o = o;
+	p.meta = meta;
+	p.num = ir_xcalloc(m->nnodes, sizeof *p.num);
+	p.metaidx = ir_xcalloc(m->nconsts ? m->nconsts : 1, sizeof *p.metaidx);
+	order = ir_xcalloc(m->nglobals ? m->nglobals : 1, sizeof *order);
+	sortglobals(m, order);
+	if (m->has_version)
+		fputs("#[version = \"0.0.5\"]\n", f);
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		const Global *gl = &m->globals[order[g]];
+		NodeId fn = gl->fn;
+		if (g)
+			fputc('\n', f);
+		p.next = 0;
+		if (m->bare) {
+			fputs("fn ", f);
+		} else {
+			fprintf(f, "def @%s", ir_symstr(m, gl->name));
+		}
+		params(&p, fn);
+		fputs(" {\n", f);
+		fnblock(&p, fn, 1);
+		fputc('}', f);
+		if (m->bare)
+			tyann(&p, m->nodes[fn].type);
+		fputc('\n', f);
+	}
+	free(order);
+	free(p.num);
+	free(p.metaidx);
+	free(p.stack);
+}
+
+void
+ir_metalist_free(MetaList *l)
+{
+	free(l->consts);
+	l->consts = NULL;
+	l->n = l->cap = 0;
+}

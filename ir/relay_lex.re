@@ -1,0 +1,318 @@
+/*
+** relay_lex.re: the lexer of TVM's Relay text format (re2c).
+**
+** Tokens are those of relay.y.  Two details of TVM's text:
+**  - local names may contain dots (%features.0.0_weight), but a name that
+**    starts with a digit is a graph temporary and stops at the first
+**    non-digit, so %3.0 is "%3" "." "0";
+**  - a comment that opens with ty= is a type annotation: it yields TYANN,
+**    the type's tokens, then TYEND at its closing star-slash.  Any other
+**    comment, block or line, is skipped.
+** Unknown bytes are reported and skipped, so lexing never stops early.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "parse.h"
+#include "relay.tab.h"
+
+static void
+newline(Parser *p, const char *nl)
+{
+	p->line++;
+	p->linestart = nl + 1;
+}
+
+/* locate: fill *l with the current token's span (1-based columns) */
+static void
+locate(Parser *p, YYLTYPE *l)
+{
+	l->first_line = l->last_line = (int)p->line;
+	l->first_column = (int)(p->tok - p->linestart) + 1;
+	l->last_column = (int)(p->cur - p->linestart);
+}
+
+static Loc
+here(Parser *p)
+{
+	Loc loc = { p->line, (uint16_t)(p->tok - p->linestart + 1), p->file };
+	return loc;
+}
+
+/* number: convert [s, e) to a Num; suffix is i8..u64, f, f16, f32, f64 */
+static int
+number(Parser *p, const char *s, const char *e, Num *out)
+{
+	char buf[64];
+	const char *suf = s;
+	size_t n;
+	char *end;
+
+	memset(out, 0, sizeof *out);
+	if (*suf == '-')
+		suf++;
+	while (suf < e && (strchr("0123456789.eE", *suf) || ((*suf == '-' || *suf == '+') && (suf[-1] == 'e' || suf[-1] == 'E'))))
+		suf++;
+	n = (size_t)(suf - s);
+	if (n >= sizeof buf) {
+		ir_error(p->d, here(p), "numeric literal is too long");
+		return 0;
+	}
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	out->isfloat = strpbrk(buf, ".eE") != NULL || (suf < e && *suf == 'f');
+	out->dtype = out->isfloat ? DT_FLOAT32 : DT_INT32;
+	if (suf < e) {
+		char sbuf[8];
+		size_t sn = (size_t)(e - suf);
+		if (sn == 1 && *suf == 'f') {
+			out->dtype = DT_FLOAT32;
+		} else {
+			DType dt = DT_COUNT;
+			if (sn < sizeof sbuf - 4) {
+				const char *base = *suf == 'i' ? "int" : *suf == 'u' ? "uint" : "float";
+				snprintf(sbuf, sizeof sbuf, "%s%.*s", base, (int)sn - 1, suf + 1);
+				dt = ir_dtype_parse(sbuf, strlen(sbuf));
+			}
+			if (dt == DT_COUNT) {
+				ir_error(p->d, here(p), "unknown literal suffix '%.*s'", (int)sn, suf);
+				return 0;
+			}
+			out->dtype = (uint8_t)dt;
+			if (*suf == 'f')
+				out->isfloat = 1;
+			else if (out->isfloat) {
+				ir_error(p->d, here(p), "integer suffix '%.*s' on a floating-point literal", (int)sn, suf);
+				return 0;
+			}
+		}
+	}
+	errno = 0;
+	if (out->isfloat)
+		out->v.f = strtod(buf, &end);
+	else
+		out->v.i = strtoll(buf, &end, 10);
+	if (errno == ERANGE && !out->isfloat) {
+		ir_error(p->d, here(p), "integer literal %s does not fit in 64 bits", buf);
+		return 0;
+	}
+	if (errno == ERANGE && out->isfloat && (out->v.f > 1 || out->v.f < -1)) {
+		ir_error(p->d, here(p), "floating-point literal %s is out of range", buf);
+		return 0;
+	}
+	return 1;
+}
+
+/* string: unescape the body of a string literal [s, e) */
+static Str
+string(Parser *p, const char *s, const char *e)
+{
+	Str r;
+	char *out, *o;
+
+	if (!memchr(s, '\\', (size_t)(e - s))) {
+		r.p = s;
+		r.n = (uint32_t)(e - s);
+		return r;
+	}
+	o = out = ir_arena_alloc(&p->strs, (size_t)(e - s) + 1);
+	while (s < e) {
+		if (*s != '\\') {
+			*o++ = *s++;
+			continue;
+		}
+		s++;
+		switch (*s++) {
+		case 'n': *o++ = '\n'; break;
+		case 't': *o++ = '\t'; break;
+		case 'r': *o++ = '\r'; break;
+		default: *o++ = s[-1]; break;
+		}
+	}
+	r.p = out;
+	r.n = (uint32_t)(o - out);
+	return r;
+}
+
+/*!re2c
+	re2c:define:YYCTYPE = "unsigned char";
+	re2c:define:YYCURSOR = p->cur;
+	re2c:define:YYMARKER = p->mark;
+	re2c:yyfill:enable = 0;
+	re2c:flags:utf-8 = 0;
+
+	digit  = [0-9];
+	letter = [a-zA-Z_];
+	ident  = letter [a-zA-Z0-9_]* ("." [a-zA-Z_][a-zA-Z0-9_]*)*;
+	name   = [a-zA-Z_] [a-zA-Z0-9_.]*;
+	exp    = [eE] [+-]? digit+;
+	isuf   = [iu] ("8" | "16" | "32" | "64");
+	fsuf   = "f" ("16" | "32" | "64")?;
+	int    = "-"? digit+;
+	float  = "-"? (digit+ "." digit* exp? | digit+ exp);
+	ws     = [ \t\r]+;
+*/
+
+int
+ir_lex(YYSTYPE *lval, YYLTYPE *lloc, Parser *p)
+{
+	int depth;
+
+	if (p->stopped)
+		return 0;
+again:
+	p->tok = p->cur;
+	/*!re2c
+	"\x00" {
+		if (p->cur - 1 < p->end) {
+			ir_error(p->d, here(p), "NUL byte in input");
+			goto again;
+		}
+		p->cur--;
+		locate(p, lloc);
+		return 0;
+	}
+	ws { goto again; }
+	"\n" { newline(p, p->cur - 1); goto again; }
+	"//" [^\n\x00]* { goto again; }
+
+	"/*" [ \t]* "ty=" {
+		locate(p, lloc);
+		if (p->in_ann)
+			ir_error(p->d, here(p), "type annotation inside a type annotation");
+		p->in_ann = 1;
+		return T_TYANN;
+	}
+	"*/" {
+		locate(p, lloc);
+		if (!p->in_ann) {
+			ir_error(p->d, here(p), "'*/' outside a comment");
+			goto again;
+		}
+		p->in_ann = 0;
+		return T_TYEND;
+	}
+	"/*" {
+		Loc start = here(p);
+		for (depth = 1; depth > 0;) {
+			if (p->cur >= p->end) {
+				ir_error(p->d, start, "unterminated comment");
+				p->tok = p->cur;
+				locate(p, lloc);
+				return 0;
+			}
+			if (p->cur[0] == '\n')
+				newline(p, p->cur);
+			if (p->cur[0] == '/' && p->cur[1] == '*') {
+				depth++;
+				p->cur++;
+			} else if (p->cur[0] == '*' && p->cur[1] == '/') {
+				depth--;
+				p->cur++;
+			}
+			p->cur++;
+		}
+		goto again;
+	}
+
+	"#[version" [ \t]* "=" [ \t]* "\"" [^"\n\x00]* "\"" [ \t]* "]" {
+		locate(p, lloc);
+		return T_VERSION;
+	}
+	"#[metadata]" {
+		ir_warning(p->d, here(p), "TVM's metadata section is not read; "
+		           "pass constants with --params FILE (safetensors)");
+		p->stopped = 1;
+		locate(p, lloc);
+		return 0;
+	}
+	"meta[relay.Constant][" digit+ "]" {
+		locate(p, lloc);
+		lval->num.v.i = strtoll((const char *)p->tok + 21, NULL, 10);
+		lval->num.dtype = DT_INT64;
+		lval->num.isfloat = 0;
+		return T_META;
+	}
+	"meta[" [^\]\n\x00]* "]" {
+		ir_error(p->d, here(p), "unsupported meta reference '%.*s'; "
+		         "only meta[relay.Constant][N] is supported",
+		         (int)(p->cur - p->tok), p->tok);
+		locate(p, lloc);
+		lval->num.v.i = -1;
+		return T_META;
+	}
+
+	"%" digit+ {
+		locate(p, lloc);
+		lval->str.p = p->tok + 1;
+		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		return T_LOCAL;
+	}
+	"%" name {
+		locate(p, lloc);
+		lval->str.p = p->tok + 1;
+		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		return T_LOCAL;
+	}
+	"@" name {
+		locate(p, lloc);
+		lval->str.p = p->tok + 1;
+		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		return T_GLOBAL;
+	}
+
+	"def"    { locate(p, lloc); return T_DEF; }
+	"fn"     { locate(p, lloc); return T_FN; }
+	"let"    { locate(p, lloc); return T_LET; }
+	"Tensor" { locate(p, lloc); return T_TENSOR; }
+	"True"   { locate(p, lloc); return T_TRUE; }
+	"False"  { locate(p, lloc); return T_FALSE; }
+	"None"   { locate(p, lloc); return T_NONE; }
+	"const"  { locate(p, lloc); return T_CONST; }
+	ident {
+		locate(p, lloc);
+		lval->str.p = p->tok;
+		lval->str.n = (uint32_t)(p->cur - p->tok);
+		return T_IDENT;
+	}
+
+	int isuf? {
+		locate(p, lloc);
+		if (!number(p, p->tok, p->cur, &lval->num))
+			lval->num.v.i = 0;
+		return lval->num.isfloat ? T_FLOAT : T_INT;
+	}
+	(int | float) fsuf | float {
+		locate(p, lloc);
+		if (!number(p, p->tok, p->cur, &lval->num))
+			lval->num.v.f = 0;
+		lval->num.isfloat = 1;
+		return T_FLOAT;
+	}
+
+	"\"" [^"\\\n\x00]* ("\\" [^\n\x00] [^"\\\n\x00]*)* "\"" {
+		locate(p, lloc);
+		lval->str = string(p, p->tok + 1, p->cur - 1);
+		return T_STRING;
+	}
+	"\"" {
+		ir_error(p->d, here(p), "unterminated string");
+		while (p->cur < p->end && *p->cur != '\n')
+			p->cur++;
+		goto again;
+	}
+
+	"->" { locate(p, lloc); return T_ARROW; }
+	[()[\]{},;=:.?] { locate(p, lloc); return p->tok[0]; }
+
+	* {
+		unsigned char c = (unsigned char)p->tok[0];
+		if (c >= 0x20 && c < 0x7f)
+			ir_error(p->d, here(p), "unexpected character '%c'", c);
+		else
+			ir_error(p->d, here(p), "unexpected byte 0x%02x", c);
+		goto again;
+	}
+	*/
+}

@@ -1,0 +1,1711 @@
+/*
+** typerel.c: the type relations named in ops.def.  A relation gets the
+** types of a call's operands and the call's attributes, and returns the
+** type of the result by the shape rules of TVM Relay's relation for the
+** op; or it returns 0 after recording through ir_rel_error() a lower-case
+** message that names the offending operand or attribute and the numbers
+** involved (the caller adds the location and the op name).
+**
+** Making a type may move Module.types and Module.dims, so relations first
+** copy each operand's shape into a local Shape.  They never push
+** attributes: attrs points into Module.attrs.  Attributes are found by
+** name through the op schemas, so ops.def may reorder a schema without
+** breaking this file.  A dimension of IR_DIM_ANY is unknown; it flows
+** through where TVM lets it and skips the checks that would need it.
+*/
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "typerel.h"
+
+#define ANY IR_DIM_ANY
+#define MAXDIMS 32          /* the largest rank a relation handles */
+#define MAXSPLIT 65536      /* the most pieces split may produce */
+#define LL(x) ((long long)(x))
+
+typedef struct Shape {
+	DType dt;
+	int rank;
+	int64_t d[MAXDIMS];
+} Shape;
+
+/* ---------------------------------------------------------------- helpers */
+
+/* dtn: the name of a dtype, for messages */
+static const char *
+dtn(DType dt)
+{
+	return dt == DT_VOID ? "\"\"" : ir_dtype_names[dt];
+}
+
+/* kindn: what a non-tensor type is, for messages */
+static const char *
+kindn(const Module *m, TypeId t)
+{
+	switch (ir_type(m, t)->kind) {
+	case TY_TENSOR: return "a tensor";
+	case TY_TUPLE: return "a tuple";
+	case TY_FUNC: return "a function";
+	}
+	return "of unknown type";
+}
+
+/* fmtdims: the n dims as "(1, 3, ?)" in buf; returns buf */
+static const char *
+fmtdims(const int64_t *d, int n, char *buf, size_t size)
+{
+	size_t k = 0;
+
+	k += (size_t)snprintf(buf, size, "(");
+	for (int i = 0; i < n && k < size; i++) {
+		const char *sep = i ? ", " : "";
+		if (d[i] == ANY)
+			k += (size_t)snprintf(buf + k, size - k, "%s?", sep);
+		else
+			k += (size_t)snprintf(buf + k, size - k, "%s%lld", sep, LL(d[i]));
+	}
+	if (k < size)
+		snprintf(buf + k, size - k, ")");
+	return buf;
+}
+
+#define SHAPESTR(s, buf) fmtdims((s)->d, (s)->rank, (buf), sizeof (buf))
+
+/* fmtdim: one dim as a number or '?' in buf; returns buf */
+static const char *
+fmtdim(int64_t v, char *buf, size_t size)
+{
+	if (v == ANY)
+		snprintf(buf, size, "?");
+	else
+		snprintf(buf, size, "%lld", LL(v));
+	return buf;
+}
+
+/* load: copies operand t, called what, into s; fails unless t is a tensor
+** type of at most MAXDIMS dimensions */
+static int
+load(const Module *m, TypeId t, const char *what, Shape *s, Diag *d)
+{
+	const Type *ty = ir_type(m, t);
+
+	if (ty->kind != TY_TENSOR) {
+		ir_rel_error(d, "%s must be a tensor, not %s", what, kindn(m, t));
+		return 0;
+	}
+	if (ty->n > MAXDIMS) {
+		ir_rel_error(d, "%s has rank %u; at most %d dimensions are supported",
+		             what, ty->n, MAXDIMS);
+		return 0;
+	}
+	s->dt = (DType)ty->dtype;
+	s->rank = (int)ty->n;
+	if (ty->n)
+		memcpy(s->d, ir_type_dims(m, t), ty->n * sizeof s->d[0]);
+	return 1;
+}
+
+/* make: the tensor type of s */
+static TypeId
+make(Module *m, const Shape *s)
+{
+	return ir_type_tensor(m, s->dt, s->rank, s->d);
+}
+
+/* same: whether two dims may be equal */
+static int
+same(int64_t a, int64_t b)
+{
+	return a == b || a == ANY || b == ANY;
+}
+
+/* normaxis: turns a negative axis into a positive one; whether it is in
+** [0, n) */
+static int
+normaxis(int64_t *axis, int n)
+{
+	if (*axis < 0)
+		*axis += n;
+	return *axis >= 0 && *axis < n;
+}
+
+/* floordiv: a / b rounded down, b > 0 */
+static int64_t
+floordiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* oneof: whether dt is among the n dtypes that follow */
+static int
+oneof(DType dt, int n, ...)
+{
+	va_list ap;
+	int found = 0;
+
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		if ((DType)va_arg(ap, int) == dt)
+			found = 1;
+	va_end(ap);
+	return found;
+}
+
+/* ---------------------------------------------------------------- attributes */
+
+/* field: the attribute `name` of a call whose op has relation rel.  All
+** ops sharing rel must hold the field at one index; anything else is a
+** mistake in ops.def, hence fatal. */
+static const AttrVal *
+field(const AttrVal *attrs, TypeRel *rel, const char *name)
+{
+	size_t n = strlen(name);
+	int at = -1;
+
+	for (OpId op = 1; op < OP_COUNT; op++) {
+		int i;
+		if (ir_ops[op].rel != rel)
+			continue;
+		i = ir_op_attr_index(op, name, n);
+		if (i < 0 || (at >= 0 && i != at))
+			ir_die("ops.def: %s lacks or misplaces attribute %s", ir_ops[op].name, name);
+		at = i;
+	}
+	if (at < 0)
+		ir_die("typerel: no op uses the relation that reads attribute %s", name);
+	return &attrs[at];
+}
+
+/* getint: the integer attribute v, called name */
+static int
+getint(const AttrVal *v, const char *name, int64_t *out, Diag *d)
+{
+	if (v->kind != AV_INT && v->kind != AV_BOOL) {
+		ir_rel_error(d, "%s is required", name);
+		return 0;
+	}
+	*out = v->u.i;
+	return 1;
+}
+
+/* getints: the integer list attribute v, called name, into out[0..*n),
+** with *n = -1 for None; fails beyond max entries */
+static int
+getints(const Module *m, const AttrVal *v, const char *name, int64_t *out, int max,
+        int *n, Diag *d)
+{
+	if (v->kind == AV_NONE) {
+		*n = -1;
+		return 1;
+	}
+	if (v->kind != AV_ARRAY) {
+		ir_rel_error(d, "%s must be a list of integers", name);
+		return 0;
+	}
+	if (v->n > (uint32_t)max) {
+		ir_rel_error(d, "%s has %u entries; at most %d are supported", name, v->n, max);
+		return 0;
+	}
+	for (uint32_t k = 0; k < v->n; k++) {
+		const AttrVal *e = &m->attrs[v->first + k];
+		if (e->kind != AV_INT) {
+			ir_rel_error(d, "%s must be a list of integers", name);
+			return 0;
+		}
+		out[k] = e->u.i;
+	}
+	*n = (int)v->n;
+	return 1;
+}
+
+/* getpair: the attribute v, called name, which must hold two positive
+** integers */
+static int
+getpair(const Module *m, const AttrVal *v, const char *name, int64_t out[2], Diag *d)
+{
+	int64_t buf[MAXDIMS];
+	int n;
+
+	if (!getints(m, v, name, buf, MAXDIMS, &n, d))
+		return 0;
+	if (n < 0) {
+		ir_rel_error(d, "%s is required", name);
+		return 0;
+	}
+	if (n != 2) {
+		ir_rel_error(d, "%s must have 2 values, not %d", name, n);
+		return 0;
+	}
+	if (buf[0] <= 0 || buf[1] <= 0) {
+		ir_rel_error(d, "%s must be positive, not [%lld, %lld]", name, LL(buf[0]), LL(buf[1]));
+		return 0;
+	}
+	out[0] = buf[0];
+	out[1] = buf[1];
+	return 1;
+}
+
+/* getpad: the total height and width padding of a 2-d padding attribute
+** of 1 (all sides), 2 (top/bottom, left/right) or 4 (top, left, bottom,
+** right) values */
+static int
+getpad(const Module *m, const AttrVal *v, const char *name, int64_t *ph, int64_t *pw, Diag *d)
+{
+	int64_t p[MAXDIMS];
+	int n;
+
+	if (!getints(m, v, name, p, MAXDIMS, &n, d))
+		return 0;
+	switch (n) {
+	case 1: *ph = *pw = 2 * p[0]; return 1;
+	case 2: *ph = 2 * p[0]; *pw = 2 * p[1]; return 1;
+	case 4: *ph = p[0] + p[2]; *pw = p[1] + p[3]; return 1;
+	}
+	if (n < 0)
+		ir_rel_error(d, "%s is required", name);
+	else
+		ir_rel_error(d, "%s must have 1, 2 or 4 values, not %d", name, n);
+	return 0;
+}
+
+/* getdt: the dtype attribute v; DT_VOID for "" or None */
+static DType
+getdt(const AttrVal *v)
+{
+	return v->kind == AV_DTYPE ? (DType)v->u.i : DT_VOID;
+}
+
+/* getstr: the string attribute v; "" for None */
+static const char *
+getstr(const Module *m, const AttrVal *v)
+{
+	return v->kind == AV_STR ? ir_symstr(m, v->u.s) : "";
+}
+
+/* getbool: the boolean attribute v; False for None */
+static int
+getbool(const AttrVal *v)
+{
+	return (v->kind == AV_BOOL || v->kind == AV_INT) && v->u.i;
+}
+
+/* ---------------------------------------------------------------- layouts */
+
+/* perm: finds in layout, which must be a permutation of the four letters
+** of ref, the position of each letter of ref */
+static int
+perm(const char *layout, const char *ref, int pos[4])
+{
+	if (strlen(layout) != 4)
+		return 0;
+	for (int k = 0; k < 4; k++) {
+		const char *p = strchr(layout, ref[k]);
+		if (!p)
+			return 0;
+		pos[k] = (int)(p - layout);
+	}
+	return 1;
+}
+
+/* axesof: the axes of a layout such as NCHW or NCHW16c, one letter each,
+** into ax; the count, or -1 if the layout is malformed */
+static int
+axesof(const char *layout, char ax[MAXDIMS])
+{
+	int n = 0;
+
+	for (const char *p = layout; *p; p++) {
+		if (*p >= '0' && *p <= '9') {
+			/* a split factor, which must lead a lower-case axis */
+			while (p[1] >= '0' && p[1] <= '9')
+				p++;
+			if (!(p[1] >= 'a' && p[1] <= 'z'))
+				return -1;
+			continue;
+		}
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')) || n == MAXDIMS)
+			return -1;
+		ax[n++] = *p;
+	}
+	return n;
+}
+
+/* hwof: the positions of H and W in the pooling layout, which must match
+** data s */
+static int
+hwof(const char *layout, const Shape *s, int *hi, int *wi, Diag *d)
+{
+	char ax[MAXDIMS];
+	int n = axesof(layout, ax);
+
+	*hi = *wi = -1;
+	for (int i = 0; i < n; i++) {
+		if (ax[i] == 'h' || ax[i] == 'w')
+			n = -1;
+		else if (ax[i] == 'H')
+			*hi = i;
+		else if (ax[i] == 'W')
+			*wi = i;
+	}
+	if (n < 0 || *hi < 0 || *wi < 0) {
+		ir_rel_error(d, "layout \"%s\" must have H and W axes, unsplit", layout);
+		return 0;
+	}
+	if (n != s->rank) {
+		ir_rel_error(d, "layout \"%s\" has %d axes but data has rank %d", layout, n, s->rank);
+		return 0;
+	}
+	return 1;
+}
+
+/* ---------------------------------------------------------------- quantization parameters */
+
+/* qparam: checks the quantization parameter t, called name: a tensor of
+** dtype dt that is a scalar or a vector of len elements */
+static int
+qparam(const Module *m, TypeId t, const char *name, DType dt, int64_t len, Diag *d)
+{
+	const Type *ty = ir_type(m, t);
+	char b1[160], b2[32];
+
+	if (ty->kind != TY_TENSOR) {
+		ir_rel_error(d, "%s must be a tensor, not %s", name, kindn(m, t));
+		return 0;
+	}
+	if (ty->dtype != dt) {
+		ir_rel_error(d, "%s must be %s, not %s", name, dtn(dt), dtn((DType)ty->dtype));
+		return 0;
+	}
+	if (ty->n == 0 || (ty->n == 1 && same(ir_type_dims(m, t)[0], len)))
+		return 1;
+	ir_rel_error(d, "%s must be a scalar or have shape (%s), not %s", name,
+	             fmtdim(len, b2, sizeof b2), fmtdims(ir_type_dims(m, t), (int)ty->n, b1, sizeof b1));
+	return 0;
+}
+
+/* qscalar: checks that t, called name, is a scalar tensor of dtype dt */
+static int
+qscalar(const Module *m, TypeId t, const char *name, DType dt, Diag *d)
+{
+	const Type *ty = ir_type(m, t);
+	char buf[160];
+
+	if (ty->kind != TY_TENSOR) {
+		ir_rel_error(d, "%s must be a tensor, not %s", name, kindn(m, t));
+		return 0;
+	}
+	if (ty->dtype != dt) {
+		ir_rel_error(d, "%s must be %s, not %s", name, dtn(dt), dtn((DType)ty->dtype));
+		return 0;
+	}
+	if (ty->n != 0) {
+		ir_rel_error(d, "%s must be a scalar, not %s", name,
+		             fmtdims(ir_type_dims(m, t), (int)ty->n, buf, sizeof buf));
+		return 0;
+	}
+	return 1;
+}
+
+/* qtuple: checks that t, called name, is a tuple of n scalars of dtype dt */
+static int
+qtuple(const Module *m, TypeId t, const char *name, DType dt, uint32_t n, Diag *d)
+{
+	const Type *ty = ir_type(m, t);
+	char what[64];
+
+	if (ty->kind != TY_TUPLE) {
+		ir_rel_error(d, "%s must be a tuple of scalars, not %s", name, kindn(m, t));
+		return 0;
+	}
+	if (ty->n != n) {
+		ir_rel_error(d, "data has %u tensors but %s has %u", n, name, ty->n);
+		return 0;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		snprintf(what, sizeof what, "field %u of %s", i, name);
+		if (!qscalar(m, m->tylist[ty->first + i], what, dt, d))
+			return 0;
+	}
+	return 1;
+}
+
+/* isscalar: whether t is a tensor of rank 0 */
+static int
+isscalar(const Module *m, TypeId t)
+{
+	return ir_type(m, t)->kind == TY_TENSOR && ir_type(m, t)->n == 0;
+}
+
+/* ---------------------------------------------------------------- broadcasting */
+
+/* bcast: numpy broadcasting of a and b, called an and bn, into o, which
+** takes a's dtype */
+static int
+bcast(const Shape *a, const Shape *b, const char *an, const char *bn, Shape *o, Diag *d)
+{
+	int n = a->rank > b->rank ? a->rank : b->rank;
+	char sa[160], sb[160];
+
+	o->dt = a->dt;
+	o->rank = n;
+	for (int i = 1; i <= n; i++) {
+		int64_t x = i <= a->rank ? a->d[a->rank - i] : 1;
+		int64_t y = i <= b->rank ? b->d[b->rank - i] : 1;
+		if (x == 1 || x == ANY)
+			o->d[n - i] = y == 1 ? x : y;
+		else if (y == 1 || y == ANY || x == y)
+			o->d[n - i] = x;
+		else {
+			ir_rel_error(d, "%s %s and %s %s do not broadcast (axis %d: %lld vs %lld)",
+			             an, SHAPESTR(a, sa), bn, SHAPESTR(b, sb), n - i, LL(x), LL(y));
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Elementwise arithmetic: both operands of one dtype, shapes broadcast. */
+TypeId
+rel_broadcast(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape a, b, o;
+
+	(void)nargs;
+	(void)attrs;
+	if (!load(m, args[0], "lhs", &a, d) || !load(m, args[1], "rhs", &b, d))
+		return 0;
+	if (a.dt != b.dt)
+		return ir_rel_error(d, "lhs is %s but rhs is %s", dtn(a.dt), dtn(b.dt));
+	if (!bcast(&a, &b, "lhs", "rhs", &o, d))
+		return 0;
+	return make(m, &o);
+}
+
+/* qnn.add, qnn.mul: (lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale,
+** rhs_zero_point, output_scale, output_zero_point).  An operand's scale and
+** zero point are scalars or vectors along its lhs_axis/rhs_axis; the
+** result broadcasts lhs with rhs in lhs's dtype. */
+TypeId
+rel_qnn_binary(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	static const char *const names[] = {
+		"lhs", "rhs", "lhs_scale", "lhs_zero_point", "rhs_scale", "rhs_zero_point",
+	};
+	Shape s[2], o;
+	int64_t axis[2];
+
+	(void)nargs;
+	if (!load(m, args[0], "lhs", &s[0], d) || !load(m, args[1], "rhs", &s[1], d))
+		return 0;
+	if (!getint(field(attrs, rel_qnn_binary, "lhs_axis"), "lhs_axis", &axis[0], d) ||
+	    !getint(field(attrs, rel_qnn_binary, "rhs_axis"), "rhs_axis", &axis[1], d))
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		TypeId scale = args[2 + 2 * k], zp = args[3 + 2 * k];
+		int64_t len = 1, ax = axis[k];
+		int r = s[k].rank;
+		if (!isscalar(m, scale) || !isscalar(m, zp)) {
+			/* TVM: the channel axis of a rank <= 1 operand is 0 */
+			ax = r <= 1 ? 0 : (ax < 0 ? r + ax : ax);
+			if (ax < 0 || ax >= (r > 0 ? r : 1))
+				return ir_rel_error(d, "%s_axis %lld is out of range for %s of rank %d",
+				                    names[k], LL(axis[k]), names[k], r);
+			len = r > 0 ? s[k].d[ax] : 1;
+		}
+		if (!qparam(m, scale, names[2 + 2 * k], DT_FLOAT32, len, d) ||
+		    !qparam(m, zp, names[3 + 2 * k], DT_INT32, len, d))
+			return 0;
+	}
+	if (!qscalar(m, args[6], "output_scale", DT_FLOAT32, d) ||
+	    !qscalar(m, args[7], "output_zero_point", DT_INT32, d))
+		return 0;
+	if (s[0].dt != s[1].dt)
+		return ir_rel_error(d, "lhs is %s but rhs is %s", dtn(s[0].dt), dtn(s[1].dt));
+	if (!bcast(&s[0], &s[1], "lhs", "rhs", &o, d))
+		return 0;
+	return make(m, &o);
+}
+
+/* Elementwise and annotation ops: the result has the type of the operand,
+** which must be a tensor (TVM would accept anything here and fail later,
+** when it computes the op). */
+TypeId
+rel_identity(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	(void)nargs;
+	(void)attrs;
+	if (ir_type(m, args[0])->kind != TY_TENSOR)
+		return ir_rel_error(d, "data must be a tensor, not %s", kindn(m, args[0]));
+	return args[0];
+}
+
+/* cast: data's shape in the dtype attribute. */
+TypeId
+rel_cast(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape s;
+	DType dt = getdt(field(attrs, rel_cast, "dtype"));
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &s, d))
+		return 0;
+	if (dt == DT_VOID)
+		return ir_rel_error(d, "dtype is required");
+	s.dt = dt;
+	return make(m, &s);
+}
+
+/* ---------------------------------------------------------------- convolution */
+
+/* Conv: a 2-d convolution's output and the layout facts qnn needs. */
+typedef struct Conv {
+	Shape out;          /* in out_layout, dtype unset */
+	int64_t oc;         /* output channels */
+	int64_t groups;
+	int64_t channels;   /* the channels attribute if hasch */
+	int hasch;
+	int c;              /* position of C in data_layout */
+	int o, i;           /* positions of O and I in kernel_layout */
+} Conv;
+
+/* convdim: the output extent of a window of k taps dilated by dl, moved
+** by stride s over n elements with p padding in all; ANY if unknown */
+static int64_t
+convdim(int64_t n, int64_t p, int64_t k, int64_t dl, int64_t s)
+{
+	if (n == ANY || k == ANY)
+		return ANY;
+	return floordiv(n + p - ((k - 1) * dl + 1), s) + 1;
+}
+
+/* badext: reports an output height or width that is not positive */
+static int
+badext(const char *which, int64_t ext, int64_t n, int64_t p, int64_t k, int64_t dl, int64_t s,
+       Diag *d)
+{
+	ir_rel_error(d, "output %s would be %lld: padded %s %lld, dilated window %lld, stride %lld",
+	             which, LL(ext), which, LL(n + p), LL((k - 1) * dl + 1), LL(s));
+	return 0;
+}
+
+/* convolve: the shape of nn.conv2d of x by w under the attributes of a
+** call with relation rel (nn.conv2d or qnn.conv2d), into cv */
+static int
+convolve(const Module *m, TypeRel *rel, const AttrVal *attrs, const Shape *x, const Shape *w,
+         Conv *cv, Diag *d)
+{
+	const char *dl = getstr(m, field(attrs, rel, "data_layout"));
+	const char *kl = getstr(m, field(attrs, rel, "kernel_layout"));
+	const char *ol = getstr(m, field(attrs, rel, "out_layout"));
+	const AttrVal *chv = field(attrs, rel, "channels");
+	int dp[4], kp[4], op[4], nks;
+	int64_t st[2], dil[2], ks[MAXDIMS], ph, pw, v[4], wd[4], kh, kw;
+	char b1[160], b2[160];
+
+	if (!perm(dl, "NCHW", dp))
+		return ir_rel_error(d, "data_layout \"%s\" is not a permutation of NCHW", dl);
+	if (!perm(kl, "OIHW", kp))
+		return ir_rel_error(d, "kernel_layout \"%s\" is not a permutation of OIHW", kl);
+	if (!*ol)
+		ol = dl;
+	if (!perm(ol, "NCHW", op))
+		return ir_rel_error(d, "out_layout \"%s\" is not a permutation of NCHW", ol);
+	if (x->rank != 4)
+		return ir_rel_error(d, "data has rank %d but data_layout %s needs 4", x->rank, dl);
+	if (w->rank != 4)
+		return ir_rel_error(d, "weight has rank %d but kernel_layout %s needs 4", w->rank, kl);
+	if (!getpair(m, field(attrs, rel, "strides"), "strides", st, d) ||
+	    !getpair(m, field(attrs, rel, "dilation"), "dilation", dil, d) ||
+	    !getpad(m, field(attrs, rel, "padding"), "padding", &ph, &pw, d) ||
+	    !getint(field(attrs, rel, "groups"), "groups", &cv->groups, d) ||
+	    !getints(m, field(attrs, rel, "kernel_size"), "kernel_size", ks, MAXDIMS, &nks, d))
+		return 0;
+	if (cv->groups < 1)
+		return ir_rel_error(d, "groups must be positive, not %lld", LL(cv->groups));
+	if (nks >= 0 && nks != 2)
+		return ir_rel_error(d, "kernel_size must have 2 values, not %d", nks);
+	cv->hasch = chv->kind == AV_INT;
+	cv->channels = cv->hasch ? chv->u.i : 0;
+	cv->c = dp[1];
+	cv->o = kp[0];
+	cv->i = kp[1];
+	for (int k = 0; k < 4; k++)
+		wd[k] = w->d[kp[k]];            /* the weight in OIHW order */
+	int64_t xc = x->d[dp[1]];
+	if (nks == 2 && cv->hasch) {
+		/* TVM derives the weight from channels and kernel_size */
+		int64_t g = cv->groups, e[4], el[4];
+		int dw = g > 1 && g == xc && g == wd[0];
+		e[0] = dw ? xc : cv->channels;
+		e[1] = dw ? cv->channels / xc : (xc == ANY ? ANY : xc / g);
+		e[2] = ks[0];
+		e[3] = ks[1];
+		for (int k = 0; k < 4; k++)
+			el[kp[k]] = e[k];
+		for (int k = 0; k < 4; k++)
+			if (!same(e[k], wd[k]))
+				return ir_rel_error(d, "weight has shape %s but channels=%lld, kernel_size=[%lld, %lld] "
+				                    "and groups=%lld need %s", SHAPESTR(w, b1), LL(cv->channels),
+				                    LL(ks[0]), LL(ks[1]), LL(g), fmtdims(el, 4, b2, sizeof b2));
+		cv->oc = cv->channels;
+		kh = ks[0];
+		kw = ks[1];
+	} else {
+		if (nks == 2 && (!same(ks[0], wd[2]) || !same(ks[1], wd[3])))
+			return ir_rel_error(d, "kernel_size is [%lld, %lld] but weight has a %lldx%lld kernel",
+			                    LL(ks[0]), LL(ks[1]), LL(wd[2]), LL(wd[3]));
+		if (cv->hasch && !same(cv->channels, wd[0]))
+			return ir_rel_error(d, "channels is %lld but weight has %lld output channels",
+			                    LL(cv->channels), LL(wd[0]));
+		if (xc != ANY && wd[1] != ANY && xc / cv->groups != wd[1])
+			return ir_rel_error(d, "weight has %lld input channels but data has %lld (groups=%lld)",
+			                    LL(wd[1]), LL(xc), LL(cv->groups));
+		cv->oc = wd[0];
+		kh = wd[2];
+		kw = wd[3];
+	}
+	v[0] = x->d[dp[0]];
+	v[1] = cv->oc;
+	v[2] = convdim(x->d[dp[2]], ph, kh, dil[0], st[0]);
+	v[3] = convdim(x->d[dp[3]], pw, kw, dil[1], st[1]);
+	if (v[2] != ANY && v[2] <= 0)
+		return badext("height", v[2], x->d[dp[2]], ph, kh, dil[0], st[0], d);
+	if (v[3] != ANY && v[3] <= 0)
+		return badext("width", v[3], x->d[dp[3]], pw, kw, dil[1], st[1], d);
+	cv->out.rank = 4;
+	for (int k = 0; k < 4; k++)
+		cv->out.d[op[k]] = v[k];
+	return 1;
+}
+
+/* nn.conv2d(data, weight): out_dtype "" means data's dtype. */
+TypeId
+rel_conv2d(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, w;
+	Conv cv;
+	DType dt = getdt(field(attrs, rel_conv2d, "out_dtype"));
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "weight", &w, d) ||
+	    !convolve(m, rel_conv2d, attrs, &x, &w, &cv, d))
+		return 0;
+	cv.out.dt = dt == DT_VOID ? x.dt : dt;
+	return make(m, &cv.out);
+}
+
+/* qnn.conv2d(data, weight, input_zero_point, kernel_zero_point,
+** input_scale, kernel_scale): integer data and weight, scalar input
+** parameters, kernel parameters scalar or per output channel; out_dtype
+** "" means int32. */
+TypeId
+rel_qnn_conv2d(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, w;
+	Conv cv;
+	DType dt = getdt(field(attrs, rel_qnn_conv2d, "out_dtype"));
+	int64_t len;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "weight", &w, d))
+		return 0;
+	if (!oneof(x.dt, 3, DT_INT8, DT_UINT8, DT_INT16))
+		return ir_rel_error(d, "data must be int8, uint8 or int16, not %s", dtn(x.dt));
+	if (!oneof(w.dt, 3, DT_INT8, DT_UINT8, DT_INT16))
+		return ir_rel_error(d, "weight must be int8, uint8 or int16, not %s", dtn(w.dt));
+	if (dt == DT_VOID)
+		dt = DT_INT32;
+	if (!oneof(dt, 3, DT_INT16, DT_INT32, DT_INT64))
+		return ir_rel_error(d, "out_dtype must be int16, int32 or int64, not %s", dtn(dt));
+	if (!qscalar(m, args[2], "input_zero_point", DT_INT32, d) ||
+	    !qparam(m, args[3], "kernel_zero_point", DT_INT32, ANY, d) ||
+	    !qscalar(m, args[4], "input_scale", DT_FLOAT32, d) ||
+	    !convolve(m, rel_qnn_conv2d, attrs, &x, &w, &cv, d))
+		return 0;
+	/* the kernel scale runs along the output channels */
+	if (cv.groups == 1)
+		len = w.d[cv.o];
+	else if (cv.hasch && cv.groups == x.d[cv.c] && cv.channels == w.d[cv.i])
+		len = w.d[cv.i] == ANY || w.d[cv.o] == ANY ? ANY : w.d[cv.i] * w.d[cv.o];
+	else
+		len = cv.oc;
+	if (!qparam(m, args[5], "kernel_scale", DT_FLOAT32, len, d))
+		return 0;
+	cv.out.dt = dt;
+	return make(m, &cv.out);
+}
+
+/* nn.conv2d_transpose(data, weight): the weight is IOHW by default and
+** out = stride * (in - 1) + dilated kernel - padding + output_padding. */
+TypeId
+rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	TypeRel *rel = rel_conv2d_transpose;
+	const char *dl = getstr(m, field(attrs, rel, "data_layout"));
+	const char *kl = getstr(m, field(attrs, rel, "kernel_layout"));
+	const char *ol = getstr(m, field(attrs, rel, "out_layout"));
+	const AttrVal *chv = field(attrs, rel, "channels");
+	DType dt = getdt(field(attrs, rel, "out_dtype"));
+	Shape x, w, o;
+	int dp[4], kp[4], op[4], nks;
+	int64_t st[2], dil[2], opad[MAXDIMS], ks[MAXDIMS], ph, pw, g, v[4], wd[4], kh, kw;
+	int64_t ch = chv->kind == AV_INT ? chv->u.i : 0;
+	char b1[160], b2[160];
+	int nop;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "weight", &w, d))
+		return 0;
+	if (!perm(dl, "NCHW", dp))
+		return ir_rel_error(d, "data_layout \"%s\" is not a permutation of NCHW", dl);
+	if (!perm(kl, "IOHW", kp))
+		return ir_rel_error(d, "kernel_layout \"%s\" is not a permutation of IOHW", kl);
+	if (!*ol)
+		ol = dl;
+	if (!perm(ol, "NCHW", op))
+		return ir_rel_error(d, "out_layout \"%s\" is not a permutation of NCHW", ol);
+	if (x.rank != 4)
+		return ir_rel_error(d, "data has rank %d but data_layout %s needs 4", x.rank, dl);
+	if (w.rank != 4)
+		return ir_rel_error(d, "weight has rank %d but kernel_layout %s needs 4", w.rank, kl);
+	if (!getpair(m, field(attrs, rel, "strides"), "strides", st, d) ||
+	    !getpair(m, field(attrs, rel, "dilation"), "dilation", dil, d) ||
+	    !getpad(m, field(attrs, rel, "padding"), "padding", &ph, &pw, d) ||
+	    !getint(field(attrs, rel, "groups"), "groups", &g, d) ||
+	    !getints(m, field(attrs, rel, "output_padding"), "output_padding", opad, MAXDIMS, &nop, d) ||
+	    !getints(m, field(attrs, rel, "kernel_size"), "kernel_size", ks, MAXDIMS, &nks, d))
+		return 0;
+	if (g < 1)
+		return ir_rel_error(d, "groups must be positive, not %lld", LL(g));
+	if (nop < 0)
+		return ir_rel_error(d, "output_padding is required");
+	if (nop != 2)
+		return ir_rel_error(d, "output_padding must have 2 values, not %d", nop);
+	if (nks >= 0 && nks != 2)
+		return ir_rel_error(d, "kernel_size must have 2 values, not %d", nks);
+	for (int k = 0; k < 4; k++)
+		wd[k] = w.d[kp[k]];             /* the weight in IOHW order */
+	int64_t xc = x.d[dp[1]], oc;
+	if (nks == 2 && chv->kind == AV_INT) {
+		int64_t e[4] = { xc, ch / g, ks[0], ks[1] }, el[4];
+		for (int k = 0; k < 4; k++)
+			el[kp[k]] = e[k];
+		for (int k = 0; k < 4; k++)
+			if (!same(e[k], wd[k]))
+				return ir_rel_error(d, "weight has shape %s but channels=%lld, kernel_size=[%lld, %lld] "
+				                    "and groups=%lld need %s", SHAPESTR(&w, b1), LL(ch), LL(ks[0]),
+				                    LL(ks[1]), LL(g), fmtdims(el, 4, b2, sizeof b2));
+		oc = ch;
+		kh = ks[0];
+		kw = ks[1];
+	} else {
+		if (nks == 2 && (!same(ks[0], wd[2]) || !same(ks[1], wd[3])))
+			return ir_rel_error(d, "kernel_size is [%lld, %lld] but weight has a %lldx%lld kernel",
+			                    LL(ks[0]), LL(ks[1]), LL(wd[2]), LL(wd[3]));
+		if (chv->kind == AV_INT && !same(ch / g, wd[1]))
+			return ir_rel_error(d, "channels is %lld but weight has %lld output channels per group "
+			                    "(groups=%lld)", LL(ch), LL(wd[1]), LL(g));
+		if (!same(xc, wd[0]))
+			return ir_rel_error(d, "weight has %lld input channels but data has %lld",
+			                    LL(wd[0]), LL(xc));
+		/* as in TVM, the channels of one group */
+		oc = wd[1];
+		kh = wd[2];
+		kw = wd[3];
+	}
+	v[0] = x.d[dp[0]];
+	v[1] = oc;
+	for (int k = 0; k < 2; k++) {
+		int64_t n = x.d[dp[2 + k]], kk = k ? kw : kh, p = k ? pw : ph;
+		v[2 + k] = n == ANY || kk == ANY ? ANY :
+		           st[k] * (n - 1) + (kk - 1) * dil[k] + 1 - p + opad[k];
+		if (v[2 + k] != ANY && v[2 + k] <= 0)
+			return ir_rel_error(d, "output %s would be %lld", k ? "width" : "height", LL(v[2 + k]));
+	}
+	o.dt = dt == DT_VOID ? x.dt : dt;
+	o.rank = 4;
+	for (int k = 0; k < 4; k++)
+		o.d[op[k]] = v[k];
+	return make(m, &o);
+}
+
+/* ---------------------------------------------------------------- matrix products */
+
+/* matmul: the shape of nn.dense of x, (..., K), by w, (N, K), under the
+** attributes of a call with relation rel, into o */
+static int
+matmul(TypeRel *rel, const AttrVal *attrs, const Shape *x, const Shape *w, Shape *o, Diag *d)
+{
+	const AttrVal *u = field(attrs, rel, "units");
+	int64_t k;
+	char b1[160], b2[160];
+
+	if (x->rank < 1)
+		return ir_rel_error(d, "data must have rank at least 1");
+	k = x->d[x->rank - 1];
+	*o = *x;
+	if (u->kind == AV_INT) {
+		int64_t want[2] = { u->u.i, k };
+		if (w->rank != 2 || !same(w->d[0], want[0]) || !same(w->d[1], want[1]))
+			return ir_rel_error(d, "weight has shape %s but units=%lld and data need %s",
+			                    SHAPESTR(w, b1), LL(u->u.i), fmtdims(want, 2, b2, sizeof b2));
+		o->d[o->rank - 1] = u->u.i;
+		return 1;
+	}
+	if (w->rank != 2)
+		return ir_rel_error(d, "weight must have rank 2, not %d", w->rank);
+	if (!same(w->d[1], k))
+		return ir_rel_error(d, "weight has %lld input features but data has %lld",
+		                    LL(w->d[1]), LL(k));
+	o->d[o->rank - 1] = w->d[0];
+	return 1;
+}
+
+/* nn.dense(data, weight): (..., K) x (N, K) -> (..., N). */
+TypeId
+rel_dense(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, w, o;
+	DType dt = getdt(field(attrs, rel_dense, "out_dtype"));
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "weight", &w, d) ||
+	    !matmul(rel_dense, attrs, &x, &w, &o, d))
+		return 0;
+	o.dt = dt == DT_VOID ? x.dt : dt;
+	return make(m, &o);
+}
+
+/* qnn.dense(data, weight, input_zero_point, kernel_zero_point,
+** input_scale, kernel_scale): as nn.dense on integers, the kernel scale
+** scalar or per unit; out_dtype "" means int32. */
+TypeId
+rel_qnn_dense(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, w, o;
+	DType dt = getdt(field(attrs, rel_qnn_dense, "out_dtype"));
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "weight", &w, d))
+		return 0;
+	if (!oneof(x.dt, 4, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16))
+		return ir_rel_error(d, "data must be int8, uint8, int16 or uint16, not %s", dtn(x.dt));
+	if (!oneof(w.dt, 2, DT_INT8, DT_UINT8))
+		return ir_rel_error(d, "weight must be int8 or uint8, not %s", dtn(w.dt));
+	if (dt == DT_VOID)
+		dt = DT_INT32;
+	if (!oneof(dt, 2, DT_INT32, DT_INT64))
+		return ir_rel_error(d, "out_dtype must be int32 or int64, not %s", dtn(dt));
+	if (!qscalar(m, args[2], "input_zero_point", DT_INT32, d) ||
+	    !qparam(m, args[3], "kernel_zero_point", DT_INT32, ANY, d) ||
+	    !qscalar(m, args[4], "input_scale", DT_FLOAT32, d) ||
+	    !matmul(rel_qnn_dense, attrs, &x, &w, &o, d) ||
+	    !qparam(m, args[5], "kernel_scale", DT_FLOAT32, o.d[o.rank - 1], d))
+		return 0;
+	o.dt = dt;
+	return make(m, &o);
+}
+
+/* nn.batch_matmul(tensor_a, tensor_b): (B, I, K) x (B, J, K) -> (B, I, J)
+** with transpose_b, the batch broadcast when one side is 1. */
+TypeId
+rel_batch_matmul(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape a, b, o;
+	DType dt = getdt(field(attrs, rel_batch_matmul, "out_dtype"));
+	int ta = getbool(field(attrs, rel_batch_matmul, "transpose_a"));
+	int tb = getbool(field(attrs, rel_batch_matmul, "transpose_b"));
+	int64_t ab, ai, ak, bb, bk, bj;
+
+	(void)nargs;
+	if (!load(m, args[0], "tensor_a", &a, d) || !load(m, args[1], "tensor_b", &b, d))
+		return 0;
+	if (a.rank != 3)
+		return ir_rel_error(d, "tensor_a must have rank 3, not %d", a.rank);
+	if (b.rank != 3)
+		return ir_rel_error(d, "tensor_b must have rank 3, not %d", b.rank);
+	ab = a.d[0];
+	ai = a.d[ta ? 2 : 1];
+	ak = a.d[ta ? 1 : 2];
+	bb = b.d[0];
+	bk = b.d[tb ? 2 : 1];
+	bj = b.d[tb ? 1 : 2];
+	if (ab != ANY && bb != ANY && ab != bb && ab != 1 && bb != 1)
+		return ir_rel_error(d, "batch sizes %lld and %lld do not broadcast", LL(ab), LL(bb));
+	if (!same(ak, bk))
+		return ir_rel_error(d, "tensor_a has reduction size %lld but tensor_b has %lld "
+		                    "(transpose_a=%s, transpose_b=%s)", LL(ak), LL(bk),
+		                    ta ? "True" : "False", tb ? "True" : "False");
+	o.dt = dt == DT_VOID ? a.dt : dt;
+	o.rank = 3;
+	o.d[0] = ab == ANY || bb == ANY ? ANY : (ab > bb ? ab : bb);
+	o.d[1] = ai;
+	o.d[2] = bj;
+	return make(m, &o);
+}
+
+/* nn.bias_add(data, bias): bias is a vector along axis of data's dtype. */
+TypeId
+rel_bias_add(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, b;
+	int64_t axis, ax;
+	char buf[160];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "bias", &b, d) ||
+	    !getint(field(attrs, rel_bias_add, "axis"), "axis", &axis, d))
+		return 0;
+	ax = axis;
+	if (!normaxis(&ax, x.rank))
+		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
+	if (b.rank != 1 || !same(b.d[0], x.d[ax]))
+		return ir_rel_error(d, "bias has shape %s but data has %lld channels at axis %lld",
+		                    SHAPESTR(&b, buf), LL(x.d[ax]), LL(axis));
+	if (b.dt != x.dt)
+		return ir_rel_error(d, "bias is %s but data is %s", dtn(b.dt), dtn(x.dt));
+	return args[0];
+}
+
+/* ---------------------------------------------------------------- pooling and shape ops */
+
+/* nn.max_pool2d, nn.avg_pool2d(data): H and W of layout shrink as
+** (in + padding - dilated window (+ stride - 1 with ceil_mode)) / stride + 1,
+** the division truncating as in TVM. */
+TypeId
+rel_pool2d(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x;
+	int64_t ps[2], st[2], dil[2], pad[2];
+	int pos[2];
+	int ceil = getbool(field(attrs, rel_pool2d, "ceil_mode"));
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d))
+		return 0;
+	if (x.rank < 2)
+		return ir_rel_error(d, "data must have rank at least 2, not %d", x.rank);
+	if (!hwof(getstr(m, field(attrs, rel_pool2d, "layout")), &x, &pos[0], &pos[1], d) ||
+	    !getpair(m, field(attrs, rel_pool2d, "pool_size"), "pool_size", ps, d) ||
+	    !getpair(m, field(attrs, rel_pool2d, "strides"), "strides", st, d) ||
+	    !getpair(m, field(attrs, rel_pool2d, "dilation"), "dilation", dil, d) ||
+	    !getpad(m, field(attrs, rel_pool2d, "padding"), "padding", &pad[0], &pad[1], d))
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		int64_t n = x.d[pos[k]], num, ext;
+		if (n == ANY)
+			continue;
+		num = n + pad[k] - ((ps[k] - 1) * dil[k] + 1);
+		if (ceil)
+			num += st[k] - 1;
+		ext = num / st[k] + 1;
+		if (ext <= 0)
+			return badext(k ? "width" : "height", ext, n, pad[k], ps[k], dil[k], st[k], d);
+		x.d[pos[k]] = ext;
+	}
+	return make(m, &x);
+}
+
+/* nn.global_avg_pool2d(data): H and W of layout become 1. */
+TypeId
+rel_global_pool2d(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x;
+	int hi, wi;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d))
+		return 0;
+	if (x.rank < 2)
+		return ir_rel_error(d, "data must have rank at least 2, not %d", x.rank);
+	if (!hwof(getstr(m, field(attrs, rel_global_pool2d, "layout")), &x, &hi, &wi, d))
+		return 0;
+	x.d[hi] = x.d[wi] = 1;
+	return make(m, &x);
+}
+
+/* nn.batch_flatten(data): (d0, d1 * d2 * ...). */
+TypeId
+rel_batch_flatten(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x;
+	int64_t p = 1;
+
+	(void)nargs;
+	(void)attrs;
+	if (!load(m, args[0], "data", &x, d))
+		return 0;
+	if (x.rank < 1)
+		return ir_rel_error(d, "data must have rank at least 1");
+	for (int i = 1; i < x.rank && p != ANY; i++)
+		p = x.d[i] == ANY ? ANY : p * x.d[i];
+	x.d[1] = p;
+	x.rank = 2;
+	return make(m, &x);
+}
+
+/* nn.pad(data, pad_value): each axis grows by its pad_width pair; the pad
+** value is a scalar of any dtype (TVM casts it). */
+TypeId
+rel_pad(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	const AttrVal *pw = field(attrs, rel_pad, "pad_width");
+	const char *mode = getstr(m, field(attrs, rel_pad, "pad_mode"));
+	Shape x, v;
+	char buf[160];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "pad_value", &v, d))
+		return 0;
+	if (v.rank != 0)
+		return ir_rel_error(d, "pad_value must be a scalar, not %s", SHAPESTR(&v, buf));
+	if (strcmp(mode, "constant") != 0 && strcmp(mode, "edge") != 0 && strcmp(mode, "reflect") != 0)
+		return ir_rel_error(d, "pad_mode must be \"constant\", \"edge\" or \"reflect\", not \"%s\"", mode);
+	if (pw->kind != AV_ARRAY)
+		return ir_rel_error(d, "pad_width is required");
+	if (pw->n != (uint32_t)x.rank)
+		return ir_rel_error(d, "pad_width has %u entries but data has rank %d", pw->n, x.rank);
+	for (int i = 0; i < x.rank; i++) {
+		const AttrVal *e = &m->attrs[pw->first + (uint32_t)i];
+		int64_t lo, hi;
+		if (e->kind != AV_ARRAY || e->n != 2)
+			return ir_rel_error(d, "pad_width entry %d must be a pair of integers", i);
+		if (m->attrs[e->first].kind != AV_INT || m->attrs[e->first + 1].kind != AV_INT)
+			return ir_rel_error(d, "pad_width entry %d must be a pair of integers", i);
+		lo = m->attrs[e->first].u.i;
+		hi = m->attrs[e->first + 1].u.i;
+		if (x.d[i] == ANY)
+			continue;
+		if (x.d[i] + lo + hi < 0)
+			return ir_rel_error(d, "padding axis %d of size %lld by [%lld, %lld] leaves %lld elements",
+			                    i, LL(x.d[i]), LL(lo), LL(hi), LL(x.d[i] + lo + hi));
+		x.d[i] += lo + hi;
+	}
+	return make(m, &x);
+}
+
+/* concat: the concatenation along axis of the tensors in tuple t, called
+** name, into o; unknown dims along other axes yield to known ones only
+** when the result is unknown along axis, as in TVM */
+static int
+concat(const Module *m, TypeId t, const char *name, int64_t axis, Shape *o, Diag *d)
+{
+	const Type *tt = ir_type(m, t);
+	int64_t known[MAXDIMS], ax = axis;
+	uint32_t from[MAXDIMS];
+	int nany[MAXDIMS] = { 0 };
+	char what[64];
+	Shape f;
+
+	if (tt->kind != TY_TUPLE)
+		return ir_rel_error(d, "%s must be a tuple of tensors, not %s", name, kindn(m, t));
+	if (tt->n == 0)
+		return ir_rel_error(d, "%s is an empty tuple", name);
+	for (uint32_t i = 0; i < tt->n; i++) {
+		snprintf(what, sizeof what, "field %u of %s", i, name);
+		if (!load(m, m->tylist[tt->first + i], what, &f, d))
+			return 0;
+		if (i == 0) {
+			*o = f;
+			if (!normaxis(&ax, f.rank))
+				return ir_rel_error(d, "axis %lld is out of range for tensors of rank %d",
+				                    LL(axis), f.rank);
+			for (int j = 0; j < f.rank; j++) {
+				known[j] = f.d[j];
+				from[j] = 0;
+				nany[j] = f.d[j] == ANY;
+			}
+			continue;
+		}
+		if (f.rank != o->rank)
+			return ir_rel_error(d, "%s has rank %d but field 0 has rank %d", what, f.rank, o->rank);
+		if (f.dt != o->dt)
+			return ir_rel_error(d, "%s is %s but field 0 is %s", what, dtn(f.dt), dtn(o->dt));
+		for (int j = 0; j < f.rank; j++) {
+			if (j == ax) {
+				o->d[j] = o->d[j] == ANY || f.d[j] == ANY ? ANY : o->d[j] + f.d[j];
+			} else if (f.d[j] == ANY) {
+				nany[j]++;
+			} else if (known[j] == ANY) {
+				known[j] = f.d[j];
+				from[j] = i;
+			} else if (known[j] != f.d[j]) {
+				return ir_rel_error(d, "%s has %lld at axis %d but field %u has %lld",
+				                    what, LL(f.d[j]), j, from[j], LL(known[j]));
+			}
+		}
+	}
+	for (int j = 0; j < o->rank; j++)
+		if (j != ax)
+			o->d[j] = nany[j] == 0 || o->d[ax] == ANY ? known[j] : ANY;
+	return 1;
+}
+
+/* concatenate(data): data is a tuple of tensors of one dtype and rank. */
+TypeId
+rel_concatenate(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape o;
+	int64_t axis;
+
+	(void)nargs;
+	if (!getint(field(attrs, rel_concatenate, "axis"), "axis", &axis, d) ||
+	    !concat(m, args[0], "data", axis, &o, d))
+		return 0;
+	return make(m, &o);
+}
+
+/* qnn.concatenate(data, input_scales, input_zero_points, output_scale,
+** output_zero_point): scalar parameters, one per tensor of data. */
+TypeId
+rel_qnn_concatenate(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape o;
+	int64_t axis;
+
+	(void)nargs;
+	if (!getint(field(attrs, rel_qnn_concatenate, "axis"), "axis", &axis, d) ||
+	    !concat(m, args[0], "data", axis, &o, d))
+		return 0;
+	if (!qtuple(m, args[1], "input_scales", DT_FLOAT32, ir_type(m, args[0])->n, d) ||
+	    !qtuple(m, args[2], "input_zero_points", DT_INT32, ir_type(m, args[0])->n, d) ||
+	    !qscalar(m, args[3], "output_scale", DT_FLOAT32, d) ||
+	    !qscalar(m, args[4], "output_zero_point", DT_INT32, d))
+		return 0;
+	return make(m, &o);
+}
+
+/* expand_dims(data): num_newaxis 1s inserted at axis, in [-rank-1, rank]. */
+TypeId
+rel_expand_dims(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, o;
+	int64_t axis, n, pivot;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getint(field(attrs, rel_expand_dims, "axis"), "axis", &axis, d) ||
+	    !getint(field(attrs, rel_expand_dims, "num_newaxis"), "num_newaxis", &n, d))
+		return 0;
+	if (n < 0)
+		return ir_rel_error(d, "num_newaxis must not be negative, not %lld", LL(n));
+	if (axis < -x.rank - 1 || axis > x.rank)
+		return ir_rel_error(d, "axis %lld is out of range [%d, %d] for data of rank %d",
+		                    LL(axis), -x.rank - 1, x.rank, x.rank);
+	if (x.rank + n > MAXDIMS)
+		return ir_rel_error(d, "the result would have rank %lld; at most %d dimensions are supported",
+		                    LL(x.rank + n), MAXDIMS);
+	pivot = axis < 0 ? x.rank + axis + 1 : axis;
+	o.dt = x.dt;
+	o.rank = 0;
+	for (int i = 0; i < pivot; i++)
+		o.d[o.rank++] = x.d[i];
+	for (int64_t i = 0; i < n; i++)
+		o.d[o.rank++] = 1;
+	for (int64_t i = pivot; i < x.rank; i++)
+		o.d[o.rank++] = x.d[i];
+	return make(m, &o);
+}
+
+/* mean(data): axis None or [] reduces every axis; exclude reduces the
+** others; keepdims leaves reduced axes as 1. */
+TypeId
+rel_reduce(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, o;
+	int64_t ax[MAXDIMS];
+	int n, red[MAXDIMS] = { 0 };
+	int keep = getbool(field(attrs, rel_reduce, "keepdims"));
+	int excl = getbool(field(attrs, rel_reduce, "exclude"));
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getints(m, field(attrs, rel_reduce, "axis"), "axis", ax, MAXDIMS, &n, d))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		int64_t a = ax[i];
+		if (!normaxis(&a, x.rank))
+			return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(ax[i]), x.rank);
+		if (red[a])
+			return ir_rel_error(d, "axis %lld is listed twice", LL(ax[i]));
+		red[a] = 1;
+	}
+	for (int i = 0; i < x.rank; i++)
+		red[i] = n <= 0 ? 1 : (excl ? !red[i] : red[i]);
+	o.dt = x.dt;
+	o.rank = 0;
+	for (int i = 0; i < x.rank; i++)
+		if (!red[i])
+			o.d[o.rank++] = x.d[i];
+		else if (keep)
+			o.d[o.rank++] = 1;
+	return make(m, &o);
+}
+
+/* push: appends v to o, which must have room */
+static int
+push(Shape *o, int64_t v, Diag *d)
+{
+	if (o->rank == MAXDIMS) {
+		ir_rel_error(d, "newshape gives more than %d dimensions", MAXDIMS);
+		return 0;
+	}
+	o->d[o->rank++] = v;
+	return 1;
+}
+
+/* reshape(data): newshape with TVM's special values: 0 copies a dim (a
+** literal 0 with allowzero), -1 infers one dim, -2 copies the rest, -3
+** merges two dims, -4 splits one into the next two values. */
+TypeId
+rel_reshape(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, o;
+	int64_t ns[4 * MAXDIMS];
+	int n, src = 0, infer = -1, uin[MAXDIMS] = { 0 }, uout[MAXDIMS] = { 0 };
+	int zero = getbool(field(attrs, rel_reshape, "allowzero"));
+	char b1[160], b2[160];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getints(m, field(attrs, rel_reshape, "newshape"), "newshape", ns, 4 * MAXDIMS, &n, d))
+		return 0;
+	if (n < 0)
+		return ir_rel_error(d, "newshape is required");
+	o.dt = x.dt;
+	o.rank = 0;
+	for (int i = 0; i < n; i++) {
+		int64_t v = ns[i];
+		if (v > 0 || (v == 0 && zero)) {
+			if (!push(&o, v, d))
+				return 0;
+			src++;
+		} else if (v == 0) {
+			if (src >= x.rank)
+				return ir_rel_error(d, "newshape has 0 at position %d but data has only %d dimensions",
+				                    i, x.rank);
+			uin[src] = 1;
+			uout[o.rank] = 1;
+			if (!push(&o, x.d[src++], d))
+				return 0;
+		} else if (v == -1) {
+			if (infer >= 0)
+				return ir_rel_error(d, "newshape has more than one -1");
+			infer = o.rank;
+			if (!push(&o, 1, d))
+				return 0;
+			src++;
+		} else if (v == -2) {
+			while (src < x.rank) {
+				uin[src] = 1;
+				uout[o.rank] = 1;
+				if (!push(&o, x.d[src++], d))
+					return 0;
+			}
+		} else if (v == -3) {
+			int64_t d1, d2;
+			if (src + 1 >= x.rank)
+				return ir_rel_error(d, "newshape has -3 at position %d but data has no two dimensions "
+				                    "left to merge", i);
+			d1 = x.d[src];
+			d2 = x.d[src + 1];
+			uin[src] = uin[src + 1] = 1;
+			src += 2;
+			uout[o.rank] = 1;
+			if (!push(&o, d1 == ANY || d2 == ANY ? ANY : d1 * d2, d))
+				return 0;
+		} else if (v == -4) {
+			int64_t d0, d1, d2;
+			if (i + 2 >= n)
+				return ir_rel_error(d, "newshape has -4 at position %d without two values after it", i);
+			if (src >= x.rank)
+				return ir_rel_error(d, "newshape has -4 at position %d but data has no dimension "
+				                    "left to split", i);
+			d1 = ns[i + 1];
+			d2 = ns[i + 2];
+			if ((d1 <= 0 && d1 != -1) || (d2 <= 0 && d2 != -1) || (d1 == -1 && d2 == -1))
+				return ir_rel_error(d, "newshape has -4 at position %d followed by %lld, %lld; "
+				                    "expected two sizes, at most one of them -1", i, LL(d1), LL(d2));
+			i += 2;
+			uin[src] = 1;
+			d0 = x.d[src++];
+			if (d1 == -1)
+				d1 = d0 == ANY ? ANY : floordiv(d0, d2);
+			else if (d2 == -1)
+				d2 = d0 == ANY ? ANY : floordiv(d0, d1);
+			uout[o.rank] = 1;
+			if (!push(&o, d1, d))
+				return 0;
+			uout[o.rank] = 1;
+			if (!push(&o, d2, d))
+				return 0;
+		} else {
+			return ir_rel_error(d, "newshape has unsupported value %lld at position %d", LL(v), i);
+		}
+	}
+	if (infer >= 0) {
+		int64_t p = 1;
+		for (int i = 0; i < x.rank && p != ANY; i++)
+			if (!uin[i])
+				p = x.d[i] == ANY ? ANY : p * x.d[i];
+		for (int i = 0; i < o.rank && p != ANY; i++) {
+			if (uout[i] || i == infer)
+				continue;
+			if (o.d[i] == ANY)
+				p = ANY;
+			else if (o.d[i] == 0)
+				return ir_rel_error(d, "newshape cannot infer -1 beside a 0 dimension");
+			else
+				p = floordiv(p, o.d[i]);
+		}
+		o.d[infer] = p;
+	}
+	int64_t ni = ir_type_numel(m, args[0]), no = 1;
+	for (int i = 0; i < o.rank && no >= 0; i++)
+		no = o.d[i] == ANY ? -1 : no * o.d[i];
+	if (ni >= 0 && no >= 0 && ni != no)
+		return ir_rel_error(d, "cannot reshape %s of %lld elements into %s of %lld elements",
+		                    SHAPESTR(&x, b1), LL(ni), SHAPESTR(&o, b2), LL(no));
+	return make(m, &o);
+}
+
+/* split(data): a tuple of indices_or_sections equal parts along axis, or
+** the parts between ascending indices. */
+TypeId
+rel_split(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	const AttrVal *ios = field(attrs, rel_split, "indices_or_sections");
+	Shape x;
+	int64_t axis, ax, n, dim;
+	TypeId *fields, t;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getint(field(attrs, rel_split, "axis"), "axis", &axis, d))
+		return 0;
+	if (x.rank < 1)
+		return ir_rel_error(d, "data must have rank at least 1");
+	ax = axis;
+	if (!normaxis(&ax, x.rank))
+		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
+	dim = x.d[ax];
+	if (ios->kind == AV_INT) {
+		n = ios->u.i;
+		if (n <= 0 || n > MAXSPLIT)
+			return ir_rel_error(d, "indices_or_sections must be in [1, %d], not %lld", MAXSPLIT, LL(n));
+		if (dim != ANY && dim % n != 0)
+			return ir_rel_error(d, "indices_or_sections %lld does not divide axis %lld of size %lld",
+			                    LL(n), LL(axis), LL(dim));
+		fields = ir_xmalloc((size_t)n * sizeof *fields);
+		x.d[ax] = dim == ANY ? ANY : dim / n;
+		t = make(m, &x);
+		for (int64_t i = 0; i < n; i++)
+			fields[i] = t;
+	} else if (ios->kind == AV_ARRAY) {
+		int64_t begin = 0;
+		n = (int64_t)ios->n + 1;
+		if (n > MAXSPLIT)
+			return ir_rel_error(d, "indices_or_sections has %u indices; at most %d are supported",
+			                    ios->n, MAXSPLIT - 1);
+		for (uint32_t i = 0; i < ios->n; i++) {
+			const AttrVal *e = &m->attrs[ios->first + i];
+			if (e->kind != AV_INT)
+				return ir_rel_error(d, "indices_or_sections must be an integer or a list of integers");
+			if (e->u.i <= begin)
+				return ir_rel_error(d, "indices_or_sections must ascend from above 0: %lld after %lld",
+				                    LL(e->u.i), LL(begin));
+			begin = e->u.i;
+		}
+		if (dim != ANY && begin >= dim)
+			return ir_rel_error(d, "split index %lld is not below axis %lld of size %lld",
+			                    LL(begin), LL(axis), LL(dim));
+		fields = ir_xmalloc((size_t)n * sizeof *fields);
+		begin = 0;
+		for (int64_t i = 0; i < n; i++) {
+			int64_t end = i < n - 1 ? m->attrs[ios->first + (uint32_t)i].u.i : dim;
+			x.d[ax] = end == ANY ? ANY : end - begin;
+			fields[i] = make(m, &x);
+			begin = end;
+		}
+	} else {
+		return ir_rel_error(d, "indices_or_sections is required");
+	}
+	t = ir_type_tuple(m, (int)n, fields);
+	free(fields);
+	return t;
+}
+
+/* squeeze(data): drops the named axes, which must be 1, or with axis None
+** every dim that is 1. */
+TypeId
+rel_squeeze(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, o;
+	int64_t ax[MAXDIMS];
+	int n, drop[MAXDIMS] = { 0 };
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getints(m, field(attrs, rel_squeeze, "axis"), "axis", ax, MAXDIMS, &n, d))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		int64_t a = ax[i];
+		if (!normaxis(&a, x.rank))
+			return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(ax[i]), x.rank);
+		if (x.d[a] != ANY && x.d[a] != 1)
+			return ir_rel_error(d, "cannot squeeze axis %lld of size %lld", LL(ax[i]), LL(x.d[a]));
+		drop[a] = 1;
+	}
+	if (n < 0) {
+		for (int i = 0; i < x.rank; i++) {
+			if (x.d[i] == ANY)
+				return ir_rel_error(d, "axis must be given when data has unknown dimensions");
+			drop[i] = x.d[i] == 1;
+		}
+	}
+	o.dt = x.dt;
+	o.rank = 0;
+	for (int i = 0; i < x.rank; i++)
+		if (!drop[i])
+			o.d[o.rank++] = x.d[i];
+	return make(m, &o);
+}
+
+/* canon: a slice index into an axis of n elements: from the end if
+** negative, then clamped for stride s as TVM does */
+static int64_t
+canon(int64_t i, int64_t n, int64_t s)
+{
+	int64_t lo = s < 0 ? -1 : 0, hi = s < 0 ? n - 1 : n;
+
+	if (i < 0)
+		i += n;
+	return i < lo ? lo : (i > hi ? hi : i);
+}
+
+/* strided_slice(data): begin, end and strides per axis of axes (all axes
+** when axes is None, the lists padded to full slices); slice_mode "size"
+** reads end as sizes (-1: to the end) and ignores strides. */
+TypeId
+rel_strided_slice(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	const char *mode = getstr(m, field(attrs, rel_strided_slice, "slice_mode"));
+	Shape x;
+	int64_t b[MAXDIMS], e[MAXDIMS], s[MAXDIMS], ax[MAXDIMS];
+	int nb, ne, ns, na, size;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getints(m, field(attrs, rel_strided_slice, "begin"), "begin", b, MAXDIMS, &nb, d) ||
+	    !getints(m, field(attrs, rel_strided_slice, "end"), "end", e, MAXDIMS, &ne, d) ||
+	    !getints(m, field(attrs, rel_strided_slice, "strides"), "strides", s, MAXDIMS, &ns, d) ||
+	    !getints(m, field(attrs, rel_strided_slice, "axes"), "axes", ax, MAXDIMS, &na, d))
+		return 0;
+	if (strcmp(mode, "end") != 0 && strcmp(mode, "size") != 0)
+		return ir_rel_error(d, "slice_mode must be \"end\" or \"size\", not \"%s\"", mode);
+	size = mode[0] == 's';
+	if (nb < 0)
+		return ir_rel_error(d, "begin is required");
+	if (ne < 0)
+		return ir_rel_error(d, "end is required");
+	if (ns < 0)
+		return ir_rel_error(d, "strides is required");
+	if (na >= 0) {
+		if (nb != na || ne != na || ns != na)
+			return ir_rel_error(d, "axes, begin, end and strides must have the same length, "
+			                    "not %d, %d, %d and %d", na, nb, ne, ns);
+		for (int k = 0; k < na; k++) {
+			int64_t a = ax[k];
+			if (!normaxis(&a, x.rank))
+				return ir_rel_error(d, "axis %lld in axes is out of range for data of rank %d",
+				                    LL(ax[k]), x.rank);
+			ax[k] = a;
+		}
+	} else {
+		if (nb > x.rank || ne > x.rank || ns > x.rank)
+			return ir_rel_error(d, "%s has %d entries but data has rank %d",
+			                    nb > x.rank ? "begin" : ne > x.rank ? "end" : "strides",
+			                    nb > x.rank ? nb : ne > x.rank ? ne : ns, x.rank);
+		for (int k = ns; k < x.rank; k++)
+			s[k] = 1;
+		for (int k = nb; k < x.rank; k++)
+			b[k] = s[k] > 0 ? 0 : INT64_MAX;
+		for (int k = ne; k < x.rank; k++)
+			e[k] = s[k] < 0 ? 0 : INT64_MAX;
+		na = x.rank;
+		for (int k = 0; k < na; k++)
+			ax[k] = k;
+	}
+	for (int k = 0; k < na; k++) {
+		int64_t st = size ? 1 : s[k], n = x.d[ax[k]], end = e[k], lo, hi, mag;
+		if (st == 0 || st == INT64_MIN)
+			return ir_rel_error(d, "stride %lld on axis %lld is invalid", LL(st), LL(ax[k]));
+		if (size)
+			end = end < 0 ? INT64_MAX : (b[k] > 0 && end > INT64_MAX - b[k] ? INT64_MAX : b[k] + end);
+		if (n == ANY)
+			continue;
+		lo = canon(b[k], n, st);
+		hi = canon(end, n, st);
+		if (st < 0 ? hi > lo : lo > hi)
+			return ir_rel_error(d, "on axis %lld, begin %lld is past end %lld for stride %lld",
+			                    LL(ax[k]), LL(b[k]), LL(e[k]), LL(st));
+		mag = st < 0 ? -st : st;
+		x.d[ax[k]] = ((lo > hi ? lo - hi : hi - lo) + mag - 1) / mag;
+	}
+	return make(m, &x);
+}
+
+/* transpose(data): axes, a permutation, or None for reversal. */
+TypeId
+rel_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, o;
+	int64_t ax[MAXDIMS];
+	int n, seen[MAXDIMS] = { 0 };
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getints(m, field(attrs, rel_transpose, "axes"), "axes", ax, MAXDIMS, &n, d))
+		return 0;
+	o.dt = x.dt;
+	o.rank = x.rank;
+	if (n < 0) {
+		for (int i = 0; i < x.rank; i++)
+			o.d[i] = x.d[x.rank - 1 - i];
+		return make(m, &o);
+	}
+	if (n != x.rank)
+		return ir_rel_error(d, "axes has %d entries but data has rank %d", n, x.rank);
+	for (int i = 0; i < n; i++) {
+		int64_t a = ax[i];
+		if (!normaxis(&a, x.rank))
+			return ir_rel_error(d, "axis %lld in axes is out of range for data of rank %d",
+			                    LL(ax[i]), x.rank);
+		if (seen[a])
+			return ir_rel_error(d, "axis %lld appears twice in axes", LL(a));
+		seen[a] = 1;
+		o.d[i] = x.d[a];
+	}
+	return make(m, &o);
+}
+
+/* ---------------------------------------------------------------- quantization */
+
+/* qnn.quantize(data, output_scale, output_zero_point): float32 data to
+** out_dtype; the parameters are scalars or vectors along axis. */
+TypeId
+rel_qnn_quantize(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	DType dt = getdt(field(attrs, rel_qnn_quantize, "out_dtype"));
+	Shape x;
+	int64_t axis, ax, len = 1;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getint(field(attrs, rel_qnn_quantize, "axis"), "axis", &axis, d))
+		return 0;
+	if (x.dt != DT_FLOAT32)
+		return ir_rel_error(d, "data must be float32, not %s", dtn(x.dt));
+	if (!isscalar(m, args[1]) || !isscalar(m, args[2])) {
+		ax = axis < 0 ? (x.rank > 0 ? x.rank + axis : 0) : axis;
+		if (ax < 0 || ax >= (x.rank > 0 ? x.rank : 1))
+			return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
+		len = x.rank > 0 ? x.d[ax] : 1;
+	}
+	if (!qparam(m, args[1], "output_scale", DT_FLOAT32, len, d) ||
+	    !qparam(m, args[2], "output_zero_point", DT_INT32, len, d))
+		return 0;
+	if (dt == DT_VOID)
+		return ir_rel_error(d, "out_dtype is required");
+	if (!oneof(dt, 5, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32))
+		return ir_rel_error(d, "out_dtype must be int8, uint8, int16, uint16 or int32, not %s", dtn(dt));
+	x.dt = dt;
+	return make(m, &x);
+}
+
+/* qscalarish: whether t is a tensor of one element, as TVM's dequantize
+** counts a scalar */
+static int
+qscalarish(const Module *m, TypeId t)
+{
+	return ir_type(m, t)->kind == TY_TENSOR && ir_type_numel(m, t) == 1;
+}
+
+/* qnn.dequantize(data, input_scale, input_zero_point): integer data to
+** out_dtype, float16 or float32. */
+TypeId
+rel_qnn_dequantize(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	DType dt = getdt(field(attrs, rel_qnn_dequantize, "out_dtype"));
+	Shape x;
+	int64_t axis, ax, len = 1;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getint(field(attrs, rel_qnn_dequantize, "axis"), "axis", &axis, d))
+		return 0;
+	if (!oneof(x.dt, 5, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32))
+		return ir_rel_error(d, "data must be int8, uint8, int16, uint16 or int32, not %s", dtn(x.dt));
+	if (!qscalarish(m, args[1]) || !qscalarish(m, args[2])) {
+		ax = axis < 0 ? (x.rank > 0 ? x.rank + axis : 0) : axis;
+		if (ax < 0 || ax >= (x.rank > 0 ? x.rank : 1))
+			return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
+		len = x.rank > 0 ? x.d[ax] : 1;
+	}
+	if (!qparam(m, args[1], "input_scale", DT_FLOAT32, len, d) ||
+	    !qparam(m, args[2], "input_zero_point", DT_INT32, len, d))
+		return 0;
+	if (dt == DT_VOID)
+		return ir_rel_error(d, "out_dtype is required");
+	if (!oneof(dt, 2, DT_FLOAT16, DT_FLOAT32))
+		return ir_rel_error(d, "out_dtype must be float16 or float32, not %s", dtn(dt));
+	x.dt = dt;
+	return make(m, &x);
+}
+
+/* qnn.requantize(data, input_scale, input_zero_point, output_scale,
+** output_zero_point): integer data to an integer out_dtype; the input
+** parameters run along axis, the output ones are scalars. */
+TypeId
+rel_qnn_requantize(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	DType dt = getdt(field(attrs, rel_qnn_requantize, "out_dtype"));
+	const char *rounding = getstr(m, field(attrs, rel_qnn_requantize, "rounding"));
+	const char *cdt = getstr(m, field(attrs, rel_qnn_requantize, "compute_dtype"));
+	Shape x;
+	int64_t axis, ax;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getint(field(attrs, rel_qnn_requantize, "axis"), "axis", &axis, d))
+		return 0;
+	if (!oneof(x.dt, 5, DT_INT8, DT_UINT8, DT_INT16, DT_INT32, DT_INT64))
+		return ir_rel_error(d, "data must be int8, uint8, int16, int32 or int64, not %s", dtn(x.dt));
+	ax = axis < 0 ? (x.rank > 0 ? x.rank + axis : 0) : axis;
+	if (ax < 0 || ax >= (x.rank > 0 ? x.rank : 1))
+		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
+	if (!qparam(m, args[1], "input_scale", DT_FLOAT32, x.rank > 0 ? x.d[ax] : 1, d) ||
+	    !qparam(m, args[2], "input_zero_point", DT_INT32, x.rank > 0 ? x.d[ax] : 1, d) ||
+	    !qscalar(m, args[3], "output_scale", DT_FLOAT32, d) ||
+	    !qscalar(m, args[4], "output_zero_point", DT_INT32, d))
+		return 0;
+	if (strcmp(rounding, "None") != 0 && strcmp(rounding, "UPWARD") != 0 &&
+	    strcmp(rounding, "TONEAREST") != 0)
+		return ir_rel_error(d, "rounding must be \"None\", \"UPWARD\" or \"TONEAREST\", not \"%s\"",
+		                    rounding);
+	if (strcmp(cdt, "None") != 0 && strcmp(cdt, "int64") != 0 && strcmp(cdt, "float32") != 0 &&
+	    strcmp(cdt, "float64") != 0)
+		return ir_rel_error(d, "compute_dtype must be \"None\", \"int64\", \"float32\" or "
+		                    "\"float64\", not \"%s\"", cdt);
+	if (dt == DT_VOID)
+		return ir_rel_error(d, "out_dtype is required");
+	if (!oneof(dt, 4, DT_INT8, DT_UINT8, DT_INT16, DT_INT32))
+		return ir_rel_error(d, "out_dtype must be int8, uint8, int16 or int32, not %s", dtn(dt));
+	x.dt = dt;
+	return make(m, &x);
+}
