@@ -1,0 +1,208 @@
+/*
+** ir.c: unit tests of the module store: interning, def-use lists, attribute
+** literals and defaults, float formatting and half-precision conversion,
+** the verifier and dead-code elimination.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "tap.h"
+#include "text.h"
+
+static Loc noloc;
+
+static void
+test_interning(void)
+{
+	Module *m = ir_module_new();
+	int64_t d1[] = { 1, 3, 224, 224 }, d2[] = { 1, 3, 224, 224 }, d3[] = { 1, 3, 224, 225 };
+	TypeId a = ir_type_tensor(m, DT_UINT8, 4, d1), b = ir_type_tensor(m, DT_UINT8, 4, d2);
+	TypeId c = ir_type_tensor(m, DT_UINT8, 4, d3), e = ir_type_tensor(m, DT_INT8, 4, d1);
+	TypeId s = ir_type_scalar(m, DT_FLOAT32), tup[2] = { a, s };
+	TypeId t1 = ir_type_tuple(m, 2, tup), t2 = ir_type_tuple(m, 2, tup);
+	TypeId f1 = ir_type_func(m, 2, tup, a), f2 = ir_type_func(m, 2, tup, a), f3 = ir_type_func(m, 2, tup, s);
+	char buf[128];
+
+	ok(a && a == b, "equal tensor types intern to one id");
+	ok(a != c && a != e, "different dims or dtype give different ids");
+	ok(t1 == t2 && t1 != a, "tuple types intern");
+	ok(f1 == f2 && f1 != f3, "function types intern, return type counts");
+	is_int(ir_type_numel(m, a), 150528, "numel of (1, 3, 224, 224)");
+	is_str(ir_type_str(m, a, buf, sizeof buf), "Tensor[(1, 3, 224, 224), uint8]", "tensor type prints as TVM does");
+	is_str(ir_type_str(m, s, buf, sizeof buf), "float32", "scalar type prints as its dtype");
+	is_str(ir_type_str(m, t1, buf, sizeof buf), "(Tensor[(1, 3, 224, 224), uint8], float32)", "tuple type");
+	is_str(ir_type_str(m, f3, buf, sizeof buf), "fn (Tensor[(1, 3, 224, 224), uint8], float32) -> float32", "function type");
+	{
+		TypeId one = ir_type_tuple(m, 1, &s);
+		is_str(ir_type_str(m, one, buf, sizeof buf), "(float32,)", "1-tuple type keeps its comma");
+	}
+	/* many types: the hash table grows and stays consistent */
+	{
+		int bad = 0;
+		for (int64_t i = 0; i < 5000; i++) {
+			TypeId t = ir_type_tensor(m, DT_INT32, 1, &i);
+			if (ir_type_tensor(m, DT_INT32, 1, &i) != t || ir_type_dims(m, t)[0] != i)
+				bad++;
+		}
+		is_int(bad, 0, "5000 interned types survive rehashing");
+		ok(ir_type_tensor(m, DT_UINT8, 4, d1) == a, "old ids unchanged after rehashing");
+	}
+	ok(ir_symz(m, "main") == ir_symz(m, "main") && ir_symz(m, "main") != ir_symz(m, "mai"), "strings intern");
+	is_str(ir_symstr(m, ir_sym(m, "features.0.0_weight", 19)), "features.0.0_weight", "interned string reads back");
+	ir_module_free(m);
+}
+
+static void
+test_uses(void)
+{
+	Module *m = ir_module_new();
+	TypeId t = ir_type_scalar(m, DT_FLOAT32);
+	NodeId x = ir_var(m, ir_symz(m, "x"), t, noloc), y = ir_var(m, ir_symz(m, "y"), t, noloc);
+	NodeId xy[2] = { x, y }, xx[2] = { x, x };
+	NodeId add = ir_call(m, OP_ADD, xy, 2, 0, noloc), mul = ir_call(m, OP_MULTIPLY, xx, 2, 0, noloc);
+	NodeId am[2] = { add, mul };
+	NodeId sub = ir_call(m, OP_SUBTRACT, am, 2, 0, noloc);
+	NodeId fn = ir_func(m, xy, 2, sub, 0, 0, 0, noloc);
+	Diag d;
+
+	is_int(ir_nuses(m, x), 4, "x: used by add, twice by multiply, and as a parameter");
+	is_int(ir_nuses(m, y), 2, "y: used by add and as a parameter");
+	ir_set_arg(m, mul, 1, y);
+	is_int(ir_nuses(m, x), 3, "set_arg unlinks the old operand");
+	is_int(ir_nuses(m, y), 3, "and links the new one");
+	ir_replace_uses(m, add, mul);
+	is_int(ir_nuses(m, add), 0, "replace_uses empties the old node's list");
+	ok(ir_arg(m, sub, 0) == mul && ir_arg(m, sub, 1) == mul, "users now refer to the new node");
+	is_int(ir_nuses(m, mul), 2, "which has both uses");
+	ok(ir_global_add(m, ir_symz(m, "main"), fn), "@main added");
+	ok(!ir_global_add(m, ir_symz(m, "main"), fn), "@main twice refused");
+	ir_diag_init(&d, NULL, m);
+	is_int(ir_infer_types(m, &d), 0, "types infer");
+	is_int(ir_verify(m, &d), 0, "module verifies");
+	is_int(ir_dce(m), 1, "dce kills the dead add");
+	is_int(m->nodes[add].kind, NK_DEAD, "the add is dead");
+	is_int(ir_nuses(m, x), 2, "x lost add's use");
+	is_int(ir_verify(m, &d), 0, "module still verifies after dce");
+	/* corrupt a use list: the verifier must notice */
+	m->uses[m->nodes[sub].args].val = y;
+	ok(ir_verify(m, &d) > 0, "verifier catches a corrupt use list");
+	ir_module_free(m);
+}
+
+static void
+test_cycle(void)
+{
+	Module *m = ir_module_new();
+	TypeId t = ir_type_scalar(m, DT_FLOAT32);
+	NodeId x = ir_var(m, ir_symz(m, "x"), t, noloc);
+	NodeId r1 = ir_call(m, OP_NN_RELU, &x, 1, 0, noloc), r2 = ir_call(m, OP_NN_RELU, &r1, 1, 0, noloc);
+	NodeId fn = ir_func(m, &x, 1, r2, 0, 0, 0, noloc);
+	Diag d;
+
+	ir_global_add(m, ir_symz(m, "main"), fn);
+	ir_diag_init(&d, NULL, m);
+	is_int(ir_infer_types(m, &d), 0, "relu chain infers");
+	ir_set_arg(m, r1, 0, r2);
+	ok(ir_verify(m, &d) > 0, "verifier catches a cycle");
+	ir_module_free(m);
+}
+
+static void
+test_attrs(void)
+{
+	Module *m = ir_module_new();
+	AttrVal v, w;
+	AttrId def = ir_attr_defaults(m, OP_NN_CONV2D);
+	int k = ir_op_attr_index(OP_NN_CONV2D, "strides", 7);
+
+	ok(ir_attr_parse(m, "[[0, 0], [1, 1]]", &v) && v.kind == AV_ARRAY && v.n == 2, "nested array literal");
+	is_int(m->attrs[m->attrs[v.first + 1].first].u.i, 1, "nested element reads back");
+	ok(ir_attr_conform(m, AT_INTS2, &v) == NULL, "pad_width conforms to a list of lists");
+	ok(ir_attr_conform(m, AT_INTS, &v) != NULL, "but not to a list of ints");
+	ok(ir_attr_parse(m, "0f", &v) && v.kind == AV_FLOAT && v.u.f == 0, "0f is a float");
+	ok(ir_attr_parse(m, "255", &v) && ir_attr_conform(m, AT_FLOAT, &v) == NULL && v.kind == AV_FLOAT, "an int conforms to a float field");
+	ok(ir_attr_parse(m, "\"int32\"", &v) && ir_attr_conform(m, AT_DTYPE, &v) == NULL && v.u.i == DT_INT32, "a string conforms to a dtype");
+	ok(ir_attr_parse(m, "\"int33\"", &v) && ir_attr_conform(m, AT_DTYPE, &v) != NULL, "an unknown dtype does not");
+	ok(!ir_attr_parse(m, "[1, 2", &v), "unterminated array rejected");
+	ok(k >= 0, "nn.conv2d has strides");
+	ir_attr_parse(m, "[1, 1]", &w);
+	ok(ir_attr_equal(m, &m->attrs[def + (uint32_t)k], &w), "strides default is [1, 1]");
+	ok(ir_attr_defaults(m, OP_NN_CONV2D) != def, "defaults are a fresh copy each time");
+	is_int(ir_op_lookup("qnn.conv2d", 10), OP_QNN_CONV2D, "op lookup");
+	is_int(ir_op_lookup("qnn.conv3d", 10), OP_NONE, "unknown op");
+	is_str(ir_ops[ir_op_suggest("qnn.conv3d", 10)].name, "qnn.conv2d", "did-you-mean for a typo");
+	is_str(ir_ops[ir_op_suggest("conv2d", 6)].name, "nn.conv2d", "did-you-mean for a missing namespace");
+	is_int(ir_op_suggest("zzzzzzzzzz", 10), OP_NONE, "no suggestion for nonsense");
+	is_str(ir_ops[OP_QNN_CONV2D].attrs[ir_op_attr_suggest(OP_QNN_CONV2D, "stride", 6)].name, "strides",
+	       "attribute did-you-mean");
+	ir_module_free(m);
+}
+
+static void
+test_floats(void)
+{
+	char buf[64];
+	static const struct { double v; DType dt; const char *want; } cases[] = {
+		{ 0.0186579, DT_FLOAT32, "0.0186579" },
+		{ 5.39136e-05, DT_FLOAT32, "5.39136e-05" },
+		{ 114, DT_FLOAT32, "114" },
+		{ 0, DT_FLOAT32, "0" },
+		{ 0.1, DT_FLOAT64, "0.1" },
+		{ 1.0 / 3, DT_FLOAT64, "0.3333333333333333" },
+		{ 0.00288958, DT_FLOAT32, "0.00288958" },
+		{ -2.5, DT_FLOAT16, "-2.5" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ir_fmt_float(buf, sizeof buf, cases[i].v, cases[i].dt);
+		is_str(buf, cases[i].want, "shortest float for %g", cases[i].v);
+	}
+	/* float32: every printed value reads back exactly */
+	{
+		int bad = 0;
+		uint32_t x = 0x3c98d4a1u;
+		for (int i = 0; i < 20000; i++) {
+			float f;
+			x = x * 1664525u + 1013904223u;
+			memcpy(&f, &x, 4);
+			if (!isfinite(f))
+				continue;
+			ir_fmt_float(buf, sizeof buf, f, DT_FLOAT32);
+			if (strtof(buf, NULL) != f)
+				bad++;
+		}
+		is_int(bad, 0, "20000 random float32 values round-trip through their shortest form");
+	}
+	/* half precision against hand-computed encodings */
+	is_int(ir_f16_from_f32(1.0f), 0x3c00, "1.0 is 0x3c00 in float16");
+	is_int(ir_f16_from_f32(-2.0f), 0xc000, "-2.0 is 0xc000");
+	is_int(ir_f16_from_f32(65504.0f), 0x7bff, "65504 is the largest half");
+	is_int(ir_f16_from_f32(65520.0f), 0x7c00, "65520 rounds to infinity");
+	is_int(ir_f16_from_f32(5.9604645e-08f), 0x0001, "the smallest subnormal");
+	is_int(ir_f16_from_f32(1.0009765625f), 0x3c01, "1 + 2^-10 is exact");
+	is_int(ir_f16_from_f32(1.00048828125f), 0x3c00, "a tie rounds to even (down)");
+	is_int(ir_f16_from_f32(1.00146484375f), 0x3c02, "a tie rounds to even (up)");
+	{
+		int bad = 0;
+		for (uint32_t h = 0; h < 0x10000; h++) {
+			if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff))
+				continue;   /* NaN payloads */
+			if (ir_f16_from_f32(ir_f32_from_f16((uint16_t)h)) != h)
+				bad++;
+		}
+		is_int(bad, 0, "every non-NaN half survives half -> float -> half");
+	}
+}
+
+int
+main(void)
+{
+	plan_lazy();
+	test_interning();
+	test_uses();
+	test_cycle();
+	test_attrs();
+	test_floats();
+	return done_testing();
+}
