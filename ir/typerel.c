@@ -604,7 +604,7 @@ convolve(const Module *m, TypeRel *rel, const AttrVal *attrs, const Shape *x, co
 	const char *ol = getstr(m, field(attrs, rel, "out_layout"));
 	const AttrVal *chv = field(attrs, rel, "channels");
 	int dp[4], kp[4], op[4], nks;
-	int64_t st[2], dil[2], ks[MAXDIMS], ph, pw, v[4], wd[4], kh, kw;
+	int64_t st[2], dil[2], ks[MAXDIMS], ph, pw, v[4], wd[4], xc, kh, kw;
 	char b1[160], b2[160];
 
 	if (!perm(dl, "NCHW", dp))
@@ -636,7 +636,7 @@ convolve(const Module *m, TypeRel *rel, const AttrVal *attrs, const Shape *x, co
 	cv->i = kp[1];
 	for (int k = 0; k < 4; k++)
 		wd[k] = w->d[kp[k]];            /* the weight in OIHW order */
-	int64_t xc = x->d[dp[1]];
+	xc = x->d[dp[1]];
 	if (nks == 2 && cv->hasch) {
 		/* TVM derives the weight from channels and kernel_size */
 		int64_t g = cv->groups, e[4], el[4];
@@ -753,7 +753,7 @@ rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *at
 	DType dt = getdt(field(attrs, rel, "out_dtype"));
 	Shape x, w, o;
 	int dp[4], kp[4], op[4], nks;
-	int64_t st[2], dil[2], opad[MAXDIMS], ks[MAXDIMS], ph, pw, g, v[4], wd[4], kh, kw;
+	int64_t st[2], dil[2], opad[MAXDIMS], ks[MAXDIMS], ph, pw, g, v[4], wd[4], xc, oc, kh, kw;
 	int64_t ch = chv->kind == AV_INT ? chv->u.i : 0;
 	char b1[160], b2[160];
 	int nop;
@@ -790,7 +790,7 @@ rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *at
 		return ir_rel_error(d, "kernel_size must have 2 values, not %d", nks);
 	for (int k = 0; k < 4; k++)
 		wd[k] = w.d[kp[k]];             /* the weight in IOHW order */
-	int64_t xc = x.d[dp[1]], oc;
+	xc = x.d[dp[1]];
 	if (nks == 2 && chv->kind == AV_INT) {
 		int64_t e[4] = { xc, ch / g, ks[0], ks[1] }, el[4];
 		for (int k = 0; k < 4; k++)
@@ -1266,7 +1266,7 @@ TypeId
 rel_reshape(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
 {
 	Shape x, o;
-	int64_t ns[4 * MAXDIMS];
+	int64_t ns[4 * MAXDIMS], ni, no = 1;
 	int n, src = 0, infer = -1, uin[MAXDIMS] = { 0 }, uout[MAXDIMS] = { 0 };
 	int zero = getbool(field(attrs, rel_reshape, "allowzero"));
 	char b1[160], b2[160];
@@ -1365,7 +1365,7 @@ rel_reshape(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 		}
 		o.d[infer] = p;
 	}
-	int64_t ni = ir_type_numel(m, args[0]), no = 1;
+	ni = ir_type_numel(m, args[0]);
 	for (int i = 0; i < o.rank && no >= 0; i++)
 		no = o.d[i] == ANY ? -1 : no * o.d[i];
 	if (ni >= 0 && no >= 0 && ni != no)
