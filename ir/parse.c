@@ -161,40 +161,62 @@ p_dim_more(Parser *p, List r, int64_t d, const YYLTYPE *l)
 
 /* ---------------------------------------------------------------- scopes */
 
+/* p_scope_push: open a function's scope; the List remembers what to restore */
 List
 p_scope_push(Parser *p)
 {
-	List l = { p->nscope, 0, 0, 0 };
+	List l = { p->nscope, 0, p->fnbase, 0 };
+	p->fnbase = p->nscope;
 	return l;
 }
 
 void
 p_scope_reset(Parser *p)
 {
-	p->nscope = 0;
+	while (p->nscope > 0) {
+		const Binding *b = &p->scope[--p->nscope];
+		p->symbind[b->name] = b->shadowed;
+	}
+	p->fnbase = 0;
 	p->nnodes = p->navals = p->ntypes = p->ndims = 0;
 }
 
 /* lookup: the binding of name, innermost first, or NULL.  A binding's node
-** is 0 when its value had an error: uses of it report nothing more. */
+** is 0 when its value had an error: uses of it report nothing more.
+** Parser.symbind maps each name to its innermost binding in O(1). */
 static const Binding *
 lookup(Parser *p, Sym name)
 {
-	for (uint32_t i = p->nscope; i-- > 0;)
-		if (p->scope[i].name == name)
-			return &p->scope[i];
-	return NULL;
+	if (name >= p->capsymbind || !p->symbind[name])
+		return NULL;
+	return &p->scope[p->symbind[name] - 1];
 }
 
 static void
 bind(Parser *p, Sym name, NodeId n, int isparam, Loc loc)
 {
+	Binding *b;
+
+	if (name >= p->capsymbind) {
+		uint32_t old = p->capsymbind;
+		ir_vgrow(&p->symbind, &p->capsymbind, name + 1);
+		memset(&p->symbind[old], 0, (p->capsymbind - old) * sizeof *p->symbind);
+	}
 	ir_vgrow(&p->scope, &p->capscope, p->nscope + 1);
-	p->scope[p->nscope].name = name;
-	p->scope[p->nscope].node = n;
-	p->scope[p->nscope].isparam = (uint8_t)isparam;
-	p->scope[p->nscope].loc = loc;
-	p->nscope++;
+	b = &p->scope[p->nscope];
+	b->name = name;
+	b->node = n;
+	b->isparam = (uint8_t)isparam;
+	b->loc = loc;
+	b->shadowed = p->symbind[name];
+	p->symbind[name] = ++p->nscope;
+}
+
+/* used: 1 if n has a use, or is a variable (those are never reported) */
+static int
+used(Parser *p, NodeId n)
+{
+	return p->m->nodes[n].uses != 0 || p->m->nodes[n].kind == NK_VAR;
 }
 
 /* popscope: drop the bindings above depth, warning about unused values */
@@ -204,11 +226,13 @@ popscope(Parser *p, uint32_t depth, NodeId result)
 	/* after an error, values may be unused only because their user failed */
 	for (uint32_t i = depth; i < p->nscope && !p->d->errors; i++) {
 		const Binding *b = &p->scope[i];
-		if (!b->isparam && b->node && b->node != result && !ir_nuses(p->m, b->node) &&
-		    ir_node(p->m, b->node)->kind != NK_VAR)
+		if (!b->isparam && b->node && b->node != result && !used(p, b->node))
 			ir_warning(p->d, b->loc, "%%%s is never used; it is dropped", ir_symstr(p->m, b->name));
 	}
-	p->nscope = depth;
+	while (p->nscope > depth) {
+		const Binding *b = &p->scope[--p->nscope];
+		p->symbind[b->name] = b->shadowed;
+	}
 }
 
 /* ---------------------------------------------------------------- types */
@@ -726,7 +750,13 @@ p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l)
 		p_annotate(p, b.node, ann, l);
 	b.isparam = 1;
 	b.loc = LOC(l);
-	bind(p, b.name, b.node, 1, b.loc);     /* may shadow an outer name */
+	/* a parameter may shadow an outer name, not a sibling parameter */
+	{
+		const Binding *old = lookup(p, b.name);
+		if (old && old->isparam && (uint32_t)(old - p->scope) >= p->fnbase)
+			ir_error(p->d, b.loc, "parameter %%%s is declared twice", ir_symstr(p->m, b.name));
+	}
+	bind(p, b.name, b.node, 1, b.loc);
 	return b;
 }
 
@@ -739,10 +769,6 @@ p_param_first(Parser *p, Binding b)
 List
 p_param_more(Parser *p, List l, Binding b)
 {
-	for (uint32_t i = 0; i < l.n; i++)
-		if (ir_node(p->m, p->nodes[l.start + i])->aux == b.name)
-			ir_error(p->d, ir_node(p->m, b.node)->loc, "parameter %%%s is declared twice",
-			         ir_symstr(p->m, b.name));
 	return p_node_more(p, l, b.node);
 }
 
@@ -777,6 +803,7 @@ mkfn(Parser *p, List scope, List params, TypeId ret, NodeId body, Loc loc)
 		             ret, attrs, params.an, loc);
 	droplist(p, params);
 	popscope(p, scope.start, body);
+	p->fnbase = scope.astart;
 	return fn;
 }
 
@@ -846,6 +873,7 @@ ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len)
 	free(p.types);
 	free(p.dims);
 	free(p.scope);
+	free(p.symbind);
 	free(p.metas);
 	ir_arena_free(&p.strs);
 	return d->errors - before;

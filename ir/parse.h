@@ -39,6 +39,7 @@ typedef struct Binding {
 	NodeId node;        /* 0 if its value had an error */
 	uint8_t isparam;
 	Loc loc;
+	uint32_t shadowed;  /* Parser.symbind[name] before this binding */
 } Binding;
 
 typedef struct Parser {
@@ -60,6 +61,8 @@ typedef struct Parser {
 	int64_t *dims; uint32_t ndims, capdims;
 	/* scopes: bindings visible now, innermost last */
 	Binding *scope; uint32_t nscope, capscope;
+	uint32_t *symbind; uint32_t capsymbind;  /* Sym -> innermost binding + 1 */
+	uint32_t fnbase;            /* first binding of the innermost function */
 	NodeId *metas; uint32_t capmetas;       /* meta[relay.Constant][N] nodes by N */
 	Arena strs;                 /* unescaped strings */
 } Parser;

@@ -207,7 +207,7 @@ utf8(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* numel: the byte size of a tensor of shape d and elements of esz bytes
+/* nbytes: the byte size of a tensor of shape d and elements of esz bytes
 ** into *out; returns 0, or -1 if it does not fit in 64 bits */
 static int
 nbytes(const int64_t *d, int rank, unsigned esz, uint64_t *out)
@@ -228,6 +228,7 @@ nbytes(const int64_t *d, int rank, unsigned esz, uint64_t *out)
 	return 0;
 }
 
+/* le64: the little-endian u64 at b[0..8) */
 static uint64_t
 le64(const unsigned char *b)
 {
@@ -243,6 +244,7 @@ typedef struct Buf {
 	size_t n, cap;
 } Buf;
 
+/* put: appends s[0..n) */
 static void
 put(Buf *b, const void *s, size_t n)
 {
@@ -257,12 +259,14 @@ put(Buf *b, const void *s, size_t n)
 	b->n += n;
 }
 
+/* putz: appends the NUL-terminated s */
 static void
 putz(Buf *b, const char *s)
 {
 	put(b, s, strlen(s));
 }
 
+/* putu: appends v in decimal */
 static void
 putu(Buf *b, uint64_t v)
 {
@@ -311,12 +315,14 @@ want(P *p, const char *what)
 	return bad(p, p->i, "expected %s, found byte 0x%02x", what, c);
 }
 
+/* peek: the byte at p->i, or -1 at the end */
 static int
 peek(const P *p)
 {
 	return p->i < p->n ? p->s[p->i] : -1;
 }
 
+/* ws: skips JSON whitespace */
 static void
 ws(P *p)
 {
@@ -452,6 +458,7 @@ typedef struct Num {
 	size_t at, len;     /* its text in the header */
 } Num;
 
+/* isdig: whether s[i] exists and is a digit */
 static int
 isdig(const P *p, size_t i)
 {
@@ -883,6 +890,7 @@ typedef struct Named {
 	uint32_t i;
 } Named;
 
+/* byname: qsort order of Named: name, then header index */
 static int
 byname(const void *a, const void *b)
 {
@@ -891,6 +899,7 @@ byname(const void *a, const void *b)
 	return c ? c : x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* byoffset: qsort order of Span: begin, end, then header index */
 static int
 byoffset(const void *a, const void *b)
 {
@@ -1032,6 +1041,7 @@ shortfile(const Err *e, size_t n)
 	return fail(e, "file is %zu bytes long, too short for the 8-byte header length", n);
 }
 
+/* ir_st_read_mem: see safetensors.h; the data buffer is copied */
 int
 ir_st_read_mem(const char *name, const void *buf, size_t len, StFile *out,
                char *err, size_t errsz)
@@ -1052,6 +1062,8 @@ ir_st_read_mem(const char *name, const void *buf, size_t len, StFile *out,
 	return load(&e, b + 8, (size_t)hlen, data, len - 8 - (size_t)hlen, out);
 }
 
+/* ir_st_read: see safetensors.h; the header is read into a scratch
+** buffer and the data buffer into the block the StFile keeps */
 int
 ir_st_read(const char *path, StFile *out, char *err, size_t errsz)
 {
@@ -1103,6 +1115,7 @@ out:
 	return rc;
 }
 
+/* ir_st_find: binary search of f->byname */
 const StTensor *
 ir_st_find(const StFile *f, const char *name)
 {
@@ -1122,6 +1135,7 @@ ir_st_find(const StFile *f, const char *name)
 	return NULL;
 }
 
+/* ir_st_free: see safetensors.h */
 void
 ir_st_free(StFile *f)
 {
@@ -1244,6 +1258,8 @@ build(const Err *e, const StTensor *t, uint32_t n, Buf *b)
 	return 0;
 }
 
+/* ir_st_write: see safetensors.h; the temporary file is PATH.tmpPID.K,
+** created exclusively (mode 0666 less the umask), synced, then renamed */
 int
 ir_st_write(const char *path, const StTensor *t, uint32_t n, char *err, size_t errsz)
 {

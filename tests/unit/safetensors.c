@@ -90,6 +90,7 @@ rd(const char *hdr, size_t dlen)
 
 /* ---------------------------------------------------------------- round trip */
 
+/* roundtrip: write -> read -> write of every dtype; writer errors */
 static void
 roundtrip(const char *dir)
 {
@@ -259,6 +260,7 @@ fileerrs(const char *dir)
 
 /* ---------------------------------------------------------------- exact bytes */
 
+/* exactbytes: the writer's output, byte for byte */
 static void
 exactbytes(const char *dir)
 {
@@ -298,6 +300,7 @@ exactbytes(const char *dir)
 
 /* ---------------------------------------------------------------- accepted headers */
 
+/* accepted: unusual but valid headers */
 static void
 accepted(void)
 {
@@ -341,6 +344,7 @@ accepted(void)
 
 #define W(rest) "{\"w\":{\"dtype\":\"F32\"," rest "}}"
 
+/* malformed: invalid inputs, each with its exact message */
 static void
 malformed(void)
 {
@@ -528,6 +532,7 @@ malformed(void)
 
 /* ---------------------------------------------------------------- python file */
 
+/* pyfile: the file written by tests/data/make_safetensors.py, or a SKIP */
 static void
 pyfile(const char *path)
 {
@@ -588,6 +593,7 @@ pyfile(const char *path)
 	ir_st_free(&f);
 }
 
+/* main: argv[1] is the python-written file, if any */
 int
 main(int argc, char **argv)
 {
