@@ -185,9 +185,12 @@ main(int argc, char **argv)
 	m = ir_module_new();
 	ir_diag_init(&d, stderr, m);
 
-	/* the pipeline: parse, bind, infer, verify, print */
+	/* the pipeline: parse, bind (and drop what binding replaced), infer,
+	   verify, print */
 	if (ir_parse(m, &d, o.model, text, len))
 		goto out;
+	free(text);     /* the module keeps its own copy for diagnostics */
+	text = NULL;
 	if (o.params) {
 		char err[512];
 		if (ir_st_read(o.params, &params, err, sizeof err) != 0) {
@@ -196,6 +199,7 @@ main(int argc, char **argv)
 		}
 		if (ir_bind_params(m, &params, o.params, &d))
 			goto out;
+		ir_dce(m);      /* the parameters bound are gone */
 	}
 	if (ir_infer_types(m, &d))
 		goto out;
