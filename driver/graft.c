@@ -1,11 +1,11 @@
 /*
 ** graft.c: the graft command.
 **
-**   graft [--params FILE] [--save-params FILE] [--show-types] [--verify]
-**         [-o OUT] MODEL.relay
+**   graft [--rules NAME ...] [--stats] [--params FILE] [--save-params FILE]
+**         [--show-types] [--verify] [-o OUT] MODEL.relay
 **
 ** Reads a model in TVM's Relay text format, binds its parameters, infers
-** and checks its types, and prints it.  Exit status: 0 on success, 1 on a
+** and checks its types, applies the built-in rulesets named, and prints it.  Exit status: 0 on success, 1 on a
 ** user error (reported as file:line:col: error: ...), 2 on a usage error.
 ** Output files are written whole or not at all.
 */
@@ -18,6 +18,8 @@
 
 #include "bind.h"
 #include "ir.h"
+#include "rewrite.h"
+#include "rulesets.h"
 #include "text.h"
 
 #ifndef PACKAGE_VERSION
@@ -31,6 +33,9 @@ typedef struct Opts {
 	const char *out;
 	int show_types;
 	int verify;
+	int stats;
+	const Ruleset *rules[32];
+	int nrules;
 } Opts;
 
 static const char usage[] =
@@ -40,6 +45,9 @@ static const char usage[] =
 	"and prints it.\n"
 	"\n"
 	"options:\n"
+	"  --rules NAME         apply a built-in ruleset until nothing matches;\n"
+	"                       repeat to apply several, in order\n"
+	"  --stats              print how often each rule fired (to standard error)\n"
 	"  --params FILE        bind constants and @main parameters from a\n"
 	"                       safetensors file (meta[relay.Constant][N] or %%name)\n"
 	"  --save-params FILE   write the printed meta[relay.Constant][N] data\n"
@@ -99,6 +107,25 @@ parseargs(int argc, char **argv, Opts *o)
 			o->show_types = 1;
 		} else if (strcmp(a, "--verify") == 0) {
 			o->verify = 1;
+		} else if (strcmp(a, "--stats") == 0) {
+			o->stats = 1;
+		} else if (strcmp(a, "--rules") == 0) {
+			const Ruleset *rs;
+			if (++i == argc) {
+				fprintf(stderr, "graft: error: option '--rules' needs a ruleset name\n");
+				return 0;
+			}
+			if (!(rs = graft_ruleset_find(argv[i]))) {
+				fprintf(stderr, "graft: error: no ruleset called '%s' (built in: ", argv[i]);
+				graft_rulesets_list(stderr);
+				fputs(")\n", stderr);
+				return 0;
+			}
+			if (o->nrules == 32) {
+				fprintf(stderr, "graft: error: more than 32 --rules\n");
+				return 0;
+			}
+			o->rules[o->nrules++] = rs;
 		} else if (strcmp(a, "--params") == 0) {
 			val = &o->params;
 		} else if (strcmp(a, "--save-params") == 0) {
@@ -186,7 +213,7 @@ main(int argc, char **argv)
 	ir_diag_init(&d, stderr, m);
 
 	/* the pipeline: parse, bind (and drop what binding replaced), infer,
-	   verify, print */
+	   verify, rewrite with each ruleset, print */
 	if (ir_parse(m, &d, o.model, text, len))
 		goto out;
 	free(text);     /* the module keeps its own copy for diagnostics */
@@ -205,6 +232,15 @@ main(int argc, char **argv)
 		goto out;
 	if (o.verify && ir_verify(m, &d))
 		goto out;
+	for (int i = 0; i < o.nrules; i++) {
+		RwStats st;
+		int errs = ir_rewrite(m, o.rules[i], &d, &st);
+		if (o.stats)
+			ir_rewrite_stats(stderr, o.rules[i], &st);
+		free(st.fired);
+		if (errs || (o.verify && ir_verify(m, &d)))
+			goto out;
+	}
 	if (!emit(m, &o, &meta))
 		goto out;
 	if (o.save_params) {

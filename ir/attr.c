@@ -190,7 +190,7 @@ allints(const Module *m, const AttrVal *v, int depth)
 const char *
 ir_attr_conform(Module *m, int type, AttrVal *v)
 {
-	int base = type & ~AT_OPT;
+	int base = type & ~(AT_OPT | AT_ALWAYS);
 
 	if (v->kind == AV_NONE)
 		return (type & AT_OPT) ? NULL : "a value, not None";

@@ -26,6 +26,9 @@ ir_diag_free(Diag *d)
 {
 	free(d->srcs);
 	free(d->srclens);
+	free(d->lines);
+	d->lines = NULL;
+	d->nlines = d->caplines = 0;
 	d->srcs = NULL;
 	d->srclens = NULL;
 	d->nsrcs = 0;
@@ -46,6 +49,8 @@ ir_diag_source(Diag *d, uint16_t file, const char *text, size_t len)
 	}
 	d->srcs[file] = text;
 	d->srclens[file] = len;
+	if (d->lfile == file)
+		d->nlines = 0;      /* the index was of the old text */
 }
 
 /* quote: print the line `line` of the file's text and a caret at `col` */
@@ -59,11 +64,23 @@ quote(Diag *d, Loc loc)
 		return;
 	s = d->srcs[loc.file];
 	end = s + d->srclens[loc.file];
-	for (p = s; p < end && l < loc.line; p++)
-		if (*p == '\n')
-			l++;
-	if (l != loc.line)
+	if (d->lfile != loc.file || !d->nlines) {
+		d->lfile = loc.file;
+		d->nlines = 1;
+		ir_vgrow(&d->lines, &d->caplines, 1);
+		d->lines[0] = 0;
+	}
+	/* extend the index from its last line up to loc.line */
+	l = d->nlines;
+	for (p = s + d->lines[l - 1]; p < end && l < loc.line; p++)
+		if (*p == '\n') {
+			ir_vgrow(&d->lines, &d->caplines, l + 1);
+			d->lines[l++] = (size_t)(p + 1 - s);
+		}
+	d->nlines = l;
+	if (l < loc.line)
 		return;
+	p = s + d->lines[loc.line - 1];
 	fputc(' ', d->out);
 	for (s = p; p < end && *p != '\n'; p++)
 		fputc(*p == '\t' ? ' ' : (*p == '\r' ? ' ' : *p), d->out);
@@ -85,7 +102,7 @@ report(Diag *d, Loc loc, const char *what, const char *fmt, va_list ap)
 	else if (loc.file && d->m && loc.file < d->m->nfiles)
 		fprintf(d->out, "%s: %s: ", d->m->files[loc.file], what);   /* a whole file */
 	else
-		fprintf(d->out, "graft: %s: ", what);
+		fprintf(d->out, "%s: %s: ", d->prog ? d->prog : "graft", what);
 	vfprintf(d->out, fmt, ap);
 	fputc('\n', d->out);
 	quote(d, loc);

@@ -181,29 +181,71 @@ out:
 	return t;
 }
 
-/* inferfn: infer the types of everything fn reaches; globals it calls first */
-static void
-inferfn(Module *m, NodeId fn, Walk *w, uint8_t *gstate, Diag *d)
+TypeId
+ir_infer_node(Module *m, NodeId n, Diag *d)
 {
-	NodeId n, cycle = 0;
+	return typeof_(m, n, d);
+}
 
-	push(w, fn);
-	while ((n = next(m, w, &cycle))) {
+/* inferfn: infer the types of everything global g reaches, the globals it
+** refers to first.  Iterative: a chain of globals each calling the next
+** is as long as the input, so it gets a frame on the heap, not the C stack. */
+static void
+inferfn(Module *m, uint32_t g, uint8_t *state, uint8_t *gstate, Diag *d)
+{
+	struct Frame {
+		Walk w;
+		uint32_t g;         /* the global being inferred */
+		NodeId pending;     /* a reference waiting for its callee's type */
+		NodeId cycle;
+	} *fr = NULL;
+	uint32_t nfr = 0, capfr = 0;
+
+	for (;;) {
+		struct Frame *f;
+		NodeId n;
+
+		if (g != UINT32_MAX) {
+			/* start inferring global g */
+			ir_vgrow(&fr, &capfr, nfr + 1);
+			f = &fr[nfr++];
+			memset(f, 0, sizeof *f);
+			f->w.state = state;
+			f->g = g;
+			gstate[g] = 1;
+			push(&f->w, m->globals[g].fn);
+			g = UINT32_MAX;
+		}
+		if (!nfr)
+			break;
+		f = &fr[nfr - 1];
+		if (!(n = next(m, &f->w, &f->cycle))) {
+			/* global f->g is done */
+			if (f->cycle)
+				ir_error(d, m->nodes[f->cycle].loc, "the graph has a cycle through this node");
+			gstate[f->g] = 2;
+			free(f->w.st);
+			if (!--nfr)
+				break;
+			f = &fr[nfr - 1];
+			if ((n = f->pending)) {
+				f->pending = 0;
+				m->nodes[n].type = typeof_(m, n, d);
+			}
+			continue;
+		}
 		if (m->nodes[n].kind == NK_GLOBAL) {
-			/* infer the callee's function first: globals nest shallowly */
-			for (uint32_t g = 0; g < m->nglobals; g++)
-				if (m->globals[g].name == m->nodes[n].aux && gstate[g] == 0) {
-					Walk sub = { NULL, 0, 0, w->state };
-					gstate[g] = 1;
-					inferfn(m, m->globals[g].fn, &sub, gstate, d);
-					free(sub.st);
-					gstate[g] = 2;
-				}
+			/* infer the callee's function first */
+			uint32_t callee = ir_global_index(m, m->nodes[n].aux);
+			if (callee && gstate[callee - 1] == 0) {
+				f->pending = n;
+				g = callee - 1;
+				continue;
+			}
 		}
 		m->nodes[n].type = typeof_(m, n, d);
 	}
-	if (cycle)
-		ir_error(d, m->nodes[cycle].loc, "the graph has a cycle through this node");
+	free(fr);
 }
 
 int
@@ -214,13 +256,9 @@ ir_infer_types(Module *m, Diag *d)
 	int before = d->errors;
 	char b1[256], b2[256];
 
-	for (uint32_t g = 0; g < m->nglobals; g++) {
-		if (gstate[g])
-			continue;
-		gstate[g] = 1;
-		inferfn(m, m->globals[g].fn, &w, gstate, d);
-		gstate[g] = 2;
-	}
+	for (uint32_t g = 0; g < m->nglobals; g++)
+		if (!gstate[g])
+			inferfn(m, g, w.state, gstate, d);
 	for (uint32_t i = 0; i < m->nanns; i++) {
 		const TypeAnn *a = &m->anns[i];
 		TypeId t = m->nodes[a->node].type;

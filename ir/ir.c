@@ -205,6 +205,7 @@ ir_module_free(Module *m)
 	free(m->consts);
 	free(m->funcs);
 	free(m->globals);
+	free(m->globalof);
 	free(m->anns);
 	free(m->symoff);
 	free(m->strbuf);
@@ -306,6 +307,23 @@ typehash(const Module *m, const Type *t, const void *items, size_t isz)
 	return hashbytes(h, items, isz);
 }
 
+/* typeitems: the items (dims or type ids) of type id and their size in
+** bytes.  A type with no items (a scalar, the empty tuple) gets NULL and 0
+** without indexing m->dims or m->tylist, which may still be NULL. */
+static size_t
+typeitems(const Module *m, TypeId id, const void **items)
+{
+	const Type *u = &m->types[id];
+	size_t isz = u->kind == TY_TENSOR ? u->n * sizeof(int64_t)
+	                                  : (u->n + (u->kind == TY_FUNC)) * sizeof(TypeId);
+
+	*items = NULL;
+	if (isz)
+		*items = u->kind == TY_TENSOR ? (const void *)&m->dims[u->first]
+		                              : (const void *)&m->tylist[u->first];
+	return isz;
+}
+
 static int
 typesame(const Module *m, TypeId id, const Type *t, const void *items, size_t isz)
 {
@@ -314,21 +332,9 @@ typesame(const Module *m, TypeId id, const Type *t, const void *items, size_t is
 
 	if (u->kind != t->kind || u->dtype != t->dtype || u->n != t->n)
 		return 0;
-	uitems = u->kind == TY_TENSOR ? (const void *)&m->dims[u->first]
-	                              : (const void *)&m->tylist[u->first];
+	if (typeitems(m, id, &uitems) != isz)
+		return 0;
 	return isz == 0 || memcmp(uitems, items, isz) == 0;
-}
-
-static size_t
-typeitems(const Module *m, TypeId id, const void **items)
-{
-	const Type *u = &m->types[id];
-	if (u->kind == TY_TENSOR) {
-		*items = &m->dims[u->first];
-		return u->n * sizeof(int64_t);
-	}
-	*items = &m->tylist[u->first];
-	return (u->n + (u->kind == TY_FUNC)) * sizeof(TypeId);
 }
 
 static void
@@ -620,22 +626,31 @@ ir_global_ref(Module *m, Sym name, Loc loc)
 int
 ir_global_add(Module *m, Sym name, NodeId fn)
 {
-	if (ir_global_find(m, name))
+	if (ir_global_index(m, name))
 		return 0;
+	if (name >= m->capglobalof) {
+		uint32_t old = m->capglobalof;
+		ir_vgrow(&m->globalof, &m->capglobalof, name + 1);
+		memset(&m->globalof[old], 0, (m->capglobalof - old) * sizeof *m->globalof);
+	}
 	ir_vgrow(&m->globals, &m->capglobals, m->nglobals + 1);
 	m->globals[m->nglobals].name = name;
 	m->globals[m->nglobals].fn = fn;
-	m->nglobals++;
+	m->globalof[name] = ++m->nglobals;
 	return 1;
+}
+
+uint32_t
+ir_global_index(const Module *m, Sym name)
+{
+	return name < m->capglobalof ? m->globalof[name] : 0;
 }
 
 NodeId
 ir_global_find(const Module *m, Sym name)
 {
-	for (uint32_t i = 0; i < m->nglobals; i++)
-		if (m->globals[i].name == name)
-			return m->globals[i].fn;
-	return 0;
+	uint32_t g = ir_global_index(m, name);
+	return g ? m->globals[g - 1].fn : 0;
 }
 
 /* ---------------------------------------------------------------- def-use */

@@ -140,8 +140,14 @@ typedef enum AttrType {
 	AT_INTS,        /* [int, ...] */
 	AT_INTS2,       /* [[int, ...], ...] */
 	AT_INT_INTS,    /* an int or [int, ...] */
-	AT_OPT = 0x100
+	AT_OPT = 0x100,     /* or-ed in: None is accepted too */
+	AT_ALWAYS = 0x200,  /* or-ed in: always printed, as TVM does for a field
+	                       without a default; older dumps that leave it out
+	                       get the default given here */
 } AttrType;
+
+/* The type of a schema field, without AT_ALWAYS (AT_OPT is kept). */
+#define AT_TYPE(t) ((t) & ~AT_ALWAYS)
 
 typedef struct AttrField {
 	const char *name;
@@ -289,6 +295,7 @@ struct Module {
 	Const *consts;   uint32_t nconsts, capconsts;
 	Func *funcs;     uint32_t nfuncs, capfuncs;
 	Global *globals; uint32_t nglobals, capglobals;
+	uint32_t *globalof; uint32_t capglobalof;   /* Sym -> index in globals + 1; 0 = none */
 	TypeAnn *anns;   uint32_t nanns, capanns;
 	/* interned strings: offsets into strbuf */
 	uint32_t *symoff; uint32_t nsyms, capsyms;
@@ -317,7 +324,8 @@ TypeId ir_type_scalar(Module *m, DType dt);
 TypeId ir_type_tuple(Module *m, int n, const TypeId *fields);
 TypeId ir_type_func(Module *m, int n, const TypeId *params, TypeId ret);
 static inline const Type *ir_type(const Module *m, TypeId t) { return &m->types[t]; }
-static inline const int64_t *ir_type_dims(const Module *m, TypeId t) { return &m->dims[m->types[t].first]; }
+/* The dims of tensor type t; NULL while no type has any dims. */
+static inline const int64_t *ir_type_dims(const Module *m, TypeId t) { return m->dims ? &m->dims[m->types[t].first] : NULL; }
 int64_t ir_type_numel(const Module *m, TypeId t);   /* -1 if any dim is '?' */
 
 static inline Node *ir_node(Module *m, NodeId n) { return &m->nodes[n]; }
@@ -336,6 +344,9 @@ NodeId ir_global_ref(Module *m, Sym name, Loc loc);
 /* Adds def @name; returns 1, or 0 if @name exists already. */
 int ir_global_add(Module *m, Sym name, NodeId fn);
 NodeId ir_global_find(const Module *m, Sym name);   /* the NK_FUNC, or 0 */
+/* The index of def @name in Module.globals plus 1, or 0 if none.  O(1):
+** globals are found through Module.globalof, never by a scan. */
+uint32_t ir_global_index(const Module *m, Sym name);
 
 static inline Const *ir_node_const(Module *m, NodeId n) { return &m->consts[m->nodes[n].aux]; }
 static inline Func *ir_node_func(Module *m, NodeId n) { return &m->funcs[m->nodes[n].aux]; }
@@ -373,6 +384,7 @@ const char *ir_attr_conform(Module *m, int type, AttrVal *v);
 ** goes on after an error so that several are reported in one run. */
 struct Diag {
 	FILE *out;
+	const char *prog;       /* names messages without a location; "graft" */
 	const Module *m;        /* names the files of locations */
 	const char **srcs;      /* source text by file index, or NULL */
 	size_t *srclens;
@@ -381,6 +393,13 @@ struct Diag {
 	int warnings;
 	/* set by ir_rel_error for the caller to report at the right place */
 	char relmsg[256];
+	/* line index of file lfile, built as far as quoting has needed it:
+	** lines[k] is the offset of line k + 1.  Quoting costs O(1) per message,
+	** not a scan from the top of the file.  Owned; a copy of a Diag must
+	** not quote (set its out to NULL). */
+	uint16_t lfile;
+	uint32_t nlines, caplines;
+	size_t *lines;
 };
 
 void ir_diag_init(Diag *d, FILE *out, const Module *m);
@@ -407,6 +426,9 @@ char *ir_type_str(const Module *m, TypeId t, char *buf, size_t size);
 
 /* Each pass says what it preserves; all return the number of errors. */
 int ir_infer_types(Module *m, Diag *d);   /* sets Node.type; checks TypeAnns */
+/* The type of one node from its operands' types (which must be set); 0
+** after reporting an error.  Sets nothing. */
+TypeId ir_infer_node(Module *m, NodeId n, Diag *d);
 int ir_verify(Module *m, Diag *d);        /* ids, arity, acyclicity, types */
 uint32_t ir_dce(Module *m);               /* marks unreachable nodes NK_DEAD */
 

@@ -67,6 +67,20 @@ p_node_prepend(Parser *p, NodeId n, List l)
 	return l;
 }
 
+/* The elements of a node or type list, or NULL for an empty one: the
+** stacks stay NULL until first pushed, and &NULL[k] is undefined. */
+static const NodeId *
+lnodes(const Parser *p, List l)
+{
+	return l.n ? &p->nodes[l.start] : NULL;
+}
+
+static const TypeId *
+ltypes(const Parser *p, List l)
+{
+	return l.n ? &p->types[l.start] : NULL;
+}
+
 static int
 anyzero(const NodeId *v, uint32_t n)
 {
@@ -268,8 +282,8 @@ TypeId
 p_type_tuple(Parser *p, List l)
 {
 	TypeId t = 0;
-	if (!anyzero(&p->types[l.start], l.n) || !l.n)
-		t = ir_type_tuple(p->m, (int)l.n, l.n ? &p->types[l.start] : NULL);
+	if (!anyzero(ltypes(p, l), l.n))
+		t = ir_type_tuple(p->m, (int)l.n, ltypes(p, l));
 	p->ntypes = l.start;
 	return t;
 }
@@ -278,8 +292,8 @@ TypeId
 p_type_fn(Parser *p, List l, TypeId ret)
 {
 	TypeId t = 0;
-	if (ret && (!l.n || !anyzero(&p->types[l.start], l.n)))
-		t = ir_type_func(p->m, (int)l.n, l.n ? &p->types[l.start] : NULL, ret);
+	if (ret && !anyzero(ltypes(p, l), l.n))
+		t = ir_type_func(p->m, (int)l.n, ltypes(p, l), ret);
 	p->ntypes = l.start;
 	return t;
 }
@@ -656,8 +670,8 @@ p_call(Parser *p, const Str *name, const YYLTYPE *l, List args)
 		return 0;
 	}
 	attrs = callattrs(p, op, args, LOC(l));
-	if ((attrs || !ir_ops[op].nattrs) && !anyzero(&p->nodes[args.start], args.n))
-		n = ir_call(p->m, op, &p->nodes[args.start], args.n, attrs, LOC(l));
+	if ((attrs || !ir_ops[op].nattrs) && !anyzero(lnodes(p, args), args.n))
+		n = ir_call(p->m, op, lnodes(p, args), args.n, attrs, LOC(l));
 	droplist(p, args);
 	return n;
 }
@@ -669,8 +683,8 @@ p_callfn(Parser *p, NodeId fn, List args, const YYLTYPE *l)
 
 	if (args.an) {
 		ir_error(p->d, p->alocs[args.astart], "a call of a function value takes no attributes");
-	} else if (fn && !anyzero(&p->nodes[args.start], args.n)) {
-		n = ir_callfn(p->m, fn, args.n ? &p->nodes[args.start] : NULL, args.n, LOC(l));
+	} else if (fn && !anyzero(lnodes(p, args), args.n)) {
+		n = ir_callfn(p->m, fn, lnodes(p, args), args.n, LOC(l));
 	}
 	droplist(p, args);
 	return n;
@@ -690,8 +704,8 @@ NodeId
 p_tuple(Parser *p, List l, const YYLTYPE *loc)
 {
 	NodeId n = 0;
-	if (!anyzero(&p->nodes[l.start], l.n))
-		n = ir_tuple(p->m, l.n ? &p->nodes[l.start] : NULL, l.n, LOC(loc));
+	if (!anyzero(lnodes(p, l), l.n))
+		n = ir_tuple(p->m, lnodes(p, l), l.n, LOC(loc));
 	droplist(p, l);
 	return n;
 }
@@ -798,8 +812,8 @@ mkfn(Parser *p, List scope, List params, TypeId ret, NodeId body, Loc loc)
 	NodeId fn = 0;
 	AttrId attrs = fnattrs(p, params);
 
-	if (body && !anyzero(&p->nodes[params.start], params.n))
-		fn = ir_func(p->m, params.n ? &p->nodes[params.start] : NULL, params.n, body,
+	if (body && !anyzero(lnodes(p, params), params.n))
+		fn = ir_func(p->m, lnodes(p, params), params.n, body,
 		             ret, attrs, params.an, loc);
 	droplist(p, params);
 	popscope(p, scope.start, body);

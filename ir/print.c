@@ -401,7 +401,8 @@ expr(Printer *p, NodeId n, int indent)
 			AttrId defs = ir_op_defaults(m, nd->op);    /* may move m->attrs */
 			const AttrVal *a = &m->attrs[nd->aux];
 			for (int k = 0; k < o->nattrs; k++) {
-				if (o->attrs[k].deflt && ir_attr_equal(m, &a[k], &m->attrs[defs + k]))
+				if (o->attrs[k].deflt && !(o->attrs[k].type & AT_ALWAYS) &&
+				    ir_attr_equal(m, &a[k], &m->attrs[defs + k]))
 					continue;
 				if (!first)
 					fputs(", ", p->f);
@@ -523,20 +524,33 @@ fnblock(Printer *p, NodeId fn, int indent)
 	fputc('\n', p->f);
 }
 
-/* sortglobals: global indices sorted by name (insertion sort: few globals) */
+typedef struct GlobalName {
+	const char *name;
+	uint32_t idx;
+} GlobalName;
+
+static int
+cmpglobal(const void *a, const void *b)
+{
+	return strcmp(((const GlobalName *)a)->name, ((const GlobalName *)b)->name);
+}
+
+/* sortglobals: global indices sorted by name (names are unique, so the
+** order is total; qsort, since a module may have very many globals) */
 static void
 sortglobals(const Module *m, uint32_t *idx)
 {
+	GlobalName *g = ir_xcalloc(m->nglobals ? m->nglobals : 1, sizeof *g);
+
 	for (uint32_t i = 0; i < m->nglobals; i++) {
-		uint32_t j = i;
-		idx[i] = i;
-		while (j > 0 && strcmp(ir_symstr(m, m->globals[idx[j - 1]].name),
-		                       ir_symstr(m, m->globals[i].name)) > 0) {
-			idx[j] = idx[j - 1];
-			j--;
-		}
-		idx[j] = i;
+		g[i].name = ir_symstr(m, m->globals[i].name);
+		g[i].idx = i;
 	}
+	if (m->nglobals)
+		qsort(g, m->nglobals, sizeof *g, cmpglobal);
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		idx[i] = g[i].idx;
+	free(g);
 }
 
 void

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <limits.h>
 
 #include "parse.h"
 #include "relay.tab.h"
@@ -24,19 +25,30 @@ newline(Parser *p, const char *nl)
 	p->linestart = nl + 1;
 }
 
+/* col: the 1-based column of q on the current line, at most 65535: a Loc
+** holds 16 bits, so the tail of a longer line is reported as column
+** 65535, never wrapped around */
+static int
+col(const Parser *p, const char *q)
+{
+	size_t c = (size_t)(q - p->linestart) + 1;
+	return c > 0xffff ? 0xffff : (int)c;
+}
+
 /* locate: fill *l with the current token's span (1-based columns) */
 static void
 locate(Parser *p, YYLTYPE *l)
 {
-	l->first_line = l->last_line = (int)p->line;
-	l->first_column = (int)(p->tok - p->linestart) + 1;
-	l->last_column = (int)(p->cur - p->linestart);
+	l->first_line = l->last_line = p->line > INT_MAX ? INT_MAX : (int)p->line;
+	l->first_column = col(p, p->tok);
+	l->last_column = col(p, p->cur) - 1;
 }
 
+/* here: the current token's location, clamped as locate() does */
 static Loc
 here(Parser *p)
 {
-	Loc loc = { p->line, (uint16_t)(p->tok - p->linestart + 1), p->file };
+	Loc loc = { p->line, (uint16_t)col(p, p->tok), p->file };
 	return loc;
 }
 

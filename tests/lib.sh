@@ -39,3 +39,51 @@ done_testing() {
 : "${srcdir:=.}"
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/graft-test.XXXXXX")
 trap 'rm -rf "$tmpdir"' EXIT
+
+# golden DIR EXT: run every DIR/*.EXT by the command on its line 1,
+#   "// RUN: graft ... %s" or "// RUN: graftc ... %s" (%s is the file),
+# from the source directory, and compare standard output, then standard
+# error, then "[exit N]" with DIR/NAME.expected; or, when line 2 is
+# "// EXPECT: roundtrip", with the file itself less its first two lines.
+# Every successful graft run is repeated on its own output, which must not
+# change (printing is a fixed point).
+golden() {
+	dir=$1
+	ext=$2
+	(cd "$srcdir" && ls "$dir"/*."$ext") >"$tmpdir/files" || return
+	while read -r f; do
+		name=${f%.*}
+		line1=$(sed -n '1p' "$srcdir/$f")
+		case "$line1" in
+		"// RUN: graftc "*) tool=${GRAFTC:?GRAFTC must name graftc}; run=${line1#// RUN: graftc} ;;
+		"// RUN: graft-test "*) tool=${GRAFT_TEST:?GRAFT_TEST must name tests/graft-test}; run=${line1#// RUN: graft-test} ;;
+		"// RUN: graft "*) tool=$GRAFT; run=${line1#// RUN: graft} ;;
+		*) ok 1 "$f: line 1 must be '// RUN: graft[c] ... %s'"; continue ;;
+		esac
+		args=$(echo "$run" | sed "s|%s|$f|g")
+		# shellcheck disable=SC2086
+		(cd "$srcdir" && "$tool" $args) >"$tmpdir/out" 2>"$tmpdir/err"
+		status=$?
+		cat "$tmpdir/out" "$tmpdir/err" >"$tmpdir/got"
+		echo "[exit $status]" >>"$tmpdir/got"
+		if sed -n '2p' "$srcdir/$f" | grep -q '^// EXPECT: roundtrip'; then
+			sed '1,2d' "$srcdir/$f" >"$tmpdir/want"
+			echo "[exit 0]" >>"$tmpdir/want"
+			same_file "$tmpdir/got" "$tmpdir/want" "$f round-trips:$run"
+		elif [ -f "$srcdir/$name.expected" ]; then
+			same_file "$tmpdir/got" "$srcdir/$name.expected" "$f:$run"
+		else
+			ok 1 "$f has neither '// EXPECT: roundtrip' nor $name.expected"
+			continue
+		fi
+		if [ "$tool" != "${GRAFTC:-}" ] && [ "$status" -eq 0 ] && ! echo "$run" | grep -q -- '--params' && \
+		   { echo "$run" | grep -q -- '--show-types' || ! grep -q 'meta\[' "$tmpdir/out"; }; then
+			cp "$tmpdir/out" "$tmpdir/again.relay"
+			# the fixed point is of printing alone: no rules the second time
+			again=$(echo "$run" | sed -e "s|%s|$tmpdir/again.relay|g" -e 's/--rules [^ ]*//g' -e 's/--stats//g')
+			# shellcheck disable=SC2086
+			"$tool" $again >"$tmpdir/out2" 2>&1
+			same_file "$tmpdir/out2" "$tmpdir/out" "$f: printing its output again changes nothing"
+		fi
+	done <"$tmpdir/files"
+}

@@ -7,6 +7,7 @@ writes the same bytes.
 
 Usage: make_params.py KIND OUTPUT, KIND one of
   pytorch   %features.0.0_weight float32 (32, 3, 3, 3), %features.0.0_bias float32 (32)
+  pytorch_exact  the same, holding tflite's integers times the seed's scales
   tflite    meta[relay.Constant][0] int8 (32, 3, 3, 3), meta[relay.Constant][1] int32 (32)
   badshape  %features.0.0_weight float32 (32, 3, 3, 2)
   extra     the pytorch tensors and one that matches nothing
@@ -43,7 +44,22 @@ def tflite():
             tensor("meta[relay.Constant][1]", "I32", [32], "i", values(32, -1000, 1000, 4))]
 
 
+def f32(x):
+    """x rounded to the nearest float32, as a Python float"""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def pytorch_exact():
+    """The tflite constants as PyTorch's frontend leaves them: float weights
+    and bias that qnn.quantize with the seed's scales maps back exactly."""
+    w = [f32(q * f32(0.00288958)) for q in values(864, -128, 127, 3)]
+    b = [f32(q * f32(5.39136e-05)) for q in values(32, -1000, 1000, 4)]
+    return [tensor("features.0.0_weight", "F32", [32, 3, 3, 3], "f", w),
+            tensor("features.0.0_bias", "F32", [32], "f", b)]
+
+
 KINDS = {
+    "pytorch_exact": pytorch_exact,
     "pytorch": pytorch,
     "tflite": tflite,
     "badshape": lambda: [tensor("features.0.0_weight", "F32", [32, 3, 3, 2], "f", [0.0] * 576)],

@@ -214,7 +214,9 @@ schema(void)
 	i = ir_op_attr_index(OP_NN_BATCH_MATMUL, "transpose_b", 11);
 	is_str(ir_ops[OP_NN_BATCH_MATMUL].attrs[i].deflt, "False", "nn.batch_matmul transpose_b defaults to False");
 	is_str(ir_ops[OP_QNN_DEQUANTIZE].attrs[0].name, "out_dtype", "qnn.dequantize lists out_dtype first");
-	ok(ir_ops[OP_QNN_DEQUANTIZE].attrs[0].deflt == NULL, "qnn.dequantize out_dtype is required");
+	ok((ir_ops[OP_QNN_DEQUANTIZE].attrs[0].type & AT_ALWAYS) && ir_ops[OP_QNN_DEQUANTIZE].attrs[0].deflt &&
+	   strcmp(ir_ops[OP_QNN_DEQUANTIZE].attrs[0].deflt, "\"float32\"") == 0,
+	   "qnn.dequantize out_dtype is always printed, and older dumps without it get float32");
 	ok(ir_ops[OP_NN_DENSE].attrs[0].deflt == NULL, "nn.dense units is required (None allowed)");
 	ok(ir_ops[OP_TRANSPOSE].attrs[0].deflt == NULL, "transpose axes is required (None allowed)");
 	i = ir_op_attr_index(OP_STRIDED_SLICE, "axes", 4);
@@ -306,7 +308,7 @@ qnn(void)
 
 	/* qnn.dequantize */
 	a = attrs(OP_QNN_DEQUANTIZE);
-	FAILS(OP_QNN_DEQUANTIZE, a, "out_dtype is required", ten(DT_UINT8, 2, 1, 1000), f32, i32);
+	GIVES(OP_QNN_DEQUANTIZE, a, ten(DT_FLOAT32, 2, 1, 1000), ten(DT_UINT8, 2, 1, 1000), f32, i32);
 	set(OP_QNN_DEQUANTIZE, a, "out_dtype", "\"float32\"");
 	GIVES(OP_QNN_DEQUANTIZE, a, ten(DT_FLOAT32, 2, 1, 1000), ten(DT_UINT8, 2, 1, 1000), f32, i32);
 	GIVES(OP_QNN_DEQUANTIZE, a, ten(DT_FLOAT32, 2, 1, 1000), ten(DT_UINT8, 2, 1, 1000),

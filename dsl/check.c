@@ -1,0 +1,1339 @@
+/*
+** check.c: everything graftc verifies before it generates code.
+**
+**  1. named sub-patterns are expanded in place (a cycle is an error);
+**  2. pattern calls are resolved against the op registry: op names (with a
+**     did-you-mean), arity, attribute names and literal value types;
+**  3. each pattern is expanded into variants: alternation, optional nodes
+**     and the operand orders of commutative ops (ops.def's OPF_COMM);
+**  4. in every variant, names are bound consistently; every name a guard or
+**     result uses must be bound in every variant;
+**  5. guards are typed (they must be boolean) and results are checked as
+**     expressions that build nodes;
+**  6. rule names are unique, no rule is hidden by an earlier unconditional
+**     rule that matches everything it matches, and a result's dtype agrees
+**     with the matched value's wherever both are known statically.
+** Errors are counted and checking goes on with the next rule.
+*/
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsl.h"
+#include "rules.tab.h"
+
+enum { MAXVARIANTS = 1024 };
+
+typedef struct Check {
+	Rules *r;
+	Diag *d;
+	Rule *rule;
+	int toomany;            /* the current rule has too many variants */
+} Check;
+
+/* ---------------------------------------------------------------- helpers */
+
+static Ast *
+copy(Rules *r, const Ast *a)
+{
+	Ast *b = dsl_ast(r, (AstKind)a->kind, a->loc);
+
+	*b = *a;
+	if (a->nkid) {
+		b->kid = ir_arena_alloc(&r->arena, a->nkid * sizeof *b->kid);
+		for (uint32_t i = 0; i < a->nkid; i++)
+			b->kid[i] = a->kid[i] ? copy(r, a->kid[i]) : NULL;
+	}
+	return b;
+}
+
+static const SubPat *
+findpat(const Rules *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->npats; i++)
+		if (strcmp(r->pats[i].name, name) == 0)
+			return &r->pats[i];
+	return NULL;
+}
+
+static const Extern *
+findext(const Rules *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->nexts; i++)
+		if (strcmp(r->exts[i].name, name) == 0)
+			return &r->exts[i];
+	return NULL;
+}
+
+/* npos: the number of positional arguments of a call (not attributes) */
+static uint32_t
+npos(const Ast *call)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < call->nkid; i++)
+		if (call->kid[i]->kind != A_ATTR && call->kid[i]->kind != A_ATTRS)
+			n++;
+	return n;
+}
+
+/* ---------------------------------------------------------------- 1. sub-patterns */
+
+/* subst: a copy of body with parameter names replaced by arguments */
+static Ast *
+subst(Check *c, const Ast *body, const SubPat *sp, Ast **args)
+{
+	Ast *b;
+
+	if (body->kind == A_NAME)
+		for (uint32_t i = 0; i < sp->nparams; i++)
+			if (strcmp(body->s, sp->params[i]) == 0)
+				return copy(c->r, args[i]);
+	b = dsl_ast(c->r, (AstKind)body->kind, body->loc);
+	*b = *body;
+	if (body->kind == A_BIND)
+		for (uint32_t i = 0; i < sp->nparams; i++)
+			if (strcmp(body->s, sp->params[i]) == 0)
+				ir_error(c->d, body->loc, "parameter '%s' of pattern %s cannot be bound with ':'",
+				         body->s, sp->name);
+	if (body->nkid) {
+		b->kid = ir_arena_alloc(&c->r->arena, body->nkid * sizeof *b->kid);
+		for (uint32_t i = 0; i < body->nkid; i++)
+			b->kid[i] = body->kid[i] ? subst(c, body->kid[i], sp, args) : NULL;
+	}
+	return b;
+}
+
+/* expandpats: replace uses of named sub-patterns in a, recursively */
+static Ast *
+expandpats(Check *c, Ast *a)
+{
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i])
+			a->kid[i] = expandpats(c, a->kid[i]);
+	if (a->kind == A_CALL && !ir_op_lookup(a->s, strlen(a->s))) {
+		SubPat *sp = (SubPat *)findpat(c->r, a->s);
+		Ast *body;
+		if (!sp)
+			return a;
+		if (a->nkid != sp->nparams || npos(a) != a->nkid) {
+			ir_error(c->d, a->loc, "pattern %s takes %u argument%s, not %u", sp->name,
+			         sp->nparams, sp->nparams == 1 ? "" : "s", a->nkid);
+			return dsl_ast(c->r, A_ANY, a->loc);
+		}
+		if (a->flags & AF_OPTIONAL)
+			ir_error(c->d, a->loc, "'?' applies to ops, not to pattern %s", sp->name);
+		if (sp->expanding) {
+			ir_error(c->d, a->loc, "pattern %s uses itself", sp->name);
+			return dsl_ast(c->r, A_ANY, a->loc);
+		}
+		sp->expanding = 1;
+		body = expandpats(c, subst(c, sp->body, sp, a->kid));
+		sp->expanding = 0;
+		return body;
+	}
+	return a;
+}
+
+/* ---------------------------------------------------------------- 2. resolution */
+
+/* litattr: the attribute value of a literal AST; 0 if it is not a literal */
+static int
+litattr(Rules *r, const Ast *a, AttrVal *v)
+{
+	memset(v, 0, sizeof *v);
+	switch (a->kind) {
+	case A_INT: v->kind = AV_INT; v->u.i = a->i; return 1;
+	case A_FLOAT: v->kind = AV_FLOAT; v->u.f = a->f; return 1;
+	case A_STR: v->kind = AV_STR; v->u.s = ir_symz(r->m, a->s); return 1;
+	case A_BOOL: v->kind = AV_BOOL; v->u.i = a->i; return 1;
+	case A_NONE: v->kind = AV_NONE; return 1;
+	case A_LIST: {
+		AttrVal buf[64];
+		if (a->nkid > 64)
+			return 0;
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (!litattr(r, a->kid[i], &buf[i]))
+				return 0;
+		v->kind = AV_ARRAY;
+		v->n = a->nkid;
+		v->first = ir_attr_push(r->m, buf, a->nkid);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* callattr: check attribute argument `at` of a call of op; 1 if fine */
+static int
+callattr(Check *c, OpId op, const Ast *at, int inresult)
+{
+	const OpInfo *o = &ir_ops[op];
+	int k = ir_op_attr_index(op, at->s, strlen(at->s));
+	AttrVal v;
+	const char *want;
+
+	if (k < 0) {
+		int s = ir_op_attr_suggest(op, at->s, strlen(at->s));
+		if (s >= 0)
+			ir_error(c->d, at->loc, "%s has no attribute '%s'; did you mean '%s'?", o->name, at->s, o->attrs[s].name);
+		else if (o->nattrs)
+			ir_error(c->d, at->loc, "%s has no attribute '%s'", o->name, at->s);
+		else
+			ir_error(c->d, at->loc, "%s has no attributes", o->name);
+		return 0;
+	}
+	if (litattr(c->r, at->kid[0], &v) && (want = ir_attr_conform(c->r->m, o->attrs[k].type, &v))) {
+		ir_error(c->d, at->kid[0]->loc, "attribute '%s' of %s must be %s", at->s, o->name, want);
+		return 0;
+	}
+	if (!inresult && at->kid[0]->kind != A_NAME && !litattr(c->r, at->kid[0], &v)) {
+		ir_error(c->d, at->kid[0]->loc, "a pattern's attribute is a literal or a name");
+		return 0;
+	}
+	return 1;
+}
+
+/* dupattrs: report an attribute given twice in a call */
+static void
+dupattrs(Check *c, const Ast *call)
+{
+	for (uint32_t i = 0; i < call->nkid; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (call->kid[i]->kind == A_ATTR && call->kid[j]->kind == A_ATTR &&
+			    strcmp(call->kid[i]->s, call->kid[j]->s) == 0)
+				ir_error(c->d, call->kid[i]->loc, "attribute '%s' is given twice", call->kid[i]->s);
+}
+
+/* unknownop: report an unknown op name with a suggestion */
+static void
+unknownop(Check *c, const Ast *a, const char *what)
+{
+	OpId s = ir_op_suggest(a->s, strlen(a->s));
+	if (s)
+		ir_error(c->d, a->loc, "unknown %s '%s'; did you mean '%s'?", what, a->s, ir_ops[s].name);
+	else
+		ir_error(c->d, a->loc, "unknown %s '%s'", what, a->s);
+}
+
+/* resolve: resolve and check the calls of pattern a */
+static void
+resolve(Check *c, Ast *a)
+{
+	switch (a->kind) {
+	case A_CALL: {
+		OpId op = ir_op_lookup(a->s, strlen(a->s));
+		uint32_t n = npos(a), want;
+		int rest = 0;
+		if (!op) {
+			unknownop(c, a, "op");
+			break;
+		}
+		a->op = op;
+		want = (uint32_t)ir_ops[op].nargs;
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			Ast *k = a->kid[i];
+			if (k->kind == A_REST) {
+				if (k->s)
+					ir_error(c->d, k->loc, "'%s...' binds tuple fields; use '...' for the other arguments of %s", k->s, a->s);
+				if (i + 1 < a->nkid && a->kid[i + 1]->kind != A_ATTR)
+					ir_error(c->d, k->loc, "'...' must be the last argument");
+				rest = 1;
+			} else if (k->kind == A_ATTR) {
+				callattr(c, op, k, 0);
+			} else if (k->kind == A_ATTRS) {
+				ir_error(c->d, k->loc, "attrs(...) belongs in results, not patterns");
+			}
+		}
+		dupattrs(c, a);
+		if (rest ? n - 1 > want : n != want)
+			ir_error(c->d, a->loc, "%s takes %u argument%s, not %u", a->s, want, want == 1 ? "" : "s", n - (uint32_t)rest);
+		if ((a->flags & AF_OPTIONAL) && (n - (uint32_t)rest) == 0)
+			ir_error(c->d, a->loc, "an optional %s needs an argument to stand for it when absent", a->s);
+		break;
+	}
+	case A_TUPLE:
+		for (uint32_t i = 0; i + 1 < a->nkid; i++)
+			if (a->kid[i]->kind == A_REST)
+				ir_error(c->d, a->kid[i]->loc, "'...' must be the last field");
+		break;
+	case A_INT: case A_FLOAT: case A_STR: case A_BOOL: case A_NONE: case A_LIST:
+		ir_error(c->d, a->loc, "a literal is not a pattern; use const, or an attribute constraint");
+		return;
+	case A_ATTR:
+		ir_error(c->d, a->loc, "attribute '%s' outside a call", a->s);
+		return;
+	case A_FOLD: case A_UNOP: case A_BINOP: case A_INDEX: case A_ATTRS:
+		ir_error(c->d, a->loc, "this is not a pattern");
+		return;
+	default:
+		break;
+	}
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && a->kind != A_TYPED && !(a->kind == A_CALL && a->kid[i]->kind == A_ATTR))
+			resolve(c, a->kid[i]);
+	if (a->kind == A_TYPED)
+		resolve(c, a->kid[0]);
+}
+
+/* ---------------------------------------------------------------- 3. variants */
+
+typedef struct Alts {
+	Ast **v;
+	uint32_t n, cap;
+} Alts;
+
+static void
+altadd(Check *c, Alts *l, Ast *a)
+{
+	if (l->n >= MAXVARIANTS) {
+		c->toomany = 1;
+		return;
+	}
+	ir_vgrow(&l->v, &l->cap, l->n + 1);
+	l->v[l->n++] = a;
+}
+
+static void expand(Check *c, Ast *a, Alts *out);
+
+/* expandkids: every combination of the variants of a's children */
+static void
+expandkids(Check *c, Ast *a, Alts *out)
+{
+	Alts *kids = ir_xcalloc(a->nkid ? a->nkid : 1, sizeof *kids);
+	uint32_t *pick = ir_xcalloc(a->nkid ? a->nkid : 1, sizeof *pick);
+	uint64_t total = 1;
+
+	for (uint32_t i = 0; i < a->nkid; i++) {
+		if (a->kid[i] && a->kind != A_ATTR && a->kid[i]->kind != A_ATTR && !(a->kind == A_TYPED && i == 1))
+			expand(c, a->kid[i], &kids[i]);
+		else
+			altadd(c, &kids[i], a->kid[i]);
+		total *= kids[i].n ? kids[i].n : 1;
+	}
+	if (total > MAXVARIANTS)
+		c->toomany = 1;
+	else
+		for (;;) {
+			Ast *b = dsl_ast(c->r, (AstKind)a->kind, a->loc);
+			uint32_t i;
+			*b = *a;
+			if (a->nkid)
+				b->kid = ir_arena_alloc(&c->r->arena, a->nkid * sizeof *b->kid);
+			for (i = 0; i < a->nkid; i++)
+				b->kid[i] = kids[i].n ? kids[i].v[pick[i]] : NULL;
+			altadd(c, out, b);
+			for (i = 0; i < a->nkid; i++) {
+				if (++pick[i] < kids[i].n)
+					break;
+				pick[i] = 0;
+			}
+			if (i == a->nkid)
+				break;
+		}
+	for (uint32_t i = 0; i < a->nkid; i++)
+		free(kids[i].v);
+	free(kids);
+	free(pick);
+}
+
+/* firstpos: the index of a call's first positional argument */
+static int
+firstpos(const Ast *call, int nth)
+{
+	for (uint32_t i = 0; i < call->nkid; i++)
+		if (call->kid[i]->kind != A_ATTR && call->kid[i]->kind != A_ATTRS && nth-- == 0)
+			return (int)i;
+	return -1;
+}
+
+/* expand: the alternation-free variants of pattern a, into out */
+static void
+expand(Check *c, Ast *a, Alts *out)
+{
+	switch (a->kind) {
+	case A_ALT:
+		for (uint32_t i = 0; i < a->nkid; i++)
+			expand(c, a->kid[i], out);
+		return;
+	case A_BIND: {
+		Alts sub = { 0 };
+		Ast *k = a->kid[0];
+		int opt = k->kind == A_CALL && (k->flags & AF_OPTIONAL);
+		if (opt) {
+			/* present: bound; absent: the name is not bound */
+			Ast *present = copy(c->r, k);
+			present->flags &= (uint8_t)~AF_OPTIONAL;
+			expand(c, present, &sub);
+		} else {
+			expand(c, k, &sub);
+		}
+		for (uint32_t i = 0; i < sub.n; i++) {
+			Ast *b = copy(c->r, a);
+			b->kid[0] = sub.v[i];
+			altadd(c, out, b);
+		}
+		free(sub.v);
+		if (opt && firstpos(k, 0) >= 0)
+			expand(c, k->kid[firstpos(k, 0)], out);
+		return;
+	}
+	case A_CALL: {
+		Alts calls = { 0 };
+		if (a->flags & AF_OPTIONAL) {
+			Ast *present = copy(c->r, a);
+			int f = firstpos(a, 0);
+			present->flags &= (uint8_t)~AF_OPTIONAL;
+			expand(c, present, out);
+			if (f >= 0)
+				expand(c, a->kid[f], out);
+			return;
+		}
+		expandkids(c, a, &calls);
+		for (uint32_t i = 0; i < calls.n; i++) {
+			Ast *v = calls.v[i];
+			int p0 = firstpos(v, 0), p1 = firstpos(v, 1);
+			altadd(c, out, v);
+			if (v->op && (ir_ops[v->op].flags & OPF_COMM) && p0 >= 0 && p1 >= 0 &&
+			    v->kid[p0]->kind != A_REST && v->kid[p1]->kind != A_REST) {
+				Ast *s = copy(c->r, v), *t = s->kid[p0];
+				s->kid[p0] = s->kid[p1];
+				s->kid[p1] = t;
+				s->flags |= AF_SWAPPED;
+				altadd(c, out, s);
+			}
+		}
+		free(calls.v);
+		return;
+	}
+	default:
+		if (a->nkid)
+			expandkids(c, a, out);
+		else
+			altadd(c, out, a);
+	}
+}
+
+/* canon: write a variant's canonical text, for duplicate detection */
+static void
+canon(FILE *f, const Ast *a)
+{
+	switch (a->kind) {
+	case A_ANY: fputc('_', f); return;
+	case A_CONST: fputs("const", f); return;
+	case A_VAR: fputs("var", f); return;
+	case A_NAME: fputs(a->s, f); return;
+	case A_REST: fprintf(f, "%s...", a->s ? a->s : ""); return;
+	case A_INT: fprintf(f, "%lld:%d", (long long)a->i, a->dtype); return;
+	case A_FLOAT: fprintf(f, "%.17g:%d", a->f, a->dtype); return;
+	case A_STR: fprintf(f, "\"%s\"", a->s); return;
+	case A_BOOL: fputs(a->i ? "True" : "False", f); return;
+	case A_NONE: fputs("None", f); return;
+	case A_BIND: fprintf(f, "%s:", a->s); canon(f, a->kid[0]); return;
+	case A_ATTR: fprintf(f, "%s=", a->s); canon(f, a->kid[0]); return;
+	case A_GETITEM: canon(f, a->kid[0]); fprintf(f, ".%lld", (long long)a->i); return;
+	case A_TYPED:
+		canon(f, a->kid[0]);
+		fprintf(f, "<%d", a->dtype);
+		if (a->kid[1])
+			canon(f, a->kid[1]);
+		fputc('>', f);
+		return;
+	default:
+		fprintf(f, "%s(", a->kind == A_CALL ? a->s : a->kind == A_LIST ? "list" : "tuple");
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			if (i)
+				fputc(',', f);
+			canon(f, a->kid[i]);
+		}
+		fputc(')', f);
+	}
+}
+
+static char *
+canonstr(const Ast *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		ir_die("open_memstream failed");
+	canon(f, a);
+	fclose(f);
+	return buf;
+}
+
+/* ---------------------------------------------------------------- 4. bindings */
+
+typedef enum BindKind { BK_NODE, BK_ATTR, BK_REST } BindKind;
+
+typedef struct Bound {
+	const char *name;
+	BindKind kind;
+	const Ast *at;          /* BK_NODE: the pattern bound (A_NAME: any node);
+	                           BK_ATTR, BK_REST: the call or tuple */
+	int attr;               /* BK_ATTR: the attribute index */
+	Loc loc;
+} Bound;
+
+typedef struct Env {
+	Bound *v;
+	uint32_t n, cap;
+} Env;
+
+static const Bound *
+envfind(const Env *e, const char *name)
+{
+	for (uint32_t i = 0; i < e->n; i++)
+		if (strcmp(e->v[i].name, name) == 0)
+			return &e->v[i];
+	return NULL;
+}
+
+static void
+envadd(Check *c, Env *e, const char *name, BindKind k, const Ast *at, int attr, Loc loc)
+{
+	const Bound *old = envfind(e, name);
+
+	if (old) {
+		if (old->kind != k || k == BK_REST)
+			ir_error(c->d, loc, "'%s' is bound twice, as different kinds of thing", name);
+		return;     /* a repeated node or attribute name: an equality test */
+	}
+	ir_vgrow(&e->v, &e->cap, e->n + 1);
+	e->v[e->n].name = name;
+	e->v[e->n].kind = k;
+	e->v[e->n].at = at;
+	e->v[e->n].attr = attr;
+	e->v[e->n].loc = loc;
+	e->n++;
+}
+
+/* bindings: the names variant a binds, into e */
+static void
+bindings(Check *c, const Ast *a, Env *e)
+{
+	switch (a->kind) {
+	case A_NAME:
+		envadd(c, e, a->s, BK_NODE, a, 0, a->loc);
+		return;
+	case A_BIND:
+		envadd(c, e, a->s, BK_NODE, a->kid[0], 0, a->loc);
+		bindings(c, a->kid[0], e);
+		return;
+	case A_REST:
+		if (a->s)
+			envadd(c, e, a->s, BK_REST, a, 0, a->loc);
+		return;
+	case A_CALL:
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			if (k->kind == A_ATTR && k->kid[0]->kind == A_NAME && a->op)
+				envadd(c, e, k->kid[0]->s, BK_ATTR, a, ir_op_attr_index(a->op, k->s, strlen(k->s)), k->loc);
+			else if (k->kind != A_ATTR)
+				bindings(c, k, e);
+		}
+		return;
+	case A_TYPED:
+		bindings(c, a->kid[0], e);
+		return;
+	default:
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (a->kid[i])
+				bindings(c, a->kid[i], e);
+	}
+}
+
+/* ---------------------------------------------------------------- 5. guards and results */
+
+static const char *const vnames[] = {
+	"an error", "an integer", "a float", "a boolean", "a string", "a list", "None",
+	"an attribute value", "a node", "a list of nodes",
+};
+
+static int
+numeric(VType t)
+{
+	return t == V_INT || t == V_FLOAT || t == V_ANY;
+}
+
+/* attrvtype: the guard type of attribute field k of op */
+static VType
+attrvtype(OpId op, int k)
+{
+	int t = AT_TYPE(ir_ops[op].attrs[k].type);
+	if (t & AT_OPT)
+		return V_ANY;
+	switch (t) {
+	case AT_INT: return V_INT;
+	case AT_FLOAT: return V_FLOAT;
+	case AT_BOOL: return V_BOOL;
+	case AT_STR: case AT_DTYPE: return V_STR;
+	case AT_INTS: case AT_INTS2: return V_LIST;
+	default: return V_ANY;
+	}
+}
+
+typedef struct Scope {
+	Env *envs;              /* one per variant */
+	uint32_t n;
+	const char *where;      /* "guard" or "result" */
+} Scope;
+
+/* lookup: check that name is bound, the same way, in every variant */
+static const Bound *
+lookup(Check *c, const Scope *s, const char *name, Loc loc)
+{
+	const Bound *first = NULL;
+	uint32_t hits = 0;
+
+	for (uint32_t i = 0; i < s->n; i++) {
+		const Bound *b = envfind(&s->envs[i], name);
+		if (!b)
+			continue;
+		hits++;
+		if (!first)
+			first = b;
+		else if (b->kind != first->kind)
+			ir_error(c->d, loc, "'%s' is bound to different kinds of thing in different alternatives", name);
+	}
+	if (!hits)
+		ir_error(c->d, loc, "'%s' is used in the %s but never bound", name, s->where);
+	else if (hits < s->n)
+		ir_error(c->d, loc, "'%s' is used in the %s but not bound in every alternative of the pattern", name, s->where);
+	return hits == s->n ? first : NULL;
+}
+
+/* callop: the op of the call bound to name in every variant, or 0 */
+static OpId
+callop(Check *c, const Scope *s, const char *name, Loc loc)
+{
+	OpId op = 0;
+
+	for (uint32_t i = 0; i < s->n; i++) {
+		const Bound *b = envfind(&s->envs[i], name);
+		const Ast *at = b ? b->at : NULL;
+		while (at && at->kind == A_TYPED)
+			at = at->kid[0];
+		if (!b || b->kind != BK_NODE || !at || at->kind != A_CALL || !at->op) {
+			ir_error(c->d, loc, "'%s' is not bound to an op call in every alternative, so it has no attributes", name);
+			return 0;
+		}
+		if (op && at->op != op) {
+			ir_error(c->d, loc, "'%s' is bound to %s in one alternative and %s in another", name,
+			         ir_ops[op].name, ir_ops[at->op].name);
+			return 0;
+		}
+		op = at->op;
+	}
+	return op;
+}
+
+static VType expr(Check *c, const Scope *s, Ast *a);
+
+/* nodearg: check a builtin's argument names a bound node */
+static int
+nodearg(Check *c, const Scope *s, const Ast *a, const char *fn)
+{
+	const Bound *b;
+
+	if (a->kind != A_NAME) {
+		ir_error(c->d, a->loc, "%s() takes a name bound by the pattern", fn);
+		return 0;
+	}
+	b = lookup(c, s, a->s, a->loc);
+	if (b && b->kind != BK_NODE) {
+		ir_error(c->d, a->loc, "%s() takes a node; '%s' is %s", fn, a->s,
+		         b->kind == BK_ATTR ? "an attribute value" : "a list of nodes");
+		return 0;
+	}
+	return b != NULL;
+}
+
+static const struct Builtin {
+	const char *name;
+	VType ret;
+	int nargs;
+} builtins[] = {
+	{ "dtype", V_STR, 1 }, { "rank", V_INT, 1 }, { "shape", V_LIST, 1 },
+	{ "numel", V_INT, 1 }, { "value", V_FLOAT, 1 }, { "is_const", V_BOOL, 1 },
+	{ "is_scalar", V_BOOL, 1 }, { "present", V_BOOL, 1 }, { "len", V_INT, 1 },
+};
+
+/* guardcall: type a call in a guard: builtin, extern predicate */
+static VType
+guardcall(Check *c, const Scope *s, Ast *a)
+{
+	const Extern *e;
+
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
+		if (strcmp(a->s, builtins[i].name) != 0)
+			continue;
+		if ((int)a->nkid != builtins[i].nargs) {
+			ir_error(c->d, a->loc, "%s() takes %d argument", a->s, builtins[i].nargs);
+			return V_BAD;
+		}
+		if (strcmp(a->s, "present") == 0) {
+			/* present(x): x may be unbound in some variants */
+			uint32_t hits = 0;
+			if (a->kid[0]->kind != A_NAME) {
+				ir_error(c->d, a->kid[0]->loc, "present() takes a name bound by the pattern");
+				return V_BAD;
+			}
+			for (uint32_t v = 0; v < s->n; v++)
+				hits += envfind(&s->envs[v], a->kid[0]->s) != NULL;
+			if (!hits)
+				ir_error(c->d, a->kid[0]->loc, "'%s' is never bound", a->kid[0]->s);
+			return V_BOOL;
+		}
+		if (strcmp(a->s, "len") == 0) {
+			const Bound *b = a->kid[0]->kind == A_NAME ? lookup(c, s, a->kid[0]->s, a->kid[0]->loc) : NULL;
+			if (!b || b->kind != BK_REST) {
+				if (b || a->kid[0]->kind != A_NAME)
+					ir_error(c->d, a->kid[0]->loc, "len() takes a name bound with '...'");
+				return V_BAD;
+			}
+			return V_INT;
+		}
+		return nodearg(c, s, a->kid[0], a->s) ? builtins[i].ret : V_BAD;
+	}
+	if ((e = findext(c->r, a->s))) {
+		if (e->action) {
+			ir_error(c->d, a->loc, "%s is an extern action, not a predicate", a->s);
+			return V_BAD;
+		}
+		if (a->nkid != e->nparams) {
+			ir_error(c->d, a->loc, "extern pred %s takes %u argument%s, not %u", a->s, e->nparams,
+			         e->nparams == 1 ? "" : "s", a->nkid);
+			return V_BAD;
+		}
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (!nodearg(c, s, a->kid[i], a->s))
+				return V_BAD;
+		return V_BOOL;
+	}
+	if (ir_op_lookup(a->s, strlen(a->s)))
+		ir_error(c->d, a->loc, "an op call builds a node: it belongs in a result, not a guard");
+	else
+		ir_error(c->d, a->loc, "unknown function '%s' (builtins: dtype, rank, shape, numel, value, "
+		         "is_const, is_scalar, present, len; or declare it with 'extern pred')", a->s);
+	return V_BAD;
+}
+
+static VType expr1(Check *c, const Scope *s, Ast *a);
+
+/* expr: type a guard expression, and remember the type in the AST */
+static VType
+expr(Check *c, const Scope *s, Ast *a)
+{
+	VType t = expr1(c, s, a);
+	a->vt = (uint8_t)t;
+	return t;
+}
+
+static VType
+expr1(Check *c, const Scope *s, Ast *a)
+{
+	switch (a->kind) {
+	case A_INT: return V_INT;
+	case A_FLOAT: return V_FLOAT;
+	case A_STR: return V_STR;
+	case A_BOOL: return V_BOOL;
+	case A_NONE: return V_NONE;
+	case A_LIST:
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (!numeric(expr(c, s, a->kid[i])))
+				ir_error(c->d, a->kid[i]->loc, "list elements in guards are numbers");
+		return V_LIST;
+	case A_NAME: {
+		const char *dot = strchr(a->s, '.');
+		const Bound *b;
+		if (dot) {
+			/* r.attr */
+			char *base = (char *)dsl_strdup(c->r, a->s, (size_t)(dot - a->s));
+			OpId op;
+			int k;
+			if (strchr(dot + 1, '.')) {
+				ir_error(c->d, a->loc, "'%s' is not a name or name.attribute", a->s);
+				return V_BAD;
+			}
+			if (!lookup(c, s, base, a->loc) || !(op = callop(c, s, base, a->loc)))
+				return V_BAD;
+			k = ir_op_attr_index(op, dot + 1, strlen(dot + 1));
+			if (k < 0) {
+				int sg = ir_op_attr_suggest(op, dot + 1, strlen(dot + 1));
+				if (sg >= 0)
+					ir_error(c->d, a->loc, "%s has no attribute '%s'; did you mean '%s'?", ir_ops[op].name, dot + 1, ir_ops[op].attrs[sg].name);
+				else
+					ir_error(c->d, a->loc, "%s has no attribute '%s'", ir_ops[op].name, dot + 1);
+				return V_BAD;
+			}
+			return attrvtype(op, k);
+		}
+		if (!(b = lookup(c, s, a->s, a->loc)))
+			return V_BAD;
+		if (b->kind == BK_ATTR)
+			return attrvtype(b->at->op, b->attr);
+		return b->kind == BK_NODE ? V_NODE : V_REST;
+	}
+	case A_CALL:
+		return guardcall(c, s, a);
+	case A_UNOP: {
+		VType t = expr(c, s, a->kid[0]);
+		if (a->i == '!' && t != V_BOOL && t != V_BAD && t != V_ANY)
+			ir_error(c->d, a->loc, "'!' takes a boolean, not %s", vnames[t]);
+		if (a->i == '-' && !numeric(t) && t != V_BAD)
+			ir_error(c->d, a->loc, "'-' takes a number, not %s", vnames[t]);
+		return a->i == '!' ? V_BOOL : t;
+	}
+	case A_INDEX: {
+		VType t = expr(c, s, a->kid[0]), i = expr(c, s, a->kid[1]);
+		if (t != V_LIST && t != V_ANY && t != V_BAD)
+			ir_error(c->d, a->loc, "only lists can be indexed, not %s", vnames[t]);
+		if (i != V_INT && i != V_ANY && i != V_BAD)
+			ir_error(c->d, a->kid[1]->loc, "an index is an integer, not %s", vnames[i]);
+		return V_ANY;
+	}
+	case A_BINOP: {
+		VType x = expr(c, s, a->kid[0]), y = expr(c, s, a->kid[1]);
+		if (x == V_BAD || y == V_BAD)
+			return a->i == T_ANDAND || a->i == T_OROR || a->i == T_EQ || a->i == T_NE ||
+			       a->i == '<' || a->i == '>' || a->i == T_LE || a->i == T_GE ? V_BOOL : V_BAD;
+		switch (a->i) {
+		case T_ANDAND: case T_OROR:
+			if ((x != V_BOOL && x != V_ANY) || (y != V_BOOL && y != V_ANY))
+				ir_error(c->d, a->loc, "'%s' takes booleans, not %s and %s", a->i == T_ANDAND ? "&&" : "||", vnames[x], vnames[y]);
+			return V_BOOL;
+		case T_EQ: case T_NE:
+			if (x == V_NODE || y == V_NODE || x == V_REST || y == V_REST)
+				ir_error(c->d, a->loc, "nodes are compared by matching them with one name in the pattern, not with '=='");
+			else if (!(x == y || x == V_ANY || y == V_ANY || x == V_NONE || y == V_NONE || (numeric(x) && numeric(y))))
+				ir_error(c->d, a->loc, "cannot compare %s with %s", vnames[x], vnames[y]);
+			return V_BOOL;
+		case '<': case '>': case T_LE: case T_GE:
+			if (!numeric(x) || !numeric(y))
+				ir_error(c->d, a->loc, "ordering compares numbers, not %s and %s", vnames[x], vnames[y]);
+			return V_BOOL;
+		default:
+			if (!numeric(x) || !numeric(y)) {
+				ir_error(c->d, a->loc, "arithmetic takes numbers, not %s and %s", vnames[x], vnames[y]);
+				return V_BAD;
+			}
+			if (a->i == '%' && (x == V_FLOAT || y == V_FLOAT))
+				ir_error(c->d, a->loc, "'%%' takes integers");
+			return x == V_FLOAT || y == V_FLOAT ? V_FLOAT : (x == V_ANY || y == V_ANY ? V_ANY : V_INT);
+		}
+	}
+	default:
+		ir_error(c->d, a->loc, "this cannot appear in a guard");
+		return V_BAD;
+	}
+}
+
+DType
+dsl_scalar_ctor(const char *name)
+{
+	DType dt = ir_dtype_parse(name, strlen(name));
+	return dt == DT_VOID ? DT_COUNT : dt;
+}
+#define scalarctor dsl_scalar_ctor
+
+/* result: check a result expression that must build or name a node */
+static void
+result(Check *c, const Scope *s, Ast *a, int top)
+{
+	switch (a->kind) {
+	case A_FOLD:
+		if (!top)
+			ir_error(c->d, a->loc, "fold_const is a whole result, not a part of one");
+		return;
+	case A_INT: case A_FLOAT: case A_BOOL:
+		return;     /* a scalar constant */
+	case A_NAME: {
+		const Bound *b;
+		if (strchr(a->s, '.')) {
+			ir_error(c->d, a->loc, "'%s' is an attribute value; a result argument is a node "
+			         "(use a constructor such as float32(%s) for a constant)", a->s, a->s);
+			return;
+		}
+		b = lookup(c, s, a->s, a->loc);
+		if (b && b->kind != BK_NODE)
+			ir_error(c->d, a->loc, "'%s' is %s, not a node", a->s,
+			         b->kind == BK_ATTR ? "an attribute value" : "a list of nodes (write it inside a tuple: (%s...))");
+		return;
+	}
+	case A_TUPLE:
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			Ast *k = a->kid[i];
+			if (k->kind == A_REST) {
+				const Bound *b = k->s ? lookup(c, s, k->s, k->loc) : NULL;
+				if (!k->s)
+					ir_error(c->d, k->loc, "'...' in a result needs a name bound with '...'");
+				else if (b && b->kind != BK_REST)
+					ir_error(c->d, k->loc, "'%s' was not bound with '...'", k->s);
+			} else {
+				result(c, s, k, 0);
+			}
+		}
+		return;
+	case A_GETITEM:
+		result(c, s, a->kid[0], 0);
+		return;
+	case A_CALL: {
+		OpId op = ir_op_lookup(a->s, strlen(a->s));
+		const Extern *e;
+		DType dt = scalarctor(a->s);
+		if (op) {
+			uint32_t n = 0;
+			a->op = op;
+			for (uint32_t i = 0; i < a->nkid; i++) {
+				Ast *k = a->kid[i];
+				if (k->kind == A_ATTR) {
+					int kk = ir_op_attr_index(op, k->s, strlen(k->s));
+					if (callattr(c, op, k, 1) && kk >= 0) {
+						AttrVal v;
+						if (!litattr(c->r, k->kid[0], &v)) {
+							VType t = expr(c, s, k->kid[0]), want = attrvtype(op, kk);
+							if (t != V_BAD && t != want && t != V_ANY && want != V_ANY &&
+							    !(want == V_FLOAT && t == V_INT))
+								ir_error(c->d, k->kid[0]->loc, "attribute '%s' of %s is %s, not %s",
+								         k->s, a->s, vnames[want], vnames[t]);
+						}
+					}
+				} else if (k->kind == A_ATTRS) {
+					OpId from;
+					if (lookup(c, s, k->s, k->loc) && (from = callop(c, s, k->s, k->loc)) && from != op)
+						ir_error(c->d, k->loc, "attrs(%s) copies the attributes of %s, not of %s",
+						         k->s, ir_ops[from].name, a->s);
+				} else if (k->kind == A_REST) {
+					ir_error(c->d, k->loc, "'...' is not an argument of a result; write a tuple");
+				} else {
+					result(c, s, k, 0);
+					n++;
+				}
+			}
+			dupattrs(c, a);
+			if ((int)n != ir_ops[op].nargs)
+				ir_error(c->d, a->loc, "%s takes %d argument%s, not %u", a->s, ir_ops[op].nargs,
+				         ir_ops[op].nargs == 1 ? "" : "s", n);
+			for (int k = 0; k < ir_ops[op].nattrs; k++) {
+				int given = 0;
+				if (ir_ops[op].attrs[k].deflt)
+					continue;
+				for (uint32_t i = 0; i < a->nkid; i++)
+					if ((a->kid[i]->kind == A_ATTR && strcmp(a->kid[i]->s, ir_ops[op].attrs[k].name) == 0) ||
+					    a->kid[i]->kind == A_ATTRS)
+						given = 1;
+				if (!given)
+					ir_error(c->d, a->loc, "%s requires attribute '%s'", a->s, ir_ops[op].attrs[k].name);
+			}
+			return;
+		}
+		if (dt != DT_COUNT) {
+			VType t;
+			if (a->nkid != 1) {
+				ir_error(c->d, a->loc, "%s(...) takes one number", a->s);
+				return;
+			}
+			t = expr(c, s, a->kid[0]);
+			if (!numeric(t) && t != V_BOOL && t != V_BAD)
+				ir_error(c->d, a->kid[0]->loc, "%s(...) takes a number, not %s", a->s, vnames[t]);
+			return;
+		}
+		if ((e = findext(c->r, a->s))) {
+			if (!e->action) {
+				ir_error(c->d, a->loc, "%s is an extern predicate, not an action", a->s);
+				return;
+			}
+			if (!top)
+				ir_error(c->d, a->loc, "an extern action is a whole result, not a part of one");
+			if (a->nkid != e->nparams)
+				ir_error(c->d, a->loc, "extern action %s takes %u argument%s, not %u", a->s, e->nparams,
+				         e->nparams == 1 ? "" : "s", a->nkid);
+			for (uint32_t i = 0; i < a->nkid; i++)
+				nodearg(c, s, a->kid[i], a->s);
+			return;
+		}
+		unknownop(c, a, "op or action");
+		return;
+	}
+	default:
+		ir_error(c->d, a->loc, "a result is a node: a name, an op call, a tuple, a constant, "
+		         "fold_const or an extern action");
+	}
+}
+
+/* ---------------------------------------------------------------- 6. rule sets */
+
+/* repeated: 1 if variant a uses some name twice (an equality constraint) */
+static int
+repeated(const Ast *a, const char **seen, uint32_t *n)
+{
+	const char *name = NULL;
+
+	if (a->kind == A_NAME || a->kind == A_BIND || (a->kind == A_REST && a->s))
+		name = a->s;
+	if (a->kind == A_ATTR && a->kid[0]->kind == A_NAME)
+		name = a->kid[0]->s;
+	if (name) {
+		for (uint32_t i = 0; i < *n; i++)
+			if (strcmp(seen[i], name) == 0)
+				return 1;
+		if (*n < 256)
+			seen[(*n)++] = name;
+	}
+	if (a->kind == A_ATTR)
+		return 0;
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && !(a->kind == A_TYPED && i == 1) && repeated(a->kid[i], seen, n))
+			return 1;
+	return 0;
+}
+
+static int sameast(const Ast *a, const Ast *b);
+
+/* attrof: the value AST of attribute `name` among a call's arguments */
+static const Ast *
+attrof(const Ast *call, const char *name)
+{
+	for (uint32_t i = 0; i < call->nkid; i++)
+		if (call->kid[i]->kind == A_ATTR && strcmp(call->kid[i]->s, name) == 0)
+			return call->kid[i]->kid[0];
+	return NULL;
+}
+
+static int
+sameast(const Ast *a, const Ast *b)
+{
+	char *x = canonstr(a), *y = canonstr(b);
+	int same = strcmp(x, y) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
+/* subsumes: 1 if pattern a (with no repeated names) matches everything b
+** matches; a sound, incomplete test */
+static int
+subsumes(const Ast *a, const Ast *b)
+{
+	if (a->kind == A_ANY || a->kind == A_NAME || a->kind == A_REST)
+		return 1;
+	if (a->kind == A_BIND)
+		return subsumes(a->kid[0], b);
+	if (b->kind == A_BIND)
+		return subsumes(a, b->kid[0]);
+	if (a->kind == A_TYPED)
+		return b->kind == A_TYPED && a->dtype == b->dtype &&
+		       (!a->kid[1] || (b->kid[1] && sameast(a->kid[1], b->kid[1]))) &&
+		       subsumes(a->kid[0], b->kid[0]);
+	if (b->kind == A_TYPED)
+		return subsumes(a, b->kid[0]);
+	if (a->kind != b->kind)
+		return 0;
+	switch (a->kind) {
+	case A_CONST: case A_VAR:
+		return 1;
+	case A_GETITEM:
+		return a->i == b->i && subsumes(a->kid[0], b->kid[0]);
+	case A_CALL:
+	case A_TUPLE: {
+		uint32_t i = 0, j = 0;
+		if (a->kind == A_CALL && a->op != b->op)
+			return 0;
+		/* positional arguments pairwise; a's rest covers what is left */
+		for (;;) {
+			while (i < a->nkid && a->kid[i]->kind == A_ATTR)
+				i++;
+			while (j < b->nkid && b->kid[j]->kind == A_ATTR)
+				j++;
+			if (i == a->nkid || j == b->nkid)
+				break;
+			if (a->kid[i]->kind == A_REST)
+				break;
+			if (b->kid[j]->kind == A_REST)
+				return 0;
+			if (!subsumes(a->kid[i], b->kid[j]))
+				return 0;
+			i++;
+			j++;
+		}
+		if (!(i < a->nkid && a->kid[i]->kind == A_REST)) {
+			/* no rest in a: both lists must end together */
+			while (j < b->nkid && b->kid[j]->kind == A_ATTR)
+				j++;
+			if (i < a->nkid || j < b->nkid)
+				return 0;
+		}
+		if (a->kind == A_CALL)
+			for (uint32_t k = 0; k < a->nkid; k++) {
+				const Ast *v = a->kid[k], *w;
+				if (v->kind != A_ATTR || v->kid[0]->kind == A_NAME)
+					continue;
+				w = attrof(b, v->s);
+				if (!w || !sameast(v->kid[0], w))
+					return 0;
+			}
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* unconditional: 1 if a rule fires whenever its pattern matches */
+static int
+unconditional(const Rule *ru)
+{
+	const Ast *res = ru->result;
+	int action = res->kind == A_CALL && !res->op && scalarctor(res->s) == DT_COUNT;
+	return !ru->guard && res->kind != A_FOLD && !action;
+}
+
+/* hides: 1 if every variant of b is matched by some variant of a */
+static int
+hides(const Rule *a, const Rule *b)
+{
+	for (uint32_t i = 0; i < a->nvariants; i++) {
+		const char *seen[256];
+		uint32_t n = 0;
+		if (repeated(a->variants[i].pat, seen, &n))
+			return 0;
+	}
+	for (uint32_t j = 0; j < b->nvariants; j++) {
+		int covered = 0;
+		for (uint32_t i = 0; i < a->nvariants && !covered; i++)
+			covered = subsumes(a->variants[i].pat, b->variants[j].pat);
+		if (!covered)
+			return 0;
+	}
+	return 1;
+}
+
+/* ---------------------------------------------------------------- static dtypes */
+
+/* litdtype: the dtype a literal attribute value names, or DT_COUNT */
+static DType
+litdtype(const Ast *v)
+{
+	DType dt;
+	if (!v || v->kind != A_STR)
+		return DT_COUNT;
+	dt = ir_dtype_parse(v->s, strlen(v->s));
+	return dt == DT_VOID ? DT_COUNT : dt;
+}
+
+static DType pdtype(const Ast *a, const Scope *s, uint32_t variant);
+
+/* calldtype: the dtype of a call, from its attributes or its first operand */
+static DType
+calldtype(const Ast *a, const Scope *s, uint32_t variant)
+{
+	const Ast *v;
+	int f;
+
+	switch (a->op) {
+	case OP_CAST: case OP_ANNOTATION_CAST_HINT:
+		return a->op == OP_CAST ? litdtype(attrof(a, "dtype")) : DT_COUNT;
+	case OP_QNN_QUANTIZE: case OP_QNN_REQUANTIZE: case OP_QNN_DEQUANTIZE:
+	case OP_NN_CONV2D: case OP_NN_DENSE: case OP_NN_CONV2D_TRANSPOSE: case OP_NN_BATCH_MATMUL:
+	case OP_QNN_CONV2D: case OP_QNN_DENSE:
+		v = attrof(a, "out_dtype");
+		if (v)
+			return litdtype(v);
+		if (a->op == OP_QNN_DEQUANTIZE)
+			return DT_FLOAT32;
+		if (a->op == OP_QNN_CONV2D || a->op == OP_QNN_DENSE)
+			return DT_INT32;    /* graft's default for an empty out_dtype */
+		return DT_COUNT;
+	default:
+		break;
+	}
+	if (!(ir_ops[a->op].flags & (OPF_ELEM | OPF_ANNOT)) && a->op != OP_NN_PAD && a->op != OP_NN_BIAS_ADD &&
+	    a->op != OP_RESHAPE && a->op != OP_TRANSPOSE && a->op != OP_SQUEEZE && a->op != OP_EXPAND_DIMS &&
+	    a->op != OP_STRIDED_SLICE && a->op != OP_NN_MAX_POOL2D && a->op != OP_NN_AVG_POOL2D &&
+	    a->op != OP_NN_SOFTMAX && a->op != OP_NN_BATCH_FLATTEN)
+		return DT_COUNT;
+	f = firstpos(a, 0);
+	return f >= 0 && a->kid[f]->kind != A_REST ? pdtype(a->kid[f], s, variant) : DT_COUNT;
+}
+
+/* pdtype: the dtype a pattern or result node has, if known statically */
+static DType
+pdtype(const Ast *a, const Scope *s, uint32_t variant)
+{
+	switch (a->kind) {
+	case A_TYPED:
+		return a->dtype != DT_COUNT ? (DType)a->dtype : pdtype(a->kid[0], s, variant);
+	case A_BIND:
+		return pdtype(a->kid[0], s, variant);
+	case A_CALL:
+		if (a->op) {
+			/* attrs(r) in a result: r's attributes decide */
+			for (uint32_t i = 0; i < a->nkid; i++)
+				if (a->kid[i]->kind == A_ATTRS && !attrof(a, "out_dtype") && !attrof(a, "dtype") && s) {
+					const Bound *b = envfind(&s->envs[variant], a->kid[i]->s);
+					if (b && b->kind == BK_NODE)
+						return pdtype(b->at, NULL, 0);
+				}
+			return calldtype(a, s, variant);
+		}
+		return scalarctor(a->s);
+	case A_INT: case A_FLOAT:
+		return (DType)a->dtype;
+	case A_BOOL:
+		return DT_BOOL;
+	case A_NAME:
+		if (s) {
+			const Bound *b = envfind(&s->envs[variant], a->s);
+			if (b && b->kind == BK_NODE && b->at != a)
+				return pdtype(b->at, NULL, 0);
+		}
+		return DT_COUNT;
+	default:
+		return DT_COUNT;
+	}
+}
+
+/* ---------------------------------------------------------------- rules */
+
+/* prioritycmp: priority order (higher first), then file order */
+static int
+prioritycmp(const void *x, const void *y)
+{
+	const Rule *a = x, *b = y;
+	if (a->prio != b->prio)
+		return a->prio > b->prio ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* checkrule: steps 2-5 for one rule */
+static void
+checkrule(Check *c, Rule *ru)
+{
+	Alts alts = { 0 };
+	Scope s;
+	int before = c->d->errors;
+
+	c->rule = ru;
+	c->toomany = 0;
+	ru->pat = expandpats(c, ru->pat);
+	if (ru->guard)
+		ru->guard = expandpats(c, ru->guard);
+	resolve(c, ru->pat);
+	if (ru->pat->kind == A_NAME || ru->pat->kind == A_ANY || ru->pat->kind == A_CONST || ru->pat->kind == A_VAR)
+		ir_error(c->d, ru->pat->loc, "a rule's pattern must have an op, a tuple or a projection at its root");
+	if (c->d->errors != before)
+		return;
+	expand(c, ru->pat, &alts);
+	if (c->toomany) {
+		ir_error(c->d, ru->loc, "rule '%s' expands into more than %d variants "
+		         "(alternatives times commutative operand orders)", ru->name, MAXVARIANTS);
+		free(alts.v);
+		return;
+	}
+	/* drop duplicate variants: add(x, x) is its own swap */
+	ru->variants = ir_arena_alloc(&c->r->arena, alts.n * sizeof *ru->variants);
+	ru->nvariants = 0;
+	for (uint32_t i = 0; i < alts.n; i++) {
+		char *t = canonstr(alts.v[i]);
+		int dup = 0;
+		for (uint32_t j = 0; j < ru->nvariants && !dup; j++) {
+			char *u = canonstr(ru->variants[j].pat);
+			dup = strcmp(t, u) == 0;
+			free(u);
+		}
+		free(t);
+		if (!dup)
+			ru->variants[ru->nvariants++].pat = alts.v[i];
+	}
+	free(alts.v);
+
+	s.n = ru->nvariants;
+	s.envs = ir_xcalloc(s.n, sizeof *s.envs);
+	for (uint32_t i = 0; i < s.n; i++)
+		bindings(c, ru->variants[i].pat, &s.envs[i]);
+	if (ru->guard) {
+		VType t;
+		s.where = "guard";
+		t = expr(c, &s, ru->guard);
+		if (t != V_BOOL && t != V_BAD && t != V_ANY)
+			ir_error(c->d, ru->guard->loc, "a guard is a boolean, not %s", vnames[t]);
+	}
+	s.where = "result";
+	result(c, &s, ru->result, 1);
+	/* the result's dtype must agree with the matched value's */
+	if (c->d->errors == before && ru->result->kind != A_FOLD)
+		for (uint32_t v = 0; v < s.n; v++) {
+			DType want = pdtype(ru->variants[v].pat, &s, v), got = pdtype(ru->result, &s, v);
+			if (want != DT_COUNT && got != DT_COUNT && want != got) {
+				ir_error(c->d, ru->result->loc, "the result has dtype %s, but what it replaces has dtype %s",
+				         ir_dtype_names[got], ir_dtype_names[want]);
+				break;
+			}
+		}
+	for (uint32_t i = 0; i < s.n; i++)
+		free(s.envs[i].v);
+	free(s.envs);
+}
+
+int
+dsl_check(Rules *r)
+{
+	Check c = { r, r->d, NULL, 0 };
+	int before = r->d->errors;
+	Rule *sorted;
+
+	for (uint32_t i = 0; i < r->npats; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (strcmp(r->pats[i].name, r->pats[j].name) == 0) {
+				ir_error(r->d, r->pats[i].loc, "pattern %s is defined twice", r->pats[i].name);
+				ir_note(r->d, r->pats[j].loc, "first defined here");
+			}
+	for (uint32_t i = 0; i < r->npats; i++)
+		if (ir_op_lookup(r->pats[i].name, strlen(r->pats[i].name)))
+			ir_error(r->d, r->pats[i].loc, "pattern %s has the name of an op", r->pats[i].name);
+	for (uint32_t i = 0; i < r->nexts; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (strcmp(r->exts[i].name, r->exts[j].name) == 0) {
+				ir_error(r->d, r->exts[i].loc, "extern %s is declared twice", r->exts[i].name);
+				ir_note(r->d, r->exts[j].loc, "first declared here");
+			}
+	for (uint32_t i = 0; i < r->nrules; i++) {
+		for (uint32_t j = 0; j < i; j++)
+			if (strcmp(r->rules[i].name, r->rules[j].name) == 0) {
+				ir_error(r->d, r->rules[i].loc, "rule '%s' is defined twice", r->rules[i].name);
+				ir_note(r->d, r->rules[j].loc, "first defined here");
+				break;
+			}
+		checkrule(&c, &r->rules[i]);
+	}
+	if (r->d->errors != before)
+		return r->d->errors - before;
+
+	/* priority order, then: is any rule hidden by an earlier one? */
+	if (r->nrules) {
+		sorted = ir_xmalloc(r->nrules * sizeof *sorted);
+		memcpy(sorted, r->rules, r->nrules * sizeof *sorted);
+		qsort(sorted, r->nrules, sizeof *sorted, prioritycmp);
+		memcpy(r->rules, sorted, r->nrules * sizeof *sorted);
+		free(sorted);
+	}
+	for (uint32_t i = 0; i < r->nrules; i++)
+		r->rules[i].index = i;
+	/* report in file order */
+	for (uint32_t o = 0; o < r->nrules; o++) {
+		uint32_t j = 0;
+		while (r->rules[j].order != o)
+			j++;
+		for (uint32_t i = 0; i < j; i++)
+			if (unconditional(&r->rules[i]) && hides(&r->rules[i], &r->rules[j])) {
+				ir_error(r->d, r->rules[j].loc, "rule '%s' can never fire: rule '%s' matches everything it matches and is tried first",
+				         r->rules[j].name, r->rules[i].name);
+				ir_note(r->d, r->rules[i].loc, "rule '%s' is here", r->rules[i].name);
+				break;
+			}
+	}
+	return r->d->errors - before;
+}

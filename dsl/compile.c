@@ -1,0 +1,442 @@
+/*
+** compile.c: rules -> decision trees.
+**
+** Every variant of every rule becomes a sequence of steps along operand
+** paths: loads (`v_0_1` is operand 1 of operand 0 of the root `v`) and
+** tests (op, node kind, operand count, tuple index, attribute, type, the
+** same node twice), ending in a leaf that runs the guard and builds the
+** result.  Sequences are merged into one trie per root op: a sequence
+** shares the steps it has in common with the latest one inserted before
+** it, so every test is evaluated once per match attempt, rules are tried
+** in exactly their priority order, and the tree's size is the sum of the
+** rules' sizes (no backtracking blow-up).
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+typedef struct Build {
+	Rules *r;
+	Rule *rule;
+	Variant *var;
+	const char **needed;    /* names guards and results use, or repeated */
+	uint32_t nneeded;
+	Step *steps;
+	uint32_t nsteps, capsteps;
+	Bind *binds;
+	uint32_t nbinds, capbinds;
+} Build;
+
+/* ---------------------------------------------------------------- names */
+
+static void
+need(Build *b, const char *name)
+{
+	for (uint32_t i = 0; i < b->nneeded; i++)
+		if (strcmp(b->needed[i], name) == 0)
+			return;
+	b->needed = ir_xrealloc(b->needed, (b->nneeded + 1) * sizeof *b->needed);
+	b->needed[b->nneeded++] = name;
+}
+
+static int
+isneeded(const Build *b, const char *name)
+{
+	for (uint32_t i = 0; i < b->nneeded; i++)
+		if (strcmp(b->needed[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* uses: the names an expression refers to */
+static void
+uses(Build *b, const Ast *a)
+{
+	if (!a)
+		return;
+	if ((a->kind == A_NAME || a->kind == A_ATTRS || a->kind == A_REST) && a->s) {
+		const char *dot = strchr(a->s, '.');
+		need(b, dot ? dsl_strdup(b->r, a->s, (size_t)(dot - a->s)) : a->s);
+	}
+	for (uint32_t i = 0; i < a->nkid; i++)
+		uses(b, a->kid[i]);
+}
+
+/* counts: names a pattern uses more than once are needed (equality tests) */
+static void
+counts(Build *b, const Ast *a, const char **seen, uint32_t *n)
+{
+	const char *name = NULL;
+
+	if (a->kind == A_NAME || a->kind == A_BIND)
+		name = a->s;
+	else if (a->kind == A_ATTR && a->kid[0]->kind == A_NAME)
+		name = a->kid[0]->s;
+	if (name) {
+		uint32_t i;
+		for (i = 0; i < *n; i++)
+			if (strcmp(seen[i], name) == 0)
+				break;
+		if (i < *n)
+			need(b, name);
+		else if (*n < 512)
+			seen[(*n)++] = name;
+	}
+	if (a->kind == A_ATTR)
+		return;
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && !(a->kind == A_TYPED && i == 1))
+			counts(b, a->kid[i], seen, n);
+}
+
+/* ---------------------------------------------------------------- steps */
+
+static Step *
+step(Build *b, StepKind k, const char *v)
+{
+	Step *s;
+
+	ir_vgrow(&b->steps, &b->capsteps, b->nsteps + 1);
+	s = &b->steps[b->nsteps++];
+	memset(s, 0, sizeof *s);
+	s->kind = (uint8_t)k;
+	s->v = v;
+	return s;
+}
+
+static const Bind *
+findbind(const Build *b, const char *name)
+{
+	for (uint32_t i = 0; i < b->nbinds; i++)
+		if (strcmp(b->binds[i].name, name) == 0)
+			return &b->binds[i];
+	return NULL;
+}
+
+static void
+bind(Build *b, const char *name, int kind, const char *var, int attr, uint32_t start, const Ast *at)
+{
+	Bind *x;
+
+	ir_vgrow(&b->binds, &b->capbinds, b->nbinds + 1);
+	x = &b->binds[b->nbinds++];
+	memset(x, 0, sizeof *x);
+	x->name = name;
+	x->kind = kind;
+	x->var = var;
+	x->attr = attr;
+	x->start = start;
+	x->at = at;
+	while (at && (at->kind == A_TYPED || at->kind == A_BIND))
+		at = at->kid[0];
+	if (at && at->kind == A_CALL)
+		x->op = at->op;
+}
+
+static const char *
+child(Build *b, const char *v, uint32_t i)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s_%u", v, i);
+	return dsl_strdup(b->r, buf, strlen(buf));
+}
+
+/* needsvar: 1 if pattern a at some path must be loaded into a variable */
+static int
+needsvar(const Build *b, const Ast *a)
+{
+	if (a->kind == A_ANY || a->kind == A_REST)
+		return 0;
+	if (a->kind == A_NAME)
+		return isneeded(b, a->s);
+	return 1;
+}
+
+/* namenode: bind a node name at v, or test it against its first binding */
+static void
+namenode(Build *b, const char *name, const char *v, const Ast *at)
+{
+	const Bind *old = findbind(b, name);
+
+	if (old) {
+		Step *s = step(b, S_SAME, v);
+		s->v2 = old->var;
+	} else {
+		bind(b, name, 0, v, 0, 0, at);
+	}
+}
+
+static int
+attrcmp(const void *x, const void *y)
+{
+	const Step *a = x, *b = y;
+	return a->k - b->k;
+}
+
+static void walk(Build *b, const Ast *a, const char *v, int root);
+
+/* args: load and walk a call's or tuple's operands from index 0 */
+static void
+args(Build *b, const Ast *a, const char *v)
+{
+	uint32_t pos = 0;
+
+	for (uint32_t i = 0; i < a->nkid; i++) {
+		const Ast *k = a->kid[i];
+		if (k->kind == A_ATTR)
+			continue;
+		if (k->kind == A_REST) {
+			if (k->s && isneeded(b, k->s))
+				bind(b, k->s, 2, v, 0, pos, k);
+			break;
+		}
+		if (needsvar(b, k)) {
+			const char *cv = child(b, v, pos);
+			Step *s = step(b, S_LOAD, cv);
+			s->v2 = v;
+			s->k = (int)pos;
+			walk(b, k, cv, 0);
+		}
+		pos++;
+	}
+}
+
+/* walk: the steps that match pattern a against the node in variable v */
+static void
+walk(Build *b, const Ast *a, const char *v, int root)
+{
+	switch (a->kind) {
+	case A_ANY:
+	case A_REST:
+		return;
+	case A_NAME:
+		if (isneeded(b, a->s))
+			namenode(b, a->s, v, a);
+		return;
+	case A_BIND:
+		if (isneeded(b, a->s))
+			namenode(b, a->s, v, a->kid[0]);
+		walk(b, a->kid[0], v, root);
+		return;
+	case A_CONST:
+		step(b, S_KIND, v)->k = NK_CONST;
+		return;
+	case A_VAR:
+		step(b, S_KIND, v)->k = NK_VAR;
+		return;
+	case A_TYPED: {
+		Step *s;
+		walk(b, a->kid[0], v, root);
+		s = step(b, S_TYPE, v);
+		s->lit = a;
+		return;
+	}
+	case A_GETITEM: {
+		const char *cv = child(b, v, 0);
+		Step *s;
+		if (!root)
+			step(b, S_KIND, v)->k = NK_GETITEM;
+		s = step(b, S_INDEX, v);
+		s->n = a->i;
+		if (needsvar(b, a->kid[0])) {
+			s = step(b, S_LOAD, cv);
+			s->v2 = v;
+			walk(b, a->kid[0], cv, 0);
+		}
+		return;
+	}
+	case A_TUPLE: {
+		uint32_t n = 0;
+		int rest = 0;
+		Step *s;
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (a->kid[i]->kind == A_REST)
+				rest = 1;
+			else
+				n++;
+		if (!root)
+			step(b, S_KIND, v)->k = NK_TUPLE;
+		s = step(b, S_NARGS, v);
+		s->n = n;
+		s->atleast = (uint8_t)rest;
+		args(b, a, v);
+		return;
+	}
+	case A_CALL: {
+		uint32_t first;
+		if (!root)
+			step(b, S_OP, v)->n = a->op;
+		/* attribute tests in schema order, so that rules share them */
+		first = b->nsteps;
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			Step *s;
+			if (k->kind != A_ATTR || k->kid[0]->kind == A_NAME)
+				continue;
+			s = step(b, S_ATTR, v);
+			s->k = ir_op_attr_index(a->op, k->s, strlen(k->s));
+			s->lit = k->kid[0];
+			s->op = a->op;
+		}
+		if (b->nsteps - first > 1)
+			qsort(b->steps + first, b->nsteps - first, sizeof *b->steps, attrcmp);
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			int idx;
+			const Bind *old;
+			if (k->kind != A_ATTR || k->kid[0]->kind != A_NAME || !isneeded(b, k->kid[0]->s))
+				continue;
+			idx = ir_op_attr_index(a->op, k->s, strlen(k->s));
+			if ((old = findbind(b, k->kid[0]->s))) {
+				Step *s = step(b, S_ATTREQ, v);
+				s->k = idx;
+				s->v2 = old->var;
+				s->k2 = old->attr;
+			} else {
+				bind(b, k->kid[0]->s, 1, v, idx, 0, a);
+			}
+		}
+		args(b, a, v);
+		return;
+	}
+	default:
+		ir_die("walk: pattern kind %d", a->kind);
+	}
+}
+
+/* ---------------------------------------------------------------- trie */
+
+static int
+samelit(const Ast *a, const Ast *b)
+{
+	if (a == b)
+		return 1;
+	if (!a || !b || a->kind != b->kind || a->nkid != b->nkid)
+		return 0;
+	switch (a->kind) {
+	case A_INT: case A_BOOL: return a->i == b->i;
+	case A_FLOAT: return a->f == b->f;
+	case A_STR: return strcmp(a->s, b->s) == 0;
+	case A_ANY: case A_NONE: return 1;
+	case A_TYPED: return a->dtype == b->dtype && samelit(a->kid[1], b->kid[1]);
+	case A_LIST:
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (!samelit(a->kid[i], b->kid[i]))
+				return 0;
+		return 1;
+	default: return 0;
+	}
+}
+
+static int
+samestep(const Step *a, const Step *b)
+{
+	return a->kind == b->kind && a->k == b->k && a->k2 == b->k2 && a->n == b->n &&
+	       a->atleast == b->atleast && strcmp(a->v, b->v) == 0 &&
+	       ((!a->v2 && !b->v2) || (a->v2 && b->v2 && strcmp(a->v2, b->v2) == 0)) &&
+	       samelit(a->lit, b->lit);
+}
+
+static TNode *
+addkid(Rules *r, TNode *t, const Step *s)
+{
+	TNode *k = ir_arena_alloc(&r->arena, sizeof *k);
+
+	k->step = *s;
+	if (t->nkids == t->capkids) {
+		uint32_t cap = t->capkids ? 2 * t->capkids : 4;
+		TNode **v = ir_arena_alloc(&r->arena, cap * sizeof *v);
+		if (t->nkids)
+			memcpy(v, t->kids, t->nkids * sizeof *v);
+		t->kids = v;
+		t->capkids = cap;
+	}
+	t->kids[t->nkids++] = k;
+	return k;
+}
+
+/* insert: add a step sequence ending in leaf (rule, variant) to tree t */
+static void
+insert(Rules *r, TNode *t, const Step *steps, uint32_t n, Rule *ru, uint32_t variant)
+{
+	Step leaf;
+
+	for (uint32_t i = 0; i < n; i++) {
+		TNode *last = t->nkids ? t->kids[t->nkids - 1] : NULL;
+		t = last && last->step.kind != S_LEAF && samestep(&last->step, &steps[i]) ? last : addkid(r, t, &steps[i]);
+	}
+	memset(&leaf, 0, sizeof leaf);
+	leaf.kind = S_LEAF;
+	leaf.v = "";
+	t = addkid(r, t, &leaf);
+	t->rule = ru;
+	t->variant = variant;
+}
+
+/* treefor: the tree of root op (or node kind), created in sorted order */
+static Tree *
+treefor(Rules *r, int kind, OpId op)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->ntrees; i++)
+		if (r->trees[i].kind == kind && r->trees[i].op == op)
+			return &r->trees[i];
+	r->trees = ir_xrealloc(r->trees, (r->ntrees + 1) * sizeof *r->trees);
+	memset(&r->trees[r->ntrees], 0, sizeof r->trees[0]);
+	r->trees[r->ntrees].kind = kind;
+	r->trees[r->ntrees].op = op;
+	return &r->trees[r->ntrees++];
+}
+
+static int
+treecmp(const void *x, const void *y)
+{
+	const Tree *a = x, *b = y;
+	if (a->kind != b->kind)
+		return a->kind - b->kind;
+	return strcmp(ir_ops[a->op].name, ir_ops[b->op].name);
+}
+
+int
+dsl_compile(Rules *r)
+{
+	Build b;
+
+	memset(&b, 0, sizeof b);
+	b.r = r;
+	for (uint32_t i = 0; i < r->nrules; i++) {
+		Rule *ru = &r->rules[i];
+		b.rule = ru;
+		b.nneeded = 0;
+		uses(&b, ru->guard);
+		uses(&b, ru->result);
+		for (uint32_t v = 0; v < ru->nvariants; v++) {
+			const Ast *root = ru->variants[v].pat;
+			const char *seen[512];
+			uint32_t nseen = 0, keep = b.nneeded;
+			Tree *t;
+			counts(&b, root, seen, &nseen);
+			b.nsteps = 0;
+			b.nbinds = 0;
+			walk(&b, root, "v", 1);
+			while (root->kind == A_BIND || root->kind == A_TYPED)
+				root = root->kid[0];
+			t = root->kind == A_CALL ? treefor(r, NK_CALL, root->op)
+			  : treefor(r, root->kind == A_TUPLE ? NK_TUPLE : NK_GETITEM, 0);
+			insert(r, &t->root, b.steps, b.nsteps, ru, v);
+			ru->variants[v].binds = ir_arena_alloc(&r->arena, (b.nbinds ? b.nbinds : 1) * sizeof(Bind));
+			if (b.nbinds)
+				memcpy(ru->variants[v].binds, b.binds, b.nbinds * sizeof(Bind));
+			ru->variants[v].nbinds = b.nbinds;
+			b.nneeded = keep;   /* repeated names are per variant */
+		}
+	}
+	if (r->ntrees > 1)
+		qsort(r->trees, r->ntrees, sizeof *r->trees, treecmp);
+	free(b.needed);
+	free(b.steps);
+	free(b.binds);
+	return 0;
+}

@@ -1,0 +1,169 @@
+/*
+** dsl.h: graftc, the rules compiler.  One header for its stages:
+**
+**   dsl_parse    rules text -> Rules (lexer dsl/lex.re, grammar grammar/rules.y)
+**   dsl_check    names, ops, arity, attributes, bindings, guards, results,
+**                duplicates, hidden rules, result dtypes
+**   dsl_compile  rules -> variants (alternation, optional nodes and
+**                commutativity expanded) -> one decision tree per root op
+**   dsl_emit     decision trees -> C source, built as data, rendered once
+**
+** Ownership: a Rules owns everything reachable from it through its arena
+** (AST, variants, trees); dsl_rules_free() releases it all at once.  It
+** borrows a Module for interned names, file names and attribute literals.
+*/
+#ifndef GRAFT_DSL_H
+#define GRAFT_DSL_H
+
+#include "ir.h"
+
+typedef struct Ast Ast;
+
+/* The type of a guard expression, as dsl_check infers it. */
+typedef enum VType {
+	V_BAD, V_INT, V_FLOAT, V_BOOL, V_STR, V_LIST, V_NONE,
+	V_ANY,          /* an attribute whose type varies (optional, int or list) */
+	V_NODE, V_REST
+} VType;
+
+typedef enum AstKind {
+	/* patterns */
+	A_ANY,          /* _ */
+	A_CONST,        /* const */
+	A_VAR,          /* var */
+	A_NAME,         /* s: a name; binds on first use, must be equal after */
+	A_BIND,         /* s:kid[0] */
+	A_CALL,         /* s(kid...): an op (op != 0), a sub-pattern, a builtin
+	                   or extern in expressions; AF_OPTIONAL for op?(...) */
+	A_ALT,          /* kid[0] | kid[1] | ... */
+	A_TUPLE,        /* (kid...) */
+	A_GETITEM,      /* kid[0].i */
+	A_TYPED,        /* kid[0]<type>: dtype (DT_COUNT = any), rank and dims
+	                   in kid[1] (an A_LIST of A_INT, -1 = any) or none */
+	A_REST,         /* ... (s == NULL) or s... in an argument list */
+	A_ATTR,         /* s=kid[0] in a call's argument list */
+	A_ATTRS,        /* attrs(s) in a result call's argument list */
+	/* literals */
+	A_INT,          /* i; dtype from the suffix (DT_INT32 when none) */
+	A_FLOAT,        /* f; dtype from the suffix (DT_FLOAT32 when none) */
+	A_STR,          /* s */
+	A_BOOL,         /* i */
+	A_NONE,
+	A_LIST,         /* [kid...] */
+	/* guard and result expressions */
+	A_UNOP,         /* i = operator token, kid[0] */
+	A_BINOP,        /* i = operator token, kid[0] op kid[1] */
+	A_INDEX,        /* kid[0][kid[1]] */
+	A_FOLD,         /* fold_const */
+} AstKind;
+
+enum {
+	AF_OPTIONAL = 1 << 0,   /* op?(...) */
+	AF_TRAILING = 1 << 1,   /* (p,) : a 1-tuple, not a grouping */
+	AF_SWAPPED = 1 << 2,    /* a commutative call with its first two
+	                           arguments exchanged (a variant) */
+};
+
+struct Ast {
+	uint8_t kind;           /* AstKind */
+	uint8_t flags;          /* AF_* */
+	uint8_t dtype;          /* literal suffix; A_TYPED: the dtype */
+	uint8_t vt;             /* guard expressions: the type dsl_check gave */
+	OpId op;                /* A_CALL of an op */
+	Loc loc;
+	const char *s;          /* name or string, NUL-terminated, in the arena */
+	int64_t i;
+	double f;
+	Ast **kid;
+	uint32_t nkid;
+	uint32_t id;            /* A_NAME, A_BIND, A_REST: the binding's slot */
+};
+
+/* One alternation-free form of a rule's pattern, and what it binds. */
+typedef struct Variant {
+	Ast *pat;
+	struct Bind *binds;     /* after dsl_compile */
+	uint32_t nbinds;
+} Variant;
+
+/* A name bound by a variant, as generated code reaches it. */
+typedef struct Bind {
+	const char *name;
+	int kind;               /* 0 node, 1 attribute of a call, 2 rest of a tuple */
+	const char *var;        /* the C variable of the node (or call, or tuple) */
+	int attr;               /* kind 1: the attribute index */
+	uint32_t start;         /* kind 2: the first field in the rest */
+	OpId op;                /* kind 0: the op if the node is a matched call */
+	const Ast *at;          /* the pattern that bound it */
+} Bind;
+
+typedef struct Rule {
+	const char *name;       /* given, or "file:line" */
+	Loc loc;
+	int named;
+	int prio;
+	uint32_t order;         /* position in the file (includes first) */
+	Ast *pat, *guard, *result;
+	uint32_t nvariants;
+	Variant *variants;
+	uint32_t index;         /* in priority order: the id in generated code */
+} Rule;
+
+typedef struct SubPat {
+	const char *name;
+	Loc loc;
+	const char **params;
+	uint32_t nparams;
+	Ast *body;
+	int expanding;          /* cycle check */
+} SubPat;
+
+typedef struct Extern {
+	const char *name;
+	Loc loc;
+	uint32_t nparams;
+	int action;             /* 1 action, 0 predicate */
+} Extern;
+
+typedef struct Rules {
+	Module *m;
+	Diag *d;
+	Arena arena;
+	const char *name;       /* from `ruleset NAME` */
+	Loc nameloc;
+	const char *path;       /* the top file, as given */
+	Rule *rules;     uint32_t nrules, caprules;
+	SubPat *pats;    uint32_t npats, cappats;
+	Extern *exts;    uint32_t nexts, capexts;
+	const char **incs; uint32_t nincs, capincs;   /* files read, for cycles */
+	struct Tree *trees;     /* per root op, after dsl_compile */
+	uint32_t ntrees;
+} Rules;
+
+/* Parses path (and what it includes) into r.  Returns the error count. */
+int dsl_parse(Rules *r, const char *path);
+/* Checks r; returns the error count (warnings are counted in r->d). */
+int dsl_check(Rules *r);
+/* Builds the variants and decision trees.  Returns the error count. */
+int dsl_compile(Rules *r);
+
+typedef struct EmitOpts {
+	const char *out;        /* the C file's name, for #line; NULL: stdout */
+	const char *header;     /* the header's name, or NULL */
+	int lines;              /* emit #line directives */
+} EmitOpts;
+/* Writes the C matcher (and header) for r. Returns 0, or -1 after a message. */
+int dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o);
+
+/* The dtype of a scalar constructor name (float32, int8, ...), or DT_COUNT. */
+DType dsl_scalar_ctor(const char *name);
+/* Writes a pattern, guard or result in rules syntax. */
+void dsl_print(FILE *f, const Ast *a);
+
+void dsl_rules_init(Rules *r, Module *m, Diag *d);
+void dsl_rules_free(Rules *r);
+
+Ast *dsl_ast(Rules *r, AstKind k, Loc loc);
+const char *dsl_strdup(Rules *r, const char *s, size_t n);
+
+#endif

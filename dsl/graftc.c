@@ -1,0 +1,136 @@
+/*
+** graftc.c: the rules compiler's command.
+**
+**   graftc [-o OUT.c] [--header OUT.h] [--no-line] FILE.rules
+**   graftc check FILE.rules
+**
+** Exit status: 0 on success, 1 after errors in the rules (each reported as
+** file:line:col: error: ...), 2 on a usage error.  Output files are written
+** whole or not at all.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dsl.h"
+
+static const char usage[] =
+	"usage: graftc [-o OUT.c] [--header OUT.h] [--no-line] FILE.rules\n"
+	"       graftc check FILE.rules\n"
+	"\n"
+	"Compiles a .rules file into a C matcher (docs/rules.md), or only checks it.\n"
+	"\n"
+	"  -o FILE        write the C source to FILE (default: standard output)\n"
+	"  --header FILE  also write a header declaring the ruleset and its externs\n"
+	"  --no-line      no #line directives back to the .rules file\n";
+
+/* tmpname: a temporary file next to path */
+static char *
+tmpname(const char *path)
+{
+	char *t = ir_xmalloc(strlen(path) + 32);
+	sprintf(t, "%s.tmp%ld", path, (long)getpid());
+	return t;
+}
+
+/* commit: close f and move tmp over path; 0 on success */
+static int
+commit(FILE *f, const char *tmp, const char *path)
+{
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
+		fprintf(stderr, "graftc: error: cannot write '%s': %s\n", path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL, *header = NULL;
+	int checkonly = 0, lines = 1, status = 1;
+	Module *m;
+	Diag d;
+	Rules r;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (strcmp(a, "check") == 0 && i == 1) {
+			checkonly = 1;
+		} else if (strcmp(a, "--no-line") == 0) {
+			lines = 0;
+		} else if ((strcmp(a, "-o") == 0 || strcmp(a, "--header") == 0) && i + 1 < argc) {
+			*(a[1] == 'o' ? &out : &header) = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "graftc: error: unknown option '%s'\nTry 'graftc --help'.\n", a);
+			return 2;
+		} else if (in) {
+			fprintf(stderr, "graftc: error: more than one rules file given\n");
+			return 2;
+		} else {
+			in = a;
+		}
+	}
+	if (!in) {
+		fprintf(stderr, "graftc: error: no rules file given\nTry 'graftc --help'.\n");
+		return 2;
+	}
+
+	m = ir_module_new();
+	ir_diag_init(&d, stderr, m);
+	d.prog = "graftc";
+	dsl_rules_init(&r, m, &d);
+
+	/* the pipeline: parse, check, compile, emit; the rules that parsed are
+	   checked even after a syntax error elsewhere, to report more at once */
+	dsl_parse(&r, in);
+	if (r.name)
+		dsl_check(&r);
+	if (d.errors || dsl_compile(&r))
+		goto done;
+	if (checkonly) {
+		status = 0;
+		goto done;
+	}
+	{
+		EmitOpts eo = { out, header, lines };
+		char *ctmp = out ? tmpname(out) : NULL, *htmp = header ? tmpname(header) : NULL;
+		FILE *c = out ? fopen(ctmp, "w") : stdout, *h = header ? fopen(htmp, "w") : NULL;
+		int ok = c && (!header || h);
+		if (!ok)
+			fprintf(stderr, "graftc: error: cannot create '%s': %s\n", !c ? ctmp : htmp, strerror(errno));
+		if (ok && dsl_emit(&r, c, h, &eo) != 0)
+			ok = 0;
+		if (out && c) {
+			if (ok)
+				ok = commit(c, ctmp, out) == 0;
+			else {
+				fclose(c);
+				remove(ctmp);
+			}
+		}
+		if (h) {
+			if (ok)
+				ok = commit(h, htmp, header) == 0;
+			else {
+				fclose(h);
+				remove(htmp);
+			}
+		}
+		free(ctmp);
+		free(htmp);
+		status = ok ? 0 : 1;
+	}
+done:
+	dsl_rules_free(&r);
+	ir_diag_free(&d);
+	ir_module_free(m);
+	return status;
+}

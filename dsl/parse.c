@@ -1,0 +1,558 @@
+/*
+** parse.c: reading .rules files.  The grammar actions of grammar/rules.y
+** build AST nodes in the Rules arena; dsl_parse reads a file and the files
+** it includes (relative to the including file, each once per chain, a
+** cycle being an error).
+*/
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dparse.h"
+#include "rfuncs.h"
+#include "rules.tab.h"
+
+int dparse(DParser *p);
+static int parsefile(Rules *r, const char *path, Loc from);
+
+/* ---------------------------------------------------------------- helpers */
+
+Loc
+dsl_loc(const DParser *p, const DLTYPE *l)
+{
+	Loc loc = { (uint32_t)l->first_line, (uint16_t)(l->first_column > 0xffff ? 0xffff : l->first_column), p->file };
+	return loc;
+}
+
+#define LOC(l) dsl_loc(p, (l))
+
+Ast *
+dsl_ast(Rules *r, AstKind k, Loc loc)
+{
+	Ast *a = ir_arena_alloc(&r->arena, sizeof *a);
+	a->kind = (uint8_t)k;
+	a->loc = loc;
+	return a;
+}
+
+const char *
+dsl_strdup(Rules *r, const char *s, size_t n)
+{
+	return ir_arena_strdup(&r->arena, s, n);
+}
+
+void
+dsl_rules_init(Rules *r, Module *m, Diag *d)
+{
+	memset(r, 0, sizeof *r);
+	r->m = m;
+	r->d = d;
+}
+
+void
+dsl_rules_free(Rules *r)
+{
+	free(r->rules);
+	free(r->pats);
+	free(r->exts);
+	free(r->incs);
+	free(r->trees);
+	ir_arena_free(&r->arena);
+}
+
+AList
+r_list0(void)
+{
+	AList l = { NULL, 0, 0 };
+	return l;
+}
+
+AList
+dsl_list1(DParser *p, Ast *a)
+{
+	return dsl_list_add(p, r_list0(), a);
+}
+
+AList
+dsl_list_add(DParser *p, AList l, Ast *a)
+{
+	if (l.n == l.cap) {
+		uint32_t cap = l.cap ? l.cap * 2 : 4;
+		Ast **v = ir_arena_alloc(&p->r->arena, cap * sizeof *v);
+		if (l.n)
+			memcpy(v, l.v, l.n * sizeof *v);
+		l.v = v;
+		l.cap = cap;
+	}
+	l.v[l.n++] = a;
+	return l;
+}
+
+AList
+r_prepend(DParser *p, Ast *a, AList l)
+{
+	AList r = dsl_list1(p, a);
+	for (uint32_t i = 0; i < l.n; i++)
+		r = dsl_list_add(p, r, l.v[i]);
+	return r;
+}
+
+static void
+setkids(Ast *a, AList l)
+{
+	a->kid = l.v;
+	a->nkid = l.n;
+}
+
+static const char *
+str(DParser *p, const RStr *s)
+{
+	return dsl_strdup(p->r, s->p, s->n);
+}
+
+/* ---------------------------------------------------------------- items */
+
+void
+r_ruleset(DParser *p, const RStr *name, const DLTYPE *l)
+{
+	Rules *r = p->r;
+
+	if (p->file != ir_file(r->m, r->path))
+		return;     /* an included file's ruleset line names that file only */
+	if (r->name) {
+		ir_error(r->d, LOC(l), "a file has one ruleset line");
+		return;
+	}
+	r->name = str(p, name);
+	r->nameloc = LOC(l);
+}
+
+/* normpath: drop "./" and "dir/../" from a relative or absolute path */
+static void
+normpath(char *path)
+{
+	char *seg[256], *out = path;
+	int n = 0, abs = path[0] == '/', ups = 0;
+
+	for (char *s = strtok(path + abs, "/"); s; s = strtok(NULL, "/")) {
+		if (strcmp(s, ".") == 0)
+			continue;
+		if (strcmp(s, "..") == 0 && n > ups) {
+			n--;
+			continue;
+		}
+		if (strcmp(s, "..") == 0)
+			ups++;
+		if (n < 256)
+			seg[n++] = s;
+	}
+	/* rebuild in place: segments only move left */
+	out = path + abs;
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(seg[i]);
+		memmove(out, seg[i], len);
+		out += len;
+		if (i + 1 < n)
+			*out++ = '/';
+	}
+	*out = 0;
+}
+
+void
+r_include(DParser *p, const RStr *file, const DLTYPE *l)
+{
+	const char *slash = strrchr(p->path, '/');
+	size_t dir = slash ? (size_t)(slash - p->path) + 1 : 0;
+	char *path;
+
+	if (file->n && file->p[0] == '/')
+		dir = 0;
+	path = ir_xmalloc(dir + file->n + 1);
+	memcpy(path, p->path, dir);
+	memcpy(path + dir, file->p, file->n);
+	path[dir + file->n] = 0;
+	normpath(path);
+	parsefile(p->r, path, LOC(l));
+	free(path);
+}
+
+void
+r_subpat(DParser *p, const RStr *name, const DLTYPE *l, AList params, Ast *body)
+{
+	Rules *r = p->r;
+	SubPat *s;
+
+	ir_vgrow(&r->pats, &r->cappats, r->npats + 1);
+	s = &r->pats[r->npats++];
+	memset(s, 0, sizeof *s);
+	s->name = str(p, name);
+	s->loc = LOC(l);
+	s->nparams = params.n;
+	s->params = ir_arena_alloc(&r->arena, (params.n ? params.n : 1) * sizeof *s->params);
+	for (uint32_t i = 0; i < params.n; i++)
+		s->params[i] = params.v[i]->s;
+	s->body = body;
+}
+
+void
+r_extern(DParser *p, const RStr *name, const DLTYPE *l, AList params, int action)
+{
+	Rules *r = p->r;
+	Extern *e;
+
+	ir_vgrow(&r->exts, &r->capexts, r->nexts + 1);
+	e = &r->exts[r->nexts++];
+	e->name = str(p, name);
+	e->loc = LOC(l);
+	e->nparams = params.n;
+	e->action = action;
+}
+
+RuleHead
+r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio)
+{
+	RuleHead h;
+
+	memset(&h, 0, sizeof h);
+	if (name) {
+		h.name = str(p, name);
+		h.loc = LOC(l);
+	}
+	h.prio = prio;
+	return h;
+}
+
+void
+r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const DLTYPE *l)
+{
+	Rules *r = p->r;
+	Rule *ru;
+
+	ir_vgrow(&r->rules, &r->caprules, r->nrules + 1);
+	ru = &r->rules[r->nrules];
+	memset(ru, 0, sizeof *ru);
+	ru->order = r->nrules++;
+	ru->loc = h->name ? h->loc : LOC(l);
+	ru->named = h->name != NULL;
+	if (h->name) {
+		ru->name = h->name;
+	} else {
+		/* an unnamed rule is named by its place */
+		char buf[512];
+		snprintf(buf, sizeof buf, "%s:%u", p->path, ru->loc.line);
+		ru->name = dsl_strdup(r, buf, strlen(buf));
+	}
+	ru->prio = h->prio;
+	ru->pat = pat;
+	ru->guard = guard;
+	ru->result = result;
+}
+
+/* ---------------------------------------------------------------- AST */
+
+Ast *
+r_leaf(DParser *p, AstKind k, const DLTYPE *l)
+{
+	return dsl_ast(p->r, k, LOC(l));
+}
+
+Ast *
+r_name(DParser *p, const RStr *name, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, A_NAME, LOC(l));
+	a->s = str(p, name);
+	return a;
+}
+
+Ast *
+r_bind(DParser *p, const RStr *name, const DLTYPE *l, Ast *sub)
+{
+	Ast *a = dsl_ast(p->r, A_BIND, LOC(l));
+	a->s = str(p, name);
+	a->kid = ir_arena_alloc(&p->r->arena, sizeof *a->kid);
+	a->kid[0] = sub;
+	a->nkid = 1;
+	return a;
+}
+
+Ast *
+r_call(DParser *p, const RStr *name, const DLTYPE *l, AList args, int flags)
+{
+	Ast *a = dsl_ast(p->r, A_CALL, LOC(l));
+	a->s = str(p, name);
+	a->flags = (uint8_t)flags;
+	setkids(a, args);
+	return a;
+}
+
+Ast *
+r_tuple(DParser *p, AList elems, const DLTYPE *l, int flags)
+{
+	Ast *a;
+
+	/* (p) is a grouping, unless p is a rest: (xs...) is a tuple */
+	if (elems.n == 1 && !(flags & AF_TRAILING) && elems.v[0]->kind != A_REST)
+		return elems.v[0];
+	a = dsl_ast(p->r, A_TUPLE, LOC(l));
+	a->flags = (uint8_t)flags;
+	setkids(a, elems);
+	return a;
+}
+
+static Ast *
+unary(DParser *p, AstKind k, Ast *kid, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, k, LOC(l));
+	a->kid = ir_arena_alloc(&p->r->arena, 2 * sizeof *a->kid);
+	a->kid[0] = kid;
+	a->nkid = 1;
+	return a;
+}
+
+Ast *
+r_getitem(DParser *p, Ast *t, int64_t i, const DLTYPE *l)
+{
+	Ast *a = unary(p, A_GETITEM, t, l);
+	a->i = i;
+	return a;
+}
+
+Ast *
+r_typed(DParser *p, Ast *x, Ast *t, const DLTYPE *l)
+{
+	Ast *a = unary(p, A_TYPED, x, l);
+	/* t is an A_TYPED shell from r_tcons/r_tensor: take its constraint */
+	a->dtype = t->dtype;
+	a->kid[1] = t->nkid ? t->kid[0] : NULL;
+	a->nkid = 2;
+	return a;
+}
+
+Ast *
+r_rest(DParser *p, const RStr *name, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, A_REST, LOC(l));
+	if (name)
+		a->s = str(p, name);
+	return a;
+}
+
+Ast *
+r_attr(DParser *p, const RStr *name, const DLTYPE *l, Ast *val)
+{
+	Ast *a = unary(p, A_ATTR, val, l);
+	a->s = str(p, name);
+	return a;
+}
+
+Ast *
+r_attrs(DParser *p, const RStr *name, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, A_ATTRS, LOC(l));
+	a->s = str(p, name);
+	return a;
+}
+
+Ast *
+r_alt(DParser *p, Ast *x, Ast *y, const DLTYPE *l)
+{
+	AList kids = r_list0();
+
+	if (x->kind == A_ALT) {
+		for (uint32_t i = 0; i < x->nkid; i++)
+			kids = dsl_list_add(p, kids, x->kid[i]);
+	} else {
+		kids = dsl_list_add(p, kids, x);
+	}
+	kids = dsl_list_add(p, kids, y);
+	{
+		Ast *a = dsl_ast(p->r, A_ALT, x->kind == A_ALT ? x->loc : LOC(l));
+		setkids(a, kids);
+		return a;
+	}
+}
+
+Ast *
+r_int(DParser *p, const RNum *v, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, A_INT, LOC(l));
+	a->i = v->i;
+	a->dtype = v->dtype;
+	return a;
+}
+
+Ast *
+r_float(DParser *p, const RNum *v, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, A_FLOAT, LOC(l));
+	a->f = v->f;
+	a->dtype = v->dtype;
+	return a;
+}
+
+Ast *
+r_str(DParser *p, const RStr *s, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, A_STR, LOC(l));
+	a->s = str(p, s);
+	return a;
+}
+
+Ast *
+r_bool(DParser *p, int v, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, A_BOOL, LOC(l));
+	a->i = v;
+	return a;
+}
+
+Ast *
+r_list(DParser *p, AList elems, const DLTYPE *l)
+{
+	Ast *a = dsl_ast(p->r, A_LIST, LOC(l));
+	setkids(a, elems);
+	return a;
+}
+
+/* tdtype: the dtype named s, or DT_COUNT (any) for NULL */
+static uint8_t
+tdtype(DParser *p, const RStr *s, Loc loc)
+{
+	DType dt;
+
+	if (!s)
+		return DT_COUNT;
+	dt = ir_dtype_parse(s->p, s->n);
+	if (dt == DT_COUNT || dt == DT_VOID) {
+		ir_error(p->r->d, loc, "unknown dtype '%.*s'", (int)s->n, s->p);
+		return DT_COUNT;
+	}
+	return (uint8_t)dt;
+}
+
+Ast *
+r_tcons(DParser *p, const RStr *dtype, const DLTYPE *l, AList *dims)
+{
+	Ast *a = dsl_ast(p->r, A_TYPED, LOC(l));
+	a->dtype = tdtype(p, dtype, LOC(l));
+	if (dims) {
+		a->kid = ir_arena_alloc(&p->r->arena, sizeof *a->kid);
+		a->kid[0] = r_list(p, *dims, l);
+		a->nkid = 1;
+	}
+	return a;
+}
+
+Ast *
+r_tensor(DParser *p, const RStr *kw, const DLTYPE *l, AList dims, const RStr *dtype, const DLTYPE *dl)
+{
+	Ast *a;
+
+	if (kw->n != 6 || memcmp(kw->p, "Tensor", 6) != 0)
+		ir_error(p->r->d, LOC(l), "expected 'Tensor[(dims), dtype]', not '%.*s[...]'", (int)kw->n, kw->p);
+	a = r_tcons(p, NULL, l, &dims);
+	a->dtype = tdtype(p, dtype, LOC(dl));
+	return a;
+}
+
+Ast *
+r_unop(DParser *p, int op, Ast *x, const DLTYPE *l)
+{
+	Ast *a = unary(p, A_UNOP, x, l);
+	a->i = op;
+	return a;
+}
+
+Ast *
+r_binop(DParser *p, int op, Ast *x, Ast *y, const DLTYPE *l)
+{
+	Ast *a = unary(p, A_BINOP, x, l);
+	a->kid[1] = y;
+	a->nkid = 2;
+	a->i = op;
+	return a;
+}
+
+Ast *
+r_index(DParser *p, Ast *x, Ast *i, const DLTYPE *l)
+{
+	Ast *a = unary(p, A_INDEX, x, l);
+	a->kid[1] = i;
+	a->nkid = 2;
+	return a;
+}
+
+/* ---------------------------------------------------------------- files */
+
+/* readall: the bytes of path, NUL-terminated, in the module's data arena */
+static char *
+readall(Rules *r, const char *path, size_t *len, Loc from)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, *copy;
+	size_t cap = 0, n = 0, got;
+
+	if (!f) {
+		ir_error(r->d, from, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16384;
+			buf = ir_xrealloc(buf, cap);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	copy = ir_arena_alloc(&r->m->data, n + 1);
+	memcpy(copy, buf, n);
+	free(buf);
+	*len = n;
+	return copy;
+}
+
+static int
+parsefile(Rules *r, const char *path, Loc from)
+{
+	DParser p;
+	size_t len;
+	char *text;
+	int before = r->d->errors;
+	const char *key = dsl_strdup(r, path, strlen(path));
+
+	for (uint32_t i = 0; i < r->nincs; i++)
+		if (strcmp(r->incs[i], key) == 0) {
+			ir_error(r->d, from, "'%s' is included again (an include cycle)", path);
+			return 1;
+		}
+	if (!(text = readall(r, path, &len, from)))
+		return 1;
+	ir_vgrow(&r->incs, &r->capincs, r->nincs + 1);
+	r->incs[r->nincs++] = key;
+
+	memset(&p, 0, sizeof p);
+	p.r = r;
+	p.path = key;
+	p.file = ir_file(r->m, path);
+	ir_diag_source(r->d, p.file, text, len);
+	p.src = p.cur = p.linestart = text;
+	p.end = text + len;
+	p.line = 1;
+	dparse(&p);
+	r->nincs--;     /* only the chain being read counts as a cycle */
+	return r->d->errors - before;
+}
+
+int
+dsl_parse(Rules *r, const char *path)
+{
+	Loc none = { 0, 0, 0 };
+	int errs;
+
+	r->path = dsl_strdup(r, path, strlen(path));
+	errs = parsefile(r, path, none);
+	if (!r->name && !errs)
+		ir_error(r->d, (Loc){ 1, 1, ir_file(r->m, path) }, "a rules file starts with 'ruleset NAME'");
+	return r->d->errors ? r->d->errors : 0;
+}

@@ -1,0 +1,792 @@
+/*
+** rewrite.c: the rewrite driver, and the run-time helpers of generated
+** matchers.
+**
+** ir_rewrite() keeps a worklist of nodes to try, seeded with every live
+** node in post-order (operands before users).  When a rule replaces n by
+** r, only r, the nodes the rule built and the users of r are queued again;
+** nothing is ever rescanned as a whole.  n and whatever only n used are
+** killed on the spot.  Each result is type-checked against what it
+** replaces.  Termination: a rewrite whose result has the exact structure
+** of something replaced earlier, on a chain that leads back to the node
+** being replaced, is a cycle, reported with the rules on it; a budget of
+** rewrites proportional to the graph stops anything else that never ends
+** (results that keep growing).
+**
+** Preserves: node ids of everything not rewritten, the types of all live
+** nodes, def-use lists.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+#include "rewrite.h"
+
+/* ---------------------------------------------------------------- guards */
+
+static const Type *
+tensortype(const Module *m, NodeId n)
+{
+	const Type *t = &m->types[m->nodes[n].type];
+	return t->kind == TY_TENSOR ? t : NULL;
+}
+
+int64_t
+rw_rank(Rw *rw, NodeId n)
+{
+	const Type *t = tensortype(rw->m, n);
+	if (!t) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return t->n;
+}
+
+int64_t
+rw_numel(Rw *rw, NodeId n)
+{
+	int64_t k;
+	if (!tensortype(rw->m, n) || (k = ir_type_numel(rw->m, rw->m->nodes[n].type)) < 0) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return k;
+}
+
+int64_t
+rw_dim(Rw *rw, NodeId n, int64_t i)
+{
+	const Type *t = tensortype(rw->m, n);
+	if (t && i < 0)
+		i += t->n;
+	if (!t || i < 0 || i >= (int64_t)t->n) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return rw->m->dims[t->first + (uint32_t)i];
+}
+
+/* scalarvalue: the value of a one-element constant as a double; 0 if n is not one */
+static int
+scalarvalue(const Module *m, NodeId n, double *out)
+{
+	const Node *nd = &m->nodes[n];
+	const Const *c;
+	const Type *t;
+	const unsigned char *p;
+
+	if (nd->kind != NK_CONST)
+		return 0;
+	c = &m->consts[nd->aux];
+	t = &m->types[c->type];
+	if (!c->data || ir_type_numel(m, c->type) != 1)
+		return 0;
+	p = c->data;
+	switch (t->dtype) {
+	case DT_BOOL: case DT_UINT8: *out = *p; return 1;
+	case DT_INT8: *out = (int8_t)*p; return 1;
+	case DT_INT16: { int16_t x; memcpy(&x, p, 2); *out = x; return 1; }
+	case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); *out = x; return 1; }
+	case DT_INT32: { int32_t x; memcpy(&x, p, 4); *out = x; return 1; }
+	case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); *out = x; return 1; }
+	case DT_INT64: { int64_t x; memcpy(&x, p, 8); *out = (double)x; return 1; }
+	case DT_FLOAT16: { uint16_t x; memcpy(&x, p, 2); *out = ir_f32_from_f16(x); return 1; }
+	case DT_FLOAT32: { float x; memcpy(&x, p, 4); *out = x; return 1; }
+	case DT_FLOAT64: memcpy(out, p, 8); return 1;
+	default: return 0;
+	}
+}
+
+double
+rw_value(Rw *rw, NodeId n)
+{
+	double v;
+	if (!scalarvalue(rw->m, n, &v)) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return v;
+}
+
+int
+rw_is_scalar(const Module *m, NodeId n)
+{
+	double v;
+	return scalarvalue(m, n, &v);
+}
+
+int
+rw_shape_eq(const Module *m, NodeId n, const int64_t *dims, uint32_t rank)
+{
+	const Type *t = tensortype(m, n);
+	if (!t || t->n != rank)
+		return 0;
+	return rank == 0 || memcmp(&m->dims[t->first], dims, rank * sizeof *dims) == 0;
+}
+
+int
+rw_attr_ints_eq(const Module *m, NodeId n, int k, const int64_t *v, uint32_t len)
+{
+	const AttrVal *a = rw_attr(m, n, k);
+	if (a->kind != AV_ARRAY || a->n != len)
+		return 0;
+	for (uint32_t i = 0; i < len; i++)
+		if (m->attrs[a->first + i].kind != AV_INT || m->attrs[a->first + i].u.i != v[i])
+			return 0;
+	return 1;
+}
+
+int64_t
+rw_attr_ints_at(Rw *rw, NodeId n, int k, int64_t i)
+{
+	const AttrVal *a = rw_attr(rw->m, n, k);
+	if (a->kind != AV_ARRAY || i < 0 || i >= (int64_t)a->n || rw->m->attrs[a->first + (uint32_t)i].kind != AV_INT) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return rw->m->attrs[a->first + (uint32_t)i].u.i;
+}
+
+double
+rw_attr_num(Rw *rw, NodeId n, int k)
+{
+	const AttrVal *a = rw_attr(rw->m, n, k);
+	switch (a->kind) {
+	case AV_INT: case AV_BOOL: case AV_DTYPE: return (double)a->u.i;
+	case AV_FLOAT: return a->u.f;
+	default:
+		rw->gfail = 1;
+		return 0;
+	}
+}
+
+int
+rw_attr_isnone(const Module *m, NodeId n, int k)
+{
+	return rw_attr(m, n, k)->kind == AV_NONE;
+}
+
+int64_t
+rw_idiv(Rw *rw, int64_t a, int64_t b)
+{
+	if (b == 0 || (a == INT64_MIN && b == -1)) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return a / b;
+}
+
+int64_t
+rw_imod(Rw *rw, int64_t a, int64_t b)
+{
+	if (b == 0 || (a == INT64_MIN && b == -1)) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return a % b;
+}
+
+/* ---------------------------------------------------------------- builders */
+
+static Loc
+rootloc(const Rw *rw)
+{
+	return rw->m->nodes[rw->root].loc;
+}
+
+AttrId
+rw_attrs(Rw *rw, OpId op)
+{
+	return ir_attr_defaults(rw->m, op);
+}
+
+AttrId
+rw_attrs_copy(Rw *rw, OpId op, NodeId from)
+{
+	Module *m = rw->m;
+	AttrId id;
+
+	if (!from || rw_op(m, from) != op || !ir_ops[op].nattrs) {
+		rw->gfail = 1;
+		return 0;
+	}
+	id = m->nattrs;
+	ir_vgrow(&m->attrs, &m->capattrs, m->nattrs + (uint32_t)ir_ops[op].nattrs);
+	memcpy(&m->attrs[id], &m->attrs[m->nodes[from].aux], (size_t)ir_ops[op].nattrs * sizeof *m->attrs);
+	m->nattrs += (uint32_t)ir_ops[op].nattrs;
+	return id;
+}
+
+static AttrVal *
+slot(Rw *rw, AttrId a, int k)
+{
+	if (!a) {
+		rw->gfail = 1;
+		return NULL;
+	}
+	return &rw->m->attrs[a + (uint32_t)k];
+}
+
+void
+rw_set_i(Rw *rw, AttrId a, int k, int64_t v)
+{
+	AttrVal *s = slot(rw, a, k);
+	if (s) {
+		memset(s, 0, sizeof *s);
+		s->kind = AV_INT;
+		s->u.i = v;
+	}
+}
+
+void
+rw_set_f(Rw *rw, AttrId a, int k, double v)
+{
+	AttrVal *s = slot(rw, a, k);
+	if (s) {
+		memset(s, 0, sizeof *s);
+		s->kind = AV_FLOAT;
+		s->u.f = v;
+	}
+}
+
+void
+rw_set_b(Rw *rw, AttrId a, int k, int v)
+{
+	AttrVal *s = slot(rw, a, k);
+	if (s) {
+		memset(s, 0, sizeof *s);
+		s->kind = AV_BOOL;
+		s->u.i = v != 0;
+	}
+}
+
+void
+rw_set_dtype(Rw *rw, AttrId a, int k, int dt)
+{
+	AttrVal *s = slot(rw, a, k);
+	if (s) {
+		memset(s, 0, sizeof *s);
+		s->kind = AV_DTYPE;
+		s->u.i = dt;
+	}
+}
+
+void
+rw_set_sym(Rw *rw, AttrId a, int k, Sym sym)
+{
+	AttrVal *s = slot(rw, a, k);
+	if (s) {
+		memset(s, 0, sizeof *s);
+		s->kind = AV_STR;
+		s->u.s = sym;
+	}
+}
+
+/* rw_set_lit: literal j, conformed to the field's type ("int8" -> a dtype) */
+void
+rw_set_lit(Rw *rw, AttrId a, int k, uint32_t j)
+{
+	AttrVal *s = slot(rw, a, k);
+	if (s)
+		*s = rw->lits[j];
+}
+
+void
+rw_set_from(Rw *rw, AttrId a, int k, NodeId n, int kn)
+{
+	AttrVal *s = slot(rw, a, k);
+	if (s && n) {
+		*s = *rw_attr(rw->m, n, kn);
+		s->key = 0;
+	}
+}
+
+NodeId
+rw_call(Rw *rw, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs)
+{
+	for (uint32_t i = 0; i < nargs; i++)
+		if (!args[i])
+			rw->gfail = 1;
+	if (rw->gfail || (ir_ops[op].nattrs && !attrs)) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return ir_call(rw->m, op, args, nargs, attrs, rootloc(rw));
+}
+
+static int
+fits(int dt, int64_t v)
+{
+	switch (dt) {
+	case DT_BOOL: return v == 0 || v == 1;
+	case DT_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+	case DT_UINT8: return v >= 0 && v <= UINT8_MAX;
+	case DT_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+	case DT_UINT16: return v >= 0 && v <= UINT16_MAX;
+	case DT_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+	case DT_UINT32: return v >= 0 && v <= (int64_t)UINT32_MAX;
+	case DT_INT64: return 1;
+	default: return 0;
+	}
+}
+
+NodeId
+rw_scalar_i(Rw *rw, int dt, int64_t v)
+{
+	unsigned char buf[8];
+
+	if (ir_dtype_kind[dt] == 'f')
+		return rw_scalar_f(rw, dt, (double)v);
+	if (!fits(dt, v)) {
+		rw->gfail = 1;
+		return 0;
+	}
+	switch (ir_dtype_bytes[dt]) {
+	case 1: buf[0] = (unsigned char)v; break;
+	case 2: { int16_t x = (int16_t)v; memcpy(buf, &x, 2); break; }
+	case 4: { int32_t x = (int32_t)v; memcpy(buf, &x, 4); break; }
+	default: memcpy(buf, &v, 8); break;
+	}
+	return ir_const(rw->m, ir_type_scalar(rw->m, (DType)dt), buf, rootloc(rw));
+}
+
+NodeId
+rw_scalar_f(Rw *rw, int dt, double v)
+{
+	unsigned char buf[8];
+
+	switch (dt) {
+	case DT_FLOAT16: { uint16_t x = ir_f16_from_f32((float)v); memcpy(buf, &x, 2); break; }
+	case DT_FLOAT32: { float x = (float)v; memcpy(buf, &x, 4); break; }
+	case DT_FLOAT64: memcpy(buf, &v, 8); break;
+	default:
+		/* an integer dtype from a float expression: exact values only */
+		if (v != v || v < -9.2e18 || v > 9.2e18 || (double)(int64_t)v != v) {
+			rw->gfail = 1;
+			return 0;
+		}
+		return rw_scalar_i(rw, dt, (int64_t)v);
+	}
+	return ir_const(rw->m, ir_type_scalar(rw->m, (DType)dt), buf, rootloc(rw));
+}
+
+NodeId
+rw_getitem(Rw *rw, NodeId t, uint32_t i)
+{
+	if (!t || rw->gfail) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return ir_getitem(rw->m, t, i, rootloc(rw));
+}
+
+void
+rw_tb_begin(Rw *rw, uint32_t *mark)
+{
+	*mark = rw->ntb;
+}
+
+void
+rw_tb_add(Rw *rw, NodeId n)
+{
+	if (!n)
+		rw->gfail = 1;
+	ir_vgrow(&rw->tb, &rw->captb, rw->ntb + 1);
+	rw->tb[rw->ntb++] = n;
+}
+
+void
+rw_tb_rest(Rw *rw, NodeId t, uint32_t start)
+{
+	if (!t) {
+		rw->gfail = 1;
+		return;
+	}
+	for (uint32_t i = start; i < rw->m->nodes[t].nargs; i++)
+		rw_tb_add(rw, rw_arg(rw->m, t, i));
+}
+
+NodeId
+rw_tb_end(Rw *rw, uint32_t mark)
+{
+	NodeId n = 0;
+	if (!rw->gfail)
+		n = ir_tuple(rw->m, rw->tb + mark, rw->ntb - mark, rootloc(rw));
+	rw->ntb = mark;
+	return n;
+}
+
+/* rw_fold: fold_const; the result is printed inline when every constant
+** it was computed from was written inline */
+NodeId
+rw_fold(Rw *rw, NodeId n)
+{
+	Module *m = rw->m;
+	NodeId c = ir_fold(m, n), *st;
+	uint32_t sp = 0, cap = 16;
+	int inl = 1;
+
+	if (!c)
+		return 0;
+	st = ir_xmalloc(cap * sizeof *st);
+	st[sp++] = n;
+	while (sp && inl) {
+		NodeId x = st[--sp];
+		if (m->nodes[x].kind == NK_CONST) {
+			const Const *k = ir_node_const(m, x);
+			inl = (k->flags & CF_INLINE) || m->types[k->type].n == 0;
+			continue;
+		}
+		for (uint32_t i = 0; i < m->nodes[x].nargs; i++) {
+			ir_vgrow(&st, &cap, sp + 1);
+			st[sp++] = rw_arg(m, x, i);
+		}
+	}
+	free(st);
+	if (inl)
+		ir_node_const(m, c)->flags |= CF_INLINE;
+	return c;
+}
+
+/* ---------------------------------------------------------------- signatures */
+
+/* attrhash: a hash of an attribute value, arrays included */
+static uint64_t
+attrhash(const Module *m, const AttrVal *a, uint64_t h)
+{
+	h = (h ^ a->kind) * 0x100000001b3ull;
+	switch (a->kind) {
+	case AV_ARRAY:
+		for (uint32_t i = 0; i < a->n; i++)
+			h = attrhash(m, &m->attrs[a->first + i], h);
+		return h;
+	case AV_FLOAT: {
+		uint64_t x;
+		memcpy(&x, &a->u.f, 8);
+		return (h ^ x) * 0x100000001b3ull;
+	}
+	case AV_STR:
+		return (h ^ a->u.s) * 0x100000001b3ull;
+	default:
+		return (h ^ (uint64_t)a->u.i) * 0x100000001b3ull;
+	}
+}
+
+/* sig: the structure of node n: kind, op, attributes and operand ids */
+static uint64_t
+sig(const Module *m, NodeId n)
+{
+	const Node *nd = &m->nodes[n];
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	h = (h ^ nd->kind) * 0x100000001b3ull;
+	h = (h ^ nd->op) * 0x100000001b3ull;
+	if (nd->kind == NK_GETITEM || nd->kind == NK_VAR || nd->kind == NK_GLOBAL)
+		h = (h ^ nd->aux) * 0x100000001b3ull;
+	if (nd->kind == NK_CONST)
+		h = (h ^ n) * 0x100000001b3ull;     /* constants: by identity */
+	if (nd->kind == NK_CALL && nd->aux)
+		for (int k = 0; k < ir_ops[nd->op].nattrs; k++)
+			h = attrhash(m, &m->attrs[nd->aux + (uint32_t)k], h);
+	for (uint32_t i = 0; i < nd->nargs; i++)
+		h = (h ^ rw_arg(m, n, i)) * 0x100000001b3ull;
+	return h | 1;   /* 0 marks an empty slot */
+}
+
+/* The rewrite log: for each signature replaced, what replaced it and how. */
+typedef struct LogEntry {
+	uint64_t old, new;
+	uint32_t rule;
+} LogEntry;
+
+typedef struct Log {
+	LogEntry *v;
+	uint32_t n, cap;
+	uint32_t *idx;          /* open addressing: index + 1 by old signature */
+	uint32_t idxcap;
+} Log;
+
+static uint32_t
+logfind(const Log *l, uint64_t s)
+{
+	if (!l->idxcap)
+		return 0;
+	for (uint32_t i = (uint32_t)s & (l->idxcap - 1); l->idx[i]; i = (i + 1) & (l->idxcap - 1))
+		if (l->v[l->idx[i] - 1].old == s)
+			return l->idx[i];
+	return 0;
+}
+
+static void
+logadd(Log *l, uint64_t old, uint64_t new, uint32_t rule)
+{
+	if (2 * (l->n + 1) > l->idxcap) {
+		uint32_t cap = l->idxcap ? 2 * l->idxcap : 1024;
+		free(l->idx);
+		l->idx = ir_xcalloc(cap, sizeof *l->idx);
+		l->idxcap = cap;
+		for (uint32_t k = 0; k < l->n; k++) {
+			uint32_t i = (uint32_t)l->v[k].old & (cap - 1);
+			while (l->idx[i])
+				i = (i + 1) & (cap - 1);
+			l->idx[i] = k + 1;
+		}
+	}
+	ir_vgrow(&l->v, &l->cap, l->n + 1);
+	l->v[l->n].old = old;
+	l->v[l->n].new = new;
+	l->v[l->n].rule = rule;
+	l->n++;
+	{
+		uint32_t i = (uint32_t)old & (l->idxcap - 1);
+		while (l->idx[i])
+			i = (i + 1) & (l->idxcap - 1);
+		l->idx[i] = l->n;
+	}
+}
+
+/* ---------------------------------------------------------------- driver */
+
+typedef struct Work {
+	NodeId *v;
+	uint32_t n, cap;
+	uint8_t *in;            /* per node: queued */
+	uint32_t capin;
+} Work;
+
+static void
+queue(Work *w, const Module *m, NodeId n)
+{
+	if (n >= w->capin) {
+		uint32_t old = w->capin, cap = m->capnodes > n ? m->capnodes : n + 1;
+		w->in = ir_xrealloc(w->in, cap);
+		memset(w->in + old, 0, cap - old);
+		w->capin = cap;
+	}
+	if (w->in[n])
+		return;
+	w->in[n] = 1;
+	ir_vgrow(&w->v, &w->cap, w->n + 1);
+	w->v[w->n++] = n;
+}
+
+/* reap: kill n if nothing uses it, then its operands likewise */
+static void
+reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
+{
+	uint32_t sp = 0;
+
+	ir_vgrow(stack, cap, 1);
+	(*stack)[sp++] = n;
+	while (sp) {
+		NodeId x = (*stack)[--sp];
+		Node *nd = &m->nodes[x];
+		if (nd->uses || nd->kind == NK_DEAD || nd->kind == NK_VAR || nd->kind == NK_FUNC)
+			continue;
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			ir_vgrow(stack, cap, sp + 1);
+			(*stack)[sp++] = rw_arg(m, x, i);
+		}
+		ir_node_kill(m, x);
+	}
+}
+
+/* seed: every node reachable from the globals, in reverse post-order, so
+** that popping the stack visits operands before their users */
+static void
+seed(Module *m, Work *w)
+{
+	struct { NodeId n; uint32_t i; } *st = NULL;
+	uint32_t nst = 0, cap = 0;
+	uint8_t *seen = ir_xcalloc(m->nnodes, 1);
+	NodeId *order = NULL;
+	uint32_t norder = 0, caporder = 0;
+
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		ir_vgrow(&st, &cap, nst + 1);
+		st[nst].n = m->globals[g].fn;
+		st[nst].i = 0;
+		nst++;
+		seen[m->globals[g].fn] = 1;
+		while (nst) {
+			NodeId n = st[nst - 1].n;
+			if (st[nst - 1].i < m->nodes[n].nargs) {
+				NodeId a = rw_arg(m, n, st[nst - 1].i++);
+				if (a && !seen[a]) {
+					seen[a] = 1;
+					ir_vgrow(&st, &cap, nst + 1);
+					st[nst].n = a;
+					st[nst].i = 0;
+					nst++;
+				}
+				continue;
+			}
+			nst--;
+			ir_vgrow(&order, &caporder, norder + 1);
+			order[norder++] = n;
+		}
+	}
+	for (uint32_t i = norder; i-- > 0;)
+		queue(w, m, order[i]);
+	free(order);
+	free(st);
+	free(seen);
+}
+
+static void
+rulename(char *buf, size_t n, const Ruleset *rs, uint32_t rule)
+{
+	const RuleInfo *ri = &rs->rules[rule];
+	snprintf(buf, n, "'%s' (%s:%u)", ri->name, ri->file, ri->line);
+}
+
+/* cycle: if replacing n (signature sn) by r (signature sr) with rule closes a
+** chain of rewrites back to sn, report the rules on it; returns 1 then */
+static int
+cycle(Rw *rw, const Log *log, uint64_t sn, uint64_t sr, uint32_t rule)
+{
+	uint32_t chain[64], nchain = 0, e = logfind(log, sr);
+	uint64_t s = sr;
+	char buf[512];
+
+	for (int steps = 0; e && steps < 64; steps++) {
+		chain[nchain++] = log->v[e - 1].rule;
+		s = log->v[e - 1].new;
+		if (s == sn)
+			break;
+		e = logfind(log, s);
+	}
+	if (s != sn || !nchain)
+		return 0;
+	ir_error(rw->d, rw->m->nodes[rw->root].loc,
+	         "rewriting does not terminate: rules of ruleset %s undo each other's results here", rw->rs->name);
+	for (uint32_t i = 0; i < nchain; i++) {
+		rulename(buf, sizeof buf, rw->rs, chain[i]);
+		ir_note(rw->d, (Loc){ 0, 0, 0 }, "rule %s rewrote it%s", buf, i ? ", then" : "");
+	}
+	rulename(buf, sizeof buf, rw->rs, rule);
+	ir_note(rw->d, (Loc){ 0, 0, 0 }, "rule %s rewrites it back to what it was", buf);
+	return 1;
+}
+
+int
+ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
+{
+	Rw rw;
+	Work w = { 0 };
+	Log log = { 0 };
+	NodeId *stack = NULL;
+	uint32_t capstack = 0;
+	int before = d->errors;
+	uint64_t budget = 64 * (uint64_t)m->nnodes + 100000, visits = 0, rewrites = 0;
+	uint64_t *fired = ir_xcalloc(rs->nrules ? rs->nrules : 1, sizeof *fired);
+	char b1[256], b2[256];
+
+	memset(&rw, 0, sizeof rw);
+	rw.m = m;
+	rw.d = d;
+	rw.rs = rs;
+	rw.syms = ir_xcalloc(rs->nstrs ? rs->nstrs : 1, sizeof *rw.syms);
+	rw.lits = ir_xcalloc(rs->nlits ? rs->nlits : 1, sizeof *rw.lits);
+	for (uint32_t i = 0; i < rs->nstrs; i++)
+		rw.syms[i] = ir_symz(m, rs->strs[i]);
+	for (uint32_t i = 0; i < rs->nlits; i++)
+		if (!ir_attr_parse(m, rs->lits[i], &rw.lits[i]))
+			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
+
+	seed(m, &w);
+	while (w.n) {
+		NodeId n = w.v[--w.n], r, mark;
+		uint32_t rule = 0;
+		uint8_t k = m->nodes[n].kind;
+
+		w.in[n] = 0;
+		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM)
+			continue;
+		visits++;
+		mark = m->nnodes;
+		rw.root = n;
+		rw.gfail = 0;
+		r = rs->match(&rw, n, &rule);
+		if (!r) {
+			/* a rule that failed half-way may have built nodes */
+			for (NodeId x = m->nnodes; x-- > mark;)
+				if (m->nodes[x].kind != NK_DEAD && !m->nodes[x].uses)
+					ir_node_kill(m, x);
+			continue;
+		}
+		for (NodeId x = mark; x < m->nnodes; x++)
+			if (m->nodes[x].kind != NK_DEAD && !(m->nodes[x].type = ir_infer_node(m, x, d))) {
+				ir_note(d, m->nodes[n].loc, "in the result of rule '%s' (%s:%u)", rs->rules[rule].name,
+				        rs->rules[rule].file, rs->rules[rule].line);
+				goto out;
+			}
+		if (m->nodes[r].type != m->nodes[n].type) {
+			ir_error(d, m->nodes[n].loc, "rule '%s' (%s:%u) replaced a %s with a %s", rs->rules[rule].name,
+			         rs->rules[rule].file, rs->rules[rule].line,
+			         ir_type_str(m, m->nodes[n].type, b1, sizeof b1), ir_type_str(m, m->nodes[r].type, b2, sizeof b2));
+			goto out;
+		}
+		{
+			uint64_t sn = sig(m, n), sr = sig(m, r);
+			if (cycle(&rw, &log, sn, sr, rule))
+				goto out;
+			logadd(&log, sn, sr, rule);
+		}
+		if (++rewrites > budget) {
+			ir_error(d, m->nodes[n].loc, "rewriting did not finish after %llu rewrites; the last rule to fire was '%s' (%s:%u)",
+			         (unsigned long long)rewrites, rs->rules[rule].name, rs->rules[rule].file, rs->rules[rule].line);
+			goto out;
+		}
+		fired[rule]++;
+		ir_replace_uses(m, n, r);
+		reap(m, n, &stack, &capstack);
+		/* what changed: the result, the nodes built for it, its users */
+		IR_FOR_USES(m, r, s)
+			queue(&w, m, m->uses[s].user);
+		for (NodeId x = mark; x < m->nnodes; x++)
+			if (m->nodes[x].kind != NK_DEAD)
+				queue(&w, m, x);
+		queue(&w, m, r);
+	}
+out:
+	if (stats) {
+		stats->fired = fired;
+		stats->visits = visits;
+		stats->rewrites = rewrites;
+	} else {
+		free(fired);
+	}
+	free(w.v);
+	free(w.in);
+	free(log.v);
+	free(log.idx);
+	free(stack);
+	free(rw.syms);
+	free(rw.lits);
+	free(rw.tb);
+	return d->errors - before;
+}
+
+void
+ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st)
+{
+	uint32_t *order = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *order), n = 0;
+
+	for (uint32_t i = 0; i < rs->nrules; i++)
+		if (st->fired[i])
+			order[n++] = i;
+	/* most fired first; ties in rule order (insertion sort: few rules) */
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && st->fired[order[j]] > st->fired[order[j - 1]]; j--) {
+			uint32_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	fprintf(f, "ruleset %s: %llu rewrite%s in %llu match attempts\n", rs->name,
+	        (unsigned long long)st->rewrites, st->rewrites == 1 ? "" : "s", (unsigned long long)st->visits);
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(f, "  %8llu  %s  (%s:%u)\n", (unsigned long long)st->fired[order[i]],
+		        rs->rules[order[i]].name, rs->rules[order[i]].file, rs->rules[order[i]].line);
+	free(order);
+}

@@ -1,0 +1,200 @@
+/*
+** rewrite.h: the rewrite driver, and the API that graftc's generated
+** matchers call.
+**
+** A Ruleset (one per .rules file, generated into gen/) offers one entry
+** point, match(), that tries every rule rooted at a node in priority order
+** and returns the node to replace it with.  ir_rewrite() applies rulesets
+** to a module until nothing matches, with a worklist that revisits only
+** the users of what changed.
+**
+** Generated code reads the graph through the rw_ inline functions below
+** and builds results through the rw_ builders, which return 0 (and set
+** Rw.gfail) when a result cannot be built; the rule then does not fire.
+*/
+#ifndef GRAFT_REWRITE_H
+#define GRAFT_REWRITE_H
+
+#include <math.h>
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct Rw Rw;
+
+typedef struct RuleInfo {
+	const char *name;       /* its name, or "file:line" */
+	const char *file;       /* the .rules file */
+	uint32_t line;
+} RuleInfo;
+
+typedef struct Ruleset {
+	const char *name;       /* from `ruleset NAME` */
+	const char *source;     /* the .rules file it was generated from */
+	uint32_t nrules;
+	const RuleInfo *rules;  /* in priority order */
+	uint32_t nstrs;         /* strings compared as interned symbols */
+	const char *const *strs;
+	uint32_t nlits;         /* attribute literals in Relay syntax */
+	const char *const *lits;
+	/* Tries the rules rooted at n; returns the replacement and sets *rule,
+	** or returns 0. */
+	NodeId (*match)(Rw *rw, NodeId n, uint32_t *rule);
+} Ruleset;
+
+struct Rw {
+	Module *m;
+	Diag *d;
+	const Ruleset *rs;
+	Sym *syms;              /* rs->strs interned in m */
+	AttrVal *lits;          /* rs->lits parsed in m */
+	NodeId root;            /* the node being matched */
+	int gfail;              /* a guard or builder failed */
+	/* a scratch stack for tuples built with rest fields */
+	NodeId *tb; uint32_t ntb, captb;
+};
+
+/* ---------------------------------------------------------------- driver */
+
+typedef struct RwStats {
+	uint64_t *fired;        /* per rule, in the ruleset's order */
+	uint64_t visits;        /* match attempts */
+	uint64_t rewrites;
+} RwStats;
+
+/* Applies rs to every function of m until no rule matches.  Returns the
+** number of errors (a result of the wrong type, rewriting that does not
+** terminate).  stats, if not NULL, receives counts (the caller frees
+** stats->fired). */
+int ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats);
+
+/* Prints the rules that fired, most first, as "  N  name  (file:line)". */
+void ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st);
+
+/* ---------------------------------------------------------------- reading */
+
+static inline OpId
+rw_op(const Module *m, NodeId n)
+{
+	return m->nodes[n].kind == NK_CALL ? m->nodes[n].op : OP_NONE;
+}
+
+static inline int
+rw_kind(const Module *m, NodeId n)
+{
+	return m->nodes[n].kind;
+}
+
+static inline NodeId
+rw_arg(const Module *m, NodeId n, uint32_t i)
+{
+	return m->uses[m->nodes[n].args + i].val;
+}
+
+static inline uint32_t
+rw_nargs(const Module *m, NodeId n)
+{
+	return m->nodes[n].nargs;
+}
+
+static inline const AttrVal *
+rw_attr(const Module *m, NodeId n, int k)
+{
+	return &m->attrs[m->nodes[n].aux + (uint32_t)k];
+}
+
+static inline int64_t
+rw_attr_i(const Module *m, NodeId n, int k)
+{
+	return rw_attr(m, n, k)->u.i;
+}
+
+static inline double
+rw_attr_f(const Module *m, NodeId n, int k)
+{
+	return rw_attr(m, n, k)->u.f;
+}
+
+static inline Sym
+rw_attr_s(const Module *m, NodeId n, int k)
+{
+	return rw_attr(m, n, k)->u.s;
+}
+
+/* attribute k of n equals literal j of the ruleset */
+static inline int
+rw_attr_lit(const Rw *rw, NodeId n, int k, uint32_t j)
+{
+	return ir_attr_equal(rw->m, rw_attr(rw->m, n, k), &rw->lits[j]);
+}
+
+static inline int
+rw_attr_same(const Module *m, NodeId a, int ka, NodeId b, int kb)
+{
+	const AttrVal *x = rw_attr(m, a, ka), *y = rw_attr(m, b, kb);
+	AttrVal xx = *x, yy = *y;
+	xx.key = yy.key = 0;
+	return ir_attr_equal(m, &xx, &yy);
+}
+
+static inline int
+rw_dtype(const Module *m, NodeId n)
+{
+	const Type *t = &m->types[m->nodes[n].type];
+	return t->kind == TY_TENSOR ? t->dtype : DT_COUNT;
+}
+
+/* n has a tensor type of this rank whose dims equal dims[] (-1: any) */
+static inline int
+rw_shape_is(const Module *m, NodeId n, uint32_t rank, const int64_t *dims)
+{
+	const Type *t = &m->types[m->nodes[n].type];
+	if (t->kind != TY_TENSOR || t->n != rank)
+		return 0;
+	for (uint32_t i = 0; i < rank; i++)
+		if (dims[i] >= 0 && m->dims[t->first + i] != dims[i])
+			return 0;
+	return 1;
+}
+
+/* ---------------------------------------------------------------- guards */
+
+/* The guard helpers set rw->gfail when their question has no answer (the
+** rank of a tuple, the value of a non-scalar); the guard is then false. */
+int64_t rw_rank(Rw *rw, NodeId n);
+int64_t rw_numel(Rw *rw, NodeId n);
+int64_t rw_dim(Rw *rw, NodeId n, int64_t i);
+double rw_value(Rw *rw, NodeId n);
+int rw_is_scalar(const Module *m, NodeId n);
+int rw_shape_eq(const Module *m, NodeId n, const int64_t *dims, uint32_t rank);
+int rw_attr_ints_eq(const Module *m, NodeId n, int k, const int64_t *v, uint32_t len);
+int64_t rw_attr_ints_at(Rw *rw, NodeId n, int k, int64_t i);
+double rw_attr_num(Rw *rw, NodeId n, int k);
+int rw_attr_isnone(const Module *m, NodeId n, int k);
+int64_t rw_idiv(Rw *rw, int64_t a, int64_t b);
+int64_t rw_imod(Rw *rw, int64_t a, int64_t b);
+
+/* ---------------------------------------------------------------- building */
+
+/* Builders return 0 and set rw->gfail when an operand is 0 or a value
+** cannot be represented; new nodes take the location of rw->root. */
+AttrId rw_attrs(Rw *rw, OpId op);                     /* the defaults */
+AttrId rw_attrs_copy(Rw *rw, OpId op, NodeId from);   /* from's attributes */
+void rw_set_i(Rw *rw, AttrId a, int k, int64_t v);
+void rw_set_f(Rw *rw, AttrId a, int k, double v);
+void rw_set_b(Rw *rw, AttrId a, int k, int v);
+void rw_set_dtype(Rw *rw, AttrId a, int k, int dt);
+void rw_set_sym(Rw *rw, AttrId a, int k, Sym s);
+void rw_set_lit(Rw *rw, AttrId a, int k, uint32_t j);
+void rw_set_from(Rw *rw, AttrId a, int k, NodeId n, int kn);
+NodeId rw_call(Rw *rw, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs);
+NodeId rw_scalar_i(Rw *rw, int dt, int64_t v);
+NodeId rw_scalar_f(Rw *rw, int dt, double v);
+NodeId rw_getitem(Rw *rw, NodeId t, uint32_t i);
+void rw_tb_begin(Rw *rw, uint32_t *mark);
+void rw_tb_add(Rw *rw, NodeId n);
+void rw_tb_rest(Rw *rw, NodeId t, uint32_t start);
+NodeId rw_tb_end(Rw *rw, uint32_t mark);
+NodeId rw_fold(Rw *rw, NodeId n);
+
+#endif

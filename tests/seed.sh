@@ -1,0 +1,43 @@
+#!/bin/sh
+# seed.sh: graft's founding problem (../shared/seeds/ 000 and 001).  The
+# quantized conv that TVM imports from PyTorch (float weights quantized in
+# the graph; requantize to int32, clip, cast), with its weights bound from a
+# parameter file, canonicalizes to the block TVM imports from TFLite: the
+# same ops, attributes, dtypes and constant values.
+. "${srcdir:-.}/tests/lib.sh"
+
+if [ -z "$PYTHON3" ]; then
+	skip "seed canonicalization" "python3 not found: it writes the parameter files"
+	done_testing
+	exit $?
+fi
+src=$(cd "$srcdir" && pwd)
+mk="$PYTHON3 $src/tests/data/make_params.py"
+cd "$tmpdir" || exit 1
+sed '1,2d' "$src/tests/golden/seed_pytorch.relay" >pytorch.relay
+sed '1,2d' "$src/tests/golden/seed_tflite.relay" >tflite.relay
+$mk pytorch_exact pytorch.safetensors && $mk tflite tflite.safetensors || echo "Bail out! make_params.py failed"
+
+"$GRAFT" --verify --show-types --rules canonicalize --params pytorch.safetensors \
+	--save-params canon.safetensors pytorch.relay >canon.relay 2>canon.err
+ok $? "graft --rules canonicalize runs on the PyTorch fragment"
+same_file canon.relay tflite.relay "it prints exactly the TFLite fragment, ty= annotations included"
+$mk compare tflite.safetensors canon.safetensors
+ok $? "the folded int8 weights and int32 bias equal the TFLite constants, byte for byte"
+$mk compare canon.safetensors tflite.safetensors
+ok $? "and there are no other constants"
+
+# the TFLite fragment is already canonical: nothing fires
+"$GRAFT" --stats --rules canonicalize --params tflite.safetensors tflite.relay >/dev/null 2>stats.txt
+grep -qx 'ruleset canonicalize: 0 rewrites in 5 match attempts' stats.txt
+ok $? "the TFLite fragment is a fixed point of canonicalize (0 rewrites)"
+
+# --stats names each rule with its place
+"$GRAFT" --stats --rules canonicalize --params pytorch.safetensors pytorch.relay >/dev/null 2>stats.txt
+cat >want.txt <<'END'
+ruleset canonicalize: 3 rewrites in 10 match attempts
+         2  fold_quantize  (rulesets/canonicalize.rules:10)
+         1  requantize_clip_cast_uint8  (rulesets/canonicalize.rules:16)
+END
+same_file stats.txt want.txt "--stats counts each rule's firings"
+done_testing
