@@ -19,7 +19,7 @@
 **                  src/target/llvm/intrin_rule_llvm.cc lowers to
 **                  llvm.round: halves round AWAY FROM ZERO (C's roundf),
 **                  not to even.  (tir.round went to llvm.nearbyint only in
-**                  2026, apache/tvm#19368, after Relay was removed; see
+**                  2026, apache/tvm#19368, in a tree without Relay; see
 **                  apache/tvm#18590.)  PyTorch rounds halves to even and
 **                  multiplies by 1/scale, so the two differ on ties and,
 **                  rarely, next to them: tests/data/fold_vectors.py.
@@ -38,6 +38,10 @@
 **                  right by right shift + 31, truncated to int32; plus the
 **                  output zero point in int32; clip and cast unless
 **                  out_dtype is int32.  Equal scales skip the multiply.
+**                  Newer TVMs lower a per-tensor UPWARD multiplier of
+**                  2^30 (a power of two) to an int32 shift instead: same
+**                  values, but where its int32 add or shift would
+**                  overflow the fold is refused.
 **                  rounding "None" is UPWARD.  compute_dtype "None" is
 **                  folded as "int64": TVM itself picks float32 there on
 **                  LLVM targets with SSE4.1, whose rounding helpers depend
@@ -86,6 +90,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +130,11 @@ typedef struct Eval {
 	NodeId *keys;
 	uint32_t *slots;
 	uint32_t cap, used;
+	/* inline room for the usual small subtree, so that most folds make no
+	** heap allocation for their bookkeeping */
+	NodeId keys0[32];
+	uint32_t slots0[32];
+	Val vals0[6];
 } Eval;
 
 /* ---------------------------------------------------------------- shapes */
@@ -484,19 +494,27 @@ bind(Eval *e, NodeId n, uint32_t slot)
 {
 	uint32_t h;
 
+	if (!e->cap) {
+		e->keys = e->keys0;
+		e->slots = e->slots0;
+		e->cap = 32;
+		memset(e->keys0, 0, sizeof e->keys0);
+	}
 	if (2 * (e->used + 1) > e->cap) {
 		uint32_t oldcap = e->cap;
-		NodeId *ok = e->keys;
-		uint32_t *os = e->slots;
-		e->cap = oldcap ? 2 * oldcap : 64;
+		NodeId *oldkeys = e->keys;
+		uint32_t *oldslots = e->slots;
+		e->cap = 2 * oldcap;
 		e->keys = ir_xcalloc(e->cap, sizeof *e->keys);
 		e->slots = ir_xcalloc(e->cap, sizeof *e->slots);
 		e->used = 0;
 		for (uint32_t i = 0; i < oldcap; i++)
-			if (ok[i])
-				bind(e, ok[i], os[i]);
-		free(ok);
-		free(os);
+			if (oldkeys[i])
+				bind(e, oldkeys[i], oldslots[i]);
+		if (oldkeys != e->keys0) {
+			free(oldkeys);
+			free(oldslots);
+		}
 	}
 	for (h = hash(e, n); e->keys[h] && e->keys[h] != n; h = (h + 1) & (e->cap - 1))
 		;
@@ -510,6 +528,15 @@ bind(Eval *e, NodeId n, uint32_t slot)
 static uint32_t
 keep(Eval *e, const Val *v)
 {
+	if (!e->capvals) {
+		e->vals = e->vals0;
+		e->capvals = sizeof e->vals0 / sizeof e->vals0[0];
+	} else if (e->nvals == e->capvals && e->vals == e->vals0) {
+		Val *heap = ir_xmalloc(2 * e->capvals * sizeof *heap);
+		memcpy(heap, e->vals0, e->nvals * sizeof *heap);
+		e->vals = heap;
+		e->capvals *= 2;
+	}
 	ir_vgrow(&e->vals, &e->capvals, e->nvals + 1);
 	e->vals[e->nvals] = *v;
 	return e->nvals++;
@@ -1001,7 +1028,7 @@ requantize(Eval *e, NodeId id, Val *r)
 	chax = axis == -1 ? x->rank - 1 : axis;
 	if (!pertensor && (chax != ax || !qparam(is, DT_FLOAT32, x, ax, &ns)))
 		return 0;
-	ns = is->n;     /* per tensor: the one scale */
+	ns = is->n;     /* one scale, or one per channel */
 	out_s = f32(os, 0);
 	out_z = (int32_t)ldi(oz, 0);
 	if (out_s == 0 || !isfinite(out_s))
@@ -1484,7 +1511,8 @@ ir_fold(Module *m, NodeId n)
 	int64_t at;
 	NodeId out = 0;
 
-	memset(&e, 0, sizeof e);
+	/* only the bookkeeping, not the inline room */
+	memset(&e, 0, offsetof(Eval, keys0));
 	e.m = m;
 	if (n && n < m->nnodes && m->nodes[n].type) {
 		at = evaluate(&e, n);
@@ -1501,8 +1529,11 @@ ir_fold(Module *m, NodeId n)
 	}
 	for (uint32_t i = 0; i < e.nvals; i++)
 		drop(&e.vals[i]);
-	free(e.vals);
-	free(e.keys);
-	free(e.slots);
+	if (e.vals != e.vals0)
+		free(e.vals);
+	if (e.keys != e.keys0) {
+		free(e.keys);
+		free(e.slots);
+	}
 	return out;
 }

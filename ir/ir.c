@@ -429,13 +429,19 @@ ir_type_numel(const Module *m, TypeId t)
 {
 	const Type *ty = &m->types[t];
 	int64_t n = 1;
+	int zero = 0;
 
 	for (uint32_t i = 0; i < ty->n; i++) {
 		int64_t d = m->dims[ty->first + i];
 		if (d < 0)
 			return -1;
-		n *= d;
+		zero |= d == 0;
 	}
+	if (zero)
+		return 0;
+	for (uint32_t i = 0; i < ty->n; i++)
+		if (__builtin_mul_overflow(n, m->dims[ty->first + i], &n))
+			return -1;
 	return n;
 }
 

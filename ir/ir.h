@@ -326,7 +326,7 @@ TypeId ir_type_func(Module *m, int n, const TypeId *params, TypeId ret);
 static inline const Type *ir_type(const Module *m, TypeId t) { return &m->types[t]; }
 /* The dims of tensor type t; NULL while no type has any dims. */
 static inline const int64_t *ir_type_dims(const Module *m, TypeId t) { return m->dims ? &m->dims[m->types[t].first] : NULL; }
-int64_t ir_type_numel(const Module *m, TypeId t);   /* -1 if any dim is '?' */
+int64_t ir_type_numel(const Module *m, TypeId t);   /* -1 if any dim is '?' or the count overflows int64 */
 
 static inline Node *ir_node(Module *m, NodeId n) { return &m->nodes[n]; }
 static inline NodeId ir_arg(const Module *m, NodeId n, uint32_t i) { return m->uses[m->nodes[n].args + i].val; }

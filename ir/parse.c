@@ -400,6 +400,20 @@ store(void *dst, DType dt, int64_t i, double f, int isfloat)
 	}
 }
 
+/* overflows: whether the finite value v becomes infinite when stored as
+** dtype dt, which the printer could not write back as a literal */
+static int
+overflows(double v, int isfloat, int64_t i, DType dt)
+{
+	double x = isfloat ? v : (double)i;
+
+	switch (dt) {
+	case DT_FLOAT16: return (ir_f16_from_f32((float)x) & 0x7c00u) == 0x7c00u;
+	case DT_FLOAT32: return isinf((float)x);
+	default: return 0;
+	}
+}
+
 NodeId
 p_scalar(Parser *p, const Num *v, const YYLTYPE *l)
 {
@@ -412,6 +426,10 @@ p_scalar(Parser *p, const Num *v, const YYLTYPE *l)
 	}
 	if (v->isfloat && dt == DT_FLOAT32 && isfinite(v->v.f) && fabs(v->v.f) > 3.4028234663852886e38) {
 		ir_error(p->d, LOC(l), "literal %g does not fit in float32", v->v.f);
+		return 0;
+	}
+	if (v->isfloat && dt == DT_FLOAT16 && isfinite(v->v.f) && overflows(v->v.f, 1, 0, dt)) {
+		ir_error(p->d, LOC(l), "literal %g does not fit in float16", v->v.f);
 		return 0;
 	}
 	store(buf, dt, v->v.i, v->v.f, v->isfloat);
@@ -474,23 +492,31 @@ shape(Parser *p, const AttrVal *v, int depth, int64_t *dims, int maxrank)
 	}
 }
 
-/* flatten: write the scalars of v into data, row-major; 0 on a non-number */
+/* flatten: write the scalars of v into data, row-major.  Returns 1, or 0
+** on an element that is not a dt value, or -1 on a number that dt cannot
+** hold finitely (it would print as inf, which does not read back). */
 static int
 flatten(Parser *p, const AttrVal *v, DType dt, unsigned char **data)
 {
 	if (v->kind == AV_ARRAY) {
-		for (uint32_t i = 0; i < v->n; i++)
-			if (!flatten(p, &p->m->attrs[v->first + i], dt, data))
-				return 0;
+		for (uint32_t i = 0; i < v->n; i++) {
+			int r = flatten(p, &p->m->attrs[v->first + i], dt, data);
+			if (r <= 0)
+				return r;
+		}
 		return 1;
 	}
 	if (v->kind == AV_INT || v->kind == AV_BOOL) {
 		if (ir_dtype_kind[dt] != 'f' && !fits(v->u.i, dt))
 			return 0;
+		if (overflows(0, 0, v->u.i, dt))
+			return -1;
 		store(*data, dt, v->u.i, 0, 0);
 	} else if (v->kind == AV_FLOAT) {
 		if (ir_dtype_kind[dt] != 'f')
 			return 0;
+		if (overflows(v->u.f, 1, 0, dt))
+			return -1;
 		store(*data, dt, 0, v->u.f, 1);
 	} else {
 		return 0;
@@ -527,8 +553,12 @@ p_inline_const(Parser *p, const AttrVal *v, const YYLTYPE *vl,
 	t = ir_type_tensor(p->m, dt, rank, dims);
 	id = ir_const(p->m, t, NULL, LOC(vl));
 	data = ir_node_const(p->m, id)->data;
-	if (!flatten(p, v, dt, &data)) {
+	switch (flatten(p, v, dt, &data)) {
+	case 0:
 		ir_error(p->d, LOC(vl), "constant has an element that is not a %s value", ir_dtype_names[dt]);
+		return 0;
+	case -1:
+		ir_error(p->d, LOC(vl), "constant has an element out of the range of %s", ir_dtype_names[dt]);
 		return 0;
 	}
 	ir_node_const(p->m, id)->flags |= CF_INLINE;
@@ -764,6 +794,11 @@ p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l)
 		p_annotate(p, b.node, ann, l);
 	b.isparam = 1;
 	b.loc = LOC(l);
+	/* %N names a graph binding, which the printer numbers afresh: a
+	** parameter named so would clash with them (TVM rejects it too) */
+	if (name->n && name->p[0] >= '0' && name->p[0] <= '9')
+		ir_error(p->d, b.loc, "parameter %%%.*s is named like a graph binding; "
+		         "a parameter's name must start with a letter or '_'", (int)name->n, name->p);
 	/* a parameter may shadow an outer name, not a sibling parameter */
 	{
 		const Binding *old = lookup(p, b.name);

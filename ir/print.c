@@ -189,6 +189,40 @@ scalar(FILE *f, DType dt, const void *data)
 	}
 }
 
+/* inlinable: whether const([...]) can spell c's shape: its data is known,
+** and nested lists stop at the first empty one, so a 0 dimension must be
+** the last */
+static int
+inlinable(const Module *m, const Const *c)
+{
+	const Type *ty = &m->types[c->type];
+
+	if (!c->data)
+		return 0;
+	for (uint32_t i = 0; i + 1 < ty->n; i++)
+		if (m->dims[ty->first + i] == 0)
+			return 0;
+	return 1;
+}
+
+/* emptynest: the nested empty lists of a tensor type t of no elements from
+** dimension i on: (2, 0) is [[], []] (the rank is at most 8) */
+static void
+emptynest(FILE *f, const Module *m, TypeId t, uint32_t i)
+{
+	const Type *ty = &m->types[t];
+	int64_t n = m->dims[ty->first + i];
+
+	fputc('[', f);
+	if (i + 1 < ty->n)
+		for (int64_t k = 0; k < n; k++) {
+			if (k)
+				fputs(", ", f);
+			emptynest(f, m, t, i + 1);
+		}
+	fputc(']', f);
+}
+
 /* inlineconst: print a constant as const([...], dtype="...") */
 static void
 inlineconst(FILE *f, const Module *m, const Const *c)
@@ -200,10 +234,16 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 	char buf[64];
 	int r = (int)ty->n;
 
+	fputs("const(", f);
+	if (n == 0) {
+		/* no elements: the brackets alone give the shape */
+		emptynest(f, m, c->type, 0);
+		fprintf(f, ", dtype=\"%s\")", ir_dtype_names[dt]);
+		return;
+	}
 	stride[r > 0 ? r - 1 : 0] = 1;
 	for (int i = r - 1; i > 0; i--)
 		stride[i - 1] = stride[i] * m->dims[ty->first + i];
-	fputs("const(", f);
 	for (int i = 0; i < r; i++)
 		fputc('[', f);
 	for (int64_t k = 0; k < n; k++) {
@@ -265,6 +305,15 @@ typedef struct Printer {
 	uint32_t nmeta;
 	struct { NodeId n; uint32_t i; } *stack;
 	uint32_t nstack, capstack;
+	/* placement (see place()), per node */
+	NodeId *blk;            /* the fn whose block binds the node; 0: a global's fn */
+	uint32_t *depth;        /* fn nodes: how deep their block nests */
+	uint8_t *leaky;         /* fn nodes: their region holds nodes bound outside */
+	uint32_t *seen;         /* the walk that last reached the node */
+	uint32_t epoch;
+	/* the names of all variables, sorted, to spell projections (see getitem()) */
+	const char **vnames;
+	uint32_t nvnames;
 } Printer;
 
 static void fnblock(Printer *p, NodeId fn, int indent);
@@ -284,6 +333,161 @@ tyann(Printer *p, TypeId t)
 	fputs(" /* ty=", p->f);
 	ir_type_print(p->f, p->m, t);
 	fputs(" */", p->f);
+}
+
+/* ---------------------------------------------------------------- placement */
+
+/* lca: the innermost block enclosing blocks a and b, or 0 if they belong
+** to different globals */
+static NodeId
+lca(const Printer *p, NodeId a, NodeId b)
+{
+	while (a != b) {
+		if (!a || !b)
+			return 0;
+		if (p->depth[a] >= p->depth[b])
+			a = p->blk[a];
+		else
+			b = p->blk[b];
+	}
+	return a;
+}
+
+/* hasparam: whether fn has a parameter other than v named name */
+static int
+hasparam(const Module *m, NodeId fn, Sym name, NodeId v)
+{
+	for (uint32_t i = 0; i + 1 < m->nodes[fn].nargs; i++) {
+		NodeId q = ir_arg(m, fn, i);
+		if (q && q != v && m->nodes[q].aux == name)
+			return 1;
+	}
+	return 0;
+}
+
+/* unshadow: the block at or outside b where every variable n names reads
+** as itself: a parameter of a block between b and the variable's own fn
+** that has the same name would capture the reference */
+static NodeId
+unshadow(const Printer *p, NodeId n, NodeId b, const NodeId *owner)
+{
+	const Module *m = p->m;
+	uint32_t floor = 0;     /* the depth of the innermost owner: n may not leave it */
+
+	for (uint32_t i = 0; i < m->nodes[n].nargs; i++) {
+		NodeId v = ir_arg(m, n, i);
+		if (v && m->nodes[v].kind == NK_VAR && owner[v] && owner[v] != n && p->depth[owner[v]] > floor)
+			floor = p->depth[owner[v]];
+	}
+	for (uint32_t i = 0; i < m->nodes[n].nargs; i++) {
+		NodeId v = ir_arg(m, n, i), c, hit = 0;
+		if (!v || m->nodes[v].kind != NK_VAR || !owner[v] || owner[v] == n)
+			continue;
+		for (c = b; c && c != owner[v]; c = p->blk[c])
+			if (hasparam(m, c, m->nodes[v].aux, v))
+				hit = c;
+		if (c == owner[v] && hit && p->blk[hit] && p->depth[p->blk[hit]] >= floor)
+			b = p->blk[hit];
+	}
+	return b;
+}
+
+/* place: decide which block binds each node.  TVM's printer binds a node
+** in the first block whose walk reaches it, so a node reached first inside
+** a fn literal is bound there even when it is used outside too (the outer
+** reference then names a binding out of scope), or when it names an outer
+** variable that a parameter of the fn shadows.  Here a node is bound in the
+** innermost block that holds all its uses, which is where TVM binds it
+** whenever TVM's text reads back right, and further out while a parameter
+** in between would capture a variable it names.  A fn whose region holds a
+** node bound outside it is leaky: the walk of the outer block looks inside
+** it, to bind such nodes before the fn. */
+static void
+place(Printer *p)
+{
+	Module *m = p->m;
+	NodeId *order = ir_xcalloc(m->nnodes, sizeof *order);
+	NodeId *owner = ir_xcalloc(m->nnodes, sizeof *owner);
+	uint8_t *state = ir_xcalloc(m->nnodes, 1);     /* 0 new, 1 reached, 2 ordered */
+	uint8_t *root = ir_xcalloc(m->nnodes, 1);
+	struct { NodeId n; uint32_t i; } *st = NULL;
+	uint32_t norder = 0, nst = 0, capst = 0;
+
+	/* every node the globals reach, operands before users */
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		NodeId fn = m->globals[g].fn;
+		root[fn] = 1;
+		if (state[fn])
+			continue;
+		state[fn] = 1;
+		ir_vgrow(&st, &capst, nst + 1);
+		st[nst].n = fn;
+		st[nst++].i = 0;
+		while (nst) {
+			NodeId n = st[nst - 1].n;
+			if (st[nst - 1].i < m->nodes[n].nargs) {
+				NodeId a = ir_arg(m, n, st[nst - 1].i++);
+				if (a && !state[a]) {
+					state[a] = 1;
+					ir_vgrow(&st, &capst, nst + 1);
+					st[nst].n = a;
+					st[nst++].i = 0;
+				}
+				continue;
+			}
+			nst--;
+			state[n] = 2;
+			order[norder++] = n;
+		}
+	}
+	for (uint32_t k = 0; k < norder; k++) {
+		NodeId n = order[k];
+		if (m->nodes[n].kind == NK_FUNC)
+			for (uint32_t i = 0; i + 1 < m->nodes[n].nargs; i++)
+				if (ir_arg(m, n, i))
+					owner[ir_arg(m, n, i)] = n;
+	}
+	/* users before operands, so that every user's block is known */
+	for (uint32_t k = norder; k-- > 0;) {
+		NodeId n = order[k], b = 0, first = 0;
+		if (atomic(m, n) || root[n])
+			continue;
+		IR_FOR_USES(m, n, slot) {
+			NodeId u = m->uses[slot].user, at;
+			if (state[u] != 2 || m->nodes[u].kind == NK_DEAD)
+				continue;       /* a user no global reaches */
+			at = m->nodes[u].kind == NK_FUNC ? u : p->blk[u];
+			if (!first)
+				b = first = at;
+			else
+				b = lca(p, b, at);
+		}
+		if (!b)
+			b = first;
+		if (b)
+			b = unshadow(p, n, b, owner);
+		p->blk[n] = b;
+		if (m->nodes[n].kind == NK_FUNC)
+			p->depth[n] = b ? p->depth[b] + 1 : 0;
+	}
+	/* a fn between a use and the block that binds the used node is leaky */
+	for (uint32_t k = 0; k < norder; k++) {
+		NodeId n = order[k];
+		if (atomic(m, n) || root[n])
+			continue;
+		IR_FOR_USES(m, n, slot) {
+			NodeId u = m->uses[slot].user;
+			if (state[u] != 2 || m->nodes[u].kind == NK_DEAD)
+				continue;
+			for (NodeId c = m->nodes[u].kind == NK_FUNC ? u : p->blk[u]; c && c != p->blk[n]; c = p->blk[c])
+				p->leaky[c] = 1;
+		}
+	}
+	free(st);
+	free(order);
+	free(owner);
+	free(state);
+	free(root);
 }
 
 /* ref: print a reference to n as an operand */
@@ -309,7 +513,7 @@ ref(Printer *p, NodeId n)
 		const Type *ty = &m->types[c->type];
 		if (c->data && ty->n == 0) {
 			scalar(p->f, (DType)ty->dtype, c->data);
-		} else if (c->data && (c->flags & CF_INLINE)) {
+		} else if ((c->flags & CF_INLINE) && inlinable(m, c)) {
 			inlineconst(p->f, m, c);
 		} else {
 			uint32_t ci = nd->aux;
@@ -379,6 +583,41 @@ params(Printer *p, NodeId fn)
 	}
 }
 
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* dotclash: whether field i of tuple t, spelled %name.i when t is the
+** variable %name, would read back as another variable named "name.i"
+** (the parser looks dotted names up whole first); such a projection is
+** printed (%name).i.  Any variable of that name counts, in scope or not. */
+static int
+dotclash(Printer *p, NodeId t, uint32_t i)
+{
+	const Module *m = p->m;
+	const char *name;
+	char *key;
+	int found;
+
+	if (!t || m->nodes[t].kind != NK_VAR)
+		return 0;
+	if (!p->vnames) {
+		p->vnames = ir_xcalloc(m->nnodes, sizeof *p->vnames);
+		for (NodeId n = 1; n < m->nnodes; n++)
+			if (m->nodes[n].kind == NK_VAR)
+				p->vnames[p->nvnames++] = ir_symstr(m, m->nodes[n].aux);
+		qsort(p->vnames, p->nvnames, sizeof *p->vnames, cmpstr);
+	}
+	name = ir_symstr(m, m->nodes[t].aux);
+	key = ir_xmalloc(strlen(name) + 16);
+	sprintf(key, "%s.%u", name, i);
+	found = bsearch(&key, p->vnames, p->nvnames, sizeof *p->vnames, cmpstr) != NULL;
+	free(key);
+	return found;
+}
+
 /* expr: print the defining expression of a non-atomic node */
 static void
 expr(Printer *p, NodeId n, int indent)
@@ -434,7 +673,13 @@ expr(Printer *p, NodeId n, int indent)
 		fputs(nd->nargs == 1 ? ",)" : ")", p->f);
 		break;
 	case NK_GETITEM:
-		ref(p, ir_arg(m, n, 0));
+		if (dotclash(p, ir_arg(m, n, 0), nd->aux)) {
+			fputc('(', p->f);
+			ref(p, ir_arg(m, n, 0));
+			fputc(')', p->f);
+		} else {
+			ref(p, ir_arg(m, n, 0));
+		}
 		fprintf(p->f, ".%u", nd->aux);
 		break;
 	case NK_FUNC:
@@ -456,23 +701,26 @@ fnblock(Printer *p, NodeId fn, int indent)
 {
 	Module *m = p->m;
 	NodeId body = ir_func_body(m, fn);
-	uint32_t base = p->nstack;
+	uint32_t base = p->nstack, ep = ++p->epoch;
 
-	/* iterative post-order over operands; fn literals are leaves here */
+	/* iterative post-order over operands, binding the nodes place() gave
+	** this block; fn literals are leaves here unless leaky */
 	ir_vgrow(&p->stack, &p->capstack, p->nstack + 1);
 	p->stack[p->nstack].n = body;
 	p->stack[p->nstack].i = 0;
 	p->nstack++;
+	p->seen[body] = ep;
 	while (p->nstack > base) {
 		NodeId n = p->stack[p->nstack - 1].n;
 		Node *nd = &m->nodes[n];
 		uint32_t i = p->stack[p->nstack - 1].i;
-		uint32_t nops = nd->kind == NK_FUNC ? 0 : nd->nargs;
+		uint32_t nops = nd->kind == NK_FUNC && !p->leaky[n] ? 0 : nd->nargs;
 
 		if (i < nops) {
 			NodeId a = ir_arg(m, n, i);
 			p->stack[p->nstack - 1].i++;
-			if (a && !atomic(m, a) && !p->num[a]) {
+			if (a && !atomic(m, a) && !p->num[a] && p->seen[a] != ep) {
+				p->seen[a] = ep;
 				ir_vgrow(&p->stack, &p->capstack, p->nstack + 1);
 				p->stack[p->nstack].n = a;
 				p->stack[p->nstack].i = 0;
@@ -483,8 +731,8 @@ fnblock(Printer *p, NodeId fn, int indent)
 		p->nstack--;
 		if (n == body)
 			break;
-		if (p->num[n])
-			continue;   /* reached twice before it was printed */
+		if (p->num[n] || p->blk[n] != fn)
+			continue;   /* printed already, or bound in an inner block */
 		indentby(p, indent);
 		/* a fn literal's body takes its numbers before the fn itself */
 		if (nd->kind == NK_FUNC) {
@@ -566,6 +814,11 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 	p.meta = meta;
 	p.num = ir_xcalloc(m->nnodes, sizeof *p.num);
 	p.metaidx = ir_xcalloc(m->nconsts ? m->nconsts : 1, sizeof *p.metaidx);
+	p.blk = ir_xcalloc(m->nnodes, sizeof *p.blk);
+	p.depth = ir_xcalloc(m->nnodes, sizeof *p.depth);
+	p.leaky = ir_xcalloc(m->nnodes, 1);
+	p.seen = ir_xcalloc(m->nnodes, sizeof *p.seen);
+	place(&p);
 	order = ir_xcalloc(m->nglobals ? m->nglobals : 1, sizeof *order);
 	sortglobals(m, order);
 	if (m->has_version)
@@ -593,6 +846,11 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 	free(p.num);
 	free(p.metaidx);
 	free(p.stack);
+	free(p.blk);
+	free(p.depth);
+	free(p.leaky);
+	free(p.seen);
+	free(p.vnames);
 }
 
 void

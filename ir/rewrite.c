@@ -197,6 +197,8 @@ rootloc(const Rw *rw)
 AttrId
 rw_attrs(Rw *rw, OpId op)
 {
+	if (rw->dry)
+		return rw->scratch;
 	return ir_attr_defaults(rw->m, op);
 }
 
@@ -210,6 +212,8 @@ rw_attrs_copy(Rw *rw, OpId op, NodeId from)
 		rw->gfail = 1;
 		return 0;
 	}
+	if (rw->dry)
+		return rw->scratch;
 	id = m->nattrs;
 	ir_vgrow(&m->attrs, &m->capattrs, m->nattrs + (uint32_t)ir_ops[op].nattrs);
 	memcpy(&m->attrs[id], &m->attrs[m->nodes[from].aux], (size_t)ir_ops[op].nattrs * sizeof *m->attrs);
@@ -311,6 +315,8 @@ rw_call(Rw *rw, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs)
 		rw->gfail = 1;
 		return 0;
 	}
+	if (rw->dry)
+		return rw->root;
 	return ir_call(rw->m, op, args, nargs, attrs, rootloc(rw));
 }
 
@@ -341,6 +347,8 @@ rw_scalar_i(Rw *rw, int dt, int64_t v)
 		rw->gfail = 1;
 		return 0;
 	}
+	if (rw->dry)
+		return rw->root;
 	switch (ir_dtype_bytes[dt]) {
 	case 1: buf[0] = (unsigned char)v; break;
 	case 2: { int16_t x = (int16_t)v; memcpy(buf, &x, 2); break; }
@@ -355,6 +363,8 @@ rw_scalar_f(Rw *rw, int dt, double v)
 {
 	unsigned char buf[8];
 
+	if (rw->dry && ir_dtype_kind[dt] == 'f')
+		return rw->root;
 	switch (dt) {
 	case DT_FLOAT16: { uint16_t x = ir_f16_from_f32((float)v); memcpy(buf, &x, 2); break; }
 	case DT_FLOAT32: { float x = (float)v; memcpy(buf, &x, 4); break; }
@@ -377,6 +387,8 @@ rw_getitem(Rw *rw, NodeId t, uint32_t i)
 		rw->gfail = 1;
 		return 0;
 	}
+	if (rw->dry)
+		return rw->root;
 	return ir_getitem(rw->m, t, i, rootloc(rw));
 }
 
@@ -411,7 +423,7 @@ rw_tb_end(Rw *rw, uint32_t mark)
 {
 	NodeId n = 0;
 	if (!rw->gfail)
-		n = ir_tuple(rw->m, rw->tb + mark, rw->ntb - mark, rootloc(rw));
+		n = rw->dry ? rw->root : ir_tuple(rw->m, rw->tb + mark, rw->ntb - mark, rootloc(rw));
 	rw->ntb = mark;
 	return n;
 }
@@ -422,27 +434,27 @@ NodeId
 rw_fold(Rw *rw, NodeId n)
 {
 	Module *m = rw->m;
-	NodeId c = ir_fold(m, n), *st;
-	uint32_t sp = 0, cap = 16;
+	NodeId c;
+	uint32_t sp = 0, mark = rw->ntb;
 	int inl = 1;
 
-	if (!c)
+	if (rw->dry)
+		return rw->root;
+	if (!(c = ir_fold(m, n)))
 		return 0;
-	st = ir_xmalloc(cap * sizeof *st);
-	st[sp++] = n;
-	while (sp && inl) {
-		NodeId x = st[--sp];
+	/* walk the subtree with the tuple builder's stack as scratch */
+	rw_tb_add(rw, n);
+	for (sp = rw->ntb; sp > mark && inl; sp = rw->ntb) {
+		NodeId x = rw->tb[--rw->ntb];
 		if (m->nodes[x].kind == NK_CONST) {
 			const Const *k = ir_node_const(m, x);
 			inl = (k->flags & CF_INLINE) || m->types[k->type].n == 0;
 			continue;
 		}
-		for (uint32_t i = 0; i < m->nodes[x].nargs; i++) {
-			ir_vgrow(&st, &cap, sp + 1);
-			st[sp++] = rw_arg(m, x, i);
-		}
+		for (uint32_t i = 0; i < m->nodes[x].nargs; i++)
+			rw_tb_add(rw, rw_arg(m, x, i));
 	}
-	free(st);
+	rw->ntb = mark;
 	if (inl)
 		ir_node_const(m, c)->flags |= CF_INLINE;
 	return c;
@@ -506,12 +518,20 @@ typedef struct Log {
 	uint32_t idxcap;
 } Log;
 
+/* slotof: where signature s starts probing (signatures are odd: use the
+** high bits) */
+static uint32_t
+slotof(uint64_t s, uint32_t cap)
+{
+	return (uint32_t)(s >> 33) & (cap - 1);
+}
+
 static uint32_t
 logfind(const Log *l, uint64_t s)
 {
 	if (!l->idxcap)
 		return 0;
-	for (uint32_t i = (uint32_t)s & (l->idxcap - 1); l->idx[i]; i = (i + 1) & (l->idxcap - 1))
+	for (uint32_t i = slotof(s, l->idxcap); l->idx[i]; i = (i + 1) & (l->idxcap - 1))
 		if (l->v[l->idx[i] - 1].old == s)
 			return l->idx[i];
 	return 0;
@@ -526,7 +546,7 @@ logadd(Log *l, uint64_t old, uint64_t new, uint32_t rule)
 		l->idx = ir_xcalloc(cap, sizeof *l->idx);
 		l->idxcap = cap;
 		for (uint32_t k = 0; k < l->n; k++) {
-			uint32_t i = (uint32_t)l->v[k].old & (cap - 1);
+			uint32_t i = slotof(l->v[k].old, cap);
 			while (l->idx[i])
 				i = (i + 1) & (cap - 1);
 			l->idx[i] = k + 1;
@@ -538,7 +558,7 @@ logadd(Log *l, uint64_t old, uint64_t new, uint32_t rule)
 	l->v[l->n].rule = rule;
 	l->n++;
 	{
-		uint32_t i = (uint32_t)old & (l->idxcap - 1);
+		uint32_t i = slotof(old, l->idxcap);
 		while (l->idx[i])
 			i = (i + 1) & (l->idxcap - 1);
 		l->idx[i] = l->n;
@@ -547,22 +567,65 @@ logadd(Log *l, uint64_t old, uint64_t new, uint32_t rule)
 
 /* ---------------------------------------------------------------- driver */
 
+void
+ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
+{
+	memset(rw, 0, sizeof *rw);
+	rw->m = m;
+	rw->d = d;
+	rw->rs = rs;
+	rw->syms = ir_xcalloc(rs->nstrs ? rs->nstrs : 1, sizeof *rw->syms);
+	rw->lits = ir_xcalloc(rs->nlits ? rs->nlits : 1, sizeof *rw->lits);
+	for (uint32_t i = 0; i < rs->nstrs; i++)
+		rw->syms[i] = ir_symz(m, rs->strs[i]);
+	for (uint32_t i = 0; i < rs->nlits; i++)
+		if (!ir_attr_parse(m, rs->lits[i], &rw->lits[i]))
+			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
+	{
+		/* scratch attributes for dry runs: room for any op's */
+		AttrVal none[32];
+		memset(none, 0, sizeof none);
+		rw->scratch = ir_attr_push(m, none, 32);
+	}
+}
+
+void
+ir_rw_free(Rw *rw)
+{
+	free(rw->syms);
+	free(rw->lits);
+	free(rw->tb);
+}
+
 typedef struct Work {
 	NodeId *v;
 	uint32_t n, cap;
 	uint8_t *in;            /* per node: queued */
+	uint8_t *gen;           /* per node: rewrites in the chain that made it */
 	uint32_t capin;
 } Work;
+
+/* A chain of this many rewrites at one place is watched for cycles. */
+enum { WATCH = 8 };
+
+/* grow: make room in the per-node arrays for node n */
+static void
+grow(Work *w, const Module *m, NodeId n)
+{
+	uint32_t old = w->capin, cap = m->capnodes > n ? m->capnodes : n + 1;
+
+	w->in = ir_xrealloc(w->in, cap);
+	w->gen = ir_xrealloc(w->gen, cap);
+	memset(w->in + old, 0, cap - old);
+	memset(w->gen + old, 0, cap - old);
+	w->capin = cap;
+}
 
 static void
 queue(Work *w, const Module *m, NodeId n)
 {
-	if (n >= w->capin) {
-		uint32_t old = w->capin, cap = m->capnodes > n ? m->capnodes : n + 1;
-		w->in = ir_xrealloc(w->in, cap);
-		memset(w->in + old, 0, cap - old);
-		w->capin = cap;
-	}
+	if (n >= w->capin)
+		grow(w, m, n);
 	if (w->in[n])
 		return;
 	w->in[n] = 1;
@@ -682,18 +745,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 	uint64_t *fired = ir_xcalloc(rs->nrules ? rs->nrules : 1, sizeof *fired);
 	char b1[256], b2[256];
 
-	memset(&rw, 0, sizeof rw);
-	rw.m = m;
-	rw.d = d;
-	rw.rs = rs;
-	rw.syms = ir_xcalloc(rs->nstrs ? rs->nstrs : 1, sizeof *rw.syms);
-	rw.lits = ir_xcalloc(rs->nlits ? rs->nlits : 1, sizeof *rw.lits);
-	for (uint32_t i = 0; i < rs->nstrs; i++)
-		rw.syms[i] = ir_symz(m, rs->strs[i]);
-	for (uint32_t i = 0; i < rs->nlits; i++)
-		if (!ir_attr_parse(m, rs->lits[i], &rw.lits[i]))
-			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
-
+	ir_rw_init(&rw, m, rs, d);
 	seed(m, &w);
 	while (w.n) {
 		NodeId n = w.v[--w.n], r, mark;
@@ -727,7 +779,13 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			         ir_type_str(m, m->nodes[n].type, b1, sizeof b1), ir_type_str(m, m->nodes[r].type, b2, sizeof b2));
 			goto out;
 		}
-		{
+		/* what the rule built is one rewrite further down n's chain; only
+		   long chains pay for the signatures that find cycles */
+		if (m->nnodes > w.capin)
+			grow(&w, m, m->nnodes - 1);
+		for (NodeId x = mark; x < m->nnodes; x++)
+			w.gen[x] = w.gen[n] < 255 ? (uint8_t)(w.gen[n] + 1) : 255;
+		if (w.gen[n] >= WATCH || (r < mark && w.gen[r] >= WATCH)) {
 			uint64_t sn = sig(m, n), sr = sig(m, r);
 			if (cycle(&rw, &log, sn, sr, rule))
 				goto out;
@@ -759,12 +817,11 @@ out:
 	}
 	free(w.v);
 	free(w.in);
+	free(w.gen);
 	free(log.v);
 	free(log.idx);
 	free(stack);
-	free(rw.syms);
-	free(rw.lits);
-	free(rw.tb);
+	ir_rw_free(&rw);
 	return d->errors - before;
 }
 

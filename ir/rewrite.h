@@ -50,6 +50,9 @@ struct Rw {
 	AttrVal *lits;          /* rs->lits parsed in m */
 	NodeId root;            /* the node being matched */
 	int gfail;              /* a guard or builder failed */
+	int dry;                /* benchmarks: builders make nothing and return
+	                           root, so only matching is measured */
+	AttrId scratch;         /* dry: attributes are written here */
 	/* a scratch stack for tuples built with rest fields */
 	NodeId *tb; uint32_t ntb, captb;
 };
@@ -67,6 +70,11 @@ typedef struct RwStats {
 ** terminate).  stats, if not NULL, receives counts (the caller frees
 ** stats->fired). */
 int ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats);
+
+/* A rewrite context for rs on m (what ir_rewrite uses; benchmarks call
+** rs->match directly with one). */
+void ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d);
+void ir_rw_free(Rw *rw);
 
 /* Prints the rules that fired, most first, as "  N  name  (file:line)". */
 void ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st);

@@ -141,6 +141,35 @@ floordiv(int64_t a, int64_t b)
 	return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+/* Checked arithmetic for dims and attribute values, which the text may
+** set anywhere in int64: each stores the exact result in *r and returns 1,
+** or returns 0 when it does not fit in int64 (never overflows). */
+static int
+ckadd(int64_t a, int64_t b, int64_t *r)
+{
+	return !__builtin_add_overflow(a, b, r);
+}
+
+static int
+cksub(int64_t a, int64_t b, int64_t *r)
+{
+	return !__builtin_sub_overflow(a, b, r);
+}
+
+static int
+ckmul(int64_t a, int64_t b, int64_t *r)
+{
+	return !__builtin_mul_overflow(a, b, r);
+}
+
+/* toobig: reports a shape computation whose result does not fit in int64 */
+static int
+toobig(const char *what, Diag *d)
+{
+	ir_rel_error(d, "%s does not fit in 64 bits", what);
+	return 0;
+}
+
 /* oneof: whether dt is among the n dtypes that follow */
 static int
 oneof(DType dt, int n, ...)
@@ -164,9 +193,17 @@ oneof(DType dt, int n, ...)
 static const AttrVal *
 field(const AttrVal *attrs, TypeRel *rel, const char *name)
 {
-	size_t n = strlen(name);
+	/* names are literals here, so (rel, name pointer) keys a cache: the
+	** schema never changes, and relations run once per node inferred */
+	static struct { TypeRel *rel; const char *name; int at; } cache[256];
+	uintptr_t h = ((uintptr_t)rel ^ ((uintptr_t)name >> 3)) * 2654435761u;
+	unsigned slot = (unsigned)(h >> 8) & 255;
+	size_t n;
 	int at = -1;
 
+	if (cache[slot].rel == rel && cache[slot].name == name)
+		return &attrs[cache[slot].at];
+	n = strlen(name);
 	for (OpId op = 1; op < OP_COUNT; op++) {
 		int i;
 		if (ir_ops[op].rel != rel)
@@ -178,6 +215,9 @@ field(const AttrVal *attrs, TypeRel *rel, const char *name)
 	}
 	if (at < 0)
 		ir_die("typerel: no op uses the relation that reads attribute %s", name);
+	cache[slot].rel = rel;
+	cache[slot].name = name;
+	cache[slot].at = at;
 	return &attrs[at];
 }
 
@@ -262,11 +302,23 @@ getpad(const Module *m, const AttrVal *v, const char *name, int64_t *ph, int64_t
 	if (!getints(m, v, name, p, MAXDIMS, &n, d))
 		return 0;
 	switch (n) {
-	case 1: *ph = *pw = 2 * p[0]; return 1;
-	case 2: *ph = 2 * p[0]; *pw = 2 * p[1]; return 1;
-	case 4: *ph = p[0] + p[2]; *pw = p[1] + p[3]; return 1;
+	case 1:
+		if (!ckmul(2, p[0], ph))
+			break;
+		*pw = *ph;
+		return 1;
+	case 2:
+		if (!ckmul(2, p[0], ph) || !ckmul(2, p[1], pw))
+			break;
+		return 1;
+	case 4:
+		if (!ckadd(p[0], p[2], ph) || !ckadd(p[1], p[3], pw))
+			break;
+		return 1;
 	}
-	if (n < 0)
+	if (n == 1 || n == 2 || n == 4)
+		ir_rel_error(d, "the total of %s does not fit in 64 bits", name);
+	else if (n < 0)
 		ir_rel_error(d, "%s is required", name);
 	else
 		ir_rel_error(d, "%s must have 1, 2 or 4 values, not %d", name, n);
@@ -573,14 +625,37 @@ typedef struct Conv {
 	int o, i;           /* positions of O and I in kernel_layout */
 } Conv;
 
-/* convdim: the output extent of a window of k taps dilated by dl, moved
-** by stride s over n elements with p padding in all; ANY if unknown */
-static int64_t
-convdim(int64_t n, int64_t p, int64_t k, int64_t dl, int64_t s)
+/* window: the extent (k - 1) * dl + 1 of a window of k taps dilated by dl
+** into *w, and the padded input n + p less that extent into *num (both
+** printed by badext); 0 after reporting an overflow */
+static int
+window(int64_t n, int64_t p, int64_t k, int64_t dl, int64_t *w, int64_t *num, Diag *d)
 {
-	if (n == ANY || k == ANY)
-		return ANY;
-	return floordiv(n + p - ((k - 1) * dl + 1), s) + 1;
+	int64_t t;
+
+	if (!cksub(k, 1, &t) || !ckmul(t, dl, &t) || !ckadd(t, 1, w) ||
+	    !ckadd(n, p, &t) || !cksub(t, *w, num))
+		return toobig("the window arithmetic", d);
+	return 1;
+}
+
+/* convdim: the output extent of a window of k taps dilated by dl, moved
+** by stride s > 0 over n elements with p padding in all, into *out; ANY if
+** unknown; 0 after reporting an overflow */
+static int
+convdim(int64_t n, int64_t p, int64_t k, int64_t dl, int64_t s, int64_t *out, Diag *d)
+{
+	int64_t w, num;
+
+	if (n == ANY || k == ANY) {
+		*out = ANY;
+		return 1;
+	}
+	if (!window(n, p, k, dl, &w, &num, d))
+		return 0;
+	if (!ckadd(floordiv(num, s), 1, out))
+		return toobig("the output extent", d);
+	return 1;
 }
 
 /* badext: reports an output height or width that is not positive */
@@ -671,8 +746,9 @@ convolve(const Module *m, TypeRel *rel, const AttrVal *attrs, const Shape *x, co
 	}
 	v[0] = x->d[dp[0]];
 	v[1] = cv->oc;
-	v[2] = convdim(x->d[dp[2]], ph, kh, dil[0], st[0]);
-	v[3] = convdim(x->d[dp[3]], pw, kw, dil[1], st[1]);
+	if (!convdim(x->d[dp[2]], ph, kh, dil[0], st[0], &v[2], d) ||
+	    !convdim(x->d[dp[3]], pw, kw, dil[1], st[1], &v[3], d))
+		return 0;
 	if (v[2] != ANY && v[2] <= 0)
 		return badext("height", v[2], x->d[dp[2]], ph, kh, dil[0], st[0], d);
 	if (v[3] != ANY && v[3] <= 0)
@@ -731,7 +807,12 @@ rel_qnn_conv2d(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, D
 	if (cv.groups == 1)
 		len = w.d[cv.o];
 	else if (cv.hasch && cv.groups == x.d[cv.c] && cv.channels == w.d[cv.i])
-		len = w.d[cv.i] == ANY || w.d[cv.o] == ANY ? ANY : w.d[cv.i] * w.d[cv.o];
+	{
+		if (w.d[cv.i] == ANY || w.d[cv.o] == ANY)
+			len = ANY;
+		else if (!ckmul(w.d[cv.i], w.d[cv.o], &len))
+			return toobig("the number of output channels", d);
+	}
 	else
 		len = cv.oc;
 	if (!qparam(m, args[5], "kernel_scale", DT_FLOAT32, len, d))
@@ -822,8 +903,13 @@ rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *at
 	v[1] = oc;
 	for (int k = 0; k < 2; k++) {
 		int64_t n = x.d[dp[2 + k]], kk = k ? kw : kh, p = k ? pw : ph;
-		v[2 + k] = n == ANY || kk == ANY ? ANY :
-		           st[k] * (n - 1) + (kk - 1) * dil[k] + 1 - p + opad[k];
+		int64_t t, win;
+		if (n == ANY || kk == ANY)
+			v[2 + k] = ANY;
+		else if (!cksub(n, 1, &t) || !ckmul(st[k], t, &t) ||
+		         !cksub(kk, 1, &win) || !ckmul(win, dil[k], &win) || !ckadd(t, win, &t) ||
+		         !ckadd(t, 1, &t) || !cksub(t, p, &t) || !ckadd(t, opad[k], &v[2 + k]))
+			return toobig(k ? "the output width" : "the output height", d);
 		if (v[2 + k] != ANY && v[2 + k] <= 0)
 			return ir_rel_error(d, "output %s would be %lld", k ? "width" : "height", LL(v[2 + k]));
 	}
@@ -1000,10 +1086,13 @@ rel_pool2d(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag 
 		int64_t n = x.d[pos[k]], num, ext;
 		if (n == ANY)
 			continue;
-		num = n + pad[k] - ((ps[k] - 1) * dil[k] + 1);
-		if (ceil)
-			num += st[k] - 1;
-		ext = num / st[k] + 1;
+		int64_t w;
+		if (!window(n, pad[k], ps[k], dil[k], &w, &num, d))
+			return 0;
+		if (ceil && !ckadd(num, st[k] - 1, &num))
+			return toobig("the window arithmetic", d);
+		if (!ckadd(num / st[k], 1, &ext))
+			return toobig("the output extent", d);
 		if (ext <= 0)
 			return badext(k ? "width" : "height", ext, n, pad[k], ps[k], dil[k], st[k], d);
 		x.d[pos[k]] = ext;
@@ -1042,8 +1131,12 @@ rel_batch_flatten(Module *m, const TypeId *args, int nargs, const AttrVal *attrs
 		return 0;
 	if (x.rank < 1)
 		return ir_rel_error(d, "data must have rank at least 1");
-	for (int i = 1; i < x.rank && p != ANY; i++)
-		p = x.d[i] == ANY ? ANY : p * x.d[i];
+	for (int i = 1; i < x.rank && p != ANY; i++) {
+		if (x.d[i] == ANY)
+			p = ANY;
+		else if (!ckmul(p, x.d[i], &p))
+			return toobig("the flattened size", d);
+	}
 	x.d[1] = p;
 	x.rank = 2;
 	return make(m, &x);
@@ -1079,12 +1172,15 @@ rel_pad(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
 			return ir_rel_error(d, "pad_width entry %d must be a pair of integers", i);
 		lo = m->attrs[e->first].u.i;
 		hi = m->attrs[e->first + 1].u.i;
+		int64_t n;
 		if (x.d[i] == ANY)
 			continue;
-		if (x.d[i] + lo + hi < 0)
+		if (!ckadd(x.d[i], lo, &n) || !ckadd(n, hi, &n))
+			return toobig("the padded size", d);
+		if (n < 0)
 			return ir_rel_error(d, "padding axis %d of size %lld by [%lld, %lld] leaves %lld elements",
-			                    i, LL(x.d[i]), LL(lo), LL(hi), LL(x.d[i] + lo + hi));
-		x.d[i] += lo + hi;
+			                    i, LL(x.d[i]), LL(lo), LL(hi), LL(n));
+		x.d[i] = n;
 	}
 	return make(m, &x);
 }
@@ -1128,7 +1224,10 @@ concat(const Module *m, TypeId t, const char *name, int64_t axis, Shape *o, Diag
 			return ir_rel_error(d, "%s is %s but field 0 is %s", what, dtn(f.dt), dtn(o->dt));
 		for (int j = 0; j < f.rank; j++) {
 			if (j == ax) {
-				o->d[j] = o->d[j] == ANY || f.d[j] == ANY ? ANY : o->d[j] + f.d[j];
+				if (o->d[j] == ANY || f.d[j] == ANY)
+					o->d[j] = ANY;
+				else if (!ckadd(o->d[j], f.d[j], &o->d[j]))
+					return toobig("the concatenated size", d);
 			} else if (f.d[j] == ANY) {
 				nany[j]++;
 			} else if (known[j] == ANY) {
@@ -1197,9 +1296,9 @@ rel_expand_dims(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, 
 	if (axis < -x.rank - 1 || axis > x.rank)
 		return ir_rel_error(d, "axis %lld is out of range [%d, %d] for data of rank %d",
 		                    LL(axis), -x.rank - 1, x.rank, x.rank);
-	if (x.rank + n > MAXDIMS)
-		return ir_rel_error(d, "the result would have rank %lld; at most %d dimensions are supported",
-		                    LL(x.rank + n), MAXDIMS);
+	if (n > MAXDIMS - x.rank)
+		return ir_rel_error(d, "the result would have rank %llu; at most %d dimensions are supported",
+		                    (unsigned long long)x.rank + (unsigned long long)n, MAXDIMS);
 	pivot = axis < 0 ? x.rank + axis + 1 : axis;
 	o.dt = x.dt;
 	o.rank = 0;
@@ -1317,7 +1416,9 @@ rel_reshape(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 			uin[src] = uin[src + 1] = 1;
 			src += 2;
 			uout[o.rank] = 1;
-			if (!push(&o, d1 == ANY || d2 == ANY ? ANY : d1 * d2, d))
+			if (d1 != ANY && d2 != ANY && !ckmul(d1, d2, &d1))
+				return toobig("the merged dimension", d);
+			if (!push(&o, d2 == ANY ? ANY : d1, d))
 				return 0;
 		} else if (v == -4) {
 			int64_t d0, d1, d2;
@@ -1351,8 +1452,12 @@ rel_reshape(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 	if (infer >= 0) {
 		int64_t p = 1;
 		for (int i = 0; i < x.rank && p != ANY; i++)
-			if (!uin[i])
-				p = x.d[i] == ANY ? ANY : p * x.d[i];
+			if (!uin[i]) {
+				if (x.d[i] == ANY)
+					p = ANY;
+				else if (!ckmul(p, x.d[i], &p))
+					return toobig("the number of elements", d);
+			}
 		for (int i = 0; i < o.rank && p != ANY; i++) {
 			if (uout[i] || i == infer)
 				continue;
@@ -1366,8 +1471,12 @@ rel_reshape(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 		o.d[infer] = p;
 	}
 	ni = ir_type_numel(m, args[0]);
-	for (int i = 0; i < o.rank && no >= 0; i++)
-		no = o.d[i] == ANY ? -1 : no * o.d[i];
+	for (int i = 0; i < o.rank && no >= 0; i++) {
+		if (o.d[i] == ANY)
+			no = -1;
+		else if (!ckmul(no, o.d[i], &no))
+			return toobig("the number of elements", d);
+	}
 	if (ni >= 0 && no >= 0 && ni != no)
 		return ir_rel_error(d, "cannot reshape %s of %lld elements into %s of %lld elements",
 		                    SHAPESTR(&x, b1), LL(ni), SHAPESTR(&o, b2), LL(no));
@@ -1542,7 +1651,7 @@ rel_strided_slice(Module *m, const TypeId *args, int nargs, const AttrVal *attrs
 			ax[k] = k;
 	}
 	for (int k = 0; k < na; k++) {
-		int64_t st = size ? 1 : s[k], n = x.d[ax[k]], end = e[k], lo, hi, mag;
+		int64_t st = size ? 1 : s[k], n = x.d[ax[k]], end = e[k], lo, hi, mag, len;
 		if (st == 0 || st == INT64_MIN)
 			return ir_rel_error(d, "stride %lld on axis %lld is invalid", LL(st), LL(ax[k]));
 		if (size)
@@ -1555,7 +1664,9 @@ rel_strided_slice(Module *m, const TypeId *args, int nargs, const AttrVal *attrs
 			return ir_rel_error(d, "on axis %lld, begin %lld is past end %lld for stride %lld",
 			                    LL(ax[k]), LL(b[k]), LL(e[k]), LL(st));
 		mag = st < 0 ? -st : st;
-		x.d[ax[k]] = ((lo > hi ? lo - hi : hi - lo) + mag - 1) / mag;
+		/* ceil(len / mag), without overflowing len + mag - 1 */
+		len = lo > hi ? lo - hi : hi - lo;
+		x.d[ax[k]] = len ? (len - 1) / mag + 1 : 0;
 	}
 	return make(m, &x);
 }

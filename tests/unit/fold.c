@@ -713,6 +713,14 @@ test_subtrees(void)
 	c = call(OP_NN_RELU, A(c), 1, NULL);
 	check(fold(c), DT_FLOAT32, 2, V((float)(35 * (double)0.00288958f), 0), "quantize, dequantize, relu chain");
 
+	/* a chain of 50000 ops is walked without recursion: 25000 times
+	** relu(x - 1) takes 40000 to 15000, and 7 to 0, where it stays */
+	c = mk(DT_INT32, 1, S(2), V(40000, 7));
+	x = sc(DT_INT32, 1);
+	for (int i = 0; i < 25000; i++)
+		c = call(OP_NN_RELU, A(call(OP_SUBTRACT, A(c, x), 2, NULL)), 1, NULL);
+	check(fold(c), DT_INT32, 2, V(15000, 0), "a chain of 50000 ops folds (iteratively)");
+
 	/* the location and type are the root's */
 	c = ir_call(M, OP_NN_RELU, A(mk(DT_FLOAT32, 1, S(1), V(-1))), 1, 0, here);
 	z = fold(c);
