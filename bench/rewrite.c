@@ -165,14 +165,18 @@ main(int argc, char **argv)
 {
 	static const uint32_t sizes[] = { 10000, 100000, 1000000 };
 	double gen[3], hand[3], rew[3];
-	int runs = argc > 1 ? atoi(argv[1]) : 7;
+	int runs = argc > 1 ? atoi(argv[1]) : 7, nsizes = 3;
 
+	/* graft-bench [RUNS [MAXNODES]]: MAXNODES for profiling runs */
 	if (runs < 1)
 		runs = 1;
+	if (argc > 2)
+		while (nsizes > 1 && sizes[nsizes - 1] > (uint32_t)atol(argv[2]))
+			nsizes--;
 	printf("graft rewrite benchmark: canonicalize on PyTorch-style quantized conv blocks\n");
 	printf("median of %d runs; ns per graph node\n\n", runs);
 	printf("%9s  %10s  %12s  %6s  %8s  %s\n", "nodes", "generated", "hand-written", "ratio", "rewrite", "rewrites");
-	for (int s = 0; s < 3; s++) {
+	for (int s = 0; s < nsizes; s++) {
 		double tg[64], th[64], tr[64];
 		uint64_t hg = 0, hh = 0, rewrites = 0;
 		uint32_t nodes = 0;
@@ -221,6 +225,8 @@ main(int argc, char **argv)
 		printf("%9u  %10.2f  %12.2f  %5.2fx  %8.2f  %llu (%llu matches)\n", nodes, gen[s], hand[s],
 		       gen[s] / hand[s], rew[s], (unsigned long long)rewrites, (unsigned long long)hg);
 	}
+	if (nsizes < 3)
+		return 0;
 	printf("\nper-node cost, 1M against 10k: generated %.2fx, hand-written %.2fx, rewrite %.2fx\n",
 	       gen[2] / gen[0], hand[2] / hand[0], rew[2] / rew[0]);
 	printf("goals: generated within 1.3x of hand-written (%.2fx); rewrite under 20 ns/node at 1M (%.2f); "

@@ -101,7 +101,8 @@
 #error "fold.c needs double arithmetic evaluated in double (FLT_EVAL_METHOD 0 or 1)"
 #endif
 
-#define MAXDIMS 32          /* the largest rank folded */
+#define MAXDIMS 8           /* the largest rank folded (ML tensors have 4-6): keeps
+                               values small, and they are copied often */
 #define INPROGRESS UINT32_MAX
 
 enum { VK_TENSOR, VK_TUPLE };
@@ -881,6 +882,27 @@ quantize(Eval *e, NodeId id, Val *r)
 	qlo = (float)lo(r->dt);
 	qhi = (float)hi(r->dt);     /* 2147483648 for int32: a cast of it fails */
 	alloc(r);
+	if (ns == 1 && nz == 1) {
+		/* per tensor, the common case: the same arithmetic as below with
+		** the parameters loaded once and the data read directly */
+		float sc = f32(s, 0), zp = (float)(int32_t)ldi(z, 0);
+		const unsigned char *src = x->data;
+		for (int64_t i = 0; i < r->n; i++) {
+			float xv, v;
+			memcpy(&xv, src + (size_t)i * 4, 4);
+			v = (float)((double)xv / (double)sc);
+			if (isnan(v))
+				return 0;
+			v = roundf(v);
+			v = (float)((double)v + (double)zp);
+			v = v < qhi ? v : qhi;
+			v = v > qlo ? v : qlo;
+			if (!((double)v >= (double)lo(r->dt) && (double)v <= (double)hi(r->dt)))
+				return 0;
+			sti(r, i, (int64_t)v);
+		}
+		return 1;
+	}
 	for (int64_t i = 0; i < r->n; i++) {
 		float v = (float)((double)f32(x, i) / (double)f32(s, chan(x, ax, in, i, ns)));
 		float zp = (float)(int32_t)ldi(z, chan(x, ax, in, i, nz));

@@ -212,6 +212,9 @@ ir_module_free(Module *m)
 	free(m->symhash);
 	free(m->tyhash);
 	free(m->files);
+	for (int i = 0; i < IR_FREE_LISTS; i++)
+		free(m->freed[i]);
+	free(m->created);
 	ir_arena_free(&m->data);
 	free(m);
 }
@@ -447,11 +450,37 @@ ir_type_numel(const Module *m, TypeId t)
 
 /* ---------------------------------------------------------------- nodes */
 
+/* created: note a new node for whoever tracks them */
+static NodeId
+created(Module *m, NodeId id)
+{
+	if (m->track) {
+		ir_vgrow(&m->created, &m->capcreated, m->ncreated + 1);
+		m->created[m->ncreated++] = id;
+	}
+	return id;
+}
+
 static NodeId
 newnode(Module *m, NodeKind k, uint32_t nargs, Loc loc)
 {
 	Node *n;
+	NodeId id;
 
+	if (m->reuse && nargs < IR_FREE_LISTS - 1 && k != NK_CONST && m->nfreed[nargs]) {
+		/* a killed node with as many operand slots: its slots are unlinked */
+		id = m->freed[nargs][--m->nfreed[nargs]];
+		n = &m->nodes[id];
+		{
+			uint32_t args = n->args;
+			memset(n, 0, sizeof *n);
+			n->args = args;
+		}
+		n->kind = (uint8_t)k;
+		n->loc = loc;
+		n->nargs = nargs;
+		return created(m, id);
+	}
 	ir_vgrow(&m->nodes, &m->capnodes, m->nnodes + 1);
 	n = &m->nodes[m->nnodes];
 	memset(n, 0, sizeof *n);
@@ -464,7 +493,7 @@ newnode(Module *m, NodeKind k, uint32_t nargs, Loc loc)
 		memset(&m->uses[m->nuses], 0, nargs * sizeof *m->uses);
 		m->nuses += nargs;
 	}
-	return m->nnodes++;
+	return created(m, m->nnodes++);
 }
 
 static void
@@ -524,15 +553,28 @@ ir_var(Module *m, Sym name, TypeId type, Loc loc)
 static NodeId
 newconst(Module *m, TypeId type, int32_t meta, Loc loc)
 {
-	NodeId id = newnode(m, NK_CONST, 0, loc);
+	NodeId id;
 	Const *c;
+	uint32_t ci;
 
-	ir_vgrow(&m->consts, &m->capconsts, m->nconsts + 1);
-	c = &m->consts[m->nconsts];
+	if (m->reuse && m->nfreed[IR_FREE_LISTS - 1]) {
+		/* a killed constant: its node and its Const slot */
+		id = m->freed[IR_FREE_LISTS - 1][--m->nfreed[IR_FREE_LISTS - 1]];
+		ci = m->nodes[id].aux;
+		memset(&m->nodes[id], 0, sizeof m->nodes[id]);
+		m->nodes[id].kind = NK_CONST;
+		m->nodes[id].loc = loc;
+		created(m, id);
+	} else {
+		id = newnode(m, NK_CONST, 0, loc);
+		ir_vgrow(&m->consts, &m->capconsts, m->nconsts + 1);
+		ci = m->nconsts++;
+	}
+	c = &m->consts[ci];
 	memset(c, 0, sizeof *c);
 	c->type = type;
 	c->meta = meta;
-	m->nodes[id].aux = m->nconsts++;
+	m->nodes[id].aux = ci;
 	m->nodes[id].type = type;
 	return id;
 }
@@ -690,9 +732,16 @@ void
 ir_node_kill(Module *m, NodeId n)
 {
 	Node *nd = &m->nodes[n];
+	uint32_t list = nd->kind == NK_CONST ? IR_FREE_LISTS - 1
+	              : nd->nargs < IR_FREE_LISTS - 1 ? nd->nargs : IR_FREE_LISTS;
 
 	for (uint32_t i = 0; i < nd->nargs; i++)
 		useunlink(m, nd->args + i);
+	if (m->reuse && nd->kind != NK_DEAD && list < IR_FREE_LISTS &&
+	    (nd->kind == NK_CONST || nd->kind == NK_CALL || nd->kind == NK_TUPLE || nd->kind == NK_GETITEM)) {
+		ir_vgrow(&m->freed[list], &m->capfreed[list], m->nfreed[list] + 1);
+		m->freed[list][m->nfreed[list]++] = n;
+	}
 	nd->kind = NK_DEAD;
 }
 

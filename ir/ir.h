@@ -285,6 +285,8 @@ typedef struct TypeAnn {
 	Loc loc;
 } TypeAnn;
 
+enum { IR_FREE_LISTS = 9 };     /* operand counts 0..7, and constants */
+
 struct Module {
 	Node *nodes;     uint32_t nnodes, capnodes;
 	Use *uses;       uint32_t nuses, capuses;
@@ -305,6 +307,13 @@ struct Module {
 	const char **files; uint32_t nfiles, capfiles;   /* source file names */
 	Arena data;         /* constant tensor data, file names */
 	AttrId opdefaults[OP_COUNT];  /* cached default attributes per op */
+	/* While `reuse` is on, killed nodes are kept by operand count (the
+	** last list holds constants) and new nodes take their ids and operand
+	** slots; while `track` is on, every new node is listed in created. */
+	NodeId *freed[IR_FREE_LISTS]; uint32_t nfreed[IR_FREE_LISTS], capfreed[IR_FREE_LISTS];
+	NodeId *created; uint32_t ncreated, capcreated;
+	unsigned reuse : 1;
+	unsigned track : 1;
 	unsigned has_version : 1;   /* input began with #[version = "0.0.5"] */
 	unsigned bare : 1;          /* input was a bare fn expression, kept as @main */
 };

@@ -742,37 +742,45 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 	uint32_t capstack = 0;
 	int before = d->errors;
 	uint64_t budget = 64 * (uint64_t)m->nnodes + 100000, visits = 0, rewrites = 0;
+	/* the budget is of rewrites: with ids reused the node count stays flat */
 	uint64_t *fired = ir_xcalloc(rs->nrules ? rs->nrules : 1, sizeof *fired);
 	char b1[256], b2[256];
 
 	ir_rw_init(&rw, m, rs, d);
 	seed(m, &w);
+	/* dead nodes' slots are reused, and new nodes listed, while rewriting */
+	m->reuse = 1;
+	m->track = 1;
 	while (w.n) {
-		NodeId n = w.v[--w.n], r, mark;
-		uint32_t rule = 0;
+		NodeId n = w.v[--w.n], r, *made;
+		uint32_t rule = 0, nmade;
 		uint8_t k = m->nodes[n].kind;
 
 		w.in[n] = 0;
 		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM)
 			continue;
 		visits++;
-		mark = m->nnodes;
+		m->ncreated = 0;
 		rw.root = n;
 		rw.gfail = 0;
 		r = rs->match(&rw, n, &rule);
+		made = m->created;
+		nmade = m->ncreated;
 		if (!r) {
 			/* a rule that failed half-way may have built nodes */
-			for (NodeId x = m->nnodes; x-- > mark;)
-				if (m->nodes[x].kind != NK_DEAD && !m->nodes[x].uses)
-					ir_node_kill(m, x);
+			for (uint32_t i = nmade; i-- > 0;)
+				if (m->nodes[made[i]].kind != NK_DEAD && !m->nodes[made[i]].uses)
+					ir_node_kill(m, made[i]);
 			continue;
 		}
-		for (NodeId x = mark; x < m->nnodes; x++)
+		for (uint32_t i = 0; i < nmade; i++) {
+			NodeId x = made[i];
 			if (m->nodes[x].kind != NK_DEAD && !(m->nodes[x].type = ir_infer_node(m, x, d))) {
 				ir_note(d, m->nodes[n].loc, "in the result of rule '%s' (%s:%u)", rs->rules[rule].name,
 				        rs->rules[rule].file, rs->rules[rule].line);
 				goto out;
 			}
+		}
 		if (m->nodes[r].type != m->nodes[n].type) {
 			ir_error(d, m->nodes[n].loc, "rule '%s' (%s:%u) replaced a %s with a %s", rs->rules[rule].name,
 			         rs->rules[rule].file, rs->rules[rule].line,
@@ -783,13 +791,20 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		   long chains pay for the signatures that find cycles */
 		if (m->nnodes > w.capin)
 			grow(&w, m, m->nnodes - 1);
-		for (NodeId x = mark; x < m->nnodes; x++)
-			w.gen[x] = w.gen[n] < 255 ? (uint8_t)(w.gen[n] + 1) : 255;
-		if (w.gen[n] >= WATCH || (r < mark && w.gen[r] >= WATCH)) {
-			uint64_t sn = sig(m, n), sr = sig(m, r);
-			if (cycle(&rw, &log, sn, sr, rule))
-				goto out;
-			logadd(&log, sn, sr, rule);
+		{
+			int rnew = 0;
+			for (uint32_t i = 0; i < nmade; i++) {
+				w.gen[made[i]] = w.gen[n] < 255 ? (uint8_t)(w.gen[n] + 1) : 255;
+				rnew |= made[i] == r;
+			}
+			if (w.gen[n] >= WATCH || (!rnew && w.gen[r] >= WATCH)) {
+				uint64_t sn = sig(m, n), sr = sig(m, r);
+				if (cycle(&rw, &log, sn, sr, rule))
+					goto out;
+				logadd(&log, sn, sr, rule);
+				/* signatures name operands by id: ids must not be reused now */
+				m->reuse = 0;
+			}
 		}
 		if (++rewrites > budget) {
 			ir_error(d, m->nodes[n].loc, "rewriting did not finish after %llu rewrites; the last rule to fire was '%s' (%s:%u)",
@@ -798,16 +813,20 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		}
 		fired[rule]++;
 		ir_replace_uses(m, n, r);
-		reap(m, n, &stack, &capstack);
-		/* what changed: the result, the nodes built for it, its users */
+		/* queue what changed, before reaping can reuse any id: the result,
+		   the nodes built for it, its users */
 		IR_FOR_USES(m, r, s)
 			queue(&w, m, m->uses[s].user);
-		for (NodeId x = mark; x < m->nnodes; x++)
-			if (m->nodes[x].kind != NK_DEAD)
-				queue(&w, m, x);
+		for (uint32_t i = 0; i < nmade; i++)
+			if (m->nodes[made[i]].kind != NK_DEAD)
+				queue(&w, m, made[i]);
 		queue(&w, m, r);
+		reap(m, n, &stack, &capstack);
 	}
 out:
+	m->reuse = 0;
+	m->track = 0;
+	m->ncreated = 0;
 	if (stats) {
 		stats->fired = fired;
 		stats->visits = visits;
