@@ -27,6 +27,11 @@ ok $? "the folded int8 weights and int32 bias equal the TFLite constants, byte f
 $mk compare canon.safetensors tflite.safetensors
 ok $? "and there are no other constants"
 
+cmp -s "$src/examples/pytorch_qconv.safetensors" pytorch.safetensors
+ok $? "the README's bundled weights are the ones this test makes"
+cmp -s "$src/examples/pytorch_qconv.relay" pytorch.relay || sed '1,2d' "$src/examples/pytorch_qconv.relay" | cmp -s - pytorch.relay
+ok $? "and the README's bundled model is the PyTorch fragment"
+
 # the TFLite fragment is already canonical: nothing fires
 "$GRAFT" --stats --rules canonicalize --params tflite.safetensors tflite.relay >/dev/null 2>stats.txt
 grep -qx 'ruleset canonicalize: 0 rewrites in 5 match attempts' stats.txt
