@@ -1471,6 +1471,14 @@ rel_reshape(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 		o.d[infer] = p;
 	}
 	ni = ir_type_numel(m, args[0]);
+	if (ni < 0) {
+		/* -1: a '?' dimension, or more elements than int64 counts */
+		int any = 0;
+		for (int i = 0; i < x.rank; i++)
+			any |= x.d[i] == ANY;
+		if (!any)
+			return toobig("the number of elements", d);
+	}
 	for (int i = 0; i < o.rank && no >= 0; i++) {
 		if (o.d[i] == ANY)
 			no = -1;
