@@ -1526,12 +1526,109 @@ out:
 	return res;
 }
 
+/* scalarconst: the data of n if it is a one-element constant of dtype dt */
+static const void *
+scalarconst(const Module *m, NodeId n, DType dt)
+{
+	const Const *c;
+
+	if (m->nodes[n].kind != NK_CONST)
+		return NULL;
+	c = &m->consts[m->nodes[n].aux];
+	if (!c->data || m->types[c->type].dtype != dt || ir_type_numel(m, c->type) != 1)
+		return NULL;
+	return c->data;
+}
+
+/* qone: one element of quantize(): *q from x, or 0 if it is not exact */
+static inline int
+qone(float x, float sc, float z, float qlo, float qhi, DType dt, int64_t *q)
+{
+	float v = (float)((double)x / (double)sc);
+
+	if (isnan(v))
+		return 0;
+	v = roundf(v);                      /* llvm.round: halves away from zero */
+	v = (float)((double)v + (double)z);
+	v = v < qhi ? v : qhi;
+	v = v > qlo ? v : qlo;
+	if (!((double)v >= (double)lo(dt) && (double)v <= (double)hi(dt)))
+		return 0;
+	*q = (int64_t)v;
+	return 1;
+}
+
+/* quickquantize: the common fold, qnn.quantize of a float32 constant with
+** a per-tensor scale and zero point, computed straight into the new
+** constant with quantize()'s arithmetic.  Returns the constant, 0 if the
+** result is not exact (as quantize() would), or -1 if this is not that
+** case (the general evaluator then takes it). */
+static int64_t
+quickquantize(Module *m, NodeId n)
+{
+	const Node *nd = &m->nodes[n];
+	NodeId x, out;
+	const Const *cx;
+	const void *sp, *zp;
+	DType dt;
+	float sc, qlo, qhi, z;
+	int32_t zi;
+	int64_t count;
+	unsigned char *dst;
+	const unsigned char *src;
+
+	if (nd->kind != NK_CALL || nd->op != OP_QNN_QUANTIZE || !nd->type)
+		return -1;
+	x = ir_arg(m, n, 0);
+	if (m->nodes[x].kind != NK_CONST || !(sp = scalarconst(m, ir_arg(m, n, 1), DT_FLOAT32)) ||
+	    !(zp = scalarconst(m, ir_arg(m, n, 2), DT_INT32)))
+		return -1;
+	cx = &m->consts[m->nodes[x].aux];
+	dt = (DType)m->types[nd->type].dtype;
+	count = ir_type_numel(m, nd->type);
+	if (!cx->data || m->types[cx->type].dtype != DT_FLOAT32 || ir_type_numel(m, cx->type) != count ||
+	    count < 0 || !isint(dt) || ir_dtype_bytes[dt] > 4)
+		return -1;
+	memcpy(&sc, sp, 4);
+	memcpy(&zi, zp, 4);
+	z = (float)zi;
+	qlo = (float)lo(dt);
+	qhi = (float)hi(dt);
+	/* a refused fold adds nothing: check every element first */
+	src = cx->data;
+	for (int64_t i = 0; i < count; i++) {
+		float xv;
+		int64_t q;
+		memcpy(&xv, src + (size_t)i * 4, 4);
+		if (!qone(xv, sc, z, qlo, qhi, dt, &q))
+			return 0;
+	}
+	out = ir_const(m, nd->type, NULL, nd->loc);
+	dst = ir_node_const(m, out)->data;
+	src = m->consts[m->nodes[x].aux].data;     /* ir_const may have moved consts */
+	for (int64_t i = 0; i < count; i++) {
+		float xv;
+		int64_t q;
+		memcpy(&xv, src + (size_t)i * 4, 4);
+		qone(xv, sc, z, qlo, qhi, dt, &q);
+		switch (ir_dtype_bytes[dt]) {
+		case 1: dst[i] = (unsigned char)q; break;
+		case 2: { uint16_t h = (uint16_t)q; memcpy(dst + 2 * i, &h, 2); break; }
+		default: { uint32_t w = (uint32_t)q; memcpy(dst + 4 * i, &w, 4); break; }
+		}
+	}
+	return out;
+}
+
 NodeId
 ir_fold(Module *m, NodeId n)
 {
 	Eval e;
 	int64_t at;
 	NodeId out = 0;
+
+	if (n && n < m->nnodes && (at = quickquantize(m, n)) >= 0)
+		return (NodeId)at;
 
 	/* only the bookkeeping, not the inline room */
 	memset(&e, 0, offsetof(Eval, keys0));

@@ -50,7 +50,10 @@ void ir_arena_free(Arena *a);
 /* Growable array of T: ir_vgrow(&p, &cap, need) makes room for `need`
 ** elements.  Dies on allocation failure (graft treats OOM as fatal). */
 void ir_vgrow_(void **p, uint32_t *cap, uint32_t need, size_t esz);
-#define ir_vgrow(pp, capp, need) ir_vgrow_((void **)(pp), (capp), (need), sizeof **(pp))
+#define ir_vgrow(pp, capp, need) do { \
+		if ((need) > *(capp)) \
+			ir_vgrow_((void **)(pp), (capp), (need), sizeof **(pp)); \
+	} while (0)
 
 void *ir_xmalloc(size_t n);
 void *ir_xcalloc(size_t n, size_t sz);
