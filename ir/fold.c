@@ -1594,28 +1594,30 @@ quickquantize(Module *m, NodeId n)
 	z = (float)zi;
 	qlo = (float)lo(dt);
 	qhi = (float)hi(dt);
-	/* a refused fold adds nothing: check every element first */
+	/* into scratch first: a refused fold adds nothing to the module */
 	src = cx->data;
-	for (int64_t i = 0; i < count; i++) {
-		float xv;
-		int64_t q;
-		memcpy(&xv, src + (size_t)i * 4, 4);
-		if (!qone(xv, sc, z, qlo, qhi, dt, &q))
-			return 0;
-	}
-	out = ir_const(m, nd->type, NULL, nd->loc);
-	dst = ir_node_const(m, out)->data;
-	src = m->consts[m->nodes[x].aux].data;     /* ir_const may have moved consts */
-	for (int64_t i = 0; i < count; i++) {
-		float xv;
-		int64_t q;
-		memcpy(&xv, src + (size_t)i * 4, 4);
-		qone(xv, sc, z, qlo, qhi, dt, &q);
-		switch (ir_dtype_bytes[dt]) {
-		case 1: dst[i] = (unsigned char)q; break;
-		case 2: { uint16_t h = (uint16_t)q; memcpy(dst + 2 * i, &h, 2); break; }
-		default: { uint32_t w = (uint32_t)q; memcpy(dst + 4 * i, &w, 4); break; }
+	{
+		unsigned char small[1024];
+		size_t nbytes = (size_t)count * ir_dtype_bytes[dt];
+		dst = nbytes <= sizeof small ? small : ir_xmalloc(nbytes);
+		for (int64_t i = 0; i < count; i++) {
+			float xv;
+			int64_t q;
+			memcpy(&xv, src + (size_t)i * 4, 4);
+			if (!qone(xv, sc, z, qlo, qhi, dt, &q)) {
+				if (dst != small)
+					free(dst);
+				return 0;
+			}
+			switch (ir_dtype_bytes[dt]) {
+			case 1: dst[i] = (unsigned char)q; break;
+			case 2: { uint16_t h = (uint16_t)q; memcpy(dst + 2 * i, &h, 2); break; }
+			default: { uint32_t w = (uint32_t)q; memcpy(dst + 4 * i, &w, 4); break; }
+			}
 		}
+		out = ir_const(m, nd->type, dst, nd->loc);
+		if (dst != small)
+			free(dst);
 	}
 	return out;
 }

@@ -654,16 +654,14 @@ reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
 	}
 }
 
-/* seed: every node reachable from the globals, in reverse post-order, so
-** that popping the stack visits operands before their users */
+/* seed: every node reachable from the globals onto the worklist, in
+** reverse post-order, so that popping visits operands before users */
 static void
 seed(Module *m, Work *w)
 {
 	struct { NodeId n; uint32_t i; } *st = NULL;
-	uint32_t nst = 0, cap = 0;
+	uint32_t nst = 0, cap = 0, first = w->n;
 	uint8_t *seen = ir_xcalloc(m->nnodes, 1);
-	NodeId *order = NULL;
-	uint32_t norder = 0, caporder = 0;
 
 	for (uint32_t g = 0; g < m->nglobals; g++) {
 		ir_vgrow(&st, &cap, nst + 1);
@@ -685,13 +683,14 @@ seed(Module *m, Work *w)
 				continue;
 			}
 			nst--;
-			ir_vgrow(&order, &caporder, norder + 1);
-			order[norder++] = n;
+			queue(w, m, n);     /* post-order, reversed below */
 		}
 	}
-	for (uint32_t i = norder; i-- > 0;)
-		queue(w, m, order[i]);
-	free(order);
+	for (uint32_t i = first, j = w->n; i + 1 < j; i++, j--) {
+		NodeId t = w->v[i];
+		w->v[i] = w->v[j - 1];
+		w->v[j - 1] = t;
+	}
 	free(st);
 	free(seen);
 }
