@@ -53,12 +53,19 @@ ir_diag_source(Diag *d, uint16_t file, const char *text, size_t len)
 		d->nlines = 0;      /* the index was of the old text */
 }
 
-/* quote: print the line `line` of the file's text and a caret at `col` */
+enum { QUOTE_MAX = 200 };   /* longer lines are quoted around the caret */
+
+/* quote: print the line `line` of the file's text and a caret at `col`.
+** Lines are found through an index built as far as needed (Diag.lines),
+** and a line longer than QUOTE_MAX bytes is quoted as a window of that
+** width around the caret, marked "...": the cost of a message does not
+** grow with the file or the line. */
 static void
 quote(Diag *d, Loc loc)
 {
-	const char *s, *end, *p;
-	uint32_t l = 1;
+	const char *s, *end, *p, *ls, *le;
+	size_t len, start = 0, width, caret;
+	uint32_t l;
 
 	if (loc.file >= d->nsrcs || !d->srcs[loc.file] || !loc.line)
 		return;
@@ -67,29 +74,59 @@ quote(Diag *d, Loc loc)
 	if (d->lfile != loc.file || !d->nlines) {
 		d->lfile = loc.file;
 		d->nlines = 1;
+		d->lscan = 0;
 		ir_vgrow(&d->lines, &d->caplines, 1);
 		d->lines[0] = 0;
 	}
-	/* extend the index from its last line up to loc.line */
+	/* extend the index through the start of the line after loc.line */
 	l = d->nlines;
-	for (p = s + d->lines[l - 1]; p < end && l < loc.line; p++)
+	for (p = s + d->lscan; p < end && l <= loc.line; p++)
 		if (*p == '\n') {
 			ir_vgrow(&d->lines, &d->caplines, l + 1);
 			d->lines[l++] = (size_t)(p + 1 - s);
 		}
 	d->nlines = l;
+	d->lscan = (size_t)(p - s);
 	if (l < loc.line)
 		return;
-	p = s + d->lines[loc.line - 1];
-	fputc(' ', d->out);
-	for (s = p; p < end && *p != '\n'; p++)
-		fputc(*p == '\t' ? ' ' : (*p == '\r' ? ' ' : *p), d->out);
-	fputc('\n', d->out);
-	fputc(' ', d->out);
-	/* the caret goes under column col (1-based, in bytes) */
-	for (uint32_t c = 1; c < loc.col && s + c - 1 < p; c++)
-		fputc(' ', d->out);
-	fputs("^\n", d->out);
+	ls = s + d->lines[loc.line - 1];
+	le = l > loc.line ? s + d->lines[loc.line] - 1 : end;
+	len = (size_t)(le - ls);
+	/* the caret goes under column col (1-based, in bytes), at most just
+	** past the end of the line */
+	caret = loc.col ? loc.col - 1u : 0;
+	if (caret > len)
+		caret = len;
+	width = len;
+	if (len > QUOTE_MAX) {
+		width = QUOTE_MAX;
+		start = caret > QUOTE_MAX / 2 ? caret - QUOTE_MAX / 2 : 0;
+		if (start > len - width)
+			start = len - width;
+	}
+	/* built in a buffer and written at once: stderr is unbuffered */
+	{
+		char buf[2 * QUOTE_MAX + 32];
+		size_t k = 0;
+		buf[k++] = ' ';
+		if (start) {
+			memcpy(buf + k, "...", 3);
+			k += 3;
+		}
+		for (p = ls + start; p < ls + start + width; p++)
+			buf[k++] = *p == '\t' || *p == '\r' ? ' ' : *p;
+		if (start + width < len) {
+			memcpy(buf + k, "...", 3);
+			k += 3;
+		}
+		buf[k++] = '\n';
+		buf[k++] = ' ';
+		for (size_t c = (start ? 3 : 0) + caret - start; c > 0; c--)
+			buf[k++] = ' ';
+		buf[k++] = '^';
+		buf[k++] = '\n';
+		fwrite(buf, 1, k, d->out);
+	}
 }
 
 static void

@@ -251,7 +251,7 @@ symrehash(Module *m)
 	m->symhashcap = cap;
 	for (Sym s = 0; s < m->nsyms; s++) {
 		const char *p = m->strbuf + m->symoff[s];
-		uint32_t h = hashbytes(2166136261u, p, symlen(m, s));
+		uint32_t h = hashbytes(IR_SYM_HASH0, p, symlen(m, s));
 		uint32_t i = h & (cap - 1);
 		while (m->symhash[i])
 			i = (i + 1) & (cap - 1);
@@ -266,7 +266,7 @@ ir_sym(Module *m, const char *s, size_t n)
 
 	if (2 * (m->nsyms + 1) > m->symhashcap)
 		symrehash(m);
-	h = hashbytes(2166136261u, s, n);
+	h = hashbytes(IR_SYM_HASH0, s, n);
 	for (i = h & (m->symhashcap - 1); m->symhash[i]; i = (i + 1) & (m->symhashcap - 1)) {
 		Sym t = m->symhash[i] - 1;
 		if (symlen(m, t) == n && memcmp(m->strbuf + m->symoff[t], s, n) == 0)
@@ -283,6 +283,27 @@ ir_sym(Module *m, const char *s, size_t n)
 	m->nstr += (uint32_t)n + 1;
 	m->symhash[i] = m->nsyms + 1;
 	return m->nsyms++;
+}
+
+uint32_t
+ir_sym_hash(uint32_t h, const char *s, size_t n)
+{
+	return hashbytes(h, s, n);
+}
+
+int
+ir_sym_find(const Module *m, const char *s, size_t n, uint32_t h, Sym *out)
+{
+	if (!m->symhashcap)
+		return 0;
+	for (uint32_t i = h & (m->symhashcap - 1); m->symhash[i]; i = (i + 1) & (m->symhashcap - 1)) {
+		Sym t = m->symhash[i] - 1;
+		if (symlen(m, t) == n && memcmp(m->strbuf + m->symoff[t], s, n) == 0) {
+			*out = t;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 Sym

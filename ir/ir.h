@@ -328,6 +328,13 @@ void ir_module_free(Module *m);
 
 Sym ir_sym(Module *m, const char *s, size_t n);
 Sym ir_symz(Module *m, const char *s);
+/* Lookup without interning: sets *out to the Sym of s[0..n) and returns 1
+** if it is interned, else returns 0.  h must be ir_sym_hash(IR_SYM_HASH0,
+** s, n); the hash extends byte by byte, so the prefixes of one string can
+** be looked up in a single pass. */
+#define IR_SYM_HASH0 2166136261u
+uint32_t ir_sym_hash(uint32_t h, const char *s, size_t n);
+int ir_sym_find(const Module *m, const char *s, size_t n, uint32_t h, Sym *out);
 const char *ir_symstr(const Module *m, Sym s);
 uint16_t ir_file(Module *m, const char *name);
 
@@ -412,6 +419,7 @@ struct Diag {
 	uint16_t lfile;
 	uint32_t nlines, caplines;
 	size_t *lines;
+	size_t lscan;           /* the index covers the text up to here */
 };
 
 void ir_diag_init(Diag *d, FILE *out, const Module *m);

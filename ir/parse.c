@@ -573,30 +573,55 @@ p_local(Parser *p, const Str *name, const YYLTYPE *l)
 	Sym s = ir_sym(p->m, name->p, name->n);
 	const Binding *b = lookup(p, s);
 	NodeId n;
-	size_t len = name->n;
 
 	if (b)
 		return b->node;
-	/* %x.0.1: a dotted name that is not bound may be x's fields */
-	while (len > 0) {
-		size_t dot = len;
-		while (dot > 0 && name->p[dot - 1] >= '0' && name->p[dot - 1] <= '9')
-			dot--;
-		if (dot == len || dot < 2 || name->p[dot - 1] != '.')
-			break;
-		len = dot - 1;
-		b = lookup(p, ir_sym(p->m, name->p, len));
-		if (b) {
-			n = b->node;
-			if (!n)
+	/* %x.0.1: a dotted name that is not bound may be x's fields.  The
+	** candidates are the prefixes before each ".N" of the name's trailing
+	** run of them, and the longest bound one wins.  They are hashed in one
+	** forward pass and looked up without interning them, so that a long
+	** name costs linear time and no memory. */
+	{
+		size_t tail = name->n, cut, best = 0;
+		const Binding *bb = NULL;
+		uint32_t h;
+
+		for (;;) {
+			size_t dot = tail;
+			while (dot > 0 && name->p[dot - 1] >= '0' && name->p[dot - 1] <= '9')
+				dot--;
+			if (dot == tail || dot < 2 || name->p[dot - 1] != '.')
+				break;
+			tail = dot - 1;
+		}
+		h = ir_sym_hash(IR_SYM_HASH0, name->p, tail);
+		for (cut = tail; cut < name->n;) {
+			size_t next = cut + 1;
+			Sym t;
+			if (ir_sym_find(p->m, name->p, cut, h, &t) && (b = lookup(p, t))) {
+				best = cut;
+				bb = b;
+			}
+			while (next < name->n && name->p[next] != '.')
+				next++;
+			h = ir_sym_hash(h, name->p + cut, next - cut);
+			cut = next;
+		}
+		if (bb) {
+			const char *f = name->p + best;
+			if (!(n = bb->node))
 				return 0;
-			const char *f = name->p + len;
 			while (f < name->p + name->n) {
-				uint32_t idx = (uint32_t)strtoul(f + 1, NULL, 10);
-				n = ir_getitem(p->m, n, idx, LOC(l));
-				f++;
-				while (f < name->p + name->n && *f != '.')
-					f++;
+				/* each field index in [0, INT32_MAX], as for postfix .N */
+				uint64_t idx = 0;
+				for (f++; f < name->p + name->n && *f != '.'; f++)
+					if (idx <= INT32_MAX)
+						idx = idx * 10 + (uint64_t)(*f - '0');
+				if (idx > INT32_MAX) {
+					ir_error(p->d, LOC(l), "tuple index in %%%.*s out of range", (int)name->n, name->p);
+					return 0;
+				}
+				n = ir_getitem(p->m, n, (uint32_t)idx, LOC(l));
 			}
 			return n;
 		}
@@ -829,15 +854,26 @@ p_fnparams_attrs(Parser *p, List params, List attrs)
 	return l;
 }
 
-/* fnattrs: a function's keyed attributes, in the order written */
+/* fnattrs: a function's keyed attributes, in the order written; each
+** repeat of a key is reported once.  Keys are marked in Parser.keyseen
+** with a fresh stamp per list, so this is linear in the attributes. */
 static AttrId
 fnattrs(Parser *p, List l)
 {
-	for (uint32_t i = 0; i < l.an; i++)
-		for (uint32_t j = 0; j < i; j++)
-			if (p->avals[l.astart + i].key == p->avals[l.astart + j].key)
-				ir_error(p->d, p->alocs[l.astart + i], "function attribute '%s' is given twice",
-				         ir_symstr(p->m, p->avals[l.astart + i].key));
+	uint32_t stamp = ++p->keystamp;
+
+	for (uint32_t i = 0; i < l.an; i++) {
+		Sym k = p->avals[l.astart + i].key;
+		if (k >= p->capkeyseen) {
+			uint32_t old = p->capkeyseen;
+			ir_vgrow(&p->keyseen, &p->capkeyseen, k + 1);
+			memset(&p->keyseen[old], 0, (p->capkeyseen - old) * sizeof *p->keyseen);
+		}
+		if (p->keyseen[k] == stamp)
+			ir_error(p->d, p->alocs[l.astart + i], "function attribute '%s' is given twice",
+			         ir_symstr(p->m, k));
+		p->keyseen[k] = stamp;
+	}
 	return ir_attr_push(p->m, l.an ? &p->avals[l.astart] : NULL, l.an);
 }
 
@@ -924,6 +960,7 @@ ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len)
 	free(p.scope);
 	free(p.symbind);
 	free(p.metas);
+	free(p.keyseen);
 	ir_arena_free(&p.strs);
 	return d->errors - before;
 }

@@ -64,6 +64,8 @@ typedef struct Parser {
 	uint32_t *symbind; uint32_t capsymbind;  /* Sym -> innermost binding + 1 */
 	uint32_t fnbase;            /* first binding of the innermost function */
 	NodeId *metas; uint32_t capmetas;       /* meta[relay.Constant][N] nodes by N */
+	uint32_t *keyseen; uint32_t capkeyseen; /* Sym -> stamp of the attribute list that has it */
+	uint32_t keystamp;
 	Arena strs;                 /* unescaped strings */
 } Parser;
 

@@ -86,52 +86,98 @@ ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
 	}
 }
 
+/* typeprint: write t to f; with limit > 0, stop once f holds limit bytes.
+** Iterative: inference builds types as deep as a chain of bindings is
+** long ((((x,),),) ... one level per binding). */
+static void
+typeprint(FILE *f, const Module *m, TypeId t, long limit)
+{
+	struct { TypeId t; uint32_t i; } local[32], *st = local;
+	uint32_t n = 0, cap = 32;
+
+	st[n].t = t;
+	st[n++].i = 0;
+	while (n) {
+		const Type *ty = &m->types[st[n - 1].t];
+		uint32_t i = st[n - 1].i++;
+		TypeId sub = 0;
+
+		if (limit > 0 && ftell(f) >= limit)
+			break;
+		switch (ty->kind) {
+		case TY_UNKNOWN:
+			fputs("?", f);
+			n--;
+			continue;
+		case TY_TENSOR:
+			if (ty->n == 0) {
+				fputs(ir_dtype_names[ty->dtype], f);
+				n--;
+				continue;
+			}
+			fputs("Tensor[(", f);
+			for (uint32_t k = 0; k < ty->n; k++) {
+				int64_t d = m->dims[ty->first + k];
+				if (k)
+					fputs(", ", f);
+				if (d == IR_DIM_ANY)
+					fputc('?', f);
+				else
+					fprintf(f, "%lld", (long long)d);
+			}
+			fprintf(f, "), %s]", ir_dtype_names[ty->dtype]);
+			n--;
+			continue;
+		case TY_TUPLE:
+			/* ( T, T ) or (T,) */
+			if (i == 0)
+				fputc('(', f);
+			if (i == ty->n) {
+				fputs(ty->n == 1 ? ",)" : ")", f);
+				n--;
+				continue;
+			}
+			if (i)
+				fputs(", ", f);
+			sub = m->tylist[ty->first + i];
+			break;
+		case TY_FUNC:
+			/* fn (T, T) -> T: steps 0..n-1 the params, n the result */
+			if (i == 0)
+				fputs("fn (", f);
+			if (i == ty->n + 1) {
+				n--;
+				continue;
+			}
+			if (i == ty->n)
+				fputs(") -> ", f);
+			else if (i)
+				fputs(", ", f);
+			sub = m->tylist[ty->first + i];
+			break;
+		default:
+			n--;
+			continue;
+		}
+		if (n == cap) {
+			void *bigger = ir_xmalloc(2 * (size_t)cap * sizeof *st);
+			memcpy(bigger, st, (size_t)cap * sizeof *st);
+			if (st != local)
+				free(st);
+			st = bigger;
+			cap *= 2;
+		}
+		st[n].t = sub;
+		st[n++].i = 0;
+	}
+	if (st != local)
+		free(st);
+}
+
 void
 ir_type_print(FILE *f, const Module *m, TypeId t)
 {
-	const Type *ty = &m->types[t];
-
-	switch (ty->kind) {
-	case TY_UNKNOWN:
-		fputs("?", f);
-		break;
-	case TY_TENSOR:
-		if (ty->n == 0) {
-			fputs(ir_dtype_names[ty->dtype], f);
-			break;
-		}
-		fputs("Tensor[(", f);
-		for (uint32_t i = 0; i < ty->n; i++) {
-			int64_t d = m->dims[ty->first + i];
-			if (i)
-				fputs(", ", f);
-			if (d == IR_DIM_ANY)
-				fputc('?', f);
-			else
-				fprintf(f, "%lld", (long long)d);
-		}
-		fprintf(f, "), %s]", ir_dtype_names[ty->dtype]);
-		break;
-	case TY_TUPLE:
-		fputc('(', f);
-		for (uint32_t i = 0; i < ty->n; i++) {
-			if (i)
-				fputs(", ", f);
-			ir_type_print(f, m, m->tylist[ty->first + i]);
-		}
-		fputs(ty->n == 1 ? ",)" : ")", f);
-		break;
-	case TY_FUNC:
-		fputs("fn (", f);
-		for (uint32_t i = 0; i < ty->n; i++) {
-			if (i)
-				fputs(", ", f);
-			ir_type_print(f, m, m->tylist[ty->first + i]);
-		}
-		fputs(") -> ", f);
-		ir_type_print(f, m, m->tylist[ty->first + ty->n]);
-		break;
-	}
+	typeprint(f, m, t, 0);
 }
 
 char *
@@ -143,7 +189,7 @@ ir_type_str(const Module *m, TypeId t, char *buf, size_t size)
 		snprintf(buf, size, "?");
 		return buf;
 	}
-	ir_type_print(f, m, t);
+	typeprint(f, m, t, (long)size - 1);
 	fclose(f);
 	buf[size - 1] = 0;
 	return buf;
@@ -299,6 +345,8 @@ typedef struct Printer {
 	Module *m;
 	const PrintOpts *o;
 	uint32_t *num;          /* temp number + 1 of each printed node; 0 = none */
+	uint8_t *done;          /* bound already, in the current pass */
+	int dry;                /* the numbering pass: walk, number, print nothing */
 	uint32_t next;          /* next temp number */
 	int32_t *metaidx;       /* meta index + 1 per constant; 0 = none yet */
 	MetaList *meta;
@@ -316,7 +364,6 @@ typedef struct Printer {
 	uint32_t nvnames;
 } Printer;
 
-static void fnblock(Printer *p, NodeId fn, int indent);
 
 static int
 atomic(const Module *m, NodeId n)
@@ -618,9 +665,10 @@ dotclash(Printer *p, NodeId t, uint32_t i)
 	return found;
 }
 
-/* expr: print the defining expression of a non-atomic node */
+/* expr: print the defining expression of a non-atomic node other than a
+** fn literal (block() prints those) */
 static void
-expr(Printer *p, NodeId n, int indent)
+expr(Printer *p, NodeId n)
 {
 	Module *m = p->m;
 	Node *nd = &m->nodes[n];
@@ -682,35 +730,63 @@ expr(Printer *p, NodeId n, int indent)
 		}
 		fprintf(p->f, ".%u", nd->aux);
 		break;
-	case NK_FUNC:
-		fputs("fn ", p->f);
-		params(p, n);
-		fputs(" {\n", p->f);
-		fnblock(p, n, indent + 1);
-		indentby(p, indent);
-		fputc('}', p->f);
-		break;
 	default:
 		ref(p, n);
 	}
 }
 
-/* fnblock: print the bindings and result of fn's body at `indent` */
-static void
-fnblock(Printer *p, NodeId fn, int indent)
-{
-	Module *m = p->m;
-	NodeId body = ir_func_body(m, fn);
-	uint32_t base = p->nstack, ep = ++p->epoch;
+/* A block being printed: the bindings and result of a function's body.
+** Blocks nest as fn literals do in the output, which may be far deeper
+** than in the input (a fn literal used only inside another is printed
+** inside it), so they live on a heap stack, not the C stack. */
+enum { FR_ROOT, FR_BIND, FR_INLINE };
+typedef struct Frame {
+	NodeId fn;
+	uint8_t mode;       /* FR_ROOT: a global's body; FR_BIND: %k = fn ...;
+	                       FR_INLINE: the result of the enclosing block */
+	uint8_t result;     /* the result line has been started */
+	int indent;         /* of the block's lines */
+	uint32_t base, ep;  /* its walk: Printer.stack[base..] and its seen stamp */
+} Frame;
 
-	/* iterative post-order over operands, binding the nodes place() gave
-	** this block; fn literals are leaves here unless leaky */
+/* openblock: start the block of fn, printing its header unless it is a
+** global's (ir_print() prints that) */
+static void
+openblock(Printer *p, Frame **fr, uint32_t *nfr, uint32_t *cap, NodeId fn, int mode, int indent)
+{
+	NodeId body = ir_func_body(p->m, fn);
+	Frame *f;
+
+	if (!p->dry && mode != FR_ROOT) {
+		fputs("fn ", p->f);
+		params(p, fn);
+		fputs(" {\n", p->f);
+	}
+	ir_vgrow(fr, cap, *nfr + 1);
+	f = &(*fr)[(*nfr)++];
+	f->fn = fn;
+	f->mode = (uint8_t)mode;
+	f->result = 0;
+	f->indent = indent;
+	f->base = p->nstack;
+	f->ep = ++p->epoch;
 	ir_vgrow(&p->stack, &p->capstack, p->nstack + 1);
 	p->stack[p->nstack].n = body;
 	p->stack[p->nstack].i = 0;
 	p->nstack++;
-	p->seen[body] = ep;
-	while (p->nstack > base) {
+	p->seen[body] = f->ep;
+}
+
+/* nextbind: advance the walk of block f to the next node it binds, or 0
+** when the walk is over.  The walk is a post-order over operands from the
+** body; fn literals are leaves unless leaky (see place()). */
+static NodeId
+nextbind(Printer *p, const Frame *f)
+{
+	Module *m = p->m;
+	NodeId body = ir_func_body(m, f->fn);
+
+	while (p->nstack > f->base) {
 		NodeId n = p->stack[p->nstack - 1].n;
 		Node *nd = &m->nodes[n];
 		uint32_t i = p->stack[p->nstack - 1].i;
@@ -719,8 +795,8 @@ fnblock(Printer *p, NodeId fn, int indent)
 		if (i < nops) {
 			NodeId a = ir_arg(m, n, i);
 			p->stack[p->nstack - 1].i++;
-			if (a && !atomic(m, a) && !p->num[a] && p->seen[a] != ep) {
-				p->seen[a] = ep;
+			if (a && !atomic(m, a) && !p->done[a] && p->seen[a] != f->ep) {
+				p->seen[a] = f->ep;
 				ir_vgrow(&p->stack, &p->capstack, p->nstack + 1);
 				p->stack[p->nstack].n = a;
 				p->stack[p->nstack].i = 0;
@@ -731,45 +807,92 @@ fnblock(Printer *p, NodeId fn, int indent)
 		p->nstack--;
 		if (n == body)
 			break;
-		if (p->num[n] || p->blk[n] != fn)
-			continue;   /* printed already, or bound in an inner block */
-		indentby(p, indent);
-		/* a fn literal's body takes its numbers before the fn itself */
-		if (nd->kind == NK_FUNC) {
-			uint32_t k;
-			/* print the fn into a buffer first so its number follows its body's */
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *save = p->f;
-			p->f = open_memstream(&buf, &len);
-			if (!p->f)
-				ir_die("open_memstream failed");
-			expr(p, n, indent);
-			fclose(p->f);
-			p->f = save;
-			k = p->next++;
-			p->num[n] = k + 1;
-			fprintf(p->f, "%%%u = ", k);
-			fwrite(buf, 1, len, p->f);
-			free(buf);
-		} else {
-			uint32_t k = p->next++;
-			p->num[n] = k + 1;
-			fprintf(p->f, "%%%u = ", k);
-			expr(p, n, indent);
-		}
-		tyann(p, nd->type);
-		fputs(";\n", p->f);
+		if (p->done[n] || p->blk[n] != f->fn)
+			continue;   /* bound already, or in an inner block */
+		return n;
 	}
-	p->nstack = base;
-	indentby(p, indent);
-	if (atomic(m, body) || p->num[body])
-		ref(p, body);
-	else
-		expr(p, body, indent);
-	if (!atomic(m, body))
-		tyann(p, m->nodes[body].type);
-	fputc('\n', p->f);
+	p->nstack = f->base;
+	return 0;
+}
+
+/* block: print the body of global function fn at indent 1, or in the dry
+** pass only number its bindings.  A fn literal's body takes its numbers
+** before the fn itself, so the printing pass needs the dry pass's numbers
+** to write %k = fn ... ahead of its body. */
+static void
+block(Printer *p, NodeId fn)
+{
+	Module *m = p->m;
+	Frame *fr = NULL;
+	uint32_t nfr = 0, cap = 0;
+
+	openblock(p, &fr, &nfr, &cap, fn, FR_ROOT, 1);
+	while (nfr) {
+		Frame *f = &fr[nfr - 1];
+		NodeId body = ir_func_body(m, f->fn), n;
+		int indent = f->indent, mode = f->mode;
+
+		if (!f->result && (n = nextbind(p, f))) {
+			Node *nd = &m->nodes[n];
+			if (!p->dry) {
+				indentby(p, indent);
+				fprintf(p->f, "%%%u = ", p->num[n] - 1);
+			}
+			if (nd->kind == NK_FUNC) {
+				openblock(p, &fr, &nfr, &cap, n, FR_BIND, indent + 1);
+				continue;
+			}
+			if (p->dry)
+				p->num[n] = ++p->next;
+			else {
+				expr(p, n);
+				tyann(p, nd->type);
+				fputs(";\n", p->f);
+			}
+			p->done[n] = 1;
+			continue;
+		}
+		if (!f->result) {
+			/* the walk is over: the result line */
+			f->result = 1;
+			if (!p->dry)
+				indentby(p, indent);
+			if (!atomic(m, body) && !p->done[body] && m->nodes[body].kind == NK_FUNC) {
+				openblock(p, &fr, &nfr, &cap, body, FR_INLINE, indent + 1);
+				continue;
+			}
+			if (p->dry)
+				;
+			else if (atomic(m, body) || p->done[body])
+				ref(p, body);
+			else
+				expr(p, body);
+		}
+		/* the result line is written (an inline fn has just closed) */
+		if (!p->dry) {
+			if (!atomic(m, body))
+				tyann(p, m->nodes[body].type);
+			fputc('\n', p->f);
+		}
+		nfr--;
+		if (mode == FR_ROOT)
+			continue;
+		if (!p->dry) {
+			indentby(p, indent - 1);
+			fputc('}', p->f);
+		}
+		if (mode == FR_BIND) {
+			NodeId g = f->fn;
+			if (p->dry)
+				p->num[g] = ++p->next;
+			else {
+				tyann(p, m->nodes[g].type);
+				fputs(";\n", p->f);
+			}
+			p->done[g] = 1;
+		}
+	}
+	free(fr);
 }
 
 typedef struct GlobalName {
@@ -818,17 +941,25 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 	p.depth = ir_xcalloc(m->nnodes, sizeof *p.depth);
 	p.leaky = ir_xcalloc(m->nnodes, 1);
 	p.seen = ir_xcalloc(m->nnodes, sizeof *p.seen);
+	p.done = ir_xcalloc(m->nnodes, 1);
 	place(&p);
 	order = ir_xcalloc(m->nglobals ? m->nglobals : 1, sizeof *order);
 	sortglobals(m, order);
 	if (m->has_version)
 		fputs("#[version = \"0.0.5\"]\n", f);
+	/* number every global's bindings, then print */
+	p.dry = 1;
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		p.next = 0;
+		block(&p, m->globals[order[g]].fn);
+	}
+	p.dry = 0;
+	memset(p.done, 0, m->nnodes);
 	for (uint32_t g = 0; g < m->nglobals; g++) {
 		const Global *gl = &m->globals[order[g]];
 		NodeId fn = gl->fn;
 		if (g)
 			fputc('\n', f);
-		p.next = 0;
 		if (m->bare) {
 			fputs("fn ", f);
 		} else {
@@ -836,7 +967,7 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 		}
 		params(&p, fn);
 		fputs(" {\n", f);
-		fnblock(&p, fn, 1);
+		block(&p, fn);
 		fputc('}', f);
 		if (m->bare)
 			tyann(&p, m->nodes[fn].type);
@@ -850,6 +981,7 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 	free(p.depth);
 	free(p.leaky);
 	free(p.seen);
+	free(p.done);
 	free(p.vnames);
 }
 
