@@ -187,6 +187,18 @@ ir_infer_node(Module *m, NodeId n, Diag *d)
 	return typeof_(m, n, d);
 }
 
+/* globaltype: the type of a reference @g; a g whose inference failed has
+** been reported already, so only a g still being inferred (recursion) is */
+static TypeId
+globaltype(Module *m, NodeId n, const uint8_t *gstate, Diag *d)
+{
+	uint32_t g = ir_global_index(m, m->nodes[n].aux);
+
+	if (g && gstate[g - 1] == 2)
+		return m->nodes[m->globals[g - 1].fn].type;
+	return typeof_(m, n, d);
+}
+
 /* inferfn: infer the types of everything global g reaches, the globals it
 ** refers to first.  Iterative: a chain of globals each calling the next
 ** is as long as the input, so it gets a frame on the heap, not the C stack. */
@@ -230,7 +242,7 @@ inferfn(Module *m, uint32_t g, uint8_t *state, uint8_t *gstate, Diag *d)
 			f = &fr[nfr - 1];
 			if ((n = f->pending)) {
 				f->pending = 0;
-				m->nodes[n].type = typeof_(m, n, d);
+				m->nodes[n].type = globaltype(m, n, gstate, d);
 			}
 			continue;
 		}
@@ -242,6 +254,8 @@ inferfn(Module *m, uint32_t g, uint8_t *state, uint8_t *gstate, Diag *d)
 				g = callee - 1;
 				continue;
 			}
+			m->nodes[n].type = globaltype(m, n, gstate, d);
+			continue;
 		}
 		m->nodes[n].type = typeof_(m, n, d);
 	}
