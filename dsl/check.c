@@ -16,53 +16,120 @@
 ** Errors are counted and checking goes on with the next rule.
 */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dsl.h"
 #include "rules.tab.h"
 
-enum { MAXVARIANTS = 1024 };
+/* Limits that keep checking (and everything after it) linear in the input
+** and its recursion shallow, whatever the input:
+**   MAXVARIANTS  variants of one rule (alternatives times operand orders)
+**   MAXDEPTH     levels of a rule's pattern, guard or result, also once its
+**                named patterns are expanded, and named patterns expanded
+**                one inside another: every later stage recurses over these
+**                trees, so this bounds their stack use
+**   MAXNODES     nodes that expanding a rule's named patterns may add (a
+**                pattern that uses its parameter twice doubles the size at
+**                every level of nesting) */
+enum { MAXVARIANTS = 1024, MAXDEPTH = 1000, MAXNODES = 100000 };
+
+/* The hidden-rule test compares every rule with every earlier one: past
+** this many comparisons of pattern nodes it stops (it is incomplete by
+** design), so that a file of many rules is checked in linear time. */
+#define MAXHIDEWORK ((uint64_t)20000000)
 
 typedef struct Check {
 	Rules *r;
 	Diag *d;
 	Rule *rule;
 	int toomany;            /* the current rule has too many variants */
+	int toobig;             /* its expansion hit MAXNODES (1) or MAXDEPTH (2) */
+	uint32_t budget;        /* nodes its expansion may still add */
+	uint32_t expanding;     /* named patterns being expanded, one in another */
+	NameMap pats, exts;     /* name -> first index in r->pats, r->exts */
 } Check;
 
 /* ---------------------------------------------------------------- helpers */
 
+/* grow: account for one new node at `depth` in the expansion of the current
+** rule; 0 (and c->toobig set) once the expansion is over its limits, after
+** which callers put a leaf (_) in place of the rest */
+static int
+grow(Check *c, uint32_t depth)
+{
+	if (c->toobig)
+		return 0;
+	if (depth >= MAXDEPTH)
+		c->toobig = 2;
+	else if (c->budget == 0)
+		c->toobig = 1;
+	else
+		c->budget--;
+	return !c->toobig;
+}
+
+/* copy: a deep copy of a, whose root lands at `depth` in the rule */
 static Ast *
-copy(Rules *r, const Ast *a)
+copy(Check *c, const Ast *a, uint32_t depth)
+{
+	Ast *b;
+
+	if (!grow(c, depth))
+		return dsl_ast(c->r, A_ANY, a->loc);
+	b = dsl_ast(c->r, (AstKind)a->kind, a->loc);
+	*b = *a;
+	if (a->nkid) {
+		b->kid = ir_arena_alloc(&c->r->arena, a->nkid * sizeof *b->kid);
+		for (uint32_t i = 0; i < a->nkid; i++)
+			b->kid[i] = a->kid[i] ? copy(c, a->kid[i], depth + 1) : NULL;
+	}
+	return b;
+}
+
+/* shallow: a copy of node a with an array of kids of its own; the kids
+** themselves are shared.  Variants share sub-trees freely: nothing changes
+** a pattern once it is expanded. */
+static Ast *
+shallow(Rules *r, const Ast *a)
 {
 	Ast *b = dsl_ast(r, (AstKind)a->kind, a->loc);
 
 	*b = *a;
 	if (a->nkid) {
 		b->kid = ir_arena_alloc(&r->arena, a->nkid * sizeof *b->kid);
-		for (uint32_t i = 0; i < a->nkid; i++)
-			b->kid[i] = a->kid[i] ? copy(r, a->kid[i]) : NULL;
+		memcpy(b->kid, a->kid, a->nkid * sizeof *b->kid);
 	}
 	return b;
 }
 
-static const SubPat *
-findpat(const Rules *r, const char *name)
+/* toodeep: 1 if tree a, whose root is at `depth`, goes below MAXDEPTH; it
+** stops looking there, so it is safe on trees of any depth */
+static int
+toodeep(const Ast *a, uint32_t depth)
 {
-	for (uint32_t i = 0; i < r->npats; i++)
-		if (strcmp(r->pats[i].name, name) == 0)
-			return &r->pats[i];
-	return NULL;
+	if (depth >= MAXDEPTH)
+		return 1;
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && toodeep(a->kid[i], depth + 1))
+			return 1;
+	return 0;
+}
+
+/* findpat, findext: the first named pattern or extern called name */
+static SubPat *
+findpat(const Check *c, const char *name)
+{
+	uint32_t i = dsl_map_get(&c->pats, name);
+	return i == UINT32_MAX ? NULL : &c->r->pats[i];
 }
 
 static const Extern *
-findext(const Rules *r, const char *name)
+findext(const Check *c, const char *name)
 {
-	for (uint32_t i = 0; i < r->nexts; i++)
-		if (strcmp(r->exts[i].name, name) == 0)
-			return &r->exts[i];
-	return NULL;
+	uint32_t i = dsl_map_get(&c->exts, name);
+	return i == UINT32_MAX ? NULL : &c->r->exts[i];
 }
 
 /* npos: the number of positional arguments of a call (not attributes) */
@@ -78,16 +145,19 @@ npos(const Ast *call)
 
 /* ---------------------------------------------------------------- 1. sub-patterns */
 
-/* subst: a copy of body with parameter names replaced by arguments */
+/* subst: a copy of body with parameter names replaced by arguments; its
+** root lands at `depth` in the rule */
 static Ast *
-subst(Check *c, const Ast *body, const SubPat *sp, Ast **args)
+subst(Check *c, const Ast *body, const SubPat *sp, Ast **args, uint32_t depth)
 {
 	Ast *b;
 
 	if (body->kind == A_NAME)
 		for (uint32_t i = 0; i < sp->nparams; i++)
 			if (strcmp(body->s, sp->params[i]) == 0)
-				return copy(c->r, args[i]);
+				return copy(c, args[i], depth);
+	if (!grow(c, depth))
+		return dsl_ast(c->r, A_ANY, body->loc);
 	b = dsl_ast(c->r, (AstKind)body->kind, body->loc);
 	*b = *body;
 	if (body->kind == A_BIND)
@@ -98,20 +168,22 @@ subst(Check *c, const Ast *body, const SubPat *sp, Ast **args)
 	if (body->nkid) {
 		b->kid = ir_arena_alloc(&c->r->arena, body->nkid * sizeof *b->kid);
 		for (uint32_t i = 0; i < body->nkid; i++)
-			b->kid[i] = body->kid[i] ? subst(c, body->kid[i], sp, args) : NULL;
+			b->kid[i] = body->kid[i] ? subst(c, body->kid[i], sp, args, depth + 1) : NULL;
 	}
 	return b;
 }
 
-/* expandpats: replace uses of named sub-patterns in a, recursively */
+/* expandpats: replace uses of named sub-patterns in a, recursively; a is at
+** `depth` in the rule, and what replaces it is cut at MAXDEPTH (setting
+** c->toobig), so the recursion stays within MAXDEPTH levels */
 static Ast *
-expandpats(Check *c, Ast *a)
+expandpats(Check *c, Ast *a, uint32_t depth)
 {
 	for (uint32_t i = 0; i < a->nkid; i++)
 		if (a->kid[i])
-			a->kid[i] = expandpats(c, a->kid[i]);
+			a->kid[i] = expandpats(c, a->kid[i], depth + 1);
 	if (a->kind == A_CALL && !ir_op_lookup(a->s, strlen(a->s))) {
-		SubPat *sp = (SubPat *)findpat(c->r, a->s);
+		SubPat *sp = findpat(c, a->s);
 		Ast *body;
 		if (!sp)
 			return a;
@@ -126,8 +198,15 @@ expandpats(Check *c, Ast *a)
 			ir_error(c->d, a->loc, "pattern %s uses itself", sp->name);
 			return dsl_ast(c->r, A_ANY, a->loc);
 		}
+		if (c->expanding >= MAXDEPTH) {
+			/* a chain P0(x) = P1(x), P1(x) = P2(x), ... adds no depth */
+			c->toobig = 2;
+			return dsl_ast(c->r, A_ANY, a->loc);
+		}
 		sp->expanding = 1;
-		body = expandpats(c, subst(c, sp->body, sp, a->kid));
+		c->expanding++;
+		body = expandpats(c, subst(c, sp->body, sp, a->kid, depth), depth);
+		c->expanding--;
 		sp->expanding = 0;
 		return body;
 	}
@@ -286,7 +365,7 @@ typedef struct Alts {
 static void
 altadd(Check *c, Alts *l, Ast *a)
 {
-	if (l->n >= MAXVARIANTS) {
+	if (c->toomany || l->n >= MAXVARIANTS) {
 		c->toomany = 1;
 		return;
 	}
@@ -296,7 +375,9 @@ altadd(Check *c, Alts *l, Ast *a)
 
 static void expand(Check *c, Ast *a, Alts *out);
 
-/* expandkids: every combination of the variants of a's children */
+/* expandkids: every combination of the variants of a's children.  Once
+** c->toomany is set, no list is complete (a child's may even be empty):
+** then nothing is combined. */
 static void
 expandkids(Check *c, Ast *a, Alts *out)
 {
@@ -304,16 +385,17 @@ expandkids(Check *c, Ast *a, Alts *out)
 	uint32_t *pick = ir_xcalloc(a->nkid ? a->nkid : 1, sizeof *pick);
 	uint64_t total = 1;
 
-	for (uint32_t i = 0; i < a->nkid; i++) {
+	for (uint32_t i = 0; i < a->nkid && !c->toomany; i++) {
 		if (a->kid[i] && a->kind != A_ATTR && a->kid[i]->kind != A_ATTR && !(a->kind == A_TYPED && i == 1))
 			expand(c, a->kid[i], &kids[i]);
 		else
 			altadd(c, &kids[i], a->kid[i]);
+		/* total stays <= MAXVARIANTS before each product: no overflow */
 		total *= kids[i].n ? kids[i].n : 1;
+		if (total > MAXVARIANTS)
+			c->toomany = 1;
 	}
-	if (total > MAXVARIANTS)
-		c->toomany = 1;
-	else
+	if (!c->toomany)
 		for (;;) {
 			Ast *b = dsl_ast(c->r, (AstKind)a->kind, a->loc);
 			uint32_t i;
@@ -347,10 +429,13 @@ firstpos(const Ast *call, int nth)
 	return -1;
 }
 
-/* expand: the alternation-free variants of pattern a, into out */
+/* expand: the alternation-free variants of pattern a, into out; nothing
+** once c->toomany is set */
 static void
 expand(Check *c, Ast *a, Alts *out)
 {
+	if (c->toomany)
+		return;
 	switch (a->kind) {
 	case A_ALT:
 		for (uint32_t i = 0; i < a->nkid; i++)
@@ -362,14 +447,14 @@ expand(Check *c, Ast *a, Alts *out)
 		int opt = k->kind == A_CALL && (k->flags & AF_OPTIONAL);
 		if (opt) {
 			/* present: bound; absent: the name is not bound */
-			Ast *present = copy(c->r, k);
+			Ast *present = shallow(c->r, k);
 			present->flags &= (uint8_t)~AF_OPTIONAL;
 			expand(c, present, &sub);
 		} else {
 			expand(c, k, &sub);
 		}
 		for (uint32_t i = 0; i < sub.n; i++) {
-			Ast *b = copy(c->r, a);
+			Ast *b = shallow(c->r, a);
 			b->kid[0] = sub.v[i];
 			altadd(c, out, b);
 		}
@@ -381,7 +466,7 @@ expand(Check *c, Ast *a, Alts *out)
 	case A_CALL: {
 		Alts calls = { 0 };
 		if (a->flags & AF_OPTIONAL) {
-			Ast *present = copy(c->r, a);
+			Ast *present = shallow(c->r, a);
 			int f = firstpos(a, 0);
 			present->flags &= (uint8_t)~AF_OPTIONAL;
 			expand(c, present, out);
@@ -396,7 +481,7 @@ expand(Check *c, Ast *a, Alts *out)
 			altadd(c, out, v);
 			if (v->op && (ir_ops[v->op].flags & OPF_COMM) && p0 >= 0 && p1 >= 0 &&
 			    v->kid[p0]->kind != A_REST && v->kid[p1]->kind != A_REST) {
-				Ast *s = copy(c->r, v), *t = s->kid[p0];
+				Ast *s = shallow(c->r, v), *t = s->kid[p0];
 				s->kid[p0] = s->kid[p1];
 				s->kid[p1] = t;
 				s->flags |= AF_SWAPPED;
@@ -480,15 +565,14 @@ typedef struct Bound {
 typedef struct Env {
 	Bound *v;
 	uint32_t n, cap;
+	NameMap idx;            /* name -> index in v */
 } Env;
 
 static const Bound *
 envfind(const Env *e, const char *name)
 {
-	for (uint32_t i = 0; i < e->n; i++)
-		if (strcmp(e->v[i].name, name) == 0)
-			return &e->v[i];
-	return NULL;
+	uint32_t i = dsl_map_get(&e->idx, name);
+	return i == UINT32_MAX ? NULL : &e->v[i];
 }
 
 static void
@@ -507,6 +591,7 @@ envadd(Check *c, Env *e, const char *name, BindKind k, const Ast *at, int attr, 
 	e->v[e->n].at = at;
 	e->v[e->n].attr = attr;
 	e->v[e->n].loc = loc;
+	dsl_map_put(&e->idx, name, e->n);
 	e->n++;
 }
 
@@ -698,7 +783,7 @@ guardcall(Check *c, const Scope *s, Ast *a)
 		}
 		return nodearg(c, s, a->kid[0], a->s) ? builtins[i].ret : V_BAD;
 	}
-	if ((e = findext(c->r, a->s))) {
+	if ((e = findext(c, a->s))) {
 		if (e->action) {
 			ir_error(c->d, a->loc, "%s is an extern action, not a predicate", a->s);
 			return V_BAD;
@@ -831,6 +916,148 @@ expr1(Check *c, const Scope *s, Ast *a)
 	}
 }
 
+/* ---------------------------------------------------------------- forms with code */
+
+/* attrfield: the attribute field guard expression a reads (r.attr, or a
+** name bound to an attribute), or NULL; quiet: a was typed without errors,
+** so the first variant answers for all */
+static const AttrField *
+attrfield(const Scope *s, const Ast *a)
+{
+	const char *dot;
+	const Bound *b;
+
+	if (a->kind != A_NAME || !s->n)
+		return NULL;
+	if ((dot = strchr(a->s, '.'))) {
+		char *base = ir_xmalloc((size_t)(dot - a->s) + 1);
+		const Ast *at = NULL;
+		int k;
+		memcpy(base, a->s, (size_t)(dot - a->s));
+		base[dot - a->s] = 0;
+		if ((b = envfind(&s->envs[0], base)) && b->kind == BK_NODE)
+			at = b->at;
+		free(base);
+		while (at && at->kind == A_TYPED)
+			at = at->kid[0];
+		if (!at || at->kind != A_CALL || !at->op)
+			return NULL;
+		k = ir_op_attr_index(at->op, dot + 1, strlen(dot + 1));
+		return k >= 0 ? &ir_ops[at->op].attrs[k] : NULL;
+	}
+	b = envfind(&s->envs[0], a->s);
+	return b && b->kind == BK_ATTR && b->attr >= 0 && b->at->op ? &ir_ops[b->at->op].attrs[b->attr] : NULL;
+}
+
+static int
+iscall(const Ast *a, const char *name)
+{
+	return a->kind == A_CALL && strcmp(a->s, name) == 0;
+}
+
+static void gforms(Check *c, const Scope *s, const Ast *a);
+
+/* cforms: gforms for x == y (or !=), as dsl/emit.c's compare() has code:
+** a string with dtype(x) or a dtype attribute (the string a dtype), or
+** with another attribute; None with an attribute; a list with shape(x) or
+** an attribute; anything else as numbers */
+static void
+cforms(Check *c, const Scope *s, const Ast *x, const Ast *y)
+{
+	const AttrField *f;
+
+	if (x->kind == A_STR || x->kind == A_LIST || x->kind == A_NONE) {
+		const Ast *t = x;
+		x = y;
+		y = t;
+	}
+	if (y->kind == A_STR) {
+		if (iscall(x, "dtype") || ((f = attrfield(s, x)) && (AT_TYPE(f->type) & ~AT_OPT) == AT_DTYPE)) {
+			DType dt = ir_dtype_parse(y->s, strlen(y->s));
+			if (dt == DT_COUNT || dt == DT_VOID)
+				ir_error(c->d, y->loc, "\"%s\" is not a dtype", y->s);
+		} else if (!attrfield(s, x)) {
+			ir_error(c->d, x->loc, "a string compares with dtype(x) or a string attribute");
+		}
+	} else if (y->kind == A_NONE) {
+		if (!attrfield(s, x))
+			ir_error(c->d, x->loc, "only an attribute can be None");
+	} else if (y->kind == A_LIST) {
+		for (uint32_t i = 0; i < y->nkid; i++)
+			gforms(c, s, y->kid[i]);
+		if (!iscall(x, "shape") && !attrfield(s, x))
+			ir_error(c->d, x->loc, "a list compares with shape(x) or a list attribute");
+	} else if (!(attrfield(s, x) && (f = attrfield(s, y)) && AT_TYPE(f->type) != AT_INT &&
+	           AT_TYPE(f->type) != AT_FLOAT && AT_TYPE(f->type) != AT_BOOL)) {
+		gforms(c, s, x);
+		gforms(c, s, y);
+	}
+}
+
+/* gforms: report what in guard expression a (typed without errors) the
+** generated code cannot evaluate, exactly as dsl/emit.c's gexpr() would:
+** strings, lists and None only in comparisons, shape(x) only compared with
+** a list or indexed, only shape(x) and attributes indexed.  dsl_check so
+** finds every error dsl_emit could. */
+static void
+gforms(Check *c, const Scope *s, const Ast *a)
+{
+	switch (a->kind) {
+	case A_INT: case A_FLOAT: case A_BOOL: case A_NAME:
+		return;
+	case A_UNOP:
+		gforms(c, s, a->kid[0]);
+		return;
+	case A_INDEX:
+		if (!iscall(a->kid[0], "shape") && !attrfield(s, a->kid[0])) {
+			ir_error(c->d, a->loc, "only shape(x) and list attributes can be indexed");
+			return;
+		}
+		gforms(c, s, a->kid[1]);
+		return;
+	case A_BINOP:
+		if (a->i == T_EQ || a->i == T_NE) {
+			cforms(c, s, a->kid[0], a->kid[1]);
+		} else {
+			gforms(c, s, a->kid[0]);
+			gforms(c, s, a->kid[1]);
+		}
+		return;
+	case A_CALL:
+		if (iscall(a, "shape"))
+			ir_error(c->d, a->loc, "shape(x) is compared with a list or indexed");
+		return;     /* builtins and predicates take names */
+	default:
+		ir_error(c->d, a->loc, "this cannot be evaluated in a guard");
+	}
+}
+
+/* aforms: gforms for the value v of attribute k of op in a result, as
+** dsl/emit.c's setattr() has code: an attribute of the match, a number for
+** a number, a literal (a list of at most 64 literals) */
+static void
+aforms(Check *c, const Scope *s, OpId op, int k, const Ast *v)
+{
+	int t = AT_TYPE(ir_ops[op].attrs[k].type);
+	AttrVal lit;
+
+	if (attrfield(s, v))
+		return;
+	if (t == AT_INT || t == AT_BOOL || t == AT_FLOAT) {
+		gforms(c, s, v);
+		return;
+	}
+	if ((t == AT_DTYPE || t == AT_STR) && v->kind == A_STR)
+		return;
+	if (v->kind == A_LIST && !litattr(c->r, v, &lit))
+		ir_error(c->d, v->loc, "a list for attribute '%s' of %s holds only literals, 64 at most",
+		         ir_ops[op].attrs[k].name, ir_ops[op].name);
+	else if (v->kind != A_INT && v->kind != A_FLOAT && v->kind != A_STR && v->kind != A_BOOL &&
+	         v->kind != A_NONE && v->kind != A_LIST)
+		ir_error(c->d, v->loc, "cannot compute attribute '%s' of %s from this expression",
+		         ir_ops[op].attrs[k].name, ir_ops[op].name);
+}
+
 DType
 dsl_scalar_ctor(const char *name)
 {
@@ -894,11 +1121,14 @@ result(Check *c, const Scope *s, Ast *a, int top)
 					if (callattr(c, op, k, 1) && kk >= 0) {
 						AttrVal v;
 						if (!litattr(c->r, k->kid[0], &v)) {
+							int before = c->d->errors;
 							VType t = expr(c, s, k->kid[0]), want = attrvtype(op, kk);
 							if (t != V_BAD && t != want && t != V_ANY && want != V_ANY &&
 							    !(want == V_FLOAT && t == V_INT))
 								ir_error(c->d, k->kid[0]->loc, "attribute '%s' of %s is %s, not %s",
 								         k->s, a->s, vnames[want], vnames[t]);
+							else if (c->d->errors == before)
+								aforms(c, s, op, kk, k->kid[0]);
 						}
 					}
 				} else if (k->kind == A_ATTRS) {
@@ -932,16 +1162,20 @@ result(Check *c, const Scope *s, Ast *a, int top)
 		}
 		if (dt != DT_COUNT) {
 			VType t;
+			int before;
 			if (a->nkid != 1) {
 				ir_error(c->d, a->loc, "%s(...) takes one number", a->s);
 				return;
 			}
+			before = c->d->errors;
 			t = expr(c, s, a->kid[0]);
 			if (!numeric(t) && t != V_BOOL && t != V_BAD)
 				ir_error(c->d, a->kid[0]->loc, "%s(...) takes a number, not %s", a->s, vnames[t]);
+			else if (c->d->errors == before)
+				gforms(c, s, a->kid[0]);
 			return;
 		}
-		if ((e = findext(c->r, a->s))) {
+		if ((e = findext(c, a->s))) {
 			if (!e->action) {
 				ir_error(c->d, a->loc, "%s is an extern predicate, not an action", a->s);
 				return;
@@ -966,9 +1200,10 @@ result(Check *c, const Scope *s, Ast *a, int top)
 
 /* ---------------------------------------------------------------- 6. rule sets */
 
-/* repeated: 1 if variant a uses some name twice (an equality constraint) */
+/* repeated: 1 if variant a uses some name twice (an equality constraint);
+** seen holds the names met so far */
 static int
-repeated(const Ast *a, const char **seen, uint32_t *n)
+repeated(const Ast *a, NameMap *seen)
 {
 	const char *name = NULL;
 
@@ -977,16 +1212,14 @@ repeated(const Ast *a, const char **seen, uint32_t *n)
 	if (a->kind == A_ATTR && a->kid[0]->kind == A_NAME)
 		name = a->kid[0]->s;
 	if (name) {
-		for (uint32_t i = 0; i < *n; i++)
-			if (strcmp(seen[i], name) == 0)
-				return 1;
-		if (*n < 256)
-			seen[(*n)++] = name;
+		if (dsl_map_get(seen, name) != UINT32_MAX)
+			return 1;
+		dsl_map_put(seen, name, 0);
 	}
 	if (a->kind == A_ATTR)
 		return 0;
 	for (uint32_t i = 0; i < a->nkid; i++)
-		if (a->kid[i] && !(a->kind == A_TYPED && i == 1) && repeated(a->kid[i], seen, n))
+		if (a->kid[i] && !(a->kind == A_TYPED && i == 1) && repeated(a->kid[i], seen))
 			return 1;
 	return 0;
 }
@@ -1003,40 +1236,64 @@ attrof(const Ast *call, const char *name)
 	return NULL;
 }
 
+/* sameast: 1 if a and b have the same canonical text; literals (what it
+** compares: attribute values, dims) without writing it */
 static int
 sameast(const Ast *a, const Ast *b)
 {
-	char *x = canonstr(a), *y = canonstr(b);
-	int same = strcmp(x, y) == 0;
+	char *x, *y;
+	int same;
+
+	if (a->kind == b->kind)
+		switch (a->kind) {
+		case A_INT: return a->i == b->i && a->dtype == b->dtype;
+		case A_FLOAT: return a->f == b->f && signbit(a->f) == signbit(b->f) && a->dtype == b->dtype;
+		case A_STR: return strcmp(a->s, b->s) == 0;
+		case A_BOOL: return !a->i == !b->i;
+		case A_NONE: case A_ANY: return 1;
+		case A_LIST:
+			if (a->nkid != b->nkid)
+				return 0;
+			for (uint32_t i = 0; i < a->nkid; i++)
+				if (!sameast(a->kid[i], b->kid[i]))
+					return 0;
+			return 1;
+		default:
+			break;
+		}
+	x = canonstr(a);
+	y = canonstr(b);
+	same = strcmp(x, y) == 0;
 	free(x);
 	free(y);
 	return same;
 }
 
 /* subsumes: 1 if pattern a (with no repeated names) matches everything b
-** matches; a sound, incomplete test */
+** matches; a sound, incomplete test.  Each call adds one to *work. */
 static int
-subsumes(const Ast *a, const Ast *b)
+subsumes(const Ast *a, const Ast *b, uint64_t *work)
 {
+	++*work;
 	if (a->kind == A_ANY || a->kind == A_NAME || a->kind == A_REST)
 		return 1;
 	if (a->kind == A_BIND)
-		return subsumes(a->kid[0], b);
+		return subsumes(a->kid[0], b, work);
 	if (b->kind == A_BIND)
-		return subsumes(a, b->kid[0]);
+		return subsumes(a, b->kid[0], work);
 	if (a->kind == A_TYPED)
 		return b->kind == A_TYPED && a->dtype == b->dtype &&
 		       (!a->kid[1] || (b->kid[1] && sameast(a->kid[1], b->kid[1]))) &&
-		       subsumes(a->kid[0], b->kid[0]);
+		       subsumes(a->kid[0], b->kid[0], work);
 	if (b->kind == A_TYPED)
-		return subsumes(a, b->kid[0]);
+		return subsumes(a, b->kid[0], work);
 	if (a->kind != b->kind)
 		return 0;
 	switch (a->kind) {
 	case A_CONST: case A_VAR:
 		return 1;
 	case A_GETITEM:
-		return a->i == b->i && subsumes(a->kid[0], b->kid[0]);
+		return a->i == b->i && subsumes(a->kid[0], b->kid[0], work);
 	case A_CALL:
 	case A_TUPLE: {
 		uint32_t i = 0, j = 0;
@@ -1054,7 +1311,7 @@ subsumes(const Ast *a, const Ast *b)
 				break;
 			if (b->kid[j]->kind == A_REST)
 				return 0;
-			if (!subsumes(a->kid[i], b->kid[j]))
+			if (!subsumes(a->kid[i], b->kid[j], work))
 				return 0;
 			i++;
 			j++;
@@ -1091,20 +1348,29 @@ unconditional(const Rule *ru)
 	return !ru->guard && res->kind != A_FOLD && !action;
 }
 
-/* hides: 1 if every variant of b is matched by some variant of a */
+/* repeats: 1 if some variant of rule a uses a name twice */
 static int
-hides(const Rule *a, const Rule *b)
+repeats(const Rule *a)
 {
 	for (uint32_t i = 0; i < a->nvariants; i++) {
-		const char *seen[256];
-		uint32_t n = 0;
-		if (repeated(a->variants[i].pat, seen, &n))
-			return 0;
+		NameMap seen = { 0 };
+		int rep = repeated(a->variants[i].pat, &seen);
+		dsl_map_free(&seen);
+		if (rep)
+			return 1;
 	}
+	return 0;
+}
+
+/* hides: 1 if every variant of b is matched by some variant of a, which
+** uses no name twice; adds the work done to *work */
+static int
+hides(const Rule *a, const Rule *b, uint64_t *work)
+{
 	for (uint32_t j = 0; j < b->nvariants; j++) {
 		int covered = 0;
 		for (uint32_t i = 0; i < a->nvariants && !covered; i++)
-			covered = subsumes(a->variants[i].pat, b->variants[j].pat);
+			covered = subsumes(a->variants[i].pat, b->variants[j].pat, work);
 		if (!covered)
 			return 0;
 	}
@@ -1218,9 +1484,24 @@ checkrule(Check *c, Rule *ru)
 
 	c->rule = ru;
 	c->toomany = 0;
-	ru->pat = expandpats(c, ru->pat);
+	c->toobig = 0;
+	c->budget = MAXNODES;
+	if (toodeep(ru->pat, 0) || (ru->guard && toodeep(ru->guard, 0)) || toodeep(ru->result, 0)) {
+		ir_error(c->d, ru->loc, "rule '%s' is nested more than %d levels deep", ru->name, MAXDEPTH);
+		return;
+	}
+	ru->pat = expandpats(c, ru->pat, 0);
 	if (ru->guard)
-		ru->guard = expandpats(c, ru->guard);
+		ru->guard = expandpats(c, ru->guard, 0);
+	if (c->toobig) {
+		if (c->toobig == 2)
+			ir_error(c->d, ru->loc, "rule '%s' is nested more than %d levels deep once its named patterns "
+			         "are expanded", ru->name, MAXDEPTH);
+		else
+			ir_error(c->d, ru->loc, "rule '%s' grows by more than %d nodes when its named patterns "
+			         "are expanded", ru->name, MAXNODES);
+		return;
+	}
 	resolve(c, ru->pat);
 	if (ru->pat->kind == A_NAME || ru->pat->kind == A_ANY || ru->pat->kind == A_CONST || ru->pat->kind == A_VAR)
 		ir_error(c->d, ru->pat->loc, "a rule's pattern must have an op, a tuple or a projection at its root");
@@ -1233,20 +1514,46 @@ checkrule(Check *c, Rule *ru)
 		free(alts.v);
 		return;
 	}
-	/* drop duplicate variants: add(x, x) is its own swap */
-	ru->variants = ir_arena_alloc(&c->r->arena, alts.n * sizeof *ru->variants);
-	ru->nvariants = 0;
+	/* dsl_compile files each variant under its root: every one needs an op,
+	   a tuple or a projection there (x:_, a | f(b) or f?(x) have not) */
 	for (uint32_t i = 0; i < alts.n; i++) {
-		char *t = canonstr(alts.v[i]);
-		int dup = 0;
-		for (uint32_t j = 0; j < ru->nvariants && !dup; j++) {
-			char *u = canonstr(ru->variants[j].pat);
-			dup = strcmp(t, u) == 0;
-			free(u);
+		const Ast *root = alts.v[i];
+		while (root->kind == A_BIND || root->kind == A_TYPED)
+			root = root->kid[0];
+		if (root->kind != A_CALL && root->kind != A_TUPLE && root->kind != A_GETITEM) {
+			ir_error(c->d, root->loc, "a rule's pattern must have an op, a tuple or a projection at its "
+			         "root, in every alternative");
+			free(alts.v);
+			return;
 		}
-		free(t);
-		if (!dup)
-			ru->variants[ru->nvariants++].pat = alts.v[i];
+	}
+	/* drop duplicate variants: add(x, x) is its own swap.  Each variant's
+	   text is made once and compared only when the hashes agree, so this
+	   stays linear in the size of the variants. */
+	ru->variants = ir_arena_alloc(&c->r->arena, (alts.n ? alts.n : 1) * sizeof *ru->variants);
+	ru->nvariants = 0;
+	{
+		char **text = ir_xcalloc(alts.n ? alts.n : 1, sizeof *text);
+		uint64_t *hash = ir_xcalloc(alts.n ? alts.n : 1, sizeof *hash);
+		for (uint32_t i = 0; i < alts.n; i++) {
+			int dup = 0;
+			text[i] = canonstr(alts.v[i]);
+			hash[i] = 1469598103934665603u;     /* FNV-1a */
+			for (const char *p = text[i]; *p; p++)
+				hash[i] = (hash[i] ^ (unsigned char)*p) * 1099511628211u;
+			for (uint32_t j = 0; j < i && !dup; j++)
+				dup = text[j] && hash[j] == hash[i] && strcmp(text[j], text[i]) == 0;
+			if (dup) {
+				free(text[i]);
+				text[i] = NULL;     /* compare with the kept ones only */
+			} else {
+				ru->variants[ru->nvariants++].pat = alts.v[i];
+			}
+		}
+		for (uint32_t i = 0; i < alts.n; i++)
+			free(text[i]);
+		free(text);
+		free(hash);
 	}
 	free(alts.v);
 
@@ -1256,10 +1563,13 @@ checkrule(Check *c, Rule *ru)
 		bindings(c, ru->variants[i].pat, &s.envs[i]);
 	if (ru->guard) {
 		VType t;
+		int gbefore = c->d->errors;
 		s.where = "guard";
 		t = expr(c, &s, ru->guard);
 		if (t != V_BOOL && t != V_BAD && t != V_ANY)
 			ir_error(c->d, ru->guard->loc, "a guard is a boolean, not %s", vnames[t]);
+		else if (c->d->errors == gbefore)
+			gforms(c, &s, ru->guard);
 	}
 	s.where = "result";
 	result(c, &s, ru->result, 1);
@@ -1273,42 +1583,62 @@ checkrule(Check *c, Rule *ru)
 				break;
 			}
 		}
-	for (uint32_t i = 0; i < s.n; i++)
+	for (uint32_t i = 0; i < s.n; i++) {
 		free(s.envs[i].v);
+		dsl_map_free(&s.envs[i].idx);
+	}
 	free(s.envs);
 }
 
 int
 dsl_check(Rules *r)
 {
-	Check c = { r, r->d, NULL, 0 };
+	Check c;
 	int before = r->d->errors;
 	Rule *sorted;
+	NameMap rules = { 0 };
+	uint32_t first;
 
-	for (uint32_t i = 0; i < r->npats; i++)
-		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(r->pats[i].name, r->pats[j].name) == 0) {
-				ir_error(r->d, r->pats[i].loc, "pattern %s is defined twice", r->pats[i].name);
-				ir_note(r->d, r->pats[j].loc, "first defined here");
-			}
+	memset(&c, 0, sizeof c);
+	c.r = r;
+	c.d = r->d;
+	/* names are looked up through maps: checking stays linear in the
+	   number of rules, patterns and externs */
+	for (uint32_t i = 0; i < r->npats; i++) {
+		if ((first = dsl_map_get(&c.pats, r->pats[i].name)) != UINT32_MAX) {
+			ir_error(r->d, r->pats[i].loc, "pattern %s is defined twice", r->pats[i].name);
+			ir_note(r->d, r->pats[first].loc, "first defined here");
+		} else {
+			dsl_map_put(&c.pats, r->pats[i].name, i);
+		}
+	}
 	for (uint32_t i = 0; i < r->npats; i++)
 		if (ir_op_lookup(r->pats[i].name, strlen(r->pats[i].name)))
 			ir_error(r->d, r->pats[i].loc, "pattern %s has the name of an op", r->pats[i].name);
-	for (uint32_t i = 0; i < r->nexts; i++)
-		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(r->exts[i].name, r->exts[j].name) == 0) {
-				ir_error(r->d, r->exts[i].loc, "extern %s is declared twice", r->exts[i].name);
-				ir_note(r->d, r->exts[j].loc, "first declared here");
-			}
+	for (uint32_t i = 0; i < r->nexts; i++) {
+		/* the name goes into C: graft_pred_NAME, graft_action_NAME */
+		if (strchr(r->exts[i].name, '.'))
+			ir_error(r->d, r->exts[i].loc, "extern %s: the name of an extern is a C identifier, with no '.'",
+			         r->exts[i].name);
+		if ((first = dsl_map_get(&c.exts, r->exts[i].name)) != UINT32_MAX) {
+			ir_error(r->d, r->exts[i].loc, "extern %s is declared twice", r->exts[i].name);
+			ir_note(r->d, r->exts[first].loc, "first declared here");
+		} else {
+			dsl_map_put(&c.exts, r->exts[i].name, i);
+		}
+	}
 	for (uint32_t i = 0; i < r->nrules; i++) {
-		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(r->rules[i].name, r->rules[j].name) == 0) {
-				ir_error(r->d, r->rules[i].loc, "rule '%s' is defined twice", r->rules[i].name);
-				ir_note(r->d, r->rules[j].loc, "first defined here");
-				break;
-			}
+		if ((first = dsl_map_get(&rules, r->rules[i].name)) != UINT32_MAX) {
+			ir_error(r->d, r->rules[i].loc, "rule '%s' is defined twice", r->rules[i].name);
+			ir_note(r->d, r->rules[first].loc, "first defined here");
+		} else {
+			dsl_map_put(&rules, r->rules[i].name, i);
+		}
 		checkrule(&c, &r->rules[i]);
 	}
+	dsl_map_free(&rules);
+	dsl_map_free(&c.pats);
+	dsl_map_free(&c.exts);
 	if (r->d->errors != before)
 		return r->d->errors - before;
 
@@ -1322,18 +1652,32 @@ dsl_check(Rules *r)
 	}
 	for (uint32_t i = 0; i < r->nrules; i++)
 		r->rules[i].index = i;
-	/* report in file order */
-	for (uint32_t o = 0; o < r->nrules; o++) {
-		uint32_t j = 0;
-		while (r->rules[j].order != o)
-			j++;
-		for (uint32_t i = 0; i < j; i++)
-			if (unconditional(&r->rules[i]) && hides(&r->rules[i], &r->rules[j])) {
-				ir_error(r->d, r->rules[j].loc, "rule '%s' can never fire: rule '%s' matches everything it matches and is tried first",
-				         r->rules[j].name, r->rules[i].name);
-				ir_note(r->d, r->rules[i].loc, "rule '%s' is here", r->rules[i].name);
-				break;
+	/* report in file order; the rules that can hide others are the
+	   unconditional ones with no name used twice (hiders, in priority
+	   order); past MAXHIDEWORK the test stops */
+	{
+		uint32_t *hiders = ir_xcalloc(r->nrules ? r->nrules : 1, sizeof *hiders), nhiders = 0;
+		uint32_t *at = ir_xcalloc(r->nrules ? r->nrules : 1, sizeof *at);
+		uint64_t work = 0;
+		for (uint32_t i = 0; i < r->nrules; i++) {
+			if (unconditional(&r->rules[i]) && !repeats(&r->rules[i]))
+				hiders[nhiders++] = i;
+			at[r->rules[i].order] = i;
+		}
+		for (uint32_t o = 0; o < r->nrules && work < MAXHIDEWORK; o++) {
+			uint32_t j = at[o];
+			for (uint32_t h = 0; h < nhiders && hiders[h] < j && work < MAXHIDEWORK; h++) {
+				uint32_t i = hiders[h];
+				if (hides(&r->rules[i], &r->rules[j], &work)) {
+					ir_error(r->d, r->rules[j].loc, "rule '%s' can never fire: rule '%s' matches everything it matches and is tried first",
+					         r->rules[j].name, r->rules[i].name);
+					ir_note(r->d, r->rules[i].loc, "rule '%s' is here", r->rules[i].name);
+					break;
+				}
 			}
+		}
+		free(hiders);
+		free(at);
 	}
 	return r->d->errors - before;
 }

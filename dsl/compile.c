@@ -16,37 +16,46 @@
 
 #include "compile.h"
 
+/* Limits that keep the decision trees, and the code made of them, linear
+** in the size of the rules:
+**   MAXSTEPS      steps of one variant: a path of a decision tree is one
+**                 variant's steps, and dsl/emit.c recurses along paths
+**                 and nests one C block per test, so this bounds both its
+**                 stack and the nesting of the generated code (a pattern's
+**                 depth is bounded by dsl_check, its width only here: a
+**                 tuple of 100000 fields is 200000 steps)
+**   MAXRULESTEPS  steps of all the variants of one rule (1024 variants of
+**                 a 1000-level pattern would be a million)
+**   MAXNAME       characters of a variable named by its path; deeper
+**                 paths get aliases (see child()) */
+enum { MAXSTEPS = 10000, MAXRULESTEPS = 100000, MAXNAME = 40 };
+
+/* Names are kept in maps (dsl.h): compiling stays linear in the size of
+** a rule however many names it binds. */
 typedef struct Build {
 	Rules *r;
 	Rule *rule;
 	Variant *var;
-	const char **needed;    /* names guards and results use, or repeated */
-	uint32_t nneeded;
+	NameMap used;           /* names the guard and result use */
+	NameMap repeats;        /* names the variant uses more than once */
+	NameMap seen;           /* names the variant uses */
 	Step *steps;
 	uint32_t nsteps, capsteps;
 	Bind *binds;
 	uint32_t nbinds, capbinds;
+	NameMap bound;          /* name -> its first bind in binds */
+	NameMap alias;          /* long operand path -> its alias number */
+	uint32_t naliases;
 } Build;
 
 /* ---------------------------------------------------------------- names */
 
-static void
-need(Build *b, const char *name)
-{
-	for (uint32_t i = 0; i < b->nneeded; i++)
-		if (strcmp(b->needed[i], name) == 0)
-			return;
-	b->needed = ir_xrealloc(b->needed, (b->nneeded + 1) * sizeof *b->needed);
-	b->needed[b->nneeded++] = name;
-}
-
+/* isneeded: 1 if name must be bound: used by the guard or result, or
+** repeated in the pattern (an equality test) */
 static int
 isneeded(const Build *b, const char *name)
 {
-	for (uint32_t i = 0; i < b->nneeded; i++)
-		if (strcmp(b->needed[i], name) == 0)
-			return 1;
-	return 0;
+	return dsl_map_get(&b->used, name) != UINT32_MAX || dsl_map_get(&b->repeats, name) != UINT32_MAX;
 }
 
 /* uses: the names an expression refers to */
@@ -57,7 +66,7 @@ uses(Build *b, const Ast *a)
 		return;
 	if ((a->kind == A_NAME || a->kind == A_ATTRS || a->kind == A_REST) && a->s) {
 		const char *dot = strchr(a->s, '.');
-		need(b, dot ? dsl_strdup(b->r, a->s, (size_t)(dot - a->s)) : a->s);
+		dsl_map_put(&b->used, dot ? dsl_strdup(b->r, a->s, (size_t)(dot - a->s)) : a->s, 0);
 	}
 	for (uint32_t i = 0; i < a->nkid; i++)
 		uses(b, a->kid[i]);
@@ -65,7 +74,7 @@ uses(Build *b, const Ast *a)
 
 /* counts: names a pattern uses more than once are needed (equality tests) */
 static void
-counts(Build *b, const Ast *a, const char **seen, uint32_t *n)
+counts(Build *b, const Ast *a)
 {
 	const char *name = NULL;
 
@@ -74,20 +83,16 @@ counts(Build *b, const Ast *a, const char **seen, uint32_t *n)
 	else if (a->kind == A_ATTR && a->kid[0]->kind == A_NAME)
 		name = a->kid[0]->s;
 	if (name) {
-		uint32_t i;
-		for (i = 0; i < *n; i++)
-			if (strcmp(seen[i], name) == 0)
-				break;
-		if (i < *n)
-			need(b, name);
-		else if (*n < 512)
-			seen[(*n)++] = name;
+		if (dsl_map_get(&b->seen, name) != UINT32_MAX)
+			dsl_map_put(&b->repeats, name, 0);
+		else
+			dsl_map_put(&b->seen, name, 0);
 	}
 	if (a->kind == A_ATTR)
 		return;
 	for (uint32_t i = 0; i < a->nkid; i++)
 		if (a->kid[i] && !(a->kind == A_TYPED && i == 1))
-			counts(b, a->kid[i], seen, n);
+			counts(b, a->kid[i]);
 }
 
 /* ---------------------------------------------------------------- steps */
@@ -108,10 +113,8 @@ step(Build *b, StepKind k, const char *v)
 static const Bind *
 findbind(const Build *b, const char *name)
 {
-	for (uint32_t i = 0; i < b->nbinds; i++)
-		if (strcmp(b->binds[i].name, name) == 0)
-			return &b->binds[i];
-	return NULL;
+	uint32_t i = dsl_map_get(&b->bound, name);
+	return i == UINT32_MAX ? NULL : &b->binds[i];
 }
 
 static void
@@ -120,6 +123,8 @@ bind(Build *b, const char *name, int kind, const char *var, int attr, uint32_t s
 	Bind *x;
 
 	ir_vgrow(&b->binds, &b->capbinds, b->nbinds + 1);
+	if (dsl_map_get(&b->bound, name) == UINT32_MAX)
+		dsl_map_put(&b->bound, name, b->nbinds);
 	x = &b->binds[b->nbinds++];
 	memset(x, 0, sizeof *x);
 	x->name = name;
@@ -134,11 +139,25 @@ bind(Build *b, const char *name, int kind, const char *var, int attr, uint32_t s
 		x->op = at->op;
 }
 
+/* child: the variable of operand i of the node in v: named by its path of
+** operands from the root (v_0_1), or, when that would be longer than
+** MAXNAME, by an alias (w7) of the path, the same in every variant and
+** rule.  Each path has its own variable, and names stay short: a path 1000
+** operands deep would take 2000 characters at each of its 1000 steps. */
 static const char *
 child(Build *b, const char *v, uint32_t i)
 {
-	char buf[256];
+	char buf[MAXNAME + 32];     /* v is MAXNAME characters at most */
+	uint32_t k;
+
 	snprintf(buf, sizeof buf, "%s_%u", v, i);
+	if (strlen(buf) > MAXNAME) {
+		if ((k = dsl_map_get(&b->alias, buf)) == UINT32_MAX) {
+			k = b->naliases++;
+			dsl_map_put(&b->alias, dsl_strdup(b->r, buf, strlen(buf)), k);
+		}
+		snprintf(buf, sizeof buf, "w%u", k);
+	}
 	return dsl_strdup(b->r, buf, strlen(buf));
 }
 
@@ -403,24 +422,40 @@ int
 dsl_compile(Rules *r)
 {
 	Build b;
+	int errors = 0;
 
 	memset(&b, 0, sizeof b);
 	b.r = r;
 	for (uint32_t i = 0; i < r->nrules; i++) {
 		Rule *ru = &r->rules[i];
+		uint32_t rulesteps = 0;
 		b.rule = ru;
-		b.nneeded = 0;
+		dsl_map_clear(&b.used);
 		uses(&b, ru->guard);
 		uses(&b, ru->result);
 		for (uint32_t v = 0; v < ru->nvariants; v++) {
 			const Ast *root = ru->variants[v].pat;
-			const char *seen[512];
-			uint32_t nseen = 0, keep = b.nneeded;
 			Tree *t;
-			counts(&b, root, seen, &nseen);
+			/* repeated names are per variant */
+			dsl_map_clear(&b.repeats);
+			dsl_map_clear(&b.seen);
+			dsl_map_clear(&b.bound);
+			counts(&b, root);
 			b.nsteps = 0;
 			b.nbinds = 0;
 			walk(&b, root, "v", 1);
+			if (b.nsteps > MAXSTEPS) {
+				ir_error(r->d, ru->loc, "rule '%s' takes more than %d steps to match (tests and "
+				         "operand loads)", ru->name, MAXSTEPS);
+				errors++;
+				break;
+			}
+			if ((rulesteps += b.nsteps) > MAXRULESTEPS) {
+				ir_error(r->d, ru->loc, "rule '%s' takes more than %d steps to match in all its "
+				         "variants", ru->name, MAXRULESTEPS);
+				errors++;
+				break;
+			}
 			while (root->kind == A_BIND || root->kind == A_TYPED)
 				root = root->kid[0];
 			t = root->kind == A_CALL ? treefor(r, NK_CALL, root->op)
@@ -430,13 +465,16 @@ dsl_compile(Rules *r)
 			if (b.nbinds)
 				memcpy(ru->variants[v].binds, b.binds, b.nbinds * sizeof(Bind));
 			ru->variants[v].nbinds = b.nbinds;
-			b.nneeded = keep;   /* repeated names are per variant */
 		}
 	}
 	if (r->ntrees > 1)
 		qsort(r->trees, r->ntrees, sizeof *r->trees, treecmp);
-	free(b.needed);
+	dsl_map_free(&b.used);
+	dsl_map_free(&b.repeats);
+	dsl_map_free(&b.seen);
+	dsl_map_free(&b.bound);
+	dsl_map_free(&b.alias);
 	free(b.steps);
 	free(b.binds);
-	return 0;
+	return errors;
 }

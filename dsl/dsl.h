@@ -163,6 +163,23 @@ void dsl_print(FILE *f, const Ast *a);
 void dsl_rules_init(Rules *r, Module *m, Diag *d);
 void dsl_rules_free(Rules *r);
 
+/* A map from names to indices, hashed: lookups by name stay constant-time
+** however many names a rule or file has.  Keys are borrowed (they must
+** outlive the map); a zeroed NameMap is empty. */
+typedef struct NameMap {
+	const char **key;
+	uint32_t *val;
+	uint32_t n, cap;        /* cap: 0 or a power of two, at least 2n */
+} NameMap;
+
+/* dsl_map_get: the value of name, or UINT32_MAX when it is absent. */
+uint32_t dsl_map_get(const NameMap *m, const char *name);
+/* dsl_map_put: give name the value val (a new name, or a new value). */
+void dsl_map_put(NameMap *m, const char *name, uint32_t val);
+/* dsl_map_clear: empty m, keeping its memory; dsl_map_free: release it. */
+void dsl_map_clear(NameMap *m);
+void dsl_map_free(NameMap *m);
+
 Ast *dsl_ast(Rules *r, AstKind k, Loc loc);
 const char *dsl_strdup(Rules *r, const char *s, size_t n);
 

@@ -25,7 +25,8 @@
 typedef struct Line {
 	int indent;
 	const char *text;       /* NULL for a #line marker */
-	const char *file;       /* marker: the .rules file, or NULL for "back" */
+	const char *file;       /* marker: the .rules file as a C string literal,
+	                           or NULL for "back" */
 	uint32_t line;
 } Line;
 
@@ -40,6 +41,8 @@ typedef struct Emit {
 	Out tables, funcs;
 	const char **strs; uint32_t nstrs, capstrs;
 	const char **lits; uint32_t nlits, caplits;
+	NameMap strmap, litmap;     /* text -> index in strs, lits */
+	NameMap bound;              /* the leaf's variant: name -> its bind */
 	int usesm;              /* the current function reads the module */
 	uint32_t ntemp;
 	int errors;
@@ -74,6 +77,49 @@ fmt(Emit *e, const char *f, ...)
 	return r;
 }
 
+/* Cat: a text built piece by piece in time linear in its length (fmt() of
+** a growing string copies it every time: quadratic in the pieces). */
+typedef struct Cat {
+	FILE *f;
+	char *buf;
+	size_t len;
+} Cat;
+
+static void
+catinit(Cat *c)
+{
+	c->buf = NULL;
+	c->len = 0;
+	if (!(c->f = open_memstream(&c->buf, &c->len)))
+		ir_die("open_memstream failed");
+}
+
+static void
+catf(Cat *c, const char *f, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+catf(Cat *c, const char *f, ...)
+{
+	va_list ap;
+
+	va_start(ap, f);
+	vfprintf(c->f, f, ap);
+	va_end(ap);
+}
+
+/* catend: the text of c, in the arena; c is done */
+static const char *
+catend(Emit *e, Cat *c)
+{
+	const char *r;
+
+	fclose(c->f);
+	r = dsl_strdup(e->r, c->buf, c->len);
+	free(c->buf);
+	return r;
+}
+
 static void
 put(Out *o, int indent, const char *text)
 {
@@ -85,6 +131,10 @@ put(Out *o, int indent, const char *text)
 	o->n++;
 }
 
+static const char *cstr(Emit *e, const char *s);
+
+/* mark: a #line to line of the .rules file `file`, or (NULL) back to the
+** generated file; names are kept as C string literals */
 static void
 mark(Emit *e, Out *o, const char *file, uint32_t line)
 {
@@ -93,7 +143,7 @@ mark(Emit *e, Out *o, const char *file, uint32_t line)
 	ir_vgrow(&o->v, &o->cap, o->n + 1);
 	o->v[o->n].indent = 0;
 	o->v[o->n].text = NULL;
-	o->v[o->n].file = file;
+	o->v[o->n].file = file ? cstr(e, file) : NULL;
 	o->v[o->n].line = line;
 	o->n++;
 }
@@ -141,11 +191,13 @@ cstr(Emit *e, const char *s)
 static uint32_t
 strid(Emit *e, const char *s)
 {
-	for (uint32_t i = 0; i < e->nstrs; i++)
-		if (strcmp(e->strs[i], s) == 0)
-			return i;
+	uint32_t i = dsl_map_get(&e->strmap, s);
+
+	if (i != UINT32_MAX)
+		return i;
 	ir_vgrow(&e->strs, &e->capstrs, e->nstrs + 1);
 	e->strs[e->nstrs] = s;
+	dsl_map_put(&e->strmap, s, e->nstrs);
 	return e->nstrs++;
 }
 
@@ -164,11 +216,14 @@ litid(Emit *e, const Ast *lit)
 	fclose(f);
 	s = dsl_strdup(e->r, buf, len);
 	free(buf);
-	for (uint32_t i = 0; i < e->nlits; i++)
-		if (strcmp(e->lits[i], s) == 0)
+	{
+		uint32_t i = dsl_map_get(&e->litmap, s);
+		if (i != UINT32_MAX)
 			return i;
+	}
 	ir_vgrow(&e->lits, &e->caplits, e->nlits + 1);
 	e->lits[e->nlits] = s;
+	dsl_map_put(&e->litmap, s, e->nlits);
 	return e->nlits++;
 }
 
@@ -316,11 +371,25 @@ dsl_print(FILE *f, const Ast *a)
 	}
 }
 
+/* incomment: s as text safe inside a C comment: a '/' next to a '*'
+** becomes '|' (one pass: linear, however many there are) */
+static const char *
+incomment(Emit *e, const char *s)
+{
+	size_t n = strlen(s);
+	char *c = (char *)dsl_strdup(e->r, s, n);
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/' && ((i > 0 && s[i - 1] == '*') || s[i + 1] == '*'))
+			c[i] = '|';
+	return c;
+}
+
 /* comment: a pattern, guard or result as text safe inside a C comment */
 static const char *
 comment(Emit *e, const Ast *a)
 {
-	char *buf = NULL, *p;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	const char *r;
@@ -329,24 +398,19 @@ comment(Emit *e, const Ast *a)
 		ir_die("open_memstream failed");
 	dsl_print(f, a);
 	fclose(f);
-	while ((p = strstr(buf, "*/")))
-		p[1] = '|';
-	while ((p = strstr(buf, "/*")))
-		p[0] = '|';
-	r = dsl_strdup(e->r, buf, len);
+	r = incomment(e, buf);
 	free(buf);
 	return r;
 }
 
 /* ---------------------------------------------------------------- guards */
 
+/* findbind: the (first) bind of name in the variant being emitted */
 static const Bind *
-findbind(const Variant *v, const char *name)
+findbind(const Emit *e, const char *name)
 {
-	for (uint32_t i = 0; i < v->nbinds; i++)
-		if (strcmp(v->binds[i].name, name) == 0)
-			return &v->binds[i];
-	return NULL;
+	uint32_t i = dsl_map_get(&e->bound, name);
+	return i == UINT32_MAX ? NULL : &e->var->binds[i];
 }
 
 /* attrref: for `r.attr` or an attribute-bound name, the call's variable and
@@ -360,7 +424,7 @@ attrref(Emit *e, const Ast *a, const char **var, int *k, OpId *op)
 	if (a->kind != A_NAME)
 		return 0;
 	dot = strchr(a->s, '.');
-	b = findbind(e->var, dot ? dsl_strdup(e->r, a->s, (size_t)(dot - a->s)) : a->s);
+	b = findbind(e, dot ? dsl_strdup(e->r, a->s, (size_t)(dot - a->s)) : a->s);
 	if (!b)
 		return 0;
 	if (dot && b->kind == 0 && b->op) {
@@ -384,7 +448,7 @@ attrref(Emit *e, const Ast *a, const char **var, int *k, OpId *op)
 static const char *
 nodevar(Emit *e, const Ast *a)
 {
-	const Bind *b = a->kind == A_NAME ? findbind(e->var, a->s) : NULL;
+	const Bind *b = a->kind == A_NAME ? findbind(e, a->s) : NULL;
 	return b ? b->var : "0";
 }
 
@@ -443,9 +507,12 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 			res = fmt(e, "rw_attr_isnone(m, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
 		}
 	} else if (y->kind == A_LIST) {
-		const char *vals = "";
+		const char *vals;
+		Cat cat;
+		catinit(&cat);
 		for (uint32_t i = 0; i < y->nkid; i++)
-			vals = fmt(e, "%s%s%s", vals, i ? ", " : "", gexpr(e, y->kid[i]));
+			catf(&cat, "%s%s", i ? ", " : "", gexpr(e, y->kid[i]));
+		vals = catend(e, &cat);
 		e->usesm = 1;
 		if (x->kind == A_CALL && strcmp(x->s, "shape") == 0)
 			res = fmt(e, "rw_shape_eq(m, %s, (const int64_t[]){ %s }, %u)", nodevar(e, x->kid[0]),
@@ -528,9 +595,9 @@ gexpr(Emit *e, const Ast *a)
 		if (strcmp(a->s, "value") == 0) return fmt(e, "rw_value(rw, %s)", x);
 		if (strcmp(a->s, "is_const") == 0) { e->usesm = 1; return fmt(e, "(rw_kind(m, %s) == NK_CONST)", x); }
 		if (strcmp(a->s, "is_scalar") == 0) { e->usesm = 1; return fmt(e, "rw_is_scalar(m, %s)", x); }
-		if (strcmp(a->s, "present") == 0) return findbind(e->var, a->kid[0]->s) ? "1" : "0";
+		if (strcmp(a->s, "present") == 0) return findbind(e, a->kid[0]->s) ? "1" : "0";
 		if (strcmp(a->s, "len") == 0) {
-			const Bind *b = findbind(e->var, a->kid[0]->s);
+			const Bind *b = findbind(e, a->kid[0]->s);
 			e->usesm = 1;
 			return fmt(e, "((int64_t)rw_nargs(m, %s) - %u)", b ? b->var : "0", b ? b->start : 0);
 		}
@@ -541,10 +608,11 @@ gexpr(Emit *e, const Ast *a)
 		}
 		{
 			/* an extern predicate */
-			const char *args = "";
+			Cat args;
+			catinit(&args);
 			for (uint32_t i = 0; i < a->nkid; i++)
-				args = fmt(e, "%s, %s", args, nodevar(e, a->kid[i]));
-			return fmt(e, "graft_pred_%s(rw, v%s)", a->s, args);
+				catf(&args, ", %s", nodevar(e, a->kid[i]));
+			return fmt(e, "graft_pred_%s(rw, v%s)", a->s, catend(e, &args));
 		}
 	}
 	default:
@@ -616,20 +684,24 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 static const char *
 rcall(Emit *e, const Ast *a, Out *o, int ind)
 {
-	const char *args = "", *av = "0", *t;
+	const char *args, *av = "0", *t;
 	uint32_t n = 0;
+	Cat cat;
 
+	catinit(&cat);
 	for (uint32_t i = 0; i < a->nkid; i++)
 		if (a->kid[i]->kind != A_ATTR && a->kid[i]->kind != A_ATTRS) {
-			args = fmt(e, "%s%s%s", args, n ? ", " : "", rexpr(e, a->kid[i], o, ind));
+			const char *x = rexpr(e, a->kid[i], o, ind);
+			catf(&cat, "%s%s", n ? ", " : "", x);
 			n++;
 		}
+	args = catend(e, &cat);
 	if (ir_ops[a->op].nattrs) {
 		const char *from = NULL;
 		av = fmt(e, "a%u", ++e->ntemp);
 		for (uint32_t i = 0; i < a->nkid; i++)
 			if (a->kid[i]->kind == A_ATTRS) {
-				const Bind *b = findbind(e->var, a->kid[i]->s);
+				const Bind *b = findbind(e, a->kid[i]->s);
 				from = b ? b->var : "0";
 			}
 		if (from)
@@ -684,7 +756,7 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 		put(o, ind, fmt(e, "rw_tb_begin(rw, &%s);", mk));
 		for (uint32_t i = 0; i < a->nkid; i++) {
 			if (a->kid[i]->kind == A_REST) {
-				const Bind *b = findbind(e->var, a->kid[i]->s);
+				const Bind *b = findbind(e, a->kid[i]->s);
 				put(o, ind, fmt(e, "rw_tb_rest(rw, %s, %u);", b ? b->var : "0", b ? b->start : 0));
 			} else {
 				put(o, ind, fmt(e, "rw_tb_add(rw, %s);", elems[i]));
@@ -708,11 +780,12 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 			return t;
 		}
 		{
-			const char *args = "";
+			Cat args;
+			catinit(&args);
 			for (uint32_t i = 0; i < a->nkid; i++)
-				args = fmt(e, "%s, %s", args, nodevar(e, a->kid[i]));
+				catf(&args, ", %s", nodevar(e, a->kid[i]));
 			t = temp(e);
-			put(o, ind, fmt(e, "NodeId %s = graft_action_%s(rw, v%s);", t, a->s, args));
+			put(o, ind, fmt(e, "NodeId %s = graft_action_%s(rw, v%s);", t, a->s, catend(e, &args)));
 			return t;
 		}
 	default:
@@ -747,10 +820,13 @@ cond(Emit *e, const Step *s)
 		if (t->dtype != DT_COUNT)
 			c = fmt(e, "rw_dtype(m, %s) == %s", s->v, dtname(e, t->dtype));
 		if (t->kid[1]) {
-			const char *dims = "";
+			const char *dims;
+			Cat cat;
+			catinit(&cat);
 			for (uint32_t i = 0; i < t->kid[1]->nkid; i++)
-				dims = fmt(e, "%s%s%lld", dims, i ? ", " : "",
-				           t->kid[1]->kid[i]->kind == A_INT ? (long long)t->kid[1]->kid[i]->i : -1LL);
+				catf(&cat, "%s%lld", i ? ", " : "",
+				     t->kid[1]->kid[i]->kind == A_INT ? (long long)t->kid[1]->kid[i]->i : -1LL);
+			dims = catend(e, &cat);
 			dims = fmt(e, "rw_shape_is(m, %s, %u, (const int64_t[]){ %s })", s->v, t->kid[1]->nkid,
 			           t->kid[1]->nkid ? dims : "0");
 			c = c ? fmt(e, "%s && %s", c, dims) : dims;
@@ -790,7 +866,11 @@ leaf(Emit *e, Out *o, const TNode *t, int ind)
 
 	e->rule = ru;
 	e->var = v;
-	put(o, ind, fmt(e, "/* rule %s%s", ru->name, (v->pat->flags & AF_SWAPPED) || ru->nvariants > 1 ?
+	dsl_map_clear(&e->bound);
+	for (uint32_t i = 0; i < v->nbinds; i++)
+		if (dsl_map_get(&e->bound, v->binds[i].name) == UINT32_MAX)
+			dsl_map_put(&e->bound, v->binds[i].name, i);
+	put(o, ind, fmt(e, "/* rule %s%s", incomment(e, ru->name), (v->pat->flags & AF_SWAPPED) || ru->nvariants > 1 ?
 	                fmt(e, ", variant %u of %u", t->variant + 1, ru->nvariants) : ""));
 	put(o, ind, fmt(e, " * match:  %s", comment(e, v->pat)));
 	if (ru->guard)
@@ -838,35 +918,34 @@ node(Emit *e, Out *o, const TNode *t, int ind)
 			node(e, o, k, ind);
 		} else {
 			/* a chain of tests with one child each becomes one condition */
-			const char *c = cond(e, &k->step);
+			Cat c;
+			catinit(&c);
+			catf(&c, "if (%s", cond(e, &k->step));
 			while (k->nkids == 1 && istest(&k->kids[0]->step)) {
 				k = k->kids[0];
-				c = fmt(e, "%s &&\n%s", c, cond(e, &k->step));
+				catf(&c, " &&\n%s", cond(e, &k->step));
 			}
-			put(o, ind, fmt(e, "if (%s) {", c));
+			catf(&c, ") {");
+			put(o, ind, catend(e, &c));
 			node(e, o, k, ind + 1);
 			put(o, ind, "}");
 		}
 	}
 }
 
-/* loads: the variables a tree loads, sorted, into vars */
+/* loads: the variables a tree loads, once each, into vars (seen: those
+** already there) */
 static void
-loads(const TNode *t, const char ***vars, uint32_t *n, uint32_t *cap)
+loads(const TNode *t, const char ***vars, uint32_t *n, uint32_t *cap, NameMap *seen)
 {
 	for (uint32_t i = 0; i < t->nkids; i++) {
 		const TNode *k = t->kids[i];
-		if (k->step.kind == S_LOAD) {
-			uint32_t j;
-			for (j = 0; j < *n; j++)
-				if (strcmp((*vars)[j], k->step.v) == 0)
-					break;
-			if (j == *n) {
-				ir_vgrow(vars, cap, *n + 1);
-				(*vars)[(*n)++] = k->step.v;
-			}
+		if (k->step.kind == S_LOAD && dsl_map_get(seen, k->step.v) == UINT32_MAX) {
+			dsl_map_put(seen, k->step.v, *n);
+			ir_vgrow(vars, cap, *n + 1);
+			(*vars)[(*n)++] = k->step.v;
 		}
-		loads(k, vars, n, cap);
+		loads(k, vars, n, cap, seen);
 	}
 }
 
@@ -898,7 +977,11 @@ tree(Emit *e, const Tree *t)
 	e->usesm = 0;
 	e->ntemp = 0;
 	node(e, &body, &t->root, 1);
-	loads(&t->root, &vars, &nvars, &capvars);
+	{
+		NameMap seen = { 0 };
+		loads(&t->root, &vars, &nvars, &capvars, &seen);
+		dsl_map_free(&seen);
+	}
 	if (nvars > 1)
 		qsort(vars, nvars, sizeof *vars, varcmp);
 
@@ -930,6 +1013,12 @@ tree(Emit *e, const Tree *t)
 
 /* ---------------------------------------------------------------- files */
 
+/* Indentation stops at this many tabs: text nested deeper (a long chain of
+** tests) is still linear in size. */
+enum { MAXINDENT = 64 };
+
+/* render: write the lines of o, the first being output line line + 1;
+** outname, the generated file's name, is a C string literal */
 static uint32_t
 render(FILE *f, const Out *o, const char *outname, uint32_t line)
 {
@@ -938,9 +1027,9 @@ render(FILE *f, const Out *o, const char *outname, uint32_t line)
 		const char *s, *nl;
 		if (!l->text) {
 			if (l->file)
-				fprintf(f, "#line %u \"%s\"\n", l->line, l->file);
+				fprintf(f, "#line %u %s\n", l->line, l->file);
 			else
-				fprintf(f, "#line %u \"%s\"\n", line + 1, outname);
+				fprintf(f, "#line %u %s\n", line + 1, outname);
 			line++;
 			continue;
 		}
@@ -949,7 +1038,7 @@ render(FILE *f, const Out *o, const char *outname, uint32_t line)
 			int extra = s != l->text;
 			nl = strchr(s, '\n');
 			if (*s || nl)
-				for (int k = 0; k < l->indent + extra; k++)
+				for (int k = 0; k < l->indent + extra && k < MAXINDENT; k++)
 					fputc('\t', f);
 			if (extra)
 				fputs("    ", f);
@@ -981,18 +1070,21 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	if (e.errors)
 		goto out;
 
-	put(&e.tables, 0, fmt(&e, "/* Code generated by graftc from %s; DO NOT EDIT. */", src));
+	put(&e.tables, 0, fmt(&e, "/* Code generated by graftc from %s; DO NOT EDIT. */", incomment(&e, src)));
 	put(&e.tables, 0, "");
 	put(&e.tables, 0, "#include \"rewrite.h\"");
 	if (o->header) {
 		const char *base = strrchr(o->header, '/');
-		put(&e.tables, 0, fmt(&e, "#include \"%s\"", base ? base + 1 : o->header));
+		put(&e.tables, 0, fmt(&e, "#include %s", cstr(&e, base ? base + 1 : o->header)));
 	} else if (r->nexts) {
 		put(&e.tables, 0, "");
 		for (uint32_t i = 0; i < r->nexts; i++) {
-			const char *params = "";
+			const char *params;
+			Cat cat;
+			catinit(&cat);
 			for (uint32_t j = 0; j < r->exts[i].nparams; j++)
-				params = fmt(&e, "%s, NodeId", params);
+				catf(&cat, ", NodeId");
+			params = catend(&e, &cat);
 			put(&e.tables, 0, fmt(&e, "%s graft_%s_%s(Rw *rw, NodeId root%s);", r->exts[i].action ? "NodeId" : "int",
 			                      r->exts[i].action ? "action" : "pred", r->exts[i].name, params));
 		}
@@ -1053,8 +1145,11 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 1, "match,");
 	put(&e.funcs, 0, "};");
 
-	line = render(c, &e.tables, o->out ? o->out : "<stdout>", 0);
-	render(c, &e.funcs, o->out ? o->out : "<stdout>", line);
+	{
+		const char *outname = cstr(&e, o->out ? o->out : "<stdout>");
+		line = render(c, &e.tables, outname, 0);
+		render(c, &e.funcs, outname, line);
+	}
 
 	if (h) {
 		const char *guard = fmt(&e, "GRAFT_GEN_%s_H", name);
@@ -1062,7 +1157,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		for (char *p = g; *p; p++)
 			if (*p >= 'a' && *p <= 'z')
 				*p = (char)(*p - 'a' + 'A');
-		fprintf(h, "/* Code generated by graftc from %s; DO NOT EDIT. */\n", src);
+		fprintf(h, "/* Code generated by graftc from %s; DO NOT EDIT. */\n", incomment(&e, src));
 		fprintf(h, "#ifndef %s\n#define %s\n\n#include \"rewrite.h\"\n\n", guard, guard);
 		fprintf(h, "extern const Ruleset graft_ruleset_%s;\n", name);
 		if (r->nexts)
@@ -1081,5 +1176,8 @@ out:
 	free(e.funcs.v);
 	free(e.strs);
 	free(e.lits);
+	dsl_map_free(&e.strmap);
+	dsl_map_free(&e.litmap);
+	dsl_map_free(&e.bound);
 	return e.errors ? -1 : 0;
 }

@@ -8,6 +8,7 @@
 ** never produce END.  Unknown bytes are reported and skipped.
 */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,10 +30,13 @@ locate(DParser *p, DLTYPE *l)
 	l->last_column = (int)(p->cur - p->linestart);
 }
 
+/* here: the location of the current token; columns past 65535 (the most a
+** Loc holds) are reported as 65535, as dsl_loc does */
 static Loc
 here(DParser *p)
 {
-	Loc loc = { p->line, (uint16_t)(p->tok - p->linestart + 1), p->file };
+	ptrdiff_t col = p->tok - p->linestart + 1;
+	Loc loc = { p->line, (uint16_t)(col > 0xffff ? 0xffff : col), p->file };
 	return loc;
 }
 
@@ -68,10 +72,19 @@ nextcontinues(const DParser *p)
 			continue;
 		}
 		if (s + 1 < p->end && s[0] == '/' && s[1] == '*') {
-			const char *e = strstr(s + 2, "*/");
-			if (!e)
+			/* nested, as the lexer reads comments; past NUL bytes too */
+			int depth = 1;
+			for (s += 2; s < p->end && depth > 0; s++) {
+				if (s + 1 < p->end && s[0] == '/' && s[1] == '*') {
+					depth++;
+					s++;
+				} else if (s + 1 < p->end && s[0] == '*' && s[1] == '/') {
+					depth--;
+					s++;
+				}
+			}
+			if (depth > 0)
 				return 0;
-			s = e + 2;
 			continue;
 		}
 		break;
@@ -159,10 +172,11 @@ again:
 	}
 	[ \t\r]+ { goto again; }
 	"\n" {
+		/* an END is where its line ends, not on the next line (column 0) */
+		locate(p, lloc);
 		newline(p, p->cur - 1);
 		if (p->depth > 0 || continues(p->last) || nextcontinues(p))
 			goto again;
-		locate(p, lloc);
 		return T_END;
 	}
 	"//" [^\n\x00]* { goto again; }

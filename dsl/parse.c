@@ -4,13 +4,24 @@
 ** it includes (relative to the including file, each once per chain, a
 ** cycle being an error).
 */
+#define _POSIX_C_SOURCE 200809L   /* stat */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dparse.h"
 #include "rfuncs.h"
 #include "rules.tab.h"
+
+/* Limits on what a rules file may read:
+**   MAXINCLUDE  files in one chain of includes (each level of it holds a
+**               parser on the stack)
+**   MAXFILES    distinct files (a Loc names its file in 16 bits)
+**   MAXBYTES    bytes in one file (an include of /dev/zero must end) */
+enum { MAXINCLUDE = 256, MAXFILES = 60000 };
+#define MAXBYTES ((size_t)1 << 30)
 
 int dparse(DParser *p);
 static int parsefile(Rules *r, const char *path, Loc from);
@@ -58,6 +69,91 @@ dsl_rules_free(Rules *r)
 	free(r->incs);
 	free(r->trees);
 	ir_arena_free(&r->arena);
+}
+
+/* ---------------------------------------------------------------- name maps */
+
+static uint32_t
+namehash(const char *s)
+{
+	uint32_t h = 2166136261u;       /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* slot: where name is in m, or the empty slot where it would go */
+static uint32_t
+slot(const NameMap *m, const char *name)
+{
+	uint32_t i = namehash(name) & (m->cap - 1);
+
+	while (m->key[i] && strcmp(m->key[i], name) != 0)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+uint32_t
+dsl_map_get(const NameMap *m, const char *name)
+{
+	uint32_t i;
+
+	if (!m->n)
+		return UINT32_MAX;
+	i = slot(m, name);
+	return m->key[i] ? m->val[i] : UINT32_MAX;
+}
+
+void
+dsl_map_put(NameMap *m, const char *name, uint32_t val)
+{
+	uint32_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		NameMap old = *m;
+		if (m->cap >= 0x40000000u)
+			ir_die("name map overflow");
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->key = ir_xcalloc(m->cap, sizeof *m->key);
+		m->val = ir_xcalloc(m->cap, sizeof *m->val);
+		m->n = 0;
+		for (uint32_t j = 0; j < old.cap; j++)
+			if (old.key[j]) {
+				i = slot(m, old.key[j]);
+				m->key[i] = old.key[j];
+				m->val[i] = old.val[j];
+				m->n++;
+			}
+		free(old.key);
+		free(old.val);
+	}
+	i = slot(m, name);
+	if (!m->key[i]) {
+		m->key[i] = name;
+		m->n++;
+	}
+	m->val[i] = val;
+}
+
+void
+dsl_map_clear(NameMap *m)
+{
+	/* a large map kept for a few names would make clearing it cost more
+	   than filling it: let it go instead */
+	if (m->cap > 1024 && m->n < m->cap / 8)
+		dsl_map_free(m);
+	else if (m->n)
+		memset(m->key, 0, m->cap * sizeof *m->key);
+	m->n = 0;
+}
+
+void
+dsl_map_free(NameMap *m)
+{
+	free(m->key);
+	free(m->val);
+	memset(m, 0, sizeof *m);
 }
 
 AList
@@ -131,9 +227,13 @@ r_ruleset(DParser *p, const RStr *name, const DLTYPE *l)
 static void
 normpath(char *path)
 {
-	char *seg[256], *out = path;
-	int n = 0, abs = path[0] == '/', ups = 0;
+	char **seg, *out = path;
+	size_t n = 0, ups = 0, max = 1;
+	int abs = path[0] == '/';
 
+	for (const char *s = path; *s; s++)
+		max += *s == '/';
+	seg = ir_xmalloc(max * sizeof *seg);    /* one per segment, at most */
 	for (char *s = strtok(path + abs, "/"); s; s = strtok(NULL, "/")) {
 		if (strcmp(s, ".") == 0)
 			continue;
@@ -143,12 +243,11 @@ normpath(char *path)
 		}
 		if (strcmp(s, "..") == 0)
 			ups++;
-		if (n < 256)
-			seg[n++] = s;
+		seg[n++] = s;
 	}
 	/* rebuild in place: segments only move left */
 	out = path + abs;
-	for (int i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(seg[i]);
 		memmove(out, seg[i], len);
 		out += len;
@@ -156,6 +255,7 @@ normpath(char *path)
 			*out++ = '/';
 	}
 	*out = 0;
+	free(seg);
 }
 
 void
@@ -208,6 +308,19 @@ r_extern(DParser *p, const RStr *name, const DLTYPE *l, AList params, int action
 	e->action = action;
 }
 
+/* r_prio: a priority, n or -n; an int, or an error */
+int
+r_prio(DParser *p, const RNum *n, int neg, const DLTYPE *l)
+{
+	int64_t v = neg ? -n->i : n->i;     /* n->i >= 0: no overflow */
+
+	if (v < INT_MIN || v > INT_MAX) {
+		ir_error(p->r->d, LOC(l), "priority %lld is out of range", (long long)v);
+		return 0;
+	}
+	return (int)v;
+}
+
 RuleHead
 r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio)
 {
@@ -237,10 +350,13 @@ r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const D
 	if (h->name) {
 		ru->name = h->name;
 	} else {
-		/* an unnamed rule is named by its place */
-		char buf[512];
-		snprintf(buf, sizeof buf, "%s:%u", p->path, ru->loc.line);
+		/* an unnamed rule is named by its place (the whole path: names
+		   must stay unique) */
+		size_t n = strlen(p->path) + 16;
+		char *buf = ir_xmalloc(n);
+		snprintf(buf, n, "%s:%u", p->path, ru->loc.line);
 		ru->name = dsl_strdup(r, buf, strlen(buf));
+		free(buf);
 	}
 	ru->prio = h->prio;
 	ru->pat = pat;
@@ -484,27 +600,50 @@ r_index(DParser *p, Ast *x, Ast *i, const DLTYPE *l)
 
 /* ---------------------------------------------------------------- files */
 
-/* readall: the bytes of path, NUL-terminated, in the module's data arena */
+/* readall: the bytes of path, NUL-terminated, in the module's data arena;
+** NULL after an error.  A directory is an error; so is an included file
+** that is not a regular file (a FIFO could block, a device never end:
+** the top file may be one, /dev/stdin say), and a file of MAXBYTES or more. */
 static char *
-readall(Rules *r, const char *path, size_t *len, Loc from)
+readall(Rules *r, const char *path, size_t *len, Loc from, int top)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	FILE *f;
 	char *buf = NULL, *copy;
 	size_t cap = 0, n = 0, got;
+	int err;
 
-	if (!f) {
+	if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) || (!top && !S_ISREG(st.st_mode)))) {
+		ir_error(r->d, from, "cannot read '%s': %s", path,
+		         S_ISDIR(st.st_mode) ? strerror(EISDIR) : "Not a regular file");
+		return NULL;
+	}
+	if (!(f = fopen(path, "rb"))) {
 		ir_error(r->d, from, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
 	do {
 		if (n == cap) {
+			if (cap >= MAXBYTES) {
+				ir_error(r->d, from, "cannot read '%s': File of %zu bytes or more", path, MAXBYTES);
+				fclose(f);
+				free(buf);
+				return NULL;
+			}
 			cap = cap ? 2 * cap : 16384;
 			buf = ir_xrealloc(buf, cap);
 		}
+		errno = 0;
 		got = fread(buf + n, 1, cap - n, f);
 		n += got;
 	} while (got);
+	err = ferror(f) ? errno : 0;
 	fclose(f);
+	if (err) {
+		ir_error(r->d, from, "cannot read '%s': %s", path, strerror(err));
+		free(buf);
+		return NULL;
+	}
 	copy = ir_arena_alloc(&r->m->data, n + 1);
 	memcpy(copy, buf, n);
 	free(buf);
@@ -526,7 +665,15 @@ parsefile(Rules *r, const char *path, Loc from)
 			ir_error(r->d, from, "'%s' is included again (an include cycle)", path);
 			return 1;
 		}
-	if (!(text = readall(r, path, &len, from)))
+	if (r->nincs >= MAXINCLUDE) {
+		ir_error(r->d, from, "includes nest more than %d files deep", MAXINCLUDE);
+		return 1;
+	}
+	if (r->m->nfiles >= MAXFILES) {
+		ir_error(r->d, from, "more than %d files are read", MAXFILES);
+		return 1;
+	}
+	if (!(text = readall(r, path, &len, from, r->nincs == 0)))
 		return 1;
 	ir_vgrow(&r->incs, &r->capincs, r->nincs + 1);
 	r->incs[r->nincs++] = key;

@@ -19,6 +19,8 @@ int dsl_lex(DSTYPE *lval, DLTYPE *lloc, DParser *p);
 }
 
 %code {
+#include <string.h>
+
 #include "rfuncs.h"
 #define dlex dsl_lex
 static void derror(DLTYPE *l, DParser *p, const char *msg);
@@ -98,8 +100,8 @@ prio_opt
 	;
 
 sint
-	: INT                            { $$ = (int)$1.i; }
-	| '-' INT                        { $$ = -(int)$2.i; }
+	: INT                            { $$ = r_prio(p, &$1, 0, &@1); }
+	| '-' INT                        { $$ = r_prio(p, &$2, 1, &@1); }
 	;
 
 names_opt
@@ -296,6 +298,9 @@ earg
 static void
 derror(DLTYPE *l, DParser *p, const char *msg)
 {
+	/* Bison's stack is full (YYMAXDEPTH): say what in the input did it */
+	if (strcmp(msg, "memory exhausted") == 0)
+		msg = "too deeply nested (the parser's stack is full)";
 	ir_error(p->r->d, dsl_loc(p, l), "%s", msg);
 	/* an unbalanced '(' must not hold the rest of the file in one item:
 	   the next newline ends the broken one */
