@@ -1474,6 +1474,30 @@ prioritycmp(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/* litrange: report integer literals that do not fit their dtype (1000i8) */
+static void
+litrange(Check *c, const Ast *a)
+{
+	if (!a)
+		return;
+	if (a->kind == A_INT && a->dtype != DT_INT64) {
+		int64_t lo = 0, hi = 0;
+		switch (a->dtype) {
+		case DT_INT8: lo = INT8_MIN; hi = INT8_MAX; break;
+		case DT_UINT8: hi = UINT8_MAX; break;
+		case DT_INT16: lo = INT16_MIN; hi = INT16_MAX; break;
+		case DT_UINT16: hi = UINT16_MAX; break;
+		case DT_INT32: lo = INT32_MIN; hi = INT32_MAX; break;
+		case DT_UINT32: hi = UINT32_MAX; break;
+		default: lo = INT64_MIN; hi = INT64_MAX; break;
+		}
+		if (a->i < lo || a->i > hi)
+			ir_error(c->d, a->loc, "literal %lld does not fit in %s", (long long)a->i, ir_dtype_names[a->dtype]);
+	}
+	for (uint32_t i = 0; i < a->nkid; i++)
+		litrange(c, a->kid[i]);
+}
+
 /* checkrule: steps 2-5 for one rule */
 static void
 checkrule(Check *c, Rule *ru)
@@ -1489,6 +1513,14 @@ checkrule(Check *c, Rule *ru)
 	if (toodeep(ru->pat, 0) || (ru->guard && toodeep(ru->guard, 0)) || toodeep(ru->result, 0)) {
 		ir_error(c->d, ru->loc, "rule '%s' is nested more than %d levels deep", ru->name, MAXDEPTH);
 		return;
+	}
+	{
+		int lits = c->d->errors;
+		litrange(c, ru->pat);
+		litrange(c, ru->guard);
+		litrange(c, ru->result);
+		if (c->d->errors != lits)
+			return;
 	}
 	ru->pat = expandpats(c, ru->pat, 0);
 	if (ru->guard)

@@ -62,6 +62,7 @@ enum {
 	AF_TRAILING = 1 << 1,   /* (p,) : a 1-tuple, not a grouping */
 	AF_SWAPPED = 1 << 2,    /* a commutative call with its first two
 	                           arguments exchanged (a variant) */
+	AF_NEGATED = 1 << 3,    /* a literal written with a minus sign */
 };
 
 struct Ast {

@@ -574,7 +574,19 @@ r_tensor(DParser *p, const RStr *kw, const DLTYPE *l, AList dims, const RStr *dt
 Ast *
 r_unop(DParser *p, int op, Ast *x, const DLTYPE *l)
 {
-	Ast *a = unary(p, A_UNOP, x, l);
+	Ast *a;
+
+	/* -3, -0.5f: a negative literal, so that results can use it as a constant */
+	if (op == '-' && (x->kind == A_INT || x->kind == A_FLOAT) && !(x->flags & AF_NEGATED)) {
+		if (x->kind == A_INT && x->i != INT64_MIN)
+			x->i = -x->i;
+		else
+			x->f = -x->f;
+		x->flags |= AF_NEGATED;
+		x->loc = dsl_loc(p, l);
+		return x;
+	}
+	a = unary(p, A_UNOP, x, l);
 	a->i = op;
 	return a;
 }

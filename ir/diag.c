@@ -113,8 +113,12 @@ quote(Diag *d, Loc loc)
 			memcpy(buf + k, "...", 3);
 			k += 3;
 		}
-		for (p = ls + start; p < ls + start + width; p++)
-			buf[k++] = *p == '\t' || *p == '\r' ? ' ' : *p;
+		/* one byte out per byte in, so the caret stays aligned; control
+		** bytes (a NUL, an escape) must not reach the terminal */
+		for (p = ls + start; p < ls + start + width; p++) {
+			unsigned char c = (unsigned char)*p;
+			buf[k++] = c == '\t' || c == '\r' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
+		}
 		if (start + width < len) {
 			memcpy(buf + k, "...", 3);
 			k += 3;
