@@ -57,30 +57,10 @@ static const char *
 fmt(Emit *e, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static const char *
-fmt(Emit *e, const char *f, ...)
-{
-	va_list ap;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *s = open_memstream(&buf, &len);
-	const char *r;
-
-	if (!s)
-		ir_die("open_memstream failed");
-	va_start(ap, f);
-	vfprintf(s, f, ap);
-	va_end(ap);
-	fclose(s);
-	r = dsl_strdup(e->r, buf, len);
-	free(buf);
-	return r;
-}
-
 /* Cat: a text built piece by piece in time linear in its length (fmt() of
 ** a growing string copies it every time: quadratic in the pieces). */
 typedef struct Cat {
-	FILE *f;
+	FILE *f;            /* an open_memstream over buf */
 	char *buf;
 	size_t len;
 } Cat;
@@ -118,6 +98,31 @@ catend(Emit *e, Cat *c)
 	r = dsl_strdup(e->r, c->buf, c->len);
 	free(c->buf);
 	return r;
+}
+
+/* fmt: printf into a string in the arena */
+static const char *
+fmt(Emit *e, const char *f, ...)
+{
+	va_list ap;
+	Cat c;
+
+	catinit(&c);
+	va_start(ap, f);
+	vfprintf(c.f, f, ap);
+	va_end(ap);
+	return catend(e, &c);
+}
+
+/* printed: an AST printed in rules syntax, in the arena */
+static const char *
+printed(Emit *e, const Ast *a)
+{
+	Cat c;
+
+	catinit(&c);
+	dsl_print(c.f, a);
+	return catend(e, &c);
 }
 
 static void
@@ -163,13 +168,11 @@ cname(Emit *e, const char *s)
 static const char *
 cstr(Emit *e, const char *s)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	const char *r;
+	Cat c;
+	FILE *f;
 
-	if (!f)
-		ir_die("open_memstream failed");
+	catinit(&c);
+	f = c.f;
 	fputc('"', f);
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
@@ -182,10 +185,7 @@ cstr(Emit *e, const char *s)
 			fputc(*s, f);
 	}
 	fputc('"', f);
-	fclose(f);
-	r = dsl_strdup(e->r, buf, len);
-	free(buf);
-	return r;
+	return catend(e, &c);
 }
 
 static uint32_t
@@ -205,17 +205,8 @@ strid(Emit *e, const char *s)
 static uint32_t
 litid(Emit *e, const Ast *lit)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	const char *s;
+	const char *s = printed(e, lit);
 
-	if (!f)
-		ir_die("open_memstream failed");
-	dsl_print(f, lit);
-	fclose(f);
-	s = dsl_strdup(e->r, buf, len);
-	free(buf);
 	{
 		uint32_t i = dsl_map_get(&e->litmap, s);
 		if (i != UINT32_MAX)
@@ -389,18 +380,7 @@ incomment(Emit *e, const char *s)
 static const char *
 comment(Emit *e, const Ast *a)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	const char *r;
-
-	if (!f)
-		ir_die("open_memstream failed");
-	dsl_print(f, a);
-	fclose(f);
-	r = incomment(e, buf);
-	free(buf);
-	return r;
+	return incomment(e, printed(e, a));
 }
 
 /* ---------------------------------------------------------------- guards */

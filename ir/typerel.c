@@ -1715,6 +1715,22 @@ rel_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Di
 
 /* ---------------------------------------------------------------- quantization */
 
+
+/* channels: the length a per-channel scale or zero point must have, the
+** dim at axis (negative counts from the end; a scalar's "axis" is 0) */
+static int
+channels(const Shape *x, int64_t axis, int64_t *len, Diag *d)
+{
+	int64_t ax = axis < 0 ? (x->rank > 0 ? x->rank + axis : 0) : axis;
+
+	if (ax < 0 || ax >= (x->rank > 0 ? x->rank : 1)) {
+		ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x->rank);
+		return 0;
+	}
+	*len = x->rank > 0 ? x->d[ax] : 1;
+	return 1;
+}
+
 /* qnn.quantize(data, output_scale, output_zero_point): float32 data to
 ** out_dtype; the parameters are scalars or vectors along axis. */
 TypeId
@@ -1722,7 +1738,7 @@ rel_qnn_quantize(Module *m, const TypeId *args, int nargs, const AttrVal *attrs,
 {
 	DType dt = getdt(field(attrs, rel_qnn_quantize, "out_dtype"));
 	Shape x;
-	int64_t axis, ax, len = 1;
+	int64_t axis, len = 1;
 
 	(void)nargs;
 	if (!load(m, args[0], "data", &x, d) ||
@@ -1730,12 +1746,8 @@ rel_qnn_quantize(Module *m, const TypeId *args, int nargs, const AttrVal *attrs,
 		return 0;
 	if (x.dt != DT_FLOAT32)
 		return ir_rel_error(d, "data must be float32, not %s", dtn(x.dt));
-	if (!isscalar(m, args[1]) || !isscalar(m, args[2])) {
-		ax = axis < 0 ? (x.rank > 0 ? x.rank + axis : 0) : axis;
-		if (ax < 0 || ax >= (x.rank > 0 ? x.rank : 1))
-			return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
-		len = x.rank > 0 ? x.d[ax] : 1;
-	}
+	if ((!isscalar(m, args[1]) || !isscalar(m, args[2])) && !channels(&x, axis, &len, d))
+		return 0;
 	if (!qparam(m, args[1], "output_scale", DT_FLOAT32, len, d) ||
 	    !qparam(m, args[2], "output_zero_point", DT_INT32, len, d))
 		return 0;
@@ -1762,7 +1774,7 @@ rel_qnn_dequantize(Module *m, const TypeId *args, int nargs, const AttrVal *attr
 {
 	DType dt = getdt(field(attrs, rel_qnn_dequantize, "out_dtype"));
 	Shape x;
-	int64_t axis, ax, len = 1;
+	int64_t axis, len = 1;
 
 	(void)nargs;
 	if (!load(m, args[0], "data", &x, d) ||
@@ -1770,12 +1782,8 @@ rel_qnn_dequantize(Module *m, const TypeId *args, int nargs, const AttrVal *attr
 		return 0;
 	if (!oneof(x.dt, 5, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32))
 		return ir_rel_error(d, "data must be int8, uint8, int16, uint16 or int32, not %s", dtn(x.dt));
-	if (!qscalarish(m, args[1]) || !qscalarish(m, args[2])) {
-		ax = axis < 0 ? (x.rank > 0 ? x.rank + axis : 0) : axis;
-		if (ax < 0 || ax >= (x.rank > 0 ? x.rank : 1))
-			return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
-		len = x.rank > 0 ? x.d[ax] : 1;
-	}
+	if ((!qscalarish(m, args[1]) || !qscalarish(m, args[2])) && !channels(&x, axis, &len, d))
+		return 0;
 	if (!qparam(m, args[1], "input_scale", DT_FLOAT32, len, d) ||
 	    !qparam(m, args[2], "input_zero_point", DT_INT32, len, d))
 		return 0;
@@ -1797,7 +1805,7 @@ rel_qnn_requantize(Module *m, const TypeId *args, int nargs, const AttrVal *attr
 	const char *rounding = getstr(m, field(attrs, rel_qnn_requantize, "rounding"));
 	const char *cdt = getstr(m, field(attrs, rel_qnn_requantize, "compute_dtype"));
 	Shape x;
-	int64_t axis, ax;
+	int64_t axis, len;
 
 	(void)nargs;
 	if (!load(m, args[0], "data", &x, d) ||
@@ -1805,11 +1813,10 @@ rel_qnn_requantize(Module *m, const TypeId *args, int nargs, const AttrVal *attr
 		return 0;
 	if (!oneof(x.dt, 5, DT_INT8, DT_UINT8, DT_INT16, DT_INT32, DT_INT64))
 		return ir_rel_error(d, "data must be int8, uint8, int16, int32 or int64, not %s", dtn(x.dt));
-	ax = axis < 0 ? (x.rank > 0 ? x.rank + axis : 0) : axis;
-	if (ax < 0 || ax >= (x.rank > 0 ? x.rank : 1))
-		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
-	if (!qparam(m, args[1], "input_scale", DT_FLOAT32, x.rank > 0 ? x.d[ax] : 1, d) ||
-	    !qparam(m, args[2], "input_zero_point", DT_INT32, x.rank > 0 ? x.d[ax] : 1, d) ||
+	if (!channels(&x, axis, &len, d))
+		return 0;
+	if (!qparam(m, args[1], "input_scale", DT_FLOAT32, len, d) ||
+	    !qparam(m, args[2], "input_zero_point", DT_INT32, len, d) ||
 	    !qscalar(m, args[3], "output_scale", DT_FLOAT32, d) ||
 	    !qscalar(m, args[4], "output_zero_point", DT_INT32, d))
 		return 0;
