@@ -231,62 +231,56 @@ slot(Rw *rw, AttrId a, int k)
 	return &rw->m->attrs[a + (uint32_t)k];
 }
 
+/* setval: attribute k of a to a value of kind: i, f or sym by kind */
+static void
+setval(Rw *rw, AttrId a, int k, AttrKind kind, int64_t i, double f, Sym sym)
+{
+	AttrVal *s = slot(rw, a, k);
+
+	if (!s)
+		return;
+	memset(s, 0, sizeof *s);
+	s->kind = (uint8_t)kind;
+	if (kind == AV_FLOAT)
+		s->u.f = f;
+	else if (kind == AV_STR)
+		s->u.s = sym;
+	else
+		s->u.i = i;
+}
+
 void
 rw_set_i(Rw *rw, AttrId a, int k, int64_t v)
 {
-	AttrVal *s = slot(rw, a, k);
-	if (s) {
-		memset(s, 0, sizeof *s);
-		s->kind = AV_INT;
-		s->u.i = v;
-	}
+	setval(rw, a, k, AV_INT, v, 0, 0);
 }
 
 void
 rw_set_f(Rw *rw, AttrId a, int k, double v)
 {
-	AttrVal *s = slot(rw, a, k);
-	if (s) {
-		memset(s, 0, sizeof *s);
-		s->kind = AV_FLOAT;
-		s->u.f = v;
-	}
+	setval(rw, a, k, AV_FLOAT, 0, v, 0);
 }
 
 void
 rw_set_b(Rw *rw, AttrId a, int k, int v)
 {
-	AttrVal *s = slot(rw, a, k);
-	if (s) {
-		memset(s, 0, sizeof *s);
-		s->kind = AV_BOOL;
-		s->u.i = v != 0;
-	}
+	setval(rw, a, k, AV_BOOL, v != 0, 0, 0);
 }
 
 void
 rw_set_dtype(Rw *rw, AttrId a, int k, int dt)
 {
-	AttrVal *s = slot(rw, a, k);
-	if (s) {
-		memset(s, 0, sizeof *s);
-		s->kind = AV_DTYPE;
-		s->u.i = dt;
-	}
+	setval(rw, a, k, AV_DTYPE, dt, 0, 0);
 }
 
 void
 rw_set_sym(Rw *rw, AttrId a, int k, Sym sym)
 {
-	AttrVal *s = slot(rw, a, k);
-	if (s) {
-		memset(s, 0, sizeof *s);
-		s->kind = AV_STR;
-		s->u.s = sym;
-	}
+	setval(rw, a, k, AV_STR, 0, 0, sym);
 }
 
-/* rw_set_lit: literal j, conformed to the field's type ("int8" -> a dtype) */
+/* rw_set_lit: literal j of the ruleset, as parsed (graftc uses it only for
+** fields whose literal needs no conversion: lists, None, optional ints) */
 void
 rw_set_lit(Rw *rw, AttrId a, int k, uint32_t j)
 {
