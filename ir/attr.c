@@ -187,6 +187,36 @@ allints(const Module *m, const AttrVal *v, int depth)
 	return 1;
 }
 
+/* floats: whether v is a list of numbers; a list holding integers is
+** replaced by a fresh copy with them as floats (pushed values never change) */
+static int
+floats(Module *m, AttrVal *v)
+{
+	AttrVal *copy;
+	int ints = 0;
+
+	if (v->kind != AV_ARRAY)
+		return 0;
+	for (uint32_t i = 0; i < v->n; i++) {
+		const AttrVal *e = &m->attrs[v->first + i];
+		if (e->kind != AV_FLOAT && e->kind != AV_INT)
+			return 0;
+		ints |= e->kind == AV_INT;
+	}
+	if (!ints)
+		return 1;
+	copy = ir_xmalloc(v->n * sizeof *copy);
+	memcpy(copy, &m->attrs[v->first], v->n * sizeof *copy);
+	for (uint32_t i = 0; i < v->n; i++)
+		if (copy[i].kind == AV_INT) {
+			copy[i].kind = AV_FLOAT;
+			copy[i].u.f = (double)copy[i].u.i;
+		}
+	v->first = ir_attr_push(m, copy, v->n);
+	free(copy);
+	return 1;
+}
+
 const char *
 ir_attr_conform(Module *m, int type, AttrVal *v)
 {
@@ -225,6 +255,8 @@ ir_attr_conform(Module *m, int type, AttrVal *v)
 		return allints(m, v, 2) ? NULL : "a list of lists of integers";
 	case AT_INT_INTS:
 		return v->kind == AV_INT || allints(m, v, 1) ? NULL : "an integer or a list of integers";
+	case AT_FLOATS:
+		return floats(m, v) ? NULL : "a list of numbers";
 	}
 	return "a known attribute type";
 }

@@ -143,6 +143,7 @@ typedef enum AttrType {
 	AT_INTS,        /* [int, ...] */
 	AT_INTS2,       /* [[int, ...], ...] */
 	AT_INT_INTS,    /* an int or [int, ...] */
+	AT_FLOATS,      /* [float, ...]; integers are taken as floats */
 	AT_OPT = 0x100,     /* or-ed in: None is accepted too */
 	AT_ALWAYS = 0x200,  /* or-ed in: always printed, as TVM does for a field
 	                       without a default; older dumps that leave it out

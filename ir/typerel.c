@@ -415,6 +415,22 @@ hwof(const char *layout, const Shape *s, int *hi, int *wi, Diag *d)
 	return 1;
 }
 
+/* nchw: the positions of N, C, H and W in the layout attribute called
+** name, which must be a permutation of NCHW for data s of rank 4 */
+static int
+nchw(const char *layout, const char *name, const Shape *s, int pos[4], Diag *d)
+{
+	if (!perm(layout, "NCHW", pos)) {
+		ir_rel_error(d, "%s \"%s\" is not a permutation of NCHW", name, layout);
+		return 0;
+	}
+	if (s->rank != 4) {
+		ir_rel_error(d, "data has rank %d but %s %s needs 4", s->rank, name, layout);
+		return 0;
+	}
+	return 1;
+}
+
 /* ---------------------------------------------------------------- quantization parameters */
 
 /* qparam: checks the quantization parameter t, called name: a tensor of
@@ -821,27 +837,22 @@ rel_qnn_conv2d(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, D
 	return make(m, &cv.out);
 }
 
-/* nn.conv2d_transpose(data, weight): the weight is IOHW by default and
-** out = stride * (in - 1) + dilated kernel - padding + output_padding. */
-TypeId
-rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+/* deconvolve: the shape of nn.conv2d_transpose of x by w under the
+** attributes of a call with relation rel (nn.conv2d_transpose or
+** qnn.conv2d_transpose), into cv; the weight is IOHW by default and
+** out = stride * (in - 1) + dilated kernel - padding + output_padding */
+static int
+deconvolve(const Module *m, TypeRel *rel, const AttrVal *attrs, const Shape *x, const Shape *w,
+           Conv *cv, Diag *d)
 {
-	TypeRel *rel = rel_conv2d_transpose;
 	const char *dl = getstr(m, field(attrs, rel, "data_layout"));
 	const char *kl = getstr(m, field(attrs, rel, "kernel_layout"));
 	const char *ol = getstr(m, field(attrs, rel, "out_layout"));
 	const AttrVal *chv = field(attrs, rel, "channels");
-	DType dt = getdt(field(attrs, rel, "out_dtype"));
-	Shape x, w, o;
-	int dp[4], kp[4], op[4], nks;
-	int64_t st[2], dil[2], opad[MAXDIMS], ks[MAXDIMS], ph, pw, g, v[4], wd[4], xc, oc, kh, kw;
-	int64_t ch = chv->kind == AV_INT ? chv->u.i : 0;
+	int dp[4], kp[4], op[4], nks, nop;
+	int64_t st[2], dil[2], opad[MAXDIMS], ks[MAXDIMS], ph, pw, g, v[4], wd[4], xc, kh, kw, ch;
 	char b1[160], b2[160];
-	int nop;
 
-	(void)nargs;
-	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "weight", &w, d))
-		return 0;
 	if (!perm(dl, "NCHW", dp))
 		return ir_rel_error(d, "data_layout \"%s\" is not a permutation of NCHW", dl);
 	if (!perm(kl, "IOHW", kp))
@@ -850,10 +861,10 @@ rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *at
 		ol = dl;
 	if (!perm(ol, "NCHW", op))
 		return ir_rel_error(d, "out_layout \"%s\" is not a permutation of NCHW", ol);
-	if (x.rank != 4)
-		return ir_rel_error(d, "data has rank %d but data_layout %s needs 4", x.rank, dl);
-	if (w.rank != 4)
-		return ir_rel_error(d, "weight has rank %d but kernel_layout %s needs 4", w.rank, kl);
+	if (x->rank != 4)
+		return ir_rel_error(d, "data has rank %d but data_layout %s needs 4", x->rank, dl);
+	if (w->rank != 4)
+		return ir_rel_error(d, "weight has rank %d but kernel_layout %s needs 4", w->rank, kl);
 	if (!getpair(m, field(attrs, rel, "strides"), "strides", st, d) ||
 	    !getpair(m, field(attrs, rel, "dilation"), "dilation", dil, d) ||
 	    !getpad(m, field(attrs, rel, "padding"), "padding", &ph, &pw, d) ||
@@ -869,40 +880,46 @@ rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *at
 		return ir_rel_error(d, "output_padding must have 2 values, not %d", nop);
 	if (nks >= 0 && nks != 2)
 		return ir_rel_error(d, "kernel_size must have 2 values, not %d", nks);
+	cv->groups = g;
+	cv->hasch = chv->kind == AV_INT;
+	cv->channels = ch = cv->hasch ? chv->u.i : 0;
+	cv->c = dp[1];
+	cv->i = kp[0];
+	cv->o = kp[1];
 	for (int k = 0; k < 4; k++)
-		wd[k] = w.d[kp[k]];             /* the weight in IOHW order */
-	xc = x.d[dp[1]];
-	if (nks == 2 && chv->kind == AV_INT) {
+		wd[k] = w->d[kp[k]];            /* the weight in IOHW order */
+	xc = x->d[dp[1]];
+	if (nks == 2 && cv->hasch) {
 		int64_t e[4] = { xc, ch / g, ks[0], ks[1] }, el[4];
 		for (int k = 0; k < 4; k++)
 			el[kp[k]] = e[k];
 		for (int k = 0; k < 4; k++)
 			if (!same(e[k], wd[k]))
 				return ir_rel_error(d, "weight has shape %s but channels=%lld, kernel_size=[%lld, %lld] "
-				                    "and groups=%lld need %s", SHAPESTR(&w, b1), LL(ch), LL(ks[0]),
+				                    "and groups=%lld need %s", SHAPESTR(w, b1), LL(ch), LL(ks[0]),
 				                    LL(ks[1]), LL(g), fmtdims(el, 4, b2, sizeof b2));
-		oc = ch;
+		cv->oc = ch;
 		kh = ks[0];
 		kw = ks[1];
 	} else {
 		if (nks == 2 && (!same(ks[0], wd[2]) || !same(ks[1], wd[3])))
 			return ir_rel_error(d, "kernel_size is [%lld, %lld] but weight has a %lldx%lld kernel",
 			                    LL(ks[0]), LL(ks[1]), LL(wd[2]), LL(wd[3]));
-		if (chv->kind == AV_INT && !same(ch / g, wd[1]))
+		if (cv->hasch && !same(ch / g, wd[1]))
 			return ir_rel_error(d, "channels is %lld but weight has %lld output channels per group "
 			                    "(groups=%lld)", LL(ch), LL(wd[1]), LL(g));
 		if (!same(xc, wd[0]))
 			return ir_rel_error(d, "weight has %lld input channels but data has %lld",
 			                    LL(wd[0]), LL(xc));
 		/* as in TVM, the channels of one group */
-		oc = wd[1];
+		cv->oc = wd[1];
 		kh = wd[2];
 		kw = wd[3];
 	}
-	v[0] = x.d[dp[0]];
-	v[1] = oc;
+	v[0] = x->d[dp[0]];
+	v[1] = cv->oc;
 	for (int k = 0; k < 2; k++) {
-		int64_t n = x.d[dp[2 + k]], kk = k ? kw : kh, p = k ? pw : ph;
+		int64_t n = x->d[dp[2 + k]], kk = k ? kw : kh, p = k ? pw : ph;
 		int64_t t, win;
 		if (n == ANY || kk == ANY)
 			v[2 + k] = ANY;
@@ -913,11 +930,68 @@ rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *at
 		if (v[2 + k] != ANY && v[2 + k] <= 0)
 			return ir_rel_error(d, "output %s would be %lld", k ? "width" : "height", LL(v[2 + k]));
 	}
-	o.dt = dt == DT_VOID ? x.dt : dt;
-	o.rank = 4;
+	cv->out.rank = 4;
 	for (int k = 0; k < 4; k++)
-		o.d[op[k]] = v[k];
-	return make(m, &o);
+		cv->out.d[op[k]] = v[k];
+	return 1;
+}
+
+/* nn.conv2d_transpose(data, weight): out_dtype "" means data's dtype. */
+TypeId
+rel_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, w;
+	Conv cv;
+	DType dt = getdt(field(attrs, rel_conv2d_transpose, "out_dtype"));
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "weight", &w, d) ||
+	    !deconvolve(m, rel_conv2d_transpose, attrs, &x, &w, &cv, d))
+		return 0;
+	cv.out.dt = dt == DT_VOID ? x.dt : dt;
+	return make(m, &cv.out);
+}
+
+/* qnn.conv2d_transpose(data, weight, input_zero_point, kernel_zero_point,
+** input_scale, kernel_scale): integer data and weight; the input
+** parameters are scalars or of shape (1), the kernel zero point is int32
+** of any length, the kernel scale scalar or one per output channel (of all
+** groups); out_dtype "" means int32, as for qnn.conv2d. */
+TypeId
+rel_qnn_conv2d_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, w;
+	Conv cv;
+	DType dt = getdt(field(attrs, rel_qnn_conv2d_transpose, "out_dtype"));
+	int64_t len;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "weight", &w, d))
+		return 0;
+	if (!oneof(x.dt, 4, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16))
+		return ir_rel_error(d, "data must be int8, uint8, int16 or uint16, not %s", dtn(x.dt));
+	if (!oneof(w.dt, 2, DT_INT8, DT_UINT8))
+		return ir_rel_error(d, "weight must be int8 or uint8, not %s", dtn(w.dt));
+	if (dt == DT_VOID)
+		dt = DT_INT32;
+	if (!oneof(dt, 2, DT_INT16, DT_INT32))
+		return ir_rel_error(d, "out_dtype must be int16 or int32, not %s", dtn(dt));
+	if (!qparam(m, args[2], "input_zero_point", DT_INT32, 1, d) ||
+	    !qparam(m, args[3], "kernel_zero_point", DT_INT32, ANY, d) ||
+	    !qparam(m, args[4], "input_scale", DT_FLOAT32, 1, d) ||
+	    !deconvolve(m, rel_qnn_conv2d_transpose, attrs, &x, &w, &cv, d))
+		return 0;
+	/* as in TVM: O of the weight, times I when grouped */
+	if (cv.groups == 1)
+		len = w.d[cv.o];
+	else if (w.d[cv.i] == ANY || w.d[cv.o] == ANY)
+		len = ANY;
+	else if (!ckmul(w.d[cv.i], w.d[cv.o], &len))
+		return toobig("the number of output channels", d);
+	if (!qparam(m, args[5], "kernel_scale", DT_FLOAT32, len, d))
+		return 0;
+	cv.out.dt = dt;
+	return make(m, &cv.out);
 }
 
 /* ---------------------------------------------------------------- matrix products */
@@ -1182,6 +1256,75 @@ rel_pad(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
 			                    i, LL(x.d[i]), LL(lo), LL(hi), LL(n));
 		x.d[i] = n;
 	}
+	return make(m, &x);
+}
+
+/* nn.depth_to_space(data): C shrinks by block_size squared, H and W grow
+** by block_size, in a permutation of NCHW.  TVM floors the division of C;
+** here C must be a multiple, as the op would otherwise drop channels. */
+TypeId
+rel_depth_to_space(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	const char *layout = getstr(m, field(attrs, rel_depth_to_space, "layout"));
+	const char *mode = getstr(m, field(attrs, rel_depth_to_space, "mode"));
+	Shape x;
+	int pos[4];
+	int64_t b, bb;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getint(field(attrs, rel_depth_to_space, "block_size"), "block_size", &b, d) ||
+	    !nchw(layout, "layout", &x, pos, d))
+		return 0;
+	if (strcmp(mode, "DCR") != 0 && strcmp(mode, "CDR") != 0)
+		return ir_rel_error(d, "mode must be \"DCR\" or \"CDR\", not \"%s\"", mode);
+	if (b < 1)
+		return ir_rel_error(d, "block_size must be positive, not %lld", LL(b));
+	if (!ckmul(b, b, &bb))
+		return toobig("block_size squared", d);
+	if (x.d[pos[1]] != ANY) {
+		if (x.d[pos[1]] % bb != 0)
+			return ir_rel_error(d, "data has %lld channels, not a multiple of block_size %lld squared",
+			                    LL(x.d[pos[1]]), LL(b));
+		x.d[pos[1]] /= bb;
+	}
+	for (int k = 2; k < 4; k++)
+		if (x.d[pos[k]] != ANY && !ckmul(x.d[pos[k]], b, &x.d[pos[k]]))
+			return toobig(k == 2 ? "the output height" : "the output width", d);
+	return make(m, &x);
+}
+
+/* image.resize2d(data): H and W of layout, a permutation of NCHW, become
+** size; roi has 4 values; out_dtype "" means data's dtype.  Of the string
+** attributes only method is checked, since TVM computes by it alone. */
+TypeId
+rel_resize2d(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	const char *layout = getstr(m, field(attrs, rel_resize2d, "layout"));
+	const char *method = getstr(m, field(attrs, rel_resize2d, "method"));
+	const AttrVal *roi = field(attrs, rel_resize2d, "roi");
+	DType dt = getdt(field(attrs, rel_resize2d, "out_dtype"));
+	Shape x;
+	int pos[4];
+	int64_t size[2];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !nchw(layout, "layout", &x, pos, d) ||
+	    !getpair(m, field(attrs, rel_resize2d, "size"), "size", size, d))
+		return 0;
+	if (roi->kind != AV_ARRAY)
+		return ir_rel_error(d, "roi is required");
+	if (roi->n != 4)
+		return ir_rel_error(d, "roi must have 4 values, not %u", roi->n);
+	if (strcmp(method, "nearest_neighbor") != 0 && strcmp(method, "linear") != 0 &&
+	    strcmp(method, "cubic") != 0)
+		return ir_rel_error(d, "method must be \"nearest_neighbor\", \"linear\" or \"cubic\", "
+		                    "not \"%s\"", method);
+	x.d[pos[2]] = size[0];
+	x.d[pos[3]] = size[1];
+	if (dt != DT_VOID)
+		x.dt = dt;
 	return make(m, &x);
 }
 
@@ -1834,4 +1977,26 @@ rel_qnn_requantize(Module *m, const TypeId *args, int nargs, const AttrVal *attr
 		return ir_rel_error(d, "out_dtype must be int8, uint8, int16 or int32, not %s", dtn(dt));
 	x.dt = dt;
 	return make(m, &x);
+}
+
+/* qnn.sigmoid, qnn.tanh(data, scale, zero_point, output_scale,
+** output_zero_point): int8 or uint8 data, scalar parameters; the result
+** has data's type. */
+TypeId
+rel_qnn_unary(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x;
+
+	(void)nargs;
+	(void)attrs;
+	if (!load(m, args[0], "data", &x, d))
+		return 0;
+	if (!oneof(x.dt, 2, DT_INT8, DT_UINT8))
+		return ir_rel_error(d, "data must be int8 or uint8, not %s", dtn(x.dt));
+	if (!qscalar(m, args[1], "scale", DT_FLOAT32, d) ||
+	    !qscalar(m, args[2], "zero_point", DT_INT32, d) ||
+	    !qscalar(m, args[3], "output_scale", DT_FLOAT32, d) ||
+	    !qscalar(m, args[4], "output_zero_point", DT_INT32, d))
+		return 0;
+	return args[0];
 }

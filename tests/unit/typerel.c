@@ -221,6 +221,21 @@ schema(void)
 	ok(ir_ops[OP_TRANSPOSE].attrs[0].deflt == NULL, "transpose axes is required (None allowed)");
 	i = ir_op_attr_index(OP_STRIDED_SLICE, "axes", 4);
 	ok(ir_ops[OP_STRIDED_SLICE].attrs[i].deflt == NULL, "strided_slice axes is required (None allowed)");
+	i = ir_op_attr_index(OP_QNN_CONV2D_TRANSPOSE, "kernel_layout", 13);
+	is_str(ir_ops[OP_QNN_CONV2D_TRANSPOSE].attrs[i].deflt, "\"IOHW\"",
+	       "qnn.conv2d_transpose kernel_layout defaults to IOHW");
+	is_str(ir_ops[OP_IMAGE_RESIZE2D].attrs[0].name, "size", "image.resize2d lists size first, then roi");
+	i = ir_op_attr_index(OP_IMAGE_RESIZE2D, "cubic_alpha", 11);
+	is_str(ir_ops[OP_IMAGE_RESIZE2D].attrs[i].deflt, "-0.5f", "image.resize2d cubic_alpha defaults to -0.5");
+
+	/* a list of floats takes integers as floats, in a fresh copy */
+	AttrVal v;
+	ok(ir_attr_parse(M, "[0, 0.5f, 1]", &v) && ir_attr_conform(M, AT_FLOATS, &v) == NULL &&
+	   v.n == 3 && M->attrs[v.first].kind == AV_FLOAT && M->attrs[v.first + 2].u.f == 1.0,
+	   "[0, 0.5f, 1] conforms to a list of floats");
+	ok(ir_attr_parse(M, "[0, \"a\"]", &v) && ir_attr_conform(M, AT_FLOATS, &v) != NULL &&
+	   strcmp(ir_attr_conform(M, AT_FLOATS, &v), "a list of numbers") == 0,
+	   "[0, \"a\"] is not a list of numbers");
 }
 
 static void
@@ -358,6 +373,52 @@ qnn(void)
 	set(OP_QNN_REQUANTIZE, a, "out_dtype", "\"int8\"");
 	set(OP_QNN_REQUANTIZE, a, "axis", "4");
 	FAILS(OP_QNN_REQUANTIZE, a, "axis 4 is out of range for data of rank 4", acc, f32, i32, f32, i32);
+
+	/* qnn.conv2d_transpose: IOHW weights, as nn.conv2d_transpose */
+	a = attrs(OP_QNN_CONV2D_TRANSPOSE);
+	set(OP_QNN_CONV2D_TRANSPOSE, a, "strides", "[2, 2]");
+	set(OP_QNN_CONV2D_TRANSPOSE, a, "padding", "[1, 1]");
+	TypeId tx = ten(DT_UINT8, 4, 1, 32, 16, 16), tw = ten(DT_INT8, 4, 32, 16, 4, 4);
+	TypeId up = ten(DT_INT32, 4, 1, 16, 32, 32);
+	GIVES(OP_QNN_CONV2D_TRANSPOSE, a, up, tx, tw, i32, i32, f32, f32);
+	GIVES(OP_QNN_CONV2D_TRANSPOSE, a, up, tx, tw, ten(DT_INT32, 1, 1), ten(DT_INT32, 1, 16),
+	      ten(DT_FLOAT32, 1, 1), ten(DT_FLOAT32, 1, 16));
+	FAILS(OP_QNN_CONV2D_TRANSPOSE, a, "data must be int8, uint8, int16 or uint16, not float32",
+	      ten(DT_FLOAT32, 4, 1, 32, 16, 16), tw, i32, i32, f32, f32);
+	FAILS(OP_QNN_CONV2D_TRANSPOSE, a, "weight must be int8 or uint8, not int16",
+	      tx, ten(DT_INT16, 4, 32, 16, 4, 4), i32, i32, f32, f32);
+	FAILS(OP_QNN_CONV2D_TRANSPOSE, a, "input_zero_point must be a scalar or have shape (1), not (2)",
+	      tx, tw, ten(DT_INT32, 1, 2), i32, f32, f32);
+	FAILS(OP_QNN_CONV2D_TRANSPOSE, a, "kernel_scale must be a scalar or have shape (16), not (32)",
+	      tx, tw, i32, i32, f32, ten(DT_FLOAT32, 1, 32));
+	FAILS(OP_QNN_CONV2D_TRANSPOSE, a, "weight has 16 input channels but data has 32",
+	      tx, ten(DT_INT8, 4, 16, 16, 4, 4), i32, i32, f32, f32);
+	set(OP_QNN_CONV2D_TRANSPOSE, a, "out_dtype", "\"int16\"");
+	GIVES(OP_QNN_CONV2D_TRANSPOSE, a, ten(DT_INT16, 4, 1, 16, 32, 32), tx, tw, i32, i32, f32, f32);
+	set(OP_QNN_CONV2D_TRANSPOSE, a, "out_dtype", "\"int8\"");
+	FAILS(OP_QNN_CONV2D_TRANSPOSE, a, "out_dtype must be int16 or int32, not int8",
+	      tx, tw, i32, i32, f32, f32);
+	/* grouped: the kernel scale runs along I times O of the weight, as in TVM */
+	a = attrs(OP_QNN_CONV2D_TRANSPOSE);
+	set(OP_QNN_CONV2D_TRANSPOSE, a, "groups", "2");
+	set(OP_QNN_CONV2D_TRANSPOSE, a, "channels", "16");
+	set(OP_QNN_CONV2D_TRANSPOSE, a, "kernel_size", "[4, 4]");
+	TypeId gw = ten(DT_INT8, 4, 32, 8, 4, 4);
+	GIVES(OP_QNN_CONV2D_TRANSPOSE, a, ten(DT_INT32, 4, 1, 16, 19, 19), tx, gw, i32, i32, f32,
+	      ten(DT_FLOAT32, 1, 256));
+	FAILS(OP_QNN_CONV2D_TRANSPOSE, a, "kernel_scale must be a scalar or have shape (256), not (16)",
+	      tx, gw, i32, i32, f32, ten(DT_FLOAT32, 1, 16));
+
+	/* qnn.sigmoid, qnn.tanh */
+	a = attrs(OP_QNN_SIGMOID);
+	GIVES(OP_QNN_SIGMOID, a, u8, u8, f32, i32, f32, i32);
+	FAILS(OP_QNN_SIGMOID, a, "data must be int8 or uint8, not int32", acc, f32, i32, f32, i32);
+	FAILS(OP_QNN_SIGMOID, a, "output_scale must be float32, not int32", u8, f32, i32, i32, i32);
+	FAILS(OP_QNN_SIGMOID, a, "zero_point must be a scalar, not (1)", u8, f32, ten(DT_INT32, 1, 1), f32, i32);
+	a = attrs(OP_QNN_TANH);
+	GIVES(OP_QNN_TANH, a, ten(DT_INT8, 2, 1, 10), ten(DT_INT8, 2, 1, 10), f32, i32, f32, i32);
+	FAILS(OP_QNN_TANH, a, "data must be a tensor, not a tuple", tup(1, u8), f32, i32, f32, i32);
+	FAILS(OP_QNN_TANH, a, "output_zero_point must be int32, not float32", u8, f32, i32, f32, f32);
 }
 
 static void
@@ -806,6 +867,59 @@ shapes(void)
 	FAILS(OP_TRANSPOSE, a, "axis 0 appears twice in axes", x234);
 }
 
+static void
+image(void)
+{
+	AttrId a;
+
+	/* nn.depth_to_space */
+	a = attrs(OP_NN_DEPTH_TO_SPACE);
+	TypeId x = ten(DT_UINT8, 4, 1, 16, 4, 4);
+	GIVES(OP_NN_DEPTH_TO_SPACE, a, x, x);
+	set(OP_NN_DEPTH_TO_SPACE, a, "block_size", "2");
+	GIVES(OP_NN_DEPTH_TO_SPACE, a, ten(DT_UINT8, 4, 1, 4, 8, 8), x);
+	GIVES(OP_NN_DEPTH_TO_SPACE, a, ten(DT_UINT8, 4, 1, -1, 8, -1), ten(DT_UINT8, 4, 1, -1, 4, -1));
+	FAILS(OP_NN_DEPTH_TO_SPACE, a, "data has rank 3 but layout NCHW needs 4", ten(DT_UINT8, 3, 16, 4, 4));
+	set(OP_NN_DEPTH_TO_SPACE, a, "layout", "\"NHWC\"");
+	set(OP_NN_DEPTH_TO_SPACE, a, "mode", "\"CDR\"");
+	GIVES(OP_NN_DEPTH_TO_SPACE, a, ten(DT_INT8, 4, 1, 8, 8, 4), ten(DT_INT8, 4, 1, 4, 4, 16));
+	set(OP_NN_DEPTH_TO_SPACE, a, "block_size", "3");
+	FAILS(OP_NN_DEPTH_TO_SPACE, a, "data has 16 channels, not a multiple of block_size 3 squared",
+	      ten(DT_INT8, 4, 1, 4, 4, 16));
+	set(OP_NN_DEPTH_TO_SPACE, a, "block_size", "0");
+	FAILS(OP_NN_DEPTH_TO_SPACE, a, "block_size must be positive, not 0", x);
+	set(OP_NN_DEPTH_TO_SPACE, a, "mode", "\"RDC\"");
+	FAILS(OP_NN_DEPTH_TO_SPACE, a, "mode must be \"DCR\" or \"CDR\", not \"RDC\"", x);
+	set(OP_NN_DEPTH_TO_SPACE, a, "layout", "\"NCHW4c\"");
+	FAILS(OP_NN_DEPTH_TO_SPACE, a, "layout \"NCHW4c\" is not a permutation of NCHW", x);
+
+	/* image.resize2d: as printed by TVM, roi=[0f, 0f, 0f, 0f] */
+	a = attrs(OP_IMAGE_RESIZE2D);
+	TypeId img = ten(DT_UINT8, 4, 1, 3, 4, 4);
+	FAILS(OP_IMAGE_RESIZE2D, a, "size is required", img);
+	set(OP_IMAGE_RESIZE2D, a, "size", "[8, 6]");
+	FAILS(OP_IMAGE_RESIZE2D, a, "roi is required", img);
+	set(OP_IMAGE_RESIZE2D, a, "roi", "[0f, 0f, 0f, 0f]");
+	GIVES(OP_IMAGE_RESIZE2D, a, ten(DT_UINT8, 4, 1, 3, 8, 6), img);
+	GIVES(OP_IMAGE_RESIZE2D, a, ten(DT_UINT8, 4, -1, 3, 8, 6), ten(DT_UINT8, 4, -1, 3, -1, -1));
+	set(OP_IMAGE_RESIZE2D, a, "layout", "\"NHWC\"");
+	set(OP_IMAGE_RESIZE2D, a, "method", "\"nearest_neighbor\"");
+	set(OP_IMAGE_RESIZE2D, a, "out_dtype", "\"float32\"");
+	GIVES(OP_IMAGE_RESIZE2D, a, ten(DT_FLOAT32, 4, 1, 8, 6, 3), ten(DT_UINT8, 4, 1, 4, 4, 3));
+	FAILS(OP_IMAGE_RESIZE2D, a, "data has rank 2 but layout NHWC needs 4", ten(DT_UINT8, 2, 4, 4));
+	set(OP_IMAGE_RESIZE2D, a, "method", "\"bilinear\"");
+	FAILS(OP_IMAGE_RESIZE2D, a, "method must be \"nearest_neighbor\", \"linear\" or \"cubic\", "
+	      "not \"bilinear\"", img);
+	set(OP_IMAGE_RESIZE2D, a, "roi", "[0, 0]");
+	FAILS(OP_IMAGE_RESIZE2D, a, "roi must have 4 values, not 2", img);
+	set(OP_IMAGE_RESIZE2D, a, "size", "[8]");
+	FAILS(OP_IMAGE_RESIZE2D, a, "size must have 2 values, not 1", img);
+	set(OP_IMAGE_RESIZE2D, a, "size", "[8, 0]");
+	FAILS(OP_IMAGE_RESIZE2D, a, "size must be positive, not [8, 0]", img);
+	set(OP_IMAGE_RESIZE2D, a, "layout", "\"HWC\"");
+	FAILS(OP_IMAGE_RESIZE2D, a, "layout \"HWC\" is not a permutation of NCHW", img);
+}
+
 int
 main(void)
 {
@@ -820,6 +934,7 @@ main(void)
 	pooling();
 	elementwise();
 	shapes();
+	image();
 	ir_diag_free(&D);
 	ir_module_free(M);
 	return done_testing();
