@@ -25,8 +25,12 @@ graft_ruleset_find(const char *name)
 }
 
 void
-graft_rulesets_list(FILE *f)
+graft_rulesets_list(FILE *f, int targets)
 {
+	int n = 0;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		fprintf(f, "%s%s", i ? ", " : "", all[i]->name);
+		if (all[i]->target == targets)
+			fprintf(f, "%s%s", n++ ? ", " : "", all[i]->name);
+	if (!n)
+		fputs("none", f);
 }

@@ -6,9 +6,10 @@
 
 #include "rewrite.h"
 
-/* The built-in ruleset called name, or NULL. */
+/* The built-in ruleset or target table called name, or NULL. */
 const Ruleset *graft_ruleset_find(const char *name);
-/* Prints the names of the built-in rulesets, comma-separated. */
-void graft_rulesets_list(FILE *f);
+/* Prints the names of the built-in rulesets (targets: of the target
+** tables), comma-separated. */
+void graft_rulesets_list(FILE *f, int targets);
 
 #endif

@@ -1339,13 +1339,15 @@ subsumes(const Ast *a, const Ast *b, uint64_t *work)
 	}
 }
 
+static const char *const kindname[] = { "rule", "composite", "supports" };
+
 /* unconditional: 1 if a rule fires whenever its pattern matches */
 static int
 unconditional(const Rule *ru)
 {
 	const Ast *res = ru->result;
-	int action = res->kind == A_CALL && !res->op && scalarctor(res->s) == DT_COUNT;
-	return !ru->guard && res->kind != A_FOLD && !action;
+	int action = res && res->kind == A_CALL && !res->op && scalarctor(res->s) == DT_COUNT;
+	return !ru->guard && (!res || res->kind != A_FOLD) && !action;
 }
 
 /* repeats: 1 if some variant of rule a uses a name twice */
@@ -1510,7 +1512,7 @@ checkrule(Check *c, Rule *ru)
 	c->toomany = 0;
 	c->toobig = 0;
 	c->budget = MAXNODES;
-	if (toodeep(ru->pat, 0) || (ru->guard && toodeep(ru->guard, 0)) || toodeep(ru->result, 0)) {
+	if (toodeep(ru->pat, 0) || (ru->guard && toodeep(ru->guard, 0)) || (ru->result && toodeep(ru->result, 0))) {
 		ir_error(c->d, ru->loc, "rule '%s' is nested more than %d levels deep", ru->name, MAXDEPTH);
 		return;
 	}
@@ -1555,6 +1557,12 @@ checkrule(Check *c, Rule *ru)
 		if (root->kind != A_CALL && root->kind != A_TUPLE && root->kind != A_GETITEM) {
 			ir_error(c->d, root->loc, "a rule's pattern must have an op, a tuple or a projection at its "
 			         "root, in every alternative");
+			free(alts.v);
+			return;
+		}
+		if (ru->kind == RK_SUPPORTS && (root->kind != A_CALL || (root->flags & AF_OPTIONAL))) {
+			ir_error(c->d, root->loc, "a 'supports' entry names one op: its pattern must have a call of "
+			         "that op at its root, in every alternative");
 			free(alts.v);
 			return;
 		}
@@ -1604,9 +1612,10 @@ checkrule(Check *c, Rule *ru)
 			gforms(c, &s, ru->guard);
 	}
 	s.where = "result";
-	result(c, &s, ru->result, 1);
+	if (ru->result)
+		result(c, &s, ru->result, 1);
 	/* the result's dtype must agree with the matched value's */
-	if (c->d->errors == before && ru->result->kind != A_FOLD)
+	if (c->d->errors == before && ru->result && ru->result->kind != A_FOLD)
 		for (uint32_t v = 0; v < s.n; v++) {
 			DType want = pdtype(ru->variants[v].pat, &s, v), got = pdtype(ru->result, &s, v);
 			if (want != DT_COUNT && got != DT_COUNT && want != got) {
@@ -1660,8 +1669,20 @@ dsl_check(Rules *r)
 		}
 	}
 	for (uint32_t i = 0; i < r->nrules; i++) {
-		if ((first = dsl_map_get(&rules, r->rules[i].name)) != UINT32_MAX) {
-			ir_error(r->d, r->rules[i].loc, "rule '%s' is defined twice", r->rules[i].name);
+		if (r->target && r->rules[i].kind == RK_RULE) {
+			ir_error(r->d, r->rules[i].loc, "a target table has composites and 'supports' entries; rewrite "
+			         "rules belong in a file that starts with 'ruleset NAME'");
+			continue;
+		}
+		if (!r->target && r->rules[i].kind != RK_RULE) {
+			ir_error(r->d, r->rules[i].loc, "'%s' belongs in a target table, a file that starts with "
+			         "'target \"NAME\"'", r->rules[i].kind == RK_COMPOSITE ? "composite" : "supports");
+			continue;
+		}
+		if (r->rules[i].kind == RK_SUPPORTS) {
+			/* named after their op: several may share it */
+		} else if ((first = dsl_map_get(&rules, r->rules[i].name)) != UINT32_MAX) {
+			ir_error(r->d, r->rules[i].loc, "%s '%s' is defined twice", kindname[r->rules[i].kind], r->rules[i].name);
 			ir_note(r->d, r->rules[first].loc, "first defined here");
 		} else {
 			dsl_map_put(&rules, r->rules[i].name, i);
@@ -1700,12 +1721,20 @@ dsl_check(Rules *r)
 			uint32_t j = at[o];
 			for (uint32_t h = 0; h < nhiders && hiders[h] < j && work < MAXHIDEWORK; h++) {
 				uint32_t i = hiders[h];
-				if (hides(&r->rules[i], &r->rules[j], &work)) {
-					ir_error(r->d, r->rules[j].loc, "rule '%s' can never fire: rule '%s' matches everything it matches and is tried first",
-					         r->rules[j].name, r->rules[i].name);
-					ir_note(r->d, r->rules[i].loc, "rule '%s' is here", r->rules[i].name);
-					break;
-				}
+				const Rule *a = &r->rules[i], *b = &r->rules[j];
+				if (a->kind != b->kind || !hides(a, b, &work))
+					continue;
+				if (b->kind == RK_RULE)
+					ir_error(r->d, b->loc, "rule '%s' can never fire: rule '%s' matches everything it matches and is tried first",
+					         b->name, a->name);
+				else if (b->kind == RK_COMPOSITE)
+					ir_error(r->d, b->loc, "composite '%s' can never match: composite '%s' matches everything it "
+					         "matches and is tried first", b->name, a->name);
+				else
+					ir_error(r->d, b->loc, "this 'supports' entry adds nothing: an earlier one without a guard "
+					         "accepts every %s it accepts", b->name);
+				ir_note(r->d, a->loc, "%s '%s' is here", kindname[a->kind], a->name);
+				break;
 			}
 		}
 		free(hiders);

@@ -46,6 +46,8 @@ typedef struct Build {
 	NameMap bound;          /* name -> its first bind in binds */
 	NameMap alias;          /* long operand path -> its alias number */
 	uint32_t naliases;
+	const char **inner;     /* target tables: what the variant outlines */
+	uint32_t ninner, capinner;
 } Build;
 
 /* ---------------------------------------------------------------- names */
@@ -195,6 +197,16 @@ attrcmp(const void *x, const void *y)
 
 static void walk(Build *b, const Ast *a, const char *v, int root);
 
+/* inner: in a target table, the node in v is part of what a match outlines */
+static void
+inner(Build *b, const char *v)
+{
+	if (!b->r->target)
+		return;
+	ir_vgrow(&b->inner, &b->capinner, b->ninner + 1);
+	b->inner[b->ninner++] = v;
+}
+
 /* args: load and walk a call's or tuple's operands from index 0 */
 static void
 args(Build *b, const Ast *a, const char *v)
@@ -240,6 +252,7 @@ walk(Build *b, const Ast *a, const char *v, int root)
 		return;
 	case A_CONST:
 		step(b, S_KIND, v)->k = NK_CONST;
+		inner(b, v);
 		return;
 	case A_VAR:
 		step(b, S_KIND, v)->k = NK_VAR;
@@ -256,6 +269,7 @@ walk(Build *b, const Ast *a, const char *v, int root)
 		Step *s;
 		if (!root)
 			step(b, S_KIND, v)->k = NK_GETITEM;
+		inner(b, v);
 		s = step(b, S_INDEX, v);
 		s->n = a->i;
 		if (needsvar(b, a->kid[0])) {
@@ -276,6 +290,7 @@ walk(Build *b, const Ast *a, const char *v, int root)
 				n++;
 		if (!root)
 			step(b, S_KIND, v)->k = NK_TUPLE;
+		inner(b, v);
 		s = step(b, S_NARGS, v);
 		s->n = n;
 		s->atleast = (uint8_t)rest;
@@ -286,6 +301,7 @@ walk(Build *b, const Ast *a, const char *v, int root)
 		uint32_t first;
 		if (!root)
 			step(b, S_OP, v)->n = a->op;
+		inner(b, v);
 		/* attribute tests in schema order, so that rules share them */
 		first = b->nsteps;
 		for (uint32_t i = 0; i < a->nkid; i++) {
@@ -443,6 +459,7 @@ dsl_compile(Rules *r)
 			counts(&b, root);
 			b.nsteps = 0;
 			b.nbinds = 0;
+			b.ninner = 0;
 			walk(&b, root, "v", 1);
 			if (b.nsteps > MAXSTEPS) {
 				ir_error(r->d, ru->loc, "rule '%s' takes more than %d steps to match (tests and "
@@ -465,6 +482,11 @@ dsl_compile(Rules *r)
 			if (b.nbinds)
 				memcpy(ru->variants[v].binds, b.binds, b.nbinds * sizeof(Bind));
 			ru->variants[v].nbinds = b.nbinds;
+			if (b.ninner) {
+				ru->variants[v].inner = ir_arena_alloc(&r->arena, b.ninner * sizeof *b.inner);
+				memcpy(ru->variants[v].inner, b.inner, b.ninner * sizeof *b.inner);
+				ru->variants[v].ninner = b.ninner;
+			}
 		}
 	}
 	if (r->ntrees > 1)
@@ -476,5 +498,6 @@ dsl_compile(Rules *r)
 	dsl_map_free(&b.alias);
 	free(b.steps);
 	free(b.binds);
+	free(b.inner);
 	return errors;
 }

@@ -85,6 +85,11 @@ typedef struct Variant {
 	Ast *pat;
 	struct Bind *binds;     /* after dsl_compile */
 	uint32_t nbinds;
+	/* target tables, after dsl_compile: the C variables of the nodes the
+	** variant matches by structure (calls, tuples, projections) and by
+	** `const`, root first: what a composite outlines */
+	const char **inner;
+	uint32_t ninner;
 } Variant;
 
 /* A name bound by a variant, as generated code reaches it. */
@@ -98,13 +103,22 @@ typedef struct Bind {
 	const Ast *at;          /* the pattern that bound it */
 } Bind;
 
+/* What an item of a .rules file is: a rewrite rule (a ruleset's), or an
+** entry of a target's pattern table. */
+typedef enum RuleKind {
+	RK_RULE,                /* PATTERN [if GUARD] => RESULT */
+	RK_COMPOSITE,           /* composite NAME: PATTERN [if GUARD] */
+	RK_SUPPORTS,            /* supports PATTERN [if GUARD]: a single op */
+} RuleKind;
+
 typedef struct Rule {
-	const char *name;       /* given, or "file:line" */
+	const char *name;       /* given, or "file:line"; supports: the op */
 	Loc loc;
 	int named;
 	int prio;
 	uint32_t order;         /* position in the file (includes first) */
-	Ast *pat, *guard, *result;
+	int kind;               /* RuleKind */
+	Ast *pat, *guard, *result;   /* result: NULL in a target table */
 	uint32_t nvariants;
 	Variant *variants;
 	uint32_t index;         /* in priority order: the id in generated code */
@@ -130,7 +144,8 @@ typedef struct Rules {
 	Module *m;
 	Diag *d;
 	Arena arena;
-	const char *name;       /* from `ruleset NAME` */
+	const char *name;       /* from `ruleset NAME` or `target "NAME"` */
+	int target;             /* 1: a target's pattern table */
 	Loc nameloc;
 	const char *path;       /* the top file, as given */
 	Rule *rules;     uint32_t nrules, caprules;

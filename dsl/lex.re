@@ -48,7 +48,7 @@ continues(int t)
 	case 0: case T_END: case T_ARROW: case T_IF: case T_ANDAND: case T_OROR:
 	case T_EQ: case T_NE: case T_LE: case T_GE: case T_RULE: case T_PRIORITY:
 	case T_RULESET: case T_INCLUDE: case T_PATTERN: case T_EXTERN: case T_PRED:
-	case T_ACTION:
+	case T_ACTION: case T_TARGET: case T_COMPOSITE: case T_SUPPORTS:
 	case '|': case ',': case ':': case '=': case '<': case '+': case '-':
 	case '*': case '/': case '%': case '!': case '(': case '[': case '.':
 		return 1;
@@ -220,14 +220,9 @@ again:
 	"True"       { locate(p, lloc); return T_TRUE; }
 	"False"      { locate(p, lloc); return T_FALSE; }
 	"None"       { locate(p, lloc); return T_NONE; }
-	"target" | "composite" | "supports" {
-		locate(p, lloc);
-		ir_error(p->r->d, here(p), "'%.*s' is reserved for target pattern tables",
-		         (int)(p->cur - p->tok), p->tok);
-		lval->str.p = p->tok;
-		lval->str.n = (uint32_t)(p->cur - p->tok);
-		return T_IDENT;
-	}
+	"target"     { locate(p, lloc); return T_TARGET; }
+	"composite"  { locate(p, lloc); return T_COMPOSITE; }
+	"supports"   { locate(p, lloc); return T_SUPPORTS; }
 	"_"          { locate(p, lloc); return '_'; }
 	ident {
 		locate(p, lloc);

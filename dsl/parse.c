@@ -208,19 +208,50 @@ str(DParser *p, const RStr *s)
 
 /* ---------------------------------------------------------------- items */
 
-void
-r_ruleset(DParser *p, const RStr *name, const DLTYPE *l)
+/* header: the `ruleset NAME` or `target "NAME"` line of the top file */
+static void
+header(DParser *p, const RStr *name, const DLTYPE *l, int target)
 {
 	Rules *r = p->r;
+	const char *bad = NULL;
 
 	if (p->file != ir_file(r->m, r->path))
-		return;     /* an included file's ruleset line names that file only */
+		return;     /* an included file's header names that file only */
 	if (r->name) {
-		ir_error(r->d, LOC(l), "a file has one ruleset line");
+		ir_error(r->d, LOC(l), "a file has one 'ruleset' or 'target' line");
 		return;
+	}
+	if (target) {
+		/* the name is the --target argument and a C identifier once its
+		   '-' and '.' become '_' */
+		if (!name->n)
+			bad = "is empty";
+		for (uint32_t i = 0; i < name->n && !bad; i++) {
+			char ch = name->p[i];
+			if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+			      ch == '_' || ch == '-' || ch == '.'))
+				bad = "may hold only letters, digits, '_', '-' and '.'";
+		}
+		if (bad) {
+			ir_error(r->d, LOC(l), "a target's name %s", bad);
+			return;
+		}
 	}
 	r->name = str(p, name);
 	r->nameloc = LOC(l);
+	r->target = target;
+}
+
+void
+r_ruleset(DParser *p, const RStr *name, const DLTYPE *l)
+{
+	header(p, name, l, 0);
+}
+
+void
+r_target(DParser *p, const RStr *name, const DLTYPE *l)
+{
+	header(p, name, l, 1);
 }
 
 /* normpath: drop "./" and "dir/../" from a relative or absolute path */
@@ -362,6 +393,57 @@ r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const D
 	ru->pat = pat;
 	ru->guard = guard;
 	ru->result = result;
+}
+
+/* entry: a new entry of a target table, in file order */
+static Rule *
+entry(DParser *p, RuleKind kind, const char *name, Loc loc, int prio, Ast *pat, Ast *guard)
+{
+	Rules *r = p->r;
+	Rule *ru;
+
+	ir_vgrow(&r->rules, &r->caprules, r->nrules + 1);
+	ru = &r->rules[r->nrules];
+	memset(ru, 0, sizeof *ru);
+	ru->order = r->nrules++;
+	ru->kind = kind;
+	ru->name = name;
+	ru->named = kind == RK_COMPOSITE;
+	ru->loc = loc;
+	ru->prio = prio;
+	ru->pat = pat;
+	ru->guard = guard;
+	return ru;
+}
+
+void
+r_composite(DParser *p, const RStr *name, const DLTYPE *l, int prio, Ast *pat, Ast *guard)
+{
+	entry(p, RK_COMPOSITE, str(p, name), LOC(l), prio, pat, guard);
+}
+
+/* r_supports: one entry per pattern; a bare name `op` is op(...) */
+void
+r_supports(DParser *p, AList pats, Ast *guard, const DLTYPE *l)
+{
+	if (guard && pats.n > 1) {
+		ir_error(p->r->d, LOC(l), "a guard belongs to one op: write one 'supports' line for each guarded op");
+		return;
+	}
+	for (uint32_t i = 0; i < pats.n; i++) {
+		Ast *a = pats.v[i], *root = a;
+		if (a->kind == A_NAME) {
+			Ast *rest = dsl_ast(p->r, A_REST, a->loc);
+			a->kind = A_CALL;
+			a->kid = ir_arena_alloc(&p->r->arena, sizeof *a->kid);
+			a->kid[0] = rest;
+			a->nkid = 1;
+		}
+		while (root->kind == A_BIND || root->kind == A_TYPED)
+			root = root->kid[0];
+		/* named after its op; dsl_check rejects other roots */
+		entry(p, RK_SUPPORTS, root->kind == A_CALL ? root->s : "?", a->loc, 0, a, guard);
+	}
 }
 
 /* ---------------------------------------------------------------- AST */
@@ -712,6 +794,6 @@ dsl_parse(Rules *r, const char *path)
 	r->path = dsl_strdup(r, path, strlen(path));
 	errs = parsefile(r, path, none);
 	if (!r->name && !errs)
-		ir_error(r->d, (Loc){ 1, 1, ir_file(r->m, path) }, "a rules file starts with 'ruleset NAME'");
+		ir_error(r->d, (Loc){ 1, 1, ir_file(r->m, path) }, "a rules file starts with 'ruleset NAME' or 'target \"NAME\"'");
 	return r->d->errors ? r->d->errors : 0;
 }

@@ -3,9 +3,9 @@
 #include "rewrite.h"
 
 static const RuleInfo rules[] = {
-	{ "fold_quantize", "rulesets/canonicalize.rules", 10 },
-	{ "requantize_clip_cast_uint8", "rulesets/canonicalize.rules", 16 },
-	{ "requantize_clip_cast_int8", "rulesets/canonicalize.rules", 20 },
+	{ "fold_quantize", "rulesets/canonicalize.rules", 10, RI_RULE },
+	{ "requantize_clip_cast_uint8", "rulesets/canonicalize.rules", 16, RI_RULE },
+	{ "requantize_clip_cast_int8", "rulesets/canonicalize.rules", 20, RI_RULE },
 };
 
 static const char *const strs[] = {
@@ -138,4 +138,5 @@ const Ruleset graft_ruleset_canonicalize = {
 	0, strs,
 	0, lits,
 	match,
+	0,
 };

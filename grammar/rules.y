@@ -52,9 +52,10 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 %token TRUE "True" FALSE "False" NONE "None"
 %token ARROW "=>" ELLIPSIS "..." EQ "==" NE "!=" LE "<=" GE ">="
 %token ANDAND "&&" OROR "||"
+%token TARGET "target" COMPOSITE "composite" SUPPORTS "supports"
 
 %type <ast> pat alt prim post atom parg pelem lit attrval tcons tdim guard_opt expr primary earg result
-%type <list> pargs pargs_opt pelems lits lits_opt names names_opt eargs eargs_opt tdims
+%type <list> spats pargs pargs_opt pelems lits lits_opt names names_opt eargs eargs_opt tdims
 %type <head> head
 %type <ival> prio_opt sint
 
@@ -68,7 +69,9 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 
 %%
 
-/* file := {item} */
+/* file := {item}
+** item := ruleset NAME | target "NAME" | include "FILE" | pattern ... | extern ...
+**       | rule | composite NAME [priority N] ':' pat [if guard] | supports pats [if guard] */
 file
 	: %empty
 	| file item
@@ -85,7 +88,17 @@ item
 	                                 { r_extern(p, &$3, &@3, $5, 1); }
 	| head pat guard_opt ARROW result END
 	                                 { r_rule(p, &$1, $2, $3, $5, &@2); }
+	| TARGET STRING END              { r_target(p, &$2, &@2); }
+	| COMPOSITE IDENT prio_opt ':' pat guard_opt END
+	                                 { r_composite(p, &$2, &@2, $3, $5, $6); }
+	| SUPPORTS spats guard_opt END   { r_supports(p, $2, $3, &@1); }
 	| error END                      { yyerrok; }
+	;
+
+/* spats := pattern {',' pattern}: a bare op name stands for op(...) */
+spats
+	: pat                            { $$ = dsl_list1(p, $1); }
+	| spats ',' pat                  { $$ = dsl_list_add(p, $1, $3); }
 	;
 
 /* head := ['rule' NAME ['priority' N] ':'] */

@@ -22,14 +22,24 @@
 
 typedef struct Rw Rw;
 
+/* What an entry of a generated table is. */
+typedef enum RuleInfoKind {
+	RI_RULE,                /* a rewrite rule */
+	RI_COMPOSITE,           /* a target's composite pattern */
+	RI_SUPPORTS,            /* a single op a target supports */
+} RuleInfoKind;
+
 typedef struct RuleInfo {
-	const char *name;       /* its name, or "file:line" */
+	const char *name;       /* its name, or "file:line"; supports: the op */
 	const char *file;       /* the .rules file */
 	uint32_t line;
+	int kind;               /* RuleInfoKind */
 } RuleInfo;
 
+/* A ruleset, or a target's pattern table (target = 1), as graftc
+** generates it. */
 typedef struct Ruleset {
-	const char *name;       /* from `ruleset NAME` */
+	const char *name;       /* from `ruleset NAME` or `target "NAME"` */
 	const char *source;     /* the .rules file it was generated from */
 	uint32_t nrules;
 	const RuleInfo *rules;  /* in priority order */
@@ -38,8 +48,10 @@ typedef struct Ruleset {
 	uint32_t nlits;         /* attribute literals in Relay syntax */
 	const char *const *lits;
 	/* Tries the rules rooted at n; returns the replacement and sets *rule,
-	** or returns 0. */
+	** or returns 0.  A target table's match() returns 0 and reports every
+	** entry whose pattern matches at n through rw_report(). */
 	NodeId (*match)(Rw *rw, NodeId n, uint32_t *rule);
+	int target;
 } Ruleset;
 
 struct Rw {
@@ -55,6 +67,13 @@ struct Rw {
 	AttrId scratch;         /* dry: attributes are written here */
 	/* a scratch stack for tuples built with rest fields */
 	NodeId *tb; uint32_t ntb, captb;
+	/* target tables: called for each entry (rule, in the table's order)
+	** whose pattern matches at root, in priority order, with the nodes
+	** the match covers (root first: calls, tuples and projections of the
+	** pattern, and the constants it matched with `const`); ok is 0 when
+	** the entry's guard is false */
+	void (*report)(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok);
+	void *ctx;
 };
 
 /* ---------------------------------------------------------------- driver */
@@ -163,6 +182,13 @@ rw_shape_is(const Module *m, NodeId n, uint32_t rank, const int64_t *dims)
 		if (dims[i] >= 0 && m->dims[t->first + i] != dims[i])
 			return 0;
 	return 1;
+}
+
+static inline void
+rw_report(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok)
+{
+	if (rw->report)
+		rw->report(rw, rule, nodes, n, ok);
 }
 
 /* ---------------------------------------------------------------- guards */

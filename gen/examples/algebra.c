@@ -3,7 +3,7 @@
 #include "rewrite.h"
 
 static const RuleInfo rules[] = {
-	{ "difference_of_squares", "rulesets/examples/algebra.rules", 7 },
+	{ "difference_of_squares", "rulesets/examples/algebra.rules", 7, RI_RULE },
 };
 
 static const char *const strs[] = {
@@ -152,4 +152,5 @@ const Ruleset graft_ruleset_algebra = {
 	0, strs,
 	0, lits,
 	match,
+	0,
 };
