@@ -1,11 +1,13 @@
 /*
 ** graft.c: the graft command.
 **
-**   graft [--rules NAME ...] [--stats] [--params FILE] [--save-params FILE]
+**   graft [--rules NAME ...] [--target "T1, T2, host"] [--emit relay|dot]
+**         [--explain] [--stats] [--params FILE] [--save-params FILE]
 **         [--show-types] [--verify] [-o OUT] MODEL.relay
 **
 ** Reads a model in TVM's Relay text format, binds its parameters, infers
-** and checks its types, applies the built-in rulesets named, and prints it.  Exit status: 0 on success, 1 on a
+** and checks its types, applies the built-in rulesets named, partitions it
+** for the targets named, and prints it.  Exit status: 0 on success, 1 on a
 ** user error (reported as file:line:col: error: ...), 2 on a usage error.
 ** Output files are written whole or not at all.
 */
@@ -17,7 +19,9 @@
 #include <unistd.h>
 
 #include "bind.h"
+#include "dot.h"
 #include "ir.h"
+#include "partition.h"
 #include "rewrite.h"
 #include "rulesets.h"
 #include "text.h"
@@ -36,6 +40,11 @@ typedef struct Opts {
 	int stats;
 	const Ruleset *rules[32];
 	int nrules;
+	const Ruleset *targets[32];
+	int ntargets;
+	int dot;                /* --emit dot */
+	int explain;
+	PartStop stop;
 } Opts;
 
 static const char usage[] =
@@ -47,7 +56,16 @@ static const char usage[] =
 	"options:\n"
 	"  --rules NAME         apply a built-in ruleset until nothing matches;\n"
 	"                       repeat to apply several, in order\n"
-	"  --stats              print how often each rule fired (to standard error)\n"
+	"  --target \"T, host\"   partition for the built-in targets listed before\n"
+	"                       the host (the tvmc convention), in that order\n"
+	"  --emit relay|dot     print Relay text (the default), or a Graphviz\n"
+	"                       picture with one colour per target\n"
+	"  --explain            say why each op left on the host is there, and\n"
+	"                       which region merges were refused (to standard error)\n"
+	"  --stop-after STEP    partition only up to composite, annotate, regions\n"
+	"                       or partition (the default)\n"
+	"  --stats              print how often each rule fired and what was\n"
+	"                       offloaded (to standard error)\n"
 	"  --params FILE        bind constants and @main parameters from a\n"
 	"                       safetensors file (meta[relay.Constant][N] or %%name)\n"
 	"  --save-params FILE   write the printed meta[relay.Constant][N] data\n"
@@ -91,6 +109,63 @@ readfile(const char *path, size_t *len)
 	return buf;
 }
 
+/* targets: o->targets from a --target list "a, b, host": the targets
+** before the host (named host, llvm or c) partition, in order */
+static int
+targets(Opts *o, const char *list)
+{
+	const char *s = list;
+	int host = 0;
+
+	for (;;) {
+		const char *e;
+		size_t n;
+		char name[128];
+		const Ruleset *rs;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		e = strchr(s, ',');
+		n = e ? (size_t)(e - s) : strlen(s);
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		if (!n || n >= sizeof name) {
+			fprintf(stderr, "graft: error: --target \"%s\": %s\n", list, n ? "a name is too long" : "an empty name");
+			return 0;
+		}
+		memcpy(name, s, n);
+		name[n] = 0;
+		if (host) {
+			fprintf(stderr, "graft: error: --target \"%s\": '%s' comes after the host target; "
+			        "partitioned targets come first\n", list, name);
+			return 0;
+		}
+		if (strcmp(name, "host") == 0 || strcmp(name, "llvm") == 0 || strcmp(name, "c") == 0) {
+			host = 1;
+		} else if (!(rs = graft_ruleset_find(name)) || !rs->target) {
+			fprintf(stderr, "graft: error: --target: %s '%s' (built-in targets: ", rs ? "not a target table, but the ruleset" :
+			        "no target called", name);
+			graft_rulesets_list(stderr, 1);
+			fprintf(stderr, ", and host)%s\n", rs ? "; apply rulesets with --rules" : "");
+			return 0;
+		} else {
+			for (int i = 0; i < o->ntargets; i++)
+				if (o->targets[i] == rs) {
+					fprintf(stderr, "graft: error: --target \"%s\": '%s' is listed twice\n", list, name);
+					return 0;
+				}
+			if (o->ntargets == 32) {
+				fprintf(stderr, "graft: error: more than 32 targets\n");
+				return 0;
+			}
+			o->targets[o->ntargets++] = rs;
+		}
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return 1;
+}
+
 static int
 parseargs(int argc, char **argv, Opts *o)
 {
@@ -115,10 +190,11 @@ parseargs(int argc, char **argv, Opts *o)
 				fprintf(stderr, "graft: error: option '--rules' needs a ruleset name\n");
 				return 0;
 			}
-			if (!(rs = graft_ruleset_find(argv[i]))) {
-				fprintf(stderr, "graft: error: no ruleset called '%s' (built in: ", argv[i]);
-				graft_rulesets_list(stderr);
-				fputs(")\n", stderr);
+			if (!(rs = graft_ruleset_find(argv[i])) || rs->target) {
+				fprintf(stderr, "graft: error: %s '%s' (built-in rulesets: ", rs ? "not a ruleset, but the target table" :
+				        "no ruleset called", argv[i]);
+				graft_rulesets_list(stderr, 0);
+				fprintf(stderr, ")%s\n", rs ? "; partition with --target" : "");
 				return 0;
 			}
 			if (o->nrules == 32) {
@@ -126,6 +202,32 @@ parseargs(int argc, char **argv, Opts *o)
 				return 0;
 			}
 			o->rules[o->nrules++] = rs;
+		} else if (strcmp(a, "--target") == 0) {
+			if (++i == argc) {
+				fprintf(stderr, "graft: error: option '--target' needs a list of targets\n");
+				return 0;
+			}
+			if (!targets(o, argv[i]))
+				return 0;
+		} else if (strcmp(a, "--emit") == 0) {
+			if (++i == argc || (strcmp(argv[i], "relay") != 0 && strcmp(argv[i], "dot") != 0)) {
+				fprintf(stderr, "graft: error: option '--emit' takes relay or dot\n");
+				return 0;
+			}
+			o->dot = strcmp(argv[i], "dot") == 0;
+		} else if (strcmp(a, "--explain") == 0) {
+			o->explain = 1;
+		} else if (strcmp(a, "--stop-after") == 0) {
+			static const char *const steps[] = { "composite", "annotate", "regions", "partition" };
+			int k = 0;
+			if (++i < argc)
+				for (k = 0; k < 4 && strcmp(argv[i], steps[k]) != 0; k++)
+					;
+			if (i == argc || k == 4) {
+				fprintf(stderr, "graft: error: option '--stop-after' takes composite, annotate, regions or partition\n");
+				return 0;
+			}
+			o->stop = (PartStop)(PS_COMPOSITE + k);
 		} else if (strcmp(a, "--params") == 0) {
 			val = &o->params;
 		} else if (strcmp(a, "--save-params") == 0) {
@@ -153,6 +255,12 @@ parseargs(int argc, char **argv, Opts *o)
 		fprintf(stderr, "graft: error: no model given\n");
 		return 0;
 	}
+	if ((o->explain || o->stop) && !o->ntargets) {
+		fprintf(stderr, "graft: error: %s needs --target\n", o->explain ? "--explain" : "--stop-after");
+		return 0;
+	}
+	if (!o->stop)
+		o->stop = PS_ALL;
 	return 1;
 }
 
@@ -165,7 +273,10 @@ emit(Module *m, const Opts *o, MetaList *meta)
 	FILE *f;
 
 	if (!o->out) {
-		ir_print(stdout, m, &po, meta);
+		if (o->dot)
+			ir_print_dot(stdout, m);
+		else
+			ir_print(stdout, m, &po, meta);
 		if (fflush(stdout) != 0) {
 			fprintf(stderr, "graft: error: cannot write output: %s\n", strerror(errno));
 			return 0;
@@ -180,7 +291,10 @@ emit(Module *m, const Opts *o, MetaList *meta)
 		free(tmp);
 		return 0;
 	}
-	ir_print(f, m, &po, meta);
+	if (o->dot)
+		ir_print_dot(f, m);
+	else
+		ir_print(f, m, &po, meta);
 	if (ferror(f) | (fclose(f) != 0) || rename(tmp, o->out) != 0) {
 		fprintf(stderr, "graft: error: cannot write '%s': %s\n", o->out, strerror(errno));
 		remove(tmp);
@@ -238,6 +352,25 @@ main(int argc, char **argv)
 		if (o.stats)
 			ir_rewrite_stats(stderr, o.rules[i], &st);
 		free(st.fired);
+		if (errs || (o.verify && ir_verify(m, &d)))
+			goto out;
+	}
+	if (o.ntargets) {
+		Partitioner p;
+		int errs;
+		memset(&p, 0, sizeof p);
+		p.m = m;
+		p.d = &d;
+		p.targets = o.targets;
+		p.ntargets = (uint32_t)o.ntargets;
+		p.stop = o.stop;
+		p.explain = o.explain;
+		errs = ir_partition(&p);
+		if (o.stats)
+			ir_partition_stats(stderr, &p);
+		if (o.explain)
+			ir_partition_explain(stderr, &p);
+		ir_partition_free(&p);
 		if (errs || (o.verify && ir_verify(m, &d)))
 			goto out;
 	}

@@ -1,0 +1,1163 @@
+/*
+** partition.c: composites, target annotation, region merging and
+** outlining (partition.h, docs/partitioning.md).
+**
+** Each step works on one function at a time, on the function's graph in
+** topological order (operands first; function literals are leaves).  The
+** state is a handful of arrays indexed by NodeId, grown with the module:
+** nothing here is quadratic in the graph except where docs/partitioning.md
+** says so (a merge of two regions walks both regions' inputs).
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "partition.h"
+
+/* A composite's match: entry `rule` at the node at position pos, covering
+** pool[first .. first + n) (root first). */
+typedef struct Cand {
+	uint32_t rule, pos, first, n;
+} Cand;
+
+typedef struct State {
+	Partitioner *p;
+	Module *m;
+	uint16_t ti;            /* the target being partitioned */
+	const Ruleset *rs;
+	Rw rw;
+	uint32_t cap;           /* size of the per-node arrays */
+	/* the graph */
+	NodeId *order; uint32_t norder, caporder;
+	uint32_t *pos;          /* 1 + index in order; 0: not in the graph */
+	/* composites */
+	Cand *cands; uint32_t ncands, capcands;
+	NodeId *pool; uint32_t npool, cappool;
+	uint32_t *supported;    /* 1 + the first supports entry that accepts the node */
+	uint32_t *owner;        /* 1 + the candidate that took the node */
+	uint32_t *stamp; uint32_t curstamp;
+	NodeId *param;          /* outlining: the parameter standing for a node, when stamp says so */
+	uint32_t *pstamp;
+	uint32_t *nmade;        /* per entry: composites made in this target */
+	/* regions */
+	uint8_t *tgt;           /* annotated with this target */
+	NodeId *parent;         /* union-find over the target's nodes */
+	uint32_t *minpos, *ver, gver;
+	uint32_t *mrep, *mver;  /* memo: the node reaches no node of region mrep at version mver */
+	uint32_t *ehead, *etail;   /* per region: its input list */
+	NodeId *enode; uint32_t *enext; uint32_t nent, capent;
+	uint32_t nregions;      /* global functions made for this target */
+	NodeId *stack; uint32_t nstack, capstack;
+} State;
+
+/* ---------------------------------------------------------------- state */
+
+#define GROW(S, field) do { \
+		(S)->field = ir_xrealloc((S)->field, cap * sizeof *(S)->field); \
+		memset((S)->field + (S)->cap, 0, (cap - (S)->cap) * sizeof *(S)->field); \
+	} while (0)
+
+/* ensure: the per-node arrays cover every node of the module */
+static void
+ensure(State *S)
+{
+	uint32_t cap;
+
+	if (S->m->nnodes <= S->cap)
+		return;
+	cap = S->m->nnodes + S->m->nnodes / 2 + 64;
+	GROW(S, pos);
+	GROW(S, supported);
+	GROW(S, owner);
+	GROW(S, stamp);
+	GROW(S, param);
+	GROW(S, pstamp);
+	GROW(S, tgt);
+	GROW(S, parent);
+	GROW(S, minpos);
+	GROW(S, ver);
+	GROW(S, mrep);
+	GROW(S, mver);
+	GROW(S, ehead);
+	GROW(S, etail);
+	S->cap = cap;
+}
+
+static void
+statefree(State *S)
+{
+	free(S->order); free(S->pos); free(S->cands); free(S->pool); free(S->supported);
+	free(S->owner); free(S->stamp); free(S->param); free(S->pstamp); free(S->nmade);
+	free(S->tgt); free(S->parent); free(S->minpos); free(S->ver); free(S->mrep);
+	free(S->mver); free(S->ehead); free(S->etail); free(S->enode); free(S->enext);
+	free(S->stack);
+}
+
+static void
+why(State *S, WhyKind k, NodeId n, uint32_t rule, uint32_t rule2, NodeId other, NodeId via)
+{
+	Partitioner *p = S->p;
+	Why *w;
+
+	if (!p->explain)
+		return;
+	ir_vgrow(&p->why, &p->capwhy, p->nwhy + 1);
+	w = &p->why[p->nwhy++];
+	w->node = n;
+	w->kind = (uint8_t)k;
+	w->target = S->ti;
+	w->rule = rule;
+	w->rule2 = rule2;
+	w->other = other;
+	w->via = via;
+}
+
+/* isleaf: a node that is never part of a computation: it is copied or
+** moved along with whatever uses it */
+static int
+isleaf(const Module *m, NodeId n)
+{
+	int k = m->nodes[n].kind;
+	return k == NK_VAR || k == NK_CONST || k == NK_FUNC || k == NK_GLOBAL;
+}
+
+/* topo: the graph of the function whose body is body, operands first */
+static void
+topo(State *S, NodeId body)
+{
+	Module *m = S->m;
+	uint32_t *idx = NULL, capidx = 0;
+
+	ensure(S);
+	for (uint32_t i = 0; i < S->norder; i++)
+		S->pos[S->order[i]] = 0;
+	S->norder = 0;
+	S->nstack = 0;
+	ir_vgrow(&S->stack, &S->capstack, 1);
+	ir_vgrow(&idx, &capidx, 1);
+	S->stack[S->nstack] = body;
+	idx[S->nstack++] = 0;
+	S->pos[body] = UINT32_MAX;      /* on the stack */
+	while (S->nstack) {
+		NodeId n = S->stack[S->nstack - 1];
+		uint32_t i = idx[S->nstack - 1];
+		if (m->nodes[n].kind != NK_FUNC && i < m->nodes[n].nargs) {
+			NodeId a = ir_arg(m, n, i);
+			idx[S->nstack - 1] = i + 1;
+			if (a && !S->pos[a]) {
+				ir_vgrow(&S->stack, &S->capstack, S->nstack + 1);
+				ir_vgrow(&idx, &capidx, S->nstack + 1);
+				S->pos[a] = UINT32_MAX;
+				S->stack[S->nstack] = a;
+				idx[S->nstack++] = 0;
+			}
+			continue;
+		}
+		S->nstack--;
+		ir_vgrow(&S->order, &S->caporder, S->norder + 1);
+		S->order[S->norder++] = n;
+		S->pos[n] = S->norder;
+	}
+	free(idx);
+}
+
+/* fnattr: the value of function attribute key of function literal fn, or NULL */
+static const AttrVal *
+fnattr(const Module *m, NodeId fn, const char *key)
+{
+	const Func *f = &m->funcs[m->nodes[fn].aux];
+	for (uint32_t i = 0; i < f->nattrs; i++) {
+		const AttrVal *v = &m->attrs[f->attrs + i];
+		if (strcmp(ir_symstr(m, v->key), key) == 0)
+			return v;
+	}
+	return NULL;
+}
+
+/* mangle: name with every character that is not a letter or digit as '_' */
+static void
+mangle(char *out, size_t n, const char *name)
+{
+	size_t i;
+	for (i = 0; name[i] && i + 1 < n; i++) {
+		char c = name[i];
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
+	}
+	out[i] = 0;
+}
+
+/* useslots: the operand slots that use n (users outside stamp cur when
+** outside is set), into *v */
+static uint32_t
+useslots(State *S, NodeId n, int outside, uint32_t **v, uint32_t *cap)
+{
+	uint32_t k = 0;
+	IR_FOR_USES(S->m, n, slot) {
+		if (outside && S->stamp[S->m->uses[slot].user] == S->curstamp)
+			continue;
+		ir_vgrow(v, cap, k + 1);
+		(*v)[k++] = slot;
+	}
+	return k;
+}
+
+static void
+setslot(Module *m, uint32_t slot, NodeId val)
+{
+	NodeId user = m->uses[slot].user;
+	ir_set_arg(m, user, slot - m->nodes[user].args, val);
+}
+
+/* ---------------------------------------------------------------- 1. composites */
+
+/* report: the generated matcher's callback (Rw.report) */
+static void
+report(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok)
+{
+	State *S = rw->ctx;
+	Module *m = S->m;
+	Cand *last = S->ncands ? &S->cands[S->ncands - 1] : NULL;
+
+	if (S->rs->rules[rule].kind == RI_SUPPORTS) {
+		if (ok && !S->supported[rw->root])
+			S->supported[rw->root] = rule + 1;
+		else
+			why(S, WHY_SGUARD, rw->root, rule, 0, 0, 0);
+		return;
+	}
+	if (!ok) {
+		for (uint32_t i = 0; i < n; i++)
+			if (m->nodes[nodes[i]].kind != NK_CONST)
+				why(S, WHY_GUARD, nodes[i], rule, 0, rw->root, 0);
+		return;
+	}
+	/* the first variant of an entry that matches is its match, as with
+	   TVM's left-first alternation */
+	if (last && last->rule == rule && last->pos == S->pos[rw->root])
+		return;
+	ir_vgrow(&S->cands, &S->capcands, S->ncands + 1);
+	ir_vgrow(&S->pool, &S->cappool, S->npool + n);
+	S->cands[S->ncands].rule = rule;
+	S->cands[S->ncands].pos = S->pos[rw->root];
+	S->cands[S->ncands].first = S->npool;
+	S->cands[S->ncands].n = n;
+	S->ncands++;
+	memcpy(S->pool + S->npool, nodes, n * sizeof *nodes);
+	S->npool += n;
+}
+
+/* aliasconst: a new constant node for the data of constant c */
+static NodeId
+aliasconst(Module *m, NodeId c)
+{
+	Const k = *ir_node_const(m, c);
+	NodeId n = ir_const_meta(m, k.type, k.meta, m->nodes[c].loc);
+	Const *nc = ir_node_const(m, n);
+	nc->flags = k.flags;
+	nc->data = k.data;
+	nc->nbytes = k.nbytes;
+	return n;
+}
+
+/* embedconst: operand i of x is the constant c, which goes inside with x:
+** x gets its own copy when c has users outside stamp cur */
+static void
+embedconst(State *S, NodeId x, uint32_t i, NodeId c)
+{
+	Module *m = S->m;
+	IR_FOR_USES(m, c, slot)
+		if (S->stamp[m->uses[slot].user] != S->curstamp) {
+			ir_set_arg(m, x, i, aliasconst(m, c));
+			ensure(S);
+			return;
+		}
+}
+
+/* paramfor: the parameter standing for node a in the function being
+** outlined (pstamp == curstamp), made on first use */
+static NodeId
+paramfor(State *S, NodeId a, const char *prefix, NodeId **params, uint32_t *np, uint32_t *cap, NodeId **args)
+{
+	Module *m = S->m;
+	char name[160];
+	NodeId v;
+
+	if (S->pstamp[a] == S->curstamp)
+		return S->param[a];
+	snprintf(name, sizeof name, "%s%u", prefix, *np);
+	v = ir_var(m, ir_symz(m, name), m->nodes[a].type, m->nodes[a].loc);
+	ensure(S);
+	S->pstamp[a] = S->curstamp;
+	S->param[a] = v;
+	ir_vgrow(params, cap, *np + 1);
+	(*params)[*np] = v;
+	*args = ir_xrealloc(*args, (*np + 1) * sizeof **args);
+	(*args)[*np] = a;
+	(*np)++;
+	return v;
+}
+
+/* postorder: the nodes stamped curstamp that root reaches through
+** stamped nodes, operands first, into S->stack (reused as the list) */
+static uint32_t
+postorder(State *S, NodeId root, NodeId **out, uint32_t *capout)
+{
+	Module *m = S->m;
+	uint32_t n = 0, *idx = NULL, capidx = 0, top = 0;
+	NodeId *st = NULL;
+	uint32_t capst = 0;
+	uint32_t seen = ++S->curstamp;   /* a second stamp: visited */
+
+	/* curstamp - 1 marks the set, curstamp marks visited ones: restore
+	   the set's stamp on the way out */
+	ir_vgrow(&st, &capst, 1);
+	ir_vgrow(&idx, &capidx, 1);
+	st[0] = root;
+	idx[0] = 0;
+	top = 1;
+	S->stamp[root] = seen;
+	while (top) {
+		NodeId x = st[top - 1];
+		uint32_t i = idx[top - 1];
+		if (i < m->nodes[x].nargs) {
+			NodeId a = ir_arg(m, x, i);
+			idx[top - 1] = i + 1;
+			if (a && S->stamp[a] == seen - 1) {
+				ir_vgrow(&st, &capst, top + 1);
+				ir_vgrow(&idx, &capidx, top + 1);
+				S->stamp[a] = seen;
+				st[top] = a;
+				idx[top++] = 0;
+			}
+			continue;
+		}
+		top--;
+		ir_vgrow(out, capout, n + 1);
+		(*out)[n++] = x;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		S->stamp[(*out)[i]] = seen;
+	free(st);
+	free(idx);
+	return n;
+}
+
+/* outlinecomposite: make candidate c a function literal called in its
+** place; k numbers it among its entry's composites */
+static void
+outlinecomposite(State *S, const Cand *c, uint32_t k)
+{
+	Module *m = S->m;
+	const RuleInfo *ri = &S->rs->rules[c->rule];
+	NodeId root = S->pool[c->first], *body = NULL, *params = NULL, *args = NULL, fn, call;
+	uint32_t nbody, capbody = 0, np = 0, capp = 0, *slots = NULL, capslots = 0, nslots;
+	char prefix[64], *pattern = NULL;
+	size_t plen = 0;
+	AttrVal at[2];
+
+	/* the set: the candidate's nodes, constants included */
+	S->curstamp++;
+	for (uint32_t i = 0; i < c->n; i++)
+		S->stamp[S->pool[c->first + i]] = S->curstamp;
+	nbody = postorder(S, root, &body, &capbody);
+	/* the set is now stamped curstamp (postorder moved it on by one) */
+	nslots = useslots(S, root, 0, &slots, &capslots);
+	snprintf(prefix, sizeof prefix, "FunctionVar_%u_", k);
+	for (uint32_t b = 0; b < nbody; b++) {
+		NodeId x = body[b];
+		const char *piece = NULL;
+		char buf[96];
+		if (m->nodes[x].kind == NK_CONST)
+			continue;
+		for (uint32_t i = 0; i < m->nodes[x].nargs; i++) {
+			NodeId a = ir_arg(m, x, i);
+			if (S->stamp[a] == S->curstamp) {
+				if (m->nodes[a].kind == NK_CONST)
+					embedconst(S, x, i, a);
+				continue;
+			}
+			ir_set_arg(m, x, i, paramfor(S, a, prefix, &params, &np, &capp, &args));
+		}
+		/* PartitionedFromPattern: what TVM calls the match, its ops in
+		   post-order */
+		switch (m->nodes[x].kind) {
+		case NK_CALL: piece = ir_ops[m->nodes[x].op].name; break;
+		case NK_TUPLE: piece = "Tuple"; break;
+		case NK_GETITEM: snprintf(buf, sizeof buf, "TupleGetItem%u", m->nodes[x].aux); piece = buf; break;
+		default: piece = "Call"; break;
+		}
+		pattern = ir_xrealloc(pattern, plen + strlen(piece) + 2);
+		memcpy(pattern + plen, piece, strlen(piece));
+		plen += strlen(piece);
+		pattern[plen++] = '_';
+		pattern[plen] = 0;
+	}
+	memset(at, 0, sizeof at);
+	at[0].kind = AV_STR;
+	at[0].key = ir_symz(m, "PartitionedFromPattern");
+	at[0].u.s = ir_sym(m, pattern ? pattern : "", plen);
+	{
+		char name[256];
+		snprintf(name, sizeof name, "%s.%s", S->rs->name, ri->name);
+		at[1].kind = AV_STR;
+		at[1].key = ir_symz(m, "Composite");
+		at[1].u.s = ir_symz(m, name);
+	}
+	fn = ir_func(m, params, np, root, m->nodes[root].type, ir_attr_push(m, at, 2), 2, m->nodes[root].loc);
+	call = ir_callfn(m, fn, args, np, m->nodes[root].loc);
+	ensure(S);
+	m->nodes[fn].type = ir_infer_node(m, fn, S->p->d);
+	m->nodes[call].type = m->nodes[root].type;
+	for (uint32_t i = 0; i < nslots; i++)
+		setslot(m, slots[i], call);
+	S->p->st.composites++;
+	free(body);
+	free(params);
+	free(args);
+	free(slots);
+	free(pattern);
+}
+
+/* composites: MergeComposite on the function with body *body */
+static void
+composites(State *S, NodeId fnnode)
+{
+	Module *m = S->m;
+	uint32_t nrules = S->rs->nrules, *count, *start;
+	Cand *sorted;
+	uint32_t *accepted = NULL, nacc = 0, capacc = 0;
+
+	topo(S, ir_func_body(m, fnnode));
+	S->ncands = S->npool = 0;
+	/* outputs first, as TVM's PatternGrouper visits them */
+	for (uint32_t i = S->norder; i-- > 0;) {
+		NodeId n = S->order[i];
+		int k = m->nodes[n].kind;
+		uint32_t rule;
+		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM)
+			continue;
+		S->supported[n] = 0;
+		S->rw.root = n;
+		S->rw.gfail = 0;
+		S->rs->match(&S->rw, n, &rule);
+	}
+	/* stable sort by priority: each entry's matches stay outputs first */
+	count = ir_xcalloc(nrules + 1, sizeof *count);
+	start = ir_xcalloc(nrules + 1, sizeof *start);
+	for (uint32_t i = 0; i < S->ncands; i++)
+		count[S->cands[i].rule]++;
+	for (uint32_t r = 1; r <= nrules; r++)
+		start[r] = start[r - 1] + count[r - 1];
+	sorted = ir_xmalloc((S->ncands ? S->ncands : 1) * sizeof *sorted);
+	for (uint32_t i = 0; i < S->ncands; i++)
+		sorted[start[S->cands[i].rule]++] = S->cands[i];
+
+	for (uint32_t ci = 0; ci < S->ncands; ci++) {
+		const Cand *c = &sorted[ci];
+		NodeId root = S->pool[c->first], clash = 0, escape = 0, user = 0;
+		S->curstamp++;
+		for (uint32_t i = 0; i < c->n; i++)
+			S->stamp[S->pool[c->first + i]] = S->curstamp;
+		for (uint32_t i = 0; i < c->n && !clash; i++) {
+			NodeId x = S->pool[c->first + i];
+			if (m->nodes[x].kind != NK_CONST && S->owner[x])
+				clash = x;
+		}
+		/* an inner value used outside would be lost: one output only */
+		for (uint32_t i = 1; i < c->n && !clash && !escape; i++) {
+			NodeId x = S->pool[c->first + i];
+			if (m->nodes[x].kind == NK_CONST || x == root)
+				continue;
+			IR_FOR_USES(m, x, slot)
+				if (S->stamp[m->uses[slot].user] != S->curstamp) {
+					escape = x;
+					user = m->uses[slot].user;
+					break;
+				}
+		}
+		if (clash || escape) {
+			for (uint32_t i = 0; i < c->n; i++) {
+				NodeId x = S->pool[c->first + i];
+				if (m->nodes[x].kind == NK_CONST || S->owner[x])
+					continue;
+				if (clash) {
+					const Cand *o = &sorted[S->owner[clash] - 1];
+					why(S, WHY_OVERLAP, x, c->rule, o->rule, S->pool[o->first], 0);
+				} else {
+					why(S, WHY_ESCAPE, x, c->rule, 0, user, escape);
+				}
+			}
+			continue;
+		}
+		for (uint32_t i = 0; i < c->n; i++) {
+			NodeId x = S->pool[c->first + i];
+			if (m->nodes[x].kind != NK_CONST)
+				S->owner[x] = ci + 1;
+		}
+		ir_vgrow(&accepted, &capacc, nacc + 1);
+		accepted[nacc++] = ci;
+	}
+	for (uint32_t i = 0; i < nacc; i++) {
+		const Cand *c = &sorted[accepted[i]];
+		outlinecomposite(S, c, S->nmade[c->rule]++);
+	}
+	/* owner marks are per function */
+	for (uint32_t i = 0; i < S->npool; i++)
+		S->owner[S->pool[i]] = 0;
+	free(accepted);
+	free(sorted);
+	free(count);
+	free(start);
+}
+
+/* ---------------------------------------------------------------- 2. annotate */
+
+/* annotate: AnnotateTarget on the graph in S->order */
+static void
+annotate(State *S)
+{
+	Module *m = S->m;
+	size_t tl = strlen(S->rs->name);
+
+	for (uint32_t i = 0; i < S->norder; i++) {
+		NodeId n = S->order[i];
+		S->tgt[n] = 0;
+		if (m->nodes[n].kind == NK_CALL) {
+			S->tgt[n] = S->supported[n] != 0;
+		} else if (m->nodes[n].kind == NK_CALLFN) {
+			NodeId f = ir_arg(m, n, 0);
+			const AttrVal *v = m->nodes[f].kind == NK_FUNC ? fnattr(m, f, "Composite") : NULL;
+			const char *s = v && v->kind == AV_STR ? ir_symstr(m, v->u.s) : "";
+			S->tgt[n] = strncmp(s, S->rs->name, tl) == 0 && s[tl] == '.';
+		}
+	}
+	/* a tuple goes where all its users go; a projection where its tuple does */
+	for (uint32_t i = S->norder; i-- > 0;) {
+		NodeId n = S->order[i];
+		int all = 1, any = 0;
+		if (m->nodes[n].kind != NK_TUPLE)
+			continue;
+		IR_FOR_USES(m, n, slot) {
+			NodeId u = m->uses[slot].user;
+			any = 1;
+			if (!S->pos[u] || !S->tgt[u])
+				all = 0;
+		}
+		S->tgt[n] = (uint8_t)(any && all);
+	}
+	for (uint32_t i = 0; i < S->norder; i++) {
+		NodeId n = S->order[i];
+		if (m->nodes[n].kind == NK_GETITEM)
+			S->tgt[n] = S->tgt[ir_arg(m, n, 0)];
+	}
+}
+
+/* ---------------------------------------------------------------- 3. regions */
+
+static NodeId
+find(State *S, NodeId n)
+{
+	NodeId r = n;
+	while (S->parent[r] != r)
+		r = S->parent[r];
+	while (S->parent[n] != r) {
+		NodeId next = S->parent[n];
+		S->parent[n] = r;
+		n = next;
+	}
+	return r;
+}
+
+/* inregion: n is a node of the target in region r */
+static int
+inregion(State *S, NodeId n, NodeId r)
+{
+	return S->pos[n] && S->tgt[n] && S->parent[n] && find(S, n) == r;
+}
+
+/* reaches: 1 if some node of region r reaches e (e is outside r); then
+** *via is e.  Nodes found not to reach r are remembered until r changes. */
+static int
+reaches(State *S, NodeId e, NodeId r)
+{
+	Module *m = S->m;
+	uint32_t lo = S->minpos[r], v = S->ver[r];
+
+	if (S->pos[e] < lo || (S->mrep[e] == r && S->mver[e] == v))
+		return 0;
+	S->nstack = 0;
+	ir_vgrow(&S->stack, &S->capstack, 1);
+	S->stack[S->nstack++] = e;
+	S->mrep[e] = r;
+	S->mver[e] = v;
+	while (S->nstack) {
+		NodeId w = S->stack[--S->nstack];
+		for (uint32_t i = 0; i < m->nodes[w].nargs; i++) {
+			NodeId a = ir_arg(m, w, i);
+			if (!a || !S->pos[a] || S->pos[a] < lo || isleaf(m, a))
+				continue;
+			if (inregion(S, a, r)) {
+				/* the marks of this search are not all true: forget them */
+				S->ver[r] = ++S->gver;
+				return 1;
+			}
+			if (S->mrep[a] == r && S->mver[a] == v)
+				continue;
+			S->mrep[a] = r;
+			S->mver[a] = v;
+			ir_vgrow(&S->stack, &S->capstack, S->nstack + 1);
+			S->stack[S->nstack++] = a;
+		}
+	}
+	return 0;
+}
+
+static void
+addinput(State *S, NodeId r, NodeId e)
+{
+	ir_vgrow(&S->enode, &S->capent, S->nent + 1);
+	S->enext = ir_xrealloc(S->enext, S->capent * sizeof *S->enext);
+	S->enode[S->nent] = e;
+	S->enext[S->nent] = 0;
+	if (S->etail[r])
+		S->enext[S->etail[r] - 1] = S->nent + 1;
+	else
+		S->ehead[r] = S->nent + 1;
+	S->etail[r] = S->nent + 1;
+	S->nent++;
+}
+
+/* inputsreach: 1 if an input of region a outside a and b is reached from
+** b; *via is that input */
+static int
+inputsreach(State *S, NodeId a, NodeId b, NodeId *via)
+{
+	for (uint32_t e = S->ehead[a]; e; e = S->enext[e - 1]) {
+		NodeId x = S->enode[e - 1];
+		if (inregion(S, x, a) || inregion(S, x, b))
+			continue;
+		if (reaches(S, x, b)) {
+			*via = x;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* regions: MergeCompilerRegions on the graph in S->order */
+static void
+regions(State *S)
+{
+	Module *m = S->m;
+
+	S->nent = 0;
+	for (uint32_t i = 0; i < S->norder; i++) {
+		NodeId n = S->order[i];
+		int single = 1;
+		if (!S->tgt[n])
+			continue;
+		S->parent[n] = n;
+		S->minpos[n] = S->pos[n];
+		S->ver[n] = ++S->gver;
+		S->ehead[n] = S->etail[n] = 0;
+		for (uint32_t k = 0; k < m->nodes[n].nargs; k++) {
+			NodeId a = ir_arg(m, n, k);
+			if (a && !isleaf(m, a))
+				addinput(S, n, a);
+		}
+		for (uint32_t k = 0; k < m->nodes[n].nargs; k++) {
+			NodeId o = ir_arg(m, n, k), a, b, via = 0;
+			int cycle = 0;
+			if (!o || !S->pos[o] || !S->tgt[o] || isleaf(m, o))
+				continue;
+			a = find(S, n);
+			b = find(S, o);
+			if (a == b)
+				continue;
+			if (single) {
+				/* n alone: does an operand outside b hang below b? */
+				for (uint32_t j = 0; j < m->nodes[n].nargs && !cycle; j++) {
+					NodeId e = ir_arg(m, n, j);
+					if (!e || isleaf(m, e) || inregion(S, e, b))
+						continue;
+					if (reaches(S, e, b)) {
+						cycle = 1;
+						via = e;
+					}
+				}
+			} else {
+				cycle = inputsreach(S, a, b, &via) || inputsreach(S, b, a, &via);
+			}
+			if (cycle) {
+				why(S, WHY_CYCLE, n, 0, 0, o, via);
+				continue;
+			}
+			/* union: the region that starts first is the representative */
+			{
+				NodeId keep = S->minpos[a] <= S->minpos[b] ? a : b, gone = keep == a ? b : a;
+				S->parent[gone] = keep;
+				if (S->ehead[gone]) {
+					if (S->etail[keep])
+						S->enext[S->etail[keep] - 1] = S->ehead[gone];
+					else
+						S->ehead[keep] = S->ehead[gone];
+					S->etail[keep] = S->etail[gone];
+				}
+				S->ver[keep] = ++S->gver;
+			}
+			single = 0;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- 4. outline */
+
+/* outline: PartitionGraph: each region of the graph in S->order becomes a
+** global function, called from the function fnnode */
+static void
+outline(State *S)
+{
+	Module *m = S->m;
+	uint32_t nreg = 0, *regof, *count, *start;
+	NodeId *members, *reps = NULL;
+	uint32_t capreps = 0;
+	char tname[128];
+
+	mangle(tname, sizeof tname, S->rs->name);
+	/* regions, numbered by their first node in graph order */
+	regof = ir_xcalloc(S->norder + 1, sizeof *regof);
+	for (uint32_t i = 0; i < S->norder; i++) {
+		NodeId n = S->order[i], r;
+		uint32_t j;
+		if (!S->tgt[n])
+			continue;
+		r = find(S, n);
+		for (j = 0; j < nreg && reps[j] != r; j++)
+			;
+		if (j == nreg) {
+			/* the first node of a region is its representative */
+			j = nreg++;
+			ir_vgrow(&reps, &capreps, nreg);
+			reps[j] = r;
+			S->owner[r] = j + 1;
+		}
+		regof[i] = S->owner[r];
+	}
+	count = ir_xcalloc(nreg + 1, sizeof *count);
+	start = ir_xcalloc(nreg + 1, sizeof *start);
+	for (uint32_t i = 0; i < S->norder; i++)
+		if (regof[i])
+			count[regof[i] - 1]++;
+	for (uint32_t r = 1; r <= nreg; r++)
+		start[r] = start[r - 1] + count[r - 1];
+	members = ir_xmalloc((start[nreg] ? start[nreg] : 1) * sizeof *members);
+	{
+		uint32_t *fill = ir_xcalloc(nreg + 1, sizeof *fill);
+		for (uint32_t i = 0; i < S->norder; i++)
+			if (regof[i]) {
+				uint32_t r = regof[i] - 1;
+				members[start[r] + fill[r]++] = S->order[i];
+			}
+		free(fill);
+	}
+	for (uint32_t r = 0; r < nreg; r++)
+		S->owner[reps[r]] = 0;
+
+	for (uint32_t r = 0; r < nreg; r++) {
+		NodeId *mem = members + start[r], *params = NULL, *args = NULL, *outs = NULL, body, fn, gref, call;
+		uint32_t nmem = count[r], np = 0, capp = 0, nouts = 0, capouts = 0;
+		uint32_t **slots = NULL, *nslots = NULL, capslots = 0;
+		char gname[256], prefix[160];
+		AttrVal at[4];
+		Sym gsym;
+		Loc loc = m->nodes[mem[0]].loc;
+
+		/* a fresh name: an earlier run may have used this one */
+		do
+			snprintf(gname, sizeof gname, "tvmgen_default_%s_main_%u", tname, S->nregions++);
+		while (ir_global_index(m, ir_symz(m, gname)));
+		snprintf(prefix, sizeof prefix, "%s_%u_i", tname, S->nregions - 1);
+		S->curstamp++;
+		for (uint32_t i = 0; i < nmem; i++)
+			S->stamp[mem[i]] = S->curstamp;
+		/* outputs: members used outside (the function's body is used by
+		   the function), with the slots that use them */
+		for (uint32_t i = 0; i < nmem; i++) {
+			uint32_t *v = NULL, cap = 0, k = useslots(S, mem[i], 1, &v, &cap);
+			if (!k) {
+				free(v);
+				continue;
+			}
+			ir_vgrow(&outs, &capouts, nouts + 1);
+			outs[nouts] = mem[i];
+			if (nouts + 1 > capslots) {
+				capslots = 2 * (nouts + 1);
+				slots = ir_xrealloc(slots, capslots * sizeof *slots);
+				nslots = ir_xrealloc(nslots, capslots * sizeof *nslots);
+			}
+			slots[nouts] = v;
+			nslots[nouts++] = k;
+		}
+		/* inputs become parameters; constants and function literals
+		   move in with their users */
+		for (uint32_t i = 0; i < nmem; i++) {
+			NodeId x = mem[i];
+			for (uint32_t k = 0; k < m->nodes[x].nargs; k++) {
+				NodeId a = ir_arg(m, x, k);
+				if (!a || S->stamp[a] == S->curstamp)
+					continue;
+				if (m->nodes[a].kind == NK_CONST) {
+					embedconst(S, x, k, a);
+					continue;
+				}
+				if (m->nodes[a].kind == NK_FUNC)
+					continue;
+				ir_set_arg(m, x, k, paramfor(S, a, prefix, &params, &np, &capp, &args));
+			}
+		}
+		if (nouts == 1) {
+			body = outs[0];
+		} else {
+			body = ir_tuple(m, outs, nouts, loc);
+			ensure(S);
+			m->nodes[body].type = ir_infer_node(m, body, S->p->d);
+		}
+		memset(at, 0, sizeof at);
+		at[0].kind = AV_STR;
+		at[0].key = ir_symz(m, "Compiler");
+		at[0].u.s = ir_symz(m, S->rs->name);
+		at[1].kind = AV_STR;
+		at[1].key = ir_symz(m, "global_symbol");
+		at[1].u.s = ir_symz(m, gname);
+		at[2].kind = AV_INT;
+		at[2].key = ir_symz(m, "Primitive");
+		at[2].u.i = 1;
+		at[3].kind = AV_INT;
+		at[3].key = ir_symz(m, "Inline");
+		at[3].u.i = 1;
+		fn = ir_func(m, params, np, body, m->nodes[body].type, ir_attr_push(m, at, 4), 4, loc);
+		m->nodes[fn].type = ir_infer_node(m, fn, S->p->d);
+		gsym = ir_symz(m, gname);
+		ir_global_add(m, gsym, fn);
+		gref = ir_global_ref(m, gsym, loc);
+		m->nodes[gref].type = m->nodes[fn].type;
+		call = ir_callfn(m, gref, args, np, loc);
+		ensure(S);
+		m->nodes[call].type = m->nodes[body].type;
+		for (uint32_t o = 0; o < nouts; o++) {
+			NodeId val = call;
+			if (nouts > 1) {
+				val = ir_getitem(m, call, o, loc);
+				ensure(S);
+				m->nodes[val].type = m->nodes[outs[o]].type;
+			}
+			for (uint32_t s = 0; s < nslots[o]; s++)
+				setslot(m, slots[o][s], val);
+			free(slots[o]);
+		}
+		S->p->st.regions++;
+		free(params);
+		free(args);
+		free(outs);
+		free(slots);
+		free(nslots);
+	}
+	free(regof);
+	free(count);
+	free(start);
+	free(members);
+	free(reps);
+}
+
+/* ---------------------------------------------------------------- driver */
+
+/* countops: the calls of ops in the graph of body, function literals
+** included; marks them with stamp */
+static uint64_t
+countops(State *S, NodeId body)
+{
+	Module *m = S->m;
+	uint64_t n = 0;
+	uint32_t mark = ++S->curstamp;
+
+	S->nstack = 0;
+	ir_vgrow(&S->stack, &S->capstack, 1);
+	S->stack[S->nstack++] = body;
+	S->stamp[body] = mark;
+	while (S->nstack) {
+		NodeId x = S->stack[--S->nstack];
+		n += m->nodes[x].kind == NK_CALL;
+		for (uint32_t i = 0; i < m->nodes[x].nargs; i++) {
+			NodeId a = ir_arg(m, x, i);
+			if (!a || S->stamp[a] == mark)
+				continue;
+			S->stamp[a] = mark;
+			ir_vgrow(&S->stack, &S->capstack, S->nstack + 1);
+			S->stack[S->nstack++] = a;
+		}
+	}
+	return n;
+}
+
+/* partitionable: the functions to partition: every global that is not a
+** partition itself, in the module's order */
+static uint32_t
+partitionable(Module *m, NodeId **out)
+{
+	uint32_t n = 0;
+	*out = ir_xmalloc((m->nglobals ? m->nglobals : 1) * sizeof **out);
+	for (uint32_t g = 0; g < m->nglobals; g++)
+		if (!fnattr(m, m->globals[g].fn, "Compiler"))
+			(*out)[n++] = m->globals[g].fn;
+	return n;
+}
+
+int
+ir_partition(Partitioner *p)
+{
+	Module *m = p->m;
+	int before = p->d->errors;
+	size_t nfired = 0;
+	uint64_t *base;
+
+	for (uint32_t t = 0; t < p->ntargets; t++)
+		nfired += p->targets[t]->nrules;
+	p->st.fired = ir_xcalloc(nfired ? nfired : 1, sizeof *p->st.fired);
+	base = p->st.fired;
+	for (uint32_t t = 0; t < p->ntargets; t++) {
+		State S;
+		NodeId *fns;
+		uint32_t nfns;
+
+		memset(&S, 0, sizeof S);
+		S.p = p;
+		S.m = m;
+		S.ti = (uint16_t)t;
+		S.rs = p->targets[t];
+		S.nmade = ir_xcalloc(S.rs->nrules ? S.rs->nrules : 1, sizeof *S.nmade);
+		ir_rw_init(&S.rw, m, S.rs, p->d);
+		S.rw.report = report;
+		S.rw.ctx = &S;
+		ensure(&S);
+		nfns = partitionable(m, &fns);
+		for (uint32_t f = 0; f < nfns; f++) {
+			composites(&S, fns[f]);
+			if (p->stop < PS_ANNOTATE)
+				continue;
+			topo(&S, ir_func_body(m, fns[f]));
+			annotate(&S);
+			for (uint32_t i = 0; i < S.norder; i++) {
+				NodeId n = S.order[i];
+				if (S.tgt[n] && m->nodes[n].kind == NK_CALL)
+					base[S.supported[n] - 1]++;
+			}
+			if (p->stop < PS_REGIONS)
+				continue;
+			regions(&S);
+			if (p->stop < PS_ALL)
+				continue;
+			outline(&S);
+		}
+		for (uint32_t r = 0; r < S.rs->nrules; r++)
+			if (S.rs->rules[r].kind == RI_COMPOSITE)
+				base[r] += S.nmade[r];
+		base += S.rs->nrules;
+		free(fns);
+		if (t + 1 == p->ntargets) {
+			/* what ended up where */
+			for (uint32_t g = 0; g < m->nglobals; g++) {
+				uint64_t ops;
+				ensure(&S);
+				ops = countops(&S, ir_func_body(m, m->globals[g].fn));
+				if (fnattr(m, m->globals[g].fn, "Compiler"))
+					p->st.offloaded += ops;
+				else
+					p->st.host += ops;
+			}
+		}
+		ir_rw_free(&S.rw);
+		statefree(&S);
+	}
+	return p->d->errors - before;
+}
+
+void
+ir_partition_free(Partitioner *p)
+{
+	free(p->why);
+	free(p->st.fired);
+	p->why = NULL;
+	p->st.fired = NULL;
+	p->nwhy = p->capwhy = 0;
+}
+
+/* ---------------------------------------------------------------- reports */
+
+static const char *
+where(const Module *m, Loc l, char *buf, size_t n)
+{
+	if (!l.file)
+		snprintf(buf, n, "<no location>");
+	else
+		snprintf(buf, n, "%s:%u:%u", m->files[l.file], l.line, l.col);
+	return buf;
+}
+
+/* what: a node named for a reader: its op (or kind) and where it is */
+static const char *
+what(const Module *m, NodeId n, char *buf, size_t size)
+{
+	const Node *x = &m->nodes[n];
+	const char *name = x->kind == NK_CALL ? ir_ops[x->op].name : x->kind == NK_CALLFN ? "a call" :
+	                   x->kind == NK_TUPLE ? "a tuple" : x->kind == NK_GETITEM ? "a projection" : "a value";
+	if (!x->loc.file)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "%s at %u:%u", name, x->loc.line, x->loc.col);
+	return buf;
+}
+
+static int
+whycmp(const void *x, const void *y)
+{
+	const Why *a = x, *b = y;
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	if (a->target != b->target)
+		return a->target - b->target;
+	return a->kind - b->kind;
+}
+
+/* firstwhy: the index of the first reason about node n in sorted v[0..k) */
+static uint32_t
+firstwhy(const Why *v, uint32_t k, NodeId n)
+{
+	uint32_t lo = 0, hi = k;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid].node < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void
+entryname(const Partitioner *p, uint16_t t, uint32_t rule, char *buf, size_t n)
+{
+	const Ruleset *rs = p->targets[t];
+	snprintf(buf, n, "%s.%s (%s:%u)", rs->name, rs->rules[rule].name, rs->rules[rule].file, rs->rules[rule].line);
+}
+
+void
+ir_partition_explain(FILE *f, const Partitioner *p)
+{
+	Module *m = p->m;
+	Why *v = ir_xmalloc((p->nwhy ? p->nwhy : 1) * sizeof *v);
+	State S;
+	NodeId *fns;
+	uint32_t nfns;
+	char targets[512] = "";
+
+	memcpy(v, p->why, p->nwhy * sizeof *v);
+	qsort(v, p->nwhy, sizeof *v, whycmp);
+	for (uint32_t t = 0; t < p->ntargets; t++) {
+		size_t l = strlen(targets);
+		snprintf(targets + l, sizeof targets - l, "%s%s", t ? (t + 1 == p->ntargets ? " or " : ", ") : "",
+		         p->targets[t]->name);
+	}
+	memset(&S, 0, sizeof S);
+	S.m = m;
+	nfns = partitionable(m, &fns);
+	for (uint32_t g = 0; g < nfns; g++) {
+		topo(&S, ir_func_body(m, fns[g]));
+		for (uint32_t i = 0; i < S.norder; i++) {
+			NodeId n = S.order[i];
+			uint32_t k = firstwhy(v, p->nwhy, n);
+			char loc[256], b1[256], b2[256], b3[256], e1[300], e2[300];
+			const char *op;
+			int said = 0;
+			if (m->nodes[n].kind != NK_CALL)
+				continue;
+			op = ir_ops[m->nodes[n].op].name;
+			where(m, m->nodes[n].loc, loc, sizeof loc);
+			for (; k < p->nwhy && v[k].node == n; k++) {
+				const Why *w = &v[k];
+				if (w->kind == WHY_CYCLE)
+					continue;
+				said = 1;
+				entryname(p, w->target, w->rule, e1, sizeof e1);
+				switch (w->kind) {
+				case WHY_GUARD:
+					fprintf(f, "%s: %s stays on the host: composite %s matches here, but its guard is false\n",
+					        loc, op, e1);
+					break;
+				case WHY_SGUARD:
+					fprintf(f, "%s: %s stays on the host: %s accepts %s only where its guard holds, and here it does not\n",
+					        loc, op, e1, op);
+					break;
+				case WHY_OVERLAP:
+					entryname(p, w->target, w->rule2, e2, sizeof e2);
+					fprintf(f, "%s: %s stays on the host: composite %s matches here, but overlaps composite %s "
+					        "rooted at %s, which was taken first\n", loc, op, e1, e2, what(m, w->other, b1, sizeof b1));
+					break;
+				case WHY_ESCAPE:
+					fprintf(f, "%s: %s stays on the host: composite %s matches here, but would hide the value of "
+					        "%s, which %s also uses\n", loc, op, e1, what(m, w->via, b2, sizeof b2),
+					        what(m, w->other, b3, sizeof b3));
+					break;
+				default:
+					break;
+				}
+			}
+			if (!said)
+				fprintf(f, "%s: %s stays on the host: no pattern of %s matches it\n", loc, op, targets);
+		}
+	}
+	/* refused merges, in node order */
+	for (uint32_t k = 0; k < p->nwhy; k++) {
+		const Why *w = &v[k];
+		char loc[256], b1[256], b2[256], b3[256];
+		if (w->kind != WHY_CYCLE)
+			continue;
+		fprintf(f, "%s: %s was kept out of the %s region of %s: merging them would make a cycle through %s\n",
+		        where(m, m->nodes[w->node].loc, loc, sizeof loc), what(m, w->node, b1, sizeof b1),
+		        p->targets[w->target]->name, what(m, w->other, b2, sizeof b2), what(m, w->via, b3, sizeof b3));
+	}
+	free(fns);
+	free(v);
+	statefree(&S);
+}
+
+void
+ir_partition_stats(FILE *f, const Partitioner *p)
+{
+	const uint64_t *fired = p->st.fired;
+
+	fprintf(f, "partition: %llu composite%s, %llu partition%s; %llu op%s offloaded, %llu on the host\n",
+	        (unsigned long long)p->st.composites, p->st.composites == 1 ? "" : "s",
+	        (unsigned long long)p->st.regions, p->st.regions == 1 ? "" : "s",
+	        (unsigned long long)p->st.offloaded, p->st.offloaded == 1 ? "" : "s",
+	        (unsigned long long)p->st.host);
+	for (uint32_t t = 0; t < p->ntargets; t++) {
+		const Ruleset *rs = p->targets[t];
+		uint32_t *idx = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *idx), n = 0;
+		for (uint32_t r = 0; r < rs->nrules; r++)
+			if (fired && fired[r])
+				idx[n++] = r;
+		/* most first, then table order: a stable insertion sort */
+		for (uint32_t i = 1; i < n; i++)
+			for (uint32_t j = i; j > 0 && fired[idx[j]] > fired[idx[j - 1]]; j--) {
+				uint32_t x = idx[j];
+				idx[j] = idx[j - 1];
+				idx[j - 1] = x;
+			}
+		for (uint32_t i = 0; i < n; i++)
+			fprintf(f, "  %8llu  %s %s.%s  (%s:%u)\n", (unsigned long long)fired[idx[i]],
+			        rs->rules[idx[i]].kind == RI_COMPOSITE ? "composite" : "op       ", rs->name,
+			        rs->rules[idx[i]].name, rs->rules[idx[i]].file, rs->rules[idx[i]].line);
+		if (fired)
+			fired += rs->nrules;
+		free(idx);
+	}
+}
