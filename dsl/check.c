@@ -1554,15 +1554,15 @@ checkrule(Check *c, Rule *ru)
 		const Ast *root = alts.v[i];
 		while (root->kind == A_BIND || root->kind == A_TYPED)
 			root = root->kid[0];
-		if (root->kind != A_CALL && root->kind != A_TUPLE && root->kind != A_GETITEM) {
-			ir_error(c->d, root->loc, "a rule's pattern must have an op, a tuple or a projection at its "
-			         "root, in every alternative");
+		if (ru->kind == RK_SUPPORTS && root->kind != A_CALL) {
+			ir_error(c->d, ru->pat->loc, "a 'supports' entry names one op: its pattern must have a call of "
+			         "that op at its root, in every alternative");
 			free(alts.v);
 			return;
 		}
-		if (ru->kind == RK_SUPPORTS && (root->kind != A_CALL || (root->flags & AF_OPTIONAL))) {
-			ir_error(c->d, root->loc, "a 'supports' entry names one op: its pattern must have a call of "
-			         "that op at its root, in every alternative");
+		if (root->kind != A_CALL && root->kind != A_TUPLE && root->kind != A_GETITEM) {
+			ir_error(c->d, root->loc, "a %s pattern must have an op, a tuple or a projection at its "
+			         "root, in every alternative", ru->kind == RK_COMPOSITE ? "composite's" : "rule's");
 			free(alts.v);
 			return;
 		}
