@@ -129,7 +129,15 @@ node(Dot *g, NodeId n, int depth)
 			else
 				fprintf(f, "%*s  label=\"%s\"; style=\"rounded,bold\"; color=black;\n", depth, "",
 				        comp ? ir_symstr(m, comp->u.s) : "fn");
-			graph(g, ir_func_body(m, fn), depth + 2);
+			/* a tuple that only returns a partition's outputs is not drawn */
+			if (compiler && m->nodes[ir_func_body(m, fn)].kind == NK_TUPLE) {
+				NodeId t = ir_func_body(m, fn);
+				g->drawn[t] = 1;
+				for (uint32_t i = 0; i < m->nodes[t].nargs; i++)
+					graph(g, ir_arg(m, t, i), depth + 2);
+			} else {
+				graph(g, ir_func_body(m, fn), depth + 2);
+			}
 			fprintf(f, "%*s}\n", depth, "");
 		}
 		return;
