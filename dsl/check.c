@@ -378,6 +378,37 @@ static void expand(Check *c, Ast *a, Alts *out);
 /* expandkids: every combination of the variants of a's children.  Once
 ** c->toomany is set, no list is complete (a child's may even be empty):
 ** then nothing is combined. */
+/* qnnswap: call v of a commutative quantized binary op (qnn.add, qnn.mul:
+** lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, ...)
+** with its operands exchanged together with their quantization
+** parameters; operands a `...` stands for become `_` */
+static Ast *
+qnnswap(Check *c, const Ast *v)
+{
+	uint32_t n = (uint32_t)ir_ops[v->op].nargs, k = 0, nattrs = 0;
+	static const uint32_t perm[] = { 1, 0, 4, 5, 2, 3 };
+	Ast **pos = ir_arena_alloc(&c->r->arena, n * sizeof *pos), *s = shallow(c->r, v);
+
+	for (uint32_t i = 0; i < v->nkid; i++) {
+		Ast *x = v->kid[i];
+		if (x->kind == A_ATTR || x->kind == A_ATTRS)
+			nattrs++;
+		else if (x->kind != A_REST && k < n)
+			pos[k++] = x;
+	}
+	for (; k < n; k++)
+		pos[k] = dsl_ast(c->r, A_ANY, v->loc);
+	s->kid = ir_arena_alloc(&c->r->arena, (n + nattrs) * sizeof *s->kid);
+	s->nkid = 0;
+	for (uint32_t i = 0; i < n; i++)
+		s->kid[s->nkid++] = pos[i < 6 ? perm[i] : i];
+	for (uint32_t i = 0; i < v->nkid; i++)
+		if (v->kid[i]->kind == A_ATTR || v->kid[i]->kind == A_ATTRS)
+			s->kid[s->nkid++] = v->kid[i];
+	s->flags |= AF_SWAPPED;
+	return s;
+}
+
 static void
 expandkids(Check *c, Ast *a, Alts *out)
 {
@@ -479,7 +510,9 @@ expand(Check *c, Ast *a, Alts *out)
 			Ast *v = calls.v[i];
 			int p0 = firstpos(v, 0), p1 = firstpos(v, 1);
 			altadd(c, out, v);
-			if (v->op && (ir_ops[v->op].flags & OPF_COMM) && p0 >= 0 && p1 >= 0 &&
+			if (v->op && (ir_ops[v->op].flags & (OPF_COMM | OPF_QNN)) == (OPF_COMM | OPF_QNN)) {
+				altadd(c, out, qnnswap(c, v));
+			} else if (v->op && (ir_ops[v->op].flags & OPF_COMM) && p0 >= 0 && p1 >= 0 &&
 			    v->kid[p0]->kind != A_REST && v->kid[p1]->kind != A_REST) {
 				Ast *s = shallow(c->r, v), *t = s->kid[p0];
 				s->kid[p0] = s->kid[p1];

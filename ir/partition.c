@@ -1024,7 +1024,11 @@ whycmp(const void *x, const void *y)
 		return a->node < b->node ? -1 : 1;
 	if (a->target != b->target)
 		return a->target - b->target;
-	return a->kind - b->kind;
+	if (a->kind != b->kind)
+		return a->kind - b->kind;
+	if (a->rule != b->rule)
+		return a->rule < b->rule ? -1 : 1;
+	return a->rule2 < b->rule2 ? -1 : a->rule2 > b->rule2;
 }
 
 /* firstwhy: the index of the first reason about node n in sorted v[0..k) */
@@ -1084,6 +1088,10 @@ ir_partition_explain(FILE *f, const Partitioner *p)
 			for (; k < p->nwhy && v[k].node == n; k++) {
 				const Why *w = &v[k];
 				if (w->kind == WHY_CYCLE)
+					continue;
+				/* commuted variants of one entry say the same thing once */
+				if (said && w[-1].kind == w->kind && w[-1].target == w->target && w[-1].rule == w->rule &&
+				    w[-1].rule2 == w->rule2)
 					continue;
 				said = 1;
 				entryname(p, w->target, w->rule, e1, sizeof e1);

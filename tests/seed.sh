@@ -45,4 +45,27 @@ ruleset canonicalize: 3 rewrites in 10 match attempts
          1  requantize_clip_cast_uint8  (rulesets/canonicalize.rules:16)
 END
 same_file stats.txt want.txt "--stats counts each rule's firings"
+
+# issue 4: partitioned for Ethos-N, both fragments give the same module:
+# one ethos-n.qnn_conv2d composite (nn.pad included) inside one partition
+"$GRAFT" --verify --show-types --target "ethos-n,host" --params tflite.safetensors \
+	--save-params tflite_part.safetensors tflite.relay >tflite_part.relay 2>tflite_part.err
+ok $? "graft --target ethos-n,host runs on the TFLite fragment"
+"$GRAFT" --verify --show-types --rules canonicalize --target "ethos-n,host" --params pytorch.safetensors \
+	--save-params pytorch_part.safetensors pytorch.relay >pytorch_part.relay 2>pytorch_part.err
+ok $? "graft --rules canonicalize --target ethos-n,host runs on the PyTorch fragment"
+same_file pytorch_part.relay tflite_part.relay "both print the same partitioned module"
+$mk compare tflite_part.safetensors pytorch_part.safetensors && $mk compare pytorch_part.safetensors tflite_part.safetensors
+ok $? "with the same constants, byte for byte"
+[ "$(grep -c 'Composite="ethos-n.qnn_conv2d"' tflite_part.relay)" -eq 1 ] &&
+	[ "$(grep -c 'PartitionedFromPattern="nn.pad_qnn.conv2d_nn.bias_add_qnn.requantize_"' tflite_part.relay)" -eq 1 ]
+ok $? "one ethos-n.qnn_conv2d composite, of nn.pad, qnn.conv2d, nn.bias_add and qnn.requantize"
+[ "$(grep -c '^def @tvmgen_default_ethos_n_main_0(.*Compiler="ethos-n"' tflite_part.relay)" -eq 1 ] &&
+	[ "$(grep -c '^def ' tflite_part.relay)" -eq 2 ]
+ok $? "inside one ethos-n partition, called from @main"
+grep -q '^  %0 = qnn.quantize(%input' tflite_part.relay && grep -q '^  @tvmgen_default_ethos_n_main_0(%0)' tflite_part.relay
+ok $? "@main quantizes the input on the host and calls the partition"
+"$GRAFT" --target "ethos-n,host" --explain --params tflite.safetensors tflite.relay 2>explain.txt >/dev/null
+echo "tflite.relay:2:8: qnn.quantize stays on the host: no pattern of ethos-n matches it" >want.txt
+same_file explain.txt want.txt "--explain: the quantize stays on the host because no pattern matches it"
 done_testing
