@@ -17,70 +17,14 @@
 ** Each figure is the median of several runs; the machine is shared, so the
 ** ratios are what to read.  Nothing here asserts a time.
 */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
+#include "bench.h"
 #include "handmatch.h"
 #include "rewrite.h"
 
 extern const Ruleset graft_ruleset_canonicalize;
-
-static double
-now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int
-dblcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, dblcmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static NodeId
-scalarf(Module *m, float v)
-{
-	return ir_const(m, ir_type_scalar(m, DT_FLOAT32), &v, (Loc){ 0, 0, 0 });
-}
-
-static NodeId
-scalari(Module *m, int32_t v)
-{
-	return ir_const(m, ir_type_scalar(m, DT_INT32), &v, (Loc){ 0, 0, 0 });
-}
-
-/* setattr: field `name` of attribute record a to the Relay literal lit */
-static void
-setattr(Module *m, OpId op, AttrId a, const char *name, const char *lit)
-{
-	int k = ir_op_attr_index(op, name, strlen(name));
-	AttrVal v;
-	if (k < 0 || !ir_attr_parse(m, lit, &v) || ir_attr_conform(m, ir_ops[op].attrs[k].type, &v))
-		ir_die("bench: %s=%s", name, lit);
-	m->attrs[a + (uint32_t)k] = v;
-}
-
-static NodeId
-call(Module *m, OpId op, const NodeId *args, uint32_t n, const char *const *kv)
-{
-	AttrId a = ir_attr_defaults(m, op);
-	for (; kv && kv[0]; kv += 2)
-		setattr(m, op, a, kv[0], kv[1]);
-	return ir_call(m, op, args, n, a, (Loc){ 0, 0, 0 });
-}
 
 /* build: @main of about `target` nodes: blocks of the PyTorch-style
 ** quantized conv (4 channels, 1x1 kernels) chained through uint8 */
@@ -91,8 +35,8 @@ build(uint32_t target)
 	Loc nl = { 0, 0, 0 };
 	int64_t in[] = { 1, 4, 8, 8 }, wd[] = { 4, 4, 1, 1 }, bd[] = { 4 };
 	NodeId x = ir_var(m, ir_symz(m, "input"), ir_type_tensor(m, DT_FLOAT32, 4, in), nl);
-	NodeId s_in = scalarf(m, 0.0186579f), z_in = scalari(m, 114), s_w = scalarf(m, 0.00288958f);
-	NodeId z0 = scalari(m, 0), s_b = scalarf(m, 5.39136e-05f), s_out = scalarf(m, 0.0150183f);
+	NodeId s_in = bench_scalarf(m, 0.0186579f), z_in = bench_scalari(m, 114), s_w = bench_scalarf(m, 0.00288958f);
+	NodeId z0 = bench_scalari(m, 0), s_b = bench_scalarf(m, 5.39136e-05f), s_out = bench_scalarf(m, 0.0150183f);
 	NodeId cur, fn;
 	static const char *const q_in[] = { "out_dtype", "\"uint8\"", "axis", "1", NULL };
 	static const char *const q_w[] = { "out_dtype", "\"int8\"", "axis", "0", NULL };
@@ -109,18 +53,18 @@ build(uint32_t target)
 		b[i] = (float)(i * 100 - 150) * 5.39136e-05f;
 	{
 		NodeId a[] = { x, s_in, z_in };
-		cur = call(m, OP_QNN_QUANTIZE, a, 3, q_in);
+		cur = bench_call(m, OP_QNN_QUANTIZE, a, 3, q_in);
 	}
 	while (m->nnodes < target) {
 		NodeId wc = ir_const(m, ir_type_tensor(m, DT_FLOAT32, 4, wd), w, nl);
 		NodeId bc = ir_const(m, ir_type_tensor(m, DT_FLOAT32, 1, bd), b, nl);
-		NodeId a1[] = { wc, s_w, z0 }, qw = call(m, OP_QNN_QUANTIZE, a1, 3, q_w);
-		NodeId a2[] = { cur, qw, z_in, z0, s_in, s_w }, cv = call(m, OP_QNN_CONV2D, a2, 6, conv);
-		NodeId a3[] = { bc, s_b, z0 }, qb = call(m, OP_QNN_QUANTIZE, a3, 3, q_b);
-		NodeId a4[] = { cv, qb }, ba = call(m, OP_NN_BIAS_ADD, a4, 2, NULL);
-		NodeId a5[] = { ba, s_b, z0, s_out, z_in }, rq = call(m, OP_QNN_REQUANTIZE, a5, 5, req);
-		NodeId cl = call(m, OP_CLIP, &rq, 1, clip);
-		cur = call(m, OP_CAST, &cl, 1, cast);
+		NodeId a1[] = { wc, s_w, z0 }, qw = bench_call(m, OP_QNN_QUANTIZE, a1, 3, q_w);
+		NodeId a2[] = { cur, qw, z_in, z0, s_in, s_w }, cv = bench_call(m, OP_QNN_CONV2D, a2, 6, conv);
+		NodeId a3[] = { bc, s_b, z0 }, qb = bench_call(m, OP_QNN_QUANTIZE, a3, 3, q_b);
+		NodeId a4[] = { cv, qb }, ba = bench_call(m, OP_NN_BIAS_ADD, a4, 2, NULL);
+		NodeId a5[] = { ba, s_b, z0, s_out, z_in }, rq = bench_call(m, OP_QNN_REQUANTIZE, a5, 5, req);
+		NodeId cl = bench_call(m, OP_CLIP, &rq, 1, clip);
+		cur = bench_call(m, OP_CAST, &cl, 1, cast);
 	}
 	fn = ir_func(m, &x, 1, cur, 0, 0, 0, nl);
 	ir_global_add(m, ir_symz(m, "main"), fn);
@@ -148,7 +92,7 @@ static double
 matchpass(Module *m, Rw *rw, Matcher *fn, const NodeId *calls, uint32_t ncalls, uint64_t *hits)
 {
 	uint64_t h = 0;
-	double t0 = now();
+	double t0 = bench_now();
 	for (uint32_t i = 0; i < ncalls; i++) {
 		uint32_t rule;
 		rw->root = calls[i];
@@ -157,31 +101,24 @@ matchpass(Module *m, Rw *rw, Matcher *fn, const NodeId *calls, uint32_t ncalls, 
 			h++;
 	}
 	*hits = h;
-	return (now() - t0) / (m->nnodes - 1);
+	return (bench_now() - t0) / (m->nnodes - 1);
 }
 
 int
 main(int argc, char **argv)
 {
-	static const uint32_t sizes[] = { 10000, 100000, 1000000 };
-	double gen[3], hand[3], rew[3];
-	int runs = argc > 1 ? atoi(argv[1]) : 7, nsizes = 3;
+	double gen[BENCH_SIZES], hand[BENCH_SIZES], rew[BENCH_SIZES];
+	int runs, nsizes = bench_args(argc, argv, &runs);
 
-	/* graft-bench [RUNS [MAXNODES]]: MAXNODES for profiling runs */
-	if (runs < 1)
-		runs = 1;
-	if (argc > 2)
-		while (nsizes > 1 && sizes[nsizes - 1] > (uint32_t)atol(argv[2]))
-			nsizes--;
 	printf("graft rewrite benchmark: canonicalize on PyTorch-style quantized conv blocks\n");
 	printf("median of %d runs; ns per graph node\n\n", runs);
 	printf("%9s  %10s  %12s  %6s  %8s  %s\n", "nodes", "generated", "hand-written", "ratio", "rewrite", "rewrites");
 	for (int s = 0; s < nsizes; s++) {
-		double tg[64], th[64], tr[64];
+		double tg[BENCH_MAXRUNS], th[BENCH_MAXRUNS], tr[BENCH_MAXRUNS];
 		uint64_t hg = 0, hh = 0, rewrites = 0;
 		uint32_t nodes = 0;
-		for (int r = 0; r < runs && r < 64; r++) {
-			Module *m = build(sizes[s]);
+		for (int r = 0; r < runs; r++) {
+			Module *m = build(bench_sizes[s]);
 			Diag d;
 			Rw rw;
 			uint32_t ncalls;
@@ -211,21 +148,21 @@ main(int argc, char **argv)
 				        (unsigned long long)hg, (unsigned long long)hh);
 				return 1;
 			}
-			t0 = now();
+			t0 = bench_now();
 			if (ir_rewrite(m, &graft_ruleset_canonicalize, &d, &st))
 				return 1;
-			tr[r] = (now() - t0) / nodes;
+			tr[r] = (bench_now() - t0) / nodes;
 			rewrites = st.rewrites;
 			free(st.fired);
 			ir_module_free(m);
 		}
-		gen[s] = median(tg, runs);
-		hand[s] = median(th, runs);
-		rew[s] = median(tr, runs);
+		gen[s] = bench_median(tg, runs);
+		hand[s] = bench_median(th, runs);
+		rew[s] = bench_median(tr, runs);
 		printf("%9u  %10.2f  %12.2f  %5.2fx  %8.2f  %llu (%llu matches)\n", nodes, gen[s], hand[s],
 		       gen[s] / hand[s], rew[s], (unsigned long long)rewrites, (unsigned long long)hg);
 	}
-	if (nsizes < 3)
+	if (nsizes < BENCH_SIZES)
 		return 0;
 	printf("\nper-node cost, 1M against 10k: generated %.2fx, hand-written %.2fx, rewrite %.2fx\n",
 	       gen[2] / gen[0], hand[2] / hand[0], rew[2] / rew[0]);
