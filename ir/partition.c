@@ -1063,7 +1063,8 @@ ir_partition_explain(FILE *f, const Partitioner *p)
 	uint32_t nfns;
 	char targets[512] = "";
 
-	memcpy(v, p->why, p->nwhy * sizeof *v);
+	if (p->nwhy)
+		memcpy(v, p->why, p->nwhy * sizeof *v);
 	qsort(v, p->nwhy, sizeof *v, whycmp);
 	for (uint32_t t = 0; t < p->ntargets; t++) {
 		size_t l = strlen(targets);

@@ -37,8 +37,17 @@ ir_fmt_float(char *buf, size_t size, double v, DType dt)
 		snprintf(buf, size, "%.*g", prec, v);
 		if (dt == DT_FLOAT64 ? strtod(buf, NULL) == v
 		    : dt == DT_FLOAT16 ? ir_f16_from_f32(strtof(buf, NULL)) == ir_f16_from_f32((float)v)
-		    : strtof(buf, NULL) == (float)v)
+		    : strtof(buf, NULL) == (float)v) {
+			/* 200, not 2e+02: below six digits the fewest digits in
+			   plain notation, as TVM prints them (%g's precision 6) */
+			if (strchr(buf, 'e') && prec < 6) {
+				char plain[64];
+				snprintf(plain, sizeof plain, "%.*g", 6, v);
+				if (!strchr(plain, 'e') && strtod(plain, NULL) == strtod(buf, NULL))
+					snprintf(buf, size, "%s", plain);
+			}
 			return;
+		}
 	}
 }
 
