@@ -20,12 +20,17 @@
 **
 ** Figures are ns per node of the graph before partitioning, median of
 ** several runs, each on a freshly built graph; building it and inferring
-** its types are not timed.  The machine is shared, so read the ratios.
-** Nothing here asserts a time.
+** its types are not timed.  The runs of each shape and size are made in a
+** child process, whose peak resident set is printed with them.  The
+** machine is shared, so read the ratios.  Nothing here asserts a time.
 */
+#define _DEFAULT_SOURCE         /* wait4, MAP_ANONYMOUS */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "partition.h"
@@ -181,13 +186,43 @@ run(int sh, uint32_t target, int explain, uint32_t *nodes, PartStats *st, uint32
 	return t;
 }
 
-/* maxrss: the peak resident set of the process so far, in MB */
+/* One size of one shape, measured in a child process so that its peak
+** resident set is its own. */
+typedef struct Result {
+	double ns;              /* median ns per node */
+	uint32_t nodes;
+	uint64_t composites, regions;
+	int done;
+} Result;
+
+/* measure: runs of shape sh at `target` nodes into *res; the peak RSS of
+** the process that ran them in MB, or -1 on failure */
 static double
-maxrss(void)
+measure(int sh, uint32_t target, int runs, Result *res)
 {
+	pid_t pid;
+	int status;
 	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
+
+	res->done = 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		double t[BENCH_MAXRUNS];
+		uint32_t refused;
+		PartStats st;
+		for (int r = 0; r < runs; r++)
+			t[r] = run(sh, target, 0, &res->nodes, &st, &refused);
+		res->ns = bench_median(t, runs);
+		res->composites = st.composites;
+		res->regions = st.regions;
+		res->done = 1;
+		_exit(0);
+	}
+	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) || !res->done)
+		return -1;
 	return (double)ru.ru_maxrss / 1024;   /* kB on Linux */
 }
 
@@ -196,29 +231,35 @@ main(int argc, char **argv)
 {
 	double ns[BENCH_SIZES][NSHAPES];
 	int runs, nsizes = bench_args(argc, argv, &runs);
+	/* shared with the children */
+	Result *res = mmap(NULL, sizeof *res, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
+	if (res == MAP_FAILED)
+		ir_die("bench: mmap");
 	printf("graft partition benchmark: composite + annotate + merge + outline, target \"bench\"\n");
-	printf("median of %d runs; ns per graph node; made: composites/partitions\n\n", runs);
-	printf("%9s", "nodes");
+	printf("median of %d runs; ns per graph node; made: composites/partitions; peak RSS of the runs\n\n", runs);
+	printf("%9s", "");
 	for (int sh = 0; sh < NSHAPES; sh++)
-		printf("  %11s %13s", shapename[sh], "made");
-	printf("  %9s\n", "peak RSS");
+		printf(sh + 1 < NSHAPES ? "  %-29s" : "  %s", shapename[sh]);
+	printf("\n%9s", "nodes");
+	for (int sh = 0; sh < NSHAPES; sh++)
+		printf("  %8s %13s %6s", "ns/node", "made", "MB");
+	printf("\n");
 	for (int s = 0; s < nsizes; s++) {
 		printf("%9u", bench_sizes[s]);
 		for (int sh = 0; sh < NSHAPES; sh++) {
-			double t[BENCH_MAXRUNS];
-			uint32_t nodes = 0, refused = 0;
-			PartStats st = { 0 };
 			char made[48];
-			for (int r = 0; r < runs; r++)
-				t[r] = run(sh, bench_sizes[s], 0, &nodes, &st, &refused);
-			ns[s][sh] = bench_median(t, runs);
-			snprintf(made, sizeof made, "%llu/%llu", (unsigned long long)st.composites,
-			         (unsigned long long)st.regions);
-			printf("  %11.1f %13s", ns[s][sh], made);
-			fflush(stdout);
+			double mb = measure(sh, bench_sizes[s], runs, res);
+			if (mb < 0) {
+				fprintf(stderr, "\nbench: the %s runs of %u nodes failed\n", shapename[sh], bench_sizes[s]);
+				return 1;
+			}
+			ns[s][sh] = res->ns;
+			snprintf(made, sizeof made, "%llu/%llu", (unsigned long long)res->composites,
+			         (unsigned long long)res->regions);
+			printf("  %8.1f %13s %6.0f", res->ns, made, mb);
 		}
-		printf("  %6.0f MB\n", maxrss());
+		printf("\n");
 	}
 	{
 		/* what the diamonds are for, on the smallest graph: not timed */
