@@ -731,8 +731,7 @@ outline(State *S)
 		if (!S->tgt[n])
 			continue;
 		r = find(S, n);
-		for (j = 0; j < nreg && reps[j] != r; j++)
-			;
+		j = S->owner[r] ? S->owner[r] - 1 : nreg;
 		if (j == nreg) {
 			/* the first node of a region is its representative */
 			j = nreg++;
