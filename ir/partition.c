@@ -46,17 +46,30 @@ typedef struct State {
 	uint32_t *ehead, *etail;   /* per region: its input list */
 	NodeId *enode; uint32_t *enext; uint32_t nent, capent;
 	uint32_t nregions;      /* global functions made for this target */
+	Sym k_pattern, k_composite, k_compiler, k_symbol, k_primitive, k_inline, target;
+	Sym *compname;          /* per entry: "<target>.<name>", interned on first use */
 	NodeId *stack; uint32_t nstack, capstack;
+	/* scratch of outlinecomposite, kept from one composite to the next */
+	NodeId *body, *params, *args, *pst;
+	uint32_t capbody, capparams, capargs, cappst, *pidx, cappidx, *slots, capslots;
+	char *pattern; uint32_t cappattern;
 } State;
 
 /* ---------------------------------------------------------------- state */
 
+/* GROW: a fresh zeroed array (calloc: pages the walks never reach are
+** never touched) with the old contents */
 #define GROW(S, field) do { \
-		(S)->field = ir_xrealloc((S)->field, cap * sizeof *(S)->field); \
-		memset((S)->field + (S)->cap, 0, (cap - (S)->cap) * sizeof *(S)->field); \
+		void *fresh = ir_xcalloc(cap, sizeof *(S)->field); \
+		if ((S)->cap) \
+			memcpy(fresh, (S)->field, (S)->cap * sizeof *(S)->field); \
+		free((S)->field); \
+		(S)->field = fresh; \
 	} while (0)
 
-/* ensure: the per-node arrays cover every node of the module */
+/* ensure: the per-node arrays cover every node of the module; the first
+** time with room for what outlining adds (a few nodes per composite or
+** region, at most about two per node) */
 static void
 ensure(State *S)
 {
@@ -64,7 +77,7 @@ ensure(State *S)
 
 	if (S->m->nnodes <= S->cap)
 		return;
-	cap = S->m->nnodes + S->m->nnodes / 2 + 64;
+	cap = S->cap ? S->m->nnodes + S->m->nnodes / 2 + 64 : 3 * S->m->nnodes + 64;
 	GROW(S, pos);
 	GROW(S, supported);
 	GROW(S, owner);
@@ -89,7 +102,9 @@ statefree(State *S)
 	free(S->owner); free(S->stamp); free(S->param); free(S->pstamp); free(S->nmade);
 	free(S->tgt); free(S->parent); free(S->minpos); free(S->ver); free(S->mrep);
 	free(S->mver); free(S->ehead); free(S->etail); free(S->enode); free(S->enext);
-	free(S->stack);
+	free(S->stack); free(S->compname);
+	free(S->body); free(S->params); free(S->args); free(S->pst); free(S->pidx);
+	free(S->slots); free(S->pattern);
 }
 
 static void
@@ -275,7 +290,8 @@ embedconst(State *S, NodeId x, uint32_t i, NodeId c)
 /* paramfor: the parameter standing for node a in the function being
 ** outlined (pstamp == curstamp), made on first use */
 static NodeId
-paramfor(State *S, NodeId a, const char *prefix, NodeId **params, uint32_t *np, uint32_t *cap, NodeId **args)
+paramfor(State *S, NodeId a, const char *prefix, NodeId **params, uint32_t *np, uint32_t *cap, NodeId **args,
+         uint32_t *capargs)
 {
 	Module *m = S->m;
 	char name[160];
@@ -290,7 +306,7 @@ paramfor(State *S, NodeId a, const char *prefix, NodeId **params, uint32_t *np, 
 	S->param[a] = v;
 	ir_vgrow(params, cap, *np + 1);
 	(*params)[*np] = v;
-	*args = ir_xrealloc(*args, (*np + 1) * sizeof **args);
+	ir_vgrow(args, capargs, *np + 1);
 	(*args)[*np] = a;
 	(*np)++;
 	return v;
@@ -302,10 +318,12 @@ static uint32_t
 postorder(State *S, NodeId root, NodeId **out, uint32_t *capout)
 {
 	Module *m = S->m;
-	uint32_t n = 0, *idx = NULL, capidx = 0, top = 0;
-	NodeId *st = NULL;
-	uint32_t capst = 0;
+	uint32_t n = 0, top = 0;
 	uint32_t seen = ++S->curstamp;   /* a second stamp: visited */
+#define st S->pst
+#define idx S->pidx
+#define capst S->cappst
+#define capidx S->cappidx
 
 	/* curstamp - 1 marks the set, curstamp marks visited ones: restore
 	   the set's stamp on the way out */
@@ -336,21 +354,23 @@ postorder(State *S, NodeId root, NodeId **out, uint32_t *capout)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		S->stamp[(*out)[i]] = seen;
-	free(st);
-	free(idx);
+#undef st
+#undef idx
+#undef capst
+#undef capidx
 	return n;
 }
 
 /* outlinecomposite: make candidate c a function literal called in its
-** place; k numbers it among its entry's composites */
-static void
+** place; k numbers it among its entry's composites.  Returns the call. */
+static NodeId
 outlinecomposite(State *S, const Cand *c, uint32_t k)
 {
 	Module *m = S->m;
 	const RuleInfo *ri = &S->rs->rules[c->rule];
-	NodeId root = S->pool[c->first], *body = NULL, *params = NULL, *args = NULL, fn, call;
-	uint32_t nbody, capbody = 0, np = 0, capp = 0, *slots = NULL, capslots = 0, nslots;
-	char prefix[64], *pattern = NULL;
+	NodeId root = S->pool[c->first], fn, call;
+	uint32_t nbody, np = 0, nslots;
+	char prefix[64];
 	size_t plen = 0;
 	AttrVal at[2];
 
@@ -358,16 +378,18 @@ outlinecomposite(State *S, const Cand *c, uint32_t k)
 	S->curstamp++;
 	for (uint32_t i = 0; i < c->n; i++)
 		S->stamp[S->pool[c->first + i]] = S->curstamp;
-	nbody = postorder(S, root, &body, &capbody);
+	nbody = postorder(S, root, &S->body, &S->capbody);
 	/* the set is now stamped curstamp (postorder moved it on by one) */
-	nslots = useslots(S, root, 0, &slots, &capslots);
+	nslots = useslots(S, root, 0, &S->slots, &S->capslots);
 	snprintf(prefix, sizeof prefix, "FunctionVar_%u_", k);
 	for (uint32_t b = 0; b < nbody; b++) {
-		NodeId x = body[b];
+		NodeId x = S->body[b];
 		const char *piece = NULL;
 		char buf[96];
 		if (m->nodes[x].kind == NK_CONST)
 			continue;
+		/* a composite always goes to its target's region */
+		S->p->st.offloaded += m->nodes[x].kind == NK_CALL;
 		for (uint32_t i = 0; i < m->nodes[x].nargs; i++) {
 			NodeId a = ir_arg(m, x, i);
 			if (S->stamp[a] == S->curstamp) {
@@ -375,7 +397,7 @@ outlinecomposite(State *S, const Cand *c, uint32_t k)
 					embedconst(S, x, i, a);
 				continue;
 			}
-			ir_set_arg(m, x, i, paramfor(S, a, prefix, &params, &np, &capp, &args));
+			ir_set_arg(m, x, i, paramfor(S, a, prefix, &S->params, &np, &S->capparams, &S->args, &S->capargs));
 		}
 		/* PartitionedFromPattern: what TVM calls the match, its ops in
 		   post-order */
@@ -385,36 +407,33 @@ outlinecomposite(State *S, const Cand *c, uint32_t k)
 		case NK_GETITEM: snprintf(buf, sizeof buf, "TupleGetItem%u", m->nodes[x].aux); piece = buf; break;
 		default: piece = "Call"; break;
 		}
-		pattern = ir_xrealloc(pattern, plen + strlen(piece) + 2);
-		memcpy(pattern + plen, piece, strlen(piece));
+		ir_vgrow(&S->pattern, &S->cappattern, (uint32_t)(plen + strlen(piece) + 2));
+		memcpy(S->pattern + plen, piece, strlen(piece));
 		plen += strlen(piece);
-		pattern[plen++] = '_';
-		pattern[plen] = 0;
+		S->pattern[plen++] = '_';
+		S->pattern[plen] = 0;
 	}
 	memset(at, 0, sizeof at);
 	at[0].kind = AV_STR;
-	at[0].key = ir_symz(m, "PartitionedFromPattern");
-	at[0].u.s = ir_sym(m, pattern ? pattern : "", plen);
-	{
+	at[0].key = S->k_pattern;
+	at[0].u.s = ir_sym(m, S->pattern ? S->pattern : "", plen);
+	if (!S->compname[c->rule]) {
 		char name[256];
 		snprintf(name, sizeof name, "%s.%s", S->rs->name, ri->name);
-		at[1].kind = AV_STR;
-		at[1].key = ir_symz(m, "Composite");
-		at[1].u.s = ir_symz(m, name);
+		S->compname[c->rule] = ir_symz(m, name);
 	}
-	fn = ir_func(m, params, np, root, m->nodes[root].type, ir_attr_push(m, at, 2), 2, m->nodes[root].loc);
-	call = ir_callfn(m, fn, args, np, m->nodes[root].loc);
+	at[1].kind = AV_STR;
+	at[1].key = S->k_composite;
+	at[1].u.s = S->compname[c->rule];
+	fn = ir_func(m, S->params, np, root, m->nodes[root].type, ir_attr_push(m, at, 2), 2, m->nodes[root].loc);
+	call = ir_callfn(m, fn, S->args, np, m->nodes[root].loc);
 	ensure(S);
 	m->nodes[fn].type = ir_infer_node(m, fn, S->p->d);
 	m->nodes[call].type = m->nodes[root].type;
 	for (uint32_t i = 0; i < nslots; i++)
-		setslot(m, slots[i], call);
+		setslot(m, S->slots[i], call);
 	S->p->st.composites++;
-	free(body);
-	free(params);
-	free(args);
-	free(slots);
-	free(pattern);
+	return call;
 }
 
 /* composites: MergeComposite on the function with body *body */
@@ -496,9 +515,36 @@ composites(State *S, NodeId fnnode)
 		ir_vgrow(&accepted, &capacc, nacc + 1);
 		accepted[nacc++] = ci;
 	}
-	for (uint32_t i = 0; i < nacc; i++) {
-		const Cand *c = &sorted[accepted[i]];
-		outlinecomposite(S, c, S->nmade[c->rule]++);
+	{
+		NodeId *callof = ir_xcalloc(S->ncands ? S->ncands : 1, sizeof *callof), *order;
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < nacc; i++) {
+			const Cand *c = &sorted[accepted[i]];
+			callof[accepted[i]] = outlinecomposite(S, c, S->nmade[c->rule]++);
+		}
+		/* the graph now, without a second walk: each match's nodes are
+		   gone and its root is the function literal and its call (the
+		   constants moved inside stay listed: they are leaves) */
+		order = ir_xmalloc((S->norder + nacc + 1) * sizeof *order);
+		for (uint32_t i = 0; i < S->norder; i++) {
+			NodeId n = S->order[i];
+			uint32_t o = m->nodes[n].kind == NK_CONST ? 0 : S->owner[n];
+			if (!o) {
+				order[k++] = n;
+			} else if (S->pool[sorted[o - 1].first] == n) {
+				order[k++] = ir_arg(m, callof[o - 1], 0);
+				order[k++] = callof[o - 1];
+			}
+		}
+		for (uint32_t i = 0; i < S->norder; i++)
+			S->pos[S->order[i]] = 0;
+		free(S->order);
+		S->order = order;
+		S->norder = k;
+		S->caporder = S->norder + nacc + 1;
+		for (uint32_t i = 0; i < k; i++)
+			S->pos[order[i]] = i + 1;
+		free(callof);
 	}
 	/* owner marks are per function */
 	for (uint32_t i = 0; i < S->npool; i++)
@@ -763,7 +809,7 @@ outline(State *S)
 
 	for (uint32_t r = 0; r < nreg; r++) {
 		NodeId *mem = members + start[r], *params = NULL, *args = NULL, *outs = NULL, body, fn, gref, call;
-		uint32_t nmem = count[r], np = 0, capp = 0, nouts = 0, capouts = 0;
+		uint32_t nmem = count[r], np = 0, capp = 0, capa = 0, nouts = 0, capouts = 0;
 		uint32_t **slots = NULL, *nslots = NULL, capslots = 0;
 		char gname[256], prefix[160];
 		AttrVal at[4];
@@ -771,13 +817,16 @@ outline(State *S)
 		Loc loc = m->nodes[mem[0]].loc;
 
 		/* a fresh name: an earlier run may have used this one */
-		do
+		do {
 			snprintf(gname, sizeof gname, "tvmgen_default_%s_main_%u", tname, S->nregions++);
-		while (ir_global_index(m, ir_symz(m, gname)));
+			gsym = ir_symz(m, gname);
+		} while (ir_global_index(m, gsym));
 		snprintf(prefix, sizeof prefix, "%s_%u_i", tname, S->nregions - 1);
 		S->curstamp++;
-		for (uint32_t i = 0; i < nmem; i++)
+		for (uint32_t i = 0; i < nmem; i++) {
 			S->stamp[mem[i]] = S->curstamp;
+			S->p->st.offloaded += m->nodes[mem[i]].kind == NK_CALL;
+		}
 		/* outputs: members used outside (the function's body is used by
 		   the function), with the slots that use them */
 		for (uint32_t i = 0; i < nmem; i++) {
@@ -810,7 +859,7 @@ outline(State *S)
 				}
 				if (m->nodes[a].kind == NK_FUNC)
 					continue;
-				ir_set_arg(m, x, k, paramfor(S, a, prefix, &params, &np, &capp, &args));
+				ir_set_arg(m, x, k, paramfor(S, a, prefix, &params, &np, &capp, &args, &capa));
 			}
 		}
 		if (nouts == 1) {
@@ -822,20 +871,19 @@ outline(State *S)
 		}
 		memset(at, 0, sizeof at);
 		at[0].kind = AV_STR;
-		at[0].key = ir_symz(m, "Compiler");
-		at[0].u.s = ir_symz(m, S->rs->name);
+		at[0].key = S->k_compiler;
+		at[0].u.s = S->target;
 		at[1].kind = AV_STR;
-		at[1].key = ir_symz(m, "global_symbol");
-		at[1].u.s = ir_symz(m, gname);
+		at[1].key = S->k_symbol;
+		at[1].u.s = gsym;
 		at[2].kind = AV_INT;
-		at[2].key = ir_symz(m, "Primitive");
+		at[2].key = S->k_primitive;
 		at[2].u.i = 1;
 		at[3].kind = AV_INT;
-		at[3].key = ir_symz(m, "Inline");
+		at[3].key = S->k_inline;
 		at[3].u.i = 1;
 		fn = ir_func(m, params, np, body, m->nodes[body].type, ir_attr_push(m, at, 4), 4, loc);
 		m->nodes[fn].type = ir_infer_node(m, fn, S->p->d);
-		gsym = ir_symz(m, gname);
 		ir_global_add(m, gsym, fn);
 		gref = ir_global_ref(m, gsym, loc);
 		m->nodes[gref].type = m->nodes[fn].type;
@@ -868,34 +916,6 @@ outline(State *S)
 }
 
 /* ---------------------------------------------------------------- driver */
-
-/* countops: the calls of ops in the graph of body, function literals
-** included; marks them with stamp */
-static uint64_t
-countops(State *S, NodeId body)
-{
-	Module *m = S->m;
-	uint64_t n = 0;
-	uint32_t mark = ++S->curstamp;
-
-	S->nstack = 0;
-	ir_vgrow(&S->stack, &S->capstack, 1);
-	S->stack[S->nstack++] = body;
-	S->stamp[body] = mark;
-	while (S->nstack) {
-		NodeId x = S->stack[--S->nstack];
-		n += m->nodes[x].kind == NK_CALL;
-		for (uint32_t i = 0; i < m->nodes[x].nargs; i++) {
-			NodeId a = ir_arg(m, x, i);
-			if (!a || S->stamp[a] == mark)
-				continue;
-			S->stamp[a] = mark;
-			ir_vgrow(&S->stack, &S->capstack, S->nstack + 1);
-			S->stack[S->nstack++] = a;
-		}
-	}
-	return n;
-}
 
 /* partitionable: the functions to partition: every global that is not a
 ** partition itself, in the module's order */
@@ -933,6 +953,14 @@ ir_partition(Partitioner *p)
 		S.ti = (uint16_t)t;
 		S.rs = p->targets[t];
 		S.nmade = ir_xcalloc(S.rs->nrules ? S.rs->nrules : 1, sizeof *S.nmade);
+		S.compname = ir_xcalloc(S.rs->nrules ? S.rs->nrules : 1, sizeof *S.compname);
+		S.k_pattern = ir_symz(m, "PartitionedFromPattern");
+		S.k_composite = ir_symz(m, "Composite");
+		S.k_compiler = ir_symz(m, "Compiler");
+		S.k_symbol = ir_symz(m, "global_symbol");
+		S.k_primitive = ir_symz(m, "Primitive");
+		S.k_inline = ir_symz(m, "Inline");
+		S.target = ir_symz(m, S.rs->name);
 		ir_rw_init(&S.rw, m, S.rs, p->d);
 		S.rw.report = report;
 		S.rw.ctx = &S;
@@ -942,7 +970,6 @@ ir_partition(Partitioner *p)
 			composites(&S, fns[f]);
 			if (p->stop < PS_ANNOTATE)
 				continue;
-			topo(&S, ir_func_body(m, fns[f]));
 			annotate(&S);
 			for (uint32_t i = 0; i < S.norder; i++) {
 				NodeId n = S.order[i];
@@ -955,24 +982,17 @@ ir_partition(Partitioner *p)
 			if (p->stop < PS_ALL)
 				continue;
 			outline(&S);
+			/* what the last target leaves is the host's: the calls of
+			   the graph that went to no region */
+			if (t + 1 == p->ntargets)
+				for (uint32_t i = 0; i < S.norder; i++)
+					p->st.host += m->nodes[S.order[i]].kind == NK_CALL && !S.tgt[S.order[i]];
 		}
 		for (uint32_t r = 0; r < S.rs->nrules; r++)
 			if (S.rs->rules[r].kind == RI_COMPOSITE)
 				base[r] += S.nmade[r];
 		base += S.rs->nrules;
 		free(fns);
-		if (t + 1 == p->ntargets) {
-			/* what ended up where */
-			for (uint32_t g = 0; g < m->nglobals; g++) {
-				uint64_t ops;
-				ensure(&S);
-				ops = countops(&S, ir_func_body(m, m->globals[g].fn));
-				if (fnattr(m, m->globals[g].fn, "Compiler"))
-					p->st.offloaded += ops;
-				else
-					p->st.host += ops;
-			}
-		}
 		ir_rw_free(&S.rw);
 		statefree(&S);
 	}

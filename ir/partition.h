@@ -57,7 +57,7 @@ typedef struct PartStats {
 	uint64_t composites;    /* matches outlined, all targets */
 	uint64_t regions;       /* global functions made */
 	uint64_t offloaded;     /* ops inside them (composites' inner ops counted) */
-	uint64_t host;          /* ops left on the host */
+	uint64_t host;          /* ops left on the host (after the whole pipeline) */
 	uint64_t *fired;        /* per target, per entry: composites made and
 	                           single ops given to the target */
 } PartStats;
