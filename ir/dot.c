@@ -22,20 +22,16 @@ typedef struct Dot {
 	const Module *m;
 	NodeId *alias;          /* a parameter -> the argument it stands for */
 	uint8_t *drawn;
-	Sym targets[64];
+	const char *targets[64];    /* names, in the module (not changed while drawing) */
 	uint32_t ntargets;
 } Dot;
 
-static const AttrVal *
-fnattr(const Module *m, NodeId fn, const char *key)
+/* strattr: string attribute key of function literal fn, or NULL */
+static const char *
+strattr(const Module *m, NodeId fn, const char *key)
 {
-	const Func *fu = &m->funcs[m->nodes[fn].aux];
-	for (uint32_t i = 0; i < fu->nattrs; i++) {
-		const AttrVal *v = &m->attrs[fu->attrs + i];
-		if (v->kind == AV_STR && strcmp(ir_symstr(m, v->key), key) == 0)
-			return v;
-	}
-	return NULL;
+	const AttrVal *v = ir_func_attr(m, fn, key);
+	return v && v->kind == AV_STR ? ir_symstr(m, v->u.s) : NULL;
 }
 
 /* callee: the function literal a call runs, or 0 */
@@ -72,10 +68,10 @@ resolve(const Dot *g, NodeId n)
 }
 
 static const char *
-color(Dot *g, Sym target)
+color(Dot *g, const char *target)
 {
 	uint32_t i;
-	for (i = 0; i < g->ntargets && g->targets[i] != target; i++)
+	for (i = 0; i < g->ntargets && strcmp(g->targets[i], target) != 0; i++)
 		;
 	if (i == g->ntargets && g->ntargets < 64)
 		g->targets[g->ntargets++] = target;
@@ -120,15 +116,15 @@ node(Dot *g, NodeId n, int depth)
 		for (uint32_t i = 1; i < x->nargs && i - 1 < ir_func_nparams(m, fn); i++)
 			g->alias[ir_arg(m, fn, i - 1)] = ir_arg(m, n, i);
 		{
-			const AttrVal *comp = fnattr(m, fn, "Composite"), *compiler = fnattr(m, fn, "Compiler");
-			const AttrVal *sym = fnattr(m, fn, "global_symbol");
+			const char *comp = strattr(m, fn, "Composite"), *compiler = strattr(m, fn, "Compiler");
+			const char *sym = strattr(m, fn, "global_symbol");
 			fprintf(f, "%*ssubgraph cluster_n%u {\n", depth, "", n);
 			if (compiler)
 				fprintf(f, "%*s  label=\"%s\"; style=filled; color=\"%s\";\n", depth, "",
-				        sym ? ir_symstr(m, sym->u.s) : ir_symstr(m, compiler->u.s), color(g, compiler->u.s));
+				        sym ? sym : compiler, color(g, compiler));
 			else
 				fprintf(f, "%*s  label=\"%s\"; style=\"rounded,bold\"; color=black;\n", depth, "",
-				        comp ? ir_symstr(m, comp->u.s) : "fn");
+				        comp ? comp : "fn");
 			/* a tuple that only returns a partition's outputs is not drawn */
 			if (compiler && m->nodes[ir_func_body(m, fn)].kind == NK_TUPLE) {
 				NodeId t = ir_func_body(m, fn);
@@ -205,11 +201,7 @@ ir_print_dot(FILE *f, const Module *m)
 	fprintf(f, "  compound=true; rankdir=TB;\n");
 	for (uint32_t i = 0; i < m->nglobals; i++) {
 		NodeId fn = m->globals[i].fn, out;
-		const Func *fu = &m->funcs[m->nodes[fn].aux];
-		int partition = 0;
-		for (uint32_t k = 0; k < fu->nattrs; k++)
-			partition |= strcmp(ir_symstr(m, m->attrs[fu->attrs + k].key), "Compiler") == 0;
-		if (partition)
+		if (ir_func_attr(m, fn, "Compiler"))
 			continue;
 		fprintf(f, "  subgraph cluster_%s {\n    label=\"@%s\"; style=dashed;\n", ir_symstr(m, m->globals[i].name),
 		        ir_symstr(m, m->globals[i].name));

@@ -709,6 +709,18 @@ ir_global_add(Module *m, Sym name, NodeId fn)
 	return 1;
 }
 
+const AttrVal *
+ir_func_attr(const Module *m, NodeId fn, const char *key)
+{
+	const Func *f = &m->funcs[m->nodes[fn].aux];
+	for (uint32_t i = 0; i < f->nattrs; i++) {
+		const AttrVal *v = &m->attrs[f->attrs + i];
+		if (strcmp(ir_symstr(m, v->key), key) == 0)
+			return v;
+	}
+	return NULL;
+}
+
 uint32_t
 ir_global_index(const Module *m, Sym name)
 {

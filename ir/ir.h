@@ -367,6 +367,9 @@ NodeId ir_global_find(const Module *m, Sym name);   /* the NK_FUNC, or 0 */
 /* The index of def @name in Module.globals plus 1, or 0 if none.  O(1):
 ** globals are found through Module.globalof, never by a scan. */
 uint32_t ir_global_index(const Module *m, Sym name);
+/* The value of function attribute key (Composite, Compiler, ...) of the
+** function literal fn, or NULL. */
+const AttrVal *ir_func_attr(const Module *m, NodeId fn, const char *key);
 
 static inline Const *ir_node_const(Module *m, NodeId n) { return &m->consts[m->nodes[n].aux]; }
 static inline Func *ir_node_func(Module *m, NodeId n) { return &m->funcs[m->nodes[n].aux]; }

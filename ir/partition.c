@@ -175,19 +175,6 @@ topo(State *S, NodeId body)
 	free(idx);
 }
 
-/* fnattr: the value of function attribute key of function literal fn, or NULL */
-static const AttrVal *
-fnattr(const Module *m, NodeId fn, const char *key)
-{
-	const Func *f = &m->funcs[m->nodes[fn].aux];
-	for (uint32_t i = 0; i < f->nattrs; i++) {
-		const AttrVal *v = &m->attrs[f->attrs + i];
-		if (strcmp(ir_symstr(m, v->key), key) == 0)
-			return v;
-	}
-	return NULL;
-}
-
 /* mangle: name with every character that is not a letter or digit as '_' */
 static void
 mangle(char *out, size_t n, const char *name)
@@ -571,7 +558,7 @@ annotate(State *S)
 			S->tgt[n] = S->supported[n] != 0;
 		} else if (m->nodes[n].kind == NK_CALLFN) {
 			NodeId f = ir_arg(m, n, 0);
-			const AttrVal *v = m->nodes[f].kind == NK_FUNC ? fnattr(m, f, "Composite") : NULL;
+			const AttrVal *v = m->nodes[f].kind == NK_FUNC ? ir_func_attr(m, f, "Composite") : NULL;
 			const char *s = v && v->kind == AV_STR ? ir_symstr(m, v->u.s) : "";
 			S->tgt[n] = strncmp(s, S->rs->name, tl) == 0 && s[tl] == '.';
 		}
@@ -925,7 +912,7 @@ partitionable(Module *m, NodeId **out)
 	uint32_t n = 0;
 	*out = ir_xmalloc((m->nglobals ? m->nglobals : 1) * sizeof **out);
 	for (uint32_t g = 0; g < m->nglobals; g++)
-		if (!fnattr(m, m->globals[g].fn, "Compiler"))
+		if (!ir_func_attr(m, m->globals[g].fn, "Compiler"))
 			(*out)[n++] = m->globals[g].fn;
 	return n;
 }
@@ -1169,17 +1156,8 @@ ir_partition_stats(FILE *f, const Partitioner *p)
 	        (unsigned long long)p->st.host);
 	for (uint32_t t = 0; t < p->ntargets; t++) {
 		const Ruleset *rs = p->targets[t];
-		uint32_t *idx = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *idx), n = 0;
-		for (uint32_t r = 0; r < rs->nrules; r++)
-			if (fired && fired[r])
-				idx[n++] = r;
-		/* most first, then table order: a stable insertion sort */
-		for (uint32_t i = 1; i < n; i++)
-			for (uint32_t j = i; j > 0 && fired[idx[j]] > fired[idx[j - 1]]; j--) {
-				uint32_t x = idx[j];
-				idx[j] = idx[j - 1];
-				idx[j - 1] = x;
-			}
+		uint32_t *idx = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *idx);
+		uint32_t n = fired ? ir_fired_order(fired, rs->nrules, idx) : 0;
 		for (uint32_t i = 0; i < n; i++)
 			fprintf(f, "  %8llu  %s %s.%s  (%s:%u)\n", (unsigned long long)fired[idx[i]],
 			        rs->rules[idx[i]].kind == RI_COMPOSITE ? "composite" : "op       ", rs->name,

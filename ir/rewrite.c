@@ -837,21 +837,29 @@ out:
 	return d->errors - before;
 }
 
-void
-ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st)
+uint32_t
+ir_fired_order(const uint64_t *fired, uint32_t n, uint32_t *order)
 {
-	uint32_t *order = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *order), n = 0;
+	uint32_t k = 0;
 
-	for (uint32_t i = 0; i < rs->nrules; i++)
-		if (st->fired[i])
-			order[n++] = i;
-	/* most fired first; ties in rule order (insertion sort: few rules) */
-	for (uint32_t i = 1; i < n; i++)
-		for (uint32_t j = i; j > 0 && st->fired[order[j]] > st->fired[order[j - 1]]; j--) {
+	for (uint32_t i = 0; i < n; i++)
+		if (fired[i])
+			order[k++] = i;
+	/* insertion sort, stable: tables are small */
+	for (uint32_t i = 1; i < k; i++)
+		for (uint32_t j = i; j > 0 && fired[order[j]] > fired[order[j - 1]]; j--) {
 			uint32_t t = order[j];
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
+	return k;
+}
+
+void
+ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st)
+{
+	uint32_t *order = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *order);
+	uint32_t n = ir_fired_order(st->fired, rs->nrules, order);
 	fprintf(f, "ruleset %s: %llu rewrite%s in %llu match attempts\n", rs->name,
 	        (unsigned long long)st->rewrites, st->rewrites == 1 ? "" : "s", (unsigned long long)st->visits);
 	for (uint32_t i = 0; i < n; i++)

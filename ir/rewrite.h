@@ -95,6 +95,10 @@ int ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats);
 void ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d);
 void ir_rw_free(Rw *rw);
 
+/* The indices of the entries of fired[0..n) that are not 0, most first,
+** ties in table order, into order; returns how many. */
+uint32_t ir_fired_order(const uint64_t *fired, uint32_t n, uint32_t *order);
+
 /* Prints the rules that fired, most first, as "  N  name  (file:line)". */
 void ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st);
 
