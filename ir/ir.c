@@ -7,9 +7,16 @@
 **  - types are hash-consed, so TypeId equality is structural equality;
 **  - every operand slot is on exactly one use list, the one of its value.
 */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE         /* madvise */
+#endif
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "ir.h"
 
@@ -27,12 +34,34 @@ ir_die(const char *fmt, ...)
 	abort();
 }
 
+/* bigtable: asks for huge pages behind a table of n bytes at p, when it is
+** big enough to get some.  A graph of a million nodes has tables of tens
+** of megabytes; with 4 KiB pages, faulting them in and missing the TLB on
+** them costs more per node than on a small graph.  Advice only: nothing
+** changes if the kernel says no. */
+static void
+bigtable(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	enum { PAGE = 4096, HUGE = 2u << 20 };
+	uintptr_t a = ((uintptr_t)p + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(PAGE - 1);
+
+	if (n >= 2 * (size_t)HUGE && e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 void *
 ir_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		ir_die("out of memory (%zu bytes)", n);
+	bigtable(p, n);
 	return p;
 }
 
@@ -42,6 +71,7 @@ ir_xcalloc(size_t n, size_t sz)
 	void *p = calloc(n ? n : 1, sz ? sz : 1);
 	if (!p)
 		ir_die("out of memory (%zu x %zu bytes)", n, sz);
+	bigtable(p, n * sz);
 	return p;
 }
 
@@ -51,6 +81,7 @@ ir_xrealloc(void *p, size_t n)
 	p = realloc(p, n ? n : 1);
 	if (!p)
 		ir_die("out of memory (%zu bytes)", n);
+	bigtable(p, n);
 	return p;
 }
 
@@ -241,22 +272,73 @@ symlen(const Module *m, Sym s)
 	return end - m->symoff[s] - 1;
 }
 
+/* symslot: where a symbol of FNV hash h starts probing.  FNV's low bits
+** depend only on the low bits of each byte, so names that differ in a
+** counter ("FunctionVar_12_0", "FunctionVar_13_0") would crowd together;
+** a finishing mix spreads them over the table. */
+static uint32_t
+symslot(uint32_t h, uint32_t cap)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h & (cap - 1);
+}
+
+/* symrehash: doubles the symbol table.  Slots keep their hash, so no
+** string is read, and walking the old table in order writes the new one
+** nearly in order too. */
 static void
 symrehash(Module *m)
 {
-	uint32_t cap = m->symhashcap ? m->symhashcap * 2 : 256;
+	uint32_t old = m->symhashcap, cap = old ? old * 2 : 256;
+	SymSlot *from = m->symhash;
 
-	free(m->symhash);
 	m->symhash = ir_xcalloc(cap, sizeof *m->symhash);
 	m->symhashcap = cap;
-	for (Sym s = 0; s < m->nsyms; s++) {
-		const char *p = m->strbuf + m->symoff[s];
-		uint32_t h = hashbytes(IR_SYM_HASH0, p, symlen(m, s));
-		uint32_t i = h & (cap - 1);
-		while (m->symhash[i])
-			i = (i + 1) & (cap - 1);
-		m->symhash[i] = s + 1;
+	for (uint32_t k = 0; k < old; k++) {
+		uint32_t i;
+		if (!from[k].sym1)
+			continue;
+		for (i = symslot(from[k].h, cap); m->symhash[i].sym1; i = (i + 1) & (cap - 1))
+			;
+		m->symhash[i] = from[k];
 	}
+	free(from);
+}
+
+/* symprobe: the slot holding s[0..n) of hash h, or the empty slot where it
+** would go.  Slots keep the hash, so a probe reads the strings only on a
+** full hash match. */
+static uint32_t
+symprobe(const Module *m, const char *s, size_t n, uint32_t h)
+{
+	uint32_t i;
+
+	for (i = symslot(h, m->symhashcap); m->symhash[i].sym1; i = (i + 1) & (m->symhashcap - 1)) {
+		Sym t = m->symhash[i].sym1 - 1;
+		if (m->symhash[i].h == h && symlen(m, t) == n && memcmp(m->strbuf + m->symoff[t], s, n) == 0)
+			break;
+	}
+	return i;
+}
+
+/* symappend: s[0..n) as the next symbol, in the string table only */
+static Sym
+symappend(Module *m, const char *s, size_t n)
+{
+	if (n >= UINT32_MAX - m->nstr - 1)
+		ir_die("string table overflow");
+	ir_vgrow(&m->strbuf, &m->capstr, m->nstr + (uint32_t)n + 1);
+	ir_vgrow(&m->symoff, &m->capsyms, m->nsyms + 1);
+	if (n)
+		memcpy(m->strbuf + m->nstr, s, n);
+	m->strbuf[m->nstr + n] = 0;
+	m->symoff[m->nsyms] = m->nstr;
+	m->nstr += (uint32_t)n + 1;
+	return m->nsyms++;
 }
 
 Sym
@@ -267,22 +349,18 @@ ir_sym(Module *m, const char *s, size_t n)
 	if (2 * (m->nsyms + 1) > m->symhashcap)
 		symrehash(m);
 	h = hashbytes(IR_SYM_HASH0, s, n);
-	for (i = h & (m->symhashcap - 1); m->symhash[i]; i = (i + 1) & (m->symhashcap - 1)) {
-		Sym t = m->symhash[i] - 1;
-		if (symlen(m, t) == n && memcmp(m->strbuf + m->symoff[t], s, n) == 0)
-			return t;
-	}
-	if (n >= UINT32_MAX - m->nstr - 1)
-		ir_die("string table overflow");
-	ir_vgrow(&m->strbuf, &m->capstr, m->nstr + (uint32_t)n + 1);
-	ir_vgrow(&m->symoff, &m->capsyms, m->nsyms + 1);
-	if (n)
-		memcpy(m->strbuf + m->nstr, s, n);
-	m->strbuf[m->nstr + n] = 0;
-	m->symoff[m->nsyms] = m->nstr;
-	m->nstr += (uint32_t)n + 1;
-	m->symhash[i] = m->nsyms + 1;
-	return m->nsyms++;
+	i = symprobe(m, s, n, h);
+	if (m->symhash[i].sym1)
+		return m->symhash[i].sym1 - 1;
+	m->symhash[i].sym1 = m->nsyms + 1;
+	m->symhash[i].h = h;
+	return symappend(m, s, n);
+}
+
+Sym
+ir_sym_fresh(Module *m, const char *s, size_t n)
+{
+	return symappend(m, s, n);
 }
 
 uint32_t
@@ -294,16 +372,15 @@ ir_sym_hash(uint32_t h, const char *s, size_t n)
 int
 ir_sym_find(const Module *m, const char *s, size_t n, uint32_t h, Sym *out)
 {
+	uint32_t i;
+
 	if (!m->symhashcap)
 		return 0;
-	for (uint32_t i = h & (m->symhashcap - 1); m->symhash[i]; i = (i + 1) & (m->symhashcap - 1)) {
-		Sym t = m->symhash[i] - 1;
-		if (symlen(m, t) == n && memcmp(m->strbuf + m->symoff[t], s, n) == 0) {
-			*out = t;
-			return 1;
-		}
-	}
-	return 0;
+	i = symprobe(m, s, n, h);
+	if (!m->symhash[i].sym1)
+		return 0;
+	*out = m->symhash[i].sym1 - 1;
+	return 1;
 }
 
 Sym
@@ -323,12 +400,24 @@ ir_symstr(const Module *m, Sym s)
 static uint32_t
 typehash(const Module *m, const Type *t, const void *items, size_t isz)
 {
-	uint32_t h = 2166136261u;
-	h = hashbytes(h, &t->kind, 1);
-	h = hashbytes(h, &t->dtype, 1);
-	h = hashbytes(h, &t->n, sizeof t->n);
+	/* word at a time: the items are int64 dims or 32-bit type ids, so isz
+	** is a multiple of 4; a multiply and a shift mix each word in */
+	const unsigned char *p = items;
+	uint64_t h = ((uint64_t)t->kind << 40 | (uint64_t)t->dtype << 32 | t->n) * 0x9e3779b97f4a7c15ull;
+
 	(void)m;
-	return hashbytes(h, items, isz);
+	for (; isz >= 8; isz -= 8, p += 8) {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		h = (h ^ x) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	if (isz) {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		h = (h ^ x) * 0x9e3779b97f4a7c15ull;
+	}
+	return (uint32_t)(h ^ h >> 32);
 }
 
 /* typeitems: the items (dims or type ids) of type id and their size in

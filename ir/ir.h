@@ -29,6 +29,8 @@
 typedef uint32_t NodeId;
 typedef uint32_t TypeId;
 typedef uint32_t Sym;
+/* a slot of the symbol table: the symbol + 1 (0 when empty) and its hash */
+typedef struct SymSlot { uint32_t sym1, h; } SymSlot;
 typedef uint32_t AttrId;
 typedef uint16_t OpId;
 
@@ -306,7 +308,7 @@ struct Module {
 	/* interned strings: offsets into strbuf */
 	uint32_t *symoff; uint32_t nsyms, capsyms;
 	char *strbuf;    uint32_t nstr, capstr;
-	uint32_t *symhash; uint32_t symhashcap;
+	SymSlot *symhash; uint32_t symhashcap;
 	uint32_t *tyhash;  uint32_t tyhashcap;
 	const char **files; uint32_t nfiles, capfiles;   /* source file names */
 	Arena data;         /* constant tensor data, file names */
@@ -329,6 +331,10 @@ void ir_module_free(Module *m);
 
 Sym ir_sym(Module *m, const char *s, size_t n);
 Sym ir_symz(Module *m, const char *s);
+/* A symbol for a name that is only ever printed (a generated parameter
+** name): it is not entered in the lookup table, so it never equals another
+** Sym, even one of the same string, and costs no hash-table probe. */
+Sym ir_sym_fresh(Module *m, const char *s, size_t n);
 /* Lookup without interning: sets *out to the Sym of s[0..n) and returns 1
 ** if it is interned, else returns 0.  h must be ir_sym_hash(IR_SYM_HASH0,
 ** s, n); the hash extends byte by byte, so the prefixes of one string can

@@ -286,8 +286,10 @@ paramfor(State *S, NodeId a, const char *prefix, NodeId **params, uint32_t *np, 
 
 	if (S->pstamp[a] == S->curstamp)
 		return S->param[a];
+	/* generated names are unique by construction and only printed: no
+	   lookup-table entry (one cache miss each on big graphs) */
 	snprintf(name, sizeof name, "%s%u", prefix, *np);
-	v = ir_var(m, ir_symz(m, name), m->nodes[a].type, m->nodes[a].loc);
+	v = ir_var(m, ir_sym_fresh(m, name, strlen(name)), m->nodes[a].type, m->nodes[a].loc);
 	ensure(S);
 	S->pstamp[a] = S->curstamp;
 	S->param[a] = v;
@@ -544,27 +546,40 @@ composites(State *S, NodeId fnnode)
 
 /* ---------------------------------------------------------------- 2. annotate */
 
-/* annotate: AnnotateTarget on the graph in S->order */
-static void
-annotate(State *S)
+/* annotate: AnnotateTarget on the graph in S->order.  Counts each call it
+** annotates under its supports entry in fired[] (the --stats figures) and
+** returns the number of calls it leaves to later targets. */
+static uint64_t
+annotate(State *S, uint64_t *fired)
 {
 	Module *m = S->m;
 	size_t tl = strlen(S->rs->name);
+	uint32_t ntuples = 0, ngetitems = 0;
+	uint64_t left = 0;
 
 	for (uint32_t i = 0; i < S->norder; i++) {
 		NodeId n = S->order[i];
+		uint8_t k = m->nodes[n].kind;
 		S->tgt[n] = 0;
-		if (m->nodes[n].kind == NK_CALL) {
-			S->tgt[n] = S->supported[n] != 0;
-		} else if (m->nodes[n].kind == NK_CALLFN) {
+		if (k == NK_CALL) {
+			uint32_t e = S->supported[n];
+			S->tgt[n] = e != 0;
+			if (e)
+				fired[e - 1]++;
+			else
+				left++;
+		} else if (k == NK_CALLFN) {
 			NodeId f = ir_arg(m, n, 0);
 			const AttrVal *v = m->nodes[f].kind == NK_FUNC ? ir_func_attr(m, f, "Composite") : NULL;
 			const char *s = v && v->kind == AV_STR ? ir_symstr(m, v->u.s) : "";
 			S->tgt[n] = strncmp(s, S->rs->name, tl) == 0 && s[tl] == '.';
+		} else {
+			ntuples += k == NK_TUPLE;
+			ngetitems += k == NK_GETITEM;
 		}
 	}
 	/* a tuple goes where all its users go; a projection where its tuple does */
-	for (uint32_t i = S->norder; i-- > 0;) {
+	for (uint32_t i = S->norder; ntuples && i-- > 0;) {
 		NodeId n = S->order[i];
 		int all = 1, any = 0;
 		if (m->nodes[n].kind != NK_TUPLE)
@@ -577,11 +592,12 @@ annotate(State *S)
 		}
 		S->tgt[n] = (uint8_t)(any && all);
 	}
-	for (uint32_t i = 0; i < S->norder; i++) {
+	for (uint32_t i = 0; ngetitems && i < S->norder; i++) {
 		NodeId n = S->order[i];
 		if (m->nodes[n].kind == NK_GETITEM)
 			S->tgt[n] = S->tgt[ir_arg(m, n, 0)];
 	}
+	return left;
 }
 
 /* ---------------------------------------------------------------- 3. regions */
@@ -954,15 +970,11 @@ ir_partition(Partitioner *p)
 		ensure(&S);
 		nfns = partitionable(m, &fns);
 		for (uint32_t f = 0; f < nfns; f++) {
+			uint64_t left;
 			composites(&S, fns[f]);
 			if (p->stop < PS_ANNOTATE)
 				continue;
-			annotate(&S);
-			for (uint32_t i = 0; i < S.norder; i++) {
-				NodeId n = S.order[i];
-				if (S.tgt[n] && m->nodes[n].kind == NK_CALL)
-					base[S.supported[n] - 1]++;
-			}
+			left = annotate(&S, base);
 			if (p->stop < PS_REGIONS)
 				continue;
 			regions(&S);
@@ -972,8 +984,7 @@ ir_partition(Partitioner *p)
 			/* what the last target leaves is the host's: the calls of
 			   the graph that went to no region */
 			if (t + 1 == p->ntargets)
-				for (uint32_t i = 0; i < S.norder; i++)
-					p->st.host += m->nodes[S.order[i]].kind == NK_CALL && !S.tgt[S.order[i]];
+				p->st.host += left;
 		}
 		for (uint32_t r = 0; r < S.rs->nrules; r++)
 			if (S.rs->rules[r].kind == RI_COMPOSITE)

@@ -648,14 +648,13 @@ reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
 	}
 }
 
-/* seed: every node reachable from the globals onto the worklist, in
-** reverse post-order, so that popping visits operands before users */
+/* seeddfs: seed() for a module whose operands are not all older than
+** their users: a depth-first walk from the globals */
 static void
-seed(Module *m, Work *w)
+seeddfs(Module *m, Work *w, uint8_t *seen)
 {
 	struct { NodeId n; uint32_t i; } *st = NULL;
 	uint32_t nst = 0, cap = 0, first = w->n;
-	uint8_t *seen = ir_xcalloc(m->nnodes, 1);
 
 	for (uint32_t g = 0; g < m->nglobals; g++) {
 		ir_vgrow(&st, &cap, nst + 1);
@@ -686,6 +685,45 @@ seed(Module *m, Work *w)
 		w->v[j - 1] = t;
 	}
 	free(st);
+}
+
+/* seed: every node reachable from the globals onto the worklist, so that
+** popping visits operands before users.  Nodes are nearly always created
+** operands first; then one backward sweep over the ids marks what is
+** reachable and id order is the visiting order, with no walk of the
+** graph.  Otherwise (an operand newer than its user) seeddfs() does it. */
+static void
+seed(Module *m, Work *w)
+{
+	uint8_t *seen = ir_xcalloc(m->nnodes, 1);
+	NodeId n;
+
+	for (uint32_t g = 0; g < m->nglobals; g++)
+		seen[m->globals[g].fn] = 1;
+	for (n = m->nnodes; n-- > 1;) {
+		const Node *nd = &m->nodes[n];
+		if (!seen[n])
+			continue;
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			NodeId a = m->uses[nd->args + i].val;
+			if (a >= n)
+				goto dfs;
+			seen[a] = 1;
+		}
+	}
+	if (m->nnodes > w->capin)
+		grow(w, m, m->nnodes - 1);
+	ir_vgrow(&w->v, &w->cap, w->n + m->nnodes);
+	for (n = m->nnodes; n-- > 1;)
+		if (seen[n]) {
+			w->in[n] = 1;
+			w->v[w->n++] = n;
+		}
+	free(seen);
+	return;
+dfs:
+	memset(seen, 0, m->nnodes);
+	seeddfs(m, w, seen);
 	free(seen);
 }
 

@@ -3,6 +3,7 @@
 ** literals and defaults, float formatting and half-precision conversion,
 ** the verifier and dead-code elimination.
 */
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,34 @@ test_interning(void)
 	}
 	ok(ir_symz(m, "main") == ir_symz(m, "main") && ir_symz(m, "main") != ir_symz(m, "mai"), "strings intern");
 	is_str(ir_symstr(m, ir_sym(m, "features.0.0_weight", 19)), "features.0.0_weight", "interned string reads back");
+	/* names that differ only in a counter, across several rehashes */
+	{
+		char name[32];
+		Sym first = 0, found;
+		int bad = 0;
+		for (unsigned i = 0; i < 20000; i++) {
+			Sym t;
+			snprintf(name, sizeof name, "FunctionVar_%u_0", i);
+			t = ir_symz(m, name);
+			first = i ? first : t;
+			if (ir_symz(m, name) != t || strcmp(ir_symstr(m, t), name) != 0)
+				bad++;
+		}
+		for (unsigned i = 0; i < 20000; i++) {
+			snprintf(name, sizeof name, "FunctionVar_%u_0", i);
+			if (!ir_sym_find(m, name, strlen(name), ir_sym_hash(IR_SYM_HASH0, name, strlen(name)), &found) ||
+			    found != first + i)
+				bad++;
+		}
+		is_int(bad, 0, "20000 similar names intern and are found again after rehashing");
+	}
+	{
+		Sym f = ir_sym_fresh(m, "main", 4), g;
+		is_str(ir_symstr(m, f), "main", "a fresh symbol reads back");
+		ok(f != ir_symz(m, "main"), "a fresh symbol is not the interned one of its string");
+		ok(ir_sym_find(m, "main", 4, ir_sym_hash(IR_SYM_HASH0, "main", 4), &g) && g == ir_symz(m, "main"),
+		   "lookups still find the interned symbol");
+	}
 	ir_module_free(m);
 }
 
