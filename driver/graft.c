@@ -24,6 +24,7 @@
 #include "partition.h"
 #include "rewrite.h"
 #include "rulesets.h"
+#include "run.h"
 #include "text.h"
 
 #ifndef PACKAGE_VERSION
@@ -317,6 +318,8 @@ main(int argc, char **argv)
 	size_t len = 0;
 	int ok = 0;
 
+	if (argc > 1 && strcmp(argv[1], "run") == 0)
+		return graft_run(argc - 1, argv + 1);
 	if (!parseargs(argc, argv, &o)) {
 		fputs("Try 'graft --help'.\n", stderr);
 		return 2;

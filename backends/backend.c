@@ -1,0 +1,114 @@
+/*
+** backend.c: what the backends share: tensors and @main's signature.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+int64_t
+be_tensor_numel(const Tensor *t)
+{
+	int64_t n = 1;
+
+	for (uint32_t i = 0; i < t->rank; i++) {
+		if (t->dims[i] < 0 || (t->dims[i] && n > INT64_MAX / t->dims[i]))
+			return 0;
+		n *= t->dims[i];
+	}
+	return n;
+}
+
+size_t
+be_tensor_bytes(const Tensor *t)
+{
+	int64_t n = be_tensor_numel(t);
+	if (t->dt <= DT_VOID || t->dt >= DT_COUNT || (uint64_t)n > SIZE_MAX / 8)
+		return 0;
+	return (size_t)n * ir_dtype_bytes[t->dt];
+}
+
+void
+be_tensor_free(Tensor *t)
+{
+	free(t->data);
+	memset(t, 0, sizeof *t);
+}
+
+/* flatten: appends the tensors of type t (a tensor, or a tuple of them,
+** depth first) to sig->out; 0 if t holds anything else or a dynamic dim */
+static int
+flatten(const Module *m, TypeId t, BeSig *sig, uint32_t *cap)
+{
+	const Type *ty = &m->types[t];
+
+	if (ty->kind == TY_TUPLE) {
+		for (uint32_t i = 0; i < ty->n; i++)
+			if (!flatten(m, m->tylist[ty->first + i], sig, cap))
+				return 0;
+		return 1;
+	}
+	if (ty->kind != TY_TENSOR || ty->n > BE_MAXDIMS || ir_type_numel(m, t) < 0)
+		return 0;
+	ir_vgrow(&sig->out, cap, sig->nout + 1);
+	memset(&sig->out[sig->nout], 0, sizeof *sig->out);
+	sig->out[sig->nout].dt = (DType)ty->dtype;
+	sig->out[sig->nout].rank = ty->n;
+	if (ty->n)
+		memcpy(sig->out[sig->nout].dims, ir_type_dims(m, t), ty->n * sizeof(int64_t));
+	sig->nout++;
+	return 1;
+}
+
+int
+be_sig(const Module *m, BeSig *sig, Diag *d)
+{
+	Sym mainsym;
+	NodeId fn = 0, body;
+	uint32_t cap = 0;
+	char buf[256];
+
+	memset(sig, 0, sizeof *sig);
+	if (ir_sym_find(m, "main", 4, ir_sym_hash(IR_SYM_HASH0, "main", 4), &mainsym))
+		fn = ir_global_find(m, mainsym);
+	if (!fn) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "the model has no @main function to run");
+		return 1;
+	}
+	sig->nin = ir_func_nparams(m, fn);
+	sig->in = ir_xcalloc(sig->nin ? sig->nin : 1, sizeof *sig->in);
+	sig->inname = ir_xcalloc(sig->nin ? sig->nin : 1, sizeof *sig->inname);
+	for (uint32_t i = 0; i < sig->nin; i++) {
+		NodeId p = ir_arg(m, fn, i);
+		TypeId t = m->nodes[p].type;
+		const Type *ty = &m->types[t];
+		sig->inname[i] = m->nodes[p].aux;
+		if (ty->kind != TY_TENSOR || ty->n > BE_MAXDIMS || ir_type_numel(m, t) < 0) {
+			ir_error(d, m->nodes[p].loc, "parameter %%%s of @main is a %s; graft runs only tensors of known shape",
+			         ir_symstr(m, sig->inname[i]), ir_type_str(m, t, buf, sizeof buf));
+			be_sig_free(sig);
+			return 1;
+		}
+		sig->in[i].dt = (DType)ty->dtype;
+		sig->in[i].rank = ty->n;
+		if (ty->n)
+			memcpy(sig->in[i].dims, ir_type_dims(m, t), ty->n * sizeof(int64_t));
+	}
+	body = ir_func_body(m, fn);
+	if (!flatten(m, m->nodes[body].type, sig, &cap)) {
+		ir_error(d, m->nodes[fn].loc, "@main returns a %s; graft runs only tensors of known shape, or tuples of them",
+		         ir_type_str(m, m->nodes[body].type, buf, sizeof buf));
+		be_sig_free(sig);
+		return 1;
+	}
+	return 0;
+}
+
+void
+be_sig_free(BeSig *sig)
+{
+	free(sig->in);
+	free(sig->out);
+	free(sig->inname);
+	memset(sig, 0, sizeof *sig);
+}

@@ -1,0 +1,88 @@
+/*
+** backend.h: graft's execution backends behind one interface, in the
+** spirit of QBE's table of targets.
+**
+** A backend prepares a typed module (ir_infer_types done) for running its
+** @main, then runs it on input tensors as often as wanted.  Every function
+** @main reaches is prepared with it, partitions included: a partition for
+** a target graft cannot drive natively (its Compiler attribute) runs as
+** ordinary code, so every partitioned module is executable end to end.
+**
+**   ref    backends/ref:  the reference interpreter, graft's numerics
+**                         oracle (exact TVM QNN integer semantics)
+**   c      backends/c:    C99 source, compiled with the system's cc and
+**                         loaded in-process
+**   llvm   backends/llvm: LLVM IR through the LLVM-C API, optimized and
+**                         JIT-compiled in-process (ORC LLJIT)
+**
+** Ownership: a Program owns copies of everything it needs from the module
+** (the module may be freed or changed after be_prepare()); run() allocates
+** the output tensors' data, which the caller frees with be_tensor_free().
+** Inputs are borrowed.
+*/
+#ifndef GRAFT_BACKEND_H
+#define GRAFT_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir.h"
+
+#define BE_MAXDIMS 8
+
+/* A dense tensor: row-major, little-endian, no padding between elements
+** (bool is one byte, 0 or 1; float16 is IEEE binary16). */
+typedef struct Tensor {
+	DType dt;
+	uint32_t rank;
+	int64_t dims[BE_MAXDIMS];
+	unsigned char *data;    /* be_tensor_bytes() bytes */
+} Tensor;
+
+/* The number of elements and of bytes of t's data (0 if a dim is < 0). */
+int64_t be_tensor_numel(const Tensor *t);
+size_t be_tensor_bytes(const Tensor *t);
+/* Frees t's data and clears it. */
+void be_tensor_free(Tensor *t);
+
+/* The signature of @main: its parameters, in order, and its results (a
+** tuple result is flattened into one tensor per field, depth first). */
+typedef struct BeSig {
+	uint32_t nin, nout;
+	Sym *inname;            /* parameter names */
+	Tensor *in, *out;       /* dt, rank, dims; data NULL */
+} BeSig;
+
+/* Fills sig from m's @main; returns 0, or reports through d (no @main, a
+** dynamic shape, a result that is not a tensor or a tuple of tensors) and
+** returns the number of errors.  Free with be_sig_free(). */
+int be_sig(const Module *m, BeSig *sig, Diag *d);
+void be_sig_free(BeSig *sig);
+
+typedef struct BeOpts {
+	int opt;                /* optimization level, 0..3 (c, llvm); default 2 */
+	const char *cc;         /* c: the C compiler; NULL for $CC or "cc" */
+	int keep;               /* c: keep the temporary directory (debugging) */
+} BeOpts;
+
+typedef struct Program Program;   /* a module prepared by one backend */
+
+typedef struct Backend {
+	const char *name;
+	/* prepare: m's @main and all it calls, ready to run; NULL after
+	** reporting through d (an op or dtype the backend cannot run, a
+	** compiler that fails) */
+	Program *(*prepare)(const Module *m, const BeOpts *o, Diag *d);
+	/* run: in[] in the order of @main's parameters, with the shapes and
+	** dtypes of be_sig(); fills out[0..sig.nout) with fresh tensors.
+	** Returns 0, or reports a run-time error through d (an integer
+	** division by zero, say) and returns nonzero; out is then empty. */
+	int (*run)(Program *p, const Tensor *in, Tensor *out, Diag *d);
+	void (*release)(Program *p);
+} Backend;
+
+/* The backends, in the order of BACKENDS; be_find() by name, NULL if none. */
+extern const Backend be_ref, be_c, be_llvm;
+const Backend *be_find(const char *name);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+** ref.c: the reference interpreter.  (Being written: see issue 5; until
+** then it refuses every model.)
+*/
+#include "ref.h"
+
+static Program *
+prepare(const Module *m, const BeOpts *o, Diag *d)
+{
+	(void)o;
+	(void)m;
+	ir_error(d, (Loc){ 0, 0, 0 }, "the ref backend cannot run models yet");
+	return NULL;
+}
+
+static int
+run(Program *p, const Tensor *in, Tensor *out, Diag *d)
+{
+	(void)p; (void)in; (void)out; (void)d;
+	return 1;
+}
+
+static void
+release(Program *p)
+{
+	(void)p;
+}
+
+const Backend be_ref = { "ref", prepare, run, release };
