@@ -27,3 +27,11 @@ release(Program *p)
 }
 
 const Backend be_c = { "c", prepare, run, release };
+
+int
+be_c_emit(const Module *m, const char *target, FILE *c, FILE *h, const char *hname, Diag *d)
+{
+	(void)m; (void)target; (void)c; (void)h; (void)hname;
+	ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot emit C yet");
+	return 1;
+}

@@ -27,3 +27,11 @@ release(Program *p)
 }
 
 const Backend be_llvm = { "llvm", prepare, run, release };
+
+int
+be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, const char *path, const char *hpath, Diag *d)
+{
+	(void)m; (void)o; (void)kind; (void)path; (void)hpath;
+	ir_error(d, (Loc){ 0, 0, 0 }, "the llvm backend cannot emit code yet");
+	return 1;
+}

@@ -1,9 +1,21 @@
 /*
-** llvm.h: the LLVM backend (backends/llvm).  (Being written: see issue 5.)
+** llvm.h: the LLVM backend (backends/llvm).  The entry points it compiles
+** follow the calling convention told in backends/c/c.h.
 */
 #ifndef GRAFT_BE_LLVM_H
 #define GRAFT_BE_LLVM_H
 
 #include "backend.h"
+
+typedef enum BeLlvmOut {
+	BE_LLVM_IR,             /* --emit llvm: LLVM IR text (.ll) */
+	BE_LLVM_OBJ,            /* --emit obj: a native object file (.o) */
+} BeLlvmOut;
+
+/* Compiles m (every global function) at o->opt and writes it to path as
+** kind, with, for BE_LLVM_OBJ, a header declaring its entry points at
+** hpath (NULL for none).  Returns 0, or reports through d and returns the
+** number of errors. */
+int be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, const char *path, const char *hpath, Diag *d);
 
 #endif
