@@ -1,15 +1,19 @@
 /*
 ** graft.c: the graft command.
 **
-**   graft [--rules NAME ...] [--target "T1, T2, host"] [--emit relay|dot]
+**   graft [--rules NAME ...] [--target "T1, T2, host"]
+**         [--emit relay|dot|c|llvm|obj] [--emit-target NAME] [-O0..3]
 **         [--explain] [--stats] [--params FILE] [--save-params FILE]
 **         [--show-types] [--verify] [-o OUT] MODEL.relay
+**   graft run ...                      (driver/run.c)
 **
 ** Reads a model in TVM's Relay text format, binds its parameters, infers
 ** and checks its types, applies the built-in rulesets named, partitions it
-** for the targets named, and prints it.  Exit status: 0 on success, 1 on a
-** user error (reported as file:line:col: error: ...), 2 on a usage error.
-** Output files are written whole or not at all.
+** for the targets named (graft_pipeline(), which `graft run` shares), and
+** prints it, or compiles it to C (backends/c) or with LLVM (backends/llvm).
+** Exit status: 0 on success, 1 on a user error (reported as
+** file:line:col: error: ...), 2 on a usage error.  Output files are
+** written whole or not at all.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -19,8 +23,10 @@
 #include <unistd.h>
 
 #include "bind.h"
+#include "c/c.h"
 #include "dot.h"
 #include "ir.h"
+#include "llvm/llvm.h"
 #include "partition.h"
 #include "rewrite.h"
 #include "rulesets.h"
@@ -31,21 +37,23 @@
 #define PACKAGE_VERSION "dev"
 #endif
 
+/* What --emit writes. */
+typedef enum Emit {
+	EM_RELAY,               /* Relay text (the default) */
+	EM_DOT,                 /* Graphviz */
+	EM_C,                   /* C99 source and header (be_c_emit) */
+	EM_LLVM,                /* LLVM IR text (be_llvm_emit) */
+	EM_OBJ,                 /* a native object file (be_llvm_emit) */
+} Emit;
+
 typedef struct Opts {
-	const char *model;
-	const char *params;
+	Pipeline p;
 	const char *save_params;
 	const char *out;
+	const char *emit_target;        /* --emit-target: c only */
 	int show_types;
-	int verify;
-	int stats;
-	const Ruleset *rules[32];
-	int nrules;
-	const Ruleset *targets[32];
-	int ntargets;
-	int dot;                /* --emit dot */
-	int explain;
-	PartStop stop;
+	int opt;                        /* -O: c, llvm and obj; default 2 */
+	Emit emit;
 } Opts;
 
 static const char usage[] =
@@ -61,6 +69,12 @@ static const char usage[] =
 	"                       the host (the tvmc convention), in that order\n"
 	"  --emit relay|dot     print Relay text (the default), or a Graphviz\n"
 	"                       picture with one colour per target\n"
+	"  --emit c             write C99 source to -o FILE.c and its header to\n"
+	"                       FILE.h (entry points: see backends/c/c.h)\n"
+	"  --emit-target NAME   with --emit c: only the partitions for target NAME\n"
+	"  --emit llvm|obj      write LLVM IR (.ll), or a native object file (and,\n"
+	"                       for -o FILE.o, its header FILE.h), to -o FILE\n"
+	"  -O0, -O1, -O2, -O3   optimization level of --emit llvm|obj (default -O2)\n"
 	"  --explain            say why each op left on the host is there, and\n"
 	"                       which region merges were refused (to standard error)\n"
 	"  --stop-after STEP    partition only up to composite, annotate, regions\n"
@@ -74,7 +88,9 @@ static const char usage[] =
 	"  --show-types         print ty= annotations\n"
 	"  --verify             run the IR verifier after each step\n"
 	"  -o FILE              write the model to FILE instead of standard output\n"
-	"  --help, --version\n";
+	"  --help, --version\n"
+	"\n"
+	"graft run --help tells how to run a model.\n";
 
 /* readfile: the whole of path, or NULL after printing why */
 static char *
@@ -110,10 +126,9 @@ readfile(const char *path, size_t *len)
 	return buf;
 }
 
-/* targets: o->targets from a --target list "a, b, host": the targets
-** before the host (named host, llvm or c) partition, in order */
-static int
-targets(Opts *o, const char *list)
+/* graft_opt_target: see run.h */
+int
+graft_opt_target(Pipeline *o, const char *list)
 {
 	const char *s = list;
 	int host = 0;
@@ -154,7 +169,7 @@ targets(Opts *o, const char *list)
 					fprintf(stderr, "graft: error: --target \"%s\": '%s' is listed twice\n", list, name);
 					return 0;
 				}
-			if (o->ntargets == 32) {
+			if (o->ntargets == GRAFT_MAXSETS) {
 				fprintf(stderr, "graft: error: more than 32 targets\n");
 				return 0;
 			}
@@ -167,9 +182,42 @@ targets(Opts *o, const char *list)
 	return 1;
 }
 
+/* graft_opt_rules: see run.h */
+int
+graft_opt_rules(Pipeline *o, const char *name)
+{
+	const Ruleset *rs = graft_ruleset_find(name);
+
+	if (!rs || rs->target) {
+		fprintf(stderr, "graft: error: %s '%s' (built-in rulesets: ", rs ? "not a ruleset, but the target table" :
+		        "no ruleset called", name);
+		graft_rulesets_list(stderr, 0);
+		fprintf(stderr, ")%s\n", rs ? "; partition with --target" : "");
+		return 0;
+	}
+	if (o->nrules == GRAFT_MAXSETS) {
+		fprintf(stderr, "graft: error: more than %d --rules\n", GRAFT_MAXSETS);
+		return 0;
+	}
+	o->rules[o->nrules++] = rs;
+	return 1;
+}
+
+/* suffix: whether s ends in suf */
+static int
+suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+	return n > k && strcmp(s + n - k, suf) == 0;
+}
+
+/* parseargs: o from the command line; 0 after printing a usage error */
 static int
 parseargs(int argc, char **argv, Opts *o)
 {
+	static const char *const emits[] = { "relay", "dot", "c", "llvm", "obj" };   /* ORDER Emit */
+
+	o->opt = 2;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char **val = NULL;
@@ -182,42 +230,43 @@ parseargs(int argc, char **argv, Opts *o)
 		} else if (strcmp(a, "--show-types") == 0) {
 			o->show_types = 1;
 		} else if (strcmp(a, "--verify") == 0) {
-			o->verify = 1;
+			o->p.verify = 1;
 		} else if (strcmp(a, "--stats") == 0) {
-			o->stats = 1;
+			o->p.stats = 1;
 		} else if (strcmp(a, "--rules") == 0) {
-			const Ruleset *rs;
 			if (++i == argc) {
 				fprintf(stderr, "graft: error: option '--rules' needs a ruleset name\n");
 				return 0;
 			}
-			if (!(rs = graft_ruleset_find(argv[i])) || rs->target) {
-				fprintf(stderr, "graft: error: %s '%s' (built-in rulesets: ", rs ? "not a ruleset, but the target table" :
-				        "no ruleset called", argv[i]);
-				graft_rulesets_list(stderr, 0);
-				fprintf(stderr, ")%s\n", rs ? "; partition with --target" : "");
+			if (!graft_opt_rules(&o->p, argv[i]))
 				return 0;
-			}
-			if (o->nrules == 32) {
-				fprintf(stderr, "graft: error: more than 32 --rules\n");
-				return 0;
-			}
-			o->rules[o->nrules++] = rs;
 		} else if (strcmp(a, "--target") == 0) {
 			if (++i == argc) {
 				fprintf(stderr, "graft: error: option '--target' needs a list of targets\n");
 				return 0;
 			}
-			if (!targets(o, argv[i]))
+			if (!graft_opt_target(&o->p, argv[i]))
 				return 0;
 		} else if (strcmp(a, "--emit") == 0) {
-			if (++i == argc || (strcmp(argv[i], "relay") != 0 && strcmp(argv[i], "dot") != 0)) {
-				fprintf(stderr, "graft: error: option '--emit' takes relay or dot\n");
+			int k = 0;
+			if (++i < argc)
+				for (k = 0; k < 5 && strcmp(argv[i], emits[k]) != 0; k++)
+					;
+			if (i == argc || k == 5) {
+				fprintf(stderr, "graft: error: option '--emit' takes relay, dot, c, llvm or obj\n");
 				return 0;
 			}
-			o->dot = strcmp(argv[i], "dot") == 0;
+			o->emit = (Emit)k;
+		} else if (strcmp(a, "--emit-target") == 0) {
+			if (++i == argc) {
+				fprintf(stderr, "graft: error: option '--emit-target' needs a target name\n");
+				return 0;
+			}
+			o->emit_target = argv[i];
+		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
+			o->opt = a[2] - '0';
 		} else if (strcmp(a, "--explain") == 0) {
-			o->explain = 1;
+			o->p.explain = 1;
 		} else if (strcmp(a, "--stop-after") == 0) {
 			static const char *const steps[] = { "composite", "annotate", "regions", "partition" };
 			int k = 0;
@@ -228,9 +277,9 @@ parseargs(int argc, char **argv, Opts *o)
 				fprintf(stderr, "graft: error: option '--stop-after' takes composite, annotate, regions or partition\n");
 				return 0;
 			}
-			o->stop = (PartStop)(PS_COMPOSITE + k);
+			o->p.stop = (PartStop)(PS_COMPOSITE + k);
 		} else if (strcmp(a, "--params") == 0) {
-			val = &o->params;
+			val = &o->p.params;
 		} else if (strcmp(a, "--save-params") == 0) {
 			val = &o->save_params;
 		} else if (strcmp(a, "-o") == 0) {
@@ -238,11 +287,11 @@ parseargs(int argc, char **argv, Opts *o)
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "graft: error: unknown option '%s'\n", a);
 			return 0;
-		} else if (o->model) {
-			fprintf(stderr, "graft: error: more than one model given ('%s' and '%s')\n", o->model, a);
+		} else if (o->p.model) {
+			fprintf(stderr, "graft: error: more than one model given ('%s' and '%s')\n", o->p.model, a);
 			return 0;
 		} else {
-			o->model = a;
+			o->p.model = a;
 		}
 		if (val) {
 			if (++i == argc) {
@@ -252,16 +301,40 @@ parseargs(int argc, char **argv, Opts *o)
 			*val = argv[i];
 		}
 	}
-	if (!o->model) {
+	if (!o->p.model) {
 		fprintf(stderr, "graft: error: no model given\n");
 		return 0;
 	}
-	if ((o->explain || o->stop) && !o->ntargets) {
-		fprintf(stderr, "graft: error: %s needs --target\n", o->explain ? "--explain" : "--stop-after");
+	if ((o->p.explain || o->p.stop) && !o->p.ntargets) {
+		fprintf(stderr, "graft: error: %s needs --target\n", o->p.explain ? "--explain" : "--stop-after");
 		return 0;
 	}
-	if (!o->stop)
-		o->stop = PS_ALL;
+	if (o->emit >= EM_C) {
+		const char *what = emits[o->emit];
+		if (!o->out || (o->emit == EM_C && !suffix(o->out, ".c"))) {
+			fprintf(stderr, "graft: error: --emit %s needs -o FILE%s\n", what,
+			        o->emit == EM_C ? ".c (the header is written to FILE.h)" : o->emit == EM_LLVM ? ".ll" : ".o");
+			return 0;
+		}
+		if (o->save_params) {
+			fprintf(stderr, "graft: error: --save-params goes with --emit relay, not --emit %s\n", what);
+			return 0;
+		}
+	}
+	if (o->emit_target) {
+		int k;
+		if (o->emit != EM_C) {
+			fprintf(stderr, "graft: error: --emit-target needs --emit c\n");
+			return 0;
+		}
+		for (k = 0; k < o->p.ntargets && strcmp(o->p.targets[k]->name, o->emit_target) != 0; k++)
+			;
+		if (k == o->p.ntargets) {
+			fprintf(stderr, "graft: error: --emit-target %s: not a target of --target, so the model has "
+			        "no partition for it\n", o->emit_target);
+			return 0;
+		}
+	}
 	return 1;
 }
 
@@ -274,7 +347,7 @@ emit(Module *m, const Opts *o, MetaList *meta)
 	FILE *f;
 
 	if (!o->out) {
-		if (o->dot)
+		if (o->emit == EM_DOT)
 			ir_print_dot(stdout, m);
 		else
 			ir_print(stdout, m, &po, meta);
@@ -292,7 +365,7 @@ emit(Module *m, const Opts *o, MetaList *meta)
 		free(tmp);
 		return 0;
 	}
-	if (o->dot)
+	if (o->emit == EM_DOT)
 		ir_print_dot(f, m);
 	else
 		ir_print(f, m, &po, meta);
@@ -306,6 +379,135 @@ emit(Module *m, const Opts *o, MetaList *meta)
 	return 1;
 }
 
+/* emit_c: --emit c: o->out (FILE.c) and FILE.h, both or neither, through
+** temporaries renamed once both are whole */
+static int
+emit_c(const Module *m, const Opts *o, Diag *d)
+{
+	size_t n = strlen(o->out);
+	char *h = ir_xmalloc(n + 1), *tc = ir_xmalloc(n + 32), *th = ir_xmalloc(n + 32);
+	const char *hname;
+	FILE *fc = NULL, *fh = NULL;
+	int ok = 0, errs;
+
+	memcpy(h, o->out, n + 1);
+	h[n - 1] = 'h';
+	hname = strrchr(h, '/') ? strrchr(h, '/') + 1 : h;
+	sprintf(tc, "%s.tmp%ld", o->out, (long)getpid());
+	sprintf(th, "%s.tmp%ld", h, (long)getpid());
+	if (!(fc = fopen(tc, "w")) || !(fh = fopen(th, "w"))) {
+		fprintf(stderr, "graft: error: cannot create '%s': %s\n", fc ? th : tc, strerror(errno));
+		goto out;
+	}
+	errs = be_c_emit(m, o->emit_target, fc, fh, hname, d);
+	if (ferror(fc) | ferror(fh) | (fclose(fc) != 0) | (fclose(fh) != 0)) {
+		fc = fh = NULL;
+		fprintf(stderr, "graft: error: cannot write '%s': %s\n", o->out, strerror(errno));
+		goto out;
+	}
+	fc = fh = NULL;
+	if (errs)
+		goto out;
+	if (rename(th, h) != 0 || rename(tc, o->out) != 0) {
+		fprintf(stderr, "graft: error: cannot write '%s': %s\n", o->out, strerror(errno));
+		goto out;
+	}
+	ok = 1;
+out:
+	if (fc)
+		fclose(fc);
+	if (fh)
+		fclose(fh);
+	remove(tc);
+	remove(th);
+	free(h);
+	free(tc);
+	free(th);
+	return ok;
+}
+
+/* emit_llvm: --emit llvm|obj to o->out (and, for obj to FILE.o, FILE.h) */
+static int
+emit_llvm(const Module *m, const Opts *o, Diag *d)
+{
+	BeOpts bo = { .opt = o->opt };
+	char *h = NULL;
+	int errs;
+
+	if (o->emit == EM_OBJ && suffix(o->out, ".o")) {
+		size_t n = strlen(o->out);
+		h = ir_xmalloc(n + 1);
+		memcpy(h, o->out, n + 1);
+		h[n - 1] = 'h';
+	}
+	errs = be_llvm_emit(m, &bo, o->emit == EM_OBJ ? BE_LLVM_OBJ : BE_LLVM_IR, o->out, h, d);
+	free(h);
+	return !errs;
+}
+
+/* graft_pipeline: see run.h */
+int
+graft_pipeline(const Pipeline *o, Module *m, Diag *d, StFile *params)
+{
+	char *text;
+	size_t len = 0;
+
+	memset(params, 0, sizeof *params);
+	if (!(text = readfile(o->model, &len)))
+		return 1;
+
+	/* parse, bind (and drop what binding replaced), infer, verify, rewrite
+	   with each ruleset, partition */
+	if (ir_parse(m, d, o->model, text, len)) {
+		free(text);
+		return 1;
+	}
+	free(text);     /* the module keeps its own copy for diagnostics */
+	if (o->params) {
+		char err[512];
+		if (ir_st_read(o->params, params, err, sizeof err) != 0) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		if (ir_bind_params(m, params, o->params, d))
+			return 1;
+		ir_dce(m);      /* the parameters bound are gone */
+	}
+	if (ir_infer_types(m, d))
+		return 1;
+	if (o->verify && ir_verify(m, d))
+		return 1;
+	for (int i = 0; i < o->nrules; i++) {
+		RwStats st;
+		int errs = ir_rewrite(m, o->rules[i], d, &st);
+		if (o->stats)
+			ir_rewrite_stats(stderr, o->rules[i], &st);
+		free(st.fired);
+		if (errs || (o->verify && ir_verify(m, d)))
+			return 1;
+	}
+	if (o->ntargets) {
+		Partitioner p;
+		int errs;
+		memset(&p, 0, sizeof p);
+		p.m = m;
+		p.d = d;
+		p.targets = o->targets;
+		p.ntargets = (uint32_t)o->ntargets;
+		p.stop = o->stop ? o->stop : PS_ALL;
+		p.explain = o->explain;
+		errs = ir_partition(&p);
+		if (o->stats)
+			ir_partition_stats(stderr, &p);
+		if (o->explain)
+			ir_partition_explain(stderr, &p);
+		ir_partition_free(&p);
+		if (errs || (o->verify && ir_verify(m, d)))
+			return 1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -314,8 +516,6 @@ main(int argc, char **argv)
 	Diag d;
 	MetaList meta = { 0 };
 	StFile params = { 0 };
-	char *text;
-	size_t len = 0;
 	int ok = 0;
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
@@ -324,66 +524,28 @@ main(int argc, char **argv)
 		fputs("Try 'graft --help'.\n", stderr);
 		return 2;
 	}
-	if (!(text = readfile(o.model, &len)))
-		return 1;
 	m = ir_module_new();
 	ir_diag_init(&d, stderr, m);
 
-	/* the pipeline: parse, bind (and drop what binding replaced), infer,
-	   verify, rewrite with each ruleset, print */
-	if (ir_parse(m, &d, o.model, text, len))
+	/* the pipeline (parse, bind, infer, rewrite, partition), then the
+	   output: Relay text or Graphviz (and the parameters), C, LLVM */
+	if (graft_pipeline(&o.p, m, &d, &params))
 		goto out;
-	free(text);     /* the module keeps its own copy for diagnostics */
-	text = NULL;
-	if (o.params) {
-		char err[512];
-		if (ir_st_read(o.params, &params, err, sizeof err) != 0) {
-			fprintf(stderr, "%s\n", err);
+	if (o.emit == EM_C) {
+		if (!emit_c(m, &o, &d))
 			goto out;
-		}
-		if (ir_bind_params(m, &params, o.params, &d))
+	} else if (o.emit == EM_LLVM || o.emit == EM_OBJ) {
+		if (!emit_llvm(m, &o, &d))
 			goto out;
-		ir_dce(m);      /* the parameters bound are gone */
-	}
-	if (ir_infer_types(m, &d))
-		goto out;
-	if (o.verify && ir_verify(m, &d))
-		goto out;
-	for (int i = 0; i < o.nrules; i++) {
-		RwStats st;
-		int errs = ir_rewrite(m, o.rules[i], &d, &st);
-		if (o.stats)
-			ir_rewrite_stats(stderr, o.rules[i], &st);
-		free(st.fired);
-		if (errs || (o.verify && ir_verify(m, &d)))
+	} else {
+		if (!emit(m, &o, &meta))
 			goto out;
-	}
-	if (o.ntargets) {
-		Partitioner p;
-		int errs;
-		memset(&p, 0, sizeof p);
-		p.m = m;
-		p.d = &d;
-		p.targets = o.targets;
-		p.ntargets = (uint32_t)o.ntargets;
-		p.stop = o.stop;
-		p.explain = o.explain;
-		errs = ir_partition(&p);
-		if (o.stats)
-			ir_partition_stats(stderr, &p);
-		if (o.explain)
-			ir_partition_explain(stderr, &p);
-		ir_partition_free(&p);
-		if (errs || (o.verify && ir_verify(m, &d)))
-			goto out;
-	}
-	if (!emit(m, &o, &meta))
-		goto out;
-	if (o.save_params) {
-		char err[512];
-		if (ir_save_params(m, &meta, o.save_params, err, sizeof err) != 0) {
-			fprintf(stderr, "%s\n", err);
-			goto out;
+		if (o.save_params) {
+			char err[512];
+			if (ir_save_params(m, &meta, o.save_params, err, sizeof err) != 0) {
+				fprintf(stderr, "%s\n", err);
+				goto out;
+			}
 		}
 	}
 	ok = 1;
@@ -392,6 +554,5 @@ out:
 	ir_st_free(&params);
 	ir_diag_free(&d);
 	ir_module_free(m);
-	free(text);
 	return ok ? 0 : 1;
 }

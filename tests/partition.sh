@@ -25,5 +25,5 @@ usage "not a ruleset, but the target table 'ethos-n'" --rules ethos-n
 usage "'ethos-n' comes after the host target" --target "host, ethos-n"
 usage "'ethos-n' is listed twice" --target "ethos-n, ethos-n"
 usage "--explain needs --target" --explain
-usage "option '--emit' takes relay or dot" --emit c
+usage "option '--emit' takes relay, dot, c, llvm or obj" --emit nosuch
 done_testing
