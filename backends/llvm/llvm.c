@@ -1,37 +1,2266 @@
 /*
-** llvm.c: the llvm backend.  (Being written: see issue 5; until then it
-** refuses every model.)
+** llvm.c: the llvm backend.  Lowers @main and everything it reaches to
+** LLVM IR through the LLVM-C API, optimizes it with LLVM's pass pipeline
+** for the host CPU, and either JIT-compiles it in-process (ORC LLJIT:
+** be_llvm's prepare/run/release) or writes .ll text or an object file
+** (be_llvm_emit).
+**
+** Every value is a dense row-major buffer.  Intermediate tensors live in
+** internal zero-initialised globals (buf.N), constants in internal
+** constant globals (const.N); reshape-like ops alias their operand's
+** buffer.  Calls of global functions and of composite function literals
+** are inlined at lowering time, so each entry point is one straight
+** sequence of loop nests.  Names are numbered in lowering order, so the
+** IR is the same on every run.
+**
+** Numerics follow ir/fold.c (TVM's rules) bit for bit on integers:
+** requantize in int64 Q31 fixed point, UPWARD or TONEAREST; quantize in
+** float32 dividing by the scale and rounding halves away from zero;
+** integer ops wrap; integer division by zero sets the entry's return
+** value to 1 (the divisor is replaced by 1, nothing traps).  Float
+** reductions run in source order in float32.
+**
+** qnn.conv2d with int8/uint8 data, constant weights and one group takes a
+** fast path: the input is copied once into a zero-padded NHWC buffer of
+** int16 (x - x_zp), the weights (w - w_zp) are rearranged at compile time
+** into [oc block][kh][kw][ic pair][lane][2] int16, and the kernel keeps
+** a block of pixels x output channels in int32 vector accumulators, each
+** step one pmaddwd (two exact int16 products summed into int32).  The
+** zero-point terms thus cost nothing, and padding needs no bounds checks.
 */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
 #include "llvm.h"
+
+#define MAXD BE_MAXDIMS
+
+/* The value of a node while lowering. */
+typedef struct Val {
+	LLVMValueRef p;     /* tensor: i8* to its data; NULL for a tuple */
+	NodeId cnode;       /* the NK_CONST it came from, or 0 */
+	uint32_t nf;        /* tuple: field count */
+	struct Val *f;      /* tuple: fields, in G.a */
+} Val;
+
+/* One lowering: an LLVM module under construction. */
+typedef struct G {
+	const Module *m;
+	Diag *d;
+	int errors;
+	LLVMContextRef cx;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, p8;
+	LLVMValueRef fn;        /* the function being built */
+	LLVMValueRef err;       /* alloca i32: 1 after an integer division by zero */
+	LLVMValueRef *cglob;    /* per Module.consts: its global, or NULL */
+	uint32_t nbuf, nconst;
+	int lanes;              /* i32 lanes of the conv kernel: 16 avx512bw, 8 avx2, 0 none */
+	Arena a;
+} G;
+
+/* A scope: the values of one function's nodes (an inlined call has its own). */
+typedef struct Scope {
+	Val *v;
+	uint8_t *done;
+} Scope;
+
+static Val lower(G *g, Scope *s, NodeId n);
+
+/* ---------------------------------------------------------------- helpers */
+
+/* c64, c32: integer constants */
+static LLVMValueRef c64(G *g, int64_t v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
+static LLVMValueRef c32(G *g, int64_t v) { return LLVMConstInt(g->i32, (unsigned long long)v, 1); }
+
+/* isint: an integer (or bool) dtype */
+static int isint(DType dt) { return ir_dtype_kind[dt] != 'f'; }
+
+/* elty: the LLVM type of one element of dt (bool is i8) */
+static LLVMTypeRef
+elty(G *g, DType dt)
+{
+	switch (dt) {
+	case DT_FLOAT32: return g->f32;
+	case DT_FLOAT64: return g->f64;
+	default: break;
+	}
+	switch (ir_dtype_bytes[dt]) {
+	case 1: return g->i8;
+	case 2: return g->i16;
+	case 4: return g->i32;
+	default: return g->i64;
+	}
+}
+
+/* tdims: the rank and dims of tensor type t */
+static int
+tdims(const Module *m, TypeId t, int64_t *dims)
+{
+	const Type *ty = ir_type(m, t);
+
+	if (ty->n)
+		memcpy(dims, ir_type_dims(m, t), ty->n * sizeof *dims);
+	return (int)ty->n;
+}
+
+static DType tdt(const Module *m, TypeId t) { return (DType)ir_type(m, t)->dtype; }
+
+/* strides: row-major strides of dims */
+static void
+strides(const int64_t *dims, int rank, int64_t *st)
+{
+	int64_t s = 1;
+
+	for (int k = rank - 1; k >= 0; k--) {
+		st[k] = s;
+		s *= dims[k];
+	}
+}
+
+/* gep: a pointer to element idx (i64) of dtype dt in buffer p (i8*) */
+static LLVMValueRef
+gep(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx)
+{
+	LLVMTypeRef t = elty(g, dt);
+	LLVMValueRef q = LLVMBuildBitCast(g->b, p, LLVMPointerType(t, 0), "");
+
+	return LLVMBuildInBoundsGEP2(g->b, t, q, &idx, 1, "");
+}
+
+static LLVMValueRef
+ld(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx)
+{
+	return LLVMBuildLoad2(g->b, elty(g, dt), gep(g, p, dt, idx), "");
+}
+
+static void
+st(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx, LLVMValueRef v)
+{
+	LLVMBuildStore(g->b, v, gep(g, p, dt, idx));
+}
+
+/* entry_alloca: an alloca of t at the top of the current function, where
+** mem2reg promotes it */
+static LLVMValueRef
+entry_alloca(G *g, LLVMTypeRef t)
+{
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(g->cx);
+	LLVMBasicBlockRef e = LLVMGetEntryBasicBlock(g->fn);
+	LLVMValueRef first = LLVMGetFirstInstruction(e), a;
+
+	if (first)
+		LLVMPositionBuilderBefore(b, first);
+	else
+		LLVMPositionBuilderAtEnd(b, e);
+	a = LLVMBuildAlloca(b, t, "");
+	LLVMDisposeBuilder(b);
+	return a;
+}
+
+/* intrinsic: declares (once) and calls the function name of type
+** ret(args) */
+static LLVMValueRef
+callf(G *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n)
+{
+	LLVMTypeRef pt[4];
+	LLVMTypeRef ft;
+	LLVMValueRef f;
+
+	for (unsigned i = 0; i < n; i++)
+		pt[i] = LLVMTypeOf(args[i]);
+	ft = LLVMFunctionType(ret, pt, n, 0);
+	f = LLVMGetNamedFunction(g->mod, name);
+	if (!f)
+		f = LLVMAddFunction(g->mod, name, ft);
+	return LLVMBuildCall2(g->b, ft, f, args, n, "");
+}
+
+/* newbuf: a fresh zero-initialised internal buffer of nbytes */
+static LLVMValueRef
+newbuf(G *g, size_t nbytes, unsigned align)
+{
+	char name[32];
+	LLVMTypeRef t = LLVMArrayType(g->i8, (unsigned)(nbytes ? nbytes : 1));
+	LLVMValueRef gv;
+
+	snprintf(name, sizeof name, "buf.%u", g->nbuf++);
+	gv = LLVMAddGlobal(g->mod, t, name);
+	LLVMSetLinkage(gv, LLVMInternalLinkage);
+	LLVMSetInitializer(gv, LLVMConstNull(t));
+	LLVMSetAlignment(gv, align);
+	return LLVMConstBitCast(gv, g->p8);
+}
+
+/* constbuf: an internal constant global holding nbytes of data */
+static LLVMValueRef
+constbuf(G *g, const void *data, size_t nbytes)
+{
+	char name[32];
+	LLVMValueRef init, gv;
+
+	snprintf(name, sizeof name, "const.%u", g->nconst++);
+	init = LLVMConstStringInContext(g->cx, nbytes ? data : "", (unsigned)(nbytes ? nbytes : 1), 1);
+	gv = LLVMAddGlobal(g->mod, LLVMTypeOf(init), name);
+	LLVMSetLinkage(gv, LLVMInternalLinkage);
+	LLVMSetInitializer(gv, init);
+	LLVMSetGlobalConstant(gv, 1);
+	LLVMSetAlignment(gv, 64);
+	return LLVMConstBitCast(gv, g->p8);
+}
+
+static size_t
+tbytes(const Module *m, TypeId t)
+{
+	int64_t n = ir_type_numel(m, t);
+	return (size_t)(n < 0 ? 0 : n) * ir_dtype_bytes[tdt(m, t)];
+}
+
+/* tensorbuf: a fresh buffer for a tensor of type t */
+static Val
+tensorbuf(G *g, TypeId t)
+{
+	Val v = { 0 };
+	v.p = newbuf(g, tbytes(g->m, t), 64);
+	return v;
+}
+
+/* ---------------------------------------------------------------- loops */
+
+typedef struct Loop {
+	LLVMBasicBlockRef head, body, exit;
+	LLVMValueRef iv;
+	int64_t step;
+} Loop;
+
+/* loop_open: starts for (iv = lo; iv < hi; iv += step) and leaves the
+** builder in its body; returns iv (i64) */
+static LLVMValueRef
+loop_open(G *g, Loop *l, int64_t lo, int64_t hi, int64_t step)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+	LLVMValueRef z = c64(g, lo);
+
+	l->head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "loop");
+	l->body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "body");
+	l->exit = LLVMAppendBasicBlockInContext(g->cx, g->fn, "done");
+	l->step = step;
+	LLVMBuildBr(g->b, l->head);
+	LLVMPositionBuilderAtEnd(g->b, l->head);
+	l->iv = LLVMBuildPhi(g->b, g->i64, "i");
+	LLVMAddIncoming(l->iv, &z, &pre, 1);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, l->iv, c64(g, hi), ""), l->body, l->exit);
+	LLVMPositionBuilderAtEnd(g->b, l->body);
+	return l->iv;
+}
+
+/* loop_close: ends the loop opened by loop_open; the builder goes after it */
+static void
+loop_close(G *g, Loop *l)
+{
+	LLVMValueRef nx = LLVMBuildNSWAdd(g->b, l->iv, c64(g, l->step), "");
+	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
+
+	LLVMAddIncoming(l->iv, &nx, &cur, 1);
+	LLVMBuildBr(g->b, l->head);
+	LLVMPositionBuilderAtEnd(g->b, l->exit);
+}
+
+/* add64, mul64: i64 arithmetic on indices, with constants folded */
+static LLVMValueRef add64(G *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildNSWAdd(g->b, a, b, ""); }
+static LLVMValueRef mul64(G *g, LLVMValueRef a, int64_t k) { return LLVMBuildNSWMul(g->b, a, c64(g, k), ""); }
+
+/* ---------------------------------------------------------------- scalar semantics */
+
+/* cvt: v of dtype from converted to dtype to as TVM's cast does */
+static LLVMValueRef
+cvt(G *g, LLVMValueRef v, DType from, DType to)
+{
+	LLVMTypeRef t = elty(g, to);
+	int fs = ir_dtype_kind[from] == 'i', fromf = !isint(from), tof = !isint(to);
+
+	if (from == to)
+		return v;
+	if (to == DT_BOOL) {
+		LLVMValueRef c = fromf ? LLVMBuildFCmp(g->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "")
+		                       : LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+		return LLVMBuildZExt(g->b, c, g->i8, "");
+	}
+	if (!fromf && !tof) {
+		unsigned fw = ir_dtype_bytes[from] * 8, tw = ir_dtype_bytes[to] * 8;
+		if (fw == tw)
+			return v;
+		if (fw > tw)
+			return LLVMBuildTrunc(g->b, v, t, "");
+		return fs ? LLVMBuildSExt(g->b, v, t, "") : LLVMBuildZExt(g->b, v, t, "");
+	}
+	if (!fromf)
+		return fs ? LLVMBuildSIToFP(g->b, v, t, "") : LLVMBuildUIToFP(g->b, v, t, "");
+	if (!tof) {
+		/* out of range is undefined in TVM; saturate rather than poison */
+		char name[40];
+		LLVMValueRef a[1] = { v };
+		snprintf(name, sizeof name, "llvm.fpto%si.sat.i%u.f%u", ir_dtype_kind[to] == 'i' ? "s" : "u",
+		         ir_dtype_bytes[to] * 8, ir_dtype_bytes[from] * 8);
+		return callf(g, name, t, a, 1);
+	}
+	return ir_dtype_bytes[to] > ir_dtype_bytes[from] ? LLVMBuildFPExt(g->b, v, t, "") : LLVMBuildFPTrunc(g->b, v, t, "");
+}
+
+/* imin, imax, fmin_, fmax_: selects on ordered compares, as TVM's min/max */
+static LLVMValueRef
+iminmax(G *g, LLVMValueRef a, LLVMValueRef b, int sgn, int max)
+{
+	LLVMIntPredicate p = max ? (sgn ? LLVMIntSGT : LLVMIntUGT) : (sgn ? LLVMIntSLT : LLVMIntULT);
+	return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, p, a, b, ""), a, b, "");
+}
+
+static LLVMValueRef
+fminmax(G *g, LLVMValueRef a, LLVMValueRef b, int max)
+{
+	return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""), a, b, "");
+}
+
+static int64_t
+dlo(DType dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+	if (ir_dtype_kind[dt] != 'i')
+		return 0;
+	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+}
+
+static int64_t
+dhi(DType dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+	if (dt == DT_BOOL)
+		return 1;
+	if (ir_dtype_kind[dt] == 'i')
+		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+	return bits == 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
+}
+
+/* sat32: int32 v clipped to the range of integer dtype to and cast */
+static LLVMValueRef
+sat32(G *g, LLVMValueRef v, DType to)
+{
+	if (to == DT_INT32 || to == DT_UINT32 || ir_dtype_bytes[to] > 4)
+		return cvt(g, v, DT_INT32, to);
+	v = iminmax(g, v, c32(g, dhi(to)), 1, 0);
+	v = iminmax(g, v, c32(g, dlo(to)), 1, 1);
+	return LLVMBuildTrunc(g->b, v, elty(g, to), "");
+}
+
+/* A Q31 fixed-point multiplier (TVM's GetFixedPointMultiplierShift). */
+typedef struct Fixed {
+	int32_t mul;
+	int32_t shift;
+} Fixed;
+
+static Fixed
+fixed(double d)
+{
+	Fixed f = { 0, 0 };
+	int exp;
+	int64_t q;
+
+	if (d == 0 || !isfinite(d))
+		return f;
+	q = (int64_t)round(frexp(d, &exp) * 2147483648.0);
+	if (q == ((int64_t)1 << 31)) {
+		q /= 2;
+		exp++;
+	}
+	f.mul = (int32_t)q;
+	f.shift = exp;
+	return f;
+}
+
+/* fpm: int32 x times the fixed multiplier (mul, shift: i32 values),
+** rounded UPWARD or to nearest, in int64 (wrapping), truncated to int32 */
+static LLVMValueRef
+fpm(G *g, LLVMValueRef x, LLVMValueRef mul, LLVMValueRef shift, int nearest)
+{
+	LLVMValueRef zero = c32(g, 0), ls, rs, total, t, half;
+
+	ls = iminmax(g, shift, zero, 1, 1);
+	rs = iminmax(g, LLVMBuildSub(g->b, zero, shift, ""), zero, 1, 1);
+	total = LLVMBuildZExt(g->b, LLVMBuildAdd(g->b, rs, c32(g, 31), ""), g->i64, "");
+	t = LLVMBuildShl(g->b, LLVMBuildSExt(g->b, x, g->i64, ""), LLVMBuildZExt(g->b, ls, g->i64, ""), "");
+	t = LLVMBuildMul(g->b, t, LLVMBuildSExt(g->b, mul, g->i64, ""), "");
+	half = LLVMBuildShl(g->b, c64(g, 1), LLVMBuildSub(g->b, total, c64(g, 1), ""), "");
+	if (nearest)
+		half = LLVMBuildSub(g->b, half, LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, t, c64(g, 0), ""), g->i64, ""), "");
+	t = LLVMBuildAShr(g->b, LLVMBuildAdd(g->b, t, half, ""), total, "");
+	return LLVMBuildTrunc(g->b, t, g->i32, "");
+}
+
+/* ---------------------------------------------------------------- maps */
+
+/* An accessor of a tensor inside a loop nest: element offset base +
+** sum(iv[k] * st[k]). */
+typedef struct Acc {
+	LLVMValueRef p;
+	DType dt;
+	int64_t base;
+	int64_t st[MAXD];
+} Acc;
+
+/* MapFn: the output element from the loaded inputs x[] */
+typedef LLVMValueRef MapFn(G *g, const void *ctx, LLVMValueRef *x);
+
+enum { MAXIN = 6 };
+
+/* emit_map: for every multi-index over dims, out = f(in...) (a copy of
+** in[0] when f is NULL).  Dims that are contiguous for every accessor
+** are merged first, so that plain elementwise ops run one flat loop. */
+static void
+emit_map(G *g, int rank, const int64_t *dims, Acc *out, int nin, const Acc *in, MapFn *f, const void *ctx)
+{
+	int64_t d[MAXD], s[MAXIN + 1][MAXD];
+	int r = 0;
+	Loop l[MAXD];
+	LLVMValueRef x[MAXIN], off[MAXIN + 1];
+	const Acc *acc[MAXIN + 1];
+
+	for (int j = 0; j < nin; j++)
+		acc[j] = &in[j];
+	acc[nin] = out;
+	for (int k = 0; k < rank; k++) {
+		int merge = r > 0;
+		if (dims[k] == 0)
+			return;
+		if (dims[k] == 1)
+			continue;
+		for (int j = 0; j <= nin && merge; j++)
+			merge = s[j][r - 1] == acc[j]->st[k] * dims[k];
+		if (merge) {
+			d[r - 1] *= dims[k];
+			for (int j = 0; j <= nin; j++)
+				s[j][r - 1] = acc[j]->st[k];
+			continue;
+		}
+		d[r] = dims[k];
+		for (int j = 0; j <= nin; j++)
+			s[j][r] = acc[j]->st[k];
+		r++;
+	}
+	for (int j = 0; j <= nin; j++)
+		off[j] = c64(g, acc[j]->base);
+	for (int k = 0; k < r; k++) {
+		LLVMValueRef iv = loop_open(g, &l[k], 0, d[k], 1);
+		for (int j = 0; j <= nin; j++)
+			if (s[j][k])
+				off[j] = add64(g, off[j], mul64(g, iv, s[j][k]));
+	}
+	for (int j = 0; j < nin; j++)
+		x[j] = ld(g, in[j].p, in[j].dt, off[j]);
+	st(g, out->p, out->dt, off[nin], f ? f(g, ctx, x) : x[0]);
+	for (int k = r - 1; k >= 0; k--)
+		loop_close(g, &l[k]);
+}
+
+/* bcast: an accessor reading a (dims adims, rank ar) broadcast to the
+** output dims od of rank orank (numpy rules: aligned at the right) */
+static Acc
+bcast(G *g, Val v, DType dt, const int64_t *adims, int ar, int orank)
+{
+	Acc a;
+	int64_t own[MAXD];
+
+	memset(&a, 0, sizeof a);
+	a.p = v.p;
+	a.dt = dt;
+	strides(adims, ar, own);
+	for (int k = 0; k < orank; k++) {
+		int j = k - (orank - ar);
+		a.st[k] = j < 0 || adims[j] == 1 ? 0 : own[j];
+	}
+	return a;
+}
+
+/* along: an accessor reading a vector of n elements (or a scalar) along
+** axis ax of an output of rank orank */
+static Acc
+along(Val v, DType dt, int64_t n, int ax, int orank)
+{
+	Acc a;
+
+	memset(&a, 0, sizeof a);
+	a.p = v.p;
+	a.dt = dt;
+	if (n > 1 && ax >= 0 && ax < orank)
+		a.st[ax] = 1;
+	return a;
+}
+
+/* dense_acc: the row-major accessor of a tensor of dims */
+static Acc
+dense_acc(LLVMValueRef p, DType dt, const int64_t *dims, int rank)
+{
+	Acc a;
+
+	memset(&a, 0, sizeof a);
+	a.p = p;
+	a.dt = dt;
+	strides(dims, rank, a.st);
+	return a;
+}
+
+/* ---------------------------------------------------------------- attributes and constants */
+
+static const AttrVal *
+attr(const Module *m, NodeId n, const char *name)
+{
+	int i = ir_op_attr_index(m->nodes[n].op, name, strlen(name));
+	return i < 0 ? NULL : &ir_attrs(m, n)[i];
+}
+
+static int64_t
+aint(const Module *m, NodeId n, const char *name)
+{
+	const AttrVal *v = attr(m, n, name);
+	return v && (v->kind == AV_INT || v->kind == AV_BOOL) ? v->u.i : 0;
+}
+
+static const char *
+astr(const Module *m, NodeId n, const char *name)
+{
+	const AttrVal *v = attr(m, n, name);
+	return v && v->kind == AV_STR ? ir_symstr(m, v->u.s) : "";
+}
+
+/* aints: the integers of an int-list attribute; -1 if None or not a list */
+static int
+aints(const Module *m, NodeId n, const char *name, int64_t *out, int max)
+{
+	const AttrVal *v = attr(m, n, name);
+	int k = 0;
+
+	if (!v || v->kind != AV_ARRAY)
+		return -1;
+	for (uint32_t i = 0; i < v->n && k < max; i++)
+		if (m->attrs[v->first + i].kind == AV_INT)
+			out[k++] = m->attrs[v->first + i].u.i;
+	return k;
+}
+
+/* cdata: the data of the constant behind v (NULL if v is not a constant) */
+static const void *
+cdata(const G *g, Val v, TypeId *t)
+{
+	const Const *c;
+
+	if (!v.cnode)
+		return NULL;
+	c = &g->m->consts[g->m->nodes[v.cnode].aux];
+	*t = c->type;
+	return c->data;
+}
+
+/* cnum: element i of constant v as a double (i clamped to its size) */
+static int
+cnum(const G *g, Val v, int64_t i, double *out)
+{
+	TypeId t;
+	const unsigned char *p = cdata(g, v, &t);
+	int64_t n;
+	DType dt;
+
+	if (!p)
+		return 0;
+	n = ir_type_numel(g->m, t);
+	dt = tdt(g->m, t);
+	if (i >= n)
+		i = n - 1;
+	if (dt == DT_FLOAT32) {
+		float f;
+		memcpy(&f, p + i * 4, 4);
+		*out = f;
+	} else if (dt == DT_INT32) {
+		int32_t x;
+		memcpy(&x, p + i * 4, 4);
+		*out = x;
+	} else if (dt == DT_INT8) {
+		*out = (int8_t)p[i];
+	} else if (dt == DT_UINT8) {
+		*out = p[i];
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* cnumel: the element count of constant v */
+static int64_t
+cnumel(const G *g, Val v)
+{
+	TypeId t;
+	if (!cdata(g, v, &t))
+		return -1;
+	return ir_type_numel(g->m, t);
+}
+
+static void
+refuse(G *g, NodeId n, const char *why)
+{
+	ir_error(g->d, g->m->nodes[n].loc, "the llvm backend cannot run %s: %s",
+	         g->m->nodes[n].kind == NK_CALL ? ir_ops[g->m->nodes[n].op].name : "this expression", why);
+	g->errors++;
+}
+
+/* ---------------------------------------------------------------- elementwise ops */
+
+/* The context of the elementwise map functions. */
+typedef struct Ew {
+	OpId op;
+	DType dt, odt;          /* operand and result dtypes */
+	double lo, hi;          /* clip bounds; leaky_relu alpha in lo */
+	int nearest;            /* requantize: TONEAREST */
+	int skip[2];            /* requantize: no multiply (equal scales); qnn.add: cast only */
+	Fixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
+	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
+} Ew;
+
+/* binary: add, subtract, multiply, divide */
+static LLVMValueRef
+ew_binary(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef a = x[0], b = x[1];
+
+	if (!isint(e->dt)) {
+		switch (e->op) {
+		case OP_ADD: return LLVMBuildFAdd(g->b, a, b, "");
+		case OP_SUBTRACT: return LLVMBuildFSub(g->b, a, b, "");
+		case OP_MULTIPLY: return LLVMBuildFMul(g->b, a, b, "");
+		default: return LLVMBuildFDiv(g->b, a, b, "");
+		}
+	}
+	switch (e->op) {
+	case OP_ADD: return LLVMBuildAdd(g->b, a, b, "");
+	case OP_SUBTRACT: return LLVMBuildSub(g->b, a, b, "");
+	case OP_MULTIPLY: return LLVMBuildMul(g->b, a, b, "");
+	default: {
+		LLVMTypeRef t = LLVMTypeOf(a);
+		LLVMValueRef zero = LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstNull(t), ""), e0;
+		int sgn = ir_dtype_kind[e->dt] == 'i';
+		e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
+		LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildZExt(g->b, zero, g->i32, ""), ""), g->err);
+		b = LLVMBuildSelect(g->b, zero, LLVMConstInt(t, 1, 0), b, "");
+		if (sgn) {
+			/* MIN / -1 overflows: give MIN, as wrapping would */
+			LLVMValueRef ov = LLVMBuildAnd(g->b,
+				LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMConstInt(t, (unsigned long long)dlo(e->dt), 1), ""),
+				LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), "");
+			b = LLVMBuildSelect(g->b, ov, LLVMConstInt(t, 1, 0), b, "");
+			return LLVMBuildSDiv(g->b, a, b, "");
+		}
+		return LLVMBuildUDiv(g->b, a, b, "");
+	}
+	}
+}
+
+/* fcall1: a float math function of one argument (llvm.NAME or libm) */
+static LLVMValueRef
+fcall1(G *g, const char *base, LLVMValueRef x, DType dt)
+{
+	char name[32];
+	LLVMValueRef a[1] = { x };
+
+	if (!strncmp(base, "llvm.", 5))
+		snprintf(name, sizeof name, "%s.f%d", base, dt == DT_FLOAT64 ? 64 : 32);
+	else
+		snprintf(name, sizeof name, "%s%s", base, dt == DT_FLOAT64 ? "" : "f");
+	return callf(g, name, elty(g, dt), a, 1);
+}
+
+/* unary: exp, rsqrt, sigmoid, tanh, relu, leaky_relu, clip, cast */
+static LLVMValueRef
+ew_unary(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef v = x[0];
+	LLVMTypeRef t = elty(g, e->dt);
+	LLVMValueRef one = isint(e->dt) ? NULL : LLVMConstReal(t, 1.0);
+
+	switch (e->op) {
+	case OP_EXP: return fcall1(g, "llvm.exp", v, e->dt);
+	case OP_RSQRT: return LLVMBuildFDiv(g->b, one, fcall1(g, "llvm.sqrt", v, e->dt), "");
+	case OP_TANH: return fcall1(g, "tanh", v, e->dt);
+	case OP_SIGMOID:
+		return LLVMBuildFDiv(g->b, one, LLVMBuildFAdd(g->b, one, fcall1(g, "llvm.exp", LLVMBuildFNeg(g->b, v, ""), e->dt), ""), "");
+	case OP_NN_RELU:
+		if (isint(e->dt))
+			return iminmax(g, v, LLVMConstNull(t), ir_dtype_kind[e->dt] == 'i', 1);
+		return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), ""), v, LLVMConstNull(t), "");
+	case OP_NN_LEAKY_RELU:
+		return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), ""), v,
+		                       LLVMBuildFMul(g->b, v, LLVMConstReal(t, e->lo), ""), "");
+	case OP_CLIP:
+		if (isint(e->dt)) {
+			int sgn = ir_dtype_kind[e->dt] == 'i';
+			v = iminmax(g, v, LLVMConstInt(t, (unsigned long long)(int64_t)e->hi, 1), sgn, 0);
+			return iminmax(g, v, LLVMConstInt(t, (unsigned long long)(int64_t)e->lo, 1), sgn, 1);
+		}
+		v = fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->hi : e->hi), 0);
+		return fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->lo : e->lo), 1);
+	default: /* cast and annotation.cast_hint */
+		return cvt(g, v, e->dt, e->odt);
+	}
+}
+
+/* quantize: x[0] data (float32), x[1] scale, x[2] zero point */
+static LLVMValueRef
+ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef v = LLVMBuildFDiv(g->b, x[0], x[1], ""), a[1];
+
+	a[0] = v;
+	v = callf(g, "llvm.round.f32", g->f32, a, 1);
+	v = LLVMBuildFAdd(g->b, v, LLVMBuildSIToFP(g->b, x[2], g->f32, ""), "");
+	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)dhi(e->odt)), 0);
+	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)dlo(e->odt)), 1);
+	return cvt(g, v, DT_FLOAT32, e->odt);
+}
+
+/* dequantize: x[0] data, x[1] scale, x[2] zero point */
+static LLVMValueRef
+ew_dequantize(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef d = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[2], "");
+
+	return LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, d, g->f32, ""), x[1], "");
+}
+
+/* requantize: x[0] data, x[1] input zero point, x[2] multiplier, x[3]
+** shift (int32), x[4] output zero point */
+static LLVMValueRef
+ew_requantize(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef v = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[1], "");
+
+	if (!e->skip[0])
+		v = fpm(g, v, x[2], x[3], e->nearest);
+	return sat32(g, LLVMBuildAdd(g->b, v, x[4], ""), e->odt);
+}
+
+/* qnn.add, qnn.mul: x[0], x[1] (per-tensor parameters in the context) */
+static LLVMValueRef
+ew_qnn(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef a = cvt(g, x[0], e->dt, DT_INT32), b = cvt(g, x[1], e->dt, DT_INT32), v;
+
+	if (e->op == OP_QNN_MUL) {
+		v = LLVMBuildMul(g->b, LLVMBuildSub(g->b, a, c32(g, e->zp[0]), ""), LLVMBuildSub(g->b, b, c32(g, e->zp[1]), ""), "");
+		if (!e->skip[0])
+			v = fpm(g, v, c32(g, e->fx[0].mul), c32(g, e->fx[0].shift), 0);
+		return sat32(g, LLVMBuildAdd(g->b, v, c32(g, e->zp[2]), ""), e->odt);
+	}
+	/* requantize (or upcast) each side to the output parameters */
+	for (int k = 0; k < 2; k++) {
+		LLVMValueRef *s = k ? &b : &a;
+		if (e->skip[k] == 2)
+			continue;
+		*s = LLVMBuildSub(g->b, *s, c32(g, e->zp[k]), "");
+		if (!e->skip[k])
+			*s = fpm(g, *s, c32(g, e->fx[k].mul), c32(g, e->fx[k].shift), 0);
+		*s = LLVMBuildAdd(g->b, *s, c32(g, e->zp[2]), "");
+	}
+	v = LLVMBuildAdd(g->b, a, b, "");
+	v = LLVMBuildSub(g->b, v, c32(g, e->zp[2]), "");
+	return sat32(g, v, e->odt);
+}
+
+/* ibound: clip bound b for integer dtype dt (truncated toward zero) */
+static int
+ibound(DType dt, double b, double *out)
+{
+	double t = trunc(b);
+
+	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) || !(t >= (double)dlo(dt) && t <= (double)dhi(dt)))
+		return 0;
+	*out = t;
+	return 1;
+}
+
+/* ---------------------------------------------------------------- op lowering */
+
+/* The operands of one call while lowering it. */
+typedef struct Call {
+	NodeId n;
+	const Module *m;
+	TypeId ot;              /* result type */
+	int orank;
+	int64_t od[MAXD];       /* result dims */
+	DType odt;
+	Val a[8];
+	TypeId at[8];
+	int ar[8];
+	int64_t ad[8][MAXD];
+	DType adt[8];
+} Call;
+
+/* ewise: an elementwise op whose first nin operands broadcast to the result */
+static Val
+ewise(G *g, Call *c, int nin, MapFn *f, const Ew *e)
+{
+	Val r = tensorbuf(g, c->ot);
+	Acc in[MAXIN], out = dense_acc(r.p, c->odt, c->od, c->orank);
+
+	for (int j = 0; j < nin; j++)
+		in[j] = bcast(g, c->a[j], c->adt[j], c->ad[j], c->ar[j], c->orank);
+	emit_map(g, c->orank, c->od, &out, nin, in, f, e);
+	return r;
+}
+
+/* scalar accessor of a fresh constant int32 vector (per-channel parameters) */
+static Acc
+i32vec(G *g, const int32_t *v, int64_t n, int ax, int orank)
+{
+	Val cv = { 0 };
+	cv.p = constbuf(g, v, (size_t)n * 4);
+	return along(cv, DT_INT32, n, ax, orank);
+}
+
+/* qaxis: the normalized channel axis attribute of a qnn op over rank r */
+static int
+qaxis(const Module *m, NodeId n, int r)
+{
+	int64_t ax = aint(m, n, "axis");
+	return (int)(ax < 0 ? ax + r : ax);
+}
+
+static Val
+quantize(G *g, Call *c, int deq)
+{
+	Ew e = { .dt = c->adt[0], .odt = c->odt };
+	int ax = qaxis(c->m, c->n, c->ar[0]);
+	Val r = tensorbuf(g, c->ot);
+	Acc in[3], out = dense_acc(r.p, c->odt, c->od, c->orank);
+
+	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[1] = along(c->a[1], DT_FLOAT32, ir_type_numel(c->m, c->at[1]), ax, c->orank);
+	in[2] = along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
+	if (deq && c->odt != DT_FLOAT32)
+		refuse(g, c->n, "only float32 results are supported");
+	if (!deq && (!isint(c->odt) || ir_dtype_bytes[c->odt] > 4))
+		refuse(g, c->n, "the result must be an integer of at most 32 bits");
+	emit_map(g, c->orank, c->od, &out, 3, in, deq ? ew_dequantize : ew_quantize, &e);
+	return r;
+}
+
+static Val
+requantize(G *g, Call *c)
+{
+	const Module *m = c->m;
+	Ew e = { .dt = c->adt[0], .odt = c->odt };
+	const char *rnd = astr(m, c->n, "rounding"), *cdt = astr(m, c->n, "compute_dtype");
+	int64_t axis = aint(m, c->n, "axis"), ns = cnumel(g, c->a[1]);
+	int ax = (int)(axis < 0 ? (c->ar[0] > 0 ? c->ar[0] + axis : 0) : axis);
+	double os, isc;
+	int32_t *mul, *sh;
+	Val r;
+	Acc in[5], out;
+
+	if (strcmp(rnd, "None") && strcmp(rnd, "UPWARD") && strcmp(rnd, "TONEAREST")) {
+		refuse(g, c->n, "unknown rounding mode");
+		return tensorbuf(g, c->ot);
+	}
+	if (strcmp(cdt, "None") && strcmp(cdt, "int64")) {
+		refuse(g, c->n, "only compute_dtype \"int64\" is supported");
+		return tensorbuf(g, c->ot);
+	}
+	if (ns < 1 || cnumel(g, c->a[3]) != 1 || !cnum(g, c->a[3], 0, &os) || os == 0 || !isfinite(os)) {
+		refuse(g, c->n, "the scales must be constants, the output scale one nonzero value");
+		return tensorbuf(g, c->ot);
+	}
+	if (!isint(c->adt[0]) || !isint(c->odt) || ir_dtype_bytes[c->odt] > 4) {
+		refuse(g, c->n, "integer data and an integer result of at most 32 bits are required");
+		return tensorbuf(g, c->ot);
+	}
+	e.nearest = !strcmp(rnd, "TONEAREST");
+	mul = ir_xcalloc((size_t)ns, sizeof *mul);
+	sh = ir_xcalloc((size_t)ns, sizeof *sh);
+	for (int64_t k = 0; k < ns; k++) {
+		Fixed f;
+		cnum(g, c->a[1], k, &isc);
+		f = fixed((double)(float)isc / (double)(float)os);
+		mul[k] = f.mul;
+		sh[k] = f.shift;
+	}
+	e.skip[0] = ir_type(m, c->at[1])->n == 0 && (float)isc == (float)os;
+	r = tensorbuf(g, c->ot);
+	out = dense_acc(r.p, c->odt, c->od, c->orank);
+	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[1] = along(c->a[2], DT_INT32, ir_type_numel(m, c->at[2]), ax, c->orank);
+	in[2] = i32vec(g, mul, ns, ax, c->orank);
+	in[3] = i32vec(g, sh, ns, ax, c->orank);
+	in[4] = along(c->a[4], DT_INT32, 1, 0, c->orank);
+	emit_map(g, c->orank, c->od, &out, 5, in, ew_requantize, &e);
+	free(mul);
+	free(sh);
+	return r;
+}
+
+/* qbinary: qnn.add and qnn.mul with per-tensor constant parameters:
+** operands lhs, rhs, lhs_scale, lhs_zp, rhs_scale, rhs_zp, out_scale, out_zp */
+static Val
+qbinary(G *g, Call *c)
+{
+	Ew e = { .op = c->m->nodes[c->n].op, .dt = c->adt[0], .odt = c->odt };
+	double ls, lz, rs, rz, os, oz;
+
+	if (!cnum(g, c->a[2], 0, &ls) || !cnum(g, c->a[3], 0, &lz) || !cnum(g, c->a[4], 0, &rs) ||
+	    !cnum(g, c->a[5], 0, &rz) || !cnum(g, c->a[6], 0, &os) || !cnum(g, c->a[7], 0, &oz) ||
+	    cnumel(g, c->a[2]) != 1 || cnumel(g, c->a[4]) != 1 || c->adt[0] != c->adt[1] || !isint(c->adt[0])) {
+		refuse(g, c->n, "scales and zero points must be single constants and the operands integers of one dtype");
+		return tensorbuf(g, c->ot);
+	}
+	e.zp[0] = (int32_t)lz;
+	e.zp[1] = (int32_t)rz;
+	e.zp[2] = (int32_t)oz;
+	if (e.op == OP_QNN_MUL) {
+		float ns = (float)ls * (float)rs;
+		e.fx[0] = fixed((double)ns / (double)(float)os);
+		e.skip[0] = ns == (float)os;
+	} else {
+		double sc[2] = { ls, rs }, zs[2] = { lz, rz };
+		for (int k = 0; k < 2; k++) {
+			e.fx[k] = fixed((double)(float)sc[k] / (double)(float)os);
+			e.skip[k] = (float)sc[k] == (float)os ? (zs[k] == oz ? 2 : 1) : 0;
+		}
+	}
+	return ewise(g, c, 2, ew_qnn, &e);
+}
+
+/* alias: the operand's buffer under the result's shape */
+static Val
+alias(Call *c)
+{
+	Val v = c->a[0];
+	v.cnode = 0;
+	return v;
+}
+
+/* transpose */
+static Val
+transpose(G *g, Call *c)
+{
+	int64_t axes[MAXD], ist[MAXD];
+	int na = aints(c->m, c->n, "axes", axes, MAXD);
+	Val r = tensorbuf(g, c->ot);
+	Acc in, out = dense_acc(r.p, c->odt, c->od, c->orank);
+
+	strides(c->ad[0], c->ar[0], ist);
+	memset(&in, 0, sizeof in);
+	in.p = c->a[0].p;
+	in.dt = c->adt[0];
+	for (int k = 0; k < c->orank; k++) {
+		int64_t a = na > 0 ? axes[k] : c->orank - 1 - k;
+		if (a < 0)
+			a += c->orank;
+		in.st[k] = ist[a];
+	}
+	emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
+	return r;
+}
+
+static int64_t
+canon(int64_t i, int64_t n, int64_t s)
+{
+	int64_t l = s < 0 ? -1 : 0, h = s < 0 ? n - 1 : n;
+
+	if (i < 0)
+		i += n;
+	return i < l ? l : (i > h ? h : i);
+}
+
+/* strided_slice, as fold.c reads it */
+static Val
+slice(G *g, Call *c)
+{
+	const Module *m = c->m;
+	int64_t b[MAXD], en[MAXD], s[MAXD], ax[MAXD], ast[MAXD];
+	int nb = aints(m, c->n, "begin", b, MAXD), ne = aints(m, c->n, "end", en, MAXD);
+	int ns = aints(m, c->n, "strides", s, MAXD), na = aints(m, c->n, "axes", ax, MAXD);
+	int rank = c->ar[0], size = !strcmp(astr(m, c->n, "slice_mode"), "size");
+	Val r = tensorbuf(g, c->ot);
+	Acc in, out = dense_acc(r.p, c->odt, c->od, c->orank);
+
+	if (nb < 0)
+		nb = 0;
+	if (ne < 0)
+		ne = 0;
+	if (ns < 0)
+		ns = 0;
+	if (na < 0) {
+		for (int k = ns; k < rank; k++)
+			s[k] = 1;
+		for (int k = nb; k < rank; k++)
+			b[k] = s[k] > 0 ? 0 : INT64_MAX;
+		for (int k = ne; k < rank; k++)
+			en[k] = s[k] < 0 ? 0 : INT64_MAX;
+		na = rank;
+		for (int k = 0; k < na; k++)
+			ax[k] = k;
+	} else {
+		for (int k = 0; k < na; k++) {
+			if (ax[k] < 0)
+				ax[k] += rank;
+			if (k >= ns)
+				s[k] = 1;
+		}
+	}
+	strides(c->ad[0], rank, ast);
+	in = dense_acc(c->a[0].p, c->adt[0], c->ad[0], rank);
+	for (int k = 0; k < na && k < nb && ax[k] >= 0 && ax[k] < rank; k++) {
+		int64_t stp = size ? 1 : s[k], n = c->ad[0][ax[k]], end = k < ne ? en[k] : INT64_MAX;
+		if (stp == 0)
+			stp = 1;
+		(void)end;
+		if (c->od[ax[k]] > 0) {
+			in.base += canon(b[k], n, stp) * ast[ax[k]];
+			in.st[ax[k]] = stp * ast[ax[k]];
+		}
+	}
+	emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
+	return r;
+}
+
+/* concatenate: operand 0 is a tuple */
+static Val
+concat(G *g, Call *c)
+{
+	const Module *m = c->m;
+	int64_t axis = aint(m, c->n, "axis"), at = 0, ost[MAXD];
+	Val t = c->a[0], r = tensorbuf(g, c->ot);
+	TypeId tt = c->at[0];
+
+	if (axis < 0)
+		axis += c->orank;
+	strides(c->od, c->orank, ost);
+	for (uint32_t j = 0; j < t.nf; j++) {
+		TypeId ft = m->tylist[ir_type(m, tt)->first + j];
+		int64_t fd[MAXD];
+		int fr = tdims(m, ft, fd);
+		Acc in = dense_acc(t.f[j].p, tdt(m, ft), fd, fr), out = dense_acc(r.p, c->odt, c->od, c->orank);
+		out.base = at * ost[axis];
+		emit_map(g, fr, fd, &out, 1, &in, NULL, NULL);
+		at += fd[axis];
+	}
+	return r;
+}
+
+/* split: a tuple of slices along axis */
+static Val
+split(G *g, Call *c)
+{
+	const Module *m = c->m;
+	const Type *tt = ir_type(m, c->ot);
+	int64_t axis = aint(m, c->n, "axis"), at = 0, ist[MAXD];
+	Val r = { 0 };
+
+	if (axis < 0)
+		axis += c->ar[0];
+	strides(c->ad[0], c->ar[0], ist);
+	r.nf = tt->n;
+	r.f = ir_arena_alloc(&g->a, tt->n * sizeof *r.f);
+	for (uint32_t j = 0; j < tt->n; j++) {
+		TypeId ft = m->tylist[tt->first + j];
+		int64_t fd[MAXD];
+		int fr = tdims(m, ft, fd);
+		Acc in = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]), out;
+		r.f[j] = tensorbuf(g, ft);
+		out = dense_acc(r.f[j].p, tdt(m, ft), fd, fr);
+		in.base = at * ist[axis];
+		emit_map(g, fr, fd, &out, 1, &in, NULL, NULL);
+		at += fd[axis];
+	}
+	return r;
+}
+
+/* pad: nn.pad(data, pad_value) in constant, edge or reflect mode, one
+** gather loop: per dim, the source index is clamped or reflected, or the
+** element is the pad value */
+static Val
+pad(G *g, Call *c)
+{
+	const Module *m = c->m;
+	const AttrVal *pw = attr(m, c->n, "pad_width");
+	const char *mode = astr(m, c->n, "pad_mode");
+	int md = !strcmp(mode, "constant") ? 0 : !strcmp(mode, "edge") ? 1 : !strcmp(mode, "reflect") ? 2 : -1;
+	int64_t before[MAXD] = { 0 }, ist[MAXD], ost[MAXD];
+	Val r = tensorbuf(g, c->ot);
+	Loop l[MAXD];
+	LLVMValueRef in = LLVMConstInt(g->i1, 1, 0), off = c64(g, 0), ooff = c64(g, 0), v, fill;
+	int rank = c->orank;
+
+	if (md < 0 || !pw || pw->kind != AV_ARRAY) {
+		refuse(g, c->n, "unknown pad mode");
+		return r;
+	}
+	for (int k = 0; k < rank && (uint32_t)k < pw->n; k++) {
+		const AttrVal *p = &m->attrs[pw->first + (uint32_t)k];
+		if (p->kind == AV_ARRAY && p->n == 2)
+			before[k] = m->attrs[p->first].u.i;
+	}
+	if (ir_type_numel(m, c->ot) == 0)
+		return r;
+	strides(c->ad[0], rank, ist);
+	strides(c->od, rank, ost);
+	fill = cvt(g, ld(g, c->a[1].p, c->adt[1], c64(g, 0)), c->adt[1], c->odt);
+	for (int k = 0; k < rank; k++) {
+		LLVMValueRef iv = loop_open(g, &l[k], 0, c->od[k], 1), s;
+		int64_t n = c->ad[0][k];
+		ooff = add64(g, ooff, mul64(g, iv, ost[k]));
+		s = LLVMBuildNSWSub(g->b, iv, c64(g, before[k]), "");
+		if (md == 0) {
+			LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, s, c64(g, 0), ""),
+			                               LLVMBuildICmp(g->b, LLVMIntSLT, s, c64(g, n), ""), "");
+			in = LLVMBuildAnd(g->b, in, ok, "");
+			s = LLVMBuildSelect(g->b, ok, s, c64(g, 0), "");
+		} else if (md == 1) {
+			s = iminmax(g, iminmax(g, s, c64(g, 0), 1, 1), c64(g, n - 1), 1, 0);
+		} else {
+			LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, s, c64(g, 0), "");
+			s = LLVMBuildSelect(g->b, neg, LLVMBuildNSWNeg(g->b, s, ""), s, "");
+			s = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, s, c64(g, n), ""),
+			                    LLVMBuildNSWSub(g->b, c64(g, 2 * (n - 1)), s, ""), s, "");
+		}
+		off = add64(g, off, mul64(g, s, ist[k]));
+	}
+	v = ld(g, c->a[0].p, c->adt[0], off);
+	st(g, r.p, c->odt, ooff, md ? v : LLVMBuildSelect(g->b, in, v, fill, ""));
+	for (int k = rank - 1; k >= 0; k--)
+		loop_close(g, &l[k]);
+	return r;
+}
+
+/* bias_add: an add of a vector along axis */
+static Val
+bias_add(G *g, Call *c)
+{
+	Ew e = { .op = OP_ADD, .dt = c->odt };
+	int64_t ax = aint(c->m, c->n, "axis");
+	Val r = tensorbuf(g, c->ot);
+	Acc in[2], out = dense_acc(r.p, c->odt, c->od, c->orank);
+
+	if (ax < 0)
+		ax += c->orank;
+	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[1] = along(c->a[1], c->adt[1], c->ad[1][0], (int)ax, c->orank);
+	emit_map(g, c->orank, c->od, &out, 2, in, ew_binary, &e);
+	return r;
+}
+
+/* ---------------------------------------------------------------- reductions */
+
+/* accty: the accumulator dtype of a sum over dt */
+static DType accdt(DType dt) { return isint(dt) ? DT_INT64 : dt; }
+
+/* mean_over: out (kept dims, row-major) = the mean of x over the dims
+** marked in red; integers sum in int64 and divide truncating */
+static void
+mean_over(G *g, Val x, DType dt, const int64_t *d, int r, const int *red, LLVMValueRef op, DType odt)
+{
+	int64_t ist[MAXD], cnt = 1, kst[MAXD], ks = 1;
+	Loop l[MAXD];
+	LLVMValueRef off = c64(g, 0), ooff = c64(g, 0), acc, v;
+	DType adt = accdt(dt);
+	LLVMTypeRef at = elty(g, adt);
+	int nl = 0;
+
+	strides(d, r, ist);
+	for (int k = r - 1; k >= 0; k--) {
+		if (red[k])
+			cnt *= d[k];
+		else {
+			kst[k] = ks;
+			ks *= d[k];
+		}
+	}
+	acc = entry_alloca(g, at);
+	for (int k = 0; k < r; k++)
+		if (!red[k]) {
+			LLVMValueRef iv = loop_open(g, &l[nl++], 0, d[k], 1);
+			off = add64(g, off, mul64(g, iv, ist[k]));
+			ooff = add64(g, ooff, mul64(g, iv, kst[k]));
+		}
+	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
+	{
+		int nk = nl;
+		for (int k = 0; k < r; k++)
+			if (red[k]) {
+				LLVMValueRef iv = loop_open(g, &l[nl++], 0, d[k], 1);
+				off = add64(g, off, mul64(g, iv, ist[k]));
+			}
+		v = cvt(g, ld(g, x.p, dt, off), dt, adt);
+		v = isint(dt) ? LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), v, "")
+		              : LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), v, "");
+		LLVMBuildStore(g->b, v, acc);
+		while (nl > nk)
+			loop_close(g, &l[--nl]);
+	}
+	v = LLVMBuildLoad2(g->b, at, acc, "");
+	v = isint(dt) ? LLVMBuildSDiv(g->b, v, c64(g, cnt ? cnt : 1), "")
+	              : LLVMBuildFDiv(g->b, v, LLVMConstReal(at, (double)cnt), "");
+	st(g, op, odt, ooff, cvt(g, v, adt, odt));
+	while (nl > 0)
+		loop_close(g, &l[--nl]);
+}
+
+static Val
+mean(G *g, Call *c)
+{
+	int64_t axes[MAXD];
+	int na = aints(c->m, c->n, "axis", axes, MAXD), red[MAXD] = { 0 }, ex = (int)aint(c->m, c->n, "exclude");
+	Val r = tensorbuf(g, c->ot);
+
+	for (int k = 0; k < c->ar[0]; k++)
+		red[k] = na < 0;
+	for (int k = 0; k < na; k++)
+		red[axes[k] < 0 ? axes[k] + c->ar[0] : axes[k]] = 1;
+	if (ex)
+		for (int k = 0; k < c->ar[0]; k++)
+			red[k] = !red[k];
+	mean_over(g, c->a[0], c->adt[0], c->ad[0], c->ar[0], red, r.p, c->odt);
+	return r;
+}
+
+/* layout: the positions of the letters of want ("NCHW", "OIHW") in the
+** 4-letter layout s; 0 if s is not a permutation of them */
+static int
+layout(const char *s, const char *want, int *pos)
+{
+	if (strlen(s) != 4)
+		return 0;
+	for (int k = 0; k < 4; k++) {
+		const char *p = strchr(s, want[k]);
+		if (!p)
+			return 0;
+		pos[k] = (int)(p - s);
+	}
+	return 1;
+}
+
+static Val
+global_avg_pool(G *g, Call *c)
+{
+	int pos[4], red[MAXD] = { 0 };
+	Val r = tensorbuf(g, c->ot);
+
+	if (c->ar[0] != 4 || !layout(astr(c->m, c->n, "layout"), "NCHW", pos)) {
+		refuse(g, c->n, "only NCHW-like layouts of rank 4 are supported");
+		return r;
+	}
+	red[pos[2]] = red[pos[3]] = 1;
+	mean_over(g, c->a[0], c->adt[0], c->ad[0], 4, red, r.p, c->odt);
+	return r;
+}
+
+/* softmax over axis: max, sum of exp(x - max), divide (float32) */
+static Val
+softmax(G *g, Call *c)
+{
+	int64_t ax = aint(c->m, c->n, "axis"), outer = 1, n, in = 1;
+	Val r = tensorbuf(g, c->ot);
+	Loop lo, li, lk;
+	LLVMValueRef base, mx, sum, v;
+	LLVMTypeRef t = elty(g, c->odt);
+
+	if (isint(c->odt)) {
+		refuse(g, c->n, "only float tensors are supported");
+		return r;
+	}
+	if (ax < 0)
+		ax += c->orank;
+	n = c->od[ax];
+	for (int k = 0; k < ax; k++)
+		outer *= c->od[k];
+	for (int k = (int)ax + 1; k < c->orank; k++)
+		in *= c->od[k];
+	mx = entry_alloca(g, t);
+	sum = entry_alloca(g, t);
+	base = mul64(g, loop_open(g, &lo, 0, outer, 1), n * in);
+	base = add64(g, base, loop_open(g, &li, 0, in, 1));
+	LLVMBuildStore(g->b, LLVMConstReal(t, -INFINITY), mx);
+	LLVMBuildStore(g->b, LLVMConstReal(t, 0), sum);
+	v = ld(g, c->a[0].p, c->odt, add64(g, base, mul64(g, loop_open(g, &lk, 0, n, 1), in)));
+	LLVMBuildStore(g->b, fminmax(g, v, LLVMBuildLoad2(g->b, t, mx, ""), 1), mx);
+	loop_close(g, &lk);
+	{
+		LLVMValueRef i = mul64(g, loop_open(g, &lk, 0, n, 1), in), e;
+		e = fcall1(g, "llvm.exp", LLVMBuildFSub(g->b, ld(g, c->a[0].p, c->odt, add64(g, base, i)),
+		                                         LLVMBuildLoad2(g->b, t, mx, ""), ""), c->odt);
+		st(g, r.p, c->odt, add64(g, base, i), e);
+		LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, sum, ""), e, ""), sum);
+		loop_close(g, &lk);
+	}
+	{
+		LLVMValueRef i = add64(g, base, mul64(g, loop_open(g, &lk, 0, n, 1), in));
+		st(g, r.p, c->odt, i, LLVMBuildFDiv(g->b, ld(g, r.p, c->odt, i), LLVMBuildLoad2(g->b, t, sum, ""), ""));
+		loop_close(g, &lk);
+	}
+	loop_close(g, &li);
+	loop_close(g, &lo);
+	return r;
+}
+
+/* pool2d: max or average over windows with padding (layout NCHW-like);
+** integer averages sum in int64 and divide truncating */
+static Val
+pool2d(G *g, Call *c, int avg)
+{
+	const Module *m = c->m;
+	int64_t ps[2], sd[2] = { 1, 1 }, dl[2] = { 1, 1 }, pd[4] = { 0, 0, 0, 0 }, ist[4], ost[4];
+	int pos[4], np, cip = avg && aint(m, c->n, "count_include_pad");
+	Val r = tensorbuf(g, c->ot);
+	DType dt = c->adt[0], adt = accdt(dt);
+	LLVMTypeRef at = elty(g, adt);
+	Loop l[6];
+	LLVMValueRef iv[4], acc, cnt, off, ooff = c64(g, 0), v, ok, hh, ww;
+
+	if (c->ar[0] != 4 || !layout(astr(m, c->n, "layout"), "NCHW", pos) ||
+	    aints(m, c->n, "pool_size", ps, 2) != 2) {
+		refuse(g, c->n, "only NCHW-like layouts of rank 4 are supported");
+		return r;
+	}
+	aints(m, c->n, "strides", sd, 2);
+	aints(m, c->n, "dilation", dl, 2);
+	np = aints(m, c->n, "padding", pd, 4);
+	if (np == 1)
+		pd[1] = pd[2] = pd[3] = pd[0];
+	else if (np == 2) {
+		pd[2] = pd[0];
+		pd[3] = pd[1];
+	}
+	strides(c->ad[0], 4, ist);
+	strides(c->od, 4, ost);
+	acc = entry_alloca(g, at);
+	cnt = entry_alloca(g, g->i64);
+	for (int k = 0; k < 4; k++) {
+		iv[k] = loop_open(g, &l[k], 0, c->od[k], 1);
+		ooff = add64(g, ooff, mul64(g, iv[k], ost[k]));
+	}
+	LLVMBuildStore(g->b, avg ? LLVMConstNull(at) : isint(dt) ? LLVMConstInt(at, (unsigned long long)dlo(dt), 1)
+	                                                         : LLVMConstReal(at, -INFINITY), acc);
+	LLVMBuildStore(g->b, c64(g, 0), cnt);
+	hh = add64(g, mul64(g, iv[pos[2]], sd[0]), mul64(g, loop_open(g, &l[4], 0, ps[0], 1), dl[0]));
+	ww = add64(g, mul64(g, iv[pos[3]], sd[1]), mul64(g, loop_open(g, &l[5], 0, ps[1], 1), dl[1]));
+	hh = LLVMBuildNSWSub(g->b, hh, c64(g, pd[0]), "");
+	ww = LLVMBuildNSWSub(g->b, ww, c64(g, pd[1]), "");
+	{
+		int64_t H = c->ad[0][pos[2]], W = c->ad[0][pos[3]];
+		LLVMValueRef inh = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, c64(g, 0), ""),
+		                                LLVMBuildICmp(g->b, LLVMIntSLT, hh, c64(g, H), ""), "");
+		LLVMValueRef inw = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, c64(g, 0), ""),
+		                                LLVMBuildICmp(g->b, LLVMIntSLT, ww, c64(g, W), ""), "");
+		LLVMValueRef inp = LLVMBuildAnd(g->b,
+			LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, c64(g, -pd[0]), ""),
+			             LLVMBuildICmp(g->b, LLVMIntSLT, hh, c64(g, H + pd[2]), ""), ""),
+			LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, c64(g, -pd[1]), ""),
+			             LLVMBuildICmp(g->b, LLVMIntSLT, ww, c64(g, W + pd[3]), ""), ""), "");
+		ok = LLVMBuildAnd(g->b, inh, inw, "");
+		off = c64(g, 0);
+		for (int k = 0; k < 4; k++) {
+			LLVMValueRef ix = k == pos[2] ? LLVMBuildSelect(g->b, ok, hh, c64(g, 0), "")
+			                : k == pos[3] ? LLVMBuildSelect(g->b, ok, ww, c64(g, 0), "") : iv[k];
+			off = add64(g, off, mul64(g, ix, ist[k]));
+		}
+		v = cvt(g, ld(g, c->a[0].p, dt, off), dt, adt);
+		if (avg) {
+			LLVMValueRef a0 = LLVMBuildLoad2(g->b, at, acc, "");
+			v = LLVMBuildSelect(g->b, ok, v, LLVMConstNull(at), "");
+			LLVMBuildStore(g->b, isint(dt) ? LLVMBuildAdd(g->b, a0, v, "") : LLVMBuildFAdd(g->b, a0, v, ""), acc);
+			LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i64, cnt, ""),
+			                                  LLVMBuildZExt(g->b, cip ? inp : ok, g->i64, ""), ""), cnt);
+		} else {
+			LLVMValueRef a0 = LLVMBuildLoad2(g->b, at, acc, "");
+			LLVMValueRef mx = isint(dt) ? iminmax(g, v, a0, 1, 1) : fminmax(g, v, a0, 1);
+			LLVMBuildStore(g->b, LLVMBuildSelect(g->b, ok, mx, a0, ""), acc);
+		}
+	}
+	loop_close(g, &l[5]);
+	loop_close(g, &l[4]);
+	v = LLVMBuildLoad2(g->b, at, acc, "");
+	if (avg) {
+		LLVMValueRef n = LLVMBuildLoad2(g->b, g->i64, cnt, "");
+		n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, c64(g, 0), ""), c64(g, 1), n, "");
+		v = isint(dt) ? LLVMBuildSDiv(g->b, v, n, "") : LLVMBuildFDiv(g->b, v, LLVMBuildSIToFP(g->b, n, at, ""), "");
+	}
+	st(g, r.p, c->odt, ooff, cvt(g, v, adt, c->odt));
+	for (int k = 3; k >= 0; k--)
+		loop_close(g, &l[k]);
+	return r;
+}
+
+/* dense: x[..., K] times w[N, K]^T; qnn.dense sums (x - xz)(w - wz) in int32 */
+static Val
+dense(G *g, Call *c, int q)
+{
+	int64_t K = c->ad[0][c->ar[0] - 1], N = c->ad[1][0], M = ir_type_numel(c->m, c->at[0]) / (K ? K : 1);
+	Val r = tensorbuf(g, c->ot);
+	DType adt = q ? DT_INT32 : c->odt;
+	LLVMTypeRef at = elty(g, adt);
+	Loop lm, ln, lk;
+	LLVMValueRef im, in, ik, acc = entry_alloca(g, at), x, w, v;
+	int64_t nwz = q ? ir_type_numel(c->m, c->at[3]) : 0;
+
+	im = loop_open(g, &lm, 0, M, 1);
+	in = loop_open(g, &ln, 0, N, 1);
+	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
+	ik = loop_open(g, &lk, 0, K, 1);
+	x = cvt(g, ld(g, c->a[0].p, c->adt[0], add64(g, mul64(g, im, K), ik)), c->adt[0], adt);
+	w = cvt(g, ld(g, c->a[1].p, c->adt[1], add64(g, mul64(g, in, K), ik)), c->adt[1], adt);
+	if (q) {
+		x = LLVMBuildSub(g->b, x, ld(g, c->a[2].p, DT_INT32, c64(g, 0)), "");
+		w = LLVMBuildSub(g->b, w, ld(g, c->a[3].p, DT_INT32, nwz > 1 ? in : c64(g, 0)), "");
+		v = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), LLVMBuildMul(g->b, x, w, ""), "");
+	} else {
+		v = LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), LLVMBuildFMul(g->b, x, w, ""), "");
+	}
+	LLVMBuildStore(g->b, v, acc);
+	loop_close(g, &lk);
+	st(g, r.p, c->odt, add64(g, mul64(g, im, N), in), cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), adt, c->odt));
+	loop_close(g, &ln);
+	loop_close(g, &lm);
+	return r;
+}
+
+/* ---------------------------------------------------------------- convolution */
+
+/* The geometry of one conv2d. */
+typedef struct Conv {
+	int64_t N, C, H, W, O, KH, KW, OH, OW, G;
+	int64_t sh, sw, dh, dw, pt, pl, pb, pr;
+	int64_t ist[4], kst[4], ost[4];     /* strides of N C H W, O I H W, N C H W */
+} Conv;
+
+/* convgeom: reads c's conv2d attributes; 0 after refusing */
+static int
+convgeom(G *g, Call *c, Conv *v)
+{
+	const Module *m = c->m;
+	int dp[4], kp[4], op[4], np;
+	int64_t s[2] = { 1, 1 }, d[2] = { 1, 1 }, p[4] = { 0, 0, 0, 0 }, ist[4], kst[4], ost[4];
+	const char *ol = astr(m, c->n, "out_layout");
+
+	if (c->ar[0] != 4 || c->ar[1] != 4 || !layout(astr(m, c->n, "data_layout"), "NCHW", dp) ||
+	    !layout(astr(m, c->n, "kernel_layout"), "OIHW", kp) || !layout(*ol ? ol : astr(m, c->n, "data_layout"), "NCHW", op)) {
+		refuse(g, c->n, "only 4-d NCHW-like data and OIHW-like kernel layouts are supported");
+		return 0;
+	}
+	aints(m, c->n, "strides", s, 2);
+	aints(m, c->n, "dilation", d, 2);
+	np = aints(m, c->n, "padding", p, 4);
+	if (np == 1)
+		p[1] = p[2] = p[3] = p[0];
+	else if (np == 2) {
+		p[2] = p[0];
+		p[3] = p[1];
+	}
+	strides(c->ad[0], 4, ist);
+	strides(c->ad[1], 4, kst);
+	strides(c->od, 4, ost);
+	for (int k = 0; k < 4; k++) {
+		v->ist[k] = ist[dp[k]];
+		v->kst[k] = kst[kp[k]];
+		v->ost[k] = ost[op[k]];
+	}
+	v->N = c->ad[0][dp[0]];
+	v->C = c->ad[0][dp[1]];
+	v->H = c->ad[0][dp[2]];
+	v->W = c->ad[0][dp[3]];
+	v->O = c->ad[1][kp[0]];
+	v->KH = c->ad[1][kp[2]];
+	v->KW = c->ad[1][kp[3]];
+	v->OH = c->od[op[2]];
+	v->OW = c->od[op[3]];
+	v->G = aint(m, c->n, "groups");
+	v->sh = s[0];
+	v->sw = s[1];
+	v->dh = d[0];
+	v->dw = d[1];
+	v->pt = p[0];
+	v->pl = p[1];
+	v->pb = p[2];
+	v->pr = p[3];
+	if (v->G < 1 || v->C % v->G || v->O % v->G || c->ad[1][kp[1]] * v->G != v->C) {
+		refuse(g, c->n, "the channels do not divide into the groups");
+		return 0;
+	}
+	return 1;
+}
+
+/* conv_generic: direct loops with bounds checks; qnn sums (x - xz)(w - wz)
+** in int32, padding contributing nothing */
+static Val
+conv_generic(G *g, Call *c, const Conv *v, int q)
+{
+	Val r = tensorbuf(g, c->ot);
+	DType adt = q ? DT_INT32 : c->odt;
+	LLVMTypeRef at = elty(g, adt);
+	Loop l[7];
+	int64_t icg = v->C / v->G, ocg = v->O / v->G;
+	int64_t nwz = q ? ir_type_numel(c->m, c->at[3]) : 0;
+	LLVMValueRef n, o, oh, ow, ic, kh, kw, acc = entry_alloca(g, at), hh, ww, ok, x, w, ci, off;
+
+	n = loop_open(g, &l[0], 0, v->N, 1);
+	o = loop_open(g, &l[1], 0, v->O, 1);
+	oh = loop_open(g, &l[2], 0, v->OH, 1);
+	ow = loop_open(g, &l[3], 0, v->OW, 1);
+	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
+	ic = loop_open(g, &l[4], 0, icg, 1);
+	kh = loop_open(g, &l[5], 0, v->KH, 1);
+	kw = loop_open(g, &l[6], 0, v->KW, 1);
+	hh = LLVMBuildNSWSub(g->b, add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh)), c64(g, v->pt), "");
+	ww = LLVMBuildNSWSub(g->b, add64(g, mul64(g, ow, v->sw), mul64(g, kw, v->dw)), c64(g, v->pl), "");
+	ok = LLVMBuildAnd(g->b,
+		LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, c64(g, 0), ""), LLVMBuildICmp(g->b, LLVMIntSLT, hh, c64(g, v->H), ""), ""),
+		LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, c64(g, 0), ""), LLVMBuildICmp(g->b, LLVMIntSLT, ww, c64(g, v->W), ""), ""), "");
+	hh = LLVMBuildSelect(g->b, ok, hh, c64(g, 0), "");
+	ww = LLVMBuildSelect(g->b, ok, ww, c64(g, 0), "");
+	ci = add64(g, mul64(g, LLVMBuildSDiv(g->b, o, c64(g, ocg), ""), icg), ic);
+	off = add64(g, add64(g, mul64(g, n, v->ist[0]), mul64(g, ci, v->ist[1])), add64(g, mul64(g, hh, v->ist[2]), mul64(g, ww, v->ist[3])));
+	x = cvt(g, ld(g, c->a[0].p, c->adt[0], off), c->adt[0], adt);
+	off = add64(g, add64(g, mul64(g, o, v->kst[0]), mul64(g, ic, v->kst[1])), add64(g, mul64(g, kh, v->kst[2]), mul64(g, kw, v->kst[3])));
+	w = cvt(g, ld(g, c->a[1].p, c->adt[1], off), c->adt[1], adt);
+	if (q) {
+		x = LLVMBuildSub(g->b, x, ld(g, c->a[2].p, DT_INT32, c64(g, 0)), "");
+		w = LLVMBuildSub(g->b, w, ld(g, c->a[3].p, DT_INT32, nwz > 1 ? o : c64(g, 0)), "");
+		x = LLVMBuildSelect(g->b, ok, LLVMBuildMul(g->b, x, w, ""), c32(g, 0), "");
+		x = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), x, "");
+	} else {
+		x = LLVMBuildSelect(g->b, ok, LLVMBuildFMul(g->b, x, w, ""), LLVMConstNull(at), "");
+		x = LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), x, "");
+	}
+	LLVMBuildStore(g->b, x, acc);
+	for (int k = 6; k >= 4; k--)
+		loop_close(g, &l[k]);
+	off = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, o, v->ost[1])), add64(g, mul64(g, oh, v->ost[2]), mul64(g, ow, v->ost[3])));
+	st(g, r.p, c->odt, off, cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), adt, c->odt));
+	for (int k = 3; k >= 0; k--)
+		loop_close(g, &l[k]);
+	return r;
+}
+
+/* splat: an <n x i32> of i32 x */
+static LLVMValueRef
+splat(G *g, LLVMValueRef x, unsigned n)
+{
+	LLVMTypeRef vt = LLVMVectorType(g->i32, n);
+	LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMGetUndef(vt), x, c32(g, 0), "");
+
+	return LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(vt), LLVMConstNull(LLVMVectorType(g->i32, n)), "");
+}
+
+/* conv_block: the fast kernel for pb pixels from ow0 of row oh, output
+** channel block ob: accumulate, then store the lanes that exist */
+static void
+conv_block(G *g, const Conv *v, LLVMValueRef P, LLVMValueRef Wr, LLVMValueRef out, LLVMValueRef scratch,
+           LLVMValueRef n, LLVMValueRef ob, LLVMValueRef oh, LLVMValueRef ow0, int pb, int64_t Hp, int64_t Wp, int64_t ICP)
+{
+	unsigned L = (unsigned)g->lanes;
+	LLVMTypeRef av = LLVMVectorType(g->i32, L), wv16 = LLVMVectorType(g->i16, 2 * L);
+	LLVMValueRef acc[16], kh, kw, icp, wv, wp, row;
+	Loop l[3];
+	const char *madd = L == 16 ? "llvm.x86.avx512.pmaddw.d.512" : "llvm.x86.avx2.pmadd.wd";
+
+	for (int p = 0; p < pb; p++) {
+		acc[p] = entry_alloca(g, av);
+		LLVMBuildStore(g->b, LLVMConstNull(av), acc[p]);
+	}
+	kh = loop_open(g, &l[0], 0, v->KH, 1);
+	kw = loop_open(g, &l[1], 0, v->KW, 1);
+	icp = loop_open(g, &l[2], 0, ICP, 1);
+	wp = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, ob, v->KH), kh), v->KW), kw), ICP), icp);
+	wp = LLVMBuildInBoundsGEP2(g->b, wv16, LLVMBuildBitCast(g->b, Wr, LLVMPointerType(wv16, 0), ""), &wp, 1, "");
+	wv = LLVMBuildLoad2(g->b, wv16, wp, "");
+	LLVMSetAlignment(wv, 4 * L);
+	row = add64(g, mul64(g, n, Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh)));
+	for (int p = 0; p < pb; p++) {
+		LLVMValueRef col = add64(g, mul64(g, add64(g, ow0, c64(g, p)), v->sw), mul64(g, kw, v->dw));
+		LLVMValueRef ix = add64(g, mul64(g, add64(g, mul64(g, row, Wp), col), ICP), icp);
+		LLVMValueRef xs = ld(g, P, DT_INT32, ix), a[2];
+		a[0] = LLVMBuildBitCast(g->b, splat(g, xs, L), wv16, "");
+		a[1] = wv;
+		LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, av, acc[p], ""), callf(g, madd, av, a, 2), ""), acc[p]);
+	}
+	for (int k = 2; k >= 0; k--)
+		loop_close(g, &l[k]);
+	for (int p = 0; p < pb; p++) {
+		LLVMValueRef a = LLVMBuildLoad2(g->b, av, acc[p], "");
+		LLVMValueRef base = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, oh, v->ost[2])),
+		                          mul64(g, add64(g, ow0, c64(g, p)), v->ost[3]));
+		for (unsigned k = 0; k < L; k++) {
+			LLVMValueRef o = add64(g, mul64(g, ob, L), c64(g, k)), ptr;
+			ptr = gep(g, out, DT_INT32, add64(g, base, mul64(g, o, v->ost[1])));
+			if (v->O % L)
+				ptr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, o, c64(g, v->O), ""), ptr,
+				                      LLVMBuildBitCast(g->b, scratch, LLVMTypeOf(ptr), ""), "");
+			LLVMBuildStore(g->b, LLVMBuildExtractElement(g->b, a, c32(g, (int64_t)k), ""), ptr);
+		}
+	}
+}
+
+/* conv_fast: qnn.conv2d of int8/uint8 data and constant weights, one
+** group, int32 result (see the top of the file); 0 if it does not apply */
+static int
+conv_fast(G *g, Call *c, const Conv *v, Val *res)
+{
+	int64_t L = g->lanes, Cp, ICP, OB, Hp, Wp, nw, owf;
+	int pb = g->lanes == 16 ? 8 : 4;
+	double xz, wz;
+	TypeId wt;
+	const unsigned char *w;
+	int16_t *wr;
+	LLVMValueRef P, Wr, scratch;
+	Loop l[6];
+	Val r;
+
+	if (!L || v->G != 1 || c->odt != DT_INT32 || (c->adt[0] != DT_INT8 && c->adt[0] != DT_UINT8) ||
+	    (c->adt[1] != DT_INT8 && c->adt[1] != DT_UINT8) || !(w = cdata(g, c->a[1], &wt)) ||
+	    cnumel(g, c->a[2]) != 1 || !cnum(g, c->a[2], 0, &xz) || !cnum(g, c->a[3], 0, &wz) ||
+	    (cnumel(g, c->a[3]) != 1 && cnumel(g, c->a[3]) != v->O))
+		return 0;
+	Cp = (v->C + 1) & ~(int64_t)1;
+	ICP = Cp / 2;
+	OB = (v->O + L - 1) / L;
+	Hp = v->H + v->pt + v->pb;
+	Wp = v->W + v->pl + v->pr;
+	/* the weights, (w - wz) in int16, in the order the kernel reads them */
+	nw = OB * v->KH * v->KW * ICP * L * 2;
+	wr = ir_xcalloc((size_t)nw, sizeof *wr);
+	for (int64_t o = 0; o < v->O; o++) {
+		double z;
+		cnum(g, c->a[3], o, &z);
+		for (int64_t ic = 0; ic < v->C; ic++)
+			for (int64_t kh = 0; kh < v->KH; kh++)
+				for (int64_t kw = 0; kw < v->KW; kw++) {
+					int64_t si = o * v->kst[0] + ic * v->kst[1] + kh * v->kst[2] + kw * v->kst[3];
+					int x = c->adt[1] == DT_INT8 ? (int8_t)w[si] : w[si];
+					int64_t di = ((((o / L) * v->KH + kh) * v->KW + kw) * ICP + ic / 2) * L * 2 + (o % L) * 2 + ic % 2;
+					wr[di] = (int16_t)(x - (int)z);
+				}
+	}
+	Wr = constbuf(g, wr, (size_t)nw * 2);
+	free(wr);
+	/* the input, (x - xz) in int16, zero-padded NHWC */
+	P = newbuf(g, (size_t)(v->N * Hp * Wp * Cp * 2), 64);
+	scratch = newbuf(g, 4, 4);
+	LLVMBuildMemSet(g->b, P, LLVMConstInt(g->i8, 0, 0), c64(g, v->N * Hp * Wp * Cp * 2), 64);
+	{
+		LLVMValueRef iv[4], src = c64(g, 0), dst, x;
+		int64_t dims[4] = { v->N, v->C, v->H, v->W };
+		for (int k = 0; k < 4; k++) {
+			iv[k] = loop_open(g, &l[k], 0, dims[k], 1);
+			src = add64(g, src, mul64(g, iv[k], v->ist[k]));
+		}
+		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], Hp), add64(g, iv[2], c64(g, v->pt))), Wp),
+		                                  add64(g, iv[3], c64(g, v->pl))), Cp), iv[1]);
+		x = cvt(g, ld(g, c->a[0].p, c->adt[0], src), c->adt[0], DT_INT16);
+		st(g, P, DT_INT16, dst, LLVMBuildSub(g->b, x, LLVMConstInt(g->i16, (unsigned long long)(int64_t)xz, 1), ""));
+		for (int k = 3; k >= 0; k--)
+			loop_close(g, &l[k]);
+	}
+	r = tensorbuf(g, c->ot);
+	{
+		LLVMValueRef n = loop_open(g, &l[0], 0, v->N, 1);
+		LLVMValueRef ob = loop_open(g, &l[1], 0, OB, 1);
+		LLVMValueRef oh = loop_open(g, &l[2], 0, v->OH, 1);
+		owf = v->OW - v->OW % pb;
+		if (owf > 0) {
+			LLVMValueRef ow = loop_open(g, &l[3], 0, owf, pb);
+			conv_block(g, v, P, Wr, r.p, scratch, n, ob, oh, ow, pb, Hp, Wp, ICP);
+			loop_close(g, &l[3]);
+		}
+		if (owf < v->OW) {
+			LLVMValueRef ow = loop_open(g, &l[3], owf, v->OW, 1);
+			conv_block(g, v, P, Wr, r.p, scratch, n, ob, oh, ow, 1, Hp, Wp, ICP);
+			loop_close(g, &l[3]);
+		}
+		for (int k = 2; k >= 0; k--)
+			loop_close(g, &l[k]);
+	}
+	*res = r;
+	return 1;
+}
+
+static Val
+conv2d(G *g, Call *c, int q)
+{
+	Conv v;
+	Val r;
+
+	if (!convgeom(g, c, &v))
+		return tensorbuf(g, c->ot);
+	if (q && conv_fast(g, c, &v, &r))
+		return r;
+	return conv_generic(g, c, &v, q);
+}
+
+/* ---------------------------------------------------------------- nodes */
+
+/* call: lowers the op call n whose operands are lowered */
+static Val
+call(G *g, Scope *s, NodeId n)
+{
+	const Module *m = g->m;
+	const Node *nd = &m->nodes[n];
+	Call c;
+	Ew e = { .op = nd->op };
+
+	memset(&c, 0, sizeof c);
+	c.n = n;
+	c.m = m;
+	c.ot = nd->type;
+	for (uint32_t i = 0; i < nd->nargs && i < 8; i++) {
+		NodeId a = ir_arg(m, n, i);
+		c.a[i] = lower(g, s, a);
+		c.at[i] = m->nodes[a].type;
+		if (ir_type(m, c.at[i])->kind == TY_TENSOR) {
+			c.ar[i] = tdims(m, c.at[i], c.ad[i]);
+			c.adt[i] = tdt(m, c.at[i]);
+			if (!c.a[i].p)
+				return tensorbuf(g, c.ot);   /* after an error */
+		}
+	}
+	if (ir_type(m, c.ot)->kind == TY_TENSOR) {
+		c.orank = tdims(m, c.ot, c.od);
+		c.odt = tdt(m, c.ot);
+		if (c.odt == DT_FLOAT16 || c.adt[0] == DT_FLOAT16) {
+			refuse(g, n, "float16 is not supported");
+			return tensorbuf(g, c.ot);
+		}
+	}
+	e.dt = c.adt[0];
+	e.odt = c.odt;
+	switch (nd->op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
+		return ewise(g, &c, 2, ew_binary, &e);
+	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH:
+		if (isint(e.dt))
+			break;
+		return ewise(g, &c, 1, ew_unary, &e);
+	case OP_NN_LEAKY_RELU:
+		if (isint(e.dt))
+			break;
+		e.lo = attr(m, n, "alpha")->u.f;
+		return ewise(g, &c, 1, ew_unary, &e);
+	case OP_NN_RELU: case OP_CAST:
+		return ewise(g, &c, 1, ew_unary, &e);
+	case OP_CLIP:
+		e.lo = attr(m, n, "a_min")->u.f;
+		e.hi = attr(m, n, "a_max")->u.f;
+		if (isint(e.dt) && (!ibound(e.dt, e.lo, &e.lo) || !ibound(e.dt, e.hi, &e.hi))) {
+			refuse(g, n, "a bound does not fit the dtype");
+			return tensorbuf(g, c.ot);
+		}
+		return ewise(g, &c, 1, ew_unary, &e);
+	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
+	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
+		return alias(&c);
+	case OP_QNN_QUANTIZE: return quantize(g, &c, 0);
+	case OP_QNN_DEQUANTIZE: return quantize(g, &c, 1);
+	case OP_QNN_REQUANTIZE: return requantize(g, &c);
+	case OP_QNN_ADD: case OP_QNN_MUL: return qbinary(g, &c);
+	case OP_NN_BIAS_ADD: return bias_add(g, &c);
+	case OP_NN_PAD: return pad(g, &c);
+	case OP_TRANSPOSE: return transpose(g, &c);
+	case OP_STRIDED_SLICE: return slice(g, &c);
+	case OP_CONCATENATE: return concat(g, &c);
+	case OP_SPLIT: return split(g, &c);
+	case OP_MEAN: return mean(g, &c);
+	case OP_NN_SOFTMAX: return softmax(g, &c);
+	case OP_NN_GLOBAL_AVG_POOL2D: return global_avg_pool(g, &c);
+	case OP_NN_MAX_POOL2D: return pool2d(g, &c, 0);
+	case OP_NN_AVG_POOL2D: return pool2d(g, &c, 1);
+	case OP_NN_DENSE: return dense(g, &c, 0);
+	case OP_QNN_DENSE: return dense(g, &c, 1);
+	case OP_NN_CONV2D: return conv2d(g, &c, 0);
+	case OP_QNN_CONV2D: return conv2d(g, &c, 1);
+	default: break;
+	}
+	refuse(g, n, isint(e.dt) && nd->op != OP_NONE && (ir_ops[nd->op].flags & OPF_ELEM) ? "integer operands are not supported"
+	                                                                                   : "the op is not supported");
+	return ir_type(m, c.ot)->kind == TY_TENSOR ? tensorbuf(g, c.ot) : (Val){ 0 };
+}
+
+static void
+scope_init(Scope *s, const Module *m)
+{
+	s->v = ir_xcalloc(m->nnodes, sizeof *s->v);
+	s->done = ir_xcalloc(m->nnodes, 1);
+}
+
+static void
+scope_free(Scope *s)
+{
+	free(s->v);
+	free(s->done);
+}
+
+/* callee: the function literal that NK_CALLFN n calls, or 0 */
+static NodeId
+callee(const Module *m, NodeId n)
+{
+	NodeId f = ir_arg(m, n, 0);
+
+	if (m->nodes[f].kind == NK_GLOBAL)
+		return ir_global_find(m, m->nodes[f].aux);
+	return m->nodes[f].kind == NK_FUNC ? f : 0;
+}
+
+/* lower: the value of node n in scope s, lowering it (and its operands)
+** on first use */
+static Val
+lower(G *g, Scope *s, NodeId n)
+{
+	const Module *m = g->m;
+	const Node *nd = &m->nodes[n];
+	Val v = { 0 };
+
+	if (s->done[n])
+		return s->v[n];
+	switch (nd->kind) {
+	case NK_CONST: {
+		const Const *k = &m->consts[nd->aux];
+		if (!k->data) {
+			ir_error(g->d, nd->loc, "the llvm backend needs the data of this constant (--params)");
+			g->errors++;
+			v = tensorbuf(g, k->type);
+		} else {
+			if (!g->cglob[nd->aux])
+				g->cglob[nd->aux] = constbuf(g, k->data, k->nbytes);
+			v.p = g->cglob[nd->aux];
+		}
+		v.cnode = n;
+		break;
+	}
+	case NK_CALL:
+		v = call(g, s, n);
+		break;
+	case NK_TUPLE:
+		v.nf = nd->nargs;
+		v.f = ir_arena_alloc(&g->a, (nd->nargs + 1) * sizeof *v.f);
+		for (uint32_t i = 0; i < nd->nargs; i++)
+			v.f[i] = lower(g, s, ir_arg(m, n, i));
+		break;
+	case NK_GETITEM: {
+		Val t = lower(g, s, ir_arg(m, n, 0));
+		if (nd->aux < t.nf)
+			v = t.f[nd->aux];
+		else
+			v = tensorbuf(g, nd->type);
+		break;
+	}
+	case NK_CALLFN: {
+		NodeId f = callee(m, n);
+		Scope in;
+		if (!f) {
+			ir_error(g->d, nd->loc, "the llvm backend cannot run this call: its callee is not a known function");
+			g->errors++;
+			break;
+		}
+		scope_init(&in, m);
+		for (uint32_t i = 0; i + 1 < nd->nargs && i < ir_func_nparams(m, f); i++) {
+			NodeId p = ir_arg(m, f, i);
+			in.v[p] = lower(g, s, ir_arg(m, n, i + 1));
+			in.done[p] = 1;
+		}
+		v = lower(g, &in, ir_func_body(m, f));
+		scope_free(&in);
+		break;
+	}
+	default:
+		ir_error(g->d, nd->loc, "the llvm backend cannot run this expression");
+		g->errors++;
+		break;
+	}
+	s->v[n] = v;
+	s->done[n] = 1;
+	return v;
+}
+
+/* flat: appends the tensors of v (depth first) to out */
+static void
+flat(Val v, Val *out, uint32_t *n, uint32_t max)
+{
+	if (v.p) {
+		if (*n < max)
+			out[*n] = v;
+		(*n)++;
+		return;
+	}
+	for (uint32_t i = 0; i < v.nf; i++)
+		flat(v.f[i], out, n, max);
+}
+
+/* flattypes: appends the tensor types of t (depth first) to out */
+static void
+flattypes(const Module *m, TypeId t, TypeId *out, uint32_t *n, uint32_t max)
+{
+	const Type *ty = ir_type(m, t);
+
+	if (ty->kind == TY_TUPLE) {
+		for (uint32_t i = 0; i < ty->n; i++)
+			flattypes(m, m->tylist[ty->first + i], out, n, max);
+		return;
+	}
+	if (*n < max)
+		out[*n] = t;
+	(*n)++;
+}
+
+/* entry: int32_t name(const void *const *in, void *const *out) running fn */
+static void
+entry(G *g, NodeId fn, const char *name)
+{
+	const Module *m = g->m;
+	LLVMTypeRef pp = LLVMPointerType(g->p8, 0), pt[2] = { pp, pp };
+	LLVMValueRef in, out;
+	Scope s;
+	uint32_t np = ir_func_nparams(m, fn), nout = 0, ntys = 0;
+	Val *res;
+	TypeId *tys;
+	NodeId body = ir_func_body(m, fn);
+
+	g->fn = LLVMAddFunction(g->mod, name, LLVMFunctionType(g->i32, pt, 2, 0));
+	LLVMAddAttributeAtIndex(g->fn, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, g->fn, "entry"));
+	g->err = LLVMBuildAlloca(g->b, g->i32, "err");
+	LLVMBuildStore(g->b, c32(g, 0), g->err);
+	in = LLVMGetParam(g->fn, 0);
+	out = LLVMGetParam(g->fn, 1);
+	scope_init(&s, m);
+	for (uint32_t i = 0; i < np; i++) {
+		NodeId p = ir_arg(m, fn, i);
+		LLVMValueRef ix = c64(g, i);
+		if (ir_type(m, m->nodes[p].type)->kind != TY_TENSOR) {
+			ir_error(g->d, m->nodes[p].loc, "the llvm backend takes only tensor parameters");
+			g->errors++;
+			continue;
+		}
+		s.v[p].p = LLVMBuildLoad2(g->b, g->p8, LLVMBuildInBoundsGEP2(g->b, g->p8, in, &ix, 1, ""), "");
+		s.done[p] = 1;
+	}
+	lower(g, &s, body);
+	flattypes(m, m->nodes[body].type, NULL, &ntys, 0);
+	tys = ir_xcalloc(ntys + 1, sizeof *tys);
+	res = ir_xcalloc(ntys + 1, sizeof *res);
+	ntys = 0;
+	flattypes(m, m->nodes[body].type, tys, &ntys, UINT32_MAX);
+	flat(s.v[body], res, &nout, ntys);
+	for (uint32_t j = 0; j < nout && j < ntys && !g->errors; j++) {
+		LLVMValueRef ix = c64(g, j), dst;
+		dst = LLVMBuildLoad2(g->b, g->p8, LLVMBuildInBoundsGEP2(g->b, g->p8, out, &ix, 1, ""), "");
+		if (ir_type(m, tys[j])->kind == TY_TENSOR && tbytes(m, tys[j]))
+			LLVMBuildMemCpy(g->b, dst, 1, res[j].p, 1, c64(g, (int64_t)tbytes(m, tys[j])));
+	}
+	LLVMBuildRet(g->b, LLVMBuildLoad2(g->b, g->i32, g->err, ""));
+	free(tys);
+	free(res);
+	scope_free(&s);
+}
+
+/* ---------------------------------------------------------------- modules */
+
+/* machine: the target machine of the host CPU at opt level o; sets
+** *lanes from its features */
+static LLVMTargetMachineRef
+machine(int opt, int *lanes, Diag *d)
+{
+	static int inited;
+	char *triple, *cpu, *feat, *msg = NULL;
+	LLVMTargetRef t;
+	LLVMTargetMachineRef tm = NULL;
+
+	if (!inited++) {
+		LLVMInitializeNativeTarget();
+		LLVMInitializeNativeAsmPrinter();
+	}
+	triple = LLVMGetDefaultTargetTriple();
+	cpu = LLVMGetHostCPUName();
+	feat = LLVMGetHostCPUFeatures();
+	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", msg);
+		LLVMDisposeMessage(msg);
+	} else {
+		tm = LLVMCreateTargetMachine(t, triple, cpu, feat,
+		                             opt <= 0 ? LLVMCodeGenLevelNone : opt == 1 ? LLVMCodeGenLevelLess
+		                             : opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive,
+		                             LLVMRelocPIC, LLVMCodeModelDefault);
+		if (lanes)
+			*lanes = getenv("GRAFT_LLVM_AVX2") && strstr(feat, "+avx2") ? 8 : getenv("GRAFT_LLVM_NOFAST") ? 0 : strstr(feat, "+avx512bw") ? 16 : strstr(feat, "+avx2") ? 8 : 0;
+	}
+	LLVMDisposeMessage(triple);
+	LLVMDisposeMessage(cpu);
+	LLVMDisposeMessage(feat);
+	return tm;
+}
+
+/* build: an optimized LLVM module in cx with one entry per global function
+** (only @main when mainonly); NULL after reporting */
+static LLVMModuleRef
+build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, int lanes, int mainonly, Diag *d)
+{
+	G g;
+	char *msg = NULL, pass[32];
+	LLVMTargetDataRef td;
+	LLVMPassBuilderOptionsRef po;
+	LLVMErrorRef err;
+	int opt = o ? o->opt : 2;
+
+	memset(&g, 0, sizeof g);
+	g.m = m;
+	g.d = d;
+	g.cx = cx;
+	g.lanes = lanes;
+	g.mod = LLVMModuleCreateWithNameInContext("graft", cx);
+	g.b = LLVMCreateBuilderInContext(cx);
+	g.i1 = LLVMInt1TypeInContext(cx);
+	g.i8 = LLVMInt8TypeInContext(cx);
+	g.i16 = LLVMInt16TypeInContext(cx);
+	g.i32 = LLVMInt32TypeInContext(cx);
+	g.i64 = LLVMInt64TypeInContext(cx);
+	g.f32 = LLVMFloatTypeInContext(cx);
+	g.f64 = LLVMDoubleTypeInContext(cx);
+	g.p8 = LLVMPointerType(g.i8, 0);
+	g.cglob = ir_xcalloc(m->nconsts + 1, sizeof *g.cglob);
+	{
+		char *triple = LLVMGetTargetMachineTriple(tm);
+		LLVMSetTarget(g.mod, triple);
+		LLVMDisposeMessage(triple);
+	}
+	td = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(g.mod, td);
+	LLVMDisposeTargetData(td);
+	for (uint32_t i = 0; i < m->nglobals; i++) {
+		const char *name = ir_symstr(m, m->globals[i].name);
+		const AttrVal *gs = ir_func_attr(m, m->globals[i].fn, "global_symbol");
+		char buf[256];
+		if (!strcmp(name, "main"))
+			snprintf(buf, sizeof buf, "graft_main");
+		else if (mainonly)
+			continue;
+		else if (gs && gs->kind == AV_STR)
+			snprintf(buf, sizeof buf, "%s", ir_symstr(m, gs->u.s));
+		else {
+			snprintf(buf, sizeof buf, "graft_%s", name);
+			for (char *p = buf + 6; *p; p++)
+				if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+					*p = '_';
+		}
+		entry(&g, m->globals[i].fn, buf);
+	}
+	LLVMDisposeBuilder(g.b);
+	free(g.cglob);
+	ir_arena_free(&g.a);
+	if (g.errors) {
+		LLVMDisposeModule(g.mod);
+		return NULL;
+	}
+	if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg))
+		ir_die("llvm backend: invalid IR: %s", msg);
+	LLVMDisposeMessage(msg);
+	snprintf(pass, sizeof pass, "default<O%d>", opt < 0 ? 0 : opt > 3 ? 3 : opt);
+	po = LLVMCreatePassBuilderOptions();
+	LLVMPassBuilderOptionsSetLoopVectorization(po, opt >= 2);
+	LLVMPassBuilderOptionsSetSLPVectorization(po, opt >= 2);
+	LLVMPassBuilderOptionsSetLoopUnrolling(po, opt >= 2);
+	err = LLVMRunPasses(g.mod, pass, tm, po);
+	LLVMDisposePassBuilderOptions(po);
+	if (err) {
+		char *e = LLVMGetErrorMessage(err);
+		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", e);
+		LLVMDisposeErrorMessage(e);
+		LLVMDisposeModule(g.mod);
+		return NULL;
+	}
+	return g.mod;
+}
+
+/* ---------------------------------------------------------------- the JIT */
+
+typedef int32_t EntryFn(const void *const *in, void *const *out);
+
+struct Program {
+	LLVMOrcLLJITRef jit;
+	EntryFn *fn;
+	BeSig sig;
+};
+
+/* jiterr: reports an LLVM error; returns NULL */
+static void *
+jiterr(LLVMErrorRef e, Diag *d)
+{
+	char *s = LLVMGetErrorMessage(e);
+	ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", s);
+	LLVMDisposeErrorMessage(s);
+	return NULL;
+}
 
 static Program *
 prepare(const Module *m, const BeOpts *o, Diag *d)
 {
-	(void)o;
-	(void)m;
-	ir_error(d, (Loc){ 0, 0, 0 }, "the llvm backend cannot run models yet");
+	Program *p;
+	int lanes = 0;
+	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, d);
+	LLVMOrcThreadSafeContextRef tsc;
+	LLVMModuleRef mod;
+	LLVMOrcLLJITBuilderRef jb;
+	LLVMOrcDefinitionGeneratorRef gen;
+	LLVMOrcJITTargetAddress addr;
+	LLVMErrorRef e;
+
+	if (!tm)
+		return NULL;
+	p = ir_xcalloc(1, sizeof *p);
+	if (be_sig(m, &p->sig, d)) {
+		LLVMDisposeTargetMachine(tm);
+		free(p);
+		return NULL;
+	}
+	tsc = LLVMOrcCreateNewThreadSafeContext();
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, 1, d);
+	if (!mod) {
+		LLVMOrcDisposeThreadSafeContext(tsc);
+		LLVMDisposeTargetMachine(tm);
+		be_sig_free(&p->sig);
+		free(p);
+		return NULL;
+	}
+	jb = LLVMOrcCreateLLJITBuilder();
+	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+	if ((e = LLVMOrcCreateLLJIT(&p->jit, jb)) != NULL)
+		goto fail;
+	if ((e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(p->jit), NULL, NULL)) != NULL)
+		goto fail;
+	LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(p->jit), gen);
+	if ((e = LLVMOrcLLJITAddLLVMIRModule(p->jit, LLVMOrcLLJITGetMainJITDylib(p->jit),
+	                                     LLVMOrcCreateNewThreadSafeModule(mod, tsc))) != NULL) {
+		mod = NULL;
+		goto fail;
+	}
+	LLVMOrcDisposeThreadSafeContext(tsc);
+	tsc = NULL;
+	if ((e = LLVMOrcLLJITLookup(p->jit, &addr, "graft_main")) != NULL)
+		goto fail;
+	p->fn = (EntryFn *)(uintptr_t)addr;
+	return p;
+fail:
+	jiterr(e, d);
+	if (tsc)
+		LLVMOrcDisposeThreadSafeContext(tsc);
+	if (p->jit)
+		LLVMOrcDisposeLLJIT(p->jit);
+	be_sig_free(&p->sig);
+	free(p);
 	return NULL;
 }
 
 static int
 run(Program *p, const Tensor *in, Tensor *out, Diag *d)
 {
-	(void)p; (void)in; (void)out; (void)d;
-	return 1;
+	const void **ip = ir_xcalloc(p->sig.nin + 1, sizeof *ip);
+	void **op = ir_xcalloc(p->sig.nout + 1, sizeof *op);
+	int32_t rc;
+
+	for (uint32_t i = 0; i < p->sig.nin; i++)
+		ip[i] = in[i].data;
+	for (uint32_t j = 0; j < p->sig.nout; j++) {
+		out[j] = p->sig.out[j];
+		out[j].data = ir_xmalloc(be_tensor_bytes(&out[j]) + 1);
+		op[j] = out[j].data;
+	}
+	rc = p->fn(ip, op);
+	free(ip);
+	free(op);
+	if (rc) {
+		for (uint32_t j = 0; j < p->sig.nout; j++)
+			be_tensor_free(&out[j]);
+		ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
+		return 1;
+	}
+	return 0;
 }
 
 static void
 release(Program *p)
 {
-	(void)p;
+	if (!p)
+		return;
+	LLVMOrcDisposeLLJIT(p->jit);
+	be_sig_free(&p->sig);
+	free(p);
 }
 
 const Backend be_llvm = { "llvm", prepare, run, release };
 
+/* ---------------------------------------------------------------- files */
+
 int
 be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, const char *path, const char *hpath, Diag *d)
 {
-	(void)m; (void)o; (void)kind; (void)path; (void)hpath;
-	ir_error(d, (Loc){ 0, 0, 0 }, "the llvm backend cannot emit code yet");
-	return 1;
+	int lanes = 0, rc = 0;
+	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, d);
+	LLVMContextRef cx;
+	LLVMModuleRef mod;
+	char *msg = NULL;
+
+	if (!tm)
+		return 1;
+	cx = LLVMContextCreate();
+	mod = build(m, o, cx, tm, lanes, 0, d);
+	if (!mod) {
+		rc = 1;
+	} else if (kind == BE_LLVM_IR ? LLVMPrintModuleToFile(mod, path, &msg)
+	                              : LLVMTargetMachineEmitToFile(tm, mod, (char *)path, LLVMObjectFile, &msg)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "%s: %s", path, msg);
+		rc = 1;
+	}
+	LLVMDisposeMessage(msg);
+	if (!rc && hpath) {
+		FILE *h = fopen(hpath, "w");
+		if (!h) {
+			ir_error(d, (Loc){ 0, 0, 0 }, "%s: cannot write", hpath);
+			rc = 1;
+		} else {
+			fprintf(h, "/* Generated by graft's llvm backend.  DO NOT EDIT.  The calling\n"
+			           "** convention is told in graft's backends/c/c.h. */\n"
+			           "#include <stdint.h>\n\n");
+			for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+				size_t n;
+				const char *name = LLVMGetValueName2(f, &n);
+				if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
+					fprintf(h, "int32_t %s(const void *const *in, void *const *out);\n", name);
+			}
+			if (fclose(h)) {
+				ir_error(d, (Loc){ 0, 0, 0 }, "%s: cannot write", hpath);
+				rc = 1;
+			}
+		}
+	}
+	if (mod)
+		LLVMDisposeModule(mod);
+	LLVMContextDispose(cx);
+	LLVMDisposeTargetMachine(tm);
+	return rc;
 }
