@@ -91,7 +91,8 @@ ir_bind_params(Module *m, const StFile *f, const char *fname, Diag *d)
 			for (uint32_t p = 0; p < np; p++) {
 				NodeId v = ir_arg(m, mainfn, p);
 				char what[300];
-				if (strcmp(ir_symstr(m, m->nodes[v].aux), t->name) != 0)
+				/* a parameter bound already is a constant in its slot now */
+				if (bound[p] || strcmp(ir_symstr(m, m->nodes[v].aux), t->name) != 0)
 					continue;
 				hit = 1;
 				snprintf(what, sizeof what, "parameter %%%s", t->name);
