@@ -1,0 +1,2384 @@
+/*
+** ops.c: the kernels of the reference interpreter, one per op of
+** ir/ops.def, on dense row-major little-endian tensors read byte by byte
+** (neither alignment nor the host's byte order matters).
+**
+** Two modes (RefCtx.exact).  The EXACT mode is graft's fold_const: it
+** computes only what TVM defines bit for bit and refuses the rest; the RUN
+** mode computes everything and reports run-time errors.  Exactly means
+** bit for bit what TVM computes when it runs the Relay op on a CPU
+** through LLVM (as Relay's FoldConstant does).  The rules, from TVM's
+** sources (apache/tvm, the Relay releases):
+**
+**   qnn.quantize   src/relay/qnn/op/quantize.cc, QuantizeLower:
+**                  cast(clip(round(data / scale) + cast<float32>(zp),
+**                  qmin, qmax), out_dtype), all in float32, dividing (not
+**                  multiplying by 1/scale); per channel, scale and zero
+**                  point are expanded along axis (negative axis + rank).
+**                  round is relay `round` -> topi::round -> tir.round, which
+**                  src/target/llvm/intrin_rule_llvm.cc lowers to
+**                  llvm.round: halves round AWAY FROM ZERO (C's roundf),
+**                  not to even.  (tir.round went to llvm.nearbyint only in
+**                  2026, apache/tvm#19368, in a tree without Relay; see
+**                  apache/tvm#18590.)  PyTorch and ONNX's QuantizeLinear
+**                  round halves to even (and PyTorch multiplies by
+**                  1/scale), so they differ on ties: tests/data/
+**                  fold_vectors.py.  An ONNX frontend will need a rounding
+**                  attribute on qnn.quantize, which ops.def does not have
+**                  yet.  Run mode: NaN goes to qmax (the clip's selects).
+**   qnn.dequantize src/relay/qnn/op/dequantize.cc: cast<float32>(
+**                  cast<int32>(data) - zp) * scale; for float16, clip to
+**                  [-65504, 65504] first.
+**   qnn.requantize src/relay/qnn/op/requantize.cc (RequantizeLowerInt),
+**                  requantize_config.h, src/relay/qnn/utils.cc and the
+**                  tir.q_multiply_shift legalization in
+**                  src/target/intrin_rule.cc: data - zp in int32; the
+**                  double ratio input_scale / output_scale becomes a Q31
+**                  multiplier and a shift (frexp, round, 2^31 -> 2^30 with
+**                  shift + 1); in int64, x << left shift, times the
+**                  multiplier, plus 2^(right shift + 30) (minus 1 for
+**                  negative products under TONEAREST), arithmetic shift
+**                  right by right shift + 31, truncated to int32; plus the
+**                  output zero point in int32; clip and cast unless
+**                  out_dtype is int32.  Equal scales skip the multiply.
+**                  Newer TVMs lower a per-tensor UPWARD multiplier of
+**                  2^30 (a power of two) to an int32 shift instead: same
+**                  values, but where its int32 add or shift would
+**                  overflow, exact mode refuses and run mode wraps in
+**                  int32 as that code does.  rounding "None" is UPWARD.
+**                  compute_dtype "None" is computed as "int64": TVM itself
+**                  picks float32 there on LLVM targets with SSE4.1, whose
+**                  rounding helpers depend on the target, which is why
+**                  "float32" and "float64" are refused (both modes).
+**   qnn.add        src/relay/qnn/op/add.cc: each operand whose scale and
+**                  zero point are not those of the output is requantized
+**                  to them (UPWARD, to int32, along its lhs_axis/rhs_axis),
+**                  else cast to int32; the sum minus the output zero point
+**                  (int32), clipped to the input dtype.
+**   qnn.mul        src/relay/qnn/op/mul.cc: (lhs - lhs_zp) * (rhs - rhs_zp)
+**                  in int32, requantized from the float32 product of the
+**                  two scales, zero point 0, to the output parameters.
+**   qnn.concatenate src/relay/qnn/op/concatenate.cc: each input whose
+**                  parameters differ from the output's is requantized to
+**                  them (UPWARD, to the input dtype), then concatenated.
+**   qnn.sigmoid, qnn.tanh  dequantize -> float32 op -> quantize to the
+**                  input dtype (the canonicalization of
+**                  src/relay/qnn/op/unary_elementwise_op.h; TVM's lookup
+**                  tables are made by the same computation).
+**   qnn.conv2d, qnn.dense, qnn.conv2d_transpose  src/relay/qnn/op/
+**                  convolution.cc, dense.cc: the nn op on (data - input_zp)
+**                  and (weight - kernel_zp) accumulated in out_dtype
+**                  (int32 by default, wrapping); padding is by the input
+**                  zero point, so padded taps add nothing; a per-channel
+**                  kernel zero point runs along the output channels.
+**   arithmetic     src/target/llvm/codegen_llvm.cc: add, subtract and
+**                  multiply wrap below 32 bits, and are nsw/nuw (overflow
+**                  undefined: exact mode refuses, run mode wraps) on
+**                  int32, uint32 and int64; divide is topi `div`, sdiv/
+**                  udiv: truncating, undefined for x / 0 and MIN / -1 (run
+**                  mode: an error); floats are IEEE (float16 rounded after
+**                  each op).
+**   cast           codegen_llvm.cc CreateCast: int -> int keeps the low
+**                  bits; to bool is != 0; int -> float rounds to nearest;
+**                  float -> int truncates, undefined (poison) when out of
+**                  range or NaN: exact mode refuses, run mode SATURATES
+**                  to the dtype's range with NaN -> 0 (LLVM's
+**                  llvm.fptosi.sat; any value refines poison).
+**   clip           python/tvm/topi/math.py: max(min(x, a_max), a_min) with
+**                  the bounds made by tir.const in x's dtype: for integers
+**                  truncated toward zero (MakeConstScalar in
+**                  include/tvm/tir/op.h); min/max are selects on ordered
+**                  compares.  Run mode saturates a bound that does not fit.
+**   nn.relu        include/tvm/topi/nn.h: max(x, 0), so relu(-0.0) = +0.0.
+**   nn.leaky_relu  topi: select(x > 0, x, x * alpha), alpha a constant of
+**                  x's dtype (truncated for integers).
+**   nn.pad         src/relay/op/nn/pad.cc: the pad value is cast to the
+**                  data's dtype as by `cast`; topi::pad's constant, edge
+**                  and reflect modes (reflect does not repeat the edge).
+**   pools          include/tvm/topi/nn/pooling.h: max pads with the
+**                  dtype's lowest value (-inf); avg sums the window in the
+**                  data's dtype (integers wrap) and divides (integers:
+**                  truncating) by the taps inside the padded input
+**                  without the ceil_mode extension (count_include_pad) or
+**                  inside the data, at least 1.  global_avg_pool2d and
+**                  mean likewise divide the sum by the count.
+**   data movement  reshape, squeeze, expand_dims, batch_flatten,
+**                  transpose, strided_slice, concatenate, split +
+**                  tuple_get_item, depth_to_space (DCR, CDR), nn.bias_add
+**                  (an add along axis) and the annotations.
+**
+** Run mode only (exact mode refuses them, as their float results depend
+** on the math library or on the order of a reduction): exp, sigmoid
+** (1 / (1 + exp(-x))), tanh, rsqrt (1 / sqrt(x)), softmax (exp(x - max)
+** / sum), the float convolutions, dense, batch_matmul, pools and mean,
+** image.resize2d (nearest_neighbor and linear; cubic is refused at
+** prepare time), and the quantized ops built on them.  Float reductions
+** accumulate from +0 in one fixed order, each step rounded to the
+** dtype: convolutions over input channel, then kernel row, then kernel
+** column; dense and batch_matmul over k; pools over window row then
+** column; mean and softmax in row-major order of the reduced elements.
+** float32 math uses the C library's float functions (expf, tanhf, sqrtf).
+**
+** float32 arithmetic is done in double and rounded once: for + - * / that
+** is exactly IEEE float32 (double carries more than 2 * 24 + 2 bits), and
+** likewise for float16.
+*/
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+#include "ref.h"
+
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD < 0 || FLT_EVAL_METHOD > 1
+#error "ops.c needs double arithmetic evaluated in double (FLT_EVAL_METHOD 0 or 1)"
+#endif
+
+#define MAXD REF_MAXDIMS
+
+typedef RefVal Val;
+typedef const RefVal *const *Args;
+
+/* ---------------------------------------------------------------- values */
+
+void
+ref_valloc(Val *v)
+{
+	size_t size = (size_t)v->n * ir_dtype_bytes[v->dt];
+	int64_t *h = ir_xmalloc(sizeof(int64_t) * 2 + (size ? size : 1));
+
+	h[0] = 1;
+	v->rc = h;
+	v->data = (unsigned char *)(h + 2);
+}
+
+void
+ref_vdrop(Val *v)
+{
+	if (v->kind == RV_TUPLE) {
+		for (uint32_t i = 0; i < v->nf; i++)
+			ref_vdrop(&v->f[i]);
+		free(v->f);
+	} else if (v->rc && --*v->rc == 0) {
+		free(v->rc);
+	}
+	memset(v, 0, sizeof *v);
+}
+
+void
+ref_vcopy(Val *dst, const Val *src)
+{
+	*dst = *src;
+	if (src->kind == RV_TUPLE) {
+		dst->f = ir_xmalloc((src->nf ? src->nf : 1) * sizeof *dst->f);
+		for (uint32_t i = 0; i < src->nf; i++)
+			ref_vcopy(&dst->f[i], &src->f[i]);
+	} else if (src->rc) {
+		++*src->rc;
+	}
+}
+
+int
+ref_vshape(const Module *m, TypeId t, Val *v)
+{
+	const Type *ty;
+	int64_t n = 1;
+
+	memset(v, 0, sizeof *v);
+	if (!t || (ty = ir_type(m, t))->kind != TY_TENSOR || ty->n > MAXD ||
+	    ty->dtype == DT_VOID || ty->dtype >= DT_COUNT)
+		return 0;
+	v->kind = RV_TENSOR;
+	v->dt = ty->dtype;
+	v->rank = (uint16_t)ty->n;
+	for (int k = 0; k < v->rank; k++) {
+		int64_t d = ir_type_dims(m, t)[k];
+		if (d < 0 || (d > 0 && n > (int64_t)(SIZE_MAX / 8) / d))
+			return 0;
+		v->dims[k] = d;
+		n *= d;
+	}
+	v->n = n;
+	return 1;
+}
+
+/* inner: the element count of the axes after axis */
+static int64_t
+inner(const Val *v, int axis)
+{
+	int64_t s = 1;
+
+	for (int k = axis + 1; k < v->rank; k++)
+		s *= v->dims[k];
+	return s;
+}
+
+/* outer: the element count of the axes before axis */
+static int64_t
+outer(const Val *v, int axis)
+{
+	int64_t s = 1;
+
+	for (int k = 0; k < axis; k++)
+		s *= v->dims[k];
+	return s;
+}
+
+/* step: advances the row-major multi-index idx over dims by one element,
+** moving each of the n offsets by its strides st[j] */
+static void
+step(int rank, const int64_t *dims, int64_t *idx, int n, int64_t *off, int64_t st[][MAXD])
+{
+	for (int k = rank - 1; k >= 0; k--) {
+		for (int j = 0; j < n; j++)
+			off[j] += st[j][k];
+		if (++idx[k] < dims[k])
+			return;
+		for (int j = 0; j < n; j++)
+			off[j] -= st[j][k] * dims[k];
+		idx[k] = 0;
+	}
+}
+
+/* ---------------------------------------------------------------- elements */
+
+static uint64_t
+ldraw(const unsigned char *p, int nb)
+{
+	uint64_t u = 0;
+
+	for (int k = nb - 1; k >= 0; k--)
+		u = u << 8 | p[k];
+	return u;
+}
+
+static void
+straw(unsigned char *p, int nb, uint64_t u)
+{
+	for (int k = 0; k < nb; k++, u >>= 8)
+		p[k] = (unsigned char)(u & 0xff);
+}
+
+static int
+isint(int dt)
+{
+	return ir_dtype_kind[dt] == 'i' || ir_dtype_kind[dt] == 'u';
+}
+
+static int
+isflt(int dt)
+{
+	return ir_dtype_kind[dt] == 'f';
+}
+
+/* ldi: element i of integer or bool tensor v */
+static int64_t
+ldi(const Val *v, int64_t i)
+{
+	int nb = ir_dtype_bytes[v->dt];
+	uint64_t u = ldraw(v->data + (size_t)i * (size_t)nb, nb);
+
+	if (v->dt == DT_BOOL)
+		return u != 0;
+	if (ir_dtype_kind[v->dt] == 'i' && nb < 8 && (u >> (nb * 8 - 1)) & 1)
+		u |= ~(uint64_t)0 << (nb * 8);
+	return (int64_t)u;
+}
+
+/* ldf: element i of float tensor v */
+static double
+ldf(const Val *v, int64_t i)
+{
+	int nb = ir_dtype_bytes[v->dt];
+	uint64_t u = ldraw(v->data + (size_t)i * (size_t)nb, nb);
+
+	if (v->dt == DT_FLOAT16)
+		return ir_f32_from_f16((uint16_t)u);
+	if (v->dt == DT_FLOAT32) {
+		uint32_t w = (uint32_t)u;
+		float f;
+		memcpy(&f, &w, 4);
+		return f;
+	}
+	{
+		double d;
+		memcpy(&d, &u, 8);
+		return d;
+	}
+}
+
+/* ldd: element i of any tensor as a double (integers converted) */
+static double
+ldd(const Val *v, int64_t i)
+{
+	return isflt(v->dt) ? ldf(v, i) : (double)ldi(v, i);
+}
+
+/* sti: stores the low bits of x into element i (bool: x != 0) */
+static void
+sti(Val *v, int64_t i, int64_t x)
+{
+	int nb = ir_dtype_bytes[v->dt];
+
+	straw(v->data + (size_t)i * (size_t)nb, nb, v->dt == DT_BOOL ? x != 0 : (uint64_t)x);
+}
+
+/* f16: d rounded to the nearest half (ties to even), by way of a float
+** rounded to odd, which rounds again without error */
+static uint16_t
+f16(double d)
+{
+	float f;
+
+	if (isnan(d))
+		return 0x7e00;
+	if (fabs(d) >= 65520.0)
+		return d < 0 ? 0xfc00 : 0x7c00;
+	f = (float)d;
+	if ((double)f != d) {
+		uint32_t u;
+		if (fabs((double)f) > fabs(d))
+			f = nextafterf(f, 0.0f);
+		memcpy(&u, &f, 4);
+		u |= 1;
+		memcpy(&f, &u, 4);
+	}
+	return ir_f16_from_f32(f);
+}
+
+/* stf: stores x, rounded to v's float dtype, into element i */
+static void
+stf(Val *v, int64_t i, double x)
+{
+	int nb = ir_dtype_bytes[v->dt];
+	unsigned char *p = v->data + (size_t)i * (size_t)nb;
+
+	if (v->dt == DT_FLOAT16) {
+		straw(p, 2, f16(x));
+	} else if (v->dt == DT_FLOAT32) {
+		float f = (float)x;
+		uint32_t w;
+		memcpy(&w, &f, 4);
+		straw(p, 4, w);
+	} else {
+		uint64_t u;
+		memcpy(&u, &x, 8);
+		straw(p, 8, u);
+	}
+}
+
+/* rnd: x rounded to float dtype dt */
+static double
+rnd(int dt, double x)
+{
+	if (dt == DT_FLOAT16)
+		return ir_f32_from_f16(f16(x));
+	if (dt == DT_FLOAT32)
+		return (float)x;
+	return x;
+}
+
+/* lo, hi: the range of integer dtype dt */
+static int64_t
+lo(int dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+
+	if (ir_dtype_kind[dt] != 'i')
+		return 0;
+	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+}
+
+static int64_t
+hi(int dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+
+	if (dt == DT_BOOL)
+		return 1;
+	if (ir_dtype_kind[dt] == 'i')
+		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+	return bits >= 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
+}
+
+/* wrap: x reduced to dtype dt's bits, sign-extended for signed dtypes */
+static int64_t
+wrap(int dt, int64_t x)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+	uint64_t u = (uint64_t)x;
+
+	if (bits >= 64)
+		return x;
+	u &= ((uint64_t)1 << bits) - 1;
+	if (ir_dtype_kind[dt] == 'i' && (u >> (bits - 1)) & 1)
+		u |= ~(uint64_t)0 << bits;
+	return (int64_t)u;
+}
+
+/* wrap32: x truncated to int32, as LLVM's trunc does */
+static int32_t
+wrap32(int64_t x)
+{
+	return (int32_t)wrap(DT_INT32, x);
+}
+
+/* sat: x clamped to integer dtype dt */
+static int64_t
+sat(int dt, int64_t x)
+{
+	return x < lo(dt) ? lo(dt) : x > hi(dt) ? hi(dt) : x;
+}
+
+/* ---------------------------------------------------------------- integer arithmetic */
+
+static int
+addov(int64_t a, int64_t b, int64_t *r)
+{
+	if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+		return 0;
+	*r = a + b;
+	return 1;
+}
+
+static int
+mulov(int64_t a, int64_t b, int64_t *r)
+{
+	if (a != 0 && b != 0) {
+		if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+		          : (b > 0 ? a < INT64_MIN / b : b < INT64_MAX / a))
+			return 0;
+	}
+	*r = a * b;
+	return 1;
+}
+
+/* wmul, wadd: a * b, a + b wrapping in 64 bits */
+static int64_t
+wmul(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
+static int64_t
+wadd(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+/* ---------------------------------------------------------------- failing */
+
+/* fail: in run mode, reports fmt at o's location; returns 1 */
+static int
+fail(RefCtx *c, const RefOp *o, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	if (c->exact || !c->d)
+		return 1;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	ir_error(c->d, o->loc, "%s: %s", ir_ops[o->op].name, buf);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- attributes */
+
+static const AttrVal *
+attr(const RefCtx *c, const RefOp *o, const char *name)
+{
+	int k = ir_op_attr_index(o->op, name, strlen(name));
+
+	if (k < 0 || !o->attrs)
+		return NULL;
+	return &c->m->attrs[o->attrs + (uint32_t)k];
+}
+
+/* aint: the int or bool attribute name; dflt if absent */
+static int64_t
+aint(const RefCtx *c, const RefOp *o, const char *name, int64_t dflt)
+{
+	const AttrVal *v = attr(c, o, name);
+
+	return v && (v->kind == AV_INT || v->kind == AV_BOOL) ? v->u.i : dflt;
+}
+
+static double
+aflt(const RefCtx *c, const RefOp *o, const char *name, double dflt)
+{
+	const AttrVal *v = attr(c, o, name);
+
+	return v && v->kind == AV_FLOAT ? v->u.f : v && v->kind == AV_INT ? (double)v->u.i : dflt;
+}
+
+/* ints: the integer list attribute into out[0..max); the count, -1 for
+** None or a missing or malformed attribute */
+static int
+ints(const RefCtx *c, const RefOp *o, const char *name, int64_t *out, int max)
+{
+	const AttrVal *v = attr(c, o, name);
+
+	if (!v || v->kind != AV_ARRAY || v->n > (uint32_t)max)
+		return -1;
+	for (uint32_t k = 0; k < v->n; k++) {
+		const AttrVal *x = &c->m->attrs[v->first + k];
+		if (x->kind != AV_INT)
+			return -1;
+		out[k] = x->u.i;
+	}
+	return (int)v->n;
+}
+
+/* astr: the string attribute ("" for None or absent) */
+static const char *
+astr(const RefCtx *c, const RefOp *o, const char *name)
+{
+	const AttrVal *v = attr(c, o, name);
+
+	return v && v->kind == AV_STR ? ir_symstr(c->m, v->u.s) : "";
+}
+
+static int
+normaxis(int64_t *axis, int rank)
+{
+	if (*axis < 0)
+		*axis += rank;
+	return *axis >= 0 && *axis < rank;
+}
+
+/* perm: the position in layout of each letter of ref (4 letters); 0 if
+** layout is not a permutation of ref */
+static int
+perm(const char *layout, const char *ref, int pos[4])
+{
+	if (strlen(layout) != 4)
+		return 0;
+	for (int k = 0; k < 4; k++) {
+		const char *p = strchr(layout, ref[k]);
+		if (!p)
+			return 0;
+		pos[k] = (int)(p - layout);
+	}
+	return 1;
+}
+
+/* pad4: a 2-d padding attribute as top, left, bottom, right */
+static void
+pad4(const RefCtx *c, const RefOp *o, int64_t p[4])
+{
+	int64_t v[MAXD];
+	int n = ints(c, o, "padding", v, MAXD);
+
+	if (n == 1)
+		p[0] = p[1] = p[2] = p[3] = v[0];
+	else if (n == 2)
+		p[0] = p[2] = v[0], p[1] = p[3] = v[1];
+	else if (n == 4)
+		memcpy(p, v, 4 * sizeof *p);
+	else
+		p[0] = p[1] = p[2] = p[3] = 0;
+}
+
+/* pair: a 2-value attribute, dflt if absent */
+static void
+pair(const RefCtx *c, const RefOp *o, const char *name, int64_t p[2], int64_t dflt)
+{
+	if (ints(c, o, name, p, 2) != 2)
+		p[0] = p[1] = dflt;
+}
+
+/* ---------------------------------------------------------------- elementwise */
+
+/* iarith: a op b for integers of dtype dt as TVM's LLVM code computes it,
+** before truncation to dt; 0 where undefined (exact mode) */
+static int
+iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+
+	if (op == OP_DIVIDE) {
+		if (b == 0 || (ir_dtype_kind[dt] == 'i' && b == -1 && a == lo(dt)))
+			return 0;
+		*r = a / b;
+		return 1;
+	}
+	if (!exact || bits < 32) {
+		*r = op == OP_ADD ? wadd(a, b) : op == OP_SUBTRACT ? (int64_t)((uint64_t)a - (uint64_t)b)
+		   : wmul(a, b);
+		return 1;
+	}
+	if (op == OP_ADD ? !addov(a, b, r) : op == OP_SUBTRACT ? (b == INT64_MIN || !addov(a, -b, r))
+	                                                       : !mulov(a, b, r))
+		return 0;
+	return *r >= lo(dt) && *r <= hi(dt);
+}
+
+static double
+farith(OpId op, double a, double b)
+{
+	switch (op) {
+	case OP_ADD: return a + b;
+	case OP_SUBTRACT: return a - b;
+	case OP_MULTIPLY: return a * b;
+	default: return a / b;
+	}
+}
+
+/* binop: r = a op b with numpy broadcasting, a and b read through the
+** shapes ad[ar] and bd[br] (bias_add reads its bias as a column) */
+static int
+binop(RefCtx *c, const RefOp *o, OpId op, const Val *a, const int64_t *ad, int ar, const Val *b,
+      const int64_t *bd, int br, Val *r)
+{
+	int64_t st[2][MAXD], idx[MAXD] = { 0 }, off[2] = { 0, 0 };
+	int dt = r->dt;
+
+	if (a->dt != dt || b->dt != dt || dt == DT_BOOL ||
+	    !ir_fold_bcast_strides(ad, ar, r->dims, r->rank, st[0]) ||
+	    !ir_fold_bcast_strides(bd, br, r->dims, r->rank, st[1]))
+		return fail(c, o, "operands do not broadcast");
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		if (isflt(dt)) {
+			double x = rnd(dt, farith(op, ldf(a, off[0]), ldf(b, off[1])));
+			if (isnan(x) && c->exact)
+				return 1;
+			stf(r, i, x);
+		} else {
+			int64_t x;
+			if (!iarith(op, dt, ldi(a, off[0]), ldi(b, off[1]), c->exact, &x))
+				return fail(c, o, ldi(b, off[1]) == 0 ? "integer division by zero"
+				                                     : "integer overflow in division");
+			sti(r, i, x);
+		}
+		step(r->rank, r->dims, idx, 2, off, st);
+	}
+	return 0;
+}
+
+static int
+arith(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	return binop(c, o, o->op, a[0], a[0]->dims, a[0]->rank, a[1], a[1]->dims, a[1]->rank, r);
+}
+
+static int
+biasadd(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t axis = aint(c, o, "axis", 1), bd[MAXD];
+
+	if (a[1]->rank != 1 || !normaxis(&axis, a[0]->rank))
+		return fail(c, o, "bad bias");
+	for (int k = 0; k < a[0]->rank; k++)
+		bd[k] = k == axis ? a[1]->dims[0] : 1;
+	return binop(c, o, OP_ADD, a[0], a[0]->dims, a[0]->rank, a[1], bd, a[0]->rank, r);
+}
+
+/* conv: element i of a converted to r's dtype into element j of r, as
+** TVM's cast does; 0 where that is undefined (exact mode only) */
+static int
+conv(int exact, const Val *a, int64_t i, Val *r, int64_t j)
+{
+	int from = a->dt, to = r->dt;
+
+	if (!isflt(from)) {
+		int64_t x = ldi(a, i);
+		if (!isflt(to))
+			sti(r, j, x);
+		else if (to == DT_FLOAT64)
+			stf(r, j, (double)x);
+		else if (to == DT_FLOAT32)
+			stf(r, j, (float)x);    /* one rounding, integer to float */
+		else
+			stf(r, j, (double)(float)x);  /* exact below 2^24; inf in half above */
+		return 1;
+	}
+	{
+		double x = ldf(a, i), t;
+		if (isnan(x) && exact)
+			return 0;
+		if (isflt(to)) {
+			stf(r, j, x);
+			return 1;
+		}
+		if (to == DT_BOOL) {
+			sti(r, j, x != 0);
+			return 1;
+		}
+		t = trunc(x);
+		if (to == DT_INT64 ? !(t >= -9223372036854775808.0 && t < 9223372036854775808.0)
+		                   : !(t >= (double)lo(to) && t <= (double)hi(to))) {
+			if (exact)
+				return 0;
+			sti(r, j, isnan(t) ? 0 : t < 0 ? lo(to) : hi(to));    /* saturating */
+			return 1;
+		}
+		sti(r, j, (int64_t)t);
+		return 1;
+	}
+}
+
+static int
+cast(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++)
+		if (!conv(c->exact, a[0], i, r, i))
+			return 1;
+	return 0;
+}
+
+static int
+relu(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		if (isflt(r->dt)) {
+			double x = ldf(a[0], i);
+			if (isnan(x) && c->exact)
+				return 1;
+			stf(r, i, x > 0 ? x : 0.0);
+		} else {
+			int64_t x = ldi(a[0], i);
+			sti(r, i, x > 0 ? x : 0);
+		}
+	}
+	return 0;
+}
+
+static int
+leakyrelu(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	double alpha = aflt(c, o, "alpha", 0.25);
+
+	ref_valloc(r);
+	if (isflt(r->dt)) {
+		double al = rnd(r->dt, alpha);
+		for (int64_t i = 0; i < r->n; i++) {
+			double x = ldf(a[0], i);
+			stf(r, i, x > 0 ? x : rnd(r->dt, x * al));
+		}
+	} else {
+		int64_t al = (int64_t)trunc(alpha);
+		for (int64_t i = 0; i < r->n; i++) {
+			int64_t x = ldi(a[0], i);
+			sti(r, i, x > 0 ? x : wmul(x, al));
+		}
+	}
+	return 0;
+}
+
+/* ibound: a clip bound made by tir.const for integer dtype dt; 0 where
+** that is not defined (exact mode), else saturated */
+static int
+ibound(int exact, int dt, double b, int64_t *out)
+{
+	double t = trunc(b);
+
+	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) ||
+	    !(t >= (double)lo(dt) && t <= (double)hi(dt))) {
+		if (exact)
+			return 0;
+		*out = isnan(b) ? 0 : b < 0 ? lo(dt) : hi(dt);
+		return 1;
+	}
+	*out = (int64_t)t;
+	return 1;
+}
+
+static int
+clip(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	double amin = aflt(c, o, "a_min", NAN), amax = aflt(c, o, "a_max", NAN);
+
+	if (r->dt == DT_BOOL)
+		return fail(c, o, "bool data");
+	ref_valloc(r);
+	if (isflt(r->dt)) {
+		double l = rnd(r->dt, amin), h = rnd(r->dt, amax);
+		if ((isnan(l) || isnan(h)) && c->exact)
+			return 1;
+		for (int64_t i = 0; i < r->n; i++) {
+			double x = ldf(a[0], i);
+			if (isnan(x) && c->exact)
+				return 1;
+			x = x < h ? x : h;
+			stf(r, i, x > l ? x : l);
+		}
+	} else {
+		int64_t l, h;
+		if (!ibound(c->exact, r->dt, amin, &l) || !ibound(c->exact, r->dt, amax, &h))
+			return 1;
+		for (int64_t i = 0; i < r->n; i++) {
+			int64_t x = ldi(a[0], i);
+			x = x < h ? x : h;
+			sti(r, i, x > l ? x : l);
+		}
+	}
+	return 0;
+}
+
+/* unary: exp, sigmoid, tanh, rsqrt in the data's float dtype (float16
+** through float32) */
+static int
+unary(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		double x = ldf(a[0], i), y;
+		if (r->dt == DT_FLOAT64) {
+			switch (o->op) {
+			case OP_EXP: y = exp(x); break;
+			case OP_SIGMOID: y = 1.0 / (1.0 + exp(-x)); break;
+			case OP_TANH: y = tanh(x); break;
+			default: y = 1.0 / sqrt(x); break;
+			}
+		} else {
+			float f = (float)x;
+			switch (o->op) {
+			case OP_EXP: f = expf(f); break;
+			case OP_SIGMOID: f = 1.0f / (1.0f + expf(-f)); break;
+			case OP_TANH: f = tanhf(f); break;
+			default: f = 1.0f / sqrtf(f); break;
+			}
+			y = f;
+		}
+		stf(r, i, y);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- quantization */
+
+/* chan: the parameter index of element i of x, a parameter of len values
+** along axis ax (in: the element count after ax) */
+static int64_t
+chan(const Val *x, int64_t ax, int64_t in, int64_t i, int64_t len)
+{
+	return len == 1 ? 0 : (i / in) % x->dims[ax];
+}
+
+/* qparam: whether the scale or zero point p of dtype dt fits data x along
+** axis ax: one element, or x's size along ax */
+static int
+qparam(const Val *p, int dt, const Val *x, int64_t ax)
+{
+	if (p->dt != dt || p->rank > 1)
+		return 0;
+	if (p->n == 1)
+		return 1;
+	return ax >= 0 && ax < x->rank && p->n == x->dims[ax];
+}
+
+/* qone: one element of quantize(): x / scale rounded half away from
+** zero, plus the zero point, clipped, all in float32; 0 if not exact */
+static inline int
+qone(int exact, float x, float sc, float z, float qlo, float qhi, int dt, int64_t *q)
+{
+	float v = (float)((double)x / (double)sc);
+
+	if (isnan(v) && exact)
+		return 0;
+	v = roundf(v);                      /* llvm.round: halves away from zero */
+	v = (float)((double)v + (double)z);
+	v = v < qhi ? v : qhi;
+	v = v > qlo ? v : qlo;
+	if (!((double)v >= (double)lo(dt) && (double)v <= (double)hi(dt))) {
+		if (exact)
+			return 0;
+		*q = v < 0 ? lo(dt) : hi(dt);
+		return 1;
+	}
+	*q = (int64_t)v;
+	return 1;
+}
+
+static int
+quantize(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0], *s = a[1], *z = a[2];
+	int64_t ax = aint(c, o, "axis", -1), in;
+	float qlo = (float)lo(r->dt), qhi = (float)hi(r->dt);
+
+	if (ax < 0)
+		ax += x->rank;
+	in = ax >= 0 && ax < x->rank ? inner(x, (int)ax) : 1;
+	if (x->dt != DT_FLOAT32 || !isint(r->dt) || ir_dtype_bytes[r->dt] > 4 ||
+	    !qparam(s, DT_FLOAT32, x, ax) || !qparam(z, DT_INT32, x, ax))
+		return fail(c, o, "bad operands");
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t q;
+		if (!qone(c->exact, (float)ldf(x, i), (float)ldf(s, chan(x, ax, in, i, s->n)),
+		          (float)(int32_t)ldi(z, chan(x, ax, in, i, z->n)), qlo, qhi, r->dt, &q))
+			return 1;
+		sti(r, i, q);
+	}
+	return 0;
+}
+
+static int
+dequantize(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0], *s = a[1], *z = a[2];
+	int64_t ax = aint(c, o, "axis", -1), in;
+
+	if (ax < 0)
+		ax += x->rank;
+	in = ax >= 0 && ax < x->rank ? inner(x, (int)ax) : 1;
+	if (!isint(x->dt) || ir_dtype_bytes[x->dt] > 4 || (r->dt != DT_FLOAT32 && r->dt != DT_FLOAT16) ||
+	    !qparam(s, DT_FLOAT32, x, ax) || !qparam(z, DT_INT32, x, ax))
+		return fail(c, o, "bad operands");
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t d = (int64_t)wrap32(ldi(x, i)) - ldi(z, chan(x, ax, in, i, z->n));
+		float v;
+		if (d < INT32_MIN || d > INT32_MAX) {
+			if (c->exact)
+				return 1;
+			d = wrap32(d);
+		}
+		v = (float)((double)(float)(int32_t)d * (double)(float)ldf(s, chan(x, ax, in, i, s->n)));
+		if (isnan(v) && c->exact)
+			return 1;
+		if (r->dt == DT_FLOAT16) {
+			v = v < 65504.0f ? v : 65504.0f;
+			v = v > -65504.0f ? v : -65504.0f;
+		}
+		stf(r, i, v);
+	}
+	return 0;
+}
+
+/* A Q31 fixed-point multiplier. */
+typedef struct Fixed {
+	int32_t mul;
+	int shift;
+} Fixed;
+
+/* fixed: TVM's GetFixedPointMultiplierShift of the double multiplier d */
+static int
+fixed(double d, Fixed *f)
+{
+	int exp;
+	double sig;
+	int64_t q;
+
+	if (!isfinite(d))
+		return 0;
+	if (d == 0) {
+		f->mul = 0;
+		f->shift = 0;
+		return 1;
+	}
+	sig = frexp(d, &exp);
+	q = (int64_t)round(sig * 2147483648.0);
+	if (q == ((int64_t)1 << 31)) {
+		q /= 2;
+		exp++;
+	}
+	f->mul = (int32_t)q;
+	f->shift = exp;
+	return 1;
+}
+
+/* floorshr: x >> k, arithmetic (rounding down), for 0 <= k < 64 */
+static int64_t
+floorshr(int64_t x, int k)
+{
+	return x >= 0 ? x >> k : -((-(x + 1)) >> k) - 1;
+}
+
+/* fpm: the fixed-point product of int32 x and f, rounded UPWARD or to
+** nearest, truncated to int32.  pow2 marks the per-tensor UPWARD case,
+** whose q_multiply_shift lowering for a multiplier of 2^30 works in
+** int32.  Exact mode: 0 where an int64 step overflows or a shift is out
+** of range; run mode wraps as the generated code does. */
+static int
+fpm(int exact, int32_t x, Fixed f, int nearest, int pow2, int32_t *out)
+{
+	int ls = f.shift > 0 ? f.shift : 0, rs = f.shift > 0 ? 0 : -f.shift, total = rs + 31;
+	int64_t t, half;
+
+	if (pow2 && f.mul == (1 << 30)) {
+		int ev = f.shift - 1;
+		if (ev > 0 ? ev >= 32 : (-ev < 1 || -ev > 31 ||
+		                          (int64_t)x + ((int64_t)1 << (-ev - 1)) > INT32_MAX)) {
+			if (exact)
+				return 0;
+			if (ev > 0 && ev < 32) {
+				*out = wrap32((int64_t)((uint64_t)(uint32_t)x << ev));
+				return 1;
+			}
+			if (ev <= 0 && -ev >= 1 && -ev <= 31) {
+				*out = (int32_t)floorshr(wrap32((int64_t)x + ((int64_t)1 << (-ev - 1))), -ev);
+				return 1;
+			}
+		}
+	}
+	if (total > 63 || ls > 62) {
+		if (exact)
+			return 0;
+		*out = 0;
+		return 1;
+	}
+	if (!exact) {
+		t = wmul(wmul(x, (int64_t)1 << ls), f.mul);
+		half = ((int64_t)1 << (total - 1)) - (nearest && t < 0);
+		*out = wrap32(floorshr(wadd(t, half), total));
+		return 1;
+	}
+	if (!mulov(x, (int64_t)1 << ls, &t) || !mulov(t, f.mul, &t))
+		return 0;
+	half = ((int64_t)1 << (total - 1)) - (nearest && t < 0);
+	if (!addov(t, half, &t))
+		return 0;
+	*out = wrap32(floorshr(t, total));
+	return 1;
+}
+
+/* rq: requantizes integer x (input scale is and zero point iz along axis,
+** as RequantizeLowerInt reads them) to the output scale os and zero point
+** oz into r, whose dtype is the out_dtype */
+static int
+rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float out_s, int32_t out_z,
+   int64_t axis, int nearest, Val *r)
+{
+	int64_t ax, in, chax, ns;
+	Fixed *fx = NULL;
+	int pertensor, bad = 1;
+
+	if (!isint(x->dt) || x->dt == DT_UINT32 || !isint(r->dt) || ir_dtype_bytes[r->dt] > 4)
+		return fail(c, o, "bad operands");
+	/* the zero point runs along axis + rank; the scales along axis, with
+	** only -1 normalized (RequantizeLowerInt) */
+	ax = axis < 0 ? (x->rank > 0 ? x->rank + axis : 0) : axis;
+	in = ax >= 0 && ax < x->rank ? inner(x, (int)ax) : 1;
+	if (!qparam(iz, DT_INT32, x, ax) || is->dt != DT_FLOAT32 || is->rank > 1)
+		return fail(c, o, "bad parameters");
+	if (x->rank == 0 && (iz->rank != 0 || ldi(iz, 0) != 0))
+		return fail(c, o, "bad parameters");
+	pertensor = is->rank == 0;
+	chax = axis == -1 ? x->rank - 1 : axis;
+	if (!pertensor && (chax != ax || !qparam(is, DT_FLOAT32, x, ax)))
+		return fail(c, o, "bad parameters");
+	ns = is->n;
+	if (out_s == 0 || !isfinite(out_s))
+		return fail(c, o, "output scale %g", (double)out_s);
+	fx = ir_xmalloc((size_t)ns * sizeof *fx);
+	for (int64_t k = 0; k < ns; k++) {
+		if (!isfinite(ldf(is, k)) || !fixed(ldf(is, k) / (double)out_s, &fx[k])) {
+			fail(c, o, "input scale %g", ldf(is, k));
+			goto out;
+		}
+	}
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t v = (int64_t)wrap32(ldi(x, i)) - ldi(iz, chan(x, ax, in, i, iz->n));
+		int32_t y;
+		if (v < INT32_MIN || v > INT32_MAX) {
+			if (c->exact)
+				goto out;
+			v = wrap32(v);
+		}
+		y = (int32_t)v;
+		if (pertensor) {
+			if ((float)ldf(is, 0) != out_s && !fpm(c->exact, y, fx[0], nearest, !nearest, &y))
+				goto out;
+		} else if (!fpm(c->exact, y, fx[chan(x, ax, in, i, ns)], nearest, 0, &y)) {
+			goto out;
+		}
+		v = (int64_t)y + out_z;
+		if (v < INT32_MIN || v > INT32_MAX) {
+			if (c->exact)
+				goto out;
+			v = wrap32(v);
+		}
+		if (r->dt != DT_INT32)
+			v = sat(r->dt, v);
+		sti(r, i, v);
+	}
+	bad = 0;
+out:
+	free(fx);
+	return bad;
+}
+
+static int
+requantize(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const char *rounding = astr(c, o, "rounding"), *cdt = astr(c, o, "compute_dtype");
+
+	if (strcmp(cdt, "None") && strcmp(cdt, "int64") && *cdt)
+		return fail(c, o, "compute_dtype \"%s\" is not run", cdt);
+	if (a[3]->n != 1 || a[4]->n != 1 || a[3]->dt != DT_FLOAT32 || a[4]->dt != DT_INT32)
+		return fail(c, o, "bad output parameters");
+	return rq(c, o, a[0], a[1], a[2], (float)ldf(a[3], 0), (int32_t)ldi(a[4], 0),
+	          aint(c, o, "axis", -1), strcmp(rounding, "TONEAREST") == 0, r);
+}
+
+/* samescalar: whether tensors p and q are one-element and equal (TVM's
+** IsEqualScalar) */
+static int
+samescalar(const Val *p, const Val *q)
+{
+	if (p->n != 1 || q->n != 1 || p->dt != q->dt)
+		return 0;
+	return isflt(p->dt) ? ldf(p, 0) == ldf(q, 0) : ldi(p, 0) == ldi(q, 0);
+}
+
+/* toi32: x, requantized to scale os and zero point oz (as Requantize to
+** int32 along axis) unless its parameters s, z are those, else cast */
+static int
+toi32(RefCtx *c, const RefOp *o, const Val *x, const Val *s, const Val *z, const Val *os,
+      const Val *oz, int64_t axis, Val *r)
+{
+	memset(r, 0, sizeof *r);
+	r->kind = RV_TENSOR;
+	r->dt = DT_INT32;
+	r->rank = x->rank;
+	memcpy(r->dims, x->dims, sizeof r->dims);
+	r->n = x->n;
+	if (samescalar(s, os) && samescalar(z, oz)) {
+		ref_valloc(r);
+		for (int64_t i = 0; i < r->n; i++)
+			sti(r, i, ldi(x, i));
+		return 0;
+	}
+	if (s->n > 1 || z->n > 1)
+		axis = x->rank <= 1 ? 0 : axis;
+	return rq(c, o, x, s, z, (float)ldf(os, 0), (int32_t)ldi(oz, 0), axis, 0, r);
+}
+
+/* qbinary: qnn.add and qnn.mul */
+static int
+qbinary(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	Val l, h, sum, sc, zero;
+	int64_t st[2][MAXD], idx[MAXD] = { 0 }, off[2] = { 0, 0 };
+	int32_t oz = (int32_t)ldi(a[7], 0);
+	int bad = 1;
+
+	memset(&l, 0, sizeof l);
+	memset(&h, 0, sizeof h);
+	if (!ir_fold_bcast_strides(a[0]->dims, a[0]->rank, r->dims, r->rank, st[0]) ||
+	    !ir_fold_bcast_strides(a[1]->dims, a[1]->rank, r->dims, r->rank, st[1]))
+		return fail(c, o, "operands do not broadcast");
+	if (o->op == OP_QNN_ADD) {
+		if (toi32(c, o, a[0], a[2], a[3], a[6], a[7], aint(c, o, "lhs_axis", -1), &l) ||
+		    toi32(c, o, a[1], a[4], a[5], a[6], a[7], aint(c, o, "rhs_axis", -1), &h))
+			goto out;
+		ref_valloc(r);
+		for (int64_t i = 0; i < r->n; i++) {
+			int64_t v = wrap32(wrap32((int64_t)ldi(&l, off[0]) + ldi(&h, off[1])) - (int64_t)oz);
+			sti(r, i, sat(r->dt, v));
+			step(r->rank, r->dims, idx, 2, off, st);
+		}
+		bad = 0;
+		goto out;
+	}
+	/* qnn.mul: the product of the shifted operands, requantized */
+	if (a[2]->n != 1 || a[4]->n != 1 || a[3]->n != 1 || a[5]->n != 1) {
+		fail(c, o, "per-channel parameters are not run");
+		goto out;
+	}
+	memset(&sum, 0, sizeof sum);
+	sum.kind = RV_TENSOR;
+	sum.dt = DT_INT32;
+	sum.rank = r->rank;
+	memcpy(sum.dims, r->dims, sizeof sum.dims);
+	sum.n = r->n;
+	ref_valloc(&sum);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t p = wrap32(ldi(a[0], off[0]) - ldi(a[3], 0)), q = wrap32(ldi(a[1], off[1]) - ldi(a[5], 0));
+		sti(&sum, i, wrap32(wmul(p, q)));
+		step(r->rank, r->dims, idx, 2, off, st);
+	}
+	{
+		float prod = (float)ldf(a[2], 0) * (float)ldf(a[4], 0);
+		unsigned char sbuf[4], zbuf[4] = { 0, 0, 0, 0 };
+		memset(&sc, 0, sizeof sc);
+		sc.kind = RV_TENSOR;
+		sc.dt = DT_FLOAT32;
+		sc.n = 1;
+		sc.data = sbuf;
+		stf(&sc, 0, prod);
+		zero = sc;
+		zero.dt = DT_INT32;
+		zero.data = zbuf;
+		bad = rq(c, o, &sum, &sc, &zero, (float)ldf(a[6], 0), oz, -1, 0, r);
+	}
+	ref_vdrop(&sum);
+out:
+	ref_vdrop(&l);
+	ref_vdrop(&h);
+	return bad;
+}
+
+/* qunary: qnn.sigmoid, qnn.tanh: dequantize, the float32 op, quantize */
+static int
+qunary(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	float s = (float)ldf(a[1], 0), os = (float)ldf(a[3], 0);
+	int32_t z = (int32_t)ldi(a[2], 0), oz = (int32_t)ldi(a[4], 0);
+	float qlo = (float)lo(r->dt), qhi = (float)hi(r->dt);
+
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		float x = (float)(int32_t)wrap32(ldi(a[0], i) - z) * s, y;
+		int64_t q;
+		y = o->op == OP_QNN_SIGMOID ? 1.0f / (1.0f + expf(-x)) : tanhf(x);
+		qone(0, y, os, (float)oz, qlo, qhi, r->dt, &q);
+		sti(r, i, q);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- data movement */
+
+/* gather: fills r, row-major, with the elements of a at base + sum(idx[k]
+** * st[k]) for r's multi-index idx */
+static void
+gather(Val *r, const Val *a, int64_t base, const int64_t *st)
+{
+	size_t esz = ir_dtype_bytes[r->dt];
+	int64_t idx[MAXD] = { 0 }, off = base, sts[1][MAXD];
+
+	memcpy(sts[0], st, (size_t)r->rank * sizeof st[0]);
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		memcpy(r->data + (size_t)i * esz, a->data + (size_t)off * esz, esz);
+		step(r->rank, r->dims, idx, 1, &off, sts);
+	}
+}
+
+/* alias: r is a's data under r's shape (reshape, squeeze, expand_dims,
+** batch_flatten, annotations) */
+static int
+alias(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	if (a[0]->dt != r->dt || a[0]->n != r->n)
+		return fail(c, o, "shape mismatch");
+	r->data = a[0]->data;
+	r->rc = a[0]->rc;
+	if (r->rc)
+		++*r->rc;
+	return 0;
+}
+
+static int
+transpose(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t axes[MAXD], ast[MAXD], st[MAXD];
+	int n = ints(c, o, "axes", axes, MAXD), seen[MAXD] = { 0 };
+
+	if (n < 0) {
+		n = a[0]->rank;
+		for (int k = 0; k < n; k++)
+			axes[k] = n - 1 - k;
+	}
+	if (n != a[0]->rank)
+		return fail(c, o, "bad axes");
+	ir_fold_strides(a[0]->dims, a[0]->rank, ast);
+	for (int k = 0; k < n; k++) {
+		if (!normaxis(&axes[k], n) || seen[axes[k]]++ || a[0]->dims[axes[k]] != r->dims[k])
+			return fail(c, o, "bad axes");
+		st[k] = ast[axes[k]];
+	}
+	gather(r, a[0], 0, st);
+	return 0;
+}
+
+/* canon: a slice index into an axis of n elements, from the end if
+** negative, clamped for stride s as TVM's strided_slice does */
+static int64_t
+canon(int64_t i, int64_t n, int64_t s)
+{
+	int64_t l = s < 0 ? -1 : 0, h = s < 0 ? n - 1 : n;
+
+	if (i < 0)
+		i += n;
+	return i < l ? l : (i > h ? h : i);
+}
+
+static int
+slice(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0];
+	const char *mode = astr(c, o, "slice_mode");
+	int64_t b[MAXD], en[MAXD], s[MAXD], ax[MAXD], ast[MAXD], st[MAXD], base = 0;
+	int nb = ints(c, o, "begin", b, MAXD), ne = ints(c, o, "end", en, MAXD);
+	int ns = ints(c, o, "strides", s, MAXD), na = ints(c, o, "axes", ax, MAXD), size;
+	int touched[MAXD] = { 0 };
+
+	if (nb < 0 || ne < 0 || x->rank != r->rank)
+		return fail(c, o, "bad attributes");
+	size = mode[0] == 's';
+	if (ns < 0)
+		ns = 0;
+	if (na >= 0) {
+		for (int k = ns; k < na; k++)
+			s[k] = 1;
+		if (nb != na || ne != na || (ns != na && ns != 0))
+			return fail(c, o, "bad attributes");
+		for (int k = 0; k < na; k++)
+			if (!normaxis(&ax[k], x->rank))
+				return fail(c, o, "bad axes");
+	} else {
+		if (nb > x->rank || ne > x->rank || ns > x->rank)
+			return fail(c, o, "bad attributes");
+		for (int k = ns; k < x->rank; k++)
+			s[k] = 1;
+		for (int k = nb; k < x->rank; k++)
+			b[k] = s[k] > 0 ? 0 : INT64_MAX;
+		for (int k = ne; k < x->rank; k++)
+			en[k] = s[k] < 0 ? 0 : INT64_MAX;
+		na = x->rank;
+		for (int k = 0; k < na; k++)
+			ax[k] = k;
+	}
+	ir_fold_strides(x->dims, x->rank, ast);
+	memcpy(st, ast, (size_t)x->rank * sizeof st[0]);
+	for (int k = 0; k < na; k++) {
+		int64_t stp = size ? 1 : s[k], n = x->dims[ax[k]], end = en[k], l, h, mag;
+		if (stp == 0 || stp == INT64_MIN || touched[ax[k]]++)
+			return fail(c, o, "bad strides");
+		if (size)
+			end = end < 0 ? INT64_MAX : (b[k] > 0 && end > INT64_MAX - b[k] ? INT64_MAX : b[k] + end);
+		l = canon(b[k], n, stp);
+		h = canon(end, n, stp);
+		mag = stp < 0 ? -stp : stp;
+		if ((stp < 0 ? h > l : l > h) ||
+		    ((l > h ? l - h : h - l) + mag - 1) / mag != r->dims[ax[k]])
+			return fail(c, o, "shape mismatch");
+		if (r->dims[ax[k]] > 0) {
+			base += l * ast[ax[k]];
+			st[ax[k]] = stp * ast[ax[k]];
+		}
+	}
+	for (int k = 0; k < x->rank; k++)
+		if (!touched[k] && x->dims[k] != r->dims[k])
+			return fail(c, o, "shape mismatch");
+	gather(r, x, base, st);
+	return 0;
+}
+
+static int
+pad(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Module *m = c->m;
+	const Val *x = a[0], *pv = a[1];
+	const AttrVal *pw = attr(c, o, "pad_width");
+	const char *mode = astr(c, o, "pad_mode");
+	int64_t before[MAXD], ast[MAXD], idx[MAXD] = { 0 }, nost[1][MAXD], none = 0;
+	size_t esz = ir_dtype_bytes[x->dt];
+	Val fill;
+	unsigned char fillbuf[8];
+	int md, filled = 0;
+
+	if (pv->n != 1 || x->rank != r->rank || !pw || pw->kind != AV_ARRAY || pw->n != x->rank)
+		return fail(c, o, "bad operands");
+	md = !strcmp(mode, "edge") ? 1 : !strcmp(mode, "reflect") ? 2 : 0;
+	for (int k = 0; k < x->rank; k++) {
+		const AttrVal *p = &m->attrs[pw->first + (uint32_t)k];
+		int64_t l, h;
+		if (p->kind != AV_ARRAY || p->n != 2)
+			return fail(c, o, "bad pad_width");
+		l = m->attrs[p->first].u.i;
+		h = m->attrs[p->first + 1].u.i;
+		if (x->dims[k] + l + h != r->dims[k])
+			return fail(c, o, "bad pad_width");
+		if (md && (l < 0 || h < 0 || (x->dims[k] == 0 && l + h > 0) ||
+		           (md == 2 && (l >= x->dims[k] || h >= x->dims[k]) && l + h > 0)))
+			return fail(c, o, "pad_width does not fit %s mode", mode);
+		before[k] = l;
+	}
+	memset(&fill, 0, sizeof fill);
+	fill.kind = RV_TENSOR;
+	fill.dt = x->dt;
+	fill.n = 1;
+	fill.data = fillbuf;
+	ir_fold_strides(x->dims, x->rank, ast);
+	memset(nost, 0, sizeof nost);
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t off = 0;
+		int in = 1;
+		for (int k = 0; k < x->rank; k++) {
+			int64_t s = idx[k] - before[k], n = x->dims[k];
+			if (s < 0 || s >= n) {
+				if (md == 0)
+					in = 0;
+				else if (md == 1)
+					s = s < 0 ? 0 : n - 1;
+				else
+					s = s < 0 ? -s : 2 * (n - 1) - s;
+			}
+			off += s * ast[k];
+		}
+		if (!in && !filled++ && !conv(c->exact, pv, 0, &fill, 0))
+			return 1;
+		memcpy(r->data + (size_t)i * esz, in ? x->data + (size_t)off * esz : fillbuf, esz);
+		step(r->rank, r->dims, idx, 1, &none, nost);
+	}
+	return 0;
+}
+
+/* concat: the n tensors f[] along axis into r */
+static int
+concat(RefCtx *c, const RefOp *o, const Val *const *f, uint32_t n, int64_t axis, Val *r)
+{
+	int64_t out, in, done = 0;
+	size_t esz = ir_dtype_bytes[r->dt];
+
+	if (!n || !normaxis(&axis, r->rank))
+		return fail(c, o, "bad axis");
+	for (uint32_t j = 0; j < n; j++) {
+		if (f[j]->kind != RV_TENSOR || f[j]->dt != r->dt || f[j]->rank != r->rank)
+			return fail(c, o, "bad operand");
+		for (int k = 0; k < r->rank; k++)
+			if (k != axis && f[j]->dims[k] != r->dims[k])
+				return fail(c, o, "bad operand");
+		done += f[j]->dims[axis];
+	}
+	if (done != r->dims[axis])
+		return fail(c, o, "bad operand");
+	out = outer(r, (int)axis);
+	in = inner(r, (int)axis);
+	ref_valloc(r);
+	done = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		size_t chunk = (size_t)(f[j]->dims[axis] * in) * esz;
+		for (int64_t k = 0; k < out; k++)
+			memcpy(r->data + (size_t)((k * r->dims[axis] + done) * in) * esz,
+			       f[j]->data + (size_t)k * chunk, chunk);
+		done += f[j]->dims[axis];
+	}
+	return 0;
+}
+
+static int
+concatenate(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *t = a[0];
+	const Val **f;
+	int bad;
+
+	if (t->kind != RV_TUPLE)
+		return fail(c, o, "not a tuple");
+	f = ir_xmalloc((t->nf ? t->nf : 1) * sizeof *f);
+	for (uint32_t j = 0; j < t->nf; j++)
+		f[j] = &t->f[j];
+	bad = concat(c, o, f, t->nf, aint(c, o, "axis", 0), r);
+	free(f);
+	return bad;
+}
+
+/* qconcat: qnn.concatenate(data, input_scales, input_zero_points,
+** output_scale, output_zero_point) */
+static int
+qconcat(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *t = a[0], *ss = a[1], *zs = a[2];
+	Val *q;
+	const Val **f;
+	int bad = 1;
+	uint32_t n = t->nf, done = 0;
+
+	if (t->kind != RV_TUPLE || ss->kind != RV_TUPLE || zs->kind != RV_TUPLE || ss->nf != n || zs->nf != n)
+		return fail(c, o, "bad operands");
+	q = ir_xcalloc(n ? n : 1, sizeof *q);
+	f = ir_xmalloc((n ? n : 1) * sizeof *f);
+	for (; done < n; done++) {
+		const Val *x = &t->f[done];
+		if (samescalar(&ss->f[done], a[3]) && samescalar(&zs->f[done], a[4])) {
+			ref_vcopy(&q[done], x);
+		} else {
+			q[done] = *x;
+			q[done].data = NULL;
+			q[done].rc = NULL;
+			if (rq(c, o, x, &ss->f[done], &zs->f[done], (float)ldf(a[3], 0), (int32_t)ldi(a[4], 0), -1, 0,
+			       &q[done]))
+				goto out;
+		}
+		f[done] = &q[done];
+	}
+	bad = concat(c, o, f, n, aint(c, o, "axis", 0), r);
+out:
+	for (uint32_t j = 0; j < done; j++)
+		ref_vdrop(&q[j]);
+	free(q);
+	free(f);
+	return bad;
+}
+
+/* split: the parts of data along axis, a tuple of the call's type */
+static int
+split(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Module *m = c->m;
+	const Type *tt = ir_type(m, o->type);
+	const Val *x = a[0];
+	const AttrVal *ios = attr(c, o, "indices_or_sections");
+	int64_t axis = aint(c, o, "axis", 0), out, in, begin = 0;
+	size_t esz = ir_dtype_bytes[x->dt];
+	uint32_t nf;
+
+	if (!ios || tt->kind != TY_TUPLE || !tt->n || !normaxis(&axis, x->rank))
+		return fail(c, o, "bad attributes");
+	nf = tt->n;
+	if (ios->kind == AV_INT ? ios->u.i != (int64_t)nf : ios->kind != AV_ARRAY || ios->n + 1 != nf)
+		return fail(c, o, "bad indices_or_sections");
+	out = outer(x, (int)axis);
+	in = inner(x, (int)axis);
+	r->kind = RV_TUPLE;
+	r->nf = nf;
+	r->f = ir_xcalloc(nf, sizeof *r->f);
+	for (uint32_t j = 0; j < nf; j++) {
+		Val *p = &r->f[j];
+		int64_t want = ios->kind == AV_INT ? begin + x->dims[axis] / (int64_t)nf
+		             : j + 1 < nf ? m->attrs[ios->first + j].u.i : x->dims[axis];
+		if (!ref_vshape(m, m->tylist[tt->first + j], p) || p->dt != x->dt || p->rank != x->rank ||
+		    p->dims[axis] != want - begin || want > x->dims[axis])
+			return fail(c, o, "shape mismatch");
+		ref_valloc(p);
+		for (int64_t k = 0; k < out; k++)
+			memcpy(p->data + (size_t)(k * p->dims[axis] * in) * esz,
+			       x->data + (size_t)((k * x->dims[axis] + begin) * in) * esz,
+			       (size_t)(p->dims[axis] * in) * esz);
+		begin = want;
+	}
+	return 0;
+}
+
+/* depth2space: nn.depth_to_space, DCR or CDR (TVM's name for ONNX's CRD), in any NCHW permutation */
+static int
+depth2space(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0];
+	int64_t b = aint(c, o, "block_size", 1), xs[MAXD], ost[MAXD], cc;
+	int pos[4], crd = strcmp(astr(c, o, "mode"), "CDR") == 0;
+	size_t esz = ir_dtype_bytes[x->dt];
+
+	if (!perm(astr(c, o, "layout"), "NCHW", pos) || x->rank != 4)
+		return fail(c, o, "bad layout");
+	ir_fold_strides(x->dims, 4, xs);
+	ir_fold_strides(r->dims, 4, ost);
+	cc = r->dims[pos[1]];
+	ref_valloc(r);
+	for (int64_t n = 0; n < r->dims[pos[0]]; n++)
+		for (int64_t ch = 0; ch < cc; ch++)
+			for (int64_t y = 0; y < r->dims[pos[2]]; y++)
+				for (int64_t xx = 0; xx < r->dims[pos[3]]; xx++) {
+					int64_t i = y % b, j = xx % b;
+					int64_t ic = crd ? ch * b * b + i * b + j : (i * b + j) * cc + ch;
+					int64_t src = n * xs[pos[0]] + ic * xs[pos[1]] + (y / b) * xs[pos[2]] +
+					              (xx / b) * xs[pos[3]];
+					int64_t dst = n * ost[pos[0]] + ch * ost[pos[1]] + y * ost[pos[2]] + xx * ost[pos[3]];
+					memcpy(r->data + (size_t)dst * esz, x->data + (size_t)src * esz, esz);
+				}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- convolution */
+
+/* Acc: an accumulator in the dtype of a reduction: integers wrap in 64
+** bits (wrapped to the dtype at the end, which is the same modulo 2^bits),
+** floats round to the dtype after each step. */
+typedef struct Acc {
+	int dt;
+	int64_t i;
+	double f;
+} Acc;
+
+static void
+accmac(Acc *a, double xf, double wf, int64_t xi, int64_t wi)
+{
+	if (isflt(a->dt))
+		a->f = rnd(a->dt, a->f + rnd(a->dt, xf * wf));
+	else
+		a->i = wadd(a->i, wmul(xi, wi));
+}
+
+static void
+accput(Val *r, int64_t j, const Acc *a)
+{
+	if (isflt(r->dt))
+		stf(r, j, a->f);
+	else
+		sti(r, j, a->i);
+}
+
+/* Operand of a product: its value as the accumulator's dtype, less a zero
+** point for the quantized ops. */
+static double
+opf(const Val *v, int64_t i, int dt)
+{
+	return rnd(dt, ldd(v, i));
+}
+
+/* kzp: the kernel zero point of output channel oc (NULL: none) */
+static int64_t
+kzp(const Val *z, int64_t oc)
+{
+	return !z ? 0 : z->n == 1 ? ldi(z, 0) : ldi(z, oc);
+}
+
+/* conv2d: nn.conv2d and qnn.conv2d (izp, kzv: the zero points, or NULL) */
+static int
+conv2d(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0], *w = a[1], *kz = o->op == OP_QNN_CONV2D ? a[3] : NULL;
+	int64_t izp = o->op == OP_QNN_CONV2D ? ldi(a[2], 0) : 0;
+	const char *ol = astr(c, o, "out_layout");
+	int dp[4], kp[4], op[4];
+	int64_t st[2], dil[2], p[4], xs[4], ws[4], os[4], xst[MAXD], wst[MAXD], rst[MAXD];
+	int64_t N, C, H, W, OC, OH, OW, KO, KI, KH, KW, groups = aint(c, o, "groups", 1), ocpg, dwm = 0;
+
+	if (!perm(astr(c, o, "data_layout"), "NCHW", dp) || !perm(astr(c, o, "kernel_layout"), "OIHW", kp) ||
+	    !perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
+		return fail(c, o, "bad layout");
+	pair(c, o, "strides", st, 1);
+	pair(c, o, "dilation", dil, 1);
+	pad4(c, o, p);
+	ir_fold_strides(x->dims, 4, xst);
+	ir_fold_strides(w->dims, 4, wst);
+	ir_fold_strides(r->dims, 4, rst);
+	for (int k = 0; k < 4; k++) {
+		xs[k] = xst[dp[k]];
+		ws[k] = wst[kp[k]];
+		os[k] = rst[op[k]];
+	}
+	N = x->dims[dp[0]], C = x->dims[dp[1]], H = x->dims[dp[2]], W = x->dims[dp[3]];
+	KO = w->dims[kp[0]], KI = w->dims[kp[1]], KH = w->dims[kp[2]], KW = w->dims[kp[3]];
+	OC = r->dims[op[1]], OH = r->dims[op[2]], OW = r->dims[op[3]];
+	if (KO != OC) {
+		/* depthwise with a multiplier: weight (C, M, kh, kw) */
+		if (!(groups == C && KO == C && KO * KI == OC))
+			return fail(c, o, "weight shape");
+		dwm = KI;
+	} else if (groups < 1 || C % groups || OC % groups || KI != C / groups) {
+		return fail(c, o, "weight shape");
+	}
+	ocpg = OC / groups;
+	ref_valloc(r);
+	for (int64_t n = 0; n < N; n++)
+	for (int64_t oc = 0; oc < OC; oc++) {
+		int64_t kzero = kzp(kz, oc), ic0, nic, wo, wi0;
+		if (dwm) {
+			ic0 = oc / dwm, nic = 1, wo = oc / dwm, wi0 = oc % dwm;
+		} else {
+			ic0 = (oc / ocpg) * KI, nic = KI, wo = oc, wi0 = 0;
+		}
+		for (int64_t oh = 0; oh < OH; oh++)
+		for (int64_t ow = 0; ow < OW; ow++) {
+			Acc acc = { r->dt, 0, 0.0 };
+			for (int64_t i = 0; i < nic; i++)
+			for (int64_t kh = 0; kh < KH; kh++)
+			for (int64_t kw = 0; kw < KW; kw++) {
+				int64_t ih = oh * st[0] - p[0] + kh * dil[0], iw = ow * st[1] - p[1] + kw * dil[1];
+				int64_t wj = wo * ws[0] + (wi0 + i) * ws[1] + kh * ws[2] + kw * ws[3];
+				int inside = ih >= 0 && ih < H && iw >= 0 && iw < W;
+				int64_t xj = n * xs[0] + (ic0 + i) * xs[1] + ih * xs[2] + iw * xs[3];
+				if (isflt(r->dt))
+					accmac(&acc, inside ? opf(x, xj, r->dt) : 0.0, opf(w, wj, r->dt), 0, 0);
+				else if (inside)
+					accmac(&acc, 0, 0, ldi(x, xj) - izp, ldi(w, wj) - kzero);
+			}
+			accput(r, n * os[0] + oc * os[1] + oh * os[2] + ow * os[3], &acc);
+		}
+	}
+	return 0;
+}
+
+/* deconv2d: nn.conv2d_transpose and qnn.conv2d_transpose, as a gather:
+** out[y] takes in[(y + pad - k * dil) / stride] where that divides */
+static int
+deconv2d(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int q = o->op == OP_QNN_CONV2D_TRANSPOSE;
+	const Val *x = a[0], *w = a[1], *kz = q ? a[3] : NULL;
+	int64_t izp = q ? ldi(a[2], 0) : 0;
+	const char *ol = astr(c, o, "out_layout");
+	int dp[4], kp[4], op[4];
+	int64_t st[2], dil[2], p[4], xs[4], ws[4], os[4], xst[MAXD], wst[MAXD], rst[MAXD];
+	int64_t N, C, H, W, OC, OH, OW, KI, KO, KH, KW, groups = aint(c, o, "groups", 1), icpg;
+
+	if (!perm(astr(c, o, "data_layout"), "NCHW", dp) || !perm(astr(c, o, "kernel_layout"), "IOHW", kp) ||
+	    !perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
+		return fail(c, o, "bad layout");
+	pair(c, o, "strides", st, 1);
+	pair(c, o, "dilation", dil, 1);
+	pad4(c, o, p);
+	ir_fold_strides(x->dims, 4, xst);
+	ir_fold_strides(w->dims, 4, wst);
+	ir_fold_strides(r->dims, 4, rst);
+	for (int k = 0; k < 4; k++) {
+		xs[k] = xst[dp[k]];
+		ws[k] = wst[kp[k]];
+		os[k] = rst[op[k]];
+	}
+	N = x->dims[dp[0]], C = x->dims[dp[1]], H = x->dims[dp[2]], W = x->dims[dp[3]];
+	KI = w->dims[kp[0]], KO = w->dims[kp[1]], KH = w->dims[kp[2]], KW = w->dims[kp[3]];
+	OC = r->dims[op[1]], OH = r->dims[op[2]], OW = r->dims[op[3]];
+	if (groups < 1 || KI != C || C % groups || KO * groups != OC)
+		return fail(c, o, "weight shape");
+	icpg = C / groups;
+	ref_valloc(r);
+	for (int64_t n = 0; n < N; n++)
+	for (int64_t oc = 0; oc < OC; oc++) {
+		int64_t g = oc / KO, ol_ = oc % KO, kzero = kzp(kz, oc);
+		for (int64_t oh = 0; oh < OH; oh++)
+		for (int64_t ow = 0; ow < OW; ow++) {
+			Acc acc = { r->dt, 0, 0.0 };
+			for (int64_t i = 0; i < icpg; i++)
+			for (int64_t kh = 0; kh < KH; kh++)
+			for (int64_t kw = 0; kw < KW; kw++) {
+				int64_t th = oh + p[0] - kh * dil[0], tw = ow + p[1] - kw * dil[1], ih, iw, ic, xj, wj;
+				if (th < 0 || tw < 0 || th % st[0] || tw % st[1])
+					continue;
+				ih = th / st[0], iw = tw / st[1];
+				if (ih >= H || iw >= W)
+					continue;
+				ic = g * icpg + i;
+				xj = n * xs[0] + ic * xs[1] + ih * xs[2] + iw * xs[3];
+				wj = ic * ws[0] + ol_ * ws[1] + kh * ws[2] + kw * ws[3];
+				if (isflt(r->dt))
+					accmac(&acc, opf(x, xj, r->dt), opf(w, wj, r->dt), 0, 0);
+				else
+					accmac(&acc, 0, 0, ldi(x, xj) - izp, ldi(w, wj) - kzero);
+			}
+			accput(r, n * os[0] + oc * os[1] + oh * os[2] + ow * os[3], &acc);
+		}
+	}
+	return 0;
+}
+
+/* dense: nn.dense and qnn.dense, (..., K) x (N, K) */
+static int
+dense(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0], *w = a[1], *kz = o->op == OP_QNN_DENSE ? a[3] : NULL;
+	int64_t izp = o->op == OP_QNN_DENSE ? ldi(a[2], 0) : 0;
+	int64_t K = x->dims[x->rank - 1], U = w->dims[0], rows = K ? x->n / K : r->n / (U ? U : 1);
+
+	ref_valloc(r);
+	for (int64_t i = 0; i < rows; i++)
+		for (int64_t u = 0; u < U; u++) {
+			Acc acc = { r->dt, 0, 0.0 };
+			int64_t kzero = kzp(kz, u);
+			for (int64_t k = 0; k < K; k++) {
+				if (isflt(r->dt))
+					accmac(&acc, opf(x, i * K + k, r->dt), opf(w, u * K + k, r->dt), 0, 0);
+				else
+					accmac(&acc, 0, 0, ldi(x, i * K + k) - izp, ldi(w, u * K + k) - kzero);
+			}
+			accput(r, i * U + u, &acc);
+		}
+	return 0;
+}
+
+static int
+batchmatmul(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0], *y = a[1];
+	int ta = aint(c, o, "transpose_a", 0) != 0, tb = aint(c, o, "transpose_b", 0) != 0;
+	int64_t B = r->dims[0], I = r->dims[1], J = r->dims[2], K = x->dims[ta ? 1 : 2];
+
+	ref_valloc(r);
+	for (int64_t b = 0; b < B; b++) {
+		int64_t xb = x->dims[0] == 1 ? 0 : b, yb = y->dims[0] == 1 ? 0 : b;
+		for (int64_t i = 0; i < I; i++)
+			for (int64_t j = 0; j < J; j++) {
+				Acc acc = { r->dt, 0, 0.0 };
+				for (int64_t k = 0; k < K; k++) {
+					int64_t xi = xb * x->dims[1] * x->dims[2] + (ta ? k * I + i : i * K + k);
+					int64_t yi = yb * y->dims[1] * y->dims[2] + (tb ? j * K + k : k * J + j);
+					if (isflt(r->dt))
+						accmac(&acc, opf(x, xi, r->dt), opf(y, yi, r->dt), 0, 0);
+					else
+						accmac(&acc, 0, 0, ldi(x, xi), ldi(y, yi));
+				}
+				accput(r, (b * I + i) * J + j, &acc);
+			}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- pooling and reductions */
+
+/* hwpos: the positions of H and W in a pooling layout such as NCHW16c */
+static int
+hwpos(const char *layout, int rank, int *hp, int *wp)
+{
+	int n = 0;
+
+	*hp = *wp = -1;
+	for (const char *s = layout; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			continue;
+		if (*s == 'H')
+			*hp = n;
+		if (*s == 'W')
+			*wp = n;
+		n++;
+	}
+	return n == rank && *hp >= 0 && *wp >= 0;
+}
+
+/* avgdiv: the average of sum over cnt taps in r's dtype (integers wrap
+** the sum to the dtype, then divide truncating) */
+static void
+avgput(Val *r, int64_t j, const Acc *a, int64_t cnt)
+{
+	if (cnt < 1)
+		cnt = 1;
+	if (isflt(r->dt))
+		stf(r, j, rnd(r->dt, a->f / rnd(r->dt, (double)cnt)));
+	else
+		sti(r, j, wrap(r->dt, a->i) / cnt);
+}
+
+static int
+pool2d(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0];
+	int hp, wp, avg = o->op == OP_NN_AVG_POOL2D, incl = (int)aint(c, o, "count_include_pad", 0);
+	int64_t ps[2], st[2], dil[2], p[4], xst[MAXD], idx[MAXD] = { 0 }, H, W;
+
+	if (!hwpos(astr(c, o, "layout"), x->rank, &hp, &wp))
+		return fail(c, o, "bad layout");
+	pair(c, o, "pool_size", ps, 1);
+	pair(c, o, "strides", st, 1);
+	pair(c, o, "dilation", dil, 1);
+	pad4(c, o, p);
+	H = x->dims[hp], W = x->dims[wp];
+	ir_fold_strides(x->dims, x->rank, xst);
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t base = 0, cnt = 0;
+		Acc acc = { x->dt, 0, 0.0 };
+		double mf = -INFINITY;
+		int64_t mi = lo(x->dt);
+		for (int k = 0; k < x->rank; k++)
+			if (k != hp && k != wp)
+				base += idx[k] * xst[k];
+		for (int64_t kh = 0; kh < ps[0]; kh++)
+		for (int64_t kw = 0; kw < ps[1]; kw++) {
+			int64_t ih = idx[hp] * st[0] - p[0] + kh * dil[0], iw = idx[wp] * st[1] - p[1] + kw * dil[1];
+			int inside = ih >= 0 && ih < H && iw >= 0 && iw < W, j;
+			if (incl ? ih < H + p[2] && iw < W + p[3] : inside)
+				cnt++;
+			if (!inside)
+				continue;
+			j = base + ih * xst[hp] + iw * xst[wp];
+			if (!avg && isflt(x->dt)) {
+				double v = ldf(x, j);
+				mf = v > mf ? v : mf;
+			} else if (!avg) {
+				int64_t v = ldi(x, j);
+				mi = v > mi ? v : mi;
+			} else if (isflt(x->dt)) {
+				acc.f = rnd(x->dt, acc.f + ldf(x, j));
+			} else {
+				acc.i = wadd(acc.i, ldi(x, j));
+			}
+		}
+		if (avg)
+			avgput(r, i, &acc, cnt);
+		else if (isflt(x->dt))
+			stf(r, i, mf);
+		else
+			sti(r, i, mi);
+		for (int k = r->rank - 1; k >= 0; k--) {
+			if (++idx[k] < r->dims[k])
+				break;
+			idx[k] = 0;
+		}
+	}
+	return 0;
+}
+
+static int
+globalpool(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0];
+	int hp, wp;
+	int64_t xst[MAXD], idx[MAXD] = { 0 };
+
+	if (!hwpos(astr(c, o, "layout"), x->rank, &hp, &wp))
+		return fail(c, o, "bad layout");
+	ir_fold_strides(x->dims, x->rank, xst);
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t base = 0;
+		Acc acc = { x->dt, 0, 0.0 };
+		for (int k = 0; k < x->rank; k++)
+			if (k != hp && k != wp)
+				base += idx[k] * xst[k];
+		for (int64_t h = 0; h < x->dims[hp]; h++)
+			for (int64_t w = 0; w < x->dims[wp]; w++) {
+				int64_t j = base + h * xst[hp] + w * xst[wp];
+				if (isflt(x->dt))
+					acc.f = rnd(x->dt, acc.f + ldf(x, j));
+				else
+					acc.i = wadd(acc.i, ldi(x, j));
+			}
+		avgput(r, i, &acc, x->dims[hp] * x->dims[wp]);
+		for (int k = r->rank - 1; k >= 0; k--) {
+			if (++idx[k] < r->dims[k])
+				break;
+			idx[k] = 0;
+		}
+	}
+	return 0;
+}
+
+/* mean: over axis (None: all), or all but axis with exclude */
+static int
+mean(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0];
+	int64_t ax[MAXD], xst[MAXD], kdims[MAXD], kst[MAXD], cnt = 1, idx[MAXD] = { 0 };
+	int red[MAXD] = { 0 }, na = ints(c, o, "axis", ax, MAXD), nk = 0, exclude = (int)aint(c, o, "exclude", 0);
+	int64_t rdims[MAXD], rst[MAXD];
+	int nr = 0;
+
+	for (int k = 0; k < (na < 0 ? x->rank : na); k++) {
+		int64_t v = na < 0 ? k : ax[k];
+		if (!normaxis(&v, x->rank))
+			return fail(c, o, "bad axis");
+		red[v] = 1;
+	}
+	if (exclude)
+		for (int k = 0; k < x->rank; k++)
+			red[k] = !red[k];
+	ir_fold_strides(x->dims, x->rank, xst);
+	for (int k = 0; k < x->rank; k++) {
+		if (red[k]) {
+			rdims[nr] = x->dims[k];
+			rst[nr++] = xst[k];
+			cnt *= x->dims[k];
+		} else {
+			kdims[nk] = x->dims[k];
+			kst[nk++] = xst[k];
+		}
+	}
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t base = 0, ridx[MAXD] = { 0 };
+		Acc acc = { x->dt, 0, 0.0 };
+		for (int k = 0; k < nk; k++)
+			base += idx[k] * kst[k];
+		for (int64_t j = 0; j < cnt; j++) {
+			int64_t off = base;
+			for (int k = 0; k < nr; k++)
+				off += ridx[k] * rst[k];
+			if (isflt(x->dt))
+				acc.f = rnd(x->dt, acc.f + ldf(x, off));
+			else
+				acc.i = wadd(acc.i, ldi(x, off));
+			for (int k = nr - 1; k >= 0; k--) {
+				if (++ridx[k] < rdims[k])
+					break;
+				ridx[k] = 0;
+			}
+		}
+		avgput(r, i, &acc, cnt);
+		for (int k = nk - 1; k >= 0; k--) {
+			if (++idx[k] < kdims[k])
+				break;
+			idx[k] = 0;
+		}
+	}
+	return 0;
+}
+
+static int
+softmax(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0];
+	int64_t axis = aint(c, o, "axis", -1), out, in, len;
+
+	if (!normaxis(&axis, x->rank))
+		return fail(c, o, "bad axis");
+	out = outer(x, (int)axis);
+	in = inner(x, (int)axis);
+	len = x->dims[axis];
+	ref_valloc(r);
+	for (int64_t b = 0; b < out; b++)
+		for (int64_t j = 0; j < in; j++) {
+			int64_t base = b * len * in + j;
+			double mx = -INFINITY, sum = 0;
+			for (int64_t k = 0; k < len; k++) {
+				double v = ldf(x, base + k * in);
+				mx = v > mx ? v : mx;
+			}
+			for (int64_t k = 0; k < len; k++) {
+				double e = r->dt == DT_FLOAT64 ? exp(ldf(x, base + k * in) - mx)
+				         : rnd(r->dt, expf((float)rnd(r->dt, ldf(x, base + k * in) - mx)));
+				stf(r, base + k * in, e);
+				sum = rnd(r->dt, sum + e);
+			}
+			for (int64_t k = 0; k < len; k++)
+				stf(r, base + k * in, ldf(r, base + k * in) / sum);
+		}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- resize */
+
+/* srcpos: the input coordinate of output index i under mode */
+static float
+srcpos(const char *mode, int64_t i, int64_t in, int64_t out)
+{
+	float scale = (float)in / (float)out;
+
+	if (!strcmp(mode, "align_corners"))
+		return out > 1 ? (float)i * ((float)(in - 1) / (float)(out - 1)) : 0.0f;
+	if (!strcmp(mode, "asymmetric"))
+		return (float)i * scale;
+	if (!strcmp(mode, "pytorch_half_pixel"))
+		return out > 1 ? ((float)i + 0.5f) * scale - 0.5f : 0.0f;
+	if (!strcmp(mode, "tf_half_pixel_for_nn"))
+		return ((float)i + 0.5f) * scale;
+	return ((float)i + 0.5f) * scale - 0.5f;     /* half_pixel */
+}
+
+static int64_t
+clampi(int64_t v, int64_t n)
+{
+	return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
+static int
+resize(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0];
+	const char *method = astr(c, o, "method"), *mode = astr(c, o, "coordinate_transformation_mode");
+	const char *rm = astr(c, o, "rounding_method");
+	int pos[4], nearest = !strcmp(method, "nearest_neighbor");
+	int64_t xst[4], rst[4];
+
+	if (!perm(astr(c, o, "layout"), "NCHW", pos) || x->rank != 4)
+		return fail(c, o, "bad layout");
+	if (!*rm)
+		rm = !strcmp(mode, "align_corners") ? "round" : "floor";
+	ir_fold_strides(x->dims, 4, xst);
+	ir_fold_strides(r->dims, 4, rst);
+	ref_valloc(r);
+	for (int64_t n = 0; n < r->dims[pos[0]]; n++)
+	for (int64_t ch = 0; ch < r->dims[pos[1]]; ch++)
+	for (int64_t y = 0; y < r->dims[pos[2]]; y++)
+	for (int64_t xx = 0; xx < r->dims[pos[3]]; xx++) {
+		int64_t H = x->dims[pos[2]], W = x->dims[pos[3]];
+		float fy = srcpos(mode, y, H, r->dims[pos[2]]), fx = srcpos(mode, xx, W, r->dims[pos[3]]);
+		int64_t base = n * xst[pos[0]] + ch * xst[pos[1]];
+		int64_t dst = n * rst[pos[0]] + ch * rst[pos[1]] + y * rst[pos[2]] + xx * rst[pos[3]];
+		if (nearest) {
+			float ry, rx;
+			if (!strcmp(rm, "round")) {
+				ry = roundf(fy), rx = roundf(fx);
+			} else if (!strcmp(rm, "round_prefer_floor")) {
+				ry = ceilf(fy - 0.5f), rx = ceilf(fx - 0.5f);
+			} else if (!strcmp(rm, "round_prefer_ceil")) {
+				ry = floorf(fy + 0.5f), rx = floorf(fx + 0.5f);
+			} else if (!strcmp(rm, "ceil")) {
+				ry = ceilf(fy), rx = ceilf(fx);
+			} else {
+				ry = floorf(fy), rx = floorf(fx);
+			}
+			conv(0, x, base + clampi((int64_t)ry, H) * xst[pos[2]] + clampi((int64_t)rx, W) * xst[pos[3]],
+			     r, dst);
+		} else {
+			float y0 = floorf(fy), x0 = floorf(fx), ly = fy - y0, lx = fx - x0;
+			int64_t iy0 = clampi((int64_t)y0, H), iy1 = clampi((int64_t)y0 + 1, H);
+			int64_t ix0 = clampi((int64_t)x0, W), ix1 = clampi((int64_t)x0 + 1, W);
+			float p00 = (float)ldd(x, base + iy0 * xst[pos[2]] + ix0 * xst[pos[3]]);
+			float p01 = (float)ldd(x, base + iy0 * xst[pos[2]] + ix1 * xst[pos[3]]);
+			float p10 = (float)ldd(x, base + iy1 * xst[pos[2]] + ix0 * xst[pos[3]]);
+			float p11 = (float)ldd(x, base + iy1 * xst[pos[2]] + ix1 * xst[pos[3]]);
+			float top = p00 * (1.0f - lx) + p01 * lx, bot = p10 * (1.0f - lx) + p11 * lx;
+			stf(r, dst, top * (1.0f - ly) + bot * ly);
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the fold fast path */
+
+/* scalarconst: the data of n if it is a one-element constant of dtype dt */
+static const void *
+scalarconst(const Module *m, NodeId n, DType dt)
+{
+	const Const *c;
+
+	if (m->nodes[n].kind != NK_CONST)
+		return NULL;
+	c = &m->consts[m->nodes[n].aux];
+	if (!c->data || m->types[c->type].dtype != dt || ir_type_numel(m, c->type) != 1)
+		return NULL;
+	return c->data;
+}
+
+/* quickquantize: the common fold, qnn.quantize of a float32 constant with
+** a per-tensor scale and zero point, computed straight into the new
+** constant with quantize()'s arithmetic.  Returns the constant, 0 if the
+** result is not exact (as quantize() would), or -1 if this is not that
+** case (the general evaluator then takes it). */
+int64_t
+ref_quickquantize(Module *m, NodeId n)
+{
+	const Node *nd = &m->nodes[n];
+	NodeId x, out;
+	const Const *cx;
+	const void *sp, *zp;
+	int dt;
+	float sc, qlo, qhi, z;
+	int32_t zi;
+	int64_t count;
+	unsigned char *dst;
+	const unsigned char *src;
+
+	if (nd->kind != NK_CALL || nd->op != OP_QNN_QUANTIZE || !nd->type)
+		return -1;
+	x = ir_arg(m, n, 0);
+	if (m->nodes[x].kind != NK_CONST || !(sp = scalarconst(m, ir_arg(m, n, 1), DT_FLOAT32)) ||
+	    !(zp = scalarconst(m, ir_arg(m, n, 2), DT_INT32)))
+		return -1;
+	cx = &m->consts[m->nodes[x].aux];
+	dt = (DType)m->types[nd->type].dtype;
+	count = ir_type_numel(m, nd->type);
+	if (!cx->data || m->types[cx->type].dtype != DT_FLOAT32 || ir_type_numel(m, cx->type) != count ||
+	    count < 0 || !isint(dt) || ir_dtype_bytes[dt] > 4)
+		return -1;
+	memcpy(&sc, sp, 4);
+	memcpy(&zi, zp, 4);
+	z = (float)zi;
+	qlo = (float)lo(dt);
+	qhi = (float)hi(dt);
+	/* into scratch first: a refused fold adds nothing to the module */
+	src = cx->data;
+	{
+		unsigned char small[1024];
+		size_t nbytes = (size_t)count * ir_dtype_bytes[dt];
+		dst = nbytes <= sizeof small ? small : ir_xmalloc(nbytes);
+		for (int64_t i = 0; i < count; i++) {
+			float xv;
+			int64_t q;
+			memcpy(&xv, src + (size_t)i * 4, 4);
+			if (!qone(1, xv, sc, z, qlo, qhi, dt, &q)) {
+				if (dst != small)
+					free(dst);
+				return 0;
+			}
+			switch (ir_dtype_bytes[dt]) {
+			case 1: dst[i] = (unsigned char)q; break;
+			case 2: { uint16_t h = (uint16_t)q; memcpy(dst + 2 * i, &h, 2); break; }
+			default: { uint32_t w = (uint32_t)q; memcpy(dst + 4 * i, &w, 4); break; }
+			}
+		}
+		out = ir_const(m, nd->type, dst, nd->loc);
+		if (dst != small)
+			free(dst);
+	}
+	return out;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+int
+ref_op_exact(OpId op)
+{
+	switch (op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
+	case OP_NN_BIAS_ADD: case OP_CAST: case OP_CLIP: case OP_NN_RELU:
+	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: case OP_QNN_REQUANTIZE:
+	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS:
+	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
+	case OP_TRANSPOSE: case OP_STRIDED_SLICE: case OP_NN_PAD: case OP_CONCATENATE: case OP_SPLIT:
+		return 1;
+	}
+	return 0;
+}
+
+int
+ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
+{
+	int bad;
+
+	memset(r, 0, sizeof *r);
+	for (uint32_t i = 0; i < o->nargs; i++)
+		if (a[i]->kind != RV_TENSOR && o->op != OP_CONCATENATE && o->op != OP_QNN_CONCATENATE)
+			return fail(c, o, "operand %u is not a tensor", i);
+	if (o->op != OP_SPLIT && !ref_vshape(c->m, o->type, r))
+		return fail(c, o, "the result is not a tensor of known shape");
+	switch (o->op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: bad = arith(c, o, a, r); break;
+	case OP_NN_BIAS_ADD: bad = biasadd(c, o, a, r); break;
+	case OP_CAST: bad = cast(c, o, a, r); break;
+	case OP_CLIP: bad = clip(c, o, a, r); break;
+	case OP_NN_RELU: bad = relu(c, o, a, r); break;
+	case OP_NN_LEAKY_RELU: bad = leakyrelu(c, o, a, r); break;
+	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: bad = unary(c, o, a, r); break;
+	case OP_QNN_QUANTIZE: bad = quantize(c, o, a, r); break;
+	case OP_QNN_DEQUANTIZE: bad = dequantize(c, o, a, r); break;
+	case OP_QNN_REQUANTIZE: bad = requantize(c, o, a, r); break;
+	case OP_QNN_ADD: case OP_QNN_MUL: bad = qbinary(c, o, a, r); break;
+	case OP_QNN_SIGMOID: case OP_QNN_TANH: bad = qunary(c, o, a, r); break;
+	case OP_QNN_CONCATENATE: bad = qconcat(c, o, a, r); break;
+	case OP_QNN_CONV2D: case OP_NN_CONV2D: bad = conv2d(c, o, a, r); break;
+	case OP_QNN_CONV2D_TRANSPOSE: case OP_NN_CONV2D_TRANSPOSE: bad = deconv2d(c, o, a, r); break;
+	case OP_QNN_DENSE: case OP_NN_DENSE: bad = dense(c, o, a, r); break;
+	case OP_NN_BATCH_MATMUL: bad = batchmatmul(c, o, a, r); break;
+	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: bad = pool2d(c, o, a, r); break;
+	case OP_NN_GLOBAL_AVG_POOL2D: bad = globalpool(c, o, a, r); break;
+	case OP_MEAN: bad = mean(c, o, a, r); break;
+	case OP_NN_SOFTMAX: bad = softmax(c, o, a, r); break;
+	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
+	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
+		bad = alias(c, o, a, r);
+		break;
+	case OP_TRANSPOSE: bad = transpose(c, o, a, r); break;
+	case OP_STRIDED_SLICE: bad = slice(c, o, a, r); break;
+	case OP_NN_PAD: bad = pad(c, o, a, r); break;
+	case OP_CONCATENATE: bad = concatenate(c, o, a, r); break;
+	case OP_SPLIT: bad = split(c, o, a, r); break;
+	case OP_NN_DEPTH_TO_SPACE: bad = depth2space(c, o, a, r); break;
+	case OP_IMAGE_RESIZE2D: bad = resize(c, o, a, r); break;
+	default: bad = fail(c, o, "no kernel"); break;
+	}
+	if (bad)
+		ref_vdrop(r);
+	return bad;
+}
+
+/* ---------------------------------------------------------------- prepare-time checks */
+
+/* tyof: the dtype of operand i of call n */
+static int
+tyof(const Module *m, NodeId n, uint32_t i)
+{
+	const Type *t = ir_type(m, m->nodes[ir_arg(m, n, i)].type);
+
+	return t->kind == TY_TENSOR ? t->dtype : DT_VOID;
+}
+
+int
+ref_op_check(const Module *m, NodeId n, Diag *d)
+{
+	const Node *nd = &m->nodes[n];
+	RefCtx cx = { m, d, 0 };
+	RefOp o = { nd->op, nd->nargs, nd->aux, nd->type, nd->loc };
+	const char *name = ir_ops[nd->op].name;
+	int dt = ir_type(m, nd->type)->kind == TY_TENSOR ? ir_type(m, nd->type)->dtype : DT_VOID;
+	int in = nd->nargs ? tyof(m, n, 0) : DT_VOID;
+
+#define REFUSE(...) do { ir_error(d, nd->loc, __VA_ARGS__); return 1; } while (0)
+	switch (nd->op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_NN_BIAS_ADD:
+	case OP_CLIP: case OP_NN_RELU: case OP_NN_LEAKY_RELU:
+		if (dt == DT_BOOL)
+			REFUSE("the ref backend cannot run %s on bool tensors", name);
+		break;
+	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
+		if (!isflt(dt))
+			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
+		break;
+	case OP_QNN_REQUANTIZE: {
+		const char *cdt = astr(&cx, &o, "compute_dtype");
+		if (strcmp(cdt, "None") && strcmp(cdt, "int64"))
+			REFUSE("the ref backend cannot run qnn.requantize with compute_dtype \"%s\" "
+			       "(its rounding depends on the target); use \"int64\" or \"None\"", cdt);
+		break;
+	}
+	case OP_QNN_MUL:
+		if (ir_type_numel(m, m->nodes[ir_arg(m, n, 2)].type) != 1 ||
+		    ir_type_numel(m, m->nodes[ir_arg(m, n, 4)].type) != 1)
+			REFUSE("the ref backend cannot run qnn.mul with per-channel scales");
+		break;
+	case OP_NN_CONV2D: case OP_NN_CONV2D_TRANSPOSE: case OP_NN_DENSE: case OP_NN_BATCH_MATMUL:
+		if (isflt(dt) != isflt(in) || dt == DT_BOOL)
+			REFUSE("the ref backend cannot run %s from %s to %s", name, ir_dtype_names[in],
+			       ir_dtype_names[dt]);
+		if (nd->op == OP_NN_CONV2D_TRANSPOSE || nd->op == OP_NN_CONV2D) {
+			/* fallthrough to the channel checks below */
+		} else {
+			break;
+		}
+		/* fallthrough */
+	case OP_QNN_CONV2D: case OP_QNN_CONV2D_TRANSPOSE: {
+		int tr = nd->op == OP_NN_CONV2D_TRANSPOSE || nd->op == OP_QNN_CONV2D_TRANSPOSE;
+		const char *ol = astr(&cx, &o, "out_layout");
+		int dp[4], kp[4], op[4];
+		const int64_t *wd = ir_type_dims(m, m->nodes[ir_arg(m, n, 1)].type);
+		const int64_t *xd = ir_type_dims(m, m->nodes[ir_arg(m, n, 0)].type);
+		const int64_t *od = ir_type_dims(m, nd->type);
+		int64_t g = aint(&cx, &o, "groups", 1), C, OC, KO, KI;
+		perm(astr(&cx, &o, "data_layout"), "NCHW", dp);
+		perm(astr(&cx, &o, "kernel_layout"), tr ? "IOHW" : "OIHW", kp);
+		perm(*ol ? ol : astr(&cx, &o, "data_layout"), "NCHW", op);
+		C = xd[dp[1]], OC = od[op[1]];
+		KO = wd[kp[tr ? 1 : 0]], KI = wd[kp[tr ? 0 : 1]];
+		if (tr && KO * g != OC)
+			REFUSE("the ref backend cannot run %s with groups=%lld whose result has %lld channels, "
+			       "the weight's of one group (TVM's type relation; give channels)",
+			       name, (long long)g, (long long)OC);
+		if (!tr && KO != OC && !(g == C && KO == C && KO * KI == OC))
+			REFUSE("the ref backend cannot run %s with this weight layout", name);
+		if ((nd->op == OP_QNN_CONV2D || nd->op == OP_QNN_CONV2D_TRANSPOSE)) {
+			int64_t kzn = ir_type_numel(m, m->nodes[ir_arg(m, n, 3)].type);
+			if (kzn != 1 && kzn != OC)
+				REFUSE("the ref backend cannot run %s with %lld kernel zero points for %lld channels",
+				       name, (long long)kzn, (long long)OC);
+		}
+		break;
+	}
+	case OP_QNN_DENSE: {
+		int64_t kzn = ir_type_numel(m, m->nodes[ir_arg(m, n, 3)].type);
+		const int64_t *od = ir_type_dims(m, nd->type);
+		int64_t U = od[ir_type(m, nd->type)->n - 1];
+		if (kzn != 1 && kzn != U)
+			REFUSE("the ref backend cannot run qnn.dense with %lld kernel zero points for %lld units",
+			       (long long)kzn, (long long)U);
+		break;
+	}
+	case OP_NN_AVG_POOL2D: case OP_NN_MAX_POOL2D: case OP_NN_GLOBAL_AVG_POOL2D: case OP_MEAN:
+		if (dt == DT_BOOL)
+			REFUSE("the ref backend cannot run %s on bool tensors", name);
+		break;
+	case OP_IMAGE_RESIZE2D: {
+		const char *method = astr(&cx, &o, "method"), *mode = astr(&cx, &o, "coordinate_transformation_mode");
+		const char *rm = astr(&cx, &o, "rounding_method");
+		static const char *const modes[] = { "half_pixel", "align_corners", "asymmetric",
+			"pytorch_half_pixel", "tf_half_pixel_for_nn" };
+		static const char *const rms[] = { "", "round", "floor", "ceil", "round_prefer_floor",
+			"round_prefer_ceil" };
+		int okm = 0, okr = 0;
+		for (size_t k = 0; k < sizeof modes / sizeof *modes; k++)
+			okm |= !strcmp(mode, modes[k]);
+		for (size_t k = 0; k < sizeof rms / sizeof *rms; k++)
+			okr |= !strcmp(rm, rms[k]);
+		if (!strcmp(method, "cubic"))
+			REFUSE("the ref backend cannot run image.resize2d with method \"cubic\" yet");
+		if (!okm)
+			REFUSE("the ref backend cannot run image.resize2d with coordinate_transformation_mode \"%s\"", mode);
+		if (!okr)
+			REFUSE("the ref backend cannot run image.resize2d with rounding_method \"%s\"", rm);
+		if (!strcmp(method, "linear") && !isflt(in))
+			REFUSE("the ref backend runs linear image.resize2d on floats only, not %s",
+			       ir_dtype_names[in]);
+		break;
+	}
+	default:
+		break;
+	}
+#undef REFUSE
+	return 0;
+}
