@@ -1,8 +1,151 @@
 #!/bin/sh
-# backends.sh: the backends agree: models in tests/backends/ run on ref, c
-# and llvm.
+# backends.sh: the backends agree.
+#
+# 1. Golden tests of the c backend's output: every tests/backends/*.relay
+#    names its command on line 1 ("// RUN: graft --emit c ... %s"); the
+#    C source and header it writes, then its standard error and "[exit N]",
+#    must equal NAME.expected byte for byte, and the C must compile with
+#    `cc -std=c99 -Wall -Werror`.
+# 2. The c backend runs models, on inputs made by tests/backends/npy.py,
+#    with the results of the ref backend: bit for bit on integer results,
+#    within a relative 1e-5 on float results.
 . "${srcdir:-.}/tests/lib.sh"
+CC=${CC:-cc}
+py=${PYTHON3:-python3}
+
 "$GRAFT" run --backend nosuch x.relay >/dev/null 2>&1
 [ $? -ne 0 ]
 ok $? "an unknown backend is refused"
+
+# ------------------------------------------------------------------ 1. goldens
+(cd "$srcdir" && ls tests/backends/*.relay) >"$tmpdir/files"
+while read -r f; do
+	name=$(basename "${f%.relay}")
+	line1=$(sed -n '1p' "$srcdir/$f")
+	case "$line1" in
+	"// RUN: graft "*) run=${line1#// RUN: graft } ;;
+	*) ok 1 "$f: line 1 must be '// RUN: graft ... %s'"; continue ;;
+	esac
+	args=$(echo "$run" | sed "s|%s|$f|g")
+	rm -f "$tmpdir/$name.c" "$tmpdir/$name.h"
+	# shellcheck disable=SC2086
+	(cd "$srcdir" && "$GRAFT" $args -o "$tmpdir/$name.c") >"$tmpdir/out" 2>"$tmpdir/err"
+	status=$?
+	: >"$tmpdir/got"
+	for x in c h; do
+		if [ -f "$tmpdir/$name.$x" ]; then
+			echo "==> $name.$x" >>"$tmpdir/got"
+			cat "$tmpdir/$name.$x" >>"$tmpdir/got"
+		fi
+	done
+	cat "$tmpdir/out" "$tmpdir/err" >>"$tmpdir/got"
+	echo "[exit $status]" >>"$tmpdir/got"
+	same_file "$tmpdir/got" "$srcdir/tests/backends/$name.expected" "$f: graft $run"
+	if [ "$status" -eq 0 ]; then
+		(cd "$tmpdir" && $CC -std=c99 -Wall -Wextra -Werror -c "$name.c" -o "$name.o") >"$tmpdir/cc" 2>&1
+		st=$?
+		ok $st "$f: the C compiles with -std=c99 -Wall -Wextra -Werror"
+		[ $st -eq 0 ] || sed 's/^/#   /' "$tmpdir/cc" | head -n 20
+	fi
+done <"$tmpdir/files"
+
+# ------------------------------------------------------------------ 2. c against ref
+if ! "$py" -c 'import struct' 2>/dev/null; then
+	skip "the c backend against ref" "no python3 to make inputs"
+	done_testing
+	exit $?
+fi
+npy() { "$py" "$srcdir/tests/backends/npy.py" "$@"; }
+
+# agree TOL DESCRIPTION GRAFT-RUN-ARGS...: graft run on c and on ref, with
+# --output $tmpdir/{c,ref}N.npy for N in 0..NOUT-1 (NOUT from $nout)
+agree() {
+	tol=$1; desc=$2; shift 2
+	outs_c=""; outs_r=""
+	k=0
+	while [ $k -lt "$nout" ]; do
+		outs_c="$outs_c --output $tmpdir/c$k.npy"; outs_r="$outs_r --output $tmpdir/r$k.npy"
+		k=$((k + 1))
+	done
+	# shellcheck disable=SC2086
+	(cd "$srcdir" && "$GRAFT" run --backend ref "$@" $outs_r) >"$tmpdir/ref.out" 2>&1
+	sr=$?
+	# shellcheck disable=SC2086
+	(cd "$srcdir" && "$GRAFT" run --backend c "$@" $outs_c) >"$tmpdir/c.out" 2>&1
+	sc=$?
+	if [ $sr -ne 0 ] || [ $sc -ne 0 ]; then
+		ok 1 "$desc: both backends run (ref $sr, c $sc)"
+		sed 's/^/#   /' "$tmpdir/ref.out" "$tmpdir/c.out" | head -n 20
+		return
+	fi
+	res=0
+	k=0
+	while [ $k -lt "$nout" ]; do
+		if [ "$tol" = exact ]; then
+			cmp -s "$tmpdir/c$k.npy" "$tmpdir/r$k.npy" || { res=1; echo "#   result $k differs"; }
+		else
+			npy cmp "$tmpdir/c$k.npy" "$tmpdir/r$k.npy" "$tol" >"$tmpdir/cmp" || { res=1; sed 's/^/#   /' "$tmpdir/cmp"; }
+		fi
+		k=$((k + 1))
+	done
+	ok $res "$desc: c and ref agree ($tol)"
+}
+
+npy "$tmpdir/x.npy" int32 2,3 5 -40 40
+nout=2 agree exact "requant.relay" --input x="$tmpdir/x.npy" tests/backends/requant.relay
+npy "$tmpdir/u.npy" uint8 1,6,6,4 7
+nout=2 agree exact "qconv_nhwc.relay" --input x="$tmpdir/u.npy" tests/backends/qconv_nhwc.relay
+npy "$tmpdir/qa.npy" int8 2,3,4 4
+npy "$tmpdir/qb.npy" int8 3,1 5
+npy "$tmpdir/qf.npy" float32 2,4 6
+nout=2 agree exact "qnn_ops.relay" --input a="$tmpdir/qa.npy" --input b="$tmpdir/qb.npy" --input f="$tmpdir/qf.npy" \
+	tests/backends/qnn_ops.relay
+npy "$tmpdir/fx.npy" float32 1,4,6,6 1
+npy "$tmpdir/fw.npy" float32 4,2,3,3 2
+npy "$tmpdir/fb.npy" float32 4 3
+nout=3 agree 1e-5 "float_net.relay" --input x="$tmpdir/fx.npy" --input w="$tmpdir/fw.npy" --input b="$tmpdir/fb.npy" \
+	tests/backends/float_net.relay
+
+# the seed model, as imported, canonicalized, and partitioned for ccompiler
+npy "$tmpdir/img.npy" float32 1,3,224,224 1
+for opts in "" "--rules canonicalize" "--rules canonicalize --target ccompiler,host"; do
+	# shellcheck disable=SC2086
+	nout=1 agree exact "pytorch_qconv.relay $opts" $opts --params examples/pytorch_qconv.safetensors \
+		--input input="$tmpdir/img.npy" examples/pytorch_qconv.relay
+done
+# seed 004's ccompiler partition, run whole
+npy "$tmpdir/s0.npy" float32 10 8
+npy "$tmpdir/s1.npy" float32 10 9
+nout=1 agree 1e-5 "seed004_ccompiler.relay --target ccompiler,host" --target ccompiler,host \
+	--input x="$tmpdir/s0.npy" --input y="$tmpdir/s1.npy" tests/partition/seed004_ccompiler.relay
+
+# integer division by zero: an error, not a crash
+npy "$tmpdir/d0.npy" int32 4 10 -5 5
+printf '' >"$tmpdir/dz"
+"$py" - "$tmpdir/d1.npy" <<'PY'
+import struct, sys
+head = "{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }"
+head += " " * (64 - (10 + len(head) + 1) % 64) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() + struct.pack("<4i", 1, 2, 0, 3))
+PY
+(cd "$srcdir" && "$GRAFT" run --backend c --input x="$tmpdir/d0.npy" --input y="$tmpdir/d1.npy" tests/backends/divzero.relay) \
+	>"$tmpdir/dz" 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q 'division by zero' "$tmpdir/dz"
+ok $? "divzero.relay: a zero divisor makes the c backend report an error (exit $st)"
+
+# a compiler that fails is reported with its messages
+(cd "$srcdir" && CC=false "$GRAFT" run --backend c --input x="$tmpdir/x.npy" tests/backends/requant.relay) >"$tmpdir/cf" 2>&1
+st=$?
+[ $st -ne 0 ] && grep -q "compiler (false) failed" "$tmpdir/cf"
+ok $? "a failing C compiler is reported (exit $st)"
+
+# a randomized differential test of small integer graphs
+if [ -f "$srcdir/tests/backends/random.py" ]; then
+	"$py" "$srcdir/tests/backends/random.py" "$tmpdir/rand" 20 1 >"$tmpdir/rlist" || ok 1 "random.py makes models"
+	while read -r model inputs; do
+		# shellcheck disable=SC2086
+		nout=1 agree exact "random $(basename "$model")" $inputs "$model"
+	done <"$tmpdir/rlist"
+fi
 done_testing

@@ -1,37 +1,172 @@
 /*
-** c.c: the c backend.  (Being written: see issue 5; until then it
-** refuses every model.)
+** c.c: the c backend: be_c_emit()'s C (cgen.c) compiled with the system's
+** C compiler into a shared object in a private temporary directory, and
+** loaded in-process.
+**
+** prepare() writes model.c and model.h, runs `$CC -std=c99 -O<opt>
+** -ffp-contract=off -shared -fPIC` on them (the C compiler's messages go
+** to the Diag when it fails), dlopen()s the result and finds graft_main;
+** run() calls it; release() unloads it and removes the directory unless
+** BeOpts.keep.  -ffp-contract=off keeps float results those of the
+** separate IEEE operations the source spells.
 */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "c.h"
+
+typedef int32_t EntryFn(const void *const *in, void *const *out);
+
+struct Program {
+	char dir[64];
+	void *so;
+	EntryFn *entry;
+	BeSig sig;
+	int keep;
+};
+
+/* rmdir_all: removes the files prepare() makes, then the directory */
+static void
+rmdir_all(const char *dir)
+{
+	static const char *const files[] = { "model.c", "model.h", "model.so", "cc.err" };
+	char path[128];
+
+	for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* slurp: the contents of path (at most 8k), or an empty string */
+static void
+slurp(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+	while (n && (buf[n - 1] == '\n'))
+		buf[--n] = 0;
+}
 
 static Program *
 prepare(const Module *m, const BeOpts *o, Diag *d)
 {
-	(void)o;
-	(void)m;
-	ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot run models yet");
+	Program *p = ir_xcalloc(1, sizeof *p);
+	const char *cc = o && o->cc ? o->cc : getenv("CC");
+	const char *tmp = getenv("TMPDIR");
+	char path[128], hpath[128], cmd[1024], err[8192];
+	FILE *c, *h;
+	int opt = o ? o->opt : 2, rc;
+
+	if (!cc || !*cc)
+		cc = "cc";
+	if (opt < 0 || opt > 3)
+		opt = 2;
+	p->keep = o && o->keep;
+	if (be_sig(m, &p->sig, d)) {
+		free(p);
+		return NULL;
+	}
+	snprintf(p->dir, sizeof p->dir, "%s/graft-c.XXXXXX", tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
+	if (!mkdtemp(p->dir)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot make a temporary directory in %s", p->dir);
+		be_sig_free(&p->sig);
+		free(p);
+		return NULL;
+	}
+	snprintf(path, sizeof path, "%s/model.c", p->dir);
+	snprintf(hpath, sizeof hpath, "%s/model.h", p->dir);
+	c = fopen(path, "w");
+	h = fopen(hpath, "w");
+	if (!c || !h) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot write %s", path);
+		goto fail;
+	}
+	rc = be_c_emit(m, NULL, c, h, "model.h", d);
+	if (fclose(c) | fclose(h) || rc) {
+		c = h = NULL;
+		goto fail;
+	}
+	c = h = NULL;
+	snprintf(cmd, sizeof cmd, "%s -std=c99 -O%d -ffp-contract=off -shared -fPIC -o %s/model.so %s -lm 2>%s/cc.err",
+	         cc, opt, p->dir, path, p->dir);
+	if (system(cmd) != 0) {
+		snprintf(path, sizeof path, "%s/cc.err", p->dir);
+		slurp(path, err, sizeof err);
+		ir_error(d, (Loc){ 0, 0, 0 }, "the c backend's compiler (%s) failed:\n%s", cc, err);
+		goto fail;
+	}
+	snprintf(path, sizeof path, "%s/model.so", p->dir);
+	if (!(p->so = dlopen(path, RTLD_NOW | RTLD_LOCAL)) ||
+	    !(*(void **)&p->entry = dlsym(p->so, "graft_main"))) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot load %s: %s", path, dlerror());
+		goto fail;
+	}
+	return p;
+fail:
+	if (c)
+		fclose(c);
+	if (h)
+		fclose(h);
+	if (p->so)
+		dlclose(p->so);
+	if (!p->keep)
+		rmdir_all(p->dir);
+	be_sig_free(&p->sig);
+	free(p);
 	return NULL;
 }
 
 static int
 run(Program *p, const Tensor *in, Tensor *out, Diag *d)
 {
-	(void)p; (void)in; (void)out; (void)d;
-	return 1;
+	const void **ip = ir_xcalloc(p->sig.nin + 1, sizeof *ip);
+	void **op = ir_xcalloc(p->sig.nout + 1, sizeof *op);
+	int rc;
+
+	for (uint32_t k = 0; k < p->sig.nin; k++)
+		ip[k] = in[k].data;
+	for (uint32_t k = 0; k < p->sig.nout; k++) {
+		out[k] = p->sig.out[k];
+		out[k].data = ir_xmalloc(be_tensor_bytes(&out[k]) + 1);
+		op[k] = out[k].data;
+	}
+	rc = p->entry(ip, (void *const *)op);
+	free(ip);
+	free(op);
+	if (rc) {
+		for (uint32_t k = 0; k < p->sig.nout; k++)
+			be_tensor_free(&out[k]);
+		ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
+		return 1;
+	}
+	return 0;
 }
 
 static void
 release(Program *p)
 {
-	(void)p;
+	if (!p)
+		return;
+	if (p->so)
+		dlclose(p->so);
+	if (!p->keep)
+		rmdir_all(p->dir);
+	else
+		fprintf(stderr, "graft: the c backend's files are in %s\n", p->dir);
+	be_sig_free(&p->sig);
+	free(p);
 }
 
 const Backend be_c = { "c", prepare, run, release };
-
-int
-be_c_emit(const Module *m, const char *target, FILE *c, FILE *h, const char *hname, Diag *d)
-{
-	(void)m; (void)target; (void)c; (void)h; (void)hname;
-	ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot emit C yet");
-	return 1;
-}

@@ -1,0 +1,1563 @@
+/*
+** cops.c: one loop nest per op for the C emitter (cgen.c).
+**
+** Each emitter reads its operands' Leaves and the call's attributes, and
+** appends C lines that fill the result's buffer.  Shapes, strides,
+** quantization parameters and fixed-point multipliers are worked out here
+** and baked into the code as constants; what needs a table (per-channel
+** parameters, rearranged weights) becomes a static const array.  The
+** integer semantics are those of ir/fold.c's header (TVM's lowering on
+** LLVM), computed with unsigned arithmetic where TVM's would wrap, so that
+** the generated code has no undefined behaviour; integer division by zero
+** returns 1 from the entry point.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgen.h"
+
+#define MAXD BE_MAXDIMS
+
+/* ---------------------------------------------------------------- helpers */
+
+static int
+isflt(DType dt)
+{
+	return ir_dtype_kind[dt] == 'f';
+}
+
+static int64_t
+lo(DType dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+	if (ir_dtype_kind[dt] != 'i')
+		return 0;
+	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+}
+
+static int64_t
+hi(DType dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+	if (dt == DT_BOOL)
+		return 1;
+	if (ir_dtype_kind[dt] == 'i')
+		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+	return bits >= 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
+}
+
+static const AttrVal *
+attr(Gen *g, Inst *i, const char *name)
+{
+	int k = ir_op_attr_index(g->m->nodes[i->node].op, name, strlen(name));
+	return k < 0 ? NULL : &ir_attrs(g->m, i->node)[k];
+}
+
+static int64_t
+aint(Gen *g, Inst *i, const char *name, int64_t dflt)
+{
+	const AttrVal *a = attr(g, i, name);
+	return a && (a->kind == AV_INT || a->kind == AV_BOOL || a->kind == AV_DTYPE) ? a->u.i : dflt;
+}
+
+static const char *
+astr(Gen *g, Inst *i, const char *name)
+{
+	const AttrVal *a = attr(g, i, name);
+	return a && a->kind == AV_STR ? ir_symstr(g->m, a->u.s) : "";
+}
+
+/* aints: the integers of an array attribute; -1 if it is None or absent */
+static int
+aints(Gen *g, Inst *i, const char *name, int64_t *out, int max)
+{
+	const AttrVal *a = attr(g, i, name);
+	int n = 0;
+
+	if (!a || a->kind != AV_ARRAY)
+		return a && a->kind == AV_INT ? (out[0] = a->u.i, 1) : -1;
+	for (uint32_t k = 0; k < a->n && n < max; k++) {
+		const AttrVal *e = &g->m->attrs[a->first + k];
+		if (e->kind == AV_INT)
+			out[n++] = e->u.i;
+		else if (e->kind == AV_ARRAY)   /* [[a, b], ...]: flattened */
+			for (uint32_t j = 0; j < e->n && n < max; j++)
+				out[n++] = g->m->attrs[e->first + j].u.i;
+	}
+	return n;
+}
+
+static int
+refuse(Gen *g, Inst *i, const char *why)
+{
+	const Node *n = &g->m->nodes[i->node];
+	ir_error(g->d, n->loc, "the c backend cannot run %s %s", ir_ops[n->op].name, why);
+	return 0;
+}
+
+static void
+strides(const Leaf *l, int64_t *st)
+{
+	int64_t s = 1;
+	for (int k = l->rank - 1; k >= 0; k--) {
+		st[k] = s;
+		s *= l->dims[k];
+	}
+}
+
+/* inner: the element count after axis ax of l; outer: before it */
+static int64_t
+inner(const Leaf *l, int ax)
+{
+	int64_t n = 1;
+	for (int k = ax + 1; k < l->rank; k++)
+		n *= l->dims[k];
+	return n;
+}
+
+static int64_t
+outer(const Leaf *l, int ax)
+{
+	int64_t n = 1;
+	for (int k = 0; k < ax; k++)
+		n *= l->dims[k];
+	return n;
+}
+
+/* idxexpr: "i0 * 12 + i2" for the loop variables i0.. with strides st (0 if none) */
+static void
+idxexpr(int rank, const int64_t *st, int64_t base, char *buf)
+{
+	int n = 0;
+
+	buf[0] = 0;
+	if (base)
+		n += sprintf(buf + n, "%lld", (long long)base);
+	for (int k = 0; k < rank; k++) {
+		if (!st[k])
+			continue;
+		if (st[k] == 1)
+			n += sprintf(buf + n, "%si%d", n ? " + " : "", k);
+		else
+			n += sprintf(buf + n, "%si%d * %lld", n ? " + " : "", k, (long long)st[k]);
+	}
+	if (!n)
+		strcpy(buf, "0");
+}
+
+/* loops: opens a loop per dim (i0, i1, ...); returns the count to close */
+static int
+loops(Gen *g, Fn *f, int rank, const int64_t *dims)
+{
+	for (int k = 0; k < rank; k++)
+		cg_open(g, f, "for (int64_t i%d = 0; i%d < %lld; i%d++) {", k, k, (long long)dims[k], k);
+	return rank;
+}
+
+static void
+closen(Fn *f, int n)
+{
+	while (n-- > 0)
+		cg_close(f);
+}
+
+/* bcast: the strides of l broadcast to o's shape (0 along broadcast dims) */
+static void
+bcast(const Leaf *l, const Leaf *o, int64_t *st)
+{
+	int64_t own[MAXD];
+
+	strides(l, own);
+	for (int k = 0; k < o->rank; k++) {
+		int j = k - (o->rank - l->rank);
+		st[k] = j < 0 || l->dims[j] == 1 ? 0 : own[j];
+	}
+}
+
+/* Elementwise nests: the index expression of each operand, as one flat
+** loop over i when every operand is o's shape or a single value, else one
+** loop per dim. */
+typedef struct Ew {
+	char oi[256];
+	char ix[3][256];
+	int open;
+} Ew;
+
+static void
+ewopen(Gen *g, Fn *f, const Leaf *o, const Leaf *const *in, int nin, Ew *e)
+{
+	int flat = 1;
+	int64_t ost[MAXD] = { 0 }, st[3][MAXD];
+
+	for (int k = 0; k < nin; k++)
+		if (in[k]->n != 1 && (in[k]->n != o->n || in[k]->rank != o->rank))
+			flat = 0;
+	if (flat) {
+		cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
+		strcpy(e->oi, "i");
+		for (int k = 0; k < nin; k++)
+			strcpy(e->ix[k], in[k]->n == 1 && o->n != 1 ? "0" : "i");
+		e->open = 1;
+		return;
+	}
+	strides(o, ost);
+	idxexpr(o->rank, ost, 0, e->oi);
+	for (int k = 0; k < nin; k++) {
+		bcast(in[k], o, st[k]);
+		idxexpr(o->rank, st[k], 0, e->ix[k]);
+	}
+	e->open = loops(g, f, o->rank, o->dims);
+}
+
+/* ---------------------------------------------------------------- requantization */
+
+/* A Q31 fixed-point multiplier and its shifts (ir/fold.c, fixed()). */
+typedef struct Fx {
+	int32_t mul;
+	int ls, total;
+} Fx;
+
+static int
+fixed(double d, Fx *f)
+{
+	int exp, shift;
+	double sig;
+	int64_t q;
+
+	if (!isfinite(d))
+		return 0;
+	if (d == 0) {
+		f->mul = 0;
+		f->ls = 0;
+		f->total = 31;
+		return 1;
+	}
+	sig = frexp(d, &exp);
+	q = (int64_t)round(sig * 2147483648.0);
+	if (q == ((int64_t)1 << 31)) {
+		q /= 2;
+		exp++;
+	}
+	f->mul = (int32_t)q;
+	shift = exp;
+	f->ls = shift > 0 ? shift : 0;
+	f->total = (shift > 0 ? 0 : -shift) + 31;
+	return f->total <= 63 && f->ls <= 62;
+}
+
+/* Requantization of one value: dst = requantize(src) by TVM's integer
+** algorithm; mul NULL skips the multiply (equal scales). */
+typedef struct Rq {
+	const char *iz, *mul, *ls, *total;  /* C expressions */
+	int nearest;
+	int64_t oz;
+	DType out;          /* clipped to its range unless int32 */
+} Rq;
+
+static void
+rqline(Gen *g, Fn *f, const char *dst, const char *src, DType srcdt, const Rq *r)
+{
+	if (ir_dtype_bytes[srcdt] < 4)
+		cg_line(g, f, "int32_t v = (int32_t)%s - %s;", src, r->iz);
+	else
+		cg_line(g, f, "int32_t v = (int32_t)((int64_t)%s - %s);", src, r->iz);
+	if (r->mul) {
+		g->helpers |= H_FPM;
+		cg_line(g, f, "int64_t w = (int64_t)graft_fpm(v, %s, %s, %s, %d) + %lld;", r->mul, r->ls, r->total,
+		        r->nearest, (long long)r->oz);
+	} else {
+		cg_line(g, f, "int64_t w = (int64_t)v + %lld;", (long long)r->oz);
+	}
+	if (r->out == DT_INT32)
+		cg_line(g, f, "%s = (int32_t)w;", dst);
+	else
+		cg_line(g, f, "%s = (%s)(w < %lld ? %lld : w > %lld ? %lld : w);", dst, cg_ctype(r->out),
+		        (long long)lo(r->out), (long long)lo(r->out), (long long)hi(r->out), (long long)hi(r->out));
+}
+
+/* rqscalar: a per-tensor Rq from in_scale, in_zp to out_scale, out_zp,
+** rounding UPWARD (the requantize inside qnn.add, mul, concatenate) */
+static int
+rqscalar(Gen *g, Inst *i, double is, int64_t iz, double os, int64_t oz, DType out, Rq *r, char bufs[4][64])
+{
+	Fx fx;
+
+	memset(r, 0, sizeof *r);
+	sprintf(bufs[0], "%lld", (long long)iz);
+	r->iz = bufs[0];
+	r->oz = oz;
+	r->out = out;
+	if ((float)is != (float)os) {
+		if (!fixed((double)(float)is / (double)(float)os, &fx))
+			return refuse(g, i, "with this ratio of scales");
+		sprintf(bufs[1], "%d", (int)fx.mul);
+		sprintf(bufs[2], "%d", fx.ls);
+		sprintf(bufs[3], "%d", fx.total);
+		r->mul = bufs[1];
+		r->ls = bufs[2];
+		r->total = bufs[3];
+	}
+	return 1;
+}
+
+/* kscalar: the float and int scalars of operands of i; 0 if not constant */
+static int
+kf(Gen *g, Fn *f, Inst *i, uint32_t arg, double *v)
+{
+	if (!cg_kflt(g, f, i, arg, 0, v))
+		return refuse(g, i, "with quantization parameters that are not constants");
+	*v = (float)*v;
+	return 1;
+}
+
+static int
+ki(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t *v)
+{
+	if (!cg_kint(g, f, i, arg, 0, v))
+		return refuse(g, i, "with quantization parameters that are not constants");
+	return 1;
+}
+
+/* ---------------------------------------------------------------- elementwise */
+
+/* binop: add, subtract, multiply, divide with broadcasting */
+static int
+binop(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *b = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	const Leaf *in[2] = { a, b };
+	const char *sym = op == OP_ADD ? "+" : op == OP_SUBTRACT ? "-" : op == OP_MULTIPLY ? "*" : "/";
+	const char *t = cg_ctype(o->dt);
+	char na[64], nb[64], no[64];
+	Ew e;
+
+	if (o->dt == DT_BOOL)
+		return refuse(g, i, "on bool tensors");
+	cg_name(g, f, a, na);
+	cg_name(g, f, b, nb);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 2, &e);
+	if (isflt(o->dt)) {
+		cg_line(g, f, "%s[%s] = %s[%s] %s %s[%s];", no, e.oi, na, e.ix[0], sym, nb, e.ix[1]);
+	} else if (op == OP_DIVIDE) {
+		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
+		if (ir_dtype_kind[o->dt] == 'i')
+			cg_line(g, f, "if (y == 0 || (x == %s%lld && y == -1))", o->dt == DT_INT64 ? "-9223372036854775807 - " : "",
+			        o->dt == DT_INT64 ? 1LL : (long long)lo(o->dt));
+		else
+			cg_line(g, f, "if (y == 0)");
+		cg_line(g, f, "\treturn 1;");
+		cg_line(g, f, "%s[%s] = (%s)(x / y);", no, e.oi, t);
+	} else {
+		const char *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
+		cg_line(g, f, "%s[%s] = (%s)((%s)%s[%s] %s (%s)%s[%s]);", no, e.oi, t, u, na, e.ix[0], sym, u, nb, e.ix[1]);
+	}
+	closen(f, e.open);
+	return 1;
+}
+
+/* convexpr: x (of dtype from) converted to dtype to as TVM's cast */
+static void
+convexpr(Gen *g, DType from, DType to, const char *x, char *buf)
+{
+	if (to == DT_BOOL)
+		sprintf(buf, "(uint8_t)(%s != 0)", x);
+	else if (isflt(from) && !isflt(to)) {
+		g->helpers |= H_F2I;
+		sprintf(buf, "(%s)graft_f2i(%s)", cg_ctype(to), x);
+	} else
+		sprintf(buf, "(%s)%s", cg_ctype(to), x);
+}
+
+/* unary: cast, clip, relu and the float functions */
+static int
+unary(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const Leaf *in[1] = { a };
+	const char *t = cg_ctype(o->dt);
+	char na[64], no[64], x[400], ex[600], l1[80], l2[80];
+	Ew e;
+
+	if (op != OP_CAST && a->dt == DT_BOOL)
+		return refuse(g, i, "on bool tensors");
+	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU) &&
+	    !isflt(o->dt))
+		return refuse(g, i, "on integer tensors");
+	cg_name(g, f, a, na);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 1, &e);
+	snprintf(x, sizeof x, "%s[%s]", na, e.ix[0]);
+	switch (op) {
+	case OP_CAST:
+		convexpr(g, (DType)a->dt, (DType)o->dt, x, ex);
+		cg_line(g, f, "%s[%s] = %s;", no, e.oi, ex);
+		break;
+	case OP_NN_RELU:
+		cg_line(g, f, "%s v = %s;", t, x);
+		cg_line(g, f, "%s[%s] = v > 0 ? v : 0;", no, e.oi);
+		break;
+	case OP_CLIP: {
+		double amin = attr(g, i, "a_min")->u.f, amax = attr(g, i, "a_max")->u.f;
+		if (isflt(o->dt)) {
+			cg_lit(o->dt == DT_FLOAT32 ? (float)amin : amin, (DType)o->dt, l1);
+			cg_lit(o->dt == DT_FLOAT32 ? (float)amax : amax, (DType)o->dt, l2);
+		} else {
+			/* tir.const truncates the bounds toward zero */
+			double tl = trunc(amin), th = trunc(amax);
+			tl = tl < (double)lo(o->dt) ? (double)lo(o->dt) : tl > (double)hi(o->dt) ? (double)hi(o->dt) : tl;
+			th = th < (double)lo(o->dt) ? (double)lo(o->dt) : th > (double)hi(o->dt) ? (double)hi(o->dt) : th;
+			sprintf(l1, "%lld", (long long)tl);
+			sprintf(l2, "%lld", (long long)th);
+		}
+		cg_line(g, f, "%s v = %s;", t, x);
+		cg_line(g, f, "v = v < %s ? v : %s;", l2, l2);
+		cg_line(g, f, "%s[%s] = v > %s ? v : %s;", no, e.oi, l1, l1);
+		break;
+	}
+	case OP_NN_LEAKY_RELU:
+		cg_line(g, f, "%s v = %s;", t, x);
+		cg_line(g, f, "%s[%s] = v > 0 ? v : v * %s;", no, e.oi,
+		        cg_lit(o->dt == DT_FLOAT32 ? (float)attr(g, i, "alpha")->u.f : attr(g, i, "alpha")->u.f,
+		               (DType)o->dt, l1));
+		break;
+	default: {
+		const char *fs = o->dt == DT_FLOAT32 ? "f" : "", *one = o->dt == DT_FLOAT32 ? "1.0f" : "1.0";
+		if (op == OP_EXP)
+			cg_line(g, f, "%s[%s] = exp%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_TANH)
+			cg_line(g, f, "%s[%s] = tanh%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_SIGMOID)
+			cg_line(g, f, "%s[%s] = %s / (%s + exp%s(-%s));", no, e.oi, one, one, fs, x);
+		else
+			cg_line(g, f, "%s[%s] = %s / sqrt%s(%s);", no, e.oi, one, fs, x);
+		break;
+	}
+	}
+	closen(f, e.open);
+	return 1;
+}
+
+/* axis3: opens loops i0 over the elements before axis, c along it and i2
+** after it, for a per-channel op; returns the index expression */
+static void
+axis3(Gen *g, Fn *f, const Leaf *l, int ax, char *ix)
+{
+	int64_t in = inner(l, ax);
+
+	cg_open(g, f, "for (int64_t i0 = 0; i0 < %lld; i0++) {", (long long)outer(l, ax));
+	cg_open(g, f, "for (int64_t c = 0; c < %lld; c++) {", (long long)l->dims[ax]);
+	cg_open(g, f, "for (int64_t i2 = 0; i2 < %lld; i2++) {", (long long)in);
+	sprintf(ix, "(i0 * %lld + c) * %lld + i2", (long long)l->dims[ax], (long long)in);
+}
+
+static int
+biasadd(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *b = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	int64_t ax = aint(g, i, "axis", 1);
+	char nx[64], nb[64], no[64], ix[256];
+
+	if (ax < 0)
+		ax += x->rank;
+	cg_name(g, f, x, nx);
+	cg_name(g, f, b, nb);
+	cg_name(g, f, o, no);
+	axis3(g, f, o, (int)ax, ix);
+	if (isflt(o->dt)) {
+		cg_line(g, f, "%s[%s] = %s[%s] + %s[c];", no, ix, nx, ix, nb);
+	} else {
+		const char *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
+		cg_line(g, f, "%s[%s] = (%s)((%s)%s[%s] + (%s)%s[c]);", no, ix, cg_ctype(o->dt), u, nx, ix, u, nb);
+	}
+	closen(f, 3);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- quantization */
+
+/* qaxis: the channel axis of a per-channel qnn op, and whether operands
+** a, b are per tensor (one value) */
+static int
+perchan(Gen *g, Fn *f, Inst *i, uint32_t arg)
+{
+	(void)g;
+	return cg_leaf(f, i, arg)->n > 1;
+}
+
+/* param: a C expression for parameter operand arg along channel c: a
+** literal, or an array k3[c] of its values as dtype dt */
+static const char *
+param(Gen *g, Fn *f, Inst *i, uint32_t arg, DType dt, int64_t nch, char *buf)
+{
+	const Leaf *l = cg_leaf(f, i, arg);
+	double v;
+
+	if (l->n <= 1) {
+		if (!cg_kflt(g, f, i, arg, 0, &v))
+			return NULL;
+		return cg_lit(dt == DT_FLOAT32 ? (float)v : v, dt, buf);
+	}
+	if (!cg_kflt(g, f, i, arg, 0, &v))
+		return NULL;
+	{
+		char nb[64];
+		void *data = ir_xmalloc((size_t)nch * ir_dtype_bytes[dt]);
+		for (int64_t c = 0; c < nch; c++) {
+			cg_kflt(g, f, i, arg, c, &v);
+			if (dt == DT_FLOAT32)
+				((float *)data)[c] = (float)v;
+			else
+				((int32_t *)data)[c] = (int32_t)v;
+		}
+		cg_carray(g, dt, nch, data, "a quantization parameter per channel", nb);
+		sprintf(buf, "%s[c]", nb);
+	}
+	return buf;
+}
+
+static int
+quantize(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int64_t ax = aint(g, i, "axis", -1);
+	int pc = perchan(g, f, i, 1) || perchan(g, f, i, 2);
+	char nx[64], no[64], ix[256], sb[64], zb[64], qlo[64], qhi[64];
+	const char *s, *z;
+
+	if (x->dt != DT_FLOAT32 || isflt(o->dt) || ir_dtype_bytes[o->dt] > 4)
+		return refuse(g, i, "from or to these dtypes");
+	if (ax < 0)
+		ax += x->rank;
+	if (pc && (ax < 0 || ax >= x->rank))
+		return refuse(g, i, "with this axis");
+	if (!(s = param(g, f, i, 1, DT_FLOAT32, pc ? x->dims[ax] : 1, sb)) ||
+	    !(z = param(g, f, i, 2, DT_FLOAT32, pc ? x->dims[ax] : 1, zb)))
+		return refuse(g, i, "with quantization parameters that are not constants");
+	cg_lit((float)lo(o->dt), DT_FLOAT32, qlo);
+	cg_lit((float)hi(o->dt), DT_FLOAT32, qhi);
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	if (pc) {
+		axis3(g, f, o, (int)ax, ix);
+	} else {
+		cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
+		strcpy(ix, "i");
+	}
+	/* round(x / scale) + zp, all in float32; llvm.round: halves away from zero */
+	cg_line(g, f, "float v = roundf(%s[%s] / %s) + %s;", nx, ix, s, z);
+	cg_line(g, f, "v = v < %s ? v : %s;", qhi, qhi);
+	cg_line(g, f, "v = v > %s ? v : %s;", qlo, qlo);
+	if (o->dt == DT_INT32 || o->dt == DT_UINT32) {
+		g->helpers |= H_F2I;
+		cg_line(g, f, "%s[%s] = (%s)graft_f2i(v);", no, ix, cg_ctype(o->dt));
+	} else {
+		cg_line(g, f, "%s[%s] = (%s)v;", no, ix, cg_ctype(o->dt));
+	}
+	closen(f, pc ? 3 : 1);
+	return 1;
+}
+
+static int
+dequantize(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int64_t ax = aint(g, i, "axis", -1);
+	int pc = perchan(g, f, i, 1) || perchan(g, f, i, 2);
+	char nx[64], no[64], ix[256], sb[64], zb[64];
+	const char *s, *z;
+
+	if (isflt(x->dt) || ir_dtype_bytes[x->dt] > 4 || o->dt != DT_FLOAT32)
+		return refuse(g, i, "from or to these dtypes");
+	if (ax < 0)
+		ax += x->rank;
+	if (pc && (ax < 0 || ax >= x->rank))
+		return refuse(g, i, "with this axis");
+	if (!(s = param(g, f, i, 1, DT_FLOAT32, pc ? x->dims[ax] : 1, sb)) ||
+	    !(z = param(g, f, i, 2, DT_INT32, pc ? x->dims[ax] : 1, zb)))
+		return refuse(g, i, "with quantization parameters that are not constants");
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	if (pc) {
+		axis3(g, f, o, (int)ax, ix);
+	} else {
+		cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
+		strcpy(ix, "i");
+	}
+	if (ir_dtype_bytes[x->dt] < 4 && !pc)
+		cg_line(g, f, "%s[%s] = (float)(%s[%s] - %s) * %s;", no, ix, nx, ix, z, s);
+	else
+		cg_line(g, f, "%s[%s] = (float)(int32_t)((int64_t)%s[%s] - %s) * %s;", no, ix, nx, ix, z, s);
+	closen(f, pc ? 3 : 1);
+	return 1;
+}
+
+static int
+requantize(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const char *rounding = astr(g, i, "rounding"), *cdt = astr(g, i, "compute_dtype");
+	int64_t axis = aint(g, i, "axis", -1), ax, oz, ns = cg_leaf(f, i, 1)->n;
+	int pcs = ns > 1 || cg_leaf(f, i, 1)->rank == 1, pcz = cg_leaf(f, i, 2)->n > 1;
+	double os, s0;
+	char nx[64], no[64], ix[256], zb[64], mb[80], lb[80], tb[80], dst[600], src[600];
+	Rq r;
+
+	if (isflt(x->dt) || x->dt == DT_UINT32 || x->dt == DT_INT64 || isflt(o->dt) || ir_dtype_bytes[o->dt] > 4)
+		return refuse(g, i, "from or to these dtypes");
+	if (strcmp(rounding, "None") && strcmp(rounding, "UPWARD") && strcmp(rounding, "TONEAREST"))
+		return refuse(g, i, "with this rounding");
+	if (strcmp(cdt, "None") && strcmp(cdt, "int64"))
+		return refuse(g, i, "with a float compute_dtype");
+	if (!kf(g, f, i, 3, &os) || !ki(g, f, i, 4, &oz) || !kf(g, f, i, 1, &s0))
+		return 0;
+	ax = axis < 0 ? (x->rank > 0 ? x->rank + axis : 0) : axis;
+	if ((pcs || pcz) && (ax < 0 || ax >= x->rank || (pcs && (axis == -1 ? x->rank - 1 : axis) != ax)))
+		return refuse(g, i, "with this axis");
+	if (os == 0 || !isfinite(os))
+		return refuse(g, i, "with this output scale");
+	memset(&r, 0, sizeof r);
+	r.nearest = strcmp(rounding, "TONEAREST") == 0;
+	r.oz = oz;
+	r.out = (DType)o->dt;
+	if (!(r.iz = param(g, f, i, 2, DT_INT32, pcz ? x->dims[ax] : 1, zb)))
+		return refuse(g, i, "with quantization parameters that are not constants");
+	if (!pcs) {
+		Fx fx;
+		if (s0 != os) {
+			if (!fixed(s0 / os, &fx))
+				return refuse(g, i, "with this ratio of scales");
+			sprintf(mb, "%d", (int)fx.mul);
+			sprintf(lb, "%d", fx.ls);
+			sprintf(tb, "%d", fx.total);
+			r.mul = mb;
+			r.ls = lb;
+			r.total = tb;
+		}
+	} else {
+		int32_t *mul = ir_xmalloc((size_t)ns * 4), *ls = ir_xmalloc((size_t)ns * 4), *tot = ir_xmalloc((size_t)ns * 4);
+		char n1[16], n2[16], n3[16];
+		for (int64_t c = 0; c < ns; c++) {
+			double s;
+			Fx fx;
+			if (!cg_kflt(g, f, i, 1, c, &s) || !isfinite((float)s) || !fixed((double)(float)s / os, &fx)) {
+				free(mul);
+				free(ls);
+				free(tot);
+				return refuse(g, i, "with these scales");
+			}
+			mul[c] = fx.mul;
+			ls[c] = fx.ls;
+			tot[c] = fx.total;
+		}
+		cg_carray(g, DT_INT32, ns, mul, "fixed-point multipliers per channel", n1);
+		cg_carray(g, DT_INT32, ns, ls, "left shifts per channel", n2);
+		cg_carray(g, DT_INT32, ns, tot, "right shifts + 31 per channel", n3);
+		sprintf(mb, "%s[c]", n1);
+		sprintf(lb, "%s[c]", n2);
+		sprintf(tb, "%s[c]", n3);
+		r.mul = mb;
+		r.ls = lb;
+		r.total = tb;
+	}
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	if (pcs || pcz) {
+		axis3(g, f, o, (int)ax, ix);
+	} else {
+		cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
+		strcpy(ix, "i");
+	}
+	sprintf(dst, "%s[%s]", no, ix);
+	sprintf(src, "%s[%s]", nx, ix);
+	rqline(g, f, dst, src, (DType)x->dt, &r);
+	closen(f, pcs || pcz ? 3 : 1);
+	return 1;
+}
+
+/* qbinary: qnn.add and qnn.mul as TVM canonicalizes them (src/relay/qnn/op/
+** add.cc, mul.cc) */
+static int
+qbinary(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *b = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	const Leaf *in[2] = { a, b };
+	double ls, rs, os;
+	int64_t lz, rz, oz;
+	char na[64], nb[64], no[64], dst[600], src[600], bl[4][64], br[4][64];
+	Ew e;
+	Rq rl, rr;
+
+	for (uint32_t k = 2; k < 8; k++)
+		if (cg_leaf(f, i, k)->n != 1)
+			return refuse(g, i, "with per-channel parameters");
+	if (isflt(a->dt) || ir_dtype_bytes[a->dt] > 4 || a->dt != b->dt)
+		return refuse(g, i, "on these dtypes");
+	if (!kf(g, f, i, 2, &ls) || !ki(g, f, i, 3, &lz) || !kf(g, f, i, 4, &rs) || !ki(g, f, i, 5, &rz) ||
+	    !kf(g, f, i, 6, &os) || !ki(g, f, i, 7, &oz))
+		return 0;
+	cg_name(g, f, a, na);
+	cg_name(g, f, b, nb);
+	cg_name(g, f, o, no);
+	if (op == OP_QNN_ADD) {
+		/* both sides requantized to the output's parameters in int32 (or
+		** just widened when they have them already), added, less the
+		** output zero point, clipped */
+		int reql = ls != os || lz != oz, reqr = rs != os || rz != oz;
+		if ((reql && !rqscalar(g, i, ls, lz, os, oz, DT_INT32, &rl, bl)) ||
+		    (reqr && !rqscalar(g, i, rs, rz, os, oz, DT_INT32, &rr, br)))
+			return 0;
+		ewopen(g, f, o, in, 2, &e);
+		cg_line(g, f, "int32_t l, r;");
+		sprintf(src, "%s[%s]", na, e.ix[0]);
+		if (reql) {
+			cg_open(g, f, "{");
+			rqline(g, f, "l", src, (DType)a->dt, &rl);
+			cg_close(f);
+		} else {
+			cg_line(g, f, "l = (int32_t)%s;", src);
+		}
+		sprintf(src, "%s[%s]", nb, e.ix[1]);
+		if (reqr) {
+			cg_open(g, f, "{");
+			rqline(g, f, "r", src, (DType)b->dt, &rr);
+			cg_close(f);
+		} else {
+			cg_line(g, f, "r = (int32_t)%s;", src);
+		}
+		cg_line(g, f, "int32_t s = (int32_t)((uint32_t)l + (uint32_t)r - (uint32_t)%lld);", (long long)oz);
+		if (o->dt == DT_INT32)
+			cg_line(g, f, "%s[%s] = s;", no, e.oi);
+		else
+			cg_line(g, f, "%s[%s] = (%s)(s < %lld ? %lld : s > %lld ? %lld : s);", no, e.oi, cg_ctype(o->dt),
+			        (long long)lo(o->dt), (long long)lo(o->dt), (long long)hi(o->dt), (long long)hi(o->dt));
+	} else {
+		/* (a - za) * (b - zb) in int32, requantized from scale sa * sb
+		** (a float32 product) and zero point 0 */
+		if (!rqscalar(g, i, (float)((float)ls * (float)rs), 0, os, oz, (DType)o->dt, &rl, bl))
+			return 0;
+		ewopen(g, f, o, in, 2, &e);
+		cg_line(g, f, "int32_t p = (int32_t)((uint32_t)((int64_t)%s[%s] - %lld) * (uint32_t)((int64_t)%s[%s] - %lld));",
+		        na, e.ix[0], (long long)lz, nb, e.ix[1], (long long)rz);
+		sprintf(dst, "%s[%s]", no, e.oi);
+		rqline(g, f, dst, "p", DT_INT32, &rl);
+	}
+	closen(f, e.open);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- data movement */
+
+/* concat: the fields of tuple inst t along axis into o; qnn requantizes
+** each field whose parameters differ from the output's */
+static int
+concat(Gen *g, Fn *f, Inst *i, int qnn)
+{
+	Inst *t = cg_op(f, i, 0);
+	const Leaf *o = cg_out(f, i);
+	int64_t ax = aint(g, i, "axis", 0), at = 0, oz = 0;
+	double os = 0;
+	size_t esz = ir_dtype_bytes[o->dt];
+	char no[64], nx[64];
+
+	if (ax < 0)
+		ax += o->rank;
+	if (qnn && (!kf(g, f, i, 3, &os) || !ki(g, f, i, 4, &oz)))
+		return 0;
+	cg_name(g, f, o, no);
+	for (uint32_t k = 0; k < t->nval; k++) {
+		const Leaf *x = &f->leaves[t->val + k];
+		int64_t chunk = x->dims[ax] * inner(x, (int)ax), ochunk = o->dims[ax] * inner(o, (int)ax);
+		int req = 0;
+		double s = 0;
+		int64_t z = 0;
+		Rq r;
+		char bufs[4][64];
+		if (qnn) {
+			Inst *ts = cg_op(f, i, 1), *tz = cg_op(f, i, 2);
+			if (ts->nops != t->nval || tz->nops != t->nval ||
+			    !cg_kflt(g, f, ts, k, 0, &s) || !cg_kint(g, f, tz, k, 0, &z))
+				return refuse(g, i, "with quantization parameters that are not constants");
+			s = (float)s;
+			req = s != os || z != oz;
+			if (req && !rqscalar(g, i, s, z, os, oz, (DType)o->dt, &r, bufs))
+				return 0;
+		}
+		cg_name(g, f, x, nx);
+		cg_open(g, f, "for (int64_t i0 = 0; i0 < %lld; i0++) {", (long long)outer(o, (int)ax));
+		if (req) {
+			char dst[600], src[600];
+			cg_open(g, f, "for (int64_t i1 = 0; i1 < %lld; i1++) {", (long long)chunk);
+			sprintf(dst, "%s[i0 * %lld + %lld + i1]", no, (long long)ochunk, (long long)at);
+			sprintf(src, "%s[i0 * %lld + i1]", nx, (long long)chunk);
+			rqline(g, f, dst, src, (DType)x->dt, &r);
+			cg_close(f);
+		} else {
+			cg_line(g, f, "memcpy(%s + i0 * %lld + %lld, %s + i0 * %lld, %lld);", no, (long long)ochunk,
+			        (long long)at, nx, (long long)chunk, (long long)(chunk * (int64_t)esz));
+		}
+		cg_close(f);
+		at += chunk;
+	}
+	return 1;
+}
+
+static int
+split(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0);
+	int64_t ax = aint(g, i, "axis", 0), at = 0;
+	size_t esz = ir_dtype_bytes[x->dt];
+	char no[64], nx[64];
+
+	if (ax < 0)
+		ax += x->rank;
+	cg_name(g, f, x, nx);
+	for (uint32_t k = 0; k < i->nval; k++) {
+		const Leaf *o = &f->leaves[i->val + k];
+		int64_t chunk = o->dims[ax] * inner(o, (int)ax), xchunk = x->dims[ax] * inner(x, (int)ax);
+		cg_name(g, f, o, no);
+		cg_line(g, f, "for (int64_t i0 = 0; i0 < %lld; i0++)", (long long)outer(x, (int)ax));
+		cg_line(g, f, "\tmemcpy(%s + i0 * %lld, %s + i0 * %lld + %lld, %lld);", no, (long long)chunk, nx,
+		        (long long)xchunk, (long long)at, (long long)(chunk * (int64_t)esz));
+		at += chunk;
+	}
+	return 1;
+}
+
+/* gather: o[idx] = x[base + sum idx_k * st_k] over o's shape */
+static void
+gather(Gen *g, Fn *f, const Leaf *o, const Leaf *x, int64_t base, const int64_t *st)
+{
+	int64_t ost[MAXD];
+	char no[64], nx[64], oi[256], xi[256];
+	int n;
+
+	strides(o, ost);
+	idxexpr(o->rank, ost, 0, oi);
+	idxexpr(o->rank, st, base, xi);
+	cg_name(g, f, o, no);
+	cg_name(g, f, x, nx);
+	n = loops(g, f, o->rank, o->dims);
+	cg_line(g, f, "%s[%s] = %s[%s];", no, oi, nx, xi);
+	closen(f, n);
+}
+
+static int
+transpose(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int64_t axes[MAXD], xst[MAXD], st[MAXD];
+	int n = aints(g, i, "axes", axes, MAXD);
+
+	strides(x, xst);
+	for (int k = 0; k < o->rank; k++) {
+		int64_t a = n <= 0 ? o->rank - 1 - k : axes[k];
+		if (a < 0)
+			a += x->rank;
+		st[k] = xst[a];
+	}
+	gather(g, f, o, x, 0, st);
+	return 1;
+}
+
+static int
+slice(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int64_t begin[MAXD], end[MAXD], sv[MAXD], axes[MAXD], xst[MAXD], st[MAXD], base = 0;
+	int nb = aints(g, i, "begin", begin, MAXD), ne = aints(g, i, "end", end, MAXD);
+	int ns = aints(g, i, "strides", sv, MAXD), na = aints(g, i, "axes", axes, MAXD);
+	int size = strcmp(astr(g, i, "slice_mode"), "size") == 0;
+
+	(void)ne;
+	strides(x, xst);
+	for (int k = 0; k < x->rank; k++) {
+		int j = -1;     /* the attribute position of axis k */
+		int64_t b, s = 1, d = x->dims[k];
+		if (na > 0) {
+			for (int q = 0; q < na; q++)
+				if ((axes[q] < 0 ? axes[q] + x->rank : axes[q]) == k)
+					j = q;
+		} else if (k < nb) {
+			j = k;
+		}
+		if (j >= 0 && !size && ns > 0)
+			s = sv[j < ns ? j : ns - 1];
+		b = j >= 0 && j < nb ? begin[j] : (s > 0 ? 0 : d - 1);
+		if (b < 0)
+			b += d;
+		if (s > 0)
+			b = b < 0 ? 0 : b > d ? d : b;
+		else
+			b = b < -1 ? -1 : b > d - 1 ? d - 1 : b;
+		base += b * xst[k];
+		st[k] = s * xst[k];
+	}
+	if (o->n)
+		gather(g, f, o, x, base, st);
+	return 1;
+}
+
+static int
+pad(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *pv = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	int64_t pw[2 * MAXD], xst[MAXD], ost[MAXD], base = 0;
+	int n = aints(g, i, "pad_width", pw, 2 * MAXD);
+	char no[64], nx[64], np[64], v[160], pvx[64], oi[256], xi[256];
+	int open;
+
+	if (strcmp(astr(g, i, "pad_mode"), "constant"))
+		return refuse(g, i, "in this pad_mode");
+	if (n != 2 * x->rank)
+		return refuse(g, i, "with this pad_width");
+	cg_name(g, f, o, no);
+	cg_name(g, f, x, nx);
+	{
+		double pval;
+		if (cg_kflt(g, f, i, 1, 0, &pval) && !isflt(pv->dt)) {
+			int64_t iv;
+			cg_kint(g, f, i, 1, 0, &iv);
+			pval = (double)iv;
+		}
+		if (cg_kflt(g, f, i, 1, 0, &pval)) {
+			cg_lit(pval, (DType)pv->dt, pvx);
+			if (isflt(pv->dt) && !isflt(o->dt)) {
+				double t = trunc(pval);
+				sprintf(v, "(%s)%lld", cg_ctype(o->dt), (long long)t);
+			} else {
+				convexpr(g, (DType)pv->dt, (DType)o->dt, pvx, v);
+			}
+		} else {
+			sprintf(pvx, "%s[0]", cg_name(g, f, pv, np));
+			convexpr(g, (DType)pv->dt, (DType)o->dt, pvx, v);
+		}
+	}
+	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
+	cg_line(g, f, "\t%s[i] = %s;", no, v);
+	strides(o, ost);
+	strides(x, xst);
+	for (int k = 0; k < x->rank; k++)
+		base += pw[2 * k] * ost[k];
+	idxexpr(x->rank, ost, base, oi);
+	idxexpr(x->rank, xst, 0, xi);
+	open = loops(g, f, x->rank, x->dims);
+	cg_line(g, f, "%s[%s] = %s[%s];", no, oi, nx, xi);
+	closen(f, open);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- reductions */
+
+static int
+softmax(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int64_t ax = aint(g, i, "axis", -1), in, a;
+	char nx[64], no[64];
+	const char *t = cg_ctype(o->dt), *fs = o->dt == DT_FLOAT32 ? "f" : "";
+
+	if (!isflt(o->dt))
+		return refuse(g, i, "on integer tensors");
+	if (ax < 0)
+		ax += x->rank;
+	in = inner(x, (int)ax);
+	a = x->dims[ax];
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	cg_open(g, f, "for (int64_t i0 = 0; i0 < %lld; i0++) {", (long long)outer(x, (int)ax));
+	cg_open(g, f, "for (int64_t i2 = 0; i2 < %lld; i2++) {", (long long)in);
+	cg_line(g, f, "const %s *x = %s + i0 * %lld + i2;", t, nx, (long long)(a * in));
+	cg_line(g, f, "%s *y = %s + i0 * %lld + i2;", t, no, (long long)(a * in));
+	cg_line(g, f, "%s m = x[0], s = 0;", t);
+	cg_line(g, f, "for (int64_t c = 1; c < %lld; c++)", (long long)a);
+	cg_line(g, f, "\tm = x[c * %lld] > m ? x[c * %lld] : m;", (long long)in, (long long)in);
+	cg_open(g, f, "for (int64_t c = 0; c < %lld; c++) {", (long long)a);
+	cg_line(g, f, "y[c * %lld] = exp%s(x[c * %lld] - m);", (long long)in, fs, (long long)in);
+	cg_line(g, f, "s += y[c * %lld];", (long long)in);
+	cg_close(f);
+	cg_line(g, f, "for (int64_t c = 0; c < %lld; c++)", (long long)a);
+	cg_line(g, f, "\ty[c * %lld] /= s;", (long long)in);
+	closen(f, 2);
+	return 1;
+}
+
+static int
+mean(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int64_t axes[MAXD], xst[MAXD], st[MAXD], cnt = 1, s = 1;
+	int n = aints(g, i, "axis", axes, MAXD), ex = (int)aint(g, i, "exclude", 0), red[MAXD], open;
+	char nx[64], no[64], acc[64], oi[256], xi[256];
+
+	if (!isflt(o->dt))
+		return refuse(g, i, "on integer tensors");
+	for (int k = 0; k < x->rank; k++)
+		red[k] = n < 0;
+	for (int q = 0; q < n; q++)
+		red[axes[q] < 0 ? axes[q] + x->rank : axes[q]] = 1;
+	for (int k = 0; k < x->rank; k++)
+		if (ex)
+			red[k] = !red[k];
+	/* the output index of each input dim: the kept dims in order */
+	for (int k = x->rank - 1; k >= 0; k--) {
+		if (red[k]) {
+			st[k] = 0;
+			cnt *= x->dims[k];
+		} else {
+			st[k] = s;
+			s *= x->dims[k];
+		}
+	}
+	strides(x, xst);
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	cg_scratch(g, f, DT_FLOAT64, o->n, acc);
+	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
+	cg_line(g, f, "\t%s[i] = 0;", acc);
+	idxexpr(x->rank, st, 0, oi);
+	idxexpr(x->rank, xst, 0, xi);
+	open = loops(g, f, x->rank, x->dims);
+	cg_line(g, f, "%s[%s] += %s[%s];", acc, oi, nx, xi);
+	closen(f, open);
+	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
+	cg_line(g, f, "\t%s[i] = (%s)(%s[i] / %lld);", no, cg_ctype(o->dt), acc, (long long)cnt);
+	return 1;
+}
+
+/* hw: the positions of N, C, H, W in a 4-d data layout; 0 if not NCHW/NHWC */
+static int
+hw(const char *layout, int *pn, int *pc, int *ph, int *pw)
+{
+	if (strcmp(layout, "NCHW") == 0) {
+		*pn = 0, *pc = 1, *ph = 2, *pw = 3;
+		return 1;
+	}
+	if (strcmp(layout, "NHWC") == 0) {
+		*pn = 0, *ph = 1, *pw = 2, *pc = 3;
+		return 1;
+	}
+	return 0;
+}
+
+/* pads: top, left, bottom, right from a padding attribute */
+static int
+pads(Gen *g, Inst *i, int64_t *p)
+{
+	int64_t v[4];
+	int n = aints(g, i, "padding", v, 4);
+
+	if (n == 1)
+		p[0] = p[1] = p[2] = p[3] = v[0];
+	else if (n == 2)
+		p[0] = p[2] = v[0], p[1] = p[3] = v[1];
+	else if (n == 4)
+		memcpy(p, v, sizeof v);
+	else
+		return 0;
+	return 1;
+}
+
+static int
+pool(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int pn, pc, ph, pw, open = 0;
+	int64_t ps[2], st[2], dl[2], p[4], xst[MAXD], ost[MAXD];
+	int incl = (int)aint(g, i, "count_include_pad", 0), gl = op == OP_NN_GLOBAL_AVG_POOL2D;
+	const char *t = cg_ctype(o->dt);
+	char nx[64], no[64], lit[64];
+
+	if (x->rank != 4 || !hw(astr(g, i, "layout"), &pn, &pc, &ph, &pw) ||
+	    (*astr(g, i, "out_layout") && strcmp(astr(g, i, "out_layout"), astr(g, i, "layout"))))
+		return refuse(g, i, "in this layout");
+	if (gl) {
+		ps[0] = x->dims[ph], ps[1] = x->dims[pw];
+		st[0] = st[1] = dl[0] = dl[1] = 1;
+		memset(p, 0, sizeof p);
+	} else if (aints(g, i, "pool_size", ps, 2) != 2 || aints(g, i, "strides", st, 2) != 2 ||
+	           aints(g, i, "dilation", dl, 2) != 2 || !pads(g, i, p)) {
+		return refuse(g, i, "with these attributes");
+	}
+	strides(x, xst);
+	strides(o, ost);
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	/* loops in the layout's order, the window inside */
+	for (int k = 0; k < 4; k++) {
+		const char *v = k == pn ? "n" : k == pc ? "c" : k == ph ? "oh" : "ow";
+		cg_open(g, f, "for (int64_t %s = 0; %s < %lld; %s++) {", v, v, (long long)o->dims[k], v);
+		open++;
+	}
+	cg_line(g, f, "const %s *x = %s + n * %lld + c * %lld;", t, nx, (long long)xst[pn], (long long)xst[pc]);
+	if (op == OP_NN_MAX_POOL2D) {
+		cg_line(g, f, "%s m = %s;", t, isflt(o->dt) ? "-INFINITY" : cg_lit((double)lo(o->dt), (DType)o->dt, lit));
+	} else {
+		cg_line(g, f, "%s s = 0;", isflt(o->dt) ? t : "int64_t");
+		cg_line(g, f, "int64_t cnt = 0;");
+	}
+	cg_open(g, f, "for (int64_t kh = 0; kh < %lld; kh++) {", (long long)ps[0]);
+	cg_line(g, f, "int64_t ih = oh * %lld - %lld + kh * %lld;", (long long)st[0], (long long)p[0], (long long)dl[0]);
+	if (!gl) {
+		cg_line(g, f, "if (ih < 0 || ih >= %lld)", (long long)x->dims[ph]);
+		cg_line(g, f, "\tcontinue;");
+	}
+	cg_open(g, f, "for (int64_t kw = 0; kw < %lld; kw++) {", (long long)ps[1]);
+	cg_line(g, f, "int64_t iw = ow * %lld - %lld + kw * %lld;", (long long)st[1], (long long)p[1], (long long)dl[1]);
+	if (!gl) {
+		cg_line(g, f, "if (iw < 0 || iw >= %lld)", (long long)x->dims[pw]);
+		cg_line(g, f, "\tcontinue;");
+	}
+	cg_line(g, f, "%s v = x[ih * %lld + iw * %lld];", t, (long long)xst[ph], (long long)xst[pw]);
+	if (op == OP_NN_MAX_POOL2D) {
+		cg_line(g, f, "m = v > m ? v : m;");
+	} else {
+		cg_line(g, f, "s += v;");
+		cg_line(g, f, "cnt++;");
+	}
+	closen(f, 2);
+	if (op == OP_NN_MAX_POOL2D) {
+		cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = m;", no, (long long)ost[pn],
+		        (long long)ost[pc], (long long)ost[ph], (long long)ost[pw]);
+	} else {
+		if (incl) {
+			/* the window within the padded input */
+			cg_line(g, f, "int64_t h0 = oh * %lld - %lld, w0 = ow * %lld - %lld;", (long long)st[0],
+			        (long long)p[0], (long long)st[1], (long long)p[1]);
+			cg_line(g, f, "int64_t h1 = h0 + %lld, w1 = w0 + %lld;", (long long)((ps[0] - 1) * dl[0] + 1),
+			        (long long)((ps[1] - 1) * dl[1] + 1));
+			cg_line(g, f, "h1 = h1 < %lld ? h1 : %lld;", (long long)(x->dims[ph] + p[2]), (long long)(x->dims[ph] + p[2]));
+			cg_line(g, f, "w1 = w1 < %lld ? w1 : %lld;", (long long)(x->dims[pw] + p[3]), (long long)(x->dims[pw] + p[3]));
+			cg_line(g, f, "cnt = (h1 - h0) * (w1 - w0);");
+		}
+		if (isflt(o->dt))
+			cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = cnt ? s / (%s)cnt : 0;", no,
+			        (long long)ost[pn], (long long)ost[pc], (long long)ost[ph], (long long)ost[pw], t);
+		else
+			cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = (%s)(cnt ? s / cnt : 0);", no,
+			        (long long)ost[pn], (long long)ost[pc], (long long)ost[ph], (long long)ost[pw], t);
+	}
+	closen(f, open);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- dense */
+
+static int
+dense(Gen *g, Fn *f, Inst *i, int qnn)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *w = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	int64_t K = x->dims[x->rank - 1], N = w->dims[0], M = x->n / (K ? K : 1), xz = 0;
+	const char *acc = cg_ctype(o->dt), *wz = "0";
+	char nx[64], nw[64], no[64], zb[64];
+
+	if (w->rank != 2 || w->dims[1] != K)
+		return refuse(g, i, "with this weight shape");
+	if (qnn) {
+		if (!ki(g, f, i, 2, &xz))
+			return 0;
+		if (!(wz = param(g, f, i, 3, DT_INT32, N, zb)))
+			return refuse(g, i, "with quantization parameters that are not constants");
+	}
+	cg_name(g, f, x, nx);
+	cg_name(g, f, w, nw);
+	cg_name(g, f, o, no);
+	cg_open(g, f, "for (int64_t m = 0; m < %lld; m++) {", (long long)M);
+	cg_line(g, f, "const %s *x = %s + m * %lld;", cg_ctype(x->dt), nx, (long long)K);
+	if (qnn) {
+		cg_line(g, f, "int32_t xs = 0;");
+		cg_line(g, f, "for (int64_t k = 0; k < %lld; k++)", (long long)K);
+		cg_line(g, f, "\txs += x[k];");
+	}
+	cg_open(g, f, "for (int64_t c = 0; c < %lld; c++) {", (long long)N);
+	cg_line(g, f, "const %s *w = %s + c * %lld;", cg_ctype(w->dt), nw, (long long)K);
+	cg_line(g, f, "%s acc = 0;", qnn ? "int32_t" : acc);
+	if (qnn)
+		cg_line(g, f, "int32_t ws = 0;");
+	cg_open(g, f, "for (int64_t k = 0; k < %lld; k++) {", (long long)K);
+	cg_line(g, f, "acc += (%s)x[k] * (%s)w[k];", qnn ? "int32_t" : acc, qnn ? "int32_t" : acc);
+	if (qnn)
+		cg_line(g, f, "ws += w[k];");
+	cg_close(f);
+	if (qnn) {
+		/* sum (x - xz)(w - wz) = sum xw - wz sum x - xz sum w + K xz wz */
+		cg_line(g, f, "%s[m * %lld + c] = (int32_t)((uint32_t)acc - (uint32_t)%s * (uint32_t)xs - (uint32_t)%lld * (uint32_t)ws + (uint32_t)%lld * (uint32_t)%s);",
+		        no, (long long)N, wz, (long long)xz, (long long)(K * xz), wz);
+	} else {
+		cg_line(g, f, "%s[m * %lld + c] = acc;", no, (long long)N);
+	}
+	closen(f, 2);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- conv2d */
+
+/* Conv: the geometry of one conv2d. */
+typedef struct Conv {
+	int nchw, dw;           /* data layout NCHW (else NHWC); depthwise NHWC path */
+	int64_t N, C, H, W, OC, OH, OW, KH, KW, ICG, OCG, G, K;
+	int64_t sh, sw, dh, dwl, p[4], HP, WP;
+	int64_t wo, wi, wh, ww; /* kernel strides of O, I, H, W */
+} Conv;
+
+/* warrange: the weights in the order the loops read them: NCHW
+** [oc][ic][kh][kw]; NHWC [g][kh][kw][ic][og]; depthwise NHWC [kh][kw][c].
+** Sets cd (dims) and cs (strides into the kernel), returns the rank. */
+static int
+warrange(const Conv *c, int64_t *cd, int64_t *cs)
+{
+	if (c->nchw) {
+		int64_t d[4] = { c->OC, c->ICG, c->KH, c->KW }, s[4] = { c->wo, c->wi, c->wh, c->ww };
+		memcpy(cd, d, sizeof d), memcpy(cs, s, sizeof s);
+		return 4;
+	}
+	if (c->dw) {
+		int64_t d[3] = { c->KH, c->KW, c->OC }, s[3] = { c->wh, c->ww, c->wo };
+		memcpy(cd, d, sizeof d), memcpy(cs, s, sizeof s);
+		return 3;
+	}
+	{
+		int64_t d[5] = { c->G, c->KH, c->KW, c->ICG, c->OCG };
+		int64_t s[5] = { c->OCG * c->wo, c->wh, c->ww, c->wi, c->wo };
+		memcpy(cd, d, sizeof d), memcpy(cs, s, sizeof s);
+		return 5;
+	}
+}
+
+/* wsum_oc: the output channel of element e of the arranged weights */
+static int64_t
+woc(const Conv *c, int64_t e)
+{
+	if (c->nchw)
+		return e / c->K;
+	if (c->dw)
+		return e % c->OC;
+	return (e / (c->K * c->OCG)) * c->OCG + e % c->OCG;
+}
+
+static int
+conv2d(Gen *g, Fn *f, Inst *i, int qnn)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *w = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	const char *kl = astr(g, i, "kernel_layout"), *ol = astr(g, i, "out_layout");
+	const char *xt = cg_ctype(x->dt), *wt = cg_ctype(w->dt), *ot = cg_ctype(o->dt);
+	const char *at = qnn ? "int32_t" : ot;
+	int pn, pc, ph, pw, rank;
+	int64_t v[2], xz = 0, *wzv = NULL, cd[5], cs[5], wst[MAXD];
+	int anywz = 0, kconst;
+	Conv c;
+	char nx[64], nw[64], no[64], xp[64], wr[64], corr[64] = "", xs[64] = "", wzs[64] = "", padv[64];
+
+	memset(&c, 0, sizeof c);
+	if (x->rank != 4 || w->rank != 4 || !hw(astr(g, i, "data_layout"), &pn, &pc, &ph, &pw) ||
+	    (*ol && strcmp(ol, astr(g, i, "data_layout"))))
+		return refuse(g, i, "in this data layout");
+	if (strlen(kl) != 4 || !strchr(kl, 'O') || !strchr(kl, 'I') || !strchr(kl, 'H') || !strchr(kl, 'W'))
+		return refuse(g, i, "in this kernel layout");
+	if (isflt(x->dt) != isflt(o->dt) || (qnn && (isflt(x->dt) || ir_dtype_bytes[x->dt] > 2 ||
+	    ir_dtype_bytes[w->dt] > 2 || o->dt != DT_INT32)))
+		return refuse(g, i, "on these dtypes");
+	c.nchw = pc == 1;
+	c.N = x->dims[pn], c.C = x->dims[pc], c.H = x->dims[ph], c.W = x->dims[pw];
+	c.OC = o->dims[pc], c.OH = o->dims[ph], c.OW = o->dims[pw];
+	strides(w, wst);
+	c.KH = w->dims[strchr(kl, 'H') - kl], c.KW = w->dims[strchr(kl, 'W') - kl];
+	c.ICG = w->dims[strchr(kl, 'I') - kl];
+	c.wo = wst[strchr(kl, 'O') - kl], c.wi = wst[strchr(kl, 'I') - kl];
+	c.wh = wst[strchr(kl, 'H') - kl], c.ww = wst[strchr(kl, 'W') - kl];
+	c.G = aint(g, i, "groups", 1);
+	if (c.G < 1 || c.OC % c.G || c.C != c.ICG * c.G || w->dims[strchr(kl, 'O') - kl] != c.OC)
+		return refuse(g, i, "with these groups");
+	c.OCG = c.OC / c.G;
+	c.K = c.ICG * c.KH * c.KW;
+	c.dw = !c.nchw && c.ICG == 1 && c.OCG == 1;
+	if (aints(g, i, "strides", v, 2) != 2)
+		return refuse(g, i, "with these strides");
+	c.sh = v[0], c.sw = v[1];
+	if (aints(g, i, "dilation", v, 2) != 2)
+		return refuse(g, i, "with this dilation");
+	c.dh = v[0], c.dwl = v[1];
+	if (!pads(g, i, c.p))
+		return refuse(g, i, "with this padding");
+	c.HP = c.H + c.p[0] + c.p[2], c.WP = c.W + c.p[1] + c.p[3];
+	if (qnn) {
+		if (!ki(g, f, i, 2, &xz))
+			return 0;
+		wzv = ir_xmalloc((size_t)c.OC * sizeof *wzv);
+		for (int64_t k = 0; k < c.OC; k++) {
+			if (!cg_kint(g, f, i, 3, k, &wzv[k])) {
+				free(wzv);
+				return refuse(g, i, "with quantization parameters that are not constants");
+			}
+			anywz |= wzv[k] != 0;
+		}
+	}
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	rank = warrange(&c, cd, cs);
+	kconst = g->m->nodes[cg_op(f, i, 1)->node].kind == NK_CONST;
+
+	/* the weights in loop order, and the zero-point terms that do not
+	** depend on the data: corr[oc] = xz * sum w - K * xz * wz[oc] */
+	if (kconst) {
+		const Const *k = &g->m->consts[g->m->nodes[cg_op(f, i, 1)->node].aux];
+		size_t esz = ir_dtype_bytes[w->dt];
+		unsigned char *data = ir_xmalloc((size_t)w->n * esz);
+		int64_t idx[5] = { 0 }, off = 0, *ws = ir_xcalloc((size_t)c.OC, sizeof *ws);
+		for (int64_t e = 0; e < w->n; e++) {
+			int64_t val;
+			memcpy(data + (size_t)e * esz, (unsigned char *)k->data + (size_t)off * esz, esz);
+			if (qnn && cg_kint(g, f, i, 1, off, &val))
+				ws[woc(&c, e)] += val;
+			for (int q = rank - 1; q >= 0; q--) {
+				off += cs[q];
+				if (++idx[q] < cd[q])
+					break;
+				off -= cs[q] * cd[q];
+				idx[q] = 0;
+			}
+		}
+		cg_carray(g, (DType)w->dt, w->n, data, "weights in loop order", wr);
+		if (qnn && xz) {
+			int32_t *cv = ir_xmalloc((size_t)c.OC * 4);
+			for (int64_t oc = 0; oc < c.OC; oc++)
+				cv[oc] = (int32_t)(uint32_t)((uint64_t)(xz * ws[oc]) - (uint64_t)(c.K * xz * wzv[oc]));
+			cg_carray(g, DT_INT32, c.OC, cv, "zero-point terms per output channel", corr);
+		}
+		free(ws);
+	} else {
+		int open;
+		char wi[256], oi[256];
+		int64_t ost[5], s = 1;
+		cg_name(g, f, w, nw);
+		cg_line(g, f, "/* the weights in loop order */");
+		cg_scratch(g, f, (DType)w->dt, w->n, wr);
+		for (int q = rank - 1; q >= 0; q--)
+			ost[q] = s, s *= cd[q];
+		idxexpr(rank, ost, 0, oi);
+		idxexpr(rank, cs, 0, wi);
+		open = loops(g, f, rank, cd);
+		cg_line(g, f, "%s[%s] = %s[%s];", wr, oi, nw, wi);
+		closen(f, open);
+		if (qnn && xz) {
+			char wzl[64];
+			cg_scratch(g, f, DT_INT32, c.OC, corr);
+			cg_line(g, f, "for (int64_t oc = 0; oc < %lld; oc++)", (long long)c.OC);
+			cg_line(g, f, "\t%s[oc] = 0;", corr);
+			cg_line(g, f, "for (int64_t e = 0; e < %lld; e++)", (long long)w->n);
+			if (c.nchw)
+				cg_line(g, f, "\t%s[e / %lld] += %s[e];", corr, (long long)c.K, wr);
+			else if (c.dw)
+				cg_line(g, f, "\t%s[e %% %lld] += %s[e];", corr, (long long)c.OC, wr);
+			else
+				cg_line(g, f, "\t%s[e / %lld * %lld + e %% %lld] += %s[e];", corr, (long long)(c.K * c.OCG),
+				        (long long)c.OCG, (long long)c.OCG, wr);
+			cg_line(g, f, "for (int64_t oc = 0; oc < %lld; oc++)", (long long)c.OC);
+			if (anywz) {
+				int32_t *wzc = ir_xmalloc((size_t)c.OC * 4);
+				for (int64_t k = 0; k < c.OC; k++)
+					wzc[k] = (int32_t)wzv[k];
+				cg_carray(g, DT_INT32, c.OC, wzc, "kernel zero points", wzl);
+				cg_line(g, f, "\t%s[oc] = (int32_t)((uint32_t)%lld * (uint32_t)%s[oc] - (uint32_t)%lld * (uint32_t)%s[oc]);",
+				        corr, (long long)xz, corr, (long long)(c.K * xz), wzl);
+			} else {
+				cg_line(g, f, "\t%s[oc] = (int32_t)((uint32_t)%lld * (uint32_t)%s[oc]);", corr, (long long)xz, corr);
+			}
+		}
+	}
+	if (anywz) {
+		int32_t *wzc = ir_xmalloc((size_t)c.OC * 4);
+		for (int64_t k = 0; k < c.OC; k++)
+			wzc[k] = (int32_t)wzv[k];
+		cg_carray(g, DT_INT32, c.OC, wzc, "kernel zero points", wzs);
+	}
+	free(wzv);
+
+	/* the input padded (with the input zero point for qnn) */
+	if (c.p[0] || c.p[1] || c.p[2] || c.p[3]) {
+		int64_t rowl = c.nchw ? c.W : c.W * c.C;
+		cg_line(g, f, "/* the input padded with %s */", qnn ? "its zero point" : "zeros");
+		cg_scratch(g, f, (DType)x->dt, c.N * c.C * c.HP * c.WP, xp);
+		cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)(c.N * c.C * c.HP * c.WP));
+		cg_line(g, f, "\t%s[i] = %s;", xp, qnn ? (sprintf(padv, "%lld", (long long)xz), padv) : "0");
+		cg_open(g, f, "for (int64_t r = 0; r < %lld; r++) {", (long long)(c.nchw ? c.N * c.C : c.N));
+		cg_line(g, f, "for (int64_t h = 0; h < %lld; h++)", (long long)c.H);
+		cg_line(g, f, "\tmemcpy(%s + (r * %lld + h + %lld) * %lld + %lld, %s + (r * %lld + h) * %lld, %lld);", xp,
+		        (long long)c.HP, (long long)c.p[0], (long long)(c.nchw ? c.WP : c.WP * c.C),
+		        (long long)(c.nchw ? c.p[1] : c.p[1] * c.C), nx, (long long)c.H, (long long)rowl,
+		        (long long)(rowl * ir_dtype_bytes[x->dt]));
+		cg_close(f);
+	} else {
+		strcpy(xp, nx);
+	}
+	/* NCHW: the window sums of the input for the kernel zero points */
+	if (anywz && c.nchw) {
+		cg_line(g, f, "/* the input's window sums, for the kernel zero points */");
+		cg_scratch(g, f, DT_INT32, c.N * c.G * c.OH * c.OW, xs);
+		cg_open(g, f, "for (int64_t n = 0; n < %lld; n++) {", (long long)c.N);
+		cg_open(g, f, "for (int64_t g = 0; g < %lld; g++) {", (long long)c.G);
+		cg_open(g, f, "for (int64_t oh = 0; oh < %lld; oh++) {", (long long)c.OH);
+		cg_open(g, f, "for (int64_t ow = 0; ow < %lld; ow++) {", (long long)c.OW);
+		cg_line(g, f, "int32_t s = 0;");
+		cg_line(g, f, "for (int64_t ic = 0; ic < %lld; ic++)", (long long)c.ICG);
+		cg_line(g, f, "\tfor (int64_t kh = 0; kh < %lld; kh++)", (long long)c.KH);
+		cg_line(g, f, "\t\tfor (int64_t kw = 0; kw < %lld; kw++)", (long long)c.KW);
+		cg_line(g, f, "\t\t\ts += %s[((n * %lld + g * %lld + ic) * %lld + oh * %lld + kh * %lld) * %lld + ow * %lld + kw * %lld];",
+		        xp, (long long)c.C, (long long)c.ICG, (long long)c.HP, (long long)c.sh, (long long)c.dh,
+		        (long long)c.WP, (long long)c.sw, (long long)c.dwl);
+		cg_line(g, f, "%s[((n * %lld + g) * %lld + oh) * %lld + ow] = s;", xs, (long long)c.G, (long long)c.OH,
+		        (long long)c.OW);
+		closen(f, 4);
+	}
+
+	if (c.nchw) {
+		/* for each output row, accumulate over (ic, kh, kw) a whole row of
+		** outputs at once: the innermost loop runs along the row */
+		cg_open(g, f, "for (int64_t n = 0; n < %lld; n++) {", (long long)c.N);
+		cg_open(g, f, "for (int64_t oc = 0; oc < %lld; oc++) {", (long long)c.OC);
+		cg_line(g, f, "const int64_t g = oc / %lld;", (long long)c.OCG);
+		cg_line(g, f, "const %s *wo = %s + oc * %lld;", wt, wr, (long long)c.K);
+		cg_open(g, f, "for (int64_t oh = 0; oh < %lld; oh++) {", (long long)c.OH);
+		cg_line(g, f, "%s acc[%lld];", at, (long long)c.OW);
+		cg_line(g, f, "for (int64_t ow = 0; ow < %lld; ow++)", (long long)c.OW);
+		cg_line(g, f, "\tacc[ow] = 0;");
+		cg_open(g, f, "for (int64_t ic = 0; ic < %lld; ic++) {", (long long)c.ICG);
+		cg_open(g, f, "for (int64_t kh = 0; kh < %lld; kh++) {", (long long)c.KH);
+		cg_line(g, f, "const %s *xr = %s + ((n * %lld + g * %lld + ic) * %lld + oh * %lld + kh * %lld) * %lld;", xt,
+		        xp, (long long)c.C, (long long)c.ICG, (long long)c.HP, (long long)c.sh, (long long)c.dh,
+		        (long long)c.WP);
+		cg_open(g, f, "for (int64_t kw = 0; kw < %lld; kw++) {", (long long)c.KW);
+		cg_line(g, f, "const %s wv = wo[(ic * %lld + kh) * %lld + kw];", at, (long long)c.KH, (long long)c.KW);
+		cg_line(g, f, "const %s *xk = xr + kw * %lld;", xt, (long long)c.dwl);
+		cg_line(g, f, "for (int64_t ow = 0; ow < %lld; ow++)", (long long)c.OW);
+		if (c.sw == 1)
+			cg_line(g, f, "\tacc[ow] += (%s)xk[ow] * wv;", at);
+		else
+			cg_line(g, f, "\tacc[ow] += (%s)xk[ow * %lld] * wv;", at, (long long)c.sw);
+		closen(f, 3);
+		cg_line(g, f, "%s *orow = %s + ((n * %lld + oc) * %lld + oh) * %lld;", ot, no, (long long)c.OC,
+		        (long long)c.OH, (long long)c.OW);
+		cg_line(g, f, "for (int64_t ow = 0; ow < %lld; ow++)", (long long)c.OW);
+		if (anywz)
+			cg_line(g, f, "\torow[ow] = (int32_t)((uint32_t)acc[ow] - (uint32_t)%s[oc] * (uint32_t)%s[((n * %lld + g) * %lld + oh) * %lld + ow]%s%s%s);",
+			        wzs, xs, (long long)c.G, (long long)c.OH, (long long)c.OW, *corr ? " - (uint32_t)" : "",
+			        corr, *corr ? "[oc]" : "");
+		else if (*corr)
+			cg_line(g, f, "\torow[ow] = (int32_t)((uint32_t)acc[ow] - (uint32_t)%s[oc]);", corr);
+		else
+			cg_line(g, f, "\torow[ow] = acc[ow];");
+		closen(f, 3);
+		return 1;
+	}
+	/* NHWC: for each output pixel, accumulate the output channels of a
+	** group at once: the innermost loop runs along them */
+	{
+		int64_t na = c.dw ? c.OC : c.OCG;
+		cg_open(g, f, "for (int64_t n = 0; n < %lld; n++) {", (long long)c.N);
+		cg_open(g, f, "for (int64_t oh = 0; oh < %lld; oh++) {", (long long)c.OH);
+		cg_open(g, f, "for (int64_t ow = 0; ow < %lld; ow++) {", (long long)c.OW);
+		cg_line(g, f, "%s *opix = %s + ((n * %lld + oh) * %lld + ow) * %lld;", ot, no, (long long)c.OH,
+		        (long long)c.OW, (long long)c.OC);
+		if (!c.dw)
+			cg_open(g, f, "for (int64_t g = 0; g < %lld; g++) {", (long long)c.G);
+		cg_line(g, f, "%s acc[%lld];", at, (long long)na);
+		if (anywz)
+			cg_line(g, f, "int32_t xs[%lld];", (long long)(c.dw ? c.OC : 1));
+		cg_line(g, f, "for (int64_t og = 0; og < %lld; og++)", (long long)na);
+		cg_line(g, f, "\tacc[og] = 0;");
+		if (anywz)
+			cg_line(g, f, "for (int64_t og = 0; og < %lld; og++)", (long long)(c.dw ? c.OC : 1)),
+			cg_line(g, f, "\txs[og] = 0;");
+		cg_open(g, f, "for (int64_t kh = 0; kh < %lld; kh++) {", (long long)c.KH);
+		cg_open(g, f, "for (int64_t kw = 0; kw < %lld; kw++) {", (long long)c.KW);
+		cg_line(g, f, "const %s *xr = %s + ((n * %lld + oh * %lld + kh * %lld) * %lld + ow * %lld + kw * %lld) * %lld%s;",
+		        xt, xp, (long long)c.HP, (long long)c.sh, (long long)c.dh, (long long)c.WP, (long long)c.sw,
+		        (long long)c.dwl, (long long)c.C, c.dw ? "" : (sprintf(padv, " + g * %lld", (long long)c.ICG), padv));
+		if (c.dw) {
+			cg_line(g, f, "const %s *wk = %s + (kh * %lld + kw) * %lld;", wt, wr, (long long)c.KW, (long long)c.OC);
+			cg_open(g, f, "for (int64_t og = 0; og < %lld; og++) {", (long long)c.OC);
+			cg_line(g, f, "acc[og] += (%s)xr[og] * (%s)wk[og];", at, at);
+			if (anywz)
+				cg_line(g, f, "xs[og] += xr[og];");
+			cg_close(f);
+		} else {
+			cg_line(g, f, "const %s *wk = %s + ((g * %lld + kh) * %lld + kw) * %lld;", wt, wr, (long long)c.KH,
+			        (long long)c.KW, (long long)(c.ICG * c.OCG));
+			cg_open(g, f, "for (int64_t ic = 0; ic < %lld; ic++) {", (long long)c.ICG);
+			cg_line(g, f, "const %s xv = xr[ic];", at);
+			if (anywz)
+				cg_line(g, f, "xs[0] += xv;");
+			cg_line(g, f, "for (int64_t og = 0; og < %lld; og++)", (long long)c.OCG);
+			cg_line(g, f, "\tacc[og] += xv * (%s)wk[ic * %lld + og];", at, (long long)c.OCG);
+			cg_close(f);
+		}
+		closen(f, 2);
+		{
+			const char *oc = c.dw ? "og" : (sprintf(padv, "g * %lld + og", (long long)c.OCG), padv);
+			char ocb[64];
+			snprintf(ocb, sizeof ocb, "%s", oc);
+			cg_line(g, f, "for (int64_t og = 0; og < %lld; og++)", (long long)na);
+			if (anywz)
+				cg_line(g, f, "\topix[%s] = (int32_t)((uint32_t)acc[og] - (uint32_t)%s[%s] * (uint32_t)xs[%s]%s%s%s%s%s);",
+				        ocb, wzs, ocb, c.dw ? "og" : "0", *corr ? " - (uint32_t)" : "", corr, *corr ? "[" : "",
+				        *corr ? ocb : "", *corr ? "]" : "");
+			else if (*corr)
+				cg_line(g, f, "\topix[%s] = (int32_t)((uint32_t)acc[og] - (uint32_t)%s[%s]);", ocb, corr, ocb);
+			else
+				cg_line(g, f, "\topix[%s] = acc[og];", ocb);
+		}
+		closen(f, c.dw ? 3 : 4);
+	}
+	return 1;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+int
+cg_op_alias(OpId op)
+{
+	switch (op) {
+	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
+	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
+cg_op_emit(Gen *g, Fn *f, Inst *i)
+{
+	OpId op = g->m->nodes[i->node].op;
+
+	switch (op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
+		return binop(g, f, i, op);
+	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
+	case OP_RSQRT: case OP_NN_LEAKY_RELU:
+		return unary(g, f, i, op);
+	case OP_NN_BIAS_ADD: return biasadd(g, f, i);
+	case OP_QNN_QUANTIZE: return quantize(g, f, i);
+	case OP_QNN_DEQUANTIZE: return dequantize(g, f, i);
+	case OP_QNN_REQUANTIZE: return requantize(g, f, i);
+	case OP_QNN_ADD: case OP_QNN_MUL: return qbinary(g, f, i, op);
+	case OP_CONCATENATE: return concat(g, f, i, 0);
+	case OP_QNN_CONCATENATE: return concat(g, f, i, 1);
+	case OP_SPLIT: return split(g, f, i);
+	case OP_TRANSPOSE: return transpose(g, f, i);
+	case OP_STRIDED_SLICE: return slice(g, f, i);
+	case OP_NN_PAD: return pad(g, f, i);
+	case OP_NN_SOFTMAX: return softmax(g, f, i);
+	case OP_MEAN: return mean(g, f, i);
+	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: case OP_NN_GLOBAL_AVG_POOL2D: return pool(g, f, i, op);
+	case OP_NN_DENSE: return dense(g, f, i, 0);
+	case OP_QNN_DENSE: return dense(g, f, i, 1);
+	case OP_NN_CONV2D: return conv2d(g, f, i, 0);
+	case OP_QNN_CONV2D: return conv2d(g, f, i, 1);
+	default:
+		ir_error(g->d, g->m->nodes[i->node].loc, "the c backend cannot run %s yet", ir_ops[op].name);
+		return 0;
+	}
+}
