@@ -567,6 +567,70 @@ test_functions(void)
 	}
 }
 
+/* ---------------------------------------------------------------- edge cases */
+
+static void
+test_edges(void)
+{
+	/* 1.5 * 2 = 3; 70000 saturates int16; uint16 max; int32 */
+	expect("quantize to int16 saturates", "def @main() { qnn.quantize(const([1.5, 70000, -70000], dtype=\"float32\"), 0.5f, 0, out_dtype=\"int16\") }",
+	       0, W(3, 32767, -32768));
+	expect("quantize to uint16", "def @main() { qnn.quantize(const([-1, 65535.4, 7], dtype=\"float32\"), 1f, 0, out_dtype=\"uint16\") }",
+	       0, W(0, 65535, 7));
+	/* 100000 clips to 65504; 3 * 0.1f = 0.30000001 -> the half 0.300048828125 */
+	expect("dequantize to float16 clips and rounds", "def @main() { qnn.dequantize(const([100000, 3], dtype=\"int32\"), const([1, 0.1], dtype=\"float32\"), const([0, 0], dtype=\"int32\"), out_dtype=\"float16\", axis=0) }",
+	       0, W(65504, 0.300048828125));
+	/* equal scales: x + 128 */
+	expect("requantize int8 to uint8 with a negative input zero point", "def @main() { qnn.requantize(const([-128, 127], dtype=\"int8\"), 1f, -128, 1f, 0, out_dtype=\"uint8\") }",
+	       0, W(0, 255));
+	/* per channel, ratio 0.5: 1.5 and -1.5 */
+	expect("per-channel requantize TONEAREST", "def @main() { qnn.requantize(const([[3], [-3]], dtype=\"int32\"), const([0.5, 0.5], dtype=\"float32\"), const([0, 0], dtype=\"int32\"), 1f, 0, axis=0, rounding=\"TONEAREST\", out_dtype=\"int32\") }",
+	       0, W(2, -2));
+	expect("per-channel requantize UPWARD", "def @main() { qnn.requantize(const([[3], [-3]], dtype=\"int32\"), const([0.5, 0.5], dtype=\"float32\"), const([0, 0], dtype=\"int32\"), 1f, 0, axis=0, out_dtype=\"int32\") }",
+	       0, W(2, -1));
+	/* rows of lhs at scales 1 and 0.5 along lhs_axis 0: 10, 10 | 5, 5 */
+	expect("qnn.add with a per-channel lhs", "def @main() { qnn.add(const([[10, 10], [10, 10]], dtype=\"int8\"), const([[0, 0], [0, 0]], dtype=\"int8\"), const([1, 0.5], dtype=\"float32\"), const([0, 0], dtype=\"int32\"), 1f, 0, 1f, 0, lhs_axis=0) }",
+	       0, W(10, 10, 5, 5));
+	/* (0 - 128) -> 0 saturated, 255 - 128 = 127; [7] as is */
+	expect("qnn.concatenate with zero points saturates", "def @main() { qnn.concatenate((const([0, 255], dtype=\"uint8\"), const([7], dtype=\"uint8\")), (1f, 1f), (128, 0), 1f, 0) }",
+	       0, W(0, 127, 7));
+	/* weight (C=2, M=2, 1, 1): out channel c * 2 + m = x[c] * w[c][m] */
+	expect("conv2d depthwise with a channel multiplier", "def @main() { nn.conv2d(const([[[[1]], [[2]]]], dtype=\"float32\"), const([[[[1]], [[2]]], [[[3]], [[4]]]], dtype=\"float32\"), groups=2, channels=4, kernel_size=[1, 1]) }",
+	       0, W(1, 2, 6, 8));
+	/* tvm::sum in int8: 400 wraps to -112, / 4 = -28 */
+	expect("avg_pool2d int8 sums in int8 (wrapping)", "def @main() { nn.avg_pool2d(const([[[[100, 100], [100, 100]]]], dtype=\"int8\"), pool_size=[2, 2]) }",
+	       0, W(-28));
+	expect("max_pool2d with dilation", "def @main() { nn.max_pool2d(const([[[[0, 1, 2], [3, 4, 5], [6, 7, 8]]]], dtype=\"int32\"), pool_size=[2, 2], dilation=[2, 2]) }",
+	       0, W(8));
+	/* alpha 0.5 is 0 as an int32 constant */
+	expect("leaky_relu int32 truncates alpha", "def @main() { nn.leaky_relu(const([-4, 4], dtype=\"int32\"), alpha=0.5f) }", 0, W(0, 4));
+	expect("clip uint8 saturates its bounds", "def @main() { clip(const([0, 255, 7], dtype=\"uint8\"), a_min=-5f, a_max=300f) }", 0, W(0, 255, 7));
+	expect("relu of NaN is 0", "def @main() { nn.relu(divide(const([0], dtype=\"float32\"), const([0], dtype=\"float32\"))) }", 0, W(0));
+	expect("strided_slice with axes", "def @main() { strided_slice(const([[0, 1, 2, 3], [4, 5, 6, 7]], dtype=\"int8\"), begin=[1], end=[3], strides=[1], axes=[1]) }",
+	       0, W(1, 2, 5, 6));
+	expect("strided_slice size mode", "def @main() { strided_slice(const([0, 1, 2, 3, 4, 5], dtype=\"int8\"), begin=[1], end=[2], strides=[1], slice_mode=\"size\", axes=None) }",
+	       0, W(1, 2));
+	expect("transpose reverses without axes", "def @main() { transpose(const([[1, 2, 3], [4, 5, 6]], dtype=\"int8\"), axes=None) }", 0, W(1, 4, 2, 5, 3, 6));
+	expect("split along axis 1", "def @main() { %0 = split(const([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=\"int8\"), indices_or_sections=2, axis=1); %0.1 }",
+	       0, W(3, 4, 7, 8));
+	/* e = 2.71828 is the half 2.71875 */
+	expect("exp in float16", "def @main() { exp(const([0, 1], dtype=\"float16\")) }", 0, W(1, 2.71875));
+	/* 2049 ties to even 2048; 70000 overflows half */
+	expect("cast int32 to float16", "def @main() { cast(const([2049, 70000], dtype=\"int32\"), dtype=\"float16\") }", 0, W(2048, INFINITY));
+	/* align_corners: 0, 0.5, 1 rounded half away: 0, 1, 1 */
+	expect("resize2d nearest align_corners", "def @main() { image.resize2d(const([[[[1, 2]]]], dtype=\"float32\"), size=[1, 3], roi=[0f, 0f, 0f, 0f], method=\"nearest_neighbor\", coordinate_transformation_mode=\"align_corners\") }",
+	       0, W(1, 2, 2));
+	/* NHWC nearest doubling */
+	expect("resize2d NHWC", "def @main() { image.resize2d(const([[[[1, 10], [2, 20]]]], dtype=\"float32\"), size=[1, 4], roi=[0f, 0f, 0f, 0f], layout=\"NHWC\", method=\"nearest_neighbor\", coordinate_transformation_mode=\"asymmetric\", rounding_method=\"floor\") }",
+	       0, W(1, 10, 1, 10, 2, 20, 2, 20));
+	/* 4 * 5 = 20 */
+	expect("batch_matmul int8 to int32", "def @main() { nn.batch_matmul(const([[[100, 100]]], dtype=\"int8\"), const([[[100], [100]]], dtype=\"int8\"), out_dtype=\"int32\") }",
+	       0, W(20000));
+	/* a float dense with out_dtype float32 over K = 3 in order: (0.1 + 0.2) + 0.3 in float32 */
+	expect("dense accumulates in float32 in order", "def @main() { nn.dense(const([[1, 1, 1]], dtype=\"float32\"), const([[0.1, 0.2, 0.3]], dtype=\"float32\"), units=1) }",
+	       0, W((double)((0.1f + 0.2f) + 0.3f)));
+}
+
 /* ---------------------------------------------------------------- folding */
 
 static void
@@ -615,6 +679,7 @@ main(void)
 	test_nn();
 	test_movement();
 	test_functions();
+	test_edges();
 	test_fold();
 	clear();
 	return done_testing();
