@@ -1,7 +1,179 @@
 #!/bin/sh
-# run.sh: the graft run command (driver/run.c): models in tests/run/.
+# run.sh: the graft run command (driver/run.c) and graft --emit c|llvm|obj:
+# usage errors, input errors, then runs on the reference interpreter whose
+# results are compared byte for byte with .npy files computed by hand
+# (models and data in tests/run/, made as tests/run/README tells).
 . "${srcdir:-.}/tests/lib.sh"
-"$GRAFT" run >/dev/null 2>&1
-[ $? -eq 2 ]
-ok $? "graft run with no model is a usage error"
+d="$srcdir/tests/run"
+x="$d/x.npy"
+y="$d/y.npy"
+
+# fails STATUS WANT ARGS...: graft ARGS exits with STATUS, and WANT is a
+# line of its standard error
+fails() {
+	st=$1
+	want=$2
+	shift 2
+	"$GRAFT" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
+	got=$?
+	desc=$(echo "exit $st: $want" | sed "s|$tmpdir|TMP|g")
+	if [ "$got" -eq "$st" ] && grep -qxF -- "$want" "$tmpdir/err"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		echo "#   exit $got; standard error:"
+		sed 's/^/#   /' "$tmpdir/err"
+	fi
+}
+
+# ---------------------------------------------------------------- usage errors
+fails 2 "graft: error: no model given" run
+fails 2 "graft: error: no model given" run --input x="$x"
+fails 2 "graft: error: --input 'x': expected NAME=FILE.npy" run --input x "$d/add.relay"
+fails 2 "graft: error: --input '=a.npy': expected NAME=FILE.npy" run --input =a.npy "$d/add.relay"
+fails 2 "graft: error: --input 'x=': expected NAME=FILE.npy" run --input x= "$d/add.relay"
+fails 2 "graft: error: --input x is given twice ('x=a.npy' and '%x=b.npy')" run --input x=a.npy --input %x=b.npy "$d/add.relay"
+fails 2 "graft: error: option '--input' needs NAME=FILE.npy" run "$d/add.relay" --input
+fails 2 "graft: error: option '--output' needs a file name" run "$d/add.relay" --output
+fails 2 "graft: error: --output a.npy is given twice" run --output a.npy --output a.npy "$d/add.relay"
+fails 2 "graft: error: --backend: no backend called 'gpu' (backends: ref, c, llvm)" run --backend gpu "$d/add.relay"
+fails 2 "graft: error: unknown option '-O4'" run -O4 "$d/add.relay"
+fails 2 "graft: error: unknown option '--explain'" run --explain "$d/add.relay"
+fails 2 "graft: error: no ruleset called 'nosuch' (built-in rulesets: algebra, canonicalize)" run --rules nosuch "$d/add.relay"
+fails 2 "graft: error: more than one model given ('$d/add.relay' and '$d/tuple.relay')" run "$d/add.relay" "$d/tuple.relay"
+"$GRAFT" run --help >"$tmpdir/out" 2>&1
+[ $? -eq 0 ] && grep -q '^usage: graft run \[options\] --input NAME=FILE.npy ... MODEL.relay$' "$tmpdir/out"
+ok $? "graft run --help prints the usage and exits 0"
+"$GRAFT" --help | grep -q "^graft run --help tells how to run a model.$"
+ok $? "graft --help points at graft run --help"
+
+# graft --emit c|llvm|obj
+m="$srcdir/tests/partition/seed004.relay"
+fails 2 "graft: error: --emit c needs -o FILE.c (the header is written to FILE.h)" --emit c "$m"
+fails 2 "graft: error: --emit c needs -o FILE.c (the header is written to FILE.h)" --emit c -o "$tmpdir/m.h" "$m"
+fails 2 "graft: error: --emit llvm needs -o FILE.ll" --emit llvm "$m"
+fails 2 "graft: error: --emit obj needs -o FILE.o" --emit obj "$m"
+fails 2 "graft: error: option '--emit' takes relay, dot, c, llvm or obj" --emit asm "$m"
+fails 2 "graft: error: --emit-target needs --emit c" --emit-target ccompiler "$m"
+fails 2 "graft: error: --emit-target ccompiler: not a target of --target, so the model has no partition for it" \
+	--emit c -o "$tmpdir/m.c" --emit-target ccompiler "$m"
+fails 2 "graft: error: --save-params goes with --emit relay, not --emit c" --emit c -o "$tmpdir/m.c" --save-params p.st "$m"
+fails 2 "graft: error: unknown option '-O9'" -O9 "$m"
+# until backends/c emits C, the command fails; either way it writes both
+# files or neither
+"$GRAFT" --emit c -o "$tmpdir/m.c" --target "ccompiler, host" --emit-target ccompiler "$m" >/dev/null 2>&1
+if [ $? -eq 0 ]; then
+	[ -s "$tmpdir/m.c" ] && [ -s "$tmpdir/m.h" ] && grep -q '#include "m.h"' "$tmpdir/m.c"
+else
+	[ ! -e "$tmpdir/m.c" ] && [ ! -e "$tmpdir/m.h" ] && [ -z "$(ls "$tmpdir" | grep tmp)" ]
+fi
+ok $? "--emit c -o m.c writes m.c, which includes m.h, and m.h, or neither"
+
+# ---------------------------------------------------------------- input errors
+# (reported before the backend is asked for anything)
+fails 1 "graft: error: --input x=$d/x_2x4.npy: x is Tensor[(2, 3), int8], $d/x_2x4.npy holds (2, 4) int8" \
+	run --input x="$d/x_2x4.npy" --input y="$y" "$d/add.relay"
+fails 1 "graft: error: --input x=$d/x_int16.npy: x is Tensor[(2, 3), int8], $d/x_int16.npy holds (2, 3) int16" \
+	run --input x="$d/x_int16.npy" --input y="$y" "$d/add.relay"
+fails 1 "graft: error: no --input for y, the Tensor[(2, 3), int8] parameter of @main" \
+	run --input x="$x" "$d/add.relay"
+fails 1 "graft: error: --input z=$x: @main has no parameter z (its parameters: x, y)" \
+	run --input x="$x" --input y="$y" --input z="$x" "$d/add.relay"
+head -c 130 "$x" >"$tmpdir/cut.npy"
+fails 1 "$tmpdir/cut.npy: error: truncated: the shape (2, 3) of int8 needs 6 bytes of data, the file has 2" \
+	run --input x="$tmpdir/cut.npy" --input y="$y" "$d/add.relay"
+fails 1 "$d/add.relay: error: not a .npy file: it does not start with \"\\x93NUMPY\"" \
+	run --input x="$d/add.relay" --input y="$y" "$d/add.relay"
+fails 1 "$tmpdir/none.npy: error: cannot open: No such file or directory" \
+	run --input x="$tmpdir/none.npy" --input y="$y" "$d/add.relay"
+fails 1 "graft: error: @main has 2 results, and 1 --output was given; give one for each result, in order" \
+	run --input x="$x" --input y="$y" --output "$tmpdir/a.npy" "$d/tuple.relay"
+# every input error is reported, not only the first
+"$GRAFT" run --input x="$d/x_2x4.npy" --input z="$x" "$d/add.relay" >/dev/null 2>"$tmpdir/err"
+[ $? -eq 1 ] && [ "$(grep -c '^graft: error: ' "$tmpdir/err")" -eq 3 ]
+ok $? "a wrong shape, an unknown input and a missing one: three errors"
+"$GRAFT" run --input x="$x" "$tmpdir/none.relay" >/dev/null 2>"$tmpdir/err"
+[ $? -eq 1 ] && grep -qF "graft: error: cannot open '$tmpdir/none.relay'" "$tmpdir/err"
+ok $? "a missing model"
+ls "$tmpdir" | grep -q '^a\.npy'
+[ $? -ne 0 ]
+ok $? "no output is written after an error"
+
+# ---------------------------------------------------------------- runs
+# These need the reference interpreter (backends/ref); while it refuses
+# every model, they are skipped with its message.
+"$GRAFT" run --input x="$x" --input y="$y" "$d/add.relay" >/dev/null 2>"$tmpdir/err"
+if [ $? -eq 0 ]; then
+	noref=
+else
+	noref="the ref backend cannot run add.relay: $(head -n 1 "$tmpdir/err" | tr -d '#')"
+fi
+
+# needs_ref DESC: true if the ref backend runs models; else a SKIP for DESC
+needs_ref() {
+	[ -z "$noref" ] && return 0
+	skip "$1" "$noref"
+	return 1
+}
+
+desc="add: x + y to --output, byte for byte NumPy's file of the sum"
+if needs_ref "$desc"; then
+	"$GRAFT" run --backend ref --input x="$x" --input y="$y" --output "$tmpdir/sum.npy" "$d/add.relay"
+	same_file "$tmpdir/sum.npy" "$d/sum.npy" "$desc"
+fi
+desc="tuple: two results to two --output files, in order"
+if needs_ref "$desc"; then
+	"$GRAFT" run --input y="$y" --input x="$x" --output "$tmpdir/s.npy" --output "$tmpdir/t.npy" "$d/tuple.relay" &&
+		cmp -s "$tmpdir/s.npy" "$d/sum.npy" && cmp -s "$tmpdir/t.npy" "$d/difference.npy"
+	ok $? "$desc"
+fi
+desc="a Fortran-order input is read in row order"
+if needs_ref "$desc"; then
+	"$GRAFT" run --input x="$d/x_fortran.npy" --input y="$y" --output "$tmpdir/f.npy" "$d/add.relay"
+	same_file "$tmpdir/f.npy" "$d/sum.npy" "$desc"
+fi
+desc="--output replaces an existing file"
+if needs_ref "$desc"; then
+	echo old >"$tmpdir/old.npy"
+	"$GRAFT" run --input x="$x" --input y="$y" --output "$tmpdir/old.npy" "$d/add.relay"
+	same_file "$tmpdir/old.npy" "$d/sum.npy" "$desc"
+fi
+desc="an --output that cannot be written is an error naming it"
+if needs_ref "$desc"; then
+	"$GRAFT" run --input x="$x" --input y="$y" --output "$tmpdir/no/such.npy" "$d/add.relay" 2>"$tmpdir/err"
+	[ $? -eq 1 ] && grep -qF "$tmpdir/no/such.npy: error: cannot create $tmpdir/no/such.npy.tmp" "$tmpdir/err"
+	ok $? "$desc"
+fi
+desc="without --output, a small result is printed whole"
+if needs_ref "$desc"; then
+	printf 'Tensor[(2, 3), int8]\n[[11, 22, 33],\n [3, 3, 3]]\n' >"$tmpdir/want"
+	"$GRAFT" run --input x="$x" --input y="$y" "$d/add.relay" >"$tmpdir/got"
+	same_file "$tmpdir/got" "$tmpdir/want" "$desc"
+fi
+desc="without --output, each result is printed, numbered"
+if needs_ref "$desc"; then
+	printf 'result 0: Tensor[(2, 3), int8]\n[[11, 22, 33],\n [3, 3, 3]]\nresult 1: Tensor[(2, 3), int8]\n[[-9, -18, -27],\n [5, 7, 9]]\n' >"$tmpdir/want"
+	"$GRAFT" run --input x="$x" --input y="$y" "$d/tuple.relay" >"$tmpdir/got"
+	same_file "$tmpdir/got" "$tmpdir/want" "$desc"
+fi
+desc="without --output, a large result is summed up: first values, min, max, mean"
+if needs_ref "$desc"; then
+	printf 'Tensor[(1, 100), float32]\nfirst: 0 2 4 6 8 10 12 14 ... (100 values)\nmin 0, max 198, mean 99\n' >"$tmpdir/want"
+	"$GRAFT" run --input x="$d/ramp.npy" "$d/scale.relay" >"$tmpdir/got"
+	same_file "$tmpdir/got" "$tmpdir/want" "$desc"
+fi
+desc="without --output, a 0-d result is one value; bools are True and False"
+if needs_ref "$desc"; then
+	printf 'result 0: float32\n3.75\nresult 1: Tensor[(4), bool]\n[False, True, True, False]\n' >"$tmpdir/want"
+	"$GRAFT" run --input x="$d/x_0d.npy" --input b="$d/b.npy" "$d/scalar.relay" >"$tmpdir/got"
+	same_file "$tmpdir/got" "$tmpdir/want" "$desc"
+fi
+desc="seed 004 partitioned for ccompiler gives the bytes it gives whole"
+if needs_ref "$desc"; then
+	"$GRAFT" run --input x="$d/p.npy" --input y="$d/q.npy" --output "$tmpdir/whole.npy" "$m" &&
+		"$GRAFT" run --target "ccompiler, host" --input x="$d/p.npy" --input y="$d/q.npy" \
+			--output "$tmpdir/parts.npy" "$m" &&
+		cmp -s "$tmpdir/whole.npy" "$tmpdir/parts.npy"
+	ok $? "$desc"
+fi
 done_testing
