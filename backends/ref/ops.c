@@ -111,8 +111,10 @@
 ** on the math library or on the order of a reduction): exp, sigmoid
 ** (1 / (1 + exp(-x))), tanh, rsqrt (1 / sqrt(x)), softmax (exp(x - max)
 ** / sum), the float convolutions, dense, batch_matmul, pools and mean,
-** image.resize2d (nearest_neighbor and linear; cubic is refused at
-** prepare time), and the quantized ops built on them.  Float reductions
+** image.resize2d (topi's image/resize.py: nearest_neighbor with its
+** rounding methods, linear, cubic with cubic_alpha and cubic_exclude; the
+** coordinate is computed in float32, taps clamped to the edge), and the
+** quantized ops built on them.  Float reductions
 ** accumulate from +0 in one fixed order, each step rounded to the
 ** dtype: convolutions over input channel, then kernel row, then kernel
 ** column; dense and batch_matmul over k; pools over window row then
@@ -145,6 +147,7 @@ typedef const RefVal *const *Args;
 
 /* ---------------------------------------------------------------- values */
 
+/* ref_valloc: gives tensor v fresh data of v->n elements, held once (ref.h) */
 void
 ref_valloc(Val *v)
 {
@@ -156,6 +159,7 @@ ref_valloc(Val *v)
 	v->data = (unsigned char *)(h + 2);
 }
 
+/* ref_vdrop: releases v's holds, fields included; v is left empty */
 void
 ref_vdrop(Val *v)
 {
@@ -169,6 +173,7 @@ ref_vdrop(Val *v)
 	memset(v, 0, sizeof *v);
 }
 
+/* ref_vcopy: dst is src with one more hold on its data (tuples: on each field) */
 void
 ref_vcopy(Val *dst, const Val *src)
 {
@@ -182,6 +187,7 @@ ref_vcopy(Val *dst, const Val *src)
 	}
 }
 
+/* ref_vshape: v is an empty tensor of tensor type t (ref.h) */
 int
 ref_vshape(const Module *m, TypeId t, Val *v)
 {
@@ -246,6 +252,7 @@ step(int rank, const int64_t *dims, int64_t *idx, int n, int64_t *off, int64_t s
 
 /* ---------------------------------------------------------------- elements */
 
+/* ldraw: the nb little-endian bytes at p */
 static uint64_t
 ldraw(const unsigned char *p, int nb)
 {
@@ -256,6 +263,7 @@ ldraw(const unsigned char *p, int nb)
 	return u;
 }
 
+/* straw: stores the low nb bytes of u at p, little-endian */
 static void
 straw(unsigned char *p, int nb, uint64_t u)
 {
@@ -263,12 +271,14 @@ straw(unsigned char *p, int nb, uint64_t u)
 		p[k] = (unsigned char)(u & 0xff);
 }
 
+/* isint: whether dt is an integer dtype (bool excluded) */
 static int
 isint(int dt)
 {
 	return ir_dtype_kind[dt] == 'i' || ir_dtype_kind[dt] == 'u';
 }
 
+/* isflt: whether dt is a float dtype */
 static int
 isflt(int dt)
 {
@@ -393,6 +403,7 @@ lo(int dt)
 	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
 }
 
+/* hi: the largest value of integer or bool dtype dt */
 static int64_t
 hi(int dt)
 {
@@ -436,6 +447,7 @@ sat(int dt, int64_t x)
 
 /* ---------------------------------------------------------------- integer arithmetic */
 
+/* addov: *r = a + b in int64; 0 on overflow */
 static int
 addov(int64_t a, int64_t b, int64_t *r)
 {
@@ -445,6 +457,7 @@ addov(int64_t a, int64_t b, int64_t *r)
 	return 1;
 }
 
+/* mulov: *r = a * b in int64; 0 on overflow */
 static int
 mulov(int64_t a, int64_t b, int64_t *r)
 {
@@ -464,6 +477,7 @@ wmul(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a * (uint64_t)b);
 }
 
+/* wadd: a + b wrapping in 64 bits */
 static int64_t
 wadd(int64_t a, int64_t b)
 {
@@ -490,6 +504,7 @@ fail(RefCtx *c, const RefOp *o, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- attributes */
 
+/* attr: the attribute called name of o, NULL if its op has none */
 static const AttrVal *
 attr(const RefCtx *c, const RefOp *o, const char *name)
 {
@@ -509,6 +524,7 @@ aint(const RefCtx *c, const RefOp *o, const char *name, int64_t dflt)
 	return v && (v->kind == AV_INT || v->kind == AV_BOOL) ? v->u.i : dflt;
 }
 
+/* aflt: the float attribute name (an int is taken as a float); dflt if absent */
 static double
 aflt(const RefCtx *c, const RefOp *o, const char *name, double dflt)
 {
@@ -544,6 +560,7 @@ astr(const RefCtx *c, const RefOp *o, const char *name)
 	return v && v->kind == AV_STR ? ir_symstr(c->m, v->u.s) : "";
 }
 
+/* normaxis: axis counted from the end if negative; whether in [0, rank) */
 static int
 normaxis(int64_t *axis, int rank)
 {
@@ -619,6 +636,7 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 	return *r >= lo(dt) && *r <= hi(dt);
 }
 
+/* farith: a op b in double; the caller rounds to the dtype */
 static double
 farith(OpId op, double a, double b)
 {
@@ -662,12 +680,14 @@ binop(RefCtx *c, const RefOp *o, OpId op, const Val *a, const int64_t *ad, int a
 	return 0;
 }
 
+/* arith: add, subtract, multiply, divide with broadcasting */
 static int
 arith(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	return binop(c, o, o->op, a[0], a[0]->dims, a[0]->rank, a[1], a[1]->dims, a[1]->rank, r);
 }
 
+/* biasadd: nn.bias_add, data + bias along axis */
 static int
 biasadd(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -724,6 +744,7 @@ conv(int exact, const Val *a, int64_t i, Val *r, int64_t j)
 	}
 }
 
+/* cast: dtype conversion, element by element as conv() does */
 static int
 cast(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -734,6 +755,7 @@ cast(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* relu: nn.relu, a select on x > 0 (NaN gives 0) */
 static int
 relu(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -752,6 +774,7 @@ relu(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* leakyrelu: nn.leaky_relu, select(x > 0, x, x * alpha) */
 static int
 leakyrelu(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -792,6 +815,7 @@ ibound(int exact, int dt, double b, int64_t *out)
 	return 1;
 }
 
+/* clip: max(min(x, a_max), a_min) with the bounds in x's dtype */
 static int
 clip(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -899,6 +923,7 @@ qone(int exact, float x, float sc, float z, float qlo, float qhi, int dt, int64_
 	return 1;
 }
 
+/* quantize: qnn.quantize(data, scale, zero_point), per tensor or along axis */
 static int
 quantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -923,6 +948,7 @@ quantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* dequantize: qnn.dequantize(data, scale, zero_point) to float32 or float16 */
 static int
 dequantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -1110,6 +1136,8 @@ out:
 	return bad;
 }
 
+/* requantize: qnn.requantize(data, input_scale, input_zero_point,
+** output_scale, output_zero_point) by TVM's integer algorithm */
 static int
 requantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -1272,6 +1300,7 @@ alias(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* transpose: axes, a permutation, or None for reversal */
 static int
 transpose(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -1307,6 +1336,7 @@ canon(int64_t i, int64_t n, int64_t s)
 	return i < l ? l : (i > h ? h : i);
 }
 
+/* slice: strided_slice with begin, end, strides, axes and slice_mode */
 static int
 slice(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -1369,6 +1399,7 @@ slice(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* pad: nn.pad(data, pad_value) in constant, edge or reflect mode */
 static int
 pad(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -1463,6 +1494,7 @@ concat(RefCtx *c, const RefOp *o, const Val *const *f, uint32_t n, int64_t axis,
 	return 0;
 }
 
+/* concatenate: the tensors of the tuple operand along axis */
 static int
 concatenate(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -1597,6 +1629,7 @@ typedef struct Acc {
 	double f;
 } Acc;
 
+/* accmac: a += x * w: floats xf, wf rounded to the dtype, integers xi, wi wrapping */
 static void
 accmac(Acc *a, double xf, double wf, int64_t xi, int64_t wi)
 {
@@ -1606,6 +1639,7 @@ accmac(Acc *a, double xf, double wf, int64_t xi, int64_t wi)
 		a->i = wadd(a->i, wmul(xi, wi));
 }
 
+/* accput: stores accumulator a into element j of r */
 static void
 accput(Val *r, int64_t j, const Acc *a)
 {
@@ -1784,6 +1818,8 @@ dense(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* batchmatmul: nn.batch_matmul, (B, I, K) x (B, K, J) with the transpose
+** flags, a batch of 1 broadcast */
 static int
 batchmatmul(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -1832,7 +1868,7 @@ hwpos(const char *layout, int rank, int *hp, int *wp)
 	return n == rank && *hp >= 0 && *wp >= 0;
 }
 
-/* avgdiv: the average of sum over cnt taps in r's dtype (integers wrap
+/* avgput: the average of sum over cnt taps in r's dtype (integers wrap
 ** the sum to the dtype, then divide truncating) */
 static void
 avgput(Val *r, int64_t j, const Acc *a, int64_t cnt)
@@ -1845,6 +1881,7 @@ avgput(Val *r, int64_t j, const Acc *a, int64_t cnt)
 		sti(r, j, wrap(r->dt, a->i) / cnt);
 }
 
+/* pool2d: nn.max_pool2d and nn.avg_pool2d over H and W of any layout */
 static int
 pool2d(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -1905,6 +1942,7 @@ pool2d(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* globalpool: nn.global_avg_pool2d, the mean over H and W */
 static int
 globalpool(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -2000,6 +2038,7 @@ mean(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* softmax: exp(x - max) / sum along axis */
 static int
 softmax(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -2051,12 +2090,38 @@ srcpos(const char *mode, int64_t i, int64_t in, int64_t out)
 	return ((float)i + 0.5f) * scale - 0.5f;     /* half_pixel */
 }
 
+/* clampi: v clamped to [0, n) */
 static int64_t
 clampi(int64_t v, int64_t n)
 {
 	return v < 0 ? 0 : v >= n ? n - 1 : v;
 }
 
+/* cubicw: TVM's cubic convolution weights of the 4 taps around fraction t
+** (idx: the taps' indices; with exclude, taps outside [0, n) weigh 0 and
+** the rest are renormalized) */
+static void
+cubicw(float t, float alpha, int exclude, int64_t idx0, int64_t n, float w[4])
+{
+	float t2 = t * t, t3 = t * t * t, sum = 0;
+
+	w[0] = alpha * (t3 - 2 * t2 + t);
+	w[1] = (alpha + 2) * t3 - (3 + alpha) * t2 + 1;
+	w[2] = -(alpha + 2) * t3 + (3 + 2 * alpha) * t2 - alpha * t;
+	w[3] = -alpha * t3 + alpha * t2;
+	if (!exclude)
+		return;
+	for (int k = 0; k < 4; k++) {
+		if (idx0 + k < 0 || idx0 + k > n - 1)
+			w[k] = 0;
+		sum += w[k];
+	}
+	for (int k = 0; k < 4; k++)
+		w[k] = w[k] / sum;
+}
+
+/* resize: image.resize2d, nearest_neighbor, linear or cubic, in any NCHW
+** permutation; floats interpolate in float32 */
 static int
 resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -2096,6 +2161,20 @@ resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 			}
 			conv(0, x, base + clampi((int64_t)ry, H) * xst[pos[2]] + clampi((int64_t)rx, W) * xst[pos[3]],
 			     r, dst);
+		} else if (!strcmp(method, "cubic")) {
+			float y0 = floorf(fy), x0 = floorf(fx), wy[4], wx[4], acc = 0;
+			float alpha = (float)aflt(c, o, "cubic_alpha", -0.5);
+			int ex = aint(c, o, "cubic_exclude", 0) != 0;
+			cubicw(fy - y0, alpha, ex, (int64_t)y0 - 1, H, wy);
+			cubicw(fx - x0, alpha, ex, (int64_t)x0 - 1, W, wx);
+			for (int j = 0; j < 4; j++) {
+				float col = 0;
+				int64_t iy = clampi((int64_t)y0 + j - 1, H);
+				for (int i = 0; i < 4; i++)
+					col += (float)ldd(x, base + iy * xst[pos[2]] + clampi((int64_t)x0 + i - 1, W) * xst[pos[3]]) * wx[i];
+				acc += col * wy[j];
+			}
+			stf(r, dst, acc);
 		} else {
 			float y0 = floorf(fy), x0 = floorf(fx), ly = fy - y0, lx = fx - x0;
 			int64_t iy0 = clampi((int64_t)y0, H), iy1 = clampi((int64_t)y0 + 1, H);
@@ -2193,6 +2272,7 @@ ref_quickquantize(Module *m, NodeId n)
 
 /* ---------------------------------------------------------------- dispatch */
 
+/* ref_op_exact: whether exact mode evaluates op (ref.h) */
 int
 ref_op_exact(OpId op)
 {
@@ -2208,6 +2288,7 @@ ref_op_exact(OpId op)
 	return 0;
 }
 
+/* ref_op: runs op o on a[] into r (ref.h); r gets the shape of o's type first */
 int
 ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 {
@@ -2270,6 +2351,8 @@ tyof(const Module *m, NodeId n, uint32_t i)
 	return t->kind == TY_TENSOR ? t->dtype : DT_VOID;
 }
 
+/* ref_op_check: refuses, at prepare time and at the call's location, the
+** attribute values and dtypes the kernels do not run (ref.h) */
 int
 ref_op_check(const Module *m, NodeId n, Diag *d)
 {
@@ -2365,14 +2448,12 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 			okm |= !strcmp(mode, modes[k]);
 		for (size_t k = 0; k < sizeof rms / sizeof *rms; k++)
 			okr |= !strcmp(rm, rms[k]);
-		if (!strcmp(method, "cubic"))
-			REFUSE("the ref backend cannot run image.resize2d with method \"cubic\" yet");
 		if (!okm)
 			REFUSE("the ref backend cannot run image.resize2d with coordinate_transformation_mode \"%s\"", mode);
 		if (!okr)
 			REFUSE("the ref backend cannot run image.resize2d with rounding_method \"%s\"", rm);
-		if (!strcmp(method, "linear") && !isflt(in))
-			REFUSE("the ref backend runs linear image.resize2d on floats only, not %s",
+		if (strcmp(method, "nearest_neighbor") && !isflt(in))
+			REFUSE("the ref backend runs %s image.resize2d on floats only, not %s", method,
 			       ir_dtype_names[in]);
 		break;
 	}

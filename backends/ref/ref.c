@@ -204,7 +204,7 @@ emit(Comp *cp, Proc *pr, Map *slots, NodeId n, uint8_t kind, uint32_t first)
 
 static int compilefn(Comp *cp, NodeId fn, uint32_t *idx);
 
-/* fnerror: reports at n and counts */
+/* CERR: reports at loc when preparing (folding is silent), and counts */
 #define CERR(cp, loc, ...) do { \
 		if ((cp)->p) ir_error((cp)->d, loc, __VA_ARGS__); \
 		(cp)->errors++; \
@@ -627,25 +627,20 @@ run(Program *p, const Tensor *in, Tensor *out, Diag *d)
 		args[i].data = in[i].data;
 		ap[i] = &args[i];
 	}
-	if (!d->m) {
-		/* the caller has no module: locations are named from the
-		** snapshot's files, and no source line is quoted */
-		own = *d;
-		own.m = p->snap;
-		own.srcs = NULL;
-		own.srclens = NULL;
-		own.nsrcs = 0;
-		own.lines = NULL;
-		own.nlines = own.caplines = 0;
-		own.lscan = 0;
-		c.d = &own;
-	}
+	/* run-time errors name their files from the snapshot (the module may
+	** be gone); the caller's sources, if any, are still quoted, through a
+	** line index of this copy's own */
+	own = *d;
+	own.m = p->snap;
+	own.lines = NULL;
+	own.nlines = own.caplines = 0;
+	own.lscan = 0;
+	own.lfile = 0;
+	c.d = &own;
 	bad = runproc(p, pr, &c, ap, &res);
-	if (c.d == &own) {
-		d->errors = own.errors;
-		d->warnings = own.warnings;
-		free(own.lines);
-	}
+	d->errors = own.errors;
+	d->warnings = own.warnings;
+	free(own.lines);
 	free(args);
 	free(ap);
 	if (bad)

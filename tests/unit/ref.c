@@ -467,9 +467,19 @@ test_nn(void)
 	** 0, 2.5, 7.5, 10 */
 	expect("resize2d linear half_pixel", "def @main() { image.resize2d(const([[[[0, 10]]]], dtype=\"float32\"), size=[1, 4], roi=[0f, 0f, 0f, 0f]) }",
 	       1e-6, W(0, 2.5, 7.5, 10));
-	refuses("resize2d cubic is refused at prepare time with its location",
-	        "def @main() {\n  %0 = add(const([[[[0, 10]]]], dtype=\"float32\"), 1f);\n  image.resize2d(%0, size=[1, 4], roi=[0f, 0f, 0f, 0f], method=\"cubic\")\n}",
-	        "t.relay:3:3", "cubic");
+	refuses("resize2d of integers other than nearest is refused at prepare time with its location",
+	        "def @main() {\n  %0 = add(const([[[[0, 10]]]], dtype=\"int8\"), 1i8);\n  image.resize2d(%0, size=[1, 4], roi=[0f, 0f, 0f, 0f], method=\"cubic\")\n}",
+	        "t.relay:3:3", "floats only");
+	refuses("resize2d tf_crop_and_resize is refused at prepare time",
+	        "def @main() { image.resize2d(const([[[[0, 10]]]], dtype=\"float32\"), size=[1, 4], roi=[0f, 0f, 1f, 1f], coordinate_transformation_mode=\"tf_crop_and_resize\") }",
+	        "t.relay:1:15", "tf_crop_and_resize");
+	/* cubic, align_corners, alpha -0.5, on a linear ramp [0, 10, 20, 30] to
+	** 7 points (step 0.5): the Keys kernel reproduces linear data inside,
+	** so 0, 5, 10, ..., 30, except next to the clamped edges: at 0.5 the
+	** taps are x[-1] = x[0] (clamped), 0, 10, 20 with weights at t = 0.5
+	** of -0.0625, 0.5625, 0.5625, -0.0625: -0 + 0 + 5.625 - 1.25 = 4.375 */
+	expect("resize2d cubic", "def @main() { image.resize2d(const([[[[0, 10, 20, 30]]]], dtype=\"float32\"), size=[1, 7], roi=[0f, 0f, 0f, 0f], method=\"cubic\", coordinate_transformation_mode=\"align_corners\") }",
+	       1e-5, W(0, 4.375, 10, 15, 20, 25.625, 30));
 	/* DCR: out[c][i][j] = in[(2i + j) * 2 + c] */
 	expect("depth_to_space DCR", "def @main() { nn.depth_to_space(const([[[[0]], [[1]], [[2]], [[3]], [[4]], [[5]], [[6]], [[7]]]], dtype=\"int8\"), block_size=2) }",
 	       0, W(0, 2, 4, 6, 1, 3, 5, 7));
