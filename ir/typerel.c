@@ -1875,13 +1875,19 @@ channels(const Shape *x, int64_t axis, int64_t *len, Diag *d)
 }
 
 /* qnn.quantize(data, output_scale, output_zero_point): float32 data to
-** out_dtype; the parameters are scalars or vectors along axis. */
+** out_dtype; the parameters are scalars or vectors along axis.  rounding
+** is graft's own attribute: "None" rounds halves away from zero (TVM),
+** "HALF_TO_EVEN" to even (ONNX's QuantizeLinear). */
 TypeId
 rel_qnn_quantize(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
 {
 	DType dt = getdt(field(attrs, rel_qnn_quantize, "out_dtype"));
+	const char *rounding = getstr(m, field(attrs, rel_qnn_quantize, "rounding"));
 	Shape x;
 	int64_t axis, len = 1;
+
+	if (strcmp(rounding, "None") != 0 && strcmp(rounding, "HALF_TO_EVEN") != 0)
+		return ir_rel_error(d, "rounding must be \"None\" or \"HALF_TO_EVEN\", not \"%s\"", rounding);
 
 	(void)nargs;
 	if (!load(m, args[0], "data", &x, d) ||

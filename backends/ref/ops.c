@@ -901,14 +901,34 @@ qparam(const Val *p, int dt, const Val *x, int64_t ax)
 }
 
 /* qone: one element of quantize(): x / scale rounded half away from
-** zero, plus the zero point, clipped, all in float32; 0 if not exact */
+** zero, plus the zero point, clipped, all in float32; 0 if not exact.
+** With even (rounding="HALF_TO_EVEN", ONNX's QuantizeLinear): halves
+** round to even and the zero point is added to the rounded integer, as
+** ONNX's saturate(round(x / y_scale) + y_zero_point) says. */
 static inline int
-qone(int exact, float x, float sc, float z, float qlo, float qhi, int dt, int64_t *q)
+qone(int exact, int even, float x, float sc, float z, float qlo, float qhi, int dt, int64_t *q)
 {
 	float v = (float)((double)x / (double)sc);
 
 	if (isnan(v) && exact)
 		return 0;
+	if (even) {
+		float r = roundf(v);
+		if (fabsf(v - truncf(v)) == 0.5f)
+			r = 2.0f * roundf(v * 0.5f);        /* a tie: the even neighbour */
+		if (isnan(r)) {
+			*q = (int64_t)qhi;
+			return 1;
+		}
+		/* r + z is exact in double: |r| < 2^128, |z| < 2^31 */
+		if (!((double)r + (double)z < (double)qhi))
+			*q = (int64_t)qhi;
+		else if (!((double)r + (double)z > (double)qlo))
+			*q = (int64_t)qlo;
+		else
+			*q = (int64_t)((double)r + (double)z);
+		return 1;
+	}
 	v = roundf(v);                      /* llvm.round: halves away from zero */
 	v = (float)((double)v + (double)z);
 	v = v < qhi ? v : qhi;
@@ -930,6 +950,7 @@ quantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 	const Val *x = a[0], *s = a[1], *z = a[2];
 	int64_t ax = aint(c, o, "axis", -1), in;
 	float qlo = (float)lo(r->dt), qhi = (float)hi(r->dt);
+	int even = strcmp(astr(c, o, "rounding"), "HALF_TO_EVEN") == 0;
 
 	if (ax < 0)
 		ax += x->rank;
@@ -940,7 +961,7 @@ quantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
 		int64_t q;
-		if (!qone(c->exact, (float)ldf(x, i), (float)ldf(s, chan(x, ax, in, i, s->n)),
+		if (!qone(c->exact, even, (float)ldf(x, i), (float)ldf(s, chan(x, ax, in, i, s->n)),
 		          (float)(int32_t)ldi(z, chan(x, ax, in, i, z->n)), qlo, qhi, r->dt, &q))
 			return 1;
 		sti(r, i, q);
@@ -1262,7 +1283,7 @@ qunary(RefCtx *c, const RefOp *o, Args a, Val *r)
 		float x = (float)(int32_t)wrap32(ldi(a[0], i) - z) * s, y;
 		int64_t q;
 		y = o->op == OP_QNN_SIGMOID ? 1.0f / (1.0f + expf(-x)) : tanhf(x);
-		qone(0, y, os, (float)oz, qlo, qhi, r->dt, &q);
+		qone(0, 0, y, os, (float)oz, qlo, qhi, r->dt, &q);
 		sti(r, i, q);
 	}
 	return 0;
@@ -2227,6 +2248,12 @@ ref_quickquantize(Module *m, NodeId n)
 
 	if (nd->kind != NK_CALL || nd->op != OP_QNN_QUANTIZE || !nd->type)
 		return -1;
+	{
+		/* TVM's rounding only; ONNX's goes the general way */
+		const AttrVal *rd = &m->attrs[nd->aux + (uint32_t)ir_op_attr_index(OP_QNN_QUANTIZE, "rounding", 8)];
+		if (rd->kind == AV_STR && strcmp(ir_symstr(m, rd->u.s), "None") != 0)
+			return -1;
+	}
 	x = ir_arg(m, n, 0);
 	if (m->nodes[x].kind != NK_CONST || !(sp = scalarconst(m, ir_arg(m, n, 1), DT_FLOAT32)) ||
 	    !(zp = scalarconst(m, ir_arg(m, n, 2), DT_INT32)))
@@ -2252,7 +2279,7 @@ ref_quickquantize(Module *m, NodeId n)
 			float xv;
 			int64_t q;
 			memcpy(&xv, src + (size_t)i * 4, 4);
-			if (!qone(1, xv, sc, z, qlo, qhi, dt, &q)) {
+			if (!qone(1, 0, xv, sc, z, qlo, qhi, dt, &q)) {
 				if (dst != small)
 					free(dst);
 				return 0;

@@ -219,6 +219,20 @@ test_quantize(void)
 	expect("quantize rounds halves away from zero",
 	       "def @main() { qnn.quantize(const([0.5, 1.5, -0.5, 2.5, -2.5], dtype=\"float32\"), 1f, 0, out_dtype=\"int8\") }",
 	       0, W(1, 2, -1, 3, -3));
+	/* ONNX's QuantizeLinear: halves to even, 0.5 -> 0, 1.5 -> 2, -0.5 -> -0,
+	   2.5 -> 2, -2.5 -> -2, 3.5 -> 4; 0.49 and 1.51 are no ties */
+	expect("quantize with rounding=\"HALF_TO_EVEN\" rounds halves to even",
+	       "def @main() { qnn.quantize(const([0.5, 1.5, -0.5, 2.5, -2.5, 3.5, 0.49, 1.51], dtype=\"float32\"), 1f, 0, out_dtype=\"int8\", rounding=\"HALF_TO_EVEN\") }",
+	       0, W(0, 2, 0, 2, -2, 4, 0, 2));
+	/* integers add the zero point after rounding: 2.5 -> 2 + 3 = 5 (TVM's
+	   float route gives the same here); 300 / 1 + 3 saturates at 255;
+	   -7.5 -> -8 + 3 = -5 -> 0 */
+	expect("quantize with rounding=\"HALF_TO_EVEN\", a zero point and saturation",
+	       "def @main() { qnn.quantize(const([2.5, 300, -7.5, 0], dtype=\"float32\"), 1f, 3, out_dtype=\"uint8\", rounding=\"HALF_TO_EVEN\") }",
+	       0, W(5, 255, 0, 3));
+	refuses("quantize with an unknown rounding is a type error",
+	        "def @main() { qnn.quantize(const([1], dtype=\"float32\"), 1f, 0, out_dtype=\"int8\", rounding=\"DOWN\") }",
+	        "rounding must be \"None\" or \"HALF_TO_EVEN\", not \"DOWN\"", NULL);
 	expect("quantize saturates at -128 and 127",
 	       "def @main() { qnn.quantize(const([1000, -1000, 127.4, -128.4], dtype=\"float32\"), 1f, 0, out_dtype=\"int8\") }",
 	       0, W(127, -128, 127, -128));
