@@ -21,12 +21,19 @@
 ** reductions run in source order in float32.
 **
 ** qnn.conv2d with int8/uint8 data, constant weights and one group takes a
-** fast path: the input is copied once into a zero-padded NHWC buffer of
+** fast path chosen by the host's features at prepare time.  With
+** AVX512-VNNI (see "the vnni path" below) the data stay bytes in an NHWC
+** buffer, each step is one vpdpbusd (four u8 x s8 products per int32
+** lane), the zero-point term is a per-channel constant, and a following
+** bias_add and requantize run in the kernel's store, which writes bytes
+** straight into the next conv's input buffer.  Otherwise (AVX2,
+** AVX-512BW) the input is copied once into a zero-padded NHWC buffer of
 ** int16 (x - x_zp), the weights (w - w_zp) are rearranged at compile time
 ** into [oc block][kh][kw][ic pair][lane][2] int16, and the kernel keeps
 ** a block of pixels x output channels in int32 vector accumulators, each
 ** step one pmaddwd (two exact int16 products summed into int32).  The
 ** zero-point terms thus cost nothing, and padding needs no bounds checks.
+** Every path gives the generic loops' result bit for bit.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -67,6 +74,7 @@ typedef struct G {
 	LLVMValueRef *cglob;    /* per Module.consts: its global, or NULL */
 	uint32_t nbuf, nconst;
 	int lanes;              /* i32 lanes of the conv kernel: 16 avx512bw, 8 avx2, 0 none */
+	int vnni;               /* AVX512-VNNI: qnn.conv2d runs the vpdpbusd kernel */
 	Arena a;
 } G;
 
@@ -866,46 +874,58 @@ quantize(G *g, Call *c, int deq)
 	return r;
 }
 
+/* rqparams: the Q31 multiplier and shift of each of requantize c's *ns
+** input scales (fresh arrays), *skip when the scales are one and equal
+** (no multiply), *nearest for TONEAREST; 0 if c is not supported (refused
+** unless quiet) */
+static int
+rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int *skip, int *nearest)
+{
+	const Module *m = c->m;
+	const char *rnd = astr(m, c->n, "rounding"), *cdt = astr(m, c->n, "compute_dtype"), *why = NULL;
+	double os, isc = 0;
+
+	*ns = cnumel(g, c->a[1]);
+	if (strcmp(rnd, "None") && strcmp(rnd, "UPWARD") && strcmp(rnd, "TONEAREST"))
+		why = "unknown rounding mode";
+	else if (strcmp(cdt, "None") && strcmp(cdt, "int64"))
+		why = "only compute_dtype \"int64\" is supported";
+	else if (*ns < 1 || cnumel(g, c->a[3]) != 1 || !cnum(g, c->a[3], 0, &os) || os == 0 || !isfinite(os))
+		why = "the scales must be constants, the output scale one nonzero value";
+	else if (!isint(c->adt[0]) || !isint(c->odt) || ir_dtype_bytes[c->odt] > 4)
+		why = "integer data and an integer result of at most 32 bits are required";
+	if (why) {
+		if (!quiet)
+			refuse(g, c->n, why);
+		return 0;
+	}
+	*nearest = !strcmp(rnd, "TONEAREST");
+	*mul = ir_xcalloc((size_t)*ns, sizeof **mul);
+	*sh = ir_xcalloc((size_t)*ns, sizeof **sh);
+	for (int64_t k = 0; k < *ns; k++) {
+		Fixed f;
+		cnum(g, c->a[1], k, &isc);
+		f = fixed((double)(float)isc / (double)(float)os);
+		(*mul)[k] = f.mul;
+		(*sh)[k] = f.shift;
+	}
+	*skip = ir_type(m, c->at[1])->n == 0 && (float)isc == (float)os;
+	return 1;
+}
+
 static Val
 requantize(G *g, Call *c)
 {
 	const Module *m = c->m;
 	Ew e = { .dt = c->adt[0], .odt = c->odt };
-	const char *rnd = astr(m, c->n, "rounding"), *cdt = astr(m, c->n, "compute_dtype");
-	int64_t axis = aint(m, c->n, "axis"), ns = cnumel(g, c->a[1]);
+	int64_t axis = aint(m, c->n, "axis"), ns;
 	int ax = (int)(axis < 0 ? (c->ar[0] > 0 ? c->ar[0] + axis : 0) : axis);
-	double os, isc;
 	int32_t *mul, *sh;
 	Val r;
 	Acc in[5], out;
 
-	if (strcmp(rnd, "None") && strcmp(rnd, "UPWARD") && strcmp(rnd, "TONEAREST")) {
-		refuse(g, c->n, "unknown rounding mode");
+	if (!rqparams(g, c, 0, &mul, &sh, &ns, &e.skip[0], &e.nearest))
 		return tensorbuf(g, c->ot);
-	}
-	if (strcmp(cdt, "None") && strcmp(cdt, "int64")) {
-		refuse(g, c->n, "only compute_dtype \"int64\" is supported");
-		return tensorbuf(g, c->ot);
-	}
-	if (ns < 1 || cnumel(g, c->a[3]) != 1 || !cnum(g, c->a[3], 0, &os) || os == 0 || !isfinite(os)) {
-		refuse(g, c->n, "the scales must be constants, the output scale one nonzero value");
-		return tensorbuf(g, c->ot);
-	}
-	if (!isint(c->adt[0]) || !isint(c->odt) || ir_dtype_bytes[c->odt] > 4) {
-		refuse(g, c->n, "integer data and an integer result of at most 32 bits are required");
-		return tensorbuf(g, c->ot);
-	}
-	e.nearest = !strcmp(rnd, "TONEAREST");
-	mul = ir_xcalloc((size_t)ns, sizeof *mul);
-	sh = ir_xcalloc((size_t)ns, sizeof *sh);
-	for (int64_t k = 0; k < ns; k++) {
-		Fixed f;
-		cnum(g, c->a[1], k, &isc);
-		f = fixed((double)(float)isc / (double)(float)os);
-		mul[k] = f.mul;
-		sh[k] = f.shift;
-	}
-	e.skip[0] = ir_type(m, c->at[1])->n == 0 && (float)isc == (float)os;
 	r = tensorbuf(g, c->ot);
 	out = dense_acc(r.p, c->odt, c->od, c->orank);
 	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
@@ -1455,7 +1475,7 @@ typedef struct Conv {
 
 /* convgeom: reads c's conv2d attributes; 0 after refusing */
 static int
-convgeom(G *g, Call *c, Conv *v)
+convgeom(G *g, Call *c, Conv *v, int quiet)
 {
 	const Module *m = c->m;
 	int dp[4], kp[4], op[4], np;
@@ -1464,7 +1484,8 @@ convgeom(G *g, Call *c, Conv *v)
 
 	if (c->ar[0] != 4 || c->ar[1] != 4 || !layout(astr(m, c->n, "data_layout"), "NCHW", dp) ||
 	    !layout(astr(m, c->n, "kernel_layout"), "OIHW", kp) || !layout(*ol ? ol : astr(m, c->n, "data_layout"), "NCHW", op)) {
-		refuse(g, c->n, "only 4-d NCHW-like data and OIHW-like kernel layouts are supported");
+		if (!quiet)
+			refuse(g, c->n, "only 4-d NCHW-like data and OIHW-like kernel layouts are supported");
 		return 0;
 	}
 	aints(m, c->n, "strides", s, 2);
@@ -1503,7 +1524,8 @@ convgeom(G *g, Call *c, Conv *v)
 	v->pb = p[2];
 	v->pr = p[3];
 	if (v->G < 1 || v->C % v->G || v->O % v->G || c->ad[1][kp[1]] * v->G != v->C) {
-		refuse(g, c->n, "the channels do not divide into the groups");
+		if (!quiet)
+			refuse(g, c->n, "the channels do not divide into the groups");
 		return 0;
 	}
 	return 1;
@@ -1703,13 +1725,485 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- the vnni path */
+
+/*
+** With AVX512-VNNI, qnn.conv2d of int8/uint8 data and constant weights
+** with one group runs on vpdpbusd: each int32 lane adds four u8 x s8
+** products.  The data stay bytes, x' = x (uint8) or x ^ 0x80 = x + 128
+** (int8), in an NHWC buffer [N][Hp][Wp][C4] (C4: C rounded up to 4) whose
+** padding holds x'z = xz (+ 128), so that it contributes like the zero
+** point; the weights (w - wz), which must fit in s8, are rearranged at
+** compile time into [oc/16][kh][kw][ic/4][16][4].  Then
+**   sum (x - xz)(w - wz) = sum x'(w - wz) - x'z sum (w - wz)
+** and the second term, per output channel, initialises the accumulators.
+** Both sides wrap modulo 2^32 like the generic loops, so the result is
+** theirs bit for bit.
+**
+** The kernel's epilogue can carry a requantize (with a bias_add before
+** it) and store bytes; and a conv whose data is such a requantize of
+** another conv, each used once, has it store straight into its own
+** NHWC buffer, so that between consecutive convs nothing goes through
+** NCHW.
+*/
+
+enum { VL = 16, VPB = 8, VOBB = 2 };    /* lanes; pixels and channel blocks per kernel step */
+
+/* A conv the vnni kernel runs. */
+typedef struct Vconv {
+	NodeId n;
+	Conv v;
+	DType xdt;              /* data dtype: int8 or uint8 */
+	int64_t C4, OB, Hp, Wp; /* padded channels; output channel blocks of VL; padded rows and columns */
+	int xzb;                /* x'z in [0, 255] */
+	LLVMValueRef w, corr;   /* the weights; [OB * VL] int32: -x'z sum (w - wz) */
+} Vconv;
+
+/* The requantize (after a bias_add) in a kernel's epilogue: per-channel
+** constant vectors of OB * VL int32. */
+typedef struct Epi {
+	LLVMValueRef bias, izp, mul, sh;
+	int32_t ozp;
+	int skip, nearest;
+	DType odt;              /* int8 or uint8 */
+} Epi;
+
+/* Where a kernel stores: the dense NCHW result (of dt: int32, or the
+** epilogue's dtype), or with nhwc a consumer's input buffer
+** [N][Hp][Wp][C4], at row and column offsets pt, pl, bytes flipped by
+** 0x80 for int8 consumers. */
+typedef struct Sink {
+	LLVMValueRef p;
+	DType dt;
+	int nhwc, flip;
+	int64_t Hp, Wp, C4, pt, pl;
+} Sink;
+
+static int callargs(G *g, Scope *s, NodeId n, Call *c, int skip0);
+
+/* isop: n is a call of op */
+static int isop(const Module *m, NodeId n, OpId op) { return m->nodes[n].kind == NK_CALL && m->nodes[n].op == op; }
+
+/* single: n is a call not lowered yet in s, used once */
+static int
+single(G *g, Scope *s, NodeId n)
+{
+	return g->m->nodes[n].kind == NK_CALL && !s->done[n] && ir_nuses(g->m, n) == 1;
+}
+
+/* ci32: a constant <VL x i32> vector global of n int32 */
+static LLVMValueRef
+ci32(G *g, const int32_t *v, int64_t n)
+{
+	return constbuf(g, v, (size_t)n * 4);
+}
+
+/* densenchw: st are the row-major strides of an N C H W tensor */
+static int
+densenchw(const int64_t *st, int64_t C, int64_t H, int64_t W)
+{
+	return st[3] == 1 && st[2] == W && st[1] == H * W && st[0] == C * H * W;
+}
+
+/* vconv_plan: pl for the qnn.conv2d n if the vnni kernel can run it,
+** its operands but the data lowered and its weights rearranged; else 0 */
+static int
+vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
+{
+	const Module *m = g->m;
+	Call c;
+	Conv *v = &pl->v;
+	TypeId wt;
+	const unsigned char *w;
+	double xz, wz;
+	int8_t *wr;
+	int32_t *corr;
+	int64_t nw, I4;
+
+	memset(pl, 0, sizeof *pl);
+	pl->n = n;
+	if (!isop(m, n, OP_QNN_CONV2D) || !callargs(g, s, n, &c, 1) || !convgeom(g, &c, v, 1))
+		return 0;
+	if (v->G != 1 || c.odt != DT_INT32 || (c.adt[0] != DT_INT8 && c.adt[0] != DT_UINT8) ||
+	    (c.adt[1] != DT_INT8 && c.adt[1] != DT_UINT8) || !(w = cdata(g, c.a[1], &wt)) ||
+	    c.adt[2] != DT_INT32 || c.adt[3] != DT_INT32 || cnumel(g, c.a[2]) != 1 || !cnum(g, c.a[2], 0, &xz) ||
+	    !cnum(g, c.a[3], 0, &wz) || (cnumel(g, c.a[3]) != 1 && cnumel(g, c.a[3]) != v->O))
+		return 0;
+	pl->xdt = c.adt[0];
+	xz += pl->xdt == DT_INT8 ? 128 : 0;
+	if (xz < 0 || xz > 255)
+		return 0;
+	pl->xzb = (int)xz;
+	pl->C4 = (v->C + 3) & ~(int64_t)3;
+	I4 = pl->C4 / 4;
+	pl->OB = (v->O + VL - 1) / VL;
+	pl->Hp = v->H + v->pt + v->pb;
+	pl->Wp = v->W + v->pl + v->pr;
+	nw = pl->OB * v->KH * v->KW * I4 * VL * 4;
+	wr = ir_xcalloc((size_t)nw, 1);
+	corr = ir_xcalloc((size_t)(pl->OB * VL), sizeof *corr);
+	for (int64_t o = 0; o < v->O; o++) {
+		int64_t sum = 0;
+		cnum(g, c.a[3], o, &wz);
+		for (int64_t ic = 0; ic < v->C; ic++)
+			for (int64_t kh = 0; kh < v->KH; kh++)
+				for (int64_t kw = 0; kw < v->KW; kw++) {
+					int64_t si = o * v->kst[0] + ic * v->kst[1] + kh * v->kst[2] + kw * v->kst[3];
+					int64_t x = (c.adt[1] == DT_INT8 ? (int8_t)w[si] : w[si]) - (int64_t)wz;
+					int64_t di = ((((o / VL) * v->KH + kh) * v->KW + kw) * I4 + ic / 4) * VL * 4 + (o % VL) * 4 + ic % 4;
+					if (x < -128 || x > 127) {
+						free(wr);
+						free(corr);
+						return 0;
+					}
+					wr[di] = (int8_t)x;
+					sum += x;
+				}
+		corr[o] = (int32_t)(uint32_t)(-(uint64_t)(sum * pl->xzb));
+	}
+	pl->w = constbuf(g, wr, (size_t)nw);
+	pl->corr = ci32(g, corr, pl->OB * VL);
+	free(wr);
+	free(corr);
+	return 1;
+}
+
+/* epi_plan: e for the requantize rq (of the bias_add ba, or 0) of the
+** conv pl, if the epilogue can do it: per-channel parameters along the
+** channels of a dense NCHW result, constants, a byte result; else 0 */
+static int
+epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
+{
+	const Module *m = g->m;
+	const Conv *v = &pl->v;
+	Call c;
+	int64_t n = pl->OB * VL, ns = 0, nz = 0, axis;
+	int32_t *mul = NULL, *sh = NULL, *vec[3];   /* bias, input zero point, multiplier */
+	double x = 0;
+	int ok = 1;
+
+	memset(e, 0, sizeof *e);
+	if (!densenchw(v->ost, v->O, v->OH, v->OW))
+		return 0;
+	for (int k = 0; k < 3; k++)
+		vec[k] = ir_xcalloc((size_t)n, sizeof **vec);
+	if (ba) {
+		TypeId bt;
+		const unsigned char *b = NULL;
+		axis = aint(m, ba, "axis");
+		if (!callargs(g, s, ba, &c, 1) || axis + (axis < 0 ? c.orank : 0) != 1 || c.odt != DT_INT32 ||
+		    c.adt[1] != DT_INT32 || c.ar[1] != 1 || !(b = cdata(g, c.a[1], &bt)) || (c.ad[1][0] != 1 && c.ad[1][0] != v->O))
+			ok = 0;
+		for (int64_t o = 0; ok && o < v->O; o++)
+			memcpy(&vec[0][o], b + (c.ad[1][0] > 1 ? o : 0) * 4, 4);
+	}
+	if (ok && (!callargs(g, s, rq, &c, 1) || c.adt[0] != DT_INT32 || (c.odt != DT_INT8 && c.odt != DT_UINT8) ||
+	           c.adt[2] != DT_INT32 || c.adt[4] != DT_INT32 || cnumel(g, c.a[4]) < 1 || !cnum(g, c.a[4], 0, &x) ||
+	           !rqparams(g, &c, 1, &mul, &sh, &ns, &e->skip, &e->nearest)))
+		ok = 0;
+	if (ok) {
+		axis = aint(m, rq, "axis");
+		axis = axis < 0 ? (c.ar[0] > 0 ? c.ar[0] + axis : 0) : axis;
+		nz = cnumel(g, c.a[2]);
+		e->ozp = (int32_t)x;
+		e->odt = c.odt;
+		if ((ns > 1 && (axis != 1 || ns != v->O)) || nz < 1 || (nz > 1 && (axis != 1 || nz != v->O)))
+			ok = 0;
+	}
+	for (int64_t o = 0; ok && o < v->O; o++) {
+		cnum(g, c.a[2], nz > 1 ? o : 0, &x);
+		vec[1][o] = (int32_t)x;
+	}
+	if (ok) {
+		int32_t *sv = ir_xcalloc((size_t)n, sizeof *sv);
+		for (int64_t o = 0; o < v->O; o++) {
+			vec[2][o] = mul[ns > 1 ? o : 0];
+			sv[o] = sh[ns > 1 ? o : 0];
+		}
+		e->bias = ci32(g, vec[0], n);
+		e->izp = ci32(g, vec[1], n);
+		e->mul = ci32(g, vec[2], n);
+		e->sh = ci32(g, sv, n);
+		free(sv);
+	}
+	free(mul);
+	free(sh);
+	for (int k = 0; k < 3; k++)
+		free(vec[k]);
+	return ok;
+}
+
+/* vsplat: a <VL x ty> constant of v */
+static LLVMValueRef
+vsplat(LLVMTypeRef ty, int64_t v)
+{
+	LLVMValueRef k[VL];
+
+	for (int i = 0; i < VL; i++)
+		k[i] = LLVMConstInt(ty, (unsigned long long)v, 1);
+	return LLVMConstVector(k, VL);
+}
+
+/* vload: the <VL x i32> at index ix (in vectors) of the vector array p */
+static LLVMValueRef
+vload(G *g, LLVMValueRef p, LLVMValueRef ix)
+{
+	LLVMTypeRef av = LLVMVectorType(g->i32, VL);
+	LLVMValueRef q = LLVMBuildBitCast(g->b, p, LLVMPointerType(av, 0), ""), l;
+
+	l = LLVMBuildLoad2(g->b, av, LLVMBuildInBoundsGEP2(g->b, av, q, &ix, 1, ""), "");
+	LLVMSetAlignment(l, 64);
+	return l;
+}
+
+/* vrequant: the epilogue on the <VL x i32> x of channel block ob: fpm()
+** and sat32() lane by lane, as ew_requantize after the bias add */
+static LLVMValueRef
+vrequant(G *g, const Epi *e, LLVMValueRef x, LLVMValueRef ob)
+{
+	LLVMTypeRef v64 = LLVMVectorType(g->i64, VL), v8 = LLVMVectorType(g->i8, VL);
+	LLVMValueRef zero = vsplat(g->i32, 0), t, ls, rs, total, half, mul, shift;
+
+	x = LLVMBuildAdd(g->b, x, vload(g, e->bias, ob), "");
+	x = LLVMBuildSub(g->b, x, vload(g, e->izp, ob), "");
+	if (!e->skip) {
+		mul = vload(g, e->mul, ob);
+		shift = vload(g, e->sh, ob);
+		ls = iminmax(g, shift, zero, 1, 1);
+		rs = iminmax(g, LLVMBuildSub(g->b, zero, shift, ""), zero, 1, 1);
+		total = LLVMBuildZExt(g->b, LLVMBuildAdd(g->b, rs, vsplat(g->i32, 31), ""), v64, "");
+		t = LLVMBuildShl(g->b, LLVMBuildSExt(g->b, x, v64, ""), LLVMBuildZExt(g->b, ls, v64, ""), "");
+		t = LLVMBuildMul(g->b, t, LLVMBuildSExt(g->b, mul, v64, ""), "");
+		half = LLVMBuildShl(g->b, vsplat(g->i64, 1), LLVMBuildSub(g->b, total, vsplat(g->i64, 1), ""), "");
+		if (e->nearest)
+			half = LLVMBuildSub(g->b, half, LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, t, vsplat(g->i64, 0), ""), v64, ""), "");
+		t = LLVMBuildAShr(g->b, LLVMBuildAdd(g->b, t, half, ""), total, "");
+		x = LLVMBuildTrunc(g->b, t, LLVMVectorType(g->i32, VL), "");
+	}
+	x = LLVMBuildAdd(g->b, x, vsplat(g->i32, e->ozp), "");
+	x = iminmax(g, x, vsplat(g->i32, dhi(e->odt)), 1, 0);
+	x = iminmax(g, x, vsplat(g->i32, dlo(e->odt)), 1, 1);
+	return LLVMBuildTrunc(g->b, x, v8, "");
+}
+
+/* vstore_nchw: stores y[0..pb) (<VL x T>, pixels ow0.. of row oh,
+** channels ob * VL..) into the dense NCHW result of sk: per channel pb
+** contiguous elements; channels past O go to scratch */
+static void
+vstore_nchw(G *g, const Vconv *pl, const Sink *sk, LLVMValueRef *y, int pb, LLVMValueRef n, LLVMValueRef oh,
+            LLVMValueRef ow0, LLVMValueRef ob, LLVMValueRef scratch)
+{
+	const Conv *v = &pl->v;
+	LLVMTypeRef et = elty(g, sk->dt), pv = LLVMVectorType(et, (unsigned)pb);
+	LLVMValueRef cat[VPB], all, base, mask[VPB * VL];
+	int np = 1;
+
+	while (np < pb)
+		np *= 2;
+	for (int p = 0; p < np; p++)
+		cat[p] = p < pb ? y[p] : LLVMGetUndef(LLVMTypeOf(y[0]));
+	for (int w = np; w > 1; w /= 2) {
+		for (int p = 0; p < w / 2; p++) {
+			LLVMValueRef mk[VPB * VL];
+			unsigned len = (unsigned)(np / w) * VL;
+			for (unsigned i = 0; i < 2 * len; i++)
+				mk[i] = c32(g, i);
+			cat[p] = LLVMBuildShuffleVector(g->b, cat[2 * p], cat[2 * p + 1], LLVMConstVector(mk, 2 * len), "");
+		}
+	}
+	all = cat[0];     /* pixel-major: [p][lane] */
+	for (int k = 0; k < VL; k++)
+		for (int p = 0; p < pb; p++)
+			mask[k * pb + p] = c32(g, p * VL + k);
+	all = LLVMBuildShuffleVector(g->b, all, LLVMGetUndef(LLVMTypeOf(all)), LLVMConstVector(mask, (unsigned)(VL * pb)), "");
+	base = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, oh, v->ost[2])), ow0);
+	for (int k = 0; k < VL; k++) {
+		LLVMValueRef mk[VPB], o = add64(g, mul64(g, ob, VL), c64(g, k)), ptr, st_;
+		for (int p = 0; p < pb; p++)
+			mk[p] = c32(g, k * pb + p);
+		ptr = LLVMBuildBitCast(g->b, gep(g, sk->p, sk->dt, add64(g, base, mul64(g, o, v->ost[1]))), LLVMPointerType(pv, 0), "");
+		if (v->O % VL)
+			ptr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, o, c64(g, v->O), ""), ptr,
+			                      LLVMBuildBitCast(g->b, scratch, LLVMTypeOf(ptr), ""), "");
+		st_ = LLVMBuildStore(g->b, pb == 1 ? LLVMBuildShuffleVector(g->b, all, all, LLVMConstVector(mk, 1), "")
+		                                   : LLVMBuildShuffleVector(g->b, all, all, LLVMConstVector(mk, (unsigned)pb), ""), ptr);
+		LLVMSetAlignment(st_, 1);
+	}
+}
+
+/* vconv_block: the kernel on pb pixels from ow0 of row oh and obb
+** channel blocks from ob, its epilogue and its stores */
+static void
+vconv_block(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk, LLVMValueRef scratch,
+            LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0, int pb, int obb)
+{
+	const Conv *v = &pl->v;
+	LLVMTypeRef av = LLVMVectorType(g->i32, VL);
+	LLVMValueRef acc[VOBB][VPB], wv[VOBB], kh, kw, i4, row, y[VPB];
+	int64_t I4 = pl->C4 / 4;
+	Loop l[3];
+
+	for (int j = 0; j < obb; j++) {
+		LLVMValueRef c0 = vload(g, pl->corr, add64(g, ob, c64(g, j)));
+		for (int p = 0; p < pb; p++) {
+			acc[j][p] = entry_alloca(g, av);
+			LLVMBuildStore(g->b, c0, acc[j][p]);
+		}
+	}
+	kh = loop_open(g, &l[0], 0, v->KH, 1);
+	kw = loop_open(g, &l[1], 0, v->KW, 1);
+	i4 = loop_open(g, &l[2], 0, I4, 1);
+	for (int j = 0; j < obb; j++)
+		wv[j] = vload(g, pl->w, add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, add64(g, ob, c64(g, j)), v->KH), kh), v->KW), kw), I4), i4));
+	row = add64(g, mul64(g, n, pl->Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh)));
+	for (int p = 0; p < pb; p++) {
+		LLVMValueRef col = add64(g, mul64(g, add64(g, ow0, c64(g, p)), v->sw), mul64(g, kw, v->dw));
+		LLVMValueRef xs = splat(g, ld(g, P, DT_INT32, add64(g, mul64(g, add64(g, mul64(g, row, pl->Wp), col), I4), i4)), VL);
+		for (int j = 0; j < obb; j++) {
+			LLVMValueRef a[3] = { LLVMBuildLoad2(g->b, av, acc[j][p], ""), xs, wv[j] };
+			LLVMBuildStore(g->b, callf(g, "llvm.x86.avx512.vpdpbusd.512", av, a, 3), acc[j][p]);
+		}
+	}
+	for (int k = 2; k >= 0; k--)
+		loop_close(g, &l[k]);
+	for (int j = 0; j < obb; j++) {
+		LLVMValueRef obj = add64(g, ob, c64(g, j));
+		for (int p = 0; p < pb; p++) {
+			y[p] = LLVMBuildLoad2(g->b, av, acc[j][p], "");
+			if (e)
+				y[p] = vrequant(g, e, y[p], obj);
+			if (sk->nhwc) {
+				LLVMValueRef ix = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, sk->Hp), add64(g, oh, c64(g, sk->pt))), sk->Wp),
+				                                              add64(g, add64(g, ow0, c64(g, p)), c64(g, sk->pl))), sk->C4),
+				                        mul64(g, obj, VL)), q, s_;
+				q = LLVMBuildBitCast(g->b, gep(g, sk->p, DT_UINT8, ix), LLVMPointerType(LLVMTypeOf(y[p]), 0), "");
+				s_ = LLVMBuildStore(g->b, sk->flip ? LLVMBuildXor(g->b, y[p], vsplat(g->i8, 0x80), "") : y[p], q);
+				LLVMSetAlignment(s_, 16);
+			}
+		}
+		if (!sk->nhwc)
+			vstore_nchw(g, pl, sk, y, pb, n, oh, ow0, obj, scratch);
+	}
+}
+
+/* vconv_kernel: the whole conv pl on the filled input P */
+static void
+vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk)
+{
+	const Conv *v = &pl->v;
+	LLVMValueRef scratch = newbuf(g, VPB * 4, 64), n, oh, ob, ow;
+	int64_t obf = pl->OB - pl->OB % VOBB, owf = v->OW - v->OW % VPB;
+	Loop l[4];
+
+	n = loop_open(g, &l[0], 0, v->N, 1);
+	oh = loop_open(g, &l[1], 0, v->OH, 1);
+	for (int part = 0; part < 2; part++) {
+		int obb = part ? 1 : VOBB;
+		if (part ? obf == pl->OB : obf == 0)
+			continue;
+		ob = loop_open(g, &l[2], part ? obf : 0, part ? pl->OB : obf, obb);
+		if (owf > 0) {
+			ow = loop_open(g, &l[3], 0, owf, VPB);
+			vconv_block(g, pl, P, e, sk, scratch, n, oh, ob, ow, VPB, obb);
+			loop_close(g, &l[3]);
+		}
+		if (owf < v->OW)
+			vconv_block(g, pl, P, e, sk, scratch, n, oh, ob, c64(g, owf), (int)(v->OW - owf), obb);
+		loop_close(g, &l[2]);
+	}
+	loop_close(g, &l[1]);
+	loop_close(g, &l[0]);
+}
+
+/* vconv_emit: conv pl into sk, with epilogue e (or none): fills its
+** input buffer, from a producer conv fused into it when its data is one,
+** else by copying the data; then runs the kernel */
+static void
+vconv_emit(G *g, Scope *s, const Vconv *pl, const Epi *e, const Sink *sk)
+{
+	const Module *m = g->m;
+	const Conv *v = &pl->v;
+	int64_t bytes = v->N * pl->Hp * pl->Wp * pl->C4;
+	LLVMValueRef P = newbuf(g, (size_t)bytes, 64);
+	NodeId x = ir_arg(m, pl->n, 0), ba = 0, pc = 0;
+	Vconv pp;
+	Epi pe;
+
+	if (v->C % VL == 0 && densenchw(v->ist, v->C, v->H, v->W) && isop(m, x, OP_QNN_REQUANTIZE) && single(g, s, x)) {
+		pc = ir_arg(m, x, 0);
+		if (isop(m, pc, OP_NN_BIAS_ADD) && single(g, s, pc)) {
+			ba = pc;
+			pc = ir_arg(m, ba, 0);
+		}
+		if (!single(g, s, pc) || !vconv_plan(g, s, pc, &pp) || !epi_plan(g, s, x, ba, &pp, &pe) || pe.odt != pl->xdt)
+			pc = 0;
+	}
+	LLVMBuildMemSet(g->b, P, LLVMConstInt(g->i8, (unsigned long long)pl->xzb, 0), c64(g, bytes), 64);
+	if (pc) {
+		Sink ps = { .p = P, .dt = pl->xdt, .nhwc = 1, .flip = pl->xdt == DT_INT8,
+		            .Hp = pl->Hp, .Wp = pl->Wp, .C4 = pl->C4, .pt = v->pt, .pl = v->pl };
+		vconv_emit(g, s, &pp, &pe, &ps);
+	} else {
+		Val xv = lower(g, s, x);
+		LLVMValueRef iv[4], src = c64(g, 0), dst, b;
+		int64_t dims[4] = { v->N, v->C, v->H, v->W };
+		Loop l[4];
+		if (!xv.p)
+			return;
+		for (int k = 0; k < 4; k++) {
+			iv[k] = loop_open(g, &l[k], 0, dims[k], 1);
+			src = add64(g, src, mul64(g, iv[k], v->ist[k]));
+		}
+		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
+		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
+		b = ld(g, xv.p, pl->xdt, src);
+		if (pl->xdt == DT_INT8)
+			b = LLVMBuildXor(g->b, b, LLVMConstInt(g->i8, 0x80, 0), "");
+		st(g, P, DT_UINT8, dst, b);
+		for (int k = 3; k >= 0; k--)
+			loop_close(g, &l[k]);
+	}
+	vconv_kernel(g, pl, P, e, sk);
+}
+
+/* vnni_root: lowers n, a qnn.conv2d or a requantize (of a bias_add) of
+** one, on the vnni kernel if it applies; 0 if not (nothing emitted but
+** the lowering of operands) */
+static int
+vnni_root(G *g, Scope *s, NodeId n, Val *res)
+{
+	const Module *m = g->m;
+	NodeId rq = 0, ba = 0, cv = n;
+	Vconv pl;
+	Epi e;
+	Sink sk = { 0 };
+
+	if (isop(m, n, OP_QNN_REQUANTIZE)) {
+		rq = n;
+		cv = ir_arg(m, rq, 0);
+		if (isop(m, cv, OP_NN_BIAS_ADD) && single(g, s, cv)) {
+			ba = cv;
+			cv = ir_arg(m, ba, 0);
+		}
+		if (!single(g, s, cv))
+			return 0;
+	}
+	if (!vconv_plan(g, s, cv, &pl) || pl.v.ost[3] != 1 || (rq && !epi_plan(g, s, rq, ba, &pl, &e)))
+		return 0;
+	*res = tensorbuf(g, m->nodes[n].type);
+	sk.p = res->p;
+	sk.dt = rq ? e.odt : DT_INT32;
+	vconv_emit(g, s, &pl, rq ? &e : NULL, &sk);
+	return 1;
+}
+
 static Val
 conv2d(G *g, Call *c, int q)
 {
 	Conv v;
 	Val r;
 
-	if (!convgeom(g, c, &v))
+	if (!convgeom(g, c, &v, 0))
 		return tensorbuf(g, c->ot);
 	if (q && conv_fast(g, c, &v, &r))
 		return r;
@@ -1717,6 +2211,38 @@ conv2d(G *g, Call *c, int q)
 }
 
 /* ---------------------------------------------------------------- nodes */
+
+/* callargs: c for the op call n, its operands lowered (all but operand 0
+** with skip0, whose type is still filled in); 0 if an operand failed
+** (after an error) */
+static int
+callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
+{
+	const Module *m = g->m;
+	const Node *nd = &m->nodes[n];
+
+	memset(c, 0, sizeof *c);
+	c->n = n;
+	c->m = m;
+	c->ot = nd->type;
+	for (uint32_t i = 0; i < nd->nargs && i < 8; i++) {
+		NodeId a = ir_arg(m, n, i);
+		if (i || !skip0)
+			c->a[i] = lower(g, s, a);
+		c->at[i] = m->nodes[a].type;
+		if (ir_type(m, c->at[i])->kind == TY_TENSOR) {
+			c->ar[i] = tdims(m, c->at[i], c->ad[i]);
+			c->adt[i] = tdt(m, c->at[i]);
+			if (!c->a[i].p && (i || !skip0))
+				return 0;
+		}
+	}
+	if (ir_type(m, c->ot)->kind == TY_TENSOR) {
+		c->orank = tdims(m, c->ot, c->od);
+		c->odt = tdt(m, c->ot);
+	}
+	return 1;
+}
 
 /* call: lowers the op call n whose operands are lowered */
 static Val
@@ -1726,25 +2252,13 @@ call(G *g, Scope *s, NodeId n)
 	const Node *nd = &m->nodes[n];
 	Call c;
 	Ew e = { .op = nd->op };
+	Val fused;
 
-	memset(&c, 0, sizeof c);
-	c.n = n;
-	c.m = m;
-	c.ot = nd->type;
-	for (uint32_t i = 0; i < nd->nargs && i < 8; i++) {
-		NodeId a = ir_arg(m, n, i);
-		c.a[i] = lower(g, s, a);
-		c.at[i] = m->nodes[a].type;
-		if (ir_type(m, c.at[i])->kind == TY_TENSOR) {
-			c.ar[i] = tdims(m, c.at[i], c.ad[i]);
-			c.adt[i] = tdt(m, c.at[i]);
-			if (!c.a[i].p)
-				return tensorbuf(g, c.ot);   /* after an error */
-		}
-	}
+	if (g->vnni && (nd->op == OP_QNN_REQUANTIZE || nd->op == OP_QNN_CONV2D) && vnni_root(g, s, n, &fused))
+		return fused;
+	if (!callargs(g, s, n, &c, 0))
+		return tensorbuf(g, c.ot);   /* after an error */
 	if (ir_type(m, c.ot)->kind == TY_TENSOR) {
-		c.orank = tdims(m, c.ot, c.od);
-		c.odt = tdt(m, c.ot);
 		if (c.odt == DT_FLOAT16 || c.adt[0] == DT_FLOAT16) {
 			refuse(g, n, "float16 is not supported");
 			return tensorbuf(g, c.ot);
@@ -1985,7 +2499,7 @@ entry(G *g, NodeId fn, const char *name)
 /* machine: the target machine of the host CPU at opt level o; sets
 ** *lanes from its features */
 static LLVMTargetMachineRef
-machine(int opt, int *lanes, Diag *d)
+machine(int opt, int *lanes, int *vnni, Diag *d)
 {
 	static int inited;
 	char *triple, *cpu, *feat, *msg = NULL;
@@ -2009,6 +2523,8 @@ machine(int opt, int *lanes, Diag *d)
 		                             LLVMRelocPIC, LLVMCodeModelDefault);
 		if (lanes)
 			*lanes = getenv("GRAFT_LLVM_AVX2") && strstr(feat, "+avx2") ? 8 : getenv("GRAFT_LLVM_NOFAST") ? 0 : strstr(feat, "+avx512bw") ? 16 : strstr(feat, "+avx2") ? 8 : 0;
+		if (vnni)
+			*vnni = *lanes == 16 && strstr(feat, "+avx512vnni") && !getenv("GRAFT_LLVM_NOVNNI");
 	}
 	LLVMDisposeMessage(triple);
 	LLVMDisposeMessage(cpu);
@@ -2019,7 +2535,7 @@ machine(int opt, int *lanes, Diag *d)
 /* build: an optimized LLVM module in cx with one entry per global function
 ** (only @main when mainonly); NULL after reporting */
 static LLVMModuleRef
-build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, int lanes, int mainonly, Diag *d)
+build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, int lanes, int vnni, int mainonly, Diag *d)
 {
 	G g;
 	char *msg = NULL, pass[32];
@@ -2033,6 +2549,7 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	g.d = d;
 	g.cx = cx;
 	g.lanes = lanes;
+	g.vnni = vnni;
 	g.mod = LLVMModuleCreateWithNameInContext("graft", cx);
 	g.b = LLVMCreateBuilderInContext(cx);
 	g.i1 = LLVMInt1TypeInContext(cx);
@@ -2121,8 +2638,8 @@ static Program *
 prepare(const Module *m, const BeOpts *o, Diag *d)
 {
 	Program *p;
-	int lanes = 0;
-	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, d);
+	int lanes = 0, vnni = 0;
+	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, &vnni, d);
 	LLVMOrcThreadSafeContextRef tsc;
 	LLVMModuleRef mod;
 	LLVMOrcLLJITBuilderRef jb;
@@ -2139,7 +2656,7 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 		return NULL;
 	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
-	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, 1, d);
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, vnni, 1, d);
 	if (!mod) {
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		LLVMDisposeTargetMachine(tm);
@@ -2219,8 +2736,8 @@ const Backend be_llvm = { "llvm", prepare, run, release };
 int
 be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, const char *path, const char *hpath, Diag *d)
 {
-	int lanes = 0, rc = 0;
-	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, d);
+	int lanes = 0, vnni = 0, rc = 0;
+	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, &vnni, d);
 	LLVMContextRef cx;
 	LLVMModuleRef mod;
 	char *msg = NULL;
@@ -2228,7 +2745,7 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, const char *path,
 	if (!tm)
 		return 1;
 	cx = LLVMContextCreate();
-	mod = build(m, o, cx, tm, lanes, 0, d);
+	mod = build(m, o, cx, tm, lanes, vnni, 0, d);
 	if (!mod) {
 		rc = 1;
 	} else if (kind == BE_LLVM_IR ? LLVMPrintModuleToFile(mod, path, &msg)
