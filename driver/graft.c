@@ -4,10 +4,11 @@
 **   graft [--rules NAME ...] [--target "T1, T2, host"]
 **         [--emit relay|dot|c|llvm|obj] [--emit-target NAME] [-O0..3]
 **         [--explain] [--stats] [--params FILE] [--save-params FILE]
-**         [--show-types] [--verify] [-o OUT] MODEL.relay
+**         [--show-types] [--verify] [-o OUT] MODEL.relay|MODEL.onnx
 **   graft run ...                      (driver/run.c)
 **
-** Reads a model in TVM's Relay text format, binds its parameters, infers
+** Reads a model in TVM's Relay text format (or imports an ONNX model,
+** frontends/onnx), binds its parameters, infers
 ** and checks its types, applies the built-in rulesets named, partitions it
 ** for the targets named (graft_pipeline(), which `graft run` shares), and
 ** prints it, or compiles it to C (backends/c) or with LLVM (backends/llvm).
@@ -27,6 +28,7 @@
 #include "dot.h"
 #include "ir.h"
 #include "llvm/llvm.h"
+#include "onnx.h"
 #include "partition.h"
 #include "rewrite.h"
 #include "rulesets.h"
@@ -59,8 +61,8 @@ typedef struct Opts {
 static const char usage[] =
 	"usage: graft [options] MODEL.relay\n"
 	"\n"
-	"Reads a model in TVM's Relay text format, infers and checks its types,\n"
-	"and prints it.\n"
+	"Reads a model in TVM's Relay text format (or an ONNX model, MODEL.onnx),\n"
+	"infers and checks its types, and prints it.\n"
 	"\n"
 	"options:\n"
 	"  --rules NAME         apply a built-in ruleset until nothing matches;\n"
@@ -453,16 +455,22 @@ graft_pipeline(const Pipeline *o, Module *m, Diag *d, StFile *params)
 	size_t len = 0;
 
 	memset(params, 0, sizeof *params);
-	if (!(text = readfile(o->model, &len)))
-		return 1;
 
-	/* parse, bind (and drop what binding replaced), infer, verify, rewrite
+	/* read (an ONNX model is imported, anything else parsed as Relay
+	   text), bind (and drop what binding replaced), infer, verify, rewrite
 	   with each ruleset, partition */
-	if (ir_parse(m, d, o->model, text, len)) {
-		free(text);
-		return 1;
+	if (onnx_is_model(o->model)) {
+		if (onnx_import(m, o->model, d))
+			return 1;
+	} else {
+		if (!(text = readfile(o->model, &len)))
+			return 1;
+		if (ir_parse(m, d, o->model, text, len)) {
+			free(text);
+			return 1;
+		}
+		free(text);     /* the module keeps its own copy for diagnostics */
 	}
-	free(text);     /* the module keeps its own copy for diagnostics */
 	if (o->params) {
 		char err[512];
 		if (ir_st_read(o->params, params, err, sizeof err) != 0) {

@@ -1,0 +1,826 @@
+/*
+** onnx.c: reading ONNX models and tensors.
+**
+** The file is decoded by protoc-c's code for frontends/onnx/onnx.proto,
+** which rejects anything that is not well-formed protobuf of that schema
+** (truncated, a field of the wrong wire type, bad UTF-8 in a string).
+** The importer then checks what protobuf cannot: the opset of the
+** default domain (10 to 17), that every op is known (one error lists every
+** unknown op with its nodes), that value names are produced once and
+** before use (nodes are taken in dependency order, so a cycle or a
+** dangling input is an error naming the node), that graph inputs are
+** tensors of static shape and supported dtype, and that tensor data has
+** exactly the size its dims and dtype say.  Then each node is converted
+** (ops.c) and @main is built from the graph's inputs and outputs.
+**
+** Messages have no line: "MODEL.onnx: error: node 'NAME' (Op): ...".
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnxi.h"
+
+enum {
+	OPSET_MIN = 10,
+	OPSET_MAX = 17,
+	FILE_MAX = INT_MAX,     /* protobuf's 2 GB limit */
+	MAXRANK = BE_MAXDIMS,
+};
+
+/* ---------------------------------------------------------------- dtypes */
+
+/* ONNX element types 0..16: graft's DType (DT_VOID: none) and name */
+static const struct { DType dt; const char *name; } dtypes[] = {
+	{ DT_VOID, "UNDEFINED" }, { DT_FLOAT32, "FLOAT" }, { DT_UINT8, "UINT8" },
+	{ DT_INT8, "INT8" }, { DT_UINT16, "UINT16" }, { DT_INT16, "INT16" },
+	{ DT_INT32, "INT32" }, { DT_INT64, "INT64" }, { DT_VOID, "STRING" },
+	{ DT_BOOL, "BOOL" }, { DT_FLOAT16, "FLOAT16" }, { DT_FLOAT64, "DOUBLE" },
+	{ DT_UINT32, "UINT32" }, { DT_VOID, "UINT64" }, { DT_VOID, "COMPLEX64" },
+	{ DT_VOID, "COMPLEX128" }, { DT_VOID, "BFLOAT16" },
+};
+enum { NDTYPES = sizeof dtypes / sizeof dtypes[0] };
+
+/* onnx_dtype: see onnxi.h */
+DType
+onnx_dtype(int64_t et)
+{
+	return et >= 0 && et < NDTYPES ? dtypes[et].dt : DT_VOID;
+}
+
+/* onnx_dtype_name: see onnxi.h */
+const char *
+onnx_dtype_name(int64_t et)
+{
+	return et >= 0 && et < NDTYPES ? dtypes[et].name : "an unknown type";
+}
+
+/* ---------------------------------------------------------------- files */
+
+/* slurp: the whole of path (malloc'ed) into *buf, *len; 0, or -1 with the
+** reason in msg */
+static int
+slurp(const char *path, unsigned char **buf, size_t *len, char *msg, size_t msgsz)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		snprintf(msg, msgsz, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		size_t got;
+		if (n == cap) {
+			if (cap >= (size_t)FILE_MAX) {
+				fclose(f);
+				free(b);
+				snprintf(msg, msgsz, "larger than protobuf's 2 GB limit");
+				return -1;
+			}
+			cap = cap ? cap * 2 : 65536;
+			b = ir_xrealloc(b, cap);
+		}
+		got = fread(b + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(msg, msgsz, "cannot read: %s", strerror(errno));
+		fclose(f);
+		free(b);
+		return -1;
+	}
+	fclose(f);
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- tensors */
+
+/* external: the bytes of tp's external data (location, offset, length
+** relative to dir) into *out (malloc'ed, want bytes); 0 or -1 with msg */
+static int
+external(const OTensor *tp, const char *dir, size_t want, unsigned char **out, char *msg, size_t msgsz)
+{
+	const char *loc = NULL;
+	uint64_t off = 0, len = UINT64_MAX;
+	char *path;
+	FILE *f;
+	size_t got;
+
+	for (size_t i = 0; i < tp->n_external_data; i++) {
+		const GraftOnnx__StringStringEntryProto *e = tp->external_data[i];
+		const char *k = e->key ? e->key : "", *v = e->value ? e->value : "";
+		char *end;
+		if (strcmp(k, "location") == 0) {
+			loc = v;
+		} else if (strcmp(k, "offset") == 0 || strcmp(k, "length") == 0) {
+			unsigned long long x;
+			errno = 0;
+			x = strtoull(v, &end, 10);
+			if (!*v || *end || errno || v[0] == '-') {
+				snprintf(msg, msgsz, "external data %s '%.64s' is not a byte count", k, v);
+				return -1;
+			}
+			*(k[0] == 'o' ? &off : &len) = x;
+		}
+	}
+	if (!loc || !*loc) {
+		snprintf(msg, msgsz, "external data without a location");
+		return -1;
+	}
+	if (loc[0] == '/' || strstr(loc, "..")) {
+		snprintf(msg, msgsz, "external data location '%.200s' leaves the model's directory", loc);
+		return -1;
+	}
+	if (len != UINT64_MAX && len != want) {
+		snprintf(msg, msgsz, "external data length %llu, but the dims and type make %zu bytes",
+		         (unsigned long long)len, want);
+		return -1;
+	}
+	path = ir_xmalloc(strlen(dir) + strlen(loc) + 2);
+	sprintf(path, "%s%s%s", dir, *dir ? "/" : "", loc);
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(msg, msgsz, "cannot open external data '%.200s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	*out = ir_xmalloc(want ? want : 1);
+	if (off > (uint64_t)LONG_MAX || fseek(f, (long)off, SEEK_SET) != 0)
+		got = 0;
+	else
+		got = fread(*out, 1, want, f);
+	fclose(f);
+	if (got != want) {
+		snprintf(msg, msgsz, "external data '%.200s' holds fewer than %zu bytes at offset %llu", path, want,
+		         (unsigned long long)off);
+		free(path);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+/* onnx_tensor_data: see onnxi.h */
+int
+onnx_tensor_data(const OTensor *tp, const char *dir, Tensor *t, char *msg, size_t msgsz)
+{
+	DType dt;
+	uint64_t numel = 1;
+	size_t nb, esz, have;
+	unsigned char *p;
+
+	memset(t, 0, sizeof *t);
+	if (!tp->has_data_type || tp->data_type == 0) {
+		snprintf(msg, msgsz, "tensor has no data type");
+		return -1;
+	}
+	if ((dt = onnx_dtype(tp->data_type)) == DT_VOID) {
+		snprintf(msg, msgsz, "tensors of type %s (%d) are not supported", onnx_dtype_name(tp->data_type),
+		         (int)tp->data_type);
+		return -1;
+	}
+	if (tp->n_dims > MAXRANK) {
+		snprintf(msg, msgsz, "tensor of rank %zu; graft handles up to %d", tp->n_dims, MAXRANK);
+		return -1;
+	}
+	if (tp->segment) {
+		snprintf(msg, msgsz, "segmented tensors are not supported");
+		return -1;
+	}
+	t->dt = dt;
+	t->rank = (uint32_t)tp->n_dims;
+	for (size_t i = 0; i < tp->n_dims; i++) {
+		if (tp->dims[i] < 0) {
+			snprintf(msg, msgsz, "tensor dim %zu is negative (%lld)", i, (long long)tp->dims[i]);
+			return -1;
+		}
+		t->dims[i] = tp->dims[i];
+	}
+	for (size_t i = 0; i < tp->n_dims; i++)
+		if (tp->dims[i] == 0)
+			numel = 0;
+	for (size_t i = 0; i < tp->n_dims && numel; i++) {
+		if ((uint64_t)tp->dims[i] > ((uint64_t)1 << 40) / numel) {
+			snprintf(msg, msgsz, "tensor of more than 2^40 elements");
+			return -1;
+		}
+		numel *= (uint64_t)tp->dims[i];
+	}
+	esz = ir_dtype_bytes[dt];
+	nb = (size_t)numel * esz;
+	if (tp->has_data_location && tp->data_location == 1) {
+		if (external(tp, dir, nb, &t->data, msg, msgsz) != 0)
+			return -1;
+		return 0;
+	}
+	if (tp->has_data_location && tp->data_location != 0) {
+		snprintf(msg, msgsz, "unknown data_location %d", (int)tp->data_location);
+		return -1;
+	}
+	if (tp->has_raw_data) {
+		if (tp->raw_data.len != nb) {
+			snprintf(msg, msgsz, "tensor raw_data holds %zu bytes, but its dims and type %s make %zu",
+			         tp->raw_data.len, onnx_dtype_name(tp->data_type), nb);
+			return -1;
+		}
+		t->data = ir_xmalloc(nb ? nb : 1);
+		if (nb)
+			memcpy(t->data, tp->raw_data.data, nb);
+		return 0;
+	}
+	/* the typed fields: which one holds the elements, and how many */
+	switch (dt) {
+	case DT_FLOAT32: have = tp->n_float_data; break;
+	case DT_INT64: have = tp->n_int64_data; break;
+	case DT_FLOAT64: have = tp->n_double_data; break;
+	case DT_UINT32: have = tp->n_uint64_data; break;
+	default: have = tp->n_int32_data; break;
+	}
+	if (have != numel) {
+		snprintf(msg, msgsz, "tensor holds %zu %s elements, but its dims make %llu", have,
+		         onnx_dtype_name(tp->data_type), (unsigned long long)numel);
+		return -1;
+	}
+	p = t->data = ir_xmalloc(nb ? nb : 1);
+	for (size_t i = 0; i < numel; i++) {
+		int64_t v = 0, lo = 0, hi = 0;
+		switch (dt) {
+		case DT_FLOAT32: memcpy(p + 4 * i, &tp->float_data[i], 4); continue;
+		case DT_INT64: memcpy(p + 8 * i, &tp->int64_data[i], 8); continue;
+		case DT_FLOAT64: memcpy(p + 8 * i, &tp->double_data[i], 8); continue;
+		case DT_UINT32:
+			if (tp->uint64_data[i] > UINT32_MAX)
+				goto range;
+			{ uint32_t u = (uint32_t)tp->uint64_data[i]; memcpy(p + 4 * i, &u, 4); }
+			continue;
+		case DT_INT32: memcpy(p + 4 * i, &tp->int32_data[i], 4); continue;
+		case DT_BOOL: lo = 0; hi = 1; break;
+		case DT_INT8: lo = INT8_MIN; hi = INT8_MAX; break;
+		case DT_UINT8: lo = 0; hi = UINT8_MAX; break;
+		case DT_INT16: lo = INT16_MIN; hi = INT16_MAX; break;
+		case DT_UINT16: case DT_FLOAT16: lo = 0; hi = UINT16_MAX; break;
+		default: break;
+		}
+		v = tp->int32_data[i];
+		if (dt == DT_FLOAT16 && v < 0 && v >= INT16_MIN)
+			v &= 0xffff;        /* bits stored sign-extended */
+		if (v < lo || v > hi)
+			goto range;
+		if (esz == 1)
+			p[i] = (unsigned char)v;
+		else {
+			uint16_t h = (uint16_t)v;
+			memcpy(p + 2 * i, &h, 2);
+		}
+		continue;
+range:
+		snprintf(msg, msgsz, "tensor element %zu is out of range for %s", i, onnx_dtype_name(tp->data_type));
+		be_tensor_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+/* onnx_read_tensor: see onnx.h */
+int
+onnx_read_tensor(const char *path, Tensor *t, char *err, size_t errsz)
+{
+	unsigned char *buf;
+	size_t len;
+	char msg[400];
+	OTensor *tp;
+	char *dir, *slash;
+	int r;
+
+	memset(t, 0, sizeof *t);
+	if (slurp(path, &buf, &len, msg, sizeof msg) != 0) {
+		snprintf(err, errsz, "%s: error: %s", path, msg);
+		return -1;
+	}
+	tp = graft_onnx__tensor_proto__unpack(NULL, len, buf);
+	free(buf);
+	if (!tp) {
+		snprintf(err, errsz, "%s: error: not a serialized ONNX TensorProto (truncated or malformed protobuf)", path);
+		return -1;
+	}
+	dir = ir_xmalloc(strlen(path) + 1);
+	strcpy(dir, path);
+	if ((slash = strrchr(dir, '/')))
+		*slash = 0;
+	else
+		dir[0] = 0;
+	r = onnx_tensor_data(tp, dir, t, msg, sizeof msg);
+	free(dir);
+	graft_onnx__tensor_proto__free_unpacked(tp, NULL);
+	if (r != 0) {
+		snprintf(err, errsz, "%s: error: %s", path, msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* onnx_is_model: see onnx.h */
+int
+onnx_is_model(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 5 && strcmp(path + n - 5, ".onnx") == 0;
+}
+
+/* ---------------------------------------------------------------- diagnostics */
+
+/* onnx_err: see onnxi.h */
+int
+onnx_err(Imp *im, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (im->nd)
+		ir_error(im->d, im->loc, "node '%s' (%s): %s", im->nd->name ? im->nd->name : "",
+		         im->nd->op_type ? im->nd->op_type : "", msg);
+	else
+		ir_error(im->d, im->loc, "%s", msg);
+	return -1;
+}
+
+/* onnx_mk: see onnxi.h */
+NodeId
+onnx_mk(Imp *im, OpId op, const NodeId *args, uint32_t nargs, AttrId at)
+{
+	NodeId n = ir_call(im->m, op, args, nargs, at, im->loc);
+	Diag quiet = *im->d;
+	TypeId t;
+
+	quiet.out = NULL;
+	t = ir_infer_node(im->m, n, &quiet);
+	if (!t) {
+		onnx_err(im, "%s: %s", ir_ops[op].name, quiet.relmsg[0] ? quiet.relmsg : "type error");
+		return 0;
+	}
+	im->m->nodes[n].type = t;
+	return n;
+}
+
+/* ---------------------------------------------------------------- values */
+
+/* valslot: the entry of value name in im->valof */
+static NodeId *
+valslot(Imp *im, const char *name)
+{
+	Sym s = ir_symz(im->m, name);
+	if (s >= im->capvalof) {
+		uint32_t old = im->capvalof;
+		ir_vgrow(&im->valof, &im->capvalof, s + 1);
+		memset(im->valof + old, 0, (im->capvalof - old) * sizeof *im->valof);
+	}
+	return &im->valof[s];
+}
+
+/* paramname: name made a Relay local name ([A-Za-z_][A-Za-z0-9_.]*, no
+** dot before a digit), unique among the k names in used */
+static Sym
+paramname(Imp *im, const char *name, const Sym *used, uint32_t k)
+{
+	size_t n = strlen(name);
+	char *b = ir_xmalloc(n + 24);
+	size_t j = 0;
+	Sym s;
+
+	if (!n || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_'))
+		b[j++] = '_';
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+		if (c == '.' && i + 1 < n && ((name[i + 1] >= 'a' && name[i + 1] <= 'z') ||
+		    (name[i + 1] >= 'A' && name[i + 1] <= 'Z') || name[i + 1] == '_'))
+			alnum = 1;
+		b[j++] = alnum ? c : '_';
+	}
+	b[j] = 0;
+	for (int v = 2;; v++) {
+		uint32_t i;
+		s = ir_symz(im->m, b);
+		for (i = 0; i < k && used[i] != s; i++)
+			;
+		if (i == k)
+			break;
+		sprintf(b + j, "_%d", v);
+	}
+	free(b);
+	return s;
+}
+
+/* ---------------------------------------------------------------- import */
+
+/* opset: im->opset from the model's imports; 0 or -1 after reporting */
+static int
+opset(Imp *im, const GraftOnnx__ModelProto *mp)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < mp->n_opset_import; i++) {
+		const GraftOnnx__OperatorSetIdProto *o = mp->opset_import[i];
+		const char *dom = o->domain ? o->domain : "";
+		if (*dom && strcmp(dom, "ai.onnx") != 0)
+			continue;
+		if (!o->has_version || o->version < OPSET_MIN || o->version > OPSET_MAX) {
+			onnx_err(im, "opset %lld of the default domain is not supported (graft reads opsets %d to %d)",
+			         (long long)o->version, OPSET_MIN, OPSET_MAX);
+			return -1;
+		}
+		im->opset = (int)o->version;
+		found = 1;
+	}
+	if (!found && mp->n_opset_import == 0 && mp->has_ir_version && mp->ir_version < 3) {
+		onnx_err(im, "IR version %lld has no opset import; graft reads opsets %d to %d",
+		         (long long)mp->ir_version, OPSET_MIN, OPSET_MAX);
+		return -1;
+	}
+	if (!found)
+		return onnx_err(im, "the model imports no opset of the default domain (graft reads opsets %d to %d)",
+		                OPSET_MIN, OPSET_MAX);
+	return 0;
+}
+
+/* unsupported: one error listing every op of the graph that has no
+** converter, with its nodes; 0 if there is none, else -1 */
+static int
+unsupported(Imp *im, const GraftOnnx__GraphProto *g)
+{
+	size_t *first = ir_xcalloc(g->n_node + 1, sizeof *first), nops = 0;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	/* first[k]: index of the first node of the k-th unknown op */
+	for (size_t i = 0; i < g->n_node; i++) {
+		const ONode *nd = g->node[i];
+		const char *dom = nd->domain ? nd->domain : "", *op = nd->op_type ? nd->op_type : "";
+		size_t k;
+		if ((!*dom || strcmp(dom, "ai.onnx") == 0) && onnx_op_find(op))
+			continue;
+		for (k = 0; k < nops; k++) {
+			const ONode *o = g->node[first[k]];
+			if (strcmp(o->op_type ? o->op_type : "", op) == 0 && strcmp(o->domain ? o->domain : "", dom) == 0)
+				break;
+		}
+		if (k == nops)
+			first[nops++] = i;
+	}
+	for (size_t k = 0; k < nops; k++) {
+		const ONode *o = g->node[first[k]];
+		const char *dom = o->domain ? o->domain : "", *op = o->op_type ? o->op_type : "";
+		size_t nn = 0;
+		for (size_t i = first[k]; i < g->n_node; i++) {
+			const ONode *nd = g->node[i];
+			if (strcmp(nd->op_type ? nd->op_type : "", op) == 0 && strcmp(nd->domain ? nd->domain : "", dom) == 0)
+				nn++;
+		}
+		for (size_t i = first[k], j = 0; i < g->n_node; i++) {
+			const ONode *nd = g->node[i];
+			size_t need;
+			if (strcmp(nd->op_type ? nd->op_type : "", op) != 0 || strcmp(nd->domain ? nd->domain : "", dom) != 0)
+				continue;
+			need = len + strlen(op) + strlen(dom) + strlen(nd->name ? nd->name : "") + 32;
+			if (need > cap) {
+				cap = need * 2;
+				buf = ir_xrealloc(buf, cap);
+			}
+			if (j == 0)
+				len += (size_t)sprintf(buf + len, "%s'%s%s%s' (node%s ", k ? ", " : "", dom, *dom ? "." : "", op,
+				                       nn > 1 ? "s" : "");
+			len += (size_t)sprintf(buf + len, "%s'%s'", j ? ", " : "", nd->name ? nd->name : "");
+			if (++j == nn)
+				len += (size_t)sprintf(buf + len, ")");
+		}
+	}
+	if (nops)
+		onnx_err(im, "%zu unsupported op%s: %s", nops, nops > 1 ? "s" : "", buf);
+	free(buf);
+	free(first);
+	return nops ? -1 : 0;
+}
+
+/* inputtype: the type of graph input vi (a tensor of static shape and a
+** supported dtype); 0 after reporting */
+static TypeId
+inputtype(Imp *im, const GraftOnnx__ValueInfoProto *vi)
+{
+	const char *name = vi->name;
+	const GraftOnnx__TypeProto__Tensor *tt = vi->type ? vi->type->tensor_type : NULL;
+	int64_t dims[MAXRANK];
+	DType dt;
+
+	if (!tt) {
+		onnx_err(im, "graph input '%s' is not a tensor", name);
+		return 0;
+	}
+	if ((dt = onnx_dtype(tt->elem_type)) == DT_VOID) {
+		onnx_err(im, "graph input '%s' has element type %s (%d), which graft does not support", name,
+		         onnx_dtype_name(tt->elem_type), (int)tt->elem_type);
+		return 0;
+	}
+	if (!tt->shape) {
+		onnx_err(im, "graph input '%s' has no shape; graft needs static shapes", name);
+		return 0;
+	}
+	if (tt->shape->n_dim > MAXRANK) {
+		onnx_err(im, "graph input '%s' has rank %zu; graft handles up to %d", name, tt->shape->n_dim, MAXRANK);
+		return 0;
+	}
+	for (size_t i = 0; i < tt->shape->n_dim; i++) {
+		const GraftOnnx__TensorShapeProto__Dimension *dm = tt->shape->dim[i];
+		if (dm->value_case == GRAFT_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM) {
+			onnx_err(im, "graph input '%s': dim %zu is symbolic ('%s'); graft needs static shapes "
+			         "(export the model with fixed input sizes)", name, i, dm->dim_param);
+			return 0;
+		}
+		if (dm->value_case != GRAFT_ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE || dm->dim_value < 0) {
+			onnx_err(im, "graph input '%s': dim %zu is unknown; graft needs static shapes", name, i);
+			return 0;
+		}
+		dims[i] = dm->dim_value;
+	}
+	return ir_type_tensor(im->m, dt, (int)tt->shape->n_dim, dims);
+}
+
+/* order: the nodes of g in an order where each comes after the producers
+** of its inputs, into ord[0..n_node); checks that each value is produced
+** once (by an input, an initializer or a node) and that every input is
+** produced; 0, or -1 after reporting every problem */
+static int
+order(Imp *im, const GraftOnnx__GraphProto *g, size_t *ord)
+{
+	/* producer of a value: valslot holds 1 + node index, or UINT32_MAX for
+	   graph inputs and initializers, during this function */
+	size_t n = g->n_node, *waits = ir_xcalloc(n + 1, sizeof *waits), nord = 0;
+	int errs = 0;
+
+	for (size_t i = 0; i < g->n_initializer; i++)
+		*valslot(im, g->initializer[i]->name ? g->initializer[i]->name : "") = UINT32_MAX;
+	for (size_t i = 0; i < g->n_input; i++)
+		*valslot(im, g->input[i]->name ? g->input[i]->name : "") = UINT32_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const ONode *nd = g->node[i];
+		for (size_t k = 0; k < nd->n_output; k++) {
+			NodeId *v;
+			if (!*nd->output[k])
+				continue;
+			v = valslot(im, nd->output[k]);
+			if (*v) {
+				im->nd = nd;
+				onnx_err(im, "output '%s' is already produced by %s", nd->output[k],
+				         *v == UINT32_MAX ? "a graph input or initializer" : "another node");
+				im->nd = NULL;
+				errs++;
+				continue;
+			}
+			*v = (NodeId)(i + 1);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const ONode *nd = g->node[i];
+		for (size_t k = 0; k < nd->n_input; k++)
+			if (*nd->input[k] && !*valslot(im, nd->input[k])) {
+				im->nd = nd;
+				onnx_err(im, "input '%s' is produced by no node, initializer or graph input", nd->input[k]);
+				im->nd = NULL;
+				errs++;
+			}
+	}
+	if (errs)
+		goto out;
+	/* repeated sweeps: a node is ready when its producers are placed;
+	   exporters write nodes in order, so one sweep is the usual case */
+	{
+		uint8_t *placed = ir_xcalloc(n + 1, 1);
+		int progress = 1;
+		while (nord < n && progress) {
+			progress = 0;
+			for (size_t i = 0; i < n; i++) {
+				const ONode *nd = g->node[i];
+				size_t k;
+				if (placed[i])
+					continue;
+				for (k = 0; k < nd->n_input; k++) {
+					NodeId p = *nd->input[k] ? *valslot(im, nd->input[k]) : UINT32_MAX;
+					if (p != UINT32_MAX && !placed[p - 1])
+						break;
+				}
+				if (k < nd->n_input)
+					continue;
+				placed[i] = 1;
+				ord[nord++] = i;
+				progress = 1;
+			}
+		}
+		if (nord < n) {
+			for (size_t i = 0; i < n; i++)
+				if (!placed[i]) {
+					im->nd = g->node[i];
+					onnx_err(im, "is on a cycle: its inputs depend on its own outputs");
+					im->nd = NULL;
+					errs++;
+					break;
+				}
+		}
+		free(placed);
+	}
+out:
+	free(waits);
+	/* the map is for nodes from here on */
+	memset(im->valof, 0, im->capvalof * sizeof *im->valof);
+	return errs ? -1 : 0;
+}
+
+/* convert: node nd's outputs from its converter; 0 or -1 */
+static int
+convert(Imp *im, const ONode *nd)
+{
+	const OpEntry *e = onnx_op_find(nd->op_type);
+	NodeId in[ONNX_MAXIN], out[ONNX_MAXIN];
+	int nin = (int)nd->n_input, nout = (int)nd->n_output;
+
+	im->nd = nd;
+	/* trailing empty names are absent inputs */
+	while (nin > 0 && !*nd->input[nin - 1])
+		nin--;
+	if (nd->n_input > ONNX_MAXIN || nd->n_output > ONNX_MAXIN)
+		return onnx_err(im, "more than %d inputs or outputs", ONNX_MAXIN);
+	if (nin < e->minin || nin > e->maxin)
+		return onnx_err(im, "takes %d to %d inputs, not %d", e->minin, e->maxin, nin);
+	if (nout < e->minout || nout > e->maxout)
+		return onnx_err(im, "has %d to %d outputs, not %d", e->minout, e->maxout, nout);
+	for (int k = 0; k < nin; k++) {
+		in[k] = *nd->input[k] ? *valslot(im, nd->input[k]) : 0;
+		if (*nd->input[k] && !in[k])
+			return -1;      /* its producer failed, which was reported */
+	}
+	memset(out, 0, sizeof out);
+	if (e->conv(im, in, nin, out, nout) != 0)
+		return -1;
+	for (int k = 0; k < nout; k++)
+		if (*nd->output[k]) {
+			if (!out[k])
+				return onnx_err(im, "output %d ('%s') is not supported", k, nd->output[k]);
+			*valslot(im, nd->output[k]) = out[k];
+		}
+	return 0;
+}
+
+/* import: the graph of mp into @main of im->m; 0 or -1 */
+static int
+import(Imp *im, const GraftOnnx__ModelProto *mp)
+{
+	const GraftOnnx__GraphProto *g = mp->graph;
+	NodeId *params = NULL, *outs = NULL, body;
+	Sym *pnames = NULL;
+	uint32_t np = 0;
+	size_t *ord = NULL;
+	int errs = 0;
+
+	if (!g)
+		return onnx_err(im, "the model has no graph");
+	if (opset(im, mp) != 0 || unsupported(im, g) != 0)
+		return -1;
+	if (g->n_sparse_initializer)
+		return onnx_err(im, "sparse initializers are not supported");
+	if (g->n_output == 0)
+		return onnx_err(im, "the graph has no outputs");
+	ord = ir_xcalloc(g->n_node + 1, sizeof *ord);
+	for (size_t i = 0; i < g->n_input + g->n_initializer; i++) {
+		const char *nm = i < g->n_input ? g->input[i]->name : g->initializer[i - g->n_input]->name;
+		if (!nm || !*nm) {
+			onnx_err(im, "a graph %s has no name", i < g->n_input ? "input" : "initializer");
+			free(ord);
+			return -1;
+		}
+	}
+	if (order(im, g, ord) != 0) {
+		free(ord);
+		return -1;
+	}
+	/* initializers: constants with data; then the graph inputs that are
+	   not initializers (IR < 4 lists initializers as inputs too) */
+	for (size_t i = 0; i < g->n_initializer; i++) {
+		const OTensor *tp = g->initializer[i];
+		Tensor t;
+		char msg[400];
+		NodeId *v = valslot(im, tp->name);
+		if (*v) {
+			errs += onnx_err(im, "initializer '%s' is given twice", tp->name) != 0;
+			continue;
+		}
+		if (onnx_tensor_data(tp, im->dir, &t, msg, sizeof msg) != 0) {
+			errs += onnx_err(im, "initializer '%s': %s", tp->name, msg) != 0;
+			continue;
+		}
+		*v = ir_const(im->m, ir_type_tensor(im->m, t.dt, (int)t.rank, t.dims), t.data, im->loc);
+		im->m->nodes[*v].type = ir_node_const(im->m, *v)->type;
+		be_tensor_free(&t);
+	}
+	params = ir_xcalloc(g->n_input + 1, sizeof *params);
+	pnames = ir_xcalloc(g->n_input + 1, sizeof *pnames);
+	for (size_t i = 0; i < g->n_input; i++) {
+		const GraftOnnx__ValueInfoProto *vi = g->input[i];
+		NodeId *v = valslot(im, vi->name);
+		TypeId t;
+		if (*v) {
+			if (im->m->nodes[*v].kind == NK_CONST)
+				continue;       /* an initializer listed as an input */
+			errs += onnx_err(im, "graph input '%s' is listed twice", vi->name) != 0;
+			continue;
+		}
+		if (!(t = inputtype(im, vi))) {
+			errs++;
+			continue;
+		}
+		pnames[np] = paramname(im, vi->name, pnames, np);
+		params[np] = ir_var(im->m, pnames[np], t, im->loc);
+		im->m->nodes[params[np]].type = t;
+		*valslot(im, vi->name) = params[np++];
+	}
+	if (errs)
+		goto out;
+	for (size_t i = 0; i < g->n_node; i++)
+		if (convert(im, g->node[ord[i]]) != 0)
+			errs++;
+	im->nd = NULL;
+	if (errs)
+		goto out;
+	outs = ir_xcalloc(g->n_output, sizeof *outs);
+	for (size_t i = 0; i < g->n_output; i++) {
+		const char *nm = g->output[i]->name ? g->output[i]->name : "";
+		if (!*nm || !(outs[i] = *valslot(im, nm))) {
+			errs += onnx_err(im, "graph output '%s' is produced by no node, initializer or graph input", nm) != 0;
+			continue;
+		}
+	}
+	if (errs)
+		goto out;
+	body = g->n_output == 1 ? outs[0] : ir_tuple(im->m, outs, (uint32_t)g->n_output, im->loc);
+	if (!ir_global_add(im->m, ir_symz(im->m, "main"),
+	                   ir_func(im->m, params, np, body, 0, 0, 0, im->loc)))
+		errs += onnx_err(im, "the module has a @main already") != 0;
+out:
+	free(ord);
+	free(outs);
+	free(params);
+	free(pnames);
+	return errs ? -1 : 0;
+}
+
+/* onnx_import: see onnx.h */
+int
+onnx_import(Module *m, const char *path, Diag *d)
+{
+	Imp im;
+	unsigned char *buf;
+	size_t len;
+	char msg[400], *dir, *slash;
+	GraftOnnx__ModelProto *mp;
+	int before = d->errors;
+
+	memset(&im, 0, sizeof im);
+	im.m = m;
+	im.d = d;
+	im.path = path;
+	im.loc.file = ir_file(m, path);
+	if (slurp(path, &buf, &len, msg, sizeof msg) != 0) {
+		onnx_err(&im, "%s", msg);
+		return d->errors - before;
+	}
+	mp = graft_onnx__model_proto__unpack(NULL, len, buf);
+	free(buf);
+	if (!mp) {
+		onnx_err(&im, "not an ONNX model: the file is truncated or is not protobuf of ONNX's ModelProto");
+		return d->errors - before;
+	}
+	dir = ir_xmalloc(strlen(path) + 1);
+	strcpy(dir, path);
+	if ((slash = strrchr(dir, '/')))
+		*slash = 0;
+	else
+		dir[0] = 0;
+	im.dir = dir;
+	import(&im, mp);
+	free(dir);
+	free(im.valof);
+	graft_onnx__model_proto__free_unpacked(mp, NULL);
+	return d->errors - before;
+}

@@ -1,0 +1,42 @@
+/*
+** onnx.h: the ONNX frontend, graft's importer for ONNX models.
+**
+** onnx_import reads an ONNX model file (protobuf, the default domain at
+** opsets 10 to 17) into a Module as def @main: one parameter per graph
+** input that is not an initializer, named after the ONNX value (made a
+** valid Relay name), initializers as constants with their data, each
+** node as the Relay ops that compute it (docs/onnx.md lists the mapping).
+** Shapes must be static.  Errors are reported through the Diag as
+** "MODEL.onnx: error: node 'NAME' (OpType): message"; every op the
+** importer does not know is listed in one error.
+**
+** Ownership: the Module owns all it is given; nothing is kept of the
+** file once onnx_import returns.
+*/
+#ifndef GRAFT_ONNX_H
+#define GRAFT_ONNX_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "ir.h"
+
+/*
+** onnx_import: reads the ONNX model at path into m (which holds no @main
+** yet), reporting through d.  Returns the number of errors reported; m
+** holds a complete @main only when that is 0.
+*/
+int onnx_import(Module *m, const char *path, Diag *d);
+
+/*
+** onnx_read_tensor: reads a serialized TensorProto (a .pb file of ONNX's
+** test data) into *t, whose data the caller frees with be_tensor_free().
+** Returns 0, or -1 with "PATH: error: message" (no newline) in err and *t
+** cleared.
+*/
+int onnx_read_tensor(const char *path, Tensor *t, char *err, size_t errsz);
+
+/* onnx_is_model: whether path names an ONNX model (ends in .onnx) */
+int onnx_is_model(const char *path);
+
+#endif

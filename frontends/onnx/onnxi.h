@@ -1,0 +1,86 @@
+/*
+** onnxi.h: what the ONNX frontend's two files share.  onnx.c reads the
+** file, checks the graph (names, order, types of the graph inputs) and
+** drives the conversion; ops.c holds the op table and one converter per
+** ONNX op.
+*/
+#ifndef GRAFT_ONNXI_H
+#define GRAFT_ONNXI_H
+
+#include "onnx.h"
+#include "onnx.pb-c.h"
+
+typedef GraftOnnx__NodeProto ONode;
+typedef GraftOnnx__AttributeProto OAttr;
+typedef GraftOnnx__TensorProto OTensor;
+
+/* AttributeProto.type values */
+enum {
+	OA_FLOAT = 1, OA_INT = 2, OA_STRING = 3, OA_TENSOR = 4, OA_GRAPH = 5,
+	OA_FLOATS = 6, OA_INTS = 7, OA_STRINGS = 8, OA_TENSORS = 9,
+};
+
+enum { ONNX_MAXIN = 64 };      /* inputs of one node (Concat's are many) */
+
+/* The import of one model. */
+typedef struct Imp {
+	Module *m;
+	Diag *d;
+	const char *path;       /* the model, as named in messages */
+	const char *dir;        /* its directory, for external data ("" = .) */
+	Loc loc;                /* the whole file: line 0 */
+	int opset;              /* of the default domain */
+	NodeId *valof;          /* Sym of an ONNX value name -> its node */
+	uint32_t capvalof;
+	const ONode *nd;        /* the node being converted */
+} Imp;
+
+/*
+** A converter: computes the outputs out[0..nout) of node im->nd from its
+** inputs in[0..nin) (0 for an absent optional input).  Returns 0, or -1
+** after reporting through onnx_err().
+*/
+typedef int OpConv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout);
+
+typedef struct OpEntry {
+	const char *name;       /* ONNX op_type, default domain */
+	int minin, maxin;       /* input count */
+	int minout, maxout;     /* output count */
+	OpConv *conv;
+} OpEntry;
+
+/* The table, sorted by name, and its length. */
+extern const OpEntry onnx_ops[];
+extern const int onnx_nops;
+const OpEntry *onnx_op_find(const char *name);
+
+/* onnx_err: "PATH: error: node 'NAME' (Op): message" for node im->nd
+** (or without the node part outside a node); returns -1 */
+int onnx_err(Imp *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* onnx_mk: the call op(args) with attributes at (from ir_attr_defaults),
+** its type inferred; 0 after reporting a type error */
+NodeId onnx_mk(Imp *im, OpId op, const NodeId *args, uint32_t nargs, AttrId at);
+
+/* onnx_type: the inferred type of node n */
+static inline const Type *onnx_type(const Imp *im, NodeId n) { return &im->m->types[im->m->nodes[n].type]; }
+
+/* onnx_dims: the dims of n's tensor type */
+static inline const int64_t *onnx_dims(const Imp *im, NodeId n) {
+	return ir_type_dims(im->m, im->m->nodes[n].type);
+}
+
+/*
+** onnx_tensor_data: the elements of tensor proto tp as DType, rank and
+** dims into *t (data malloc'ed, even for no elements); external data is
+** looked for under dir.  Returns 0, or -1 with a message (no file name)
+** in msg.
+*/
+int onnx_tensor_data(const OTensor *tp, const char *dir, Tensor *t, char *msg, size_t msgsz);
+
+/* onnx_dtype: the DType of an ONNX element type, DT_VOID if none */
+DType onnx_dtype(int64_t et);
+/* onnx_dtype_name: the ONNX name of element type et ("FLOAT", "STRING") */
+const char *onnx_dtype_name(int64_t et);
+
+#endif

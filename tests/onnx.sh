@@ -1,0 +1,124 @@
+#!/bin/sh
+# onnx.sh: the ONNX frontend (frontends/onnx).  Models, expected outputs
+# and goldens are in tests/onnx/, made by tests/onnx/make_models.py (its
+# first lines give the command).
+#   - golden: `graft tests/onnx/NAME.onnx` prints NAME.expected (standard
+#     output, standard error, "[exit N]"), for every NAME.expected;
+#   - runs: for every NAME.out0.npy, `graft run --backend ref` on the
+#     inputs NAME.<input>.npy gives NAME.out<k>.npy: integers byte for
+#     byte, floats within a relative 1e-5 (+ 1e-6 absolute);
+#   - malformed files: every truncation and many bit flips of a model exit
+#     with status 1 and one error line, never a crash.
+. "${srcdir:-.}/tests/lib.sh"
+d=tests/onnx
+
+# ---------------------------------------------------------------- goldens
+(cd "$srcdir" && ls $d/*.expected) >"$tmpdir/list"
+while read -r e; do
+	m=${e%.expected}.onnx
+	(cd "$srcdir" && "$GRAFT" "$m") >"$tmpdir/got" 2>&1
+	echo "[exit $?]" >>"$tmpdir/got"
+	same_file "$tmpdir/got" "$srcdir/$e" "graft $m"
+done <"$tmpdir/list"
+
+# ---------------------------------------------------------------- runs
+# npyfloats FILE: the elements of a float32 .npy file, one a line
+npyfloats() {
+	hl=$(od -An -tu2 -j8 -N2 "$1" | tr -d ' ')
+	od -An -v -tf4 -j$((10 + hl)) "$1" | tr -s ' ' '\n' | sed '/^$/d'
+}
+# same_npy GOT WANT DESC
+same_npy() {
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
+	elif head -c 64 "$2" | grep -q "'<f4'" && head -c 64 "$1" | grep -q "'<f4'"; then
+		npyfloats "$1" >"$tmpdir/a"
+		npyfloats "$2" >"$tmpdir/b"
+		paste "$tmpdir/a" "$tmpdir/b" | awk -v n1="$(wc -l <"$tmpdir/a")" -v n2="$(wc -l <"$tmpdir/b")" '
+			{ d = $1 - $2; if (d < 0) d = -d; m = $2 < 0 ? -$2 : $2
+			  if (d > 1e-5 * m + 1e-6) { bad++; if (bad < 4) print "#   element " NR - 1 ": " $1 " want " $2 } }
+			END { if (n1 != n2) { print "#   " n1 " elements, want " n2; exit 1 } exit bad > 0 }'
+		ok $? "$3 (within 1e-5)"
+	else
+		ok 1 "$3"
+		echo "#   $1 and $2 differ"
+	fi
+}
+(cd "$srcdir" && ls $d/*.out0.npy) >"$tmpdir/list"
+while read -r o; do
+	name=${o%.out0.npy}
+	set --
+	for f in "$srcdir/$name".*.npy; do
+		b=${f##*/}
+		b=${b#"${name##*/}".}
+		b=${b%.npy}
+		case "$b" in out*) continue ;; esac
+		set -- "$@" --input "$b=$f"
+	done
+	k=0
+	while [ -f "$srcdir/$name.out$k.npy" ]; do
+		set -- "$@" --output "$tmpdir/out$k.npy"
+		k=$((k + 1))
+	done
+	if "$GRAFT" run --backend ref "$@" "$srcdir/$name.onnx" >"$tmpdir/log" 2>&1; then
+		k=0
+		while [ -f "$srcdir/$name.out$k.npy" ]; do
+			same_npy "$tmpdir/out$k.npy" "$srcdir/$name.out$k.npy" "graft run $name.onnx: output $k"
+			k=$((k + 1))
+		done
+	else
+		ok 1 "graft run $name.onnx"
+		sed 's/^/#   /' "$tmpdir/log"
+	fi
+done <"$tmpdir/list"
+
+# ---------------------------------------------------------------- malformed files
+# crashes FILE DESC: graft FILE must exit 1 with exactly one error line
+malformed() {
+	"$GRAFT" "$1" >/dev/null 2>"$tmpdir/err"
+	st=$?
+	if [ $st -ne 1 ] || [ "$(grep -c ': error: ' "$tmpdir/err")" -lt 1 ]; then
+		echo "#   $2: exit $st"
+		sed 's/^/#   /' "$tmpdir/err" | head -n 5
+		return 1
+	fi
+	return 0
+}
+src=$srcdir/$d/conv.onnx
+[ -f "$src" ] || src=$srcdir/$d/relu.onnx
+size=$(wc -c <"$src")
+bad=0
+i=1
+while [ $i -lt "$size" ]; do
+	head -c $i "$src" >"$tmpdir/t.onnx"
+	malformed "$tmpdir/t.onnx" "truncated to $i bytes" || bad=$((bad + 1))
+	i=$((i + 1 + i / 16))
+done
+ok $bad "every truncation of $(basename "$src") is one error, exit 1"
+: >"$tmpdir/t.onnx"
+malformed "$tmpdir/t.onnx" "an empty file"
+ok $? "an empty file is an error"
+printf 'def @main() { 0 }' >"$tmpdir/t.onnx"
+malformed "$tmpdir/t.onnx" "Relay text named .onnx"
+ok $? "Relay text named .onnx is an error"
+# bit flips: byte i gets its bit (i mod 8) flipped; the result may still be
+# a valid model, so any exit status but a crash's is accepted, 0 or 1
+bad=0
+i=0
+while [ $i -lt "$size" ]; do
+	head -c $i "$src" >"$tmpdir/t.onnx"
+	byte=$(od -An -tu1 -j$i -N1 "$src" | tr -d ' ')
+	printf "\\$(printf '%03o' $((byte ^ (1 << (i % 8)))))" >>"$tmpdir/t.onnx"
+	tail -c +$((i + 2)) "$src" >>"$tmpdir/t.onnx"
+	"$GRAFT" "$tmpdir/t.onnx" >/dev/null 2>"$tmpdir/err"
+	st=$?
+	if [ $st -gt 1 ]; then
+		echo "#   bit flip at byte $i: exit $st"
+		head -n 5 "$tmpdir/err" | sed 's/^/#   /'
+		bad=$((bad + 1))
+	fi
+	i=$((i + 1 + i / 64))
+done
+ok $bad "bit flips in $(basename "$src") exit 0 or 1, never crash"
+
+done_testing
