@@ -8,7 +8,20 @@
 #    `cc -std=c99 -Wall -Werror`.
 # 2. The c backend runs models, on inputs made by tests/backends/npy.py,
 #    with the results of the ref backend: bit for bit on integer results,
-#    within a relative 1e-5 on float results.
+#    within a relative 1e-5 on float results; so does the llvm backend on
+#    the seed model (examples/pytorch_qconv.relay).
+# 3. Golden tests of the llvm backend's output: every
+#    tests/backends/llvm/*.relay ("// RUN: graft --emit llvm -O0 %s"); the
+#    .ll it writes, its standard error and "[exit N]" must equal
+#    NAME.expected byte for byte.  At -O0 and without qnn.conv2d (whose
+#    fast path depends on AVX2, AVX-512 or VNNI), the text does not depend
+#    on the host's vector extensions; it does on LLVM's version.
+# 4. The randomized differential test (tests/backends/random.py): 60 small
+#    random models, integer and float, each run on ref, c and llvm; one
+#    point per model and backend pair (c against ref, llvm against ref),
+#    integer results bit for bit, float results within 1e-5 relative plus
+#    1e-6 absolute.  A failure names the seed and the model; reproduce it
+#    with `tests/backends/random.py --seed S --keep DIR --graft ./graft`.
 . "${srcdir:-.}/tests/lib.sh"
 CC=${CC:-cc}
 py=${PYTHON3:-python3}
@@ -57,38 +70,40 @@ if ! "$py" -c 'import struct' 2>/dev/null; then
 fi
 npy() { "$py" "$srcdir/tests/backends/npy.py" "$@"; }
 
-# agree TOL DESCRIPTION GRAFT-RUN-ARGS...: graft run on c and on ref, with
-# --output $tmpdir/{c,ref}N.npy for N in 0..NOUT-1 (NOUT from $nout)
+# agree TOL DESCRIPTION GRAFT-RUN-ARGS...: graft run on $be (c unless
+# set) and on ref, with --output $tmpdir/{$be,r}N.npy for N in
+# 0..NOUT-1 (NOUT from $nout)
 agree() {
 	tol=$1; desc=$2; shift 2
+	b=${be:-c}
 	outs_c=""; outs_r=""
 	k=0
 	while [ $k -lt "$nout" ]; do
-		outs_c="$outs_c --output $tmpdir/c$k.npy"; outs_r="$outs_r --output $tmpdir/r$k.npy"
+		outs_c="$outs_c --output $tmpdir/$b$k.npy"; outs_r="$outs_r --output $tmpdir/r$k.npy"
 		k=$((k + 1))
 	done
 	# shellcheck disable=SC2086
 	(cd "$srcdir" && "$GRAFT" run --backend ref "$@" $outs_r) >"$tmpdir/ref.out" 2>&1
 	sr=$?
 	# shellcheck disable=SC2086
-	(cd "$srcdir" && "$GRAFT" run --backend c "$@" $outs_c) >"$tmpdir/c.out" 2>&1
+	(cd "$srcdir" && "$GRAFT" run --backend "$b" "$@" $outs_c) >"$tmpdir/$b.out" 2>&1
 	sc=$?
 	if [ $sr -ne 0 ] || [ $sc -ne 0 ]; then
-		ok 1 "$desc: both backends run (ref $sr, c $sc)"
-		sed 's/^/#   /' "$tmpdir/ref.out" "$tmpdir/c.out" | head -n 20
+		ok 1 "$desc: both backends run (ref $sr, $b $sc)"
+		sed 's/^/#   /' "$tmpdir/ref.out" "$tmpdir/$b.out" | head -n 20
 		return
 	fi
 	res=0
 	k=0
 	while [ $k -lt "$nout" ]; do
 		if [ "$tol" = exact ]; then
-			cmp -s "$tmpdir/c$k.npy" "$tmpdir/r$k.npy" || { res=1; echo "#   result $k differs"; }
+			cmp -s "$tmpdir/$b$k.npy" "$tmpdir/r$k.npy" || { res=1; echo "#   result $k differs"; }
 		else
-			npy cmp "$tmpdir/c$k.npy" "$tmpdir/r$k.npy" "$tol" >"$tmpdir/cmp" || { res=1; sed 's/^/#   /' "$tmpdir/cmp"; }
+			npy cmp "$tmpdir/$b$k.npy" "$tmpdir/r$k.npy" "$tol" >"$tmpdir/cmp" || { res=1; sed 's/^/#   /' "$tmpdir/cmp"; }
 		fi
 		k=$((k + 1))
 	done
-	ok $res "$desc: c and ref agree ($tol)"
+	ok $res "$desc: $b and ref agree ($tol)"
 }
 
 npy "$tmpdir/x.npy" int32 2,3 5 -40 40
@@ -113,6 +128,13 @@ for opts in "" "--rules canonicalize" "--rules canonicalize --target ccompiler,h
 	nout=1 agree exact "pytorch_qconv.relay $opts" $opts --params examples/pytorch_qconv.safetensors \
 		--input input="$tmpdir/img.npy" examples/pytorch_qconv.relay
 done
+# the issue's "done when": llvm runs the canonicalized, partitioned seed
+# model bit for bit as ref does, and as c does (c0.npy is still there)
+be=llvm nout=1 agree exact "pytorch_qconv.relay --rules canonicalize --target 'ccompiler, host'" \
+	--rules canonicalize --target "ccompiler, host" --params examples/pytorch_qconv.safetensors \
+	--input input="$tmpdir/img.npy" examples/pytorch_qconv.relay
+cmp -s "$tmpdir/llvm0.npy" "$tmpdir/c0.npy"
+ok $? "pytorch_qconv.relay --rules canonicalize --target 'ccompiler, host': llvm and c agree (exact)"
 # seed 004's ccompiler partition, run whole
 npy "$tmpdir/s0.npy" float32 10 8
 npy "$tmpdir/s1.npy" float32 10 9
@@ -140,12 +162,36 @@ st=$?
 [ $st -ne 0 ] && grep -q "compiler (false) failed" "$tmpdir/cf"
 ok $? "a failing C compiler is reported (exit $st)"
 
-# a randomized differential test of small integer graphs
-if [ -f "$srcdir/tests/backends/random.py" ]; then
-	"$py" "$srcdir/tests/backends/random.py" "$tmpdir/rand" 20 1 >"$tmpdir/rlist" || ok 1 "random.py makes models"
-	while read -r model inputs; do
-		# shellcheck disable=SC2086
-		nout=1 agree exact "random $(basename "$model")" $inputs "$model"
-	done <"$tmpdir/rlist"
-fi
+# ------------------------------------------------------------------ 3. llvm goldens
+(cd "$srcdir" && ls tests/backends/llvm/*.relay) >"$tmpdir/files"
+while read -r f; do
+	name=$(basename "${f%.relay}")
+	line1=$(sed -n '1p' "$srcdir/$f")
+	case "$line1" in
+	"// RUN: graft "*) run=${line1#// RUN: graft } ;;
+	*) ok 1 "$f: line 1 must be '// RUN: graft ... %s'"; continue ;;
+	esac
+	args=$(echo "$run" | sed "s|%s|$f|g")
+	rm -f "$tmpdir/$name.ll"
+	# shellcheck disable=SC2086
+	(cd "$srcdir" && "$GRAFT" $args -o "$tmpdir/$name.ll") >"$tmpdir/out" 2>"$tmpdir/err"
+	status=$?
+	: >"$tmpdir/got"
+	[ -f "$tmpdir/$name.ll" ] && cat "$tmpdir/$name.ll" >>"$tmpdir/got"
+	cat "$tmpdir/out" "$tmpdir/err" >>"$tmpdir/got"
+	echo "[exit $status]" >>"$tmpdir/got"
+	same_file "$tmpdir/got" "$srcdir/tests/backends/llvm/$name.expected" "$f: graft $run"
+done <"$tmpdir/files"
+
+# ------------------------------------------------------------------ 4. random models
+# seeds 1-60: odd ones integer graphs, even ones float graphs
+"$py" "$srcdir/tests/backends/random.py" --seeds 1-60 --graft "$GRAFT" -j 2 >"$tmpdir/random" 2>&1
+while IFS= read -r line; do
+	case "$line" in
+	"ok	"*) ok 0 "${line#ok	}" ;;
+	"not ok	"*) ok 1 "${line#not ok	}" ;;
+	*) echo "$line" ;;
+	esac
+done <"$tmpdir/random"
+grep -q '^ok	\|^not ok	' "$tmpdir/random" || { ok 1 "random.py runs"; sed 's/^/#   /' "$tmpdir/random" | head -n 20; }
 done_testing

@@ -956,13 +956,14 @@ static const char helper_fpm[] =
 	"}\n\n";
 
 static const char helper_rtz[] =
-	"/* graft_f2i: float x to a 64-bit integer, truncating; NaN and values out\n"
-	"** of range give INT64_MIN, as x86's conversion does (TVM leaves them\n"
-	"** undefined) */\n"
+	"/* graft_f2i: float x to an integer, truncating, saturated to [lo, hi]\n"
+	"** (the dtype's range) and NaN to 0, as llvm.fptosi.sat and the reference\n"
+	"** interpreter do (TVM leaves them undefined); lo1 and hi1 are lo - 1 and\n"
+	"** hi + 1 as doubles */\n"
 	"static inline int64_t\n"
-	"graft_f2i(double x)\n"
+	"graft_f2i(double x, double lo1, double hi1, int64_t lo, int64_t hi)\n"
 	"{\n"
-	"\treturn x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;\n"
+	"\treturn x != x ? 0 : x <= lo1 ? lo : x >= hi1 ? hi : (int64_t)x;\n"
 	"}\n\n";
 
 static const char *

@@ -95,7 +95,7 @@ typedef struct Gen {
 
 enum {
 	H_FPM = 1 << 0,         /* graft_fpm: TVM's fixed-point multiply */
-	H_F2I = 1 << 1,         /* graft_rtz: float to int32 saturating */
+	H_F2I = 1 << 1,         /* graft_f2i: float to integer, saturating */
 };
 
 /* cgen.c: lines, names, buffers */

@@ -357,16 +357,33 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 	return 1;
 }
 
+/* f2iexpr: float x converted to integer dtype to, truncating, saturated,
+** NaN -> 0 (graft_f2i; the reference's run mode) */
+static void
+f2iexpr(Gen *g, DType to, const char *x, char *buf)
+{
+	int64_t l = lo(to), h = hi(to);
+	char ls[32], hs[32];
+
+	g->helpers |= H_F2I;
+	/* INT64_MIN has no literal of its own */
+	if (l == INT64_MIN)
+		strcpy(ls, "(-9223372036854775807LL - 1)");
+	else
+		sprintf(ls, "%lldLL", (long long)l);
+	sprintf(hs, "%lldLL", (long long)h);
+	sprintf(buf, "(%s)graft_f2i(%s, %.1f, %.1f, %s, %s)", cg_ctype(to), x, (double)l - 1.0, (double)h + 1.0, ls, hs);
+}
+
 /* convexpr: x (of dtype from) converted to dtype to as TVM's cast */
 static void
 convexpr(Gen *g, DType from, DType to, const char *x, char *buf)
 {
 	if (to == DT_BOOL)
 		sprintf(buf, "(uint8_t)(%s != 0)", x);
-	else if (isflt(from) && !isflt(to)) {
-		g->helpers |= H_F2I;
-		sprintf(buf, "(%s)graft_f2i(%s)", cg_ctype(to), x);
-	} else
+	else if (isflt(from) && !isflt(to))
+		f2iexpr(g, to, x, buf);
+	else
 		sprintf(buf, "(%s)%s", cg_ctype(to), x);
 }
 
@@ -550,8 +567,9 @@ quantize(Gen *g, Fn *f, Inst *i)
 	cg_line(g, f, "v = v < %s ? v : %s;", qhi, qhi);
 	cg_line(g, f, "v = v > %s ? v : %s;", qlo, qlo);
 	if (o->dt == DT_INT32 || o->dt == DT_UINT32) {
-		g->helpers |= H_F2I;
-		cg_line(g, f, "%s[%s] = (%s)graft_f2i(v);", no, ix, cg_ctype(o->dt));
+		char ex[200];
+		f2iexpr(g, (DType)o->dt, "v", ex);
+		cg_line(g, f, "%s[%s] = %s;", no, ix, ex);
 	} else {
 		cg_line(g, f, "%s[%s] = (%s)v;", no, ix, cg_ctype(o->dt));
 	}
@@ -925,7 +943,9 @@ pad(Gen *g, Fn *f, Inst *i)
 		if (cg_kflt(g, f, i, 1, 0, &pval)) {
 			cg_lit(pval, (DType)pv->dt, pvx);
 			if (isflt(pv->dt) && !isflt(o->dt)) {
-				double t = trunc(pval);
+				/* saturating, NaN -> 0, as graft_f2i */
+				double t = pval != pval ? 0 : trunc(pval);
+				t = t < (double)lo(o->dt) ? (double)lo(o->dt) : t > (double)hi(o->dt) ? (double)hi(o->dt) : t;
 				sprintf(v, "(%s)%lld", cg_ctype(o->dt), (long long)t);
 			} else {
 				convexpr(g, (DType)pv->dt, (DType)o->dt, pvx, v);
@@ -992,8 +1012,6 @@ mean(Gen *g, Fn *f, Inst *i)
 	int n = aints(g, i, "axis", axes, MAXD), ex = (int)aint(g, i, "exclude", 0), red[MAXD], open;
 	char nx[64], no[64], acc[64], oi[256], xi[256];
 
-	if (!isflt(o->dt))
-		return refuse(g, i, "on integer tensors");
 	for (int k = 0; k < x->rank; k++)
 		red[k] = n < 0;
 	for (int q = 0; q < n; q++)
@@ -1014,16 +1032,25 @@ mean(Gen *g, Fn *f, Inst *i)
 	strides(x, xst);
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
-	cg_scratch(g, f, DT_FLOAT64, o->n, acc);
+	/* floats sum in double; integers in int64 (wrapping), then wrap to the
+	** data's dtype as tvm::sum does and divide truncating */
+	cg_scratch(g, f, isflt(o->dt) ? DT_FLOAT64 : DT_INT64, o->n, acc);
 	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
 	cg_line(g, f, "\t%s[i] = 0;", acc);
 	idxexpr(x->rank, st, 0, oi);
 	idxexpr(x->rank, xst, 0, xi);
 	open = loops(g, f, x->rank, x->dims);
-	cg_line(g, f, "%s[%s] += %s[%s];", acc, oi, nx, xi);
+	if (isflt(o->dt))
+		cg_line(g, f, "%s[%s] += %s[%s];", acc, oi, nx, xi);
+	else
+		cg_line(g, f, "%s[%s] = (int64_t)((uint64_t)%s[%s] + (uint64_t)(int64_t)%s[%s]);", acc, oi, acc, oi, nx, xi);
 	closen(f, open);
 	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
-	cg_line(g, f, "\t%s[i] = (%s)(%s[i] / %lld);", no, cg_ctype(o->dt), acc, (long long)cnt);
+	if (isflt(o->dt))
+		cg_line(g, f, "\t%s[i] = (%s)(%s[i] / %lld);", no, cg_ctype(o->dt), acc, (long long)cnt);
+	else
+		cg_line(g, f, "\t%s[i] = (%s)((int64_t)(%s)%s[i] / %lld);", no, cg_ctype(o->dt), cg_ctype(o->dt), acc,
+		        (long long)cnt);
 	return 1;
 }
 
@@ -1136,8 +1163,9 @@ pool(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = cnt ? s / (%s)cnt : 0;", no,
 			        (long long)ost[pn], (long long)ost[pc], (long long)ost[ph], (long long)ost[pw], t);
 		else
-			cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = (%s)(cnt ? s / cnt : 0);", no,
-			        (long long)ost[pn], (long long)ost[pc], (long long)ost[ph], (long long)ost[pw], t);
+			/* tvm::sum in the data's dtype: the sum wraps, then divides truncating */
+			cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = (%s)(cnt ? (int64_t)(%s)s / cnt : 0);",
+			        no, (long long)ost[pn], (long long)ost[pc], (long long)ost[ph], (long long)ost[pw], t, t);
 	}
 	closen(f, open);
 	return 1;
