@@ -121,6 +121,21 @@ npy "$tmpdir/fb.npy" float32 4 3
 nout=3 agree 1e-5 "float_net.relay" --input x="$tmpdir/fx.npy" --input w="$tmpdir/fw.npy" --input b="$tmpdir/fb.npy" \
 	tests/backends/float_net.relay
 
+# ONNX's quantize rounding: ties to even, saturation, NaN (ref gives 255);
+# by hand: [0.5, 1.5, 2.5, -0.5] -> [0, 2, 2, -0] + 3, [400, -400] saturate,
+# 3.5 -> 4 + 3
+"$py" - "$tmpdir/qe.npy" <<'PY'
+import struct, sys
+head = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }"
+head += " " * (64 - (10 + len(head) + 1) % 64) + "\n"
+vals = (0.25, 0.75, 1.25, -0.25, 200.0, -200.0, float("nan"), 1.75)
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() + struct.pack("<8f", *vals))
+PY
+nout=1 agree exact "quantize_even.relay" --input x="$tmpdir/qe.npy" tests/backends/quantize_even.relay
+od -An -tu1 -j128 "$tmpdir/r0.npy" | tr -s ' ' >"$tmpdir/qe.txt"
+[ "$(cat "$tmpdir/qe.txt")" = " 3 5 5 3 255 0 255 7" ]
+ok $? "quantize_even.relay: ref gives 3 5 5 3 255 0 255 7 (by hand)"
+
 # the seed model, as imported, canonicalized, and partitioned for ccompiler
 npy "$tmpdir/img.npy" float32 1,3,224,224 1
 for opts in "" "--rules canonicalize" "--rules canonicalize --target ccompiler,host"; do

@@ -562,6 +562,19 @@ quantize(Gen *g, Fn *f, Inst *i)
 		cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
 		strcpy(ix, "i");
 	}
+	if (strcmp(astr(g, i, "rounding"), "HALF_TO_EVEN") == 0) {
+		/* ONNX's QuantizeLinear: x / scale rounded half to even, the zero
+		   point added to that integer (exactly, in double), saturated */
+		cg_line(g, f, "float v = %s[%s] / %s, r = roundf(v);", nx, ix, s);
+		cg_open(g, f, "if (fabsf(v - truncf(v)) == 0.5f) {");
+		cg_line(g, f, "r = 2.0f * roundf(v * 0.5f);");
+		closen(f, 1);
+		cg_line(g, f, "double t = (double)r + (double)%s;", z);
+		cg_line(g, f, "%s[%s] = (%s)(!(t < %s) ? %s : !(t > %s) ? %s : t);", no, ix, cg_ctype(o->dt), qhi, qhi,
+		        qlo, qlo);
+		closen(f, pc ? 3 : 1);
+		return 1;
+	}
 	/* round(x / scale) + zp, all in float32; llvm.round: halves away from zero */
 	cg_line(g, f, "float v = roundf(%s[%s] / %s) + %s;", nx, ix, s, z);
 	cg_line(g, f, "v = v < %s ? v : %s;", qhi, qhi);
