@@ -777,6 +777,7 @@ static const struct Builtin {
 	{ "dtype", V_STR, 1 }, { "rank", V_INT, 1 }, { "shape", V_LIST, 1 },
 	{ "numel", V_INT, 1 }, { "value", V_FLOAT, 1 }, { "is_const", V_BOOL, 1 },
 	{ "is_scalar", V_BOOL, 1 }, { "present", V_BOOL, 1 }, { "len", V_INT, 1 },
+	{ "uses", V_INT, 1 }, { "floor", V_FLOAT, 1 },
 };
 
 /* guardcall: type a call in a guard: builtin, extern predicate */
@@ -804,6 +805,12 @@ guardcall(Check *c, const Scope *s, Ast *a)
 			if (!hits)
 				ir_error(c->d, a->kid[0]->loc, "'%s' is never bound", a->kid[0]->s);
 			return V_BOOL;
+		}
+		if (strcmp(a->s, "floor") == 0) {
+			VType t = expr(c, s, a->kid[0]);
+			if (!numeric(t) && t != V_BAD && t != V_ANY)
+				ir_error(c->d, a->kid[0]->loc, "floor() takes a number, not %s", vnames[t]);
+			return V_FLOAT;
 		}
 		if (strcmp(a->s, "len") == 0) {
 			const Bound *b = a->kid[0]->kind == A_NAME ? lookup(c, s, a->kid[0]->s, a->kid[0]->loc) : NULL;
@@ -1059,6 +1066,8 @@ gforms(Check *c, const Scope *s, const Ast *a)
 	case A_CALL:
 		if (iscall(a, "shape"))
 			ir_error(c->d, a->loc, "shape(x) is compared with a list or indexed");
+		if (iscall(a, "floor") && a->nkid == 1)
+			gforms(c, s, a->kid[0]);
 		return;     /* builtins and predicates take names */
 	default:
 		ir_error(c->d, a->loc, "this cannot be evaluated in a guard");
@@ -1105,8 +1114,11 @@ result(Check *c, const Scope *s, Ast *a, int top)
 {
 	switch (a->kind) {
 	case A_FOLD:
-		if (!top)
-			ir_error(c->d, a->loc, "fold_const is a whole result, not a part of one");
+		if (a->nkid)
+			result(c, s, a->kid[0], 0);     /* fold_const(R): anywhere */
+		else if (!top)
+			ir_error(c->d, a->loc, "fold_const is a whole result, not a part of one; "
+			         "fold_const(R) evaluates a result R");
 		return;
 	case A_INT: case A_FLOAT: case A_BOOL:
 		return;     /* a scalar constant */
@@ -1374,13 +1386,25 @@ subsumes(const Ast *a, const Ast *b, uint64_t *work)
 
 static const char *const kindname[] = { "rule", "composite", "supports" };
 
+/* hasfold: 1 if result a evaluates something (fold_const), which may fail */
+static int
+hasfold(const Ast *a)
+{
+	if (!a || a->kind == A_FOLD)
+		return a != NULL;
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && a->kind != A_ATTR && hasfold(a->kid[i]))
+			return 1;
+	return 0;
+}
+
 /* unconditional: 1 if a rule fires whenever its pattern matches */
 static int
 unconditional(const Rule *ru)
 {
 	const Ast *res = ru->result;
 	int action = res && res->kind == A_CALL && !res->op && scalarctor(res->s) == DT_COUNT;
-	return !ru->guard && (!res || res->kind != A_FOLD) && !action;
+	return !ru->guard && !hasfold(res) && !action;
 }
 
 /* repeats: 1 if some variant of rule a uses a name twice */
@@ -1485,6 +1509,8 @@ pdtype(const Ast *a, const Scope *s, uint32_t variant)
 		return (DType)a->dtype;
 	case A_BOOL:
 		return DT_BOOL;
+	case A_FOLD:
+		return a->nkid ? pdtype(a->kid[0], s, variant) : DT_COUNT;
 	case A_NAME:
 		if (s) {
 			const Bound *b = envfind(&s->envs[variant], a->s);
@@ -1648,7 +1674,7 @@ checkrule(Check *c, Rule *ru)
 	if (ru->result)
 		result(c, &s, ru->result, 1);
 	/* the result's dtype must agree with the matched value's */
-	if (c->d->errors == before && ru->result && ru->result->kind != A_FOLD)
+	if (c->d->errors == before && ru->result && !(ru->result->kind == A_FOLD && !ru->result->nkid))
 		for (uint32_t v = 0; v < s.n; v++) {
 			DType want = pdtype(ru->variants[v].pat, &s, v), got = pdtype(ru->result, &s, v);
 			if (want != DT_COUNT && got != DT_COUNT && want != got) {

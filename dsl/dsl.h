@@ -54,7 +54,8 @@ typedef enum AstKind {
 	A_UNOP,         /* i = operator token, kid[0] */
 	A_BINOP,        /* i = operator token, kid[0] op kid[1] */
 	A_INDEX,        /* kid[0][kid[1]] */
-	A_FOLD,         /* fold_const */
+	A_FOLD,         /* fold_const: the match (nkid 0), or kid[0] built
+	                   then evaluated (fold_const(R)) */
 } AstKind;
 
 enum {

@@ -361,7 +361,14 @@ dsl_print(FILE *f, const Ast *a)
 		fputc(')', f);
 		break;
 	case A_INDEX: dsl_print(f, a->kid[0]); fputc('[', f); dsl_print(f, a->kid[1]); fputc(']', f); break;
-	case A_FOLD: fputs("fold_const", f); break;
+	case A_FOLD:
+		fputs("fold_const", f);
+		if (a->nkid) {
+			fputc('(', f);
+			dsl_print(f, a->kid[0]);
+			fputc(')', f);
+		}
+		break;
 	}
 }
 
@@ -571,13 +578,17 @@ gexpr(Emit *e, const Ast *a)
 		return fmt(e, "(%s %s %s)", x, opstr((int)a->i), y);
 	}
 	case A_CALL: {
-		const char *x = a->nkid ? nodevar(e, a->kid[0]) : "0";
+		const char *x;
+		if (strcmp(a->s, "floor") == 0)
+			return fmt(e, "floor((double)(%s))", gexpr(e, a->kid[0]));
+		x = a->nkid ? nodevar(e, a->kid[0]) : "0";
 		if (strcmp(a->s, "dtype") == 0) { e->usesm = 1; return fmt(e, "rw_dtype(m, %s)", x); }
 		if (strcmp(a->s, "rank") == 0) return fmt(e, "rw_rank(rw, %s)", x);
 		if (strcmp(a->s, "numel") == 0) return fmt(e, "rw_numel(rw, %s)", x);
 		if (strcmp(a->s, "value") == 0) return fmt(e, "rw_value(rw, %s)", x);
 		if (strcmp(a->s, "is_const") == 0) { e->usesm = 1; return fmt(e, "(rw_kind(m, %s) == NK_CONST)", x); }
 		if (strcmp(a->s, "is_scalar") == 0) { e->usesm = 1; return fmt(e, "rw_is_scalar(m, %s)", x); }
+		if (strcmp(a->s, "uses") == 0) { e->usesm = 1; return fmt(e, "(int64_t)ir_nuses(m, %s)", x); }
 		if (strcmp(a->s, "present") == 0) return findbind(e, a->kid[0]->s) ? "1" : "0";
 		if (strcmp(a->s, "len") == 0) {
 			const Bind *b = findbind(e, a->kid[0]->s);
@@ -720,6 +731,12 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 		put(o, ind, fmt(e, "NodeId %s = rw_scalar_f(rw, %s, %s);", t, dtname(e, a->dtype), dbl(e, a->f)));
 		return t;
 	case A_FOLD:
+		if (a->nkid) {
+			const char *x = rexpr(e, a->kid[0], o, ind);
+			t = temp(e);
+			put(o, ind, fmt(e, "NodeId %s = rw_fold_new(rw, %s);", t, x));
+			return t;
+		}
 		t = temp(e);
 		put(o, ind, fmt(e, "NodeId %s = rw_fold(rw, v);", t));
 		return t;

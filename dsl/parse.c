@@ -683,6 +683,13 @@ r_binop(DParser *p, int op, Ast *x, Ast *y, const DLTYPE *l)
 	return a;
 }
 
+/* r_fold: fold_const(x), a result built and then evaluated into a constant */
+Ast *
+r_fold(DParser *p, Ast *x, const DLTYPE *l)
+{
+	return unary(p, A_FOLD, x, l);
+}
+
 Ast *
 r_index(DParser *p, Ast *x, Ast *i, const DLTYPE *l)
 {

@@ -41,5 +41,6 @@ Ast *r_tensor(DParser *p, const RStr *kw, const DLTYPE *l, AList dims, const RSt
 Ast *r_unop(DParser *p, int op, Ast *a, const DLTYPE *l);
 Ast *r_binop(DParser *p, int op, Ast *a, Ast *b, const DLTYPE *l);
 Ast *r_index(DParser *p, Ast *a, Ast *i, const DLTYPE *l);
+Ast *r_fold(DParser *p, Ast *a, const DLTYPE *l);
 
 #endif

@@ -280,6 +280,7 @@ primary
 	| NONE                           { $$ = r_leaf(p, A_NONE, &@1); }
 	| IDENT                          { $$ = r_name(p, &$1, &@1); }
 	| IDENT '(' eargs_opt ')'        { $$ = r_call(p, &$1, &@1, $3, 0); }
+	| FOLD '(' expr ')'              { $$ = r_fold(p, $3, &@1); }
 	| '(' expr ')'                   { $$ = $2; }
 	| '(' ')'                        { $$ = r_tuple(p, r_list0(), &@1, AF_TRAILING); }
 	| '(' expr ',' ')'               { $$ = r_tuple(p, dsl_list1(p, $2), &@1, AF_TRAILING); }

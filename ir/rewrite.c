@@ -454,6 +454,68 @@ rw_fold(Rw *rw, NodeId n)
 	return c;
 }
 
+/* rw_fold_new: the nodes of the template n that have no type yet are the
+** ones the rule built; they are typed operands first, n is folded, and they
+** are killed (root first) once nothing uses them */
+NodeId
+rw_fold_new(Rw *rw, NodeId n)
+{
+	Module *m = rw->m;
+	NodeId *built = NULL, *st = NULL, c = 0;
+	uint32_t nbuilt = 0, capbuilt = 0, nst = 0, capst = 0;
+
+	if (!n || rw->gfail) {
+		rw->gfail = 1;
+		return 0;
+	}
+	if (rw->dry)
+		return rw->root;
+	/* post-order over the untyped nodes: a node is pushed once with its
+	   high bit clear (expand), once with it set (emit) */
+	ir_vgrow(&st, &capst, 1);
+	st[nst++] = n;
+	while (nst) {
+		NodeId x = st[--nst];
+		if (x & 0x80000000u) {
+			x &= 0x7fffffffu;
+			if (m->nodes[x].type)
+				continue;   /* reached twice */
+			if (!(m->nodes[x].type = ir_infer_node(m, x, rw->d)))
+				goto out;
+			ir_vgrow(&built, &capbuilt, nbuilt + 1);
+			built[nbuilt++] = x;
+			continue;
+		}
+		if (m->nodes[x].type)
+			continue;
+		ir_vgrow(&st, &capst, nst + 1 + m->nodes[x].nargs);
+		st[nst++] = x | 0x80000000u;
+		for (uint32_t i = 0; i < m->nodes[x].nargs; i++)
+			st[nst++] = rw_arg(m, x, i);
+	}
+	c = rw_fold(rw, n);
+out:
+	/* and the constants only the template used (matched ones have users) */
+	for (uint32_t i = nbuilt; i-- > 0;) {
+		NodeId x = built[i];
+		if (m->nodes[x].kind == NK_DEAD || m->nodes[x].uses)
+			continue;
+		nst = 0;
+		ir_vgrow(&st, &capst, m->nodes[x].nargs + 1);
+		for (uint32_t j = 0; j < m->nodes[x].nargs; j++)
+			st[nst++] = rw_arg(m, x, j);
+		ir_node_kill(m, x);
+		for (uint32_t j = 0; j < nst; j++)
+			if (m->nodes[st[j]].kind == NK_CONST && !m->nodes[st[j]].uses)
+				ir_node_kill(m, st[j]);
+	}
+	if (!c)
+		rw->gfail = 1;
+	free(built);
+	free(st);
+	return c;
+}
+
 /* ---------------------------------------------------------------- signatures */
 
 /* attrhash: a hash of an attribute value, arrays included */

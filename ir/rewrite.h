@@ -234,5 +234,8 @@ void rw_tb_add(Rw *rw, NodeId n);
 void rw_tb_rest(Rw *rw, NodeId t, uint32_t start);
 NodeId rw_tb_end(Rw *rw, uint32_t mark);
 NodeId rw_fold(Rw *rw, NodeId n);
+/* fold_const(R): n is a result R just built; its new nodes are typed, it is
+** evaluated as rw_fold() does, and those nodes are deleted again */
+NodeId rw_fold_new(Rw *rw, NodeId n);
 
 #endif

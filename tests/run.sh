@@ -39,7 +39,7 @@ fails 2 "graft: error: --output a.npy is given twice" run --output a.npy --outpu
 fails 2 "graft: error: --backend: no backend called 'gpu' (backends: ref, c, llvm)" run --backend gpu "$d/add.relay"
 fails 2 "graft: error: unknown option '-O4'" run -O4 "$d/add.relay"
 fails 2 "graft: error: unknown option '--explain'" run --explain "$d/add.relay"
-fails 2 "graft: error: no ruleset called 'nosuch' (built-in rulesets: algebra, canonicalize)" run --rules nosuch "$d/add.relay"
+fails 2 "graft: error: no ruleset called 'nosuch' (built-in rulesets: algebra, canonicalize, qdq)" run --rules nosuch "$d/add.relay"
 fails 2 "graft: error: more than one model given ('$d/add.relay' and '$d/tuple.relay')" run "$d/add.relay" "$d/tuple.relay"
 "$GRAFT" run --help >"$tmpdir/out" 2>&1
 [ $? -eq 0 ] && grep -q '^usage: graft run \[options\] --input NAME=FILE.npy ... MODEL.relay$' "$tmpdir/out"

@@ -1,0 +1,37 @@
+#!/bin/sh
+# qdq.sh: the numerics of the qdq ruleset.  Every tests/rewrite/qdq_*.relay
+# with a "// STEP: S" line is run on the ref backend with tests/qdq/x.npy,
+# as it is and after --rules qdq --rules canonicalize; the outputs (float32)
+# must differ by at most S, one quantization step of the output (the
+# requantize rounds halves upward where ONNX's QuantizeLinear rounds them
+# to even).  The rewritten model must also be integer from its inputs'
+# quantizes to its output's dequantize, the one dequantize left.
+. "${srcdir:-.}/tests/lib.sh"
+
+# floats FILE.npy: the values of a little-endian float32 .npy, one a line
+floats() {
+	off=$(( $(od -A n -t u2 -j 8 -N 2 "$1") + 10 ))
+	od -A n -v -t f4 -j "$off" "$1" | tr -s ' ' '\n' | sed '/^$/d'
+}
+
+(cd "$srcdir" && ls tests/rewrite/qdq_*.relay) >"$tmpdir/files"
+while read -r f; do
+	step=$(sed -n 's|^// STEP: ||p' "$srcdir/$f")
+	[ -n "$step" ] || continue
+	(cd "$srcdir" && "$GRAFT" run --backend ref --input x=tests/qdq/x.npy --output "$tmpdir/a.npy" "$f") &&
+	(cd "$srcdir" && "$GRAFT" run --backend ref --rules qdq --rules canonicalize \
+		--input x=tests/qdq/x.npy --output "$tmpdir/b.npy" "$f")
+	ok $? "$f runs, as it is and rewritten"
+	floats "$tmpdir/a.npy" >"$tmpdir/a.txt"
+	floats "$tmpdir/b.npy" >"$tmpdir/b.txt"
+	res=$(paste "$tmpdir/a.txt" "$tmpdir/b.txt" | awk -v s="$step" '
+		{ d = $1 - $2; if (d < 0) d = -d; if (d > max) max = d; n++; if ($1 != $2) diff++ }
+		END { printf "%d %g %d", (n > 0 && max <= s * 1.0001), max, diff + 0 }')
+	set -- $res
+	ok $((1 - $1)) "$f: rewritten within one step ($step): largest difference $2, $3 values differ"
+	(cd "$srcdir" && "$GRAFT" --rules qdq --rules canonicalize "$f") >"$tmpdir/out" 2>&1
+	nd=$(grep -c 'qnn\.dequantize(' "$tmpdir/out")
+	[ "$nd" -eq 1 ]
+	ok $? "$f: integer after rewriting (only the output's dequantize left: $nd)"
+done <"$tmpdir/files"
+done_testing
