@@ -363,9 +363,13 @@ onnx_err(Imp *im, const char *fmt, ...)
 NodeId
 onnx_mk(Imp *im, OpId op, const NodeId *args, uint32_t nargs, AttrId at)
 {
-	NodeId n = ir_call(im->m, op, args, nargs, at, im->loc);
+	NodeId n;
 	Diag quiet = *im->d;
 	TypeId t;
+
+	if (!at && ir_ops[op].nattrs)
+		at = ir_attr_defaults(im->m, op);
+	n = ir_call(im->m, op, args, nargs, at, im->loc);
 
 	quiet.out = NULL;
 	t = ir_infer_node(im->m, n, &quiet);

@@ -9,26 +9,1382 @@
 ** tensors (Reshape's shape, Slice's starts) must be initializers or
 ** Constant outputs: graft has no dynamic shapes.
 */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "onnxi.h"
 
-/* ---------------------------------------------------------------- converters */
+enum { MAXD = BE_MAXDIMS };     /* the largest rank handled */
 
-/* relu: Relu -> nn.relu */
-static int
-relu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+/* ---------------------------------------------------------------- attributes */
+
+/* attr: node im->nd's attribute called name, or NULL */
+static const OAttr *
+attr(const Imp *im, const char *name)
 {
-	return (out[0] = onnx_mk(im, OP_NN_RELU, in, 1, 0)) ? 0 : -1;
+	for (size_t i = 0; i < im->nd->n_attribute; i++)
+		if (im->nd->attribute[i]->name && strcmp(im->nd->attribute[i]->name, name) == 0)
+			return im->nd->attribute[i];
+	return NULL;
+}
+
+static const char *const atnames[] = {
+	"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH", "FLOATS", "INTS", "STRINGS", "TENSORS", "GRAPHS",
+};
+
+/* attyped: a, checked to be of ONNX attribute type want (a type of 0 is
+** accepted, as old exporters wrote no type); NULL after reporting */
+static const OAttr *
+attyped(Imp *im, const OAttr *a, int want)
+{
+	if (a->has_type && a->type != want && a->type != 0) {
+		onnx_err(im, "attribute '%s' is of type %s, not %s", a->name,
+		         a->type > 0 && a->type <= 10 ? atnames[a->type] : "unknown", atnames[want]);
+		return NULL;
+	}
+	return a;
+}
+
+/* ai: int attribute name into *v (deflt if absent); 0 or -1 */
+static int
+ai(Imp *im, const char *name, int64_t deflt, int64_t *v)
+{
+	const OAttr *a = attr(im, name);
+	*v = deflt;
+	if (!a)
+		return 0;
+	if (!attyped(im, a, OA_INT))
+		return -1;
+	*v = a->i;
+	return 0;
+}
+
+/* af: float attribute name into *v (deflt if absent); 0 or -1 */
+static int
+af(Imp *im, const char *name, double deflt, double *v)
+{
+	const OAttr *a = attr(im, name);
+	*v = deflt;
+	if (!a)
+		return 0;
+	if (!attyped(im, a, OA_FLOAT))
+		return -1;
+	*v = a->f;
+	return 0;
+}
+
+/* aints: ints attribute name into v[0..max), its length into *n (-1 if
+** absent); 0 or -1 */
+static int
+aints(Imp *im, const char *name, int64_t *v, int max, int *n)
+{
+	const OAttr *a = attr(im, name);
+	*n = -1;
+	if (!a)
+		return 0;
+	if (!attyped(im, a, OA_INTS))
+		return -1;
+	if (a->n_ints > (size_t)max)
+		return onnx_err(im, "attribute '%s' has %zu values; graft takes up to %d", name, a->n_ints, max);
+	for (size_t i = 0; i < a->n_ints; i++)
+		v[i] = a->ints[i];
+	*n = (int)a->n_ints;
+	return 0;
+}
+
+/* as: string attribute name into buf (deflt if absent); 0 or -1 */
+static int
+as(Imp *im, const char *name, const char *deflt, char *buf, size_t size)
+{
+	const OAttr *a = attr(im, name);
+	snprintf(buf, size, "%s", deflt);
+	if (!a)
+		return 0;
+	if (!attyped(im, a, OA_STRING))
+		return -1;
+	snprintf(buf, size, "%.*s", (int)(a->s.len < size ? a->s.len : size - 1), (const char *)a->s.data);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- Relay attributes */
+
+/* slot: the index of op's field f (which must exist) */
+static uint32_t
+slot(OpId op, const char *f)
+{
+	int k = ir_op_attr_index(op, f, strlen(f));
+	if (k < 0)
+		ir_die("onnx: %s has no attribute %s", ir_ops[op].name, f);
+	return (uint32_t)k;
+}
+
+static void
+seti(Imp *im, OpId op, AttrId at, const char *f, int64_t v)
+{
+	AttrVal x = { .kind = AV_INT };
+	x.u.i = v;
+	im->m->attrs[at + slot(op, f)] = x;
+}
+
+static void
+setb(Imp *im, OpId op, AttrId at, const char *f, int v)
+{
+	AttrVal x = { .kind = AV_BOOL };
+	x.u.i = !!v;
+	im->m->attrs[at + slot(op, f)] = x;
+}
+
+static void
+setf(Imp *im, OpId op, AttrId at, const char *f, double v)
+{
+	AttrVal x = { .kind = AV_FLOAT };
+	x.u.f = v;
+	im->m->attrs[at + slot(op, f)] = x;
+}
+
+static void
+sets(Imp *im, OpId op, AttrId at, const char *f, const char *s)
+{
+	AttrVal x = { .kind = AV_STR };
+	x.u.s = ir_symz(im->m, s);
+	im->m->attrs[at + slot(op, f)] = x;
+}
+
+static void
+setdt(Imp *im, OpId op, AttrId at, const char *f, DType dt)
+{
+	AttrVal x = { .kind = AV_DTYPE };
+	x.u.i = dt;
+	im->m->attrs[at + slot(op, f)] = x;
+}
+
+/* intsval: an AV_ARRAY of the n ints v */
+static AttrVal
+intsval(Imp *im, const int64_t *v, int n)
+{
+	AttrVal e[MAXD * 2], x = { .kind = AV_ARRAY };
+	for (int i = 0; i < n; i++) {
+		memset(&e[i], 0, sizeof e[i]);
+		e[i].kind = AV_INT;
+		e[i].u.i = v[i];
+	}
+	x.n = (uint32_t)n;
+	x.first = ir_attr_push(im->m, e, (uint32_t)n);
+	return x;
+}
+
+static void
+setints(Imp *im, OpId op, AttrId at, const char *f, const int64_t *v, int n)
+{
+	AttrVal x = intsval(im, v, n);
+	im->m->attrs[at + slot(op, f)] = x;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static int
+rank(const Imp *im, NodeId n)
+{
+	return (int)onnx_type(im, n)->n;
+}
+
+static DType
+dtype(const Imp *im, NodeId n)
+{
+	return (DType)onnx_type(im, n)->dtype;
+}
+
+/* numel of n's dims [from, to) */
+static int64_t
+prod(const Imp *im, NodeId n, int from, int to)
+{
+	const int64_t *d = onnx_dims(im, n);
+	int64_t p = 1;
+	for (int i = from; i < to; i++)
+		p *= d[i];
+	return p;
+}
+
+/* normax: axis a of a rank-r tensor made non-negative into *a; 0 or -1
+** after reporting (what names the attribute) */
+static int
+normax(Imp *im, int64_t *a, int r, const char *what)
+{
+	if (*a < -r || *a >= (r ? r : 1))
+		return onnx_err(im, "%s %lld is out of range for rank %d", what, (long long)*a, r);
+	if (*a < 0)
+		*a += r;
+	return 0;
+}
+
+/* mknode: infers the type of a non-call node n; n, or 0 after reporting */
+static NodeId
+mknode(Imp *im, NodeId n)
+{
+	Diag quiet = *im->d;
+	TypeId t;
+	quiet.out = NULL;
+	if (!(t = ir_infer_node(im->m, n, &quiet))) {
+		onnx_err(im, "%s", quiet.relmsg[0] ? quiet.relmsg : "type error");
+		return 0;
+	}
+	im->m->nodes[n].type = t;
+	return n;
+}
+
+/* kconst: a constant of dtype dt and shape dims[0..r) from data */
+static NodeId
+kconst(Imp *im, DType dt, int r, const int64_t *dims, const void *data)
+{
+	NodeId n = ir_const(im->m, ir_type_tensor(im->m, dt, r, dims), data, im->loc);
+	im->m->nodes[n].type = ir_node_const(im->m, n)->type;
+	return n;
+}
+
+/* kscalar: a scalar constant v of dtype dt (a float or integer dtype) */
+static NodeId
+kscalar(Imp *im, DType dt, double v)
+{
+	unsigned char b[8];
+	switch (dt) {
+	case DT_FLOAT32: { float f = (float)v; memcpy(b, &f, 4); break; }
+	case DT_FLOAT64: memcpy(b, &v, 8); break;
+	case DT_FLOAT16: { uint16_t h = ir_f16_from_f32((float)v); memcpy(b, &h, 2); break; }
+	case DT_INT32: { int32_t i = (int32_t)v; memcpy(b, &i, 4); break; }
+	case DT_INT64: { int64_t i = (int64_t)v; memcpy(b, &i, 8); break; }
+	default: { int64_t i = (int64_t)v; memcpy(b, &i, ir_dtype_bytes[dt]); break; }
+	}
+	return kconst(im, dt, 0, NULL, b);
+}
+
+/* isconst: whether n is a constant with data */
+static int
+isconst(Imp *im, NodeId n)
+{
+	return n && im->m->nodes[n].kind == NK_CONST && ir_node_const(im->m, n)->data;
+}
+
+/* elem: element i of constant n as a double */
+static double
+elem(Imp *im, NodeId n, int64_t i)
+{
+	const unsigned char *p = ir_node_const(im->m, n)->data;
+	DType dt = dtype(im, n);
+	size_t sz = ir_dtype_bytes[dt];
+	p += (size_t)i * sz;
+	switch (dt) {
+	case DT_FLOAT32: { float f; memcpy(&f, p, 4); return f; }
+	case DT_FLOAT64: { double f; memcpy(&f, p, 8); return f; }
+	case DT_FLOAT16: { uint16_t h; memcpy(&h, p, 2); return ir_f32_from_f16(h); }
+	case DT_INT8: return (int8_t)p[0];
+	case DT_UINT8: case DT_BOOL: return p[0];
+	case DT_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+	case DT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
+	case DT_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+	case DT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+	case DT_INT64: { int64_t v; memcpy(&v, p, 8); return (double)v; }
+	default: return 0;
+	}
+}
+
+/* cints: the values of constant integer input k (named what) into
+** v[0..max), their count into *n; 0 or -1 */
+static int
+cints(Imp *im, const NodeId *in, int k, const char *what, int64_t *v, int max, int *n)
+{
+	NodeId c = in[k];
+	int64_t cnt;
+	const unsigned char *p;
+
+	if (!isconst(im, c))
+		return onnx_err(im, "input %d ('%s', the %s) must be a constant: graft has no dynamic shapes", k,
+		                im->nd->input[k], what);
+	if (dtype(im, c) != DT_INT64 && dtype(im, c) != DT_INT32)
+		return onnx_err(im, "input %d ('%s', the %s) must be int64, not %s", k, im->nd->input[k], what,
+		                ir_dtype_names[dtype(im, c)]);
+	if (rank(im, c) > 1 || (cnt = ir_type_numel(im->m, im->m->nodes[c].type)) > max)
+		return onnx_err(im, "input %d ('%s', the %s) must be a list of at most %d values", k, im->nd->input[k],
+		                what, max);
+	p = ir_node_const(im->m, c)->data;
+	for (int64_t i = 0; i < cnt; i++) {
+		if (dtype(im, c) == DT_INT64)
+			memcpy(&v[i], p + 8 * i, 8);
+		else {
+			int32_t x;
+			memcpy(&x, p + 4 * i, 4);
+			v[i] = x;
+		}
+	}
+	*n = (int)cnt;
+	return 0;
+}
+
+/* mkreshape: reshape(x) to shape d[0..r) */
+static NodeId
+mkreshape(Imp *im, NodeId x, const int64_t *d, int r)
+{
+	AttrId at = ir_attr_defaults(im->m, OP_RESHAPE);
+	setints(im, OP_RESHAPE, at, "newshape", d, r);
+	return onnx_mk(im, OP_RESHAPE, &x, 1, at);
+}
+
+/* mktranspose: transpose(x, axes) */
+static NodeId
+mktranspose(Imp *im, NodeId x, const int64_t *axes, int r)
+{
+	AttrId at = ir_attr_defaults(im->m, OP_TRANSPOSE);
+	setints(im, OP_TRANSPOSE, at, "axes", axes, r);
+	return onnx_mk(im, OP_TRANSPOSE, &x, 1, at);
+}
+
+/* mk2: op(a, b), no attributes */
+static NodeId
+mk2(Imp *im, OpId op, NodeId a, NodeId b)
+{
+	NodeId args[2] = { a, b };
+	return a && b ? onnx_mk(im, op, args, 2, 0) : 0;
+}
+
+/* ---------------------------------------------------------------- elementwise */
+
+static int
+unary(Imp *im, OpId op, const NodeId *in, NodeId *out)
+{
+	return (out[0] = onnx_mk(im, op, in, 1, 0)) ? 0 : -1;
+}
+
+/* Relu -> nn.relu */
+static int relu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_NN_RELU, in, out); }
+/* Sigmoid -> sigmoid */
+static int sigm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SIGMOID, in, out); }
+
+/* Add, Sub, Mul, Div: numpy broadcasting, as Relay's */
+static int add(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_ADD, in[0], in[1])) ? 0 : -1; }
+static int sub(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_SUBTRACT, in[0], in[1])) ? 0 : -1; }
+static int mul(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_MULTIPLY, in[0], in[1])) ? 0 : -1; }
+static int dvd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_DIVIDE, in[0], in[1])) ? 0 : -1; }
+
+/* mkclip: clip(x, lo, hi) */
+static NodeId
+mkclip(Imp *im, NodeId x, double lo, double hi)
+{
+	AttrId at = ir_attr_defaults(im->m, OP_CLIP);
+	setf(im, OP_CLIP, at, "a_min", lo);
+	setf(im, OP_CLIP, at, "a_max", hi);
+	return x ? onnx_mk(im, OP_CLIP, &x, 1, at) : 0;
+}
+
+/* Clip: min and max are attributes before opset 11, optional constant
+** inputs from 11; absent bounds are the float range */
+static int
+clip(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double lo = -FLT_MAX, hi = FLT_MAX;
+
+	if (im->opset < 11) {
+		if (nin > 1)
+			return onnx_err(im, "takes one input before opset 11 (min and max are attributes)");
+		if (af(im, "min", lo, &lo) || af(im, "max", hi, &hi))
+			return -1;
+	} else {
+		for (int k = 1; k < nin; k++) {
+			if (!in[k])
+				continue;
+			if (!isconst(im, in[k]) || ir_type_numel(im->m, im->m->nodes[in[k]].type) != 1)
+				return onnx_err(im, "input %d ('%s') must be a constant scalar", k, im->nd->input[k]);
+			*(k == 1 ? &lo : &hi) = elem(im, in[k], 0);
+		}
+	}
+	return (out[0] = mkclip(im, in[0], lo, hi)) ? 0 : -1;
+}
+
+/* hardsig: clip(alpha x + beta, 0, 1) */
+static NodeId
+hardsig(Imp *im, NodeId x, double alpha, double beta)
+{
+	DType dt = dtype(im, x);
+	NodeId t = mk2(im, OP_MULTIPLY, x, kscalar(im, dt, alpha));
+	t = mk2(im, OP_ADD, t, kscalar(im, dt, beta));
+	return mkclip(im, t, 0, 1);
+}
+
+/* HardSigmoid(alpha = 0.2, beta = 0.5) */
+static int
+hardsigmoid(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double alpha, beta;
+	if (af(im, "alpha", 0.2, &alpha) || af(im, "beta", 0.5, &beta))
+		return -1;
+	return (out[0] = hardsig(im, in[0], alpha, beta)) ? 0 : -1;
+}
+
+/* HardSwish: x * HardSigmoid(x) with alpha 1/6, beta 0.5 */
+static int
+hardswish(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = mk2(im, OP_MULTIPLY, in[0], hardsig(im, in[0], 1.0 / 6, 0.5))) ? 0 : -1;
+}
+
+/* Cast(to) -> cast */
+static int
+cast(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t to;
+	DType dt;
+	AttrId at;
+	if (ai(im, "to", 0, &to))
+		return -1;
+	if (!attr(im, "to"))
+		return onnx_err(im, "attribute 'to' is required");
+	if ((dt = onnx_dtype(to)) == DT_VOID)
+		return onnx_err(im, "casting to %s (%lld) is not supported", onnx_dtype_name(to), (long long)to);
+	at = ir_attr_defaults(im->m, OP_CAST);
+	setdt(im, OP_CAST, at, "dtype", dt);
+	return (out[0] = onnx_mk(im, OP_CAST, in, 1, at)) ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- constants */
+
+/* Constant(value | value_float | value_int | value_floats | value_ints) */
+static int
+constant(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	const OAttr *a;
+	char msg[400];
+	Tensor t;
+
+	if (im->nd->n_attribute != 1)
+		return onnx_err(im, "needs exactly one attribute, not %zu", im->nd->n_attribute);
+	a = im->nd->attribute[0];
+	if (!a->name)
+		return onnx_err(im, "attribute without a name");
+	if (strcmp(a->name, "value") == 0) {
+		if (!attyped(im, a, OA_TENSOR))
+			return -1;
+		if (!a->t)
+			return onnx_err(im, "attribute 'value' has no tensor");
+		if (onnx_tensor_data(a->t, im->dir, &t, msg, sizeof msg) != 0)
+			return onnx_err(im, "attribute 'value': %s", msg);
+		out[0] = kconst(im, t.dt, (int)t.rank, t.dims, t.data);
+		be_tensor_free(&t);
+	} else if (strcmp(a->name, "value_float") == 0) {
+		if (!attyped(im, a, OA_FLOAT))
+			return -1;
+		out[0] = kscalar(im, DT_FLOAT32, a->f);
+	} else if (strcmp(a->name, "value_int") == 0) {
+		if (!attyped(im, a, OA_INT))
+			return -1;
+		out[0] = kconst(im, DT_INT64, 0, NULL, &a->i);
+	} else if (strcmp(a->name, "value_floats") == 0 || strcmp(a->name, "value_ints") == 0) {
+		int fl = a->name[6] == 'f';
+		int64_t n;
+		if (!attyped(im, a, fl ? OA_FLOATS : OA_INTS))
+			return -1;
+		n = (int64_t)(fl ? a->n_floats : a->n_ints);
+		out[0] = kconst(im, fl ? DT_FLOAT32 : DT_INT64, 1, &n, fl ? (const void *)a->floats : (const void *)a->ints);
+	} else {
+		return onnx_err(im, "attribute '%s' is not supported (value, value_float(s), value_int(s) are)", a->name);
+	}
+	return 0;
+}
+
+/* ConstantOfShape(shape; value = float 0): a constant */
+static int
+constantofshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t d[MAXD], numel = 1;
+	int r;
+	const OAttr *a = attr(im, "value");
+	Tensor v = { .dt = DT_FLOAT32 };
+	unsigned char zero[8] = { 0 }, *buf;
+	const unsigned char *val = zero;
+	char msg[400];
+	size_t esz;
+
+	if (cints(im, in, 0, "shape", d, MAXD, &r))
+		return -1;
+	for (int i = 0; i < r; i++) {
+		if (d[i] < 0)
+			return onnx_err(im, "shape has a negative dim (%lld)", (long long)d[i]);
+		if (d[i] && numel > ((int64_t)1 << 32) / d[i])
+			return onnx_err(im, "shape has more than 2^32 elements");
+		numel *= d[i];
+	}
+	if (a) {
+		if (!attyped(im, a, OA_TENSOR))
+			return -1;
+		if (!a->t || onnx_tensor_data(a->t, im->dir, &v, msg, sizeof msg) != 0)
+			return onnx_err(im, "attribute 'value': %s", a->t ? msg : "no tensor");
+		if (be_tensor_numel(&v) != 1) {
+			be_tensor_free(&v);
+			return onnx_err(im, "attribute 'value' must have one element");
+		}
+		val = v.data;
+	}
+	esz = ir_dtype_bytes[v.dt];
+	buf = ir_xmalloc((size_t)numel * esz + 1);
+	for (int64_t i = 0; i < numel; i++)
+		memcpy(buf + (size_t)i * esz, val, esz);
+	out[0] = kconst(im, v.dt, r, d, buf);
+	free(buf);
+	be_tensor_free(&v);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- shapes */
+
+/* Reshape(data, shape; allowzero from 14): 0 copies the input's dim
+** (unless allowzero), -1 is inferred; graft gets the computed shape */
+static int
+reshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t d[MAXD], allowzero = 0, known = 1, total;
+	int r, neg = -1;
+	const int64_t *xd = onnx_dims(im, in[0]);
+
+	if (cints(im, in, 1, "shape", d, MAXD, &r) || (im->opset >= 14 && ai(im, "allowzero", 0, &allowzero)))
+		return -1;
+	total = prod(im, in[0], 0, rank(im, in[0]));
+	for (int i = 0; i < r; i++) {
+		if (d[i] == 0 && !allowzero) {
+			if (i >= rank(im, in[0]))
+				return onnx_err(im, "shape[%d] is 0 but the input has rank %d", i, rank(im, in[0]));
+			d[i] = xd[i];
+		}
+		if (d[i] == -1) {
+			if (neg >= 0)
+				return onnx_err(im, "shape has more than one -1");
+			neg = i;
+		} else if (d[i] < 0) {
+			return onnx_err(im, "shape[%d] is %lld", i, (long long)d[i]);
+		} else {
+			known *= d[i];
+		}
+	}
+	if (neg >= 0) {
+		if (!known || total % known)
+			return onnx_err(im, "cannot infer the -1 in the shape: %lld elements", (long long)total);
+		d[neg] = total / known;
+	}
+	return (out[0] = mkreshape(im, in[0], d, r)) ? 0 : -1;
+}
+
+/* Flatten(axis = 1) -> reshape to 2-D */
+static int
+flatten(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis, d[2];
+	int r = rank(im, in[0]);
+	if (ai(im, "axis", 1, &axis))
+		return -1;
+	if (axis < -r || axis > r)
+		return onnx_err(im, "axis %lld is out of range for rank %d", (long long)axis, r);
+	if (axis < 0)
+		axis += r;
+	d[0] = prod(im, in[0], 0, (int)axis);
+	d[1] = prod(im, in[0], (int)axis, r);
+	return (out[0] = mkreshape(im, in[0], d, 2)) ? 0 : -1;
+}
+
+/* Transpose(perm = reversed axes) */
+static int
+transpose(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t p[MAXD];
+	int n, r = rank(im, in[0]);
+	if (aints(im, "perm", p, MAXD, &n))
+		return -1;
+	if (n < 0)
+		for (n = 0; n < r; n++)
+			p[n] = r - 1 - n;
+	return (out[0] = mktranspose(im, in[0], p, n)) ? 0 : -1;
+}
+
+/* Concat(axis) -> concatenate of a tuple */
+static int
+concat(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis;
+	NodeId t;
+	AttrId at;
+	for (int k = 0; k < nin; k++)
+		if (!in[k])
+			return onnx_err(im, "input %d is empty", k);
+	if (!attr(im, "axis"))
+		return onnx_err(im, "attribute 'axis' is required");
+	if (ai(im, "axis", 0, &axis))
+		return -1;
+	if (!(t = mknode(im, ir_tuple(im->m, in, (uint32_t)nin, im->loc))))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_CONCATENATE);
+	seti(im, OP_CONCATENATE, at, "axis", axis);
+	return (out[0] = onnx_mk(im, OP_CONCATENATE, &t, 1, at)) ? 0 : -1;
+}
+
+/* Split(axis = 0; split: an attribute before 13, an input from 13) ->
+** split + tuple_get_item */
+static int
+split(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis, s[ONNX_MAXIN], idx[ONNX_MAXIN];
+	int n = -1, r = rank(im, in[0]);
+	NodeId t;
+	AttrId at;
+
+	if (ai(im, "axis", 0, &axis) || normax(im, &axis, r, "axis"))
+		return -1;
+	if (im->opset < 13) {
+		if (nin > 1)
+			return onnx_err(im, "takes one input before opset 13 (split is an attribute)");
+		if (aints(im, "split", s, ONNX_MAXIN, &n))
+			return -1;
+	} else if (nin > 1 && in[1]) {
+		if (cints(im, in, 1, "split", s, ONNX_MAXIN, &n))
+			return -1;
+	}
+	at = ir_attr_defaults(im->m, OP_SPLIT);
+	seti(im, OP_SPLIT, at, "axis", axis);
+	if (n < 0) {
+		if (onnx_dims(im, in[0])[axis] % nout)
+			return onnx_err(im, "dim %lld of size %lld does not split into %d equal parts", (long long)axis,
+			                (long long)onnx_dims(im, in[0])[axis], nout);
+		seti(im, OP_SPLIT, at, "indices_or_sections", nout);
+	} else {
+		int64_t sum = 0;
+		AttrVal x;
+		if (n != nout)
+			return onnx_err(im, "split has %d sizes for %d outputs", n, nout);
+		for (int i = 0; i < n; i++) {
+			if (s[i] < 0)
+				return onnx_err(im, "split size %lld is negative", (long long)s[i]);
+			sum += s[i];
+			idx[i] = sum;
+		}
+		if (sum != onnx_dims(im, in[0])[axis])
+			return onnx_err(im, "split sizes add up to %lld, not dim %lld's %lld", (long long)sum,
+			                (long long)axis, (long long)onnx_dims(im, in[0])[axis]);
+		x = intsval(im, idx, n - 1);
+		im->m->attrs[at + slot(OP_SPLIT, "indices_or_sections")] = x;
+	}
+	if (!(t = onnx_mk(im, OP_SPLIT, in, 1, at)))
+		return -1;
+	for (int k = 0; k < nout; k++)
+		if (!(out[k] = mknode(im, ir_getitem(im->m, t, (uint32_t)k, im->loc))))
+			return -1;
+	return 0;
+}
+
+/* Slice(data, starts, ends, axes, steps), all constant; positive steps ->
+** strided_slice over every axis with the bounds clamped as ONNX does */
+static int
+slice(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t st[MAXD], en[MAXD], ax[MAXD], sp[MAXD], b[MAXD], e[MAXD], s[MAXD];
+	int ns, ne, na = -1, nsp = -1, r = rank(im, in[0]);
+	const int64_t *d = onnx_dims(im, in[0]);
+	AttrId at;
+
+	if (cints(im, in, 1, "starts", st, MAXD, &ns) || cints(im, in, 2, "ends", en, MAXD, &ne) ||
+	    (nin > 3 && in[3] && cints(im, in, 3, "axes", ax, MAXD, &na)) ||
+	    (nin > 4 && in[4] && cints(im, in, 4, "steps", sp, MAXD, &nsp)))
+		return -1;
+	if (ne != ns || (na >= 0 && na != ns) || (nsp >= 0 && nsp != ns))
+		return onnx_err(im, "starts, ends, axes and steps differ in length");
+	for (int i = 0; i < r; i++) {
+		b[i] = 0;
+		e[i] = d[i];
+		s[i] = 1;
+	}
+	for (int i = 0; i < ns; i++) {
+		int64_t a = na >= 0 ? ax[i] : i, step = nsp >= 0 ? sp[i] : 1, lo = st[i], hi = en[i];
+		if (normax(im, &a, r, "axis"))
+			return -1;
+		if (step <= 0)
+			return onnx_err(im, "step %lld: graft takes positive steps", (long long)step);
+		if (lo < 0)
+			lo += d[a];
+		if (hi < 0)
+			hi += d[a];
+		lo = lo < 0 ? 0 : lo > d[a] ? d[a] : lo;
+		hi = hi < 0 ? 0 : hi > d[a] ? d[a] : hi;
+		b[a] = lo;
+		e[a] = hi < lo ? lo : hi;
+		s[a] = step;
+	}
+	at = ir_attr_defaults(im->m, OP_STRIDED_SLICE);
+	setints(im, OP_STRIDED_SLICE, at, "begin", b, r);
+	setints(im, OP_STRIDED_SLICE, at, "end", e, r);
+	setints(im, OP_STRIDED_SLICE, at, "strides", s, r);
+	return (out[0] = onnx_mk(im, OP_STRIDED_SLICE, in, 1, at)) ? 0 : -1;
+}
+
+/* Squeeze(axes: attribute before 13, input from 13; none = every 1) */
+static int
+squeeze(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ax[MAXD];
+	int n = -1, r = rank(im, in[0]);
+	AttrId at;
+	if (im->opset < 13 ? aints(im, "axes", ax, MAXD, &n) : (nin > 1 && in[1] && cints(im, in, 1, "axes", ax, MAXD, &n)))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_SQUEEZE);
+	if (n >= 0) {
+		for (int i = 0; i < n; i++)
+			if (normax(im, &ax[i], r, "axis"))
+				return -1;
+		setints(im, OP_SQUEEZE, at, "axis", ax, n);
+	}
+	return (out[0] = onnx_mk(im, OP_SQUEEZE, in, 1, at)) ? 0 : -1;
+}
+
+/* Unsqueeze(axes: attribute before 13, input from 13) -> reshape */
+static int
+unsqueeze(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ax[MAXD], d[MAXD];
+	int n, r = rank(im, in[0]), ro;
+	uint8_t isnew[MAXD] = { 0 };
+	const int64_t *xd = onnx_dims(im, in[0]);
+	if (im->opset < 13 ? aints(im, "axes", ax, MAXD, &n) : cints(im, in, 1, "axes", ax, MAXD, &n))
+		return -1;
+	if (n < 0)
+		return onnx_err(im, "attribute 'axes' is required");
+	ro = r + n;
+	if (ro > MAXD)
+		return onnx_err(im, "the result has rank %d; graft handles up to %d", ro, MAXD);
+	for (int i = 0; i < n; i++) {
+		if (normax(im, &ax[i], ro, "axis"))
+			return -1;
+		if (isnew[ax[i]]++)
+			return onnx_err(im, "axis %lld is given twice", (long long)ax[i]);
+	}
+	for (int i = 0, j = 0; i < ro; i++)
+		d[i] = isnew[i] ? 1 : xd[j++];
+	return (out[0] = mkreshape(im, in[0], d, ro)) ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- nn */
+
+/* Softmax(axis: 1 and the input taken as 2-D before 13, -1 from 13) */
+static int
+softmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int r = rank(im, in[0]);
+	int64_t axis, d2[2];
+	NodeId x = in[0];
+	AttrId at;
+
+	if (ai(im, "axis", im->opset < 13 ? 1 : -1, &axis) || normax(im, &axis, r, "axis"))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_NN_SOFTMAX);
+	if (im->opset >= 13 || axis == r - 1) {
+		seti(im, OP_NN_SOFTMAX, at, "axis", im->opset >= 13 ? axis : -1);
+		return (out[0] = onnx_mk(im, OP_NN_SOFTMAX, &x, 1, at)) ? 0 : -1;
+	}
+	/* the old semantics: softmax over the dims from axis on, together */
+	d2[0] = prod(im, x, 0, (int)axis);
+	d2[1] = prod(im, x, (int)axis, r);
+	if (!(x = mkreshape(im, x, d2, 2)) || !(x = onnx_mk(im, OP_NN_SOFTMAX, &x, 1, at)))
+		return -1;
+	return (out[0] = mkreshape(im, x, onnx_dims(im, in[0]), r)) ? 0 : -1;
+}
+
+/* Spatial attributes of Conv and the pools, for 2-D (NCHW) inputs. */
+typedef struct Win {
+	int64_t k[2], s[2], dil[2], pad[4];
+} Win;
+
+/* window: kernel (given, or from the attribute kernel_shape), strides,
+** dilations, pads and auto_pad of the node on input x; 0 or -1 */
+static int
+window(Imp *im, NodeId x, const int64_t *kernel, Win *w)
+{
+	int64_t v[8];
+	int n;
+	char ap[32];
+	const int64_t *d = onnx_dims(im, x);
+
+	if (rank(im, x) != 4)
+		return onnx_err(im, "graft takes 2-D windows: the input must have rank 4 (NCHW), not %d", rank(im, x));
+	if (kernel) {
+		w->k[0] = kernel[0];
+		w->k[1] = kernel[1];
+	} else {
+		if (aints(im, "kernel_shape", v, 8, &n))
+			return -1;
+		if (n != 2)
+			return onnx_err(im, "attribute 'kernel_shape' must have 2 values");
+		w->k[0] = v[0];
+		w->k[1] = v[1];
+	}
+	w->s[0] = w->s[1] = w->dil[0] = w->dil[1] = 1;
+	memset(w->pad, 0, sizeof w->pad);
+	if (aints(im, "strides", v, 8, &n))
+		return -1;
+	if (n >= 0 && n != 2)
+		return onnx_err(im, "attribute 'strides' must have 2 values");
+	if (n == 2)
+		memcpy(w->s, v, sizeof w->s);
+	if (aints(im, "dilations", v, 8, &n))
+		return -1;
+	if (n >= 0 && n != 2)
+		return onnx_err(im, "attribute 'dilations' must have 2 values");
+	if (n == 2)
+		memcpy(w->dil, v, sizeof w->dil);
+	if (aints(im, "pads", v, 8, &n))
+		return -1;
+	if (n >= 0 && n != 4)
+		return onnx_err(im, "attribute 'pads' must have 4 values");
+	if (n == 4)
+		memcpy(w->pad, v, sizeof w->pad);
+	for (int i = 0; i < 2; i++)
+		if (w->k[i] < 1 || w->s[i] < 1 || w->dil[i] < 1 || w->pad[i] < 0 || w->pad[i + 2] < 0)
+			return onnx_err(im, "kernel, strides and dilations must be positive and pads not negative");
+	if (as(im, "auto_pad", "NOTSET", ap, sizeof ap))
+		return -1;
+	if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+		for (int i = 0; i < 2; i++) {
+			int64_t o = (d[2 + i] + w->s[i] - 1) / w->s[i];
+			int64_t tot = (o - 1) * w->s[i] + (w->k[i] - 1) * w->dil[i] + 1 - d[2 + i];
+			if (tot < 0)
+				tot = 0;
+			w->pad[i] = ap[5] == 'U' ? tot / 2 : tot - tot / 2;
+			w->pad[i + 2] = tot - w->pad[i];
+		}
+	} else if (strcmp(ap, "VALID") == 0) {
+		memset(w->pad, 0, sizeof w->pad);
+	} else if (strcmp(ap, "NOTSET") != 0) {
+		return onnx_err(im, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", ap);
+	}
+	return 0;
+}
+
+/* convattrs: the attributes of op (nn.conv2d or qnn.conv2d) for weight w */
+static AttrId
+convattrs(Imp *im, OpId op, NodeId w, const Win *win, int64_t group, DType out)
+{
+	AttrId at = ir_attr_defaults(im->m, op);
+	setints(im, op, at, "strides", win->s, 2);
+	setints(im, op, at, "padding", win->pad, 4);
+	setints(im, op, at, "dilation", win->dil, 2);
+	seti(im, op, at, "groups", group);
+	seti(im, op, at, "channels", onnx_dims(im, w)[0]);
+	setints(im, op, at, "kernel_size", win->k, 2);
+	if (out != DT_VOID)
+		setdt(im, op, at, "out_dtype", out);
+	return at;
+}
+
+/* convwin: the window of a conv node on x with weight w, and its group */
+static int
+convwin(Imp *im, NodeId x, NodeId w, Win *win, int64_t *group)
+{
+	if (rank(im, w) != 4)
+		return onnx_err(im, "the weight must have rank 4 (OIHW), not %d", rank(im, w));
+	return ai(im, "group", 1, group) || window(im, x, onnx_dims(im, w) + 2, win);
+}
+
+/* Conv(x, w, b) -> nn.conv2d (+ nn.bias_add) */
+static int
+conv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	Win win;
+	int64_t group;
+	NodeId y;
+	if (convwin(im, in[0], in[1], &win, &group))
+		return -1;
+	if (!(y = onnx_mk(im, OP_NN_CONV2D, in, 2, convattrs(im, OP_NN_CONV2D, in[1], &win, group, DT_VOID))))
+		return -1;
+	if (nin > 2 && in[2])
+		y = mk2(im, OP_NN_BIAS_ADD, y, in[2]);
+	return (out[0] = y) ? 0 : -1;
+}
+
+/* pool: AveragePool and MaxPool -> nn.avg_pool2d, nn.max_pool2d */
+static int
+pool(Imp *im, OpId op, const NodeId *in, NodeId *out)
+{
+	Win win;
+	int64_t ceil, cip = 0;
+	AttrId at;
+	if (window(im, in[0], NULL, &win) || ai(im, "ceil_mode", 0, &ceil) ||
+	    (op == OP_NN_AVG_POOL2D && ai(im, "count_include_pad", 0, &cip)))
+		return -1;
+	if (op == OP_NN_MAX_POOL2D) {
+		int64_t order;
+		if (ai(im, "storage_order", 0, &order))
+			return -1;
+	}
+	at = ir_attr_defaults(im->m, op);
+	setints(im, op, at, "pool_size", win.k, 2);
+	setints(im, op, at, "strides", win.s, 2);
+	setints(im, op, at, "dilation", win.dil, 2);
+	setints(im, op, at, "padding", win.pad, 4);
+	setb(im, op, at, "ceil_mode", (int)ceil);
+	if (op == OP_NN_AVG_POOL2D)
+		setb(im, op, at, "count_include_pad", (int)cip);
+	return (out[0] = onnx_mk(im, op, in, 1, at)) ? 0 : -1;
+}
+
+static int avgpool(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return pool(im, OP_NN_AVG_POOL2D, in, out); }
+static int maxpool(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return pool(im, OP_NN_MAX_POOL2D, in, out); }
+
+/* GlobalAveragePool -> nn.global_avg_pool2d (rank 4) */
+static int
+gap(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	if (rank(im, in[0]) != 4)
+		return onnx_err(im, "graft takes rank 4 (NCHW), not %d", rank(im, in[0]));
+	return (out[0] = onnx_mk(im, OP_NN_GLOBAL_AVG_POOL2D, in, 1, 0)) ? 0 : -1;
+}
+
+/* Pad(mode = constant; pads and value: attributes before 11, inputs from
+** 11) -> nn.pad */
+static int
+pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t p[2 * MAXD];
+	int n, r = rank(im, in[0]);
+	double value = 0;
+	char mode[32];
+	NodeId v;
+	AttrVal rows[MAXD], x = { .kind = AV_ARRAY };
+	AttrId at;
+
+	if (as(im, "mode", "constant", mode, sizeof mode))
+		return -1;
+	if (strcmp(mode, "constant") != 0)
+		return onnx_err(im, "mode '%s': graft pads with a constant only", mode);
+	if (im->opset < 11) {
+		if (aints(im, "pads", p, 2 * MAXD, &n) || af(im, "value", 0, &value))
+			return -1;
+		v = kscalar(im, dtype(im, in[0]), value);
+	} else {
+		if (nin < 2)
+			return onnx_err(im, "input 'pads' is required from opset 11");
+		if (cints(im, in, 1, "pads", p, 2 * MAXD, &n))
+			return -1;
+		if (nin > 3 && in[3])
+			return onnx_err(im, "input 'axes' is not supported");
+		if (nin > 2 && in[2]) {
+			if (!isconst(im, in[2]) || ir_type_numel(im->m, im->m->nodes[in[2]].type) != 1)
+				return onnx_err(im, "input 2 ('%s', the value) must be a constant scalar", im->nd->input[2]);
+			v = kscalar(im, dtype(im, in[0]), elem(im, in[2], 0));
+		} else {
+			v = kscalar(im, dtype(im, in[0]), 0);
+		}
+	}
+	if (n != 2 * r)
+		return onnx_err(im, "pads has %d values for rank %d", n, r);
+	for (int i = 0; i < n; i++)
+		if (p[i] < 0)
+			return onnx_err(im, "negative pads are not supported");
+	for (int i = 0; i < r; i++) {
+		int64_t pr[2] = { p[i], p[i + r] };
+		rows[i] = intsval(im, pr, 2);
+	}
+	x.n = (uint32_t)r;
+	x.first = ir_attr_push(im->m, rows, (uint32_t)r);
+	at = ir_attr_defaults(im->m, OP_NN_PAD);
+	im->m->attrs[at + slot(OP_NN_PAD, "pad_width")] = x;
+	{
+		NodeId args[2] = { in[0], v };
+		return (out[0] = onnx_mk(im, OP_NN_PAD, args, 2, at)) ? 0 : -1;
+	}
+}
+
+/* ReduceMean(axes = all, keepdims = 1) -> mean */
+static int
+reducemean(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ax[MAXD], keep;
+	int n, r = rank(im, in[0]);
+	AttrId at;
+	if (aints(im, "axes", ax, MAXD, &n) || ai(im, "keepdims", 1, &keep))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_MEAN);
+	if (n >= 0) {
+		for (int i = 0; i < n; i++)
+			if (normax(im, &ax[i], r, "axis"))
+				return -1;
+		setints(im, OP_MEAN, at, "axis", ax, n);
+	}
+	setb(im, OP_MEAN, at, "keepdims", (int)keep);
+	return (out[0] = onnx_mk(im, OP_MEAN, in, 1, at)) ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- matrix products */
+
+/* dense: a (M, K) times b (K, N) as op (nn.dense, qnn.dense: b is
+** transposed to (N, K)) with the extra qnn operands q[0..nq) and out_dtype */
+static NodeId
+dense(Imp *im, OpId op, NodeId a, NodeId b, const NodeId *q, int nq, DType outdt)
+{
+	static const int64_t t10[2] = { 1, 0 };
+	NodeId args[6];
+	AttrId at;
+	if (!(b = mktranspose(im, b, t10, 2)))
+		return 0;
+	args[0] = a;
+	args[1] = b;
+	for (int i = 0; i < nq; i++)
+		args[2 + i] = q[i];
+	at = ir_attr_defaults(im->m, op);
+	seti(im, op, at, "units", onnx_dims(im, b)[0]);
+	if (outdt != DT_VOID)
+		setdt(im, op, at, "out_dtype", outdt);
+	return onnx_mk(im, op, args, (uint32_t)(2 + nq), at);
+}
+
+/* matmul: ONNX MatMul semantics for op: b must be 2-D for qnn; a of rank
+** > 2 is flattened to 2-D and back; both of rank 3 (or more, equal batch
+** dims) go to nn.batch_matmul */
+static NodeId
+matmul(Imp *im, OpId op, NodeId a, NodeId b, const NodeId *q, int nq, DType outdt)
+{
+	int ra = rank(im, a), rb = rank(im, b);
+	const int64_t *da = onnx_dims(im, a), *db = onnx_dims(im, b);
+	int64_t d[MAXD], k;
+
+	if (ra < 2 || rb < 2) {
+		onnx_err(im, "graft takes matrices of rank 2 or more, not %d and %d", ra, rb);
+		return 0;
+	}
+	if (rb == 2) {
+		NodeId a2 = a, y;
+		if (ra > 2) {
+			int64_t d2[2] = { prod(im, a, 0, ra - 1), da[ra - 1] };
+			if (!(a2 = mkreshape(im, a, d2, 2)))
+				return 0;
+		}
+		if (!(y = dense(im, op, a2, b, q, nq, outdt)) || ra == 2)
+			return y;
+		memcpy(d, onnx_dims(im, a), (size_t)(ra - 1) * sizeof *d);
+		d[ra - 1] = onnx_dims(im, b)[1];
+		return mkreshape(im, y, d, ra);
+	}
+	if (op != OP_NN_DENSE || ra != rb) {
+		onnx_err(im, "graft takes a batched product of equal ranks and float operands only (%d and %d)", ra, rb);
+		return 0;
+	}
+	for (int i = 0; i < ra - 2; i++)
+		if (da[i] != db[i]) {
+			onnx_err(im, "batch dims differ (%lld and %lld): broadcasting is not supported",
+			         (long long)da[i], (long long)db[i]);
+			return 0;
+		}
+	{
+		int64_t bt = prod(im, a, 0, ra - 2);
+		int64_t sa[3] = { bt, da[ra - 2], da[ra - 1] }, sb[3] = { bt, db[rb - 2], db[rb - 1] };
+		NodeId a3 = ra == 3 ? a : mkreshape(im, a, sa, 3), b3 = ra == 3 ? b : mkreshape(im, b, sb, 3), y;
+		AttrId at = ir_attr_defaults(im->m, OP_NN_BATCH_MATMUL);
+		if (!a3 || !b3)
+			return 0;
+		setb(im, OP_NN_BATCH_MATMUL, at, "transpose_a", 0);
+		setb(im, OP_NN_BATCH_MATMUL, at, "transpose_b", 0);
+		{
+			NodeId args[2] = { a3, b3 };
+			if (!(y = onnx_mk(im, OP_NN_BATCH_MATMUL, args, 2, at)) || ra == 3)
+				return y;
+		}
+		memcpy(d, da, (size_t)(ra - 1) * sizeof *d);
+		k = db[rb - 1];
+		d[ra - 1] = k;
+		return mkreshape(im, y, d, ra);
+	}
+}
+
+/* MatMul -> nn.dense / nn.batch_matmul */
+static int
+matmulf(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = matmul(im, OP_NN_DENSE, in[0], in[1], NULL, 0, DT_VOID)) ? 0 : -1;
+}
+
+/* Gemm(alpha = 1, beta = 1, transA = 0, transB = 0): alpha A' B' + beta C
+** -> nn.dense, multiply, add */
+static int
+gemm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	static const int64_t t10[2] = { 1, 0 };
+	double alpha, beta;
+	int64_t ta, tb;
+	NodeId a = in[0], b = in[1], y;
+	AttrId at;
+
+	if (af(im, "alpha", 1, &alpha) || af(im, "beta", 1, &beta) || ai(im, "transA", 0, &ta) ||
+	    ai(im, "transB", 0, &tb))
+		return -1;
+	if (rank(im, a) != 2 || rank(im, b) != 2)
+		return onnx_err(im, "A and B must be matrices");
+	if (ta && !(a = mktranspose(im, a, t10, 2)))
+		return -1;
+	if (!tb && !(b = mktranspose(im, b, t10, 2)))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_NN_DENSE);
+	seti(im, OP_NN_DENSE, at, "units", onnx_dims(im, b)[0]);
+	{
+		NodeId args[2] = { a, b };
+		if (!(y = onnx_mk(im, OP_NN_DENSE, args, 2, at)))
+			return -1;
+	}
+	if (alpha != 1 && !(y = mk2(im, OP_MULTIPLY, y, kscalar(im, dtype(im, y), alpha))))
+		return -1;
+	if (nin > 2 && in[2] && beta != 0) {
+		NodeId c = in[2];
+		if (beta != 1 && !(c = mk2(im, OP_MULTIPLY, c, kscalar(im, dtype(im, c), beta))))
+			return -1;
+		y = mk2(im, OP_ADD, y, c);
+	}
+	return (out[0] = y) ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- quantized */
+
+/* zp32: zero point z (0: absent, a zero scalar) as an int32 constant of
+** its shape; 0 after reporting */
+static NodeId
+zp32(Imp *im, NodeId z, int k)
+{
+	int64_t n;
+	int32_t *v;
+	NodeId c;
+	if (!z)
+		return kscalar(im, DT_INT32, 0);
+	if (!isconst(im, z)) {
+		onnx_err(im, "input %d ('%s', a zero point) must be a constant", k, im->nd->input[k]);
+		return 0;
+	}
+	n = ir_type_numel(im->m, im->m->nodes[z].type);
+	v = ir_xmalloc((size_t)n * 4 + 4);
+	for (int64_t i = 0; i < n; i++)
+		v[i] = (int32_t)elem(im, z, i);
+	c = kconst(im, DT_INT32, rank(im, z), onnx_dims(im, z), v);
+	free(v);
+	return c;
+}
+
+/* zpscalar: zero point z, which must be one value repeated, as an int32
+** scalar (qnn.conv2d and qnn.dense take one kernel zero point) */
+static NodeId
+zpscalar(Imp *im, NodeId z, int k)
+{
+	int64_t n;
+	if (!z)
+		return kscalar(im, DT_INT32, 0);
+	if (!isconst(im, z)) {
+		onnx_err(im, "input %d ('%s', a zero point) must be a constant", k, im->nd->input[k]);
+		return 0;
+	}
+	n = ir_type_numel(im->m, im->m->nodes[z].type);
+	for (int64_t i = 1; i < n; i++)
+		if (elem(im, z, i) != elem(im, z, 0)) {
+			onnx_err(im, "input %d ('%s'): graft takes one zero point for all channels", k, im->nd->input[k]);
+			return 0;
+		}
+	return kscalar(im, DT_INT32, n ? elem(im, z, 0) : 0);
+}
+
+/* qaxis: the axis of quantization parameter s for x (-1 when s is one
+** value), from the attribute axis (default 1); 0 or -1 */
+static int
+qaxis(Imp *im, NodeId x, NodeId s, int64_t *axis)
+{
+	if (ai(im, "axis", 1, axis))
+		return -1;
+	if (ir_type_numel(im->m, im->m->nodes[s].type) == 1 && rank(im, s) <= 1) {
+		*axis = -1;
+		return 0;
+	}
+	return normax(im, axis, rank(im, x), "axis");
+}
+
+/* QuantizeLinear(x, y_scale, y_zero_point = uint8 0) -> qnn.quantize,
+** rounding halves to even */
+static int
+quantize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId z = nin > 2 ? in[2] : 0, args[3];
+	int64_t axis;
+	AttrId at;
+	if (qaxis(im, in[0], in[1], &axis) || !(args[2] = zp32(im, z, 2)))
+		return -1;
+	args[0] = in[0];
+	args[1] = in[1];
+	at = ir_attr_defaults(im->m, OP_QNN_QUANTIZE);
+	setdt(im, OP_QNN_QUANTIZE, at, "out_dtype", z ? dtype(im, z) : DT_UINT8);
+	seti(im, OP_QNN_QUANTIZE, at, "axis", axis);
+	sets(im, OP_QNN_QUANTIZE, at, "rounding", "HALF_TO_EVEN");
+	return (out[0] = onnx_mk(im, OP_QNN_QUANTIZE, args, 3, at)) ? 0 : -1;
+}
+
+/* DequantizeLinear(x, x_scale, x_zero_point = 0) -> qnn.dequantize */
+static int
+dequantize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId args[3];
+	int64_t axis;
+	AttrId at;
+	if (qaxis(im, in[0], in[1], &axis) || !(args[2] = zp32(im, nin > 2 ? in[2] : 0, 2)))
+		return -1;
+	args[0] = in[0];
+	args[1] = in[1];
+	at = ir_attr_defaults(im->m, OP_QNN_DEQUANTIZE);
+	seti(im, OP_QNN_DEQUANTIZE, at, "axis", axis);
+	return (out[0] = onnx_mk(im, OP_QNN_DEQUANTIZE, args, 3, at)) ? 0 : -1;
+}
+
+/* scaleprod: the constant a_scale * b_scale (b perhaps per channel), a
+** float32 scalar or vector; 0 after reporting */
+static NodeId
+scaleprod(Imp *im, const NodeId *in, int ka, int kb)
+{
+	NodeId a = in[ka], b = in[kb], c;
+	int64_t n;
+	float *v;
+	if (!isconst(im, a) || !isconst(im, b) || ir_type_numel(im->m, im->m->nodes[a].type) != 1) {
+		onnx_err(im, "inputs %d and %d (the scales) must be constants, the first a scalar", ka, kb);
+		return 0;
+	}
+	n = ir_type_numel(im->m, im->m->nodes[b].type);
+	v = ir_xmalloc((size_t)n * 4 + 4);
+	for (int64_t i = 0; i < n; i++)
+		v[i] = (float)(elem(im, a, 0) * elem(im, b, i));
+	c = n == 1 && rank(im, b) == 0 ? kconst(im, DT_FLOAT32, 0, NULL, v) : kconst(im, DT_FLOAT32, 1, &n, v);
+	free(v);
+	return c;
+}
+
+/* requant: qnn.requantize(y, s, 0, ys, yz) to yz's dtype along axis */
+static NodeId
+requant(Imp *im, NodeId y, NodeId s, NodeId ys, NodeId yzin, int kz, int axis)
+{
+	NodeId args[5] = { y, s, kscalar(im, DT_INT32, 0), ys, zp32(im, yzin, kz) };
+	AttrId at;
+	if (!y || !s || !args[4])
+		return 0;
+	at = ir_attr_defaults(im->m, OP_QNN_REQUANTIZE);
+	seti(im, OP_QNN_REQUANTIZE, at, "axis", axis);
+	setdt(im, OP_QNN_REQUANTIZE, at, "out_dtype", yzin ? dtype(im, yzin) : DT_UINT8);
+	return onnx_mk(im, OP_QNN_REQUANTIZE, args, 5, at);
+}
+
+/* QLinearConv(x, xs, xz, w, ws, wz, ys, yz, B) -> qnn.conv2d (+
+** nn.bias_add, int32) + qnn.requantize */
+static int
+qlinearconv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	Win win;
+	int64_t group;
+	NodeId args[6], y, s;
+	if (convwin(im, in[0], in[3], &win, &group))
+		return -1;
+	args[0] = in[0];
+	args[1] = in[3];
+	if (!(args[2] = zpscalar(im, in[2], 2)) || !(args[3] = zpscalar(im, in[5], 5)))
+		return -1;
+	args[4] = in[1];
+	args[5] = in[4];
+	if (!(y = onnx_mk(im, OP_QNN_CONV2D, args, 6, convattrs(im, OP_QNN_CONV2D, in[3], &win, group, DT_INT32))))
+		return -1;
+	if (nin > 8 && in[8] && !(y = mk2(im, OP_NN_BIAS_ADD, y, in[8])))
+		return -1;
+	if (!(s = scaleprod(im, in, 1, 4)))
+		return -1;
+	return (out[0] = requant(im, y, s, in[6], in[7], 7, 1)) ? 0 : -1;
+}
+
+/* QLinearMatMul(a, as, az, b, bs, bz, ys, yz) -> qnn.dense (b transposed)
+** + qnn.requantize */
+static int
+qlinearmatmul(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId q[4], y, s;
+	if (rank(im, in[3]) != 2)
+		return onnx_err(im, "graft takes a matrix b (rank 2), not rank %d", rank(im, in[3]));
+	if (!(q[0] = zpscalar(im, in[2], 2)) || !(q[1] = zpscalar(im, in[5], 5)))
+		return -1;
+	q[2] = in[1];
+	q[3] = in[4];
+	if (!(y = matmul(im, OP_QNN_DENSE, in[0], in[3], q, 4, DT_INT32)) || !(s = scaleprod(im, in, 1, 4)))
+		return -1;
+	return (out[0] = requant(im, y, s, in[6], in[7], 7, rank(im, y) - 1)) ? 0 : -1;
+}
+
+/* ConvInteger(x, w, xz, wz) -> qnn.conv2d to int32, scales 1 */
+static int
+convinteger(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	Win win;
+	int64_t group;
+	NodeId args[6];
+	if (convwin(im, in[0], in[1], &win, &group))
+		return -1;
+	args[0] = in[0];
+	args[1] = in[1];
+	if (!(args[2] = zpscalar(im, nin > 2 ? in[2] : 0, 2)) || !(args[3] = zpscalar(im, nin > 3 ? in[3] : 0, 3)))
+		return -1;
+	args[4] = kscalar(im, DT_FLOAT32, 1);
+	args[5] = kscalar(im, DT_FLOAT32, 1);
+	return (out[0] = onnx_mk(im, OP_QNN_CONV2D, args, 6,
+	                         convattrs(im, OP_QNN_CONV2D, in[1], &win, group, DT_INT32))) ? 0 : -1;
+}
+
+/* MatMulInteger(a, b, az, bz) -> qnn.dense to int32, scales 1 */
+static int
+matmulinteger(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId q[4];
+	if (rank(im, in[1]) != 2)
+		return onnx_err(im, "graft takes a matrix b (rank 2), not rank %d", rank(im, in[1]));
+	if (!(q[0] = zpscalar(im, nin > 2 ? in[2] : 0, 2)) || !(q[1] = zpscalar(im, nin > 3 ? in[3] : 0, 3)))
+		return -1;
+	q[2] = kscalar(im, DT_FLOAT32, 1);
+	q[3] = kscalar(im, DT_FLOAT32, 1);
+	return (out[0] = matmul(im, OP_QNN_DENSE, in[0], in[1], q, 4, DT_INT32)) ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- table */
 
 /* ORDER by name (strcmp): onnx_op_find searches it by halves */
 const OpEntry onnx_ops[] = {
+	{ "Add", 2, 2, 1, 1, add },
+	{ "AveragePool", 1, 1, 1, 1, avgpool },
+	{ "Cast", 1, 1, 1, 1, cast },
+	{ "Clip", 1, 3, 1, 1, clip },
+	{ "Concat", 1, ONNX_MAXIN, 1, 1, concat },
+	{ "Constant", 0, 0, 1, 1, constant },
+	{ "ConstantOfShape", 1, 1, 1, 1, constantofshape },
+	{ "Conv", 2, 3, 1, 1, conv },
+	{ "ConvInteger", 2, 4, 1, 1, convinteger },
+	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
+	{ "Div", 2, 2, 1, 1, dvd },
+	{ "Flatten", 1, 1, 1, 1, flatten },
+	{ "Gemm", 2, 3, 1, 1, gemm },
+	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
+	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
+	{ "HardSwish", 1, 1, 1, 1, hardswish },
+	{ "MatMul", 2, 2, 1, 1, matmulf },
+	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
+	{ "MaxPool", 1, 1, 1, 1, maxpool },
+	{ "Mul", 2, 2, 1, 1, mul },
+	{ "Pad", 1, 4, 1, 1, pad },
+	{ "QLinearConv", 8, 9, 1, 1, qlinearconv },
+	{ "QLinearMatMul", 8, 8, 1, 1, qlinearmatmul },
+	{ "QuantizeLinear", 2, 3, 1, 1, quantize },
+	{ "ReduceMean", 1, 1, 1, 1, reducemean },
 	{ "Relu", 1, 1, 1, 1, relu },
+	{ "Reshape", 2, 2, 1, 1, reshape },
+	{ "Sigmoid", 1, 1, 1, 1, sigm },
+	{ "Slice", 3, 5, 1, 1, slice },
+	{ "Softmax", 1, 1, 1, 1, softmax },
+	{ "Split", 1, 2, 1, ONNX_MAXIN, split },
+	{ "Squeeze", 1, 2, 1, 1, squeeze },
+	{ "Sub", 2, 2, 1, 1, sub },
+	{ "Transpose", 1, 1, 1, 1, transpose },
+	{ "Unsqueeze", 1, 2, 1, 1, unsqueeze },
 };
 const int onnx_nops = (int)(sizeof onnx_ops / sizeof onnx_ops[0]);
 

@@ -55,6 +55,189 @@ def relu():
     save("relu.out0", np.maximum(x, 0))
 
 
+def run(name, nodes, inputs, outputs, feeds, expect, inits=(), opset=13, check=True):
+    """A model that tests/onnx.sh also runs: feeds are its input arrays,
+    expect its expected outputs."""
+    model(name, nodes, inputs, outputs, inits, opset, check)
+    for k, a in feeds.items():
+        save(name + "." + k, a)
+    for i, a in enumerate(expect):
+        save(name + ".out%d" % i, a)
+
+
+def conv2d(x, w, b, stride, pads, group=1):
+    """NCHW convolution in float64, pads = [t, l, b, r]."""
+    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    n, c, h, wd = x.shape
+    o, ci, kh, kw = w.shape
+    oh, ow = (h - kh) // stride + 1, (wd - kw) // stride + 1
+    y = np.zeros((n, o, oh, ow))
+    og = o // group
+    for oc in range(o):
+        g = oc // og
+        for i in range(oh):
+            for j in range(ow):
+                y[:, oc, i, j] = (x[:, g * ci:(g + 1) * ci, i * stride:i * stride + kh, j * stride:j * stride + kw]
+                                  * w[oc]).sum(axis=(1, 2, 3))
+    if b is not None:
+        y += b.reshape(1, -1, 1, 1)
+    return y
+
+
+def convs():
+    r = rng(2)
+    x = r.standard_normal((1, 2, 5, 5)).astype(np.float32)
+    w = r.standard_normal((4, 2, 3, 3)).astype(np.float32)
+    b = r.standard_normal(4).astype(np.float32)
+    run("conv", [helper.make_node("Conv", ["x", "w", "b"], ["y"], name="c0", strides=[2, 2], auto_pad="SAME_UPPER")],
+        [("x", F, [1, 2, 5, 5])], [("y", F, [1, 4, 3, 3])], {"x": x},
+        [conv2d(x, w, b, 2, [1, 1, 1, 1]).astype(np.float32)], inits=[("w", w), ("b", b)])
+    wg = r.standard_normal((2, 1, 3, 3)).astype(np.float32)
+    run("conv_group", [helper.make_node("Conv", ["x", "w"], ["y"], name="c0", group=2, pads=[1, 0, 1, 0])],
+        [("x", F, [1, 2, 5, 5])], [("y", F, [1, 2, 5, 3])], {"x": x},
+        [conv2d(x, wg, None, 1, [1, 0, 1, 0], 2).astype(np.float32)], inits=[("w", wg)])
+
+
+def dense():
+    r = rng(3)
+    a = r.standard_normal((3, 4)).astype(np.float32)
+    b = r.standard_normal((5, 4)).astype(np.float32)
+    c = r.standard_normal((5,)).astype(np.float32)
+    run("gemm", [helper.make_node("Gemm", ["a", "b", "c"], ["y"], name="g0", transB=1, alpha=0.5, beta=2.0)],
+        [("a", F, [3, 4])], [("y", F, [3, 5])], {"a": a},
+        [(0.5 * a.astype(np.float64) @ b.T.astype(np.float64) + 2 * c).astype(np.float32)],
+        inits=[("b", b), ("c", c)])
+    x = r.standard_normal((2, 3, 4)).astype(np.float32)
+    w = r.standard_normal((4, 6)).astype(np.float32)
+    y = r.standard_normal((2, 4, 5)).astype(np.float32)
+    run("matmul", [helper.make_node("MatMul", ["x", "w"], ["p"], name="m0"),
+                   helper.make_node("MatMul", ["x", "y"], ["q"], name="m1")],
+        [("x", F, [2, 3, 4]), ("y", F, [2, 4, 5])], [("p", F, [2, 3, 6]), ("q", F, [2, 3, 5])], {"x": x, "y": y},
+        [(x.astype(np.float64) @ w).astype(np.float32), (x.astype(np.float64) @ y).astype(np.float32)],
+        inits=[("w", w)])
+
+
+def elementwise():
+    r = rng(4)
+    x = (r.standard_normal((2, 3)) * 4).astype(np.float32)
+    y = r.standard_normal((3,)).astype(np.float32) + 3
+    hs = np.clip(x / 6 + 0.5, 0, 1)
+    run("elementwise", [
+        helper.make_node("Add", ["x", "y"], ["a"], name="add"),
+        helper.make_node("Sub", ["a", "y"], ["s"], name="sub"),
+        helper.make_node("Mul", ["s", "y"], ["m"], name="mul"),
+        helper.make_node("Div", ["m", "y"], ["d"], name="div"),
+        helper.make_node("Clip", ["d", "lo", "hi"], ["c"], name="clip"),
+        helper.make_node("HardSigmoid", ["x"], ["h"], name="hsig", alpha=0.25),
+        helper.make_node("HardSwish", ["x"], ["w"], name="hswish"),
+        helper.make_node("Sigmoid", ["x"], ["g"], name="sig"),
+        helper.make_node("Cast", ["c"], ["i"], name="cast", to=TensorProto.INT32),
+    ], [("x", F, [2, 3]), ("y", F, [3])],
+        [("c", F, [2, 3]), ("h", F, [2, 3]), ("w", F, [2, 3]), ("g", F, [2, 3]), ("i", TensorProto.INT32, [2, 3])],
+        {"x": x, "y": y},
+        [np.clip((((x + y) - y) * y) / y, -1.5, 2.5).astype(np.float32),
+         np.clip(0.25 * x + 0.5, 0, 1).astype(np.float32), (x * hs).astype(np.float32),
+         (1 / (1 + np.exp(-x.astype(np.float64)))).astype(np.float32),
+         np.trunc(np.clip((((x + y) - y) * y) / y, -1.5, 2.5)).astype(np.int32)],
+        inits=[("lo", np.array(-1.5, np.float32)), ("hi", np.array(2.5, np.float32))], opset=14)
+    model("clip_opset10", [helper.make_node("Clip", ["x"], ["y"], name="c0", min=-1.0, max=1.0)],
+          [("x", F, [4])], [("y", F, [4])], opset=10)
+
+
+def shapes():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    run("shapes", [
+        helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
+        helper.make_node("Transpose", ["x"], ["t"], name="transpose", perm=[2, 0, 1]),
+        helper.make_node("Flatten", ["x"], ["f"], name="flatten", axis=2),
+        helper.make_node("Concat", ["x", "x"], ["c"], name="concat", axis=-1),
+        helper.make_node("Split", ["x", "split"], ["s0", "s1"], name="split", axis=2),
+        helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["l"], name="slice"),
+        helper.make_node("Unsqueeze", ["x", "uaxes"], ["u"], name="unsqueeze"),
+        helper.make_node("Squeeze", ["u", "uaxes"], ["q"], name="squeeze"),
+        helper.make_node("Constant", [], ["k"], name="const", value_floats=[1.0, 2.0, 3.0, 4.0]),
+        helper.make_node("Add", ["q", "k"], ["qk"], name="addk"),
+        helper.make_node("ConstantOfShape", ["cshape"], ["z"], name="cos",
+                         value=helper.make_tensor("v", TensorProto.INT64, [1], [7])),
+    ], [("x", F, [2, 3, 4])],
+        [("r", F, None), ("t", F, None), ("f", F, None), ("c", F, None), ("s0", F, None), ("s1", F, None),
+         ("l", F, None), ("qk", F, None), ("z", TensorProto.INT64, None)],
+        {"x": x},
+        [x.reshape(2, 12), x.transpose(2, 0, 1), x.reshape(6, 4), np.concatenate([x, x], -1), x[:, :, :1], x[:, :, 1:],
+         x[:, 1:, ::2], x + np.array([1, 2, 3, 4], np.float32), np.full((2, 2), 7, np.int64)],
+        inits=[("shape", np.array([0, -1], np.int64)), ("split", np.array([1, 3], np.int64)),
+               ("starts", np.array([1, 0], np.int64)), ("ends", np.array([100, -1], np.int64)),
+               ("axes", np.array([1, 2], np.int64)), ("steps", np.array([1, 2], np.int64)),
+               ("uaxes", np.array([0, 3], np.int64)), ("cshape", np.array([2, 2], np.int64))], check=False)
+    model("squeeze_opset11", [helper.make_node("Unsqueeze", ["x"], ["u"], name="u0", axes=[0]),
+                              helper.make_node("Squeeze", ["u"], ["y"], name="s0", axes=[0]),
+                              helper.make_node("Split", ["y"], ["a", "b"], name="sp", axis=0, split=[1, 1])],
+          [("x", F, [2, 3])], [("a", F, [1, 3]), ("b", F, [1, 3])], opset=11)
+
+
+def nn():
+    r = rng(5)
+    x = r.standard_normal((1, 2, 4, 4)).astype(np.float32)
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+    mp = np.array([[[[xp[0, c, i * 2:i * 2 + 3, j * 2:j * 2 + 3].max() for j in range(2)] for i in range(2)]
+                    for c in range(2)]], np.float32)
+    ap = np.array([[[[x[0, c, i * 2:i * 2 + 2, j * 2:j * 2 + 2].mean() for j in range(2)] for i in range(2)]
+                    for c in range(2)]], np.float32)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    run("nn", [
+        helper.make_node("MaxPool", ["x"], ["mp"], name="maxpool", kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("AveragePool", ["x"], ["ap"], name="avgpool", kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("GlobalAveragePool", ["x"], ["gap"], name="gap"),
+        helper.make_node("Pad", ["x", "pads", "value"], ["pad"], name="pad"),
+        helper.make_node("Softmax", ["x"], ["sm"], name="softmax", axis=1),
+        helper.make_node("ReduceMean", ["x"], ["rm"], name="mean", axes=[2, 3], keepdims=0),
+    ], [("x", F, [1, 2, 4, 4])],
+        [("mp", F, None), ("ap", F, None), ("gap", F, None), ("pad", F, None), ("sm", F, None), ("rm", F, None)],
+        {"x": x},
+        [mp, ap, x.mean(axis=(2, 3), keepdims=True),
+         np.pad(x, ((0, 0), (0, 0), (1, 0), (0, 2)), constant_values=0.5),
+         (e / e.sum(axis=1, keepdims=True)).astype(np.float32), x.mean(axis=(2, 3))],
+        inits=[("pads", np.array([0, 0, 1, 0, 0, 0, 0, 2], np.int64)), ("value", np.array(0.5, np.float32))],
+        check=False)
+    model("softmax_opset11", [helper.make_node("Softmax", ["x"], ["y"], name="s0", axis=1)],
+          [("x", F, [2, 3, 4])], [("y", F, [2, 3, 4])], opset=11)
+
+
+def quantized():
+    r = rng(6)
+    x = np.array([[-1.0, -0.5, 0.25, 0.75, 1.0, 0.3]], np.float32)
+    q = np.clip(np.round_(x / 0.5) + 0, -128, 127).astype(np.int8)   # numpy rounds halves to even
+    run("quantize", [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], name="q0"),
+                     helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"], name="d0")],
+        [("x", F, [1, 6])], [("q", TensorProto.INT8, [1, 6]), ("d", F, [1, 6])], {"x": x},
+        [q, (q.astype(np.float32) * 0.5).astype(np.float32)],
+        inits=[("s", np.array(0.5, np.float32)), ("z", np.array(0, np.int8))])
+    xq = r.integers(0, 255, (1, 2, 4, 4), dtype=np.uint8)
+    wq = r.integers(-100, 100, (3, 2, 3, 3), dtype=np.int8)
+    bq = r.integers(-500, 500, (3,), dtype=np.int32)
+    acc = conv2d(xq.astype(np.int64) - 128, wq.astype(np.int64), bq, 1, [1, 1, 1, 1])
+    xs, ws, ys = 0.02, 0.01, 0.5
+    yq = np.clip(np.floor(acc * (xs * ws / ys) + 0.5) + 10, 0, 255).astype(np.uint8)
+    run("qlinearconv", [helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"],
+                                         name="qc0", pads=[1, 1, 1, 1])],
+        [("x", TensorProto.UINT8, [1, 2, 4, 4])], [("y", TensorProto.UINT8, [1, 3, 4, 4])], {"x": xq}, [yq],
+        inits=[("xs", np.array(xs, np.float32)), ("xz", np.array(128, np.uint8)), ("w", wq),
+               ("ws", np.array(ws, np.float32)), ("wz", np.array(0, np.int8)), ("ys", np.array(ys, np.float32)),
+               ("yz", np.array(10, np.uint8)), ("b", bq)], opset=13)
+    model("qlinearmatmul", [helper.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"],
+                                             name="qm0")],
+          [("a", TensorProto.UINT8, [2, 4])], [("y", TensorProto.UINT8, [2, 3])],
+          [("as", np.array(0.1, np.float32)), ("az", np.array(128, np.uint8)),
+           ("b", r.integers(0, 255, (4, 3), dtype=np.uint8)), ("bs", np.array(0.05, np.float32)),
+           ("bz", np.array(100, np.uint8)), ("ys", np.array(0.2, np.float32)), ("yz", np.array(0, np.uint8))])
+    model("integer", [helper.make_node("ConvInteger", ["x", "w", "xz"], ["c"], name="ci0"),
+                      helper.make_node("MatMulInteger", ["a", "b"], ["m"], name="mi0")],
+          [("x", TensorProto.UINT8, [1, 1, 3, 3]), ("a", TensorProto.UINT8, [2, 3])],
+          [("c", TensorProto.INT32, [1, 1, 2, 2]), ("m", TensorProto.INT32, [2, 2])],
+          [("w", np.ones((1, 1, 2, 2), np.uint8)), ("xz", np.array(1, np.uint8)),
+           ("b", np.ones((3, 2), np.uint8))])
+
+
 # ---------------------------------------------------------------- errors
 
 def unsupported():
@@ -93,5 +276,5 @@ def oldopset():
           [("x", F, [2])], [("y", F, [2])], opset=9)
 
 
-for f in [relu, unsupported, symbolic, dangling, cycle, duplicate, oldopset]:
+for f in [relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, symbolic, dangling, cycle, duplicate, oldopset]:
     f()
