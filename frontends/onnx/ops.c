@@ -1045,8 +1045,11 @@ static NodeId
 matmul(Imp *im, OpId op, NodeId a, NodeId b, const NodeId *q, int nq, DType outdt)
 {
 	int ra = rank(im, a), rb = rank(im, b);
-	const int64_t *da = onnx_dims(im, a), *db = onnx_dims(im, b);
-	int64_t d[MAXD], k;
+	int64_t da[MAXD], db[MAXD], d[MAXD], k;
+
+	/* copies: making nodes may move the module's dims */
+	memcpy(da, onnx_dims(im, a), (size_t)ra * sizeof *da);
+	memcpy(db, onnx_dims(im, b), (size_t)rb * sizeof *db);
 
 	if (ra < 2 || rb < 2) {
 		onnx_err(im, "graft takes matrices of rank 2 or more, not %d and %d", ra, rb);
@@ -1061,8 +1064,8 @@ matmul(Imp *im, OpId op, NodeId a, NodeId b, const NodeId *q, int nq, DType outd
 		}
 		if (!(y = dense(im, op, a2, b, q, nq, outdt)) || ra == 2)
 			return y;
-		memcpy(d, onnx_dims(im, a), (size_t)(ra - 1) * sizeof *d);
-		d[ra - 1] = onnx_dims(im, b)[1];
+		memcpy(d, da, (size_t)(ra - 1) * sizeof *d);
+		d[ra - 1] = db[1];
 		return mkreshape(im, y, d, ra);
 	}
 	if (op != OP_NN_DENSE || ra != rb) {

@@ -276,5 +276,22 @@ def oldopset():
           [("x", F, [2])], [("y", F, [2])], opset=9)
 
 
-for f in [relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, symbolic, dangling, cycle, duplicate, oldopset]:
+def badfields():
+    # an attribute of the wrong type; a tensor whose data is short
+    model("badattr", [helper.make_node("Flatten", ["x"], ["y"], name="f0", axis=1.5)],
+          [("x", F, [2, 3])], [("y", F, [2, 3])], check=False)
+    t = numpy_helper.from_array(np.zeros((2, 3), np.float32), "w")
+    t.raw_data = t.raw_data[:20]
+    g = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"], name="a0")], "badtensor",
+                          [helper.make_tensor_value_info("x", F, [2, 3])],
+                          [helper.make_tensor_value_info("y", F, [2, 3])], [t])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="graft")
+    m.ir_version = 8
+    with open(os.path.join(OUT, "badtensor.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    model("dynshape", [helper.make_node("Reshape", ["x", "s"], ["y"], name="r0")],
+          [("x", F, [2, 3]), ("s", TensorProto.INT64, [2])], [("y", F, None)], check=False)
+
+
+for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, symbolic, dangling, cycle, duplicate, oldopset]:
     f()
