@@ -397,6 +397,16 @@ clip(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			*(k == 1 ? &lo : &hi) = elem(im, in[k], 0);
 		}
 	}
+	/* absent bounds of an integer input: its dtype's range */
+	switch (dtype(im, in[0])) {
+	case DT_INT8: lo = fmax(lo, INT8_MIN); hi = fmin(hi, INT8_MAX); break;
+	case DT_UINT8: lo = fmax(lo, 0); hi = fmin(hi, UINT8_MAX); break;
+	case DT_INT16: lo = fmax(lo, INT16_MIN); hi = fmin(hi, INT16_MAX); break;
+	case DT_UINT16: lo = fmax(lo, 0); hi = fmin(hi, UINT16_MAX); break;
+	case DT_INT32: lo = fmax(lo, INT32_MIN); hi = fmin(hi, INT32_MAX); break;
+	case DT_UINT32: lo = fmax(lo, 0); hi = fmin(hi, UINT32_MAX); break;
+	default: break;
+	}
 	return (out[0] = mkclip(im, in[0], lo, hi)) ? 0 : -1;
 }
 
@@ -567,6 +577,12 @@ reshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		if (!known || total % known)
 			return onnx_err(im, "cannot infer the -1 in the shape: %lld elements", (long long)total);
 		d[neg] = total / known;
+	}
+	if (allowzero) {
+		AttrId at = ir_attr_defaults(im->m, OP_RESHAPE);
+		setints(im, OP_RESHAPE, at, "newshape", d, r);
+		setb(im, OP_RESHAPE, at, "allowzero", 1);
+		return (out[0] = onnx_mk(im, OP_RESHAPE, in, 1, at)) ? 0 : -1;
 	}
 	return (out[0] = mkreshape(im, in[0], d, r)) ? 0 : -1;
 }
