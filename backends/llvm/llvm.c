@@ -1747,7 +1747,7 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 ** NCHW.
 */
 
-enum { VL = 16, VPB = 8, VOBB = 2 };    /* lanes; pixels and channel blocks per kernel step */
+enum { VL = 16, VPB = 4, VOBB = 4 };    /* lanes; pixels and channel blocks per kernel step */
 
 /* A conv the vnni kernel runs. */
 typedef struct Vconv {
@@ -1764,6 +1764,8 @@ typedef struct Vconv {
 typedef struct Epi {
 	LLVMValueRef bias, izp, mul, sh;
 	int32_t ozp;
+	int uni;                /* one multiplier and shift for all channels: umul, ush */
+	int32_t umul, ush;
 	int skip, nearest;
 	DType odt;              /* int8 or uint8 */
 } Epi;
@@ -1920,6 +1922,9 @@ epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
 			vec[2][o] = mul[ns > 1 ? o : 0];
 			sv[o] = sh[ns > 1 ? o : 0];
 		}
+		e->uni = ns == 1;
+		e->umul = mul[0];
+		e->ush = sh[0];
 		e->bias = ci32(g, vec[0], n);
 		e->izp = ci32(g, vec[1], n);
 		e->mul = ci32(g, vec[2], n);
@@ -1967,8 +1972,8 @@ vrequant(G *g, const Epi *e, LLVMValueRef x, LLVMValueRef ob)
 	x = LLVMBuildAdd(g->b, x, vload(g, e->bias, ob), "");
 	x = LLVMBuildSub(g->b, x, vload(g, e->izp, ob), "");
 	if (!e->skip) {
-		mul = vload(g, e->mul, ob);
-		shift = vload(g, e->sh, ob);
+		mul = e->uni ? vsplat(g->i32, e->umul) : vload(g, e->mul, ob);
+		shift = e->uni ? vsplat(g->i32, e->ush) : vload(g, e->sh, ob);
 		ls = iminmax(g, shift, zero, 1, 1);
 		rs = iminmax(g, LLVMBuildSub(g->b, zero, shift, ""), zero, 1, 1);
 		total = LLVMBuildZExt(g->b, LLVMBuildAdd(g->b, rs, vsplat(g->i32, 31), ""), v64, "");
@@ -1986,6 +1991,39 @@ vrequant(G *g, const Epi *e, LLVMValueRef x, LLVMValueRef ob)
 	return LLVMBuildTrunc(g->b, x, v8, "");
 }
 
+enum { VTMAX = 16 };     /* most rows and columns of vtranspose */
+
+/* vtranspose: out[0..cols) (<rows x T>) the columns of the rows
+** y[0..rows) (<cols x T>) */
+static void
+vtranspose(G *g, const LLVMValueRef *y, int rows, int cols, LLVMValueRef *out)
+{
+	LLVMValueRef cat[VTMAX], all, mask[VTMAX * VTMAX];
+	int np = 1;
+
+	while (np < rows)
+		np *= 2;
+	for (int p = 0; p < np; p++)
+		cat[p] = p < rows ? y[p] : LLVMGetUndef(LLVMTypeOf(y[0]));
+	for (int w = np; w > 1; w /= 2) {
+		for (int p = 0; p < w / 2; p++) {
+			unsigned len = (unsigned)(np / w * cols);
+			for (unsigned i = 0; i < 2 * len; i++)
+				mask[i] = c32(g, i);
+			cat[p] = LLVMBuildShuffleVector(g->b, cat[2 * p], cat[2 * p + 1], LLVMConstVector(mask, 2 * len), "");
+		}
+	}
+	for (int k = 0; k < cols; k++)
+		for (int p = 0; p < rows; p++)
+			mask[k * rows + p] = c32(g, p * cols + k);
+	all = LLVMBuildShuffleVector(g->b, cat[0], LLVMGetUndef(LLVMTypeOf(cat[0])), LLVMConstVector(mask, (unsigned)(rows * cols)), "");
+	for (int k = 0; k < cols; k++) {
+		for (int p = 0; p < rows; p++)
+			mask[p] = c32(g, k * rows + p);
+		out[k] = LLVMBuildShuffleVector(g->b, all, all, LLVMConstVector(mask, (unsigned)rows), "");
+	}
+}
+
 /* vstore_nchw: stores y[0..pb) (<VL x T>, pixels ow0.. of row oh,
 ** channels ob * VL..) into the dense NCHW result of sk: per channel pb
 ** contiguous elements; channels past O go to scratch */
@@ -1994,39 +2032,18 @@ vstore_nchw(G *g, const Vconv *pl, const Sink *sk, LLVMValueRef *y, int pb, LLVM
             LLVMValueRef ow0, LLVMValueRef ob, LLVMValueRef scratch)
 {
 	const Conv *v = &pl->v;
-	LLVMTypeRef et = elty(g, sk->dt), pv = LLVMVectorType(et, (unsigned)pb);
-	LLVMValueRef cat[VPB], all, base, mask[VPB * VL];
-	int np = 1;
+	LLVMTypeRef pv = LLVMVectorType(elty(g, sk->dt), (unsigned)pb);
+	LLVMValueRef col[VL], base;
 
-	while (np < pb)
-		np *= 2;
-	for (int p = 0; p < np; p++)
-		cat[p] = p < pb ? y[p] : LLVMGetUndef(LLVMTypeOf(y[0]));
-	for (int w = np; w > 1; w /= 2) {
-		for (int p = 0; p < w / 2; p++) {
-			LLVMValueRef mk[VPB * VL];
-			unsigned len = (unsigned)(np / w) * VL;
-			for (unsigned i = 0; i < 2 * len; i++)
-				mk[i] = c32(g, i);
-			cat[p] = LLVMBuildShuffleVector(g->b, cat[2 * p], cat[2 * p + 1], LLVMConstVector(mk, 2 * len), "");
-		}
-	}
-	all = cat[0];     /* pixel-major: [p][lane] */
-	for (int k = 0; k < VL; k++)
-		for (int p = 0; p < pb; p++)
-			mask[k * pb + p] = c32(g, p * VL + k);
-	all = LLVMBuildShuffleVector(g->b, all, LLVMGetUndef(LLVMTypeOf(all)), LLVMConstVector(mask, (unsigned)(VL * pb)), "");
+	vtranspose(g, y, pb, VL, col);
 	base = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, oh, v->ost[2])), ow0);
 	for (int k = 0; k < VL; k++) {
-		LLVMValueRef mk[VPB], o = add64(g, mul64(g, ob, VL), c64(g, k)), ptr, st_;
-		for (int p = 0; p < pb; p++)
-			mk[p] = c32(g, k * pb + p);
+		LLVMValueRef o = add64(g, mul64(g, ob, VL), c64(g, k)), ptr, st_;
 		ptr = LLVMBuildBitCast(g->b, gep(g, sk->p, sk->dt, add64(g, base, mul64(g, o, v->ost[1]))), LLVMPointerType(pv, 0), "");
 		if (v->O % VL)
 			ptr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, o, c64(g, v->O), ""), ptr,
 			                      LLVMBuildBitCast(g->b, scratch, LLVMTypeOf(ptr), ""), "");
-		st_ = LLVMBuildStore(g->b, pb == 1 ? LLVMBuildShuffleVector(g->b, all, all, LLVMConstVector(mk, 1), "")
-		                                   : LLVMBuildShuffleVector(g->b, all, all, LLVMConstVector(mk, (unsigned)pb), ""), ptr);
+		st_ = LLVMBuildStore(g->b, col[k], ptr);
 		LLVMSetAlignment(st_, 1);
 	}
 }
@@ -2115,6 +2132,66 @@ vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk
 	loop_close(g, &l[0]);
 }
 
+/* vrepack: copies the data x (NCHW-like) into the input buffer P of pl,
+** bytes flipped for int8; blocks of 16 channels x 8 columns are loaded
+** by channel and stored by pixel, the rest element by element */
+static void
+vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
+{
+	const Conv *v = &pl->v;
+	enum { BC = 16, BW = 8 };
+	int64_t C16 = v->ist[3] == 1 ? v->C - v->C % BC : 0, W8 = v->ist[3] == 1 ? v->W - v->W % BW : 0;
+	LLVMTypeRef rt = LLVMVectorType(g->i8, BW), pt = LLVMVectorType(g->i8, BC);
+	LLVMValueRef iv[4], src, dst, b;
+	Loop l[4];
+
+	/* the blocks */
+	if (C16 && W8) {
+		LLVMValueRef rows[BC], px[BW];
+		iv[0] = loop_open(g, &l[0], 0, v->N, 1);
+		iv[2] = loop_open(g, &l[1], 0, v->H, 1);
+		iv[3] = loop_open(g, &l[2], 0, W8, BW);
+		iv[1] = loop_open(g, &l[3], 0, C16, BC);
+		src = add64(g, add64(g, mul64(g, iv[0], v->ist[0]), mul64(g, iv[1], v->ist[1])), add64(g, mul64(g, iv[2], v->ist[2]), iv[3]));
+		for (int r = 0; r < BC; r++) {
+			LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, x, DT_UINT8, add64(g, src, c64(g, r * v->ist[1]))), LLVMPointerType(rt, 0), "");
+			rows[r] = LLVMBuildLoad2(g->b, rt, q, "");
+			LLVMSetAlignment(rows[r], 1);
+		}
+		vtranspose(g, rows, BC, BW, px);
+		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
+		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
+		for (int p = 0; p < BW; p++) {
+			LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, P, DT_UINT8, add64(g, dst, c64(g, p * pl->C4))), LLVMPointerType(pt, 0), ""), s_;
+			if (pl->xdt == DT_INT8)
+				px[p] = LLVMBuildXor(g->b, px[p], vsplat(g->i8, 0x80), "");
+			s_ = LLVMBuildStore(g->b, px[p], q);
+			LLVMSetAlignment(s_, 1);
+		}
+		for (int k = 3; k >= 0; k--)
+			loop_close(g, &l[k]);
+	}
+	/* the rest: channels from C16 at every column, then columns from W8 */
+	for (int part = 0; part < 2; part++) {
+		int64_t lo[4] = { 0, part ? 0 : C16, 0, part ? W8 : 0 }, hi[4] = { v->N, part ? C16 : v->C, v->H, v->W };
+		if (lo[1] >= hi[1] || lo[3] >= hi[3])
+			continue;
+		src = c64(g, 0);
+		for (int k = 0; k < 4; k++) {
+			iv[k] = loop_open(g, &l[k], lo[k], hi[k], 1);
+			src = add64(g, src, mul64(g, iv[k], v->ist[k]));
+		}
+		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
+		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
+		b = ld(g, x, pl->xdt, src);
+		if (pl->xdt == DT_INT8)
+			b = LLVMBuildXor(g->b, b, LLVMConstInt(g->i8, 0x80, 0), "");
+		st(g, P, DT_UINT8, dst, b);
+		for (int k = 3; k >= 0; k--)
+			loop_close(g, &l[k]);
+	}
+}
+
 /* vconv_emit: conv pl into sk, with epilogue e (or none): fills its
 ** input buffer, from a producer conv fused into it when its data is one,
 ** else by copying the data; then runs the kernel */
@@ -2145,23 +2222,9 @@ vconv_emit(G *g, Scope *s, const Vconv *pl, const Epi *e, const Sink *sk)
 		vconv_emit(g, s, &pp, &pe, &ps);
 	} else {
 		Val xv = lower(g, s, x);
-		LLVMValueRef iv[4], src = c64(g, 0), dst, b;
-		int64_t dims[4] = { v->N, v->C, v->H, v->W };
-		Loop l[4];
 		if (!xv.p)
 			return;
-		for (int k = 0; k < 4; k++) {
-			iv[k] = loop_open(g, &l[k], 0, dims[k], 1);
-			src = add64(g, src, mul64(g, iv[k], v->ist[k]));
-		}
-		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
-		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
-		b = ld(g, xv.p, pl->xdt, src);
-		if (pl->xdt == DT_INT8)
-			b = LLVMBuildXor(g->b, b, LLVMConstInt(g->i8, 0x80, 0), "");
-		st(g, P, DT_UINT8, dst, b);
-		for (int k = 3; k >= 0; k--)
-			loop_close(g, &l[k]);
+		vrepack(g, pl, xv.p, P);
 	}
 	vconv_kernel(g, pl, P, e, sk);
 }
