@@ -1,31 +1,1082 @@
 /*
-** conformance.c: the ONNX conformance runner (to come): ONNX's node tests
-** imported, run on every backend and compared with their expected
-** outputs.  For now it checks that the frontend's API is linked and
-** answers: a missing model is one error, a missing tensor file an error
-** message naming it.
+** conformance.c: the ONNX conformance runner.  ONNX's backend node tests
+** (Debian's libonnx-testdata: DIR/test_NAME/model.onnx with
+** test_data_set_N/input_K.pb and output_K.pb) are imported with
+** onnx_import, run on the backends and compared with their expected
+** outputs at the tolerances of ONNX's own runner (onnx/backend/test:
+** numpy's assert_allclose with rtol 1e-3 and atol 1e-7, NaN equal to NaN;
+** that is exact equality for integers, and the dtypes and shapes must
+** match).  docs/onnx.md, "Conformance", is the user's description.
+**
+** The tests taken are those whose every node is an op of the importer's
+** table (onnx_op_find), and those named in WANTED whatever their ops.
+** Each gives one TAP point per backend: ref and llvm always, c (which
+** runs cc for every model) only for the quantized tests (an op of
+** QUANTOPS).  A test the importer refuses for a limitation it states
+** (LIMITS: an op it does not know, a dynamic shape, a dtype or an
+** attribute it does not take), or a backend refuses at prepare time for
+** an op or dtype it lacks (BELIMITS), is a skip naming the reason; any
+** other import error, a type error, any other refusal, a run-time error
+** or a mismatch is a failure.  Each test runs in a child process, which
+** sends its verdicts to the parent on a pipe, so that a crash (or a
+** sanitizer's report) fails that test and the runner goes on.
+**
+** Inputs that the importer needs as constants (Reshape's shape, Slice's
+** starts, Clip's bounds since opset 11) are frozen: they become
+** initializers holding the test's data, as TVM's
+** from_onnx(freeze_params=True) does, and the point says so.  The runner
+** reads and splices the protobuf itself (the wire format: a few fields of
+** ModelProto, GraphProto, NodeProto), so it needs neither protobuf-c's
+** headers nor the frontend's internals beyond onnx_op_find.
+**
+** The data directory is $GRAFT_ONNX_TESTDATA, else DEFAULT_DIR; without
+** it the whole file is one "1..0 # SKIP".  The last lines sum up each
+** backend, on standard output (TAP comments) and on standard error.
+** GRAFT_ONNX_ONLY=SUBSTRING runs only the tests whose names hold it.
 */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "onnx.h"
 #include "tap.h"
 
+/* The importer's op table (frontends/onnx/onnxi.h, which needs protobuf-c's
+** headers): whether it has a converter for an op of the default domain. */
+struct OpEntry;
+const struct OpEntry *onnx_op_find(const char *name);
+
+#define DEFAULT_DIR "/usr/include/onnx/backend/test/data/node"
+#define PACKAGE_HINT "Debian's libonnx-testdata"
+
+static const double RTOL = 1e-3, ATOL = 1e-7;
+
+enum {
+	MAXIO = 16,             /* inputs or outputs of one test */
+	MAXSETS = 8,            /* data sets of one test */
+	MAXFREEZE = 4,          /* import attempts freezing inputs */
+	MSG = 1024,
+};
+
+/* Name prefixes of the tests taken whatever their ops (the issue's list):
+** a test among them that uses an op the importer lacks is a skip, not
+** left out. */
+static const char *const WANTED[] = {
+	"test_qlinearconv", "test_qlinearmatmul", "test_quantizelinear", "test_dequantizelinear",
+	"test_convinteger", "test_basic_convinteger", "test_matmulinteger", "test_basic_conv_",
+	"test_conv_with_", "test_relu", "test_clip", "test_add", "test_mul", "test_sub", "test_div",
+	"test_maxpool", "test_averagepool", "test_globalaveragepool", "test_softmax", "test_reshape",
+	"test_transpose", "test_concat", "test_flatten", "test_squeeze", "test_unsqueeze", "test_slice",
+	"test_split", "test_gemm", "test_matmul", "test_sigmoid", "test_cast_", "test_pad",
+	"test_constant_pad", "test_reduce_mean", "test_hardsigmoid", "test_hardswish", "test_constant",
+	"test_constantofshape",
+};
+
+/* The ops that put a test on the c backend too. */
+static const char *const QUANTOPS[] = {
+	"QLinearConv", "QLinearMatMul", "QuantizeLinear", "DequantizeLinear", "ConvInteger", "MatMulInteger",
+};
+
+/* Import errors that are limitations the importer states (onnx.h,
+** docs/onnx.md), matched in the message: a skip, not a failure.  "outputs,
+** not" is the op table's count of outputs: an optional output the
+** converter does not make (MaxPool's Indices). */
+static const char *const LIMITS[] = {
+	"unsupported op", "not supported", "does not support", "graft needs", "graft has no",
+	"graft takes", "graft handles", "graft reads", "graft pads", "must be a constant",
+	"outputs, not",
+};
+
+/* Refusals of a backend's prepare that are limitations it states (an op
+** or dtype it lacks, docs/backends.md): a skip.  Any other refusal (a
+** bound that does not fit its dtype, say) is a failure. */
+static const char *const BELIMITS[] = {
+	"is not supported", "yet", "that are not constants",
+};
+
+/* The backends and, ORDER BACKENDS, their counts. */
+enum { B_REF, B_LLVM, B_C, NB };
+static const Backend *const backends[NB] = { &be_ref, &be_llvm, &be_c };
+
+typedef struct Count {
+	int pass, fail, skip, total;
+} Count;
+
+static Count counts[NB];
+static int ntests;
+static char tmpdir[1024];       /* for frozen models, made by main */
+static FILE *rec;               /* a test's child: its verdicts, to the parent */
+
+
+/* ---------------------------------------------------------------- helpers */
+
+static int
+isdir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int
+isfile(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* slurp: path's bytes (malloc'ed) into *buf, *len; 0 or -1 */
+static int
+slurp(const char *path, unsigned char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f)
+		return -1;
+	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		return -1;
+	}
+	*buf = ir_xmalloc((size_t)n + 1);
+	*len = fread(*buf, 1, (size_t)n, f);
+	fclose(f);
+	if (*len != (size_t)n) {
+		free(*buf);
+		return -1;
+	}
+	return 0;
+}
+
+/* firstline: the first line of s into buf, without the model's path (the
+** message part after "error: ") */
+static void
+firstline(const char *s, char *buf, size_t size)
+{
+	const char *e = strstr(s, "error: ");
+	size_t n;
+
+	s = e ? e + 7 : s;
+	n = strcspn(s, "\n");
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), s);
+}
+
+/* islimit: whether the import error msg is a limitation of LIMITS */
+static int
+islimit(const char *msg)
+{
+	for (size_t i = 0; i < sizeof LIMITS / sizeof LIMITS[0]; i++)
+		if (strstr(msg, LIMITS[i]))
+			return 1;
+	return 0;
+}
+
+/* isbelimit: whether the refusal msg of a backend's prepare is a
+** limitation of BELIMITS */
+static int
+isbelimit(const char *msg)
+{
+	if (!strstr(msg, "backend cannot run"))
+		return 0;
+	for (size_t i = 0; i < sizeof BELIMITS / sizeof BELIMITS[0]; i++)
+		if (strstr(msg, BELIMITS[i]))
+			return 1;
+	return 0;
+}
+
+/* relayname: name as the importer makes it a Relay name (onnx.c's
+** paramname, without the suffix that makes it unique) */
+static void
+relayname(const char *name, char *b, size_t size)
+{
+	size_t n = strlen(name), j = 0;
+
+	if (!n || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_'))
+		b[j++] = '_';
+	for (size_t i = 0; i < n && j + 1 < size; i++) {
+		char c = name[i];
+		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+		if (c == '.' && i + 1 < n && ((name[i + 1] >= 'a' && name[i + 1] <= 'z') ||
+		    (name[i + 1] >= 'A' && name[i + 1] <= 'Z') || name[i + 1] == '_'))
+			alnum = 1;
+		b[j++] = alnum ? c : '_';
+	}
+	b[j] = 0;
+}
+
+/* ---------------------------------------------------------------- comparing */
+
+/* elem: element i of t as a double */
+static double
+elem(const Tensor *t, size_t i)
+{
+	const unsigned char *p = t->data + i * ir_dtype_bytes[t->dt];
+
+	switch (t->dt) {
+	case DT_BOOL: return p[0];
+	case DT_INT8: return (int8_t)p[0];
+	case DT_UINT8: return p[0];
+	case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
+	case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
+	case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+	case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
+	case DT_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+	case DT_FLOAT16: { uint16_t x; memcpy(&x, p, 2); return ir_f32_from_f16(x); }
+	case DT_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
+	case DT_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
+	default: ir_die("conformance: tensor of dtype %d", (int)t->dt);
+	}
+}
+
+/* shapestr: t's dtype and dims ("float32 (1, 3)") into buf */
+static const char *
+shapestr(const Tensor *t, char *buf, size_t size)
+{
+	size_t k = (size_t)snprintf(buf, size, "%s (", ir_dtype_names[t->dt]);
+
+	for (uint32_t i = 0; i < t->rank && k < size; i++)
+		k += (size_t)snprintf(buf + k, size - k, "%s%lld", i ? ", " : "", (long long)t->dims[i]);
+	if (k < size)
+		snprintf(buf + k, size - k, ")");
+	return buf;
+}
+
+/* compare: whether got matches want (dtype, shape, and the values within
+** ONNX's tolerances); else why, into why */
+static int
+compare(const Tensor *got, const Tensor *want, char *why, size_t size)
+{
+	char a[200], b[200];
+	size_t n, bad = 0, first = 0;
+	int isf = ir_dtype_kind[want->dt] == 'f';
+	int64_t lo = 0, hi = 0;
+
+	if (got->dt != want->dt || got->rank != want->rank ||
+	    memcmp(got->dims, want->dims, want->rank * sizeof *want->dims) != 0) {
+		snprintf(why, size, "got %s, want %s", shapestr(got, a, sizeof a), shapestr(want, b, sizeof b));
+		return 0;
+	}
+	n = (size_t)be_tensor_numel(want);
+	if (!isf && ir_dtype_bytes[want->dt] == 8) {
+		/* int64: exact, without going through double */
+		for (size_t i = 0; i < n; i++) {
+			memcpy(&lo, got->data + 8 * i, 8);
+			memcpy(&hi, want->data + 8 * i, 8);
+			if (lo != hi && !bad++)
+				first = i;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			double g = elem(got, i), w = elem(want, i);
+			int same = isf ? (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= ATOL + RTOL * fabs(w) : g == w;
+			if (!same && !bad++)
+				first = i;
+		}
+	}
+	if (!bad)
+		return 1;
+	if (!isf && ir_dtype_bytes[want->dt] == 8) {
+		memcpy(&lo, got->data + 8 * first, 8);
+		memcpy(&hi, want->data + 8 * first, 8);
+		snprintf(why, size, "%zu of %zu values differ; the first, [%zu]: got %lld, want %lld", bad, n, first,
+		         (long long)lo, (long long)hi);
+	} else {
+		snprintf(why, size, "%zu of %zu values differ%s; the first, [%zu]: got %.9g, want %.9g", bad, n,
+		         isf ? " beyond rtol 1e-3, atol 1e-7" : "", first, elem(got, first), elem(want, first));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* ---------------------------------------------------------------- protobuf
+**
+** The runner reads what it needs of a model (its nodes' op types and
+** domains, its graph inputs and initializers' names) from the wire format
+** itself, and writes a frozen model by splicing fields: ModelProto.graph
+** is field 7; GraphProto's node 1, initializer 5, input 11; NodeProto's
+** op_type 4, domain 7; ValueInfoProto's name 1; TensorProto's name 8.
+*/
+
+enum { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_I32 = 5 };
+
+typedef struct Pb {
+	const unsigned char *p, *end;
+} Pb;
+
+/* varint: reads a varint at b->p into *v; 0 or -1 if malformed */
+static int
+varint(Pb *b, uint64_t *v)
+{
+	*v = 0;
+	for (int sh = 0; sh < 64; sh += 7) {
+		if (b->p == b->end)
+			return -1;
+		*v |= (uint64_t)(*b->p & 0x7f) << sh;
+		if (!(*b->p++ & 0x80))
+			return 0;
+	}
+	return -1;
+}
+
+/* pbnext: the next field of b: its number, its wire type, its payload (a
+** LEN field's bytes in *val, *len) and where it starts (*at); 1, 0 at the
+** end, -1 if malformed */
+static int
+pbnext(Pb *b, uint32_t *field, int *wt, const unsigned char **val, size_t *len, const unsigned char **at)
+{
+	uint64_t key, v;
+
+	*at = b->p;
+	if (b->p == b->end)
+		return 0;
+	if (varint(b, &key) != 0)
+		return -1;
+	*field = (uint32_t)(key >> 3);
+	*wt = (int)(key & 7);
+	*val = b->p;
+	*len = 0;
+	switch (*wt) {
+	case PB_VARINT: return varint(b, &v) == 0 ? 1 : -1;
+	case PB_I64: *len = 8; break;
+	case PB_I32: *len = 4; break;
+	case PB_LEN:
+		if (varint(b, &v) != 0)
+			return -1;
+		*val = b->p;
+		*len = (size_t)v;
+		break;
+	default: return -1;
+	}
+	if ((size_t)(b->end - b->p) < *len)
+		return -1;
+	b->p += *len;
+	return 1;
+}
+
+/* pbfind: the string or message of field f (the last, as protobuf
+** merges) of message m[0..n) into *val, *len; 0 if there is none */
+static int
+pbfind(const unsigned char *m, size_t n, uint32_t f, const unsigned char **val, size_t *len)
+{
+	Pb b = { m, m + n };
+	const unsigned char *v, *at;
+	size_t l;
+	uint32_t fd;
+	int wt, found = 0;
+
+	while (pbnext(&b, &fd, &wt, &v, &l, &at) == 1)
+		if (fd == f && wt == PB_LEN) {
+			*val = v;
+			*len = l;
+			found = 1;
+		}
+	return found;
+}
+
+/* pbstr: field f of message m[0..n) as a C string (malloc'ed; "" if
+** absent) */
+static char *
+pbstr(const unsigned char *m, size_t n, uint32_t f)
+{
+	const unsigned char *v = NULL;
+	size_t l = 0;
+	char *s;
+
+	pbfind(m, n, f, &v, &l);
+	s = ir_xmalloc(l + 1);
+	if (l)
+		memcpy(s, v, l);
+	s[l] = 0;
+	return s;
+}
+
+/* putvarint: v's varint at out (10 bytes at most); its length */
+static size_t
+putvarint(unsigned char *out, uint64_t v)
+{
+	size_t n = 0;
+	do {
+		out[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+/* putlen: appends LEN field f holding bytes v[0..n) to *out (of length
+** *olen, grown) */
+static void
+putlen(unsigned char **out, size_t *olen, uint32_t f, const void *v, size_t n)
+{
+	unsigned char hdr[20];
+	size_t h = putvarint(hdr, (uint64_t)f << 3 | PB_LEN);
+
+	h += putvarint(hdr + h, n);
+	*out = ir_xrealloc(*out, *olen + h + n + 1);
+	memcpy(*out + *olen, hdr, h);
+	if (n)
+		memcpy(*out + *olen + h, v, n);
+	*olen += h + n;
+}
+
+/* putraw: appends bytes v[0..n) to *out */
+static void
+putraw(unsigned char **out, size_t *olen, const void *v, size_t n)
+{
+	*out = ir_xrealloc(*out, *olen + n + 1);
+	if (n)
+		memcpy(*out + *olen, v, n);
+	*olen += n;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* One test's model and expectations: the model file's bytes, its ONNX
+** graph inputs that are not initializers (their names, in order) and its
+** data sets. */
+typedef struct Case {
+	const char *name;       /* test_NAME */
+	char *dir;              /* DIR/test_NAME, owned */
+	unsigned char *model;   /* model.onnx, owned */
+	size_t modellen;
+	const unsigned char *graph;     /* within model */
+	size_t graphlen;
+	int known;              /* every node is an op of the importer's */
+	int quant;              /* a node is of QUANTOPS */
+	int ninputs;
+	char *input[MAXIO];     /* owned */
+	int nsets;
+	int nin[MAXSETS], nout[MAXSETS];
+	Tensor in[MAXSETS][MAXIO], out[MAXSETS][MAXIO];
+} Case;
+
+/* casemodel: c's graph from its model: its ops (c->known, c->quant) and
+** inputs; 0, or -1 with a message */
+static int
+casemodel(Case *c, char *msg, size_t size)
+{
+	Pb b;
+	const unsigned char *v, *at;
+	size_t l;
+	uint32_t f;
+	int wt, r;
+	char *inits[256];
+	int ninits = 0;
+
+	if (!pbfind(c->model, c->modellen, 7, &c->graph, &c->graphlen)) {
+		snprintf(msg, size, "model.onnx has no graph");
+		return -1;
+	}
+	c->known = 1;
+	b.p = c->graph;
+	b.end = c->graph + c->graphlen;
+	while ((r = pbnext(&b, &f, &wt, &v, &l, &at)) == 1) {
+		if (wt != PB_LEN)
+			continue;
+		if (f == 1) {
+			char *op = pbstr(v, l, 4), *dom = pbstr(v, l, 7);
+			if ((*dom && strcmp(dom, "ai.onnx") != 0) || !onnx_op_find(op))
+				c->known = 0;
+			for (size_t k = 0; k < sizeof QUANTOPS / sizeof QUANTOPS[0]; k++)
+				if (strcmp(op, QUANTOPS[k]) == 0)
+					c->quant = 1;
+			free(op);
+			free(dom);
+		} else if (f == 5 && ninits < 256) {
+			inits[ninits++] = pbstr(v, l, 8);
+		}
+	}
+	b.p = c->graph;
+	while (r == 0 && pbnext(&b, &f, &wt, &v, &l, &at) == 1) {
+		char *nm;
+		int k;
+		if (wt != PB_LEN || f != 11)
+			continue;
+		nm = pbstr(v, l, 1);
+		for (k = 0; k < ninits && strcmp(inits[k], nm) != 0; k++)
+			;
+		if (k < ninits || c->ninputs == MAXIO) {
+			free(nm);
+			continue;
+		}
+		c->input[c->ninputs++] = nm;
+	}
+	for (int k = 0; k < ninits; k++)
+		free(inits[k]);
+	if (r != 0) {
+		snprintf(msg, size, "model.onnx is malformed protobuf");
+		return -1;
+	}
+	return 0;
+}
+
+/* casedata: reads c's data sets; 0, or -1 with a message */
+static int
+casedata(Case *c, char *msg, size_t size)
+{
+	char path[4096], err[MSG];
+
+	for (c->nsets = 0; c->nsets < MAXSETS; c->nsets++) {
+		int s = c->nsets;
+		snprintf(path, sizeof path, "%s/test_data_set_%d", c->dir, s);
+		if (!isdir(path))
+			break;
+		for (int io = 0; io < 2; io++) {
+			int *n = io ? &c->nout[s] : &c->nin[s];
+			for (*n = 0;; ++*n) {
+				snprintf(path, sizeof path, "%s/test_data_set_%d/%s_%d.pb", c->dir, s, io ? "output" : "input", *n);
+				if (!isfile(path))
+					break;
+				if (*n == MAXIO) {
+					snprintf(msg, size, "more than %d %ss", MAXIO, io ? "output" : "input");
+					return -1;
+				}
+				if (onnx_read_tensor(path, io ? &c->out[s][*n] : &c->in[s][*n], err, sizeof err) != 0) {
+					snprintf(msg, size, "%s", err);
+					return -1;
+				}
+			}
+		}
+	}
+	if (!c->nsets) {
+		snprintf(msg, size, "no test_data_set_0");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+casefree(Case *c)
+{
+	for (int s = 0; s < c->nsets; s++) {
+		for (int k = 0; k < c->nin[s]; k++)
+			be_tensor_free(&c->in[s][k]);
+		for (int k = 0; k < c->nout[s]; k++)
+			be_tensor_free(&c->out[s][k]);
+	}
+	for (int k = 0; k < c->ninputs; k++)
+		free(c->input[k]);
+	free(c->model);
+	free(c->dir);
+}
+
+/* wanted: whether test name is taken whatever its ops */
+static int
+wanted(const char *name)
+{
+	for (size_t i = 0; i < sizeof WANTED / sizeof WANTED[0]; i++)
+		if (strncmp(name, WANTED[i], strlen(WANTED[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* frozenmodel: c's model with the graph inputs named in freeze[0..nf)
+** made initializers holding data set 0's tensors (input_K.pb with the
+** input's name), written to tmpdir/model.onnx whose name goes to path; 0,
+** or -1 with a message */
+static int
+frozenmodel(const Case *c, char **freeze, int nf, char *path, size_t size, char *msg, size_t msgsz)
+{
+	Pb b = { c->graph, c->graph + c->graphlen };
+	unsigned char *g = NULL, *m = NULL;
+	size_t glen = 0, mlen = 0, l;
+	const unsigned char *v, *at;
+	uint32_t f;
+	int wt, r = -1;
+	FILE *fp;
+
+	/* the graph: its fields but the frozen inputs, then the initializers */
+	while (pbnext(&b, &f, &wt, &v, &l, &at) == 1) {
+		if (f == 11 && wt == PB_LEN) {
+			char *nm = pbstr(v, l, 1);
+			int k;
+			for (k = 0; k < nf && strcmp(freeze[k], nm) != 0; k++)
+				;
+			free(nm);
+			if (k < nf)
+				continue;
+		}
+		putraw(&g, &glen, at, (size_t)(b.p - at));
+	}
+	for (int k = 0; k < nf; k++) {
+		char p[4096];
+		unsigned char *t, *tn = NULL;
+		size_t n, tnlen = 0;
+		int i;
+		for (i = 0; i < c->ninputs && strcmp(c->input[i], freeze[k]) != 0; i++)
+			;
+		if (i == c->ninputs || i >= c->nin[0]) {
+			snprintf(msg, msgsz, "graph input '%s' has no data to freeze", freeze[k]);
+			goto out;
+		}
+		snprintf(p, sizeof p, "%s/test_data_set_0/input_%d.pb", c->dir, i);
+		if (slurp(p, &t, &n) != 0) {
+			snprintf(msg, msgsz, "%.900s: cannot read it again", p);
+			goto out;
+		}
+		putraw(&tn, &tnlen, t, n);
+		putlen(&tn, &tnlen, 8, freeze[k], strlen(freeze[k]));   /* the last name wins */
+		putlen(&g, &glen, 5, tn, tnlen);
+		free(t);
+		free(tn);
+	}
+	/* the model: its fields, the graph replaced */
+	b.p = c->model;
+	b.end = c->model + c->modellen;
+	while (pbnext(&b, &f, &wt, &v, &l, &at) == 1) {
+		if (f == 7 && wt == PB_LEN)
+			putlen(&m, &mlen, 7, g, glen);
+		else
+			putraw(&m, &mlen, at, (size_t)(b.p - at));
+	}
+	snprintf(path, size, "%.3000s/model.onnx", tmpdir);
+	if (!(fp = fopen(path, "wb")) || fwrite(m, 1, mlen, fp) != mlen) {
+		snprintf(msg, msgsz, "cannot write %.900s", path);
+		if (fp)
+			fclose(fp);
+		goto out;
+	}
+	if (fclose(fp) != 0) {
+		snprintf(msg, msgsz, "cannot write %.900s", path);
+		goto out;
+	}
+	r = 0;
+out:
+	free(g);
+	free(m);
+	return r;
+}
+
+/* addfreeze: adds name to freeze[] if it is not there; whether it did */
+static int
+addfreeze(char *name, char **freeze, int *nf)
+{
+	for (int f = 0; f < *nf; f++)
+		if (strcmp(freeze[f], name) == 0)
+			return 0;
+	if (*nf == MAXIO)
+		return 0;
+	freeze[(*nf)++] = name;
+	return 1;
+}
+
+/* needsconst: adds to freeze[] the graph inputs that the import errors in
+** msgs need to be constants: those the messages name ("input 1 ('shape',
+** ...) must be a constant"), else, if a message says that inputs must be
+** constants without naming them, every input but the first, else every
+** input; returns how many it added */
+static int
+needsconst(const Case *c, const char *msgs, char **freeze, int *nf)
+{
+	const char *p = msgs;
+	int added = 0;
+
+	while ((p = strstr(p, "must be a constant"))) {
+		const char *ls = p, *q;
+		while (ls > msgs && ls[-1] != '\n')
+			ls--;
+		/* the value is the first 'quoted' name after "input N (" */
+		for (q = ls; (q = strstr(q, "input ")) && q < p; q++) {
+			const char *a = strchr(q, '\''), *b;
+			int k;
+			if (!a || a > p || !(b = strchr(a + 1, '\'')) || b > p)
+				continue;
+			for (k = 0; k < c->ninputs; k++)
+				if (strlen(c->input[k]) == (size_t)(b - a - 1) && strncmp(c->input[k], a + 1, (size_t)(b - a - 1)) == 0)
+					break;
+			if (k < c->ninputs && addfreeze(c->input[k], freeze, nf))
+				added++;
+			break;
+		}
+		p++;
+	}
+	if (added || (!strstr(msgs, "must be a constant") && !strstr(msgs, "must be constants")))
+		return added;
+	for (int k = 1; k < c->ninputs; k++)
+		added += addfreeze(c->input[k], freeze, nf);
+	if (!added && c->ninputs)
+		added += addfreeze(c->input[0], freeze, nf);
+	return added;
+}
+
+/* record: the child's verdict on backend b, to the parent: pass, fail
+** (why) or skip (why), one line */
+static void
+record(int b, int state, const char *note, const char *why)
+{
+	fprintf(rec, "%c %d %s\t%s\n", state, b, note, why);   /* NB < 10 */
+}
+
+/* point: one TAP point for test name on backend b */
+static void
+point(const char *name, int b, int state, const char *note, const char *why)
+{
+	Count *k = &counts[b];
+
+	k->total++;
+	if (state == 's') {
+		k->skip++;
+		tap_n++;
+		printf("ok %d - %s %s%s # SKIP %s\n", tap_n, name, backends[b]->name, note, why);
+		fflush(stdout);
+		return;
+	}
+	if (state == 'p')
+		k->pass++;
+	else
+		k->fail++;
+	ok(state == 'p', "%s %s%s", name, backends[b]->name, note);
+	if (state != 'p')
+		printf("#   %s\n", why);
+}
+
+/* runon: runs m's @main on backend b for each data set of c, binding the
+** inputs by parameter; returns 1 if every output matches, else fills why
+** and returns 0 at the first failure, -1 if the backend refuses the model
+** for a limitation of BELIMITS */
+static int
+runon(const Case *c, const Module *m, const BeSig *sig, int b, char *why, size_t size)
+{
+	const Backend *be = backends[b];
+	BeOpts bo = { .opt = 2 };
+	Program *p;
+	Diag d;
+	char *dbuf = NULL;
+	size_t dlen = 0;
+	FILE *df = open_memstream(&dbuf, &dlen);
+	int good = 1;
+	Tensor in[MAXIO], out[MAXIO];
+
+	ir_diag_init(&d, df, m);
+	if (!(p = be->prepare(m, &bo, &d))) {
+		fflush(df);
+		firstline(dbuf, why, size);
+		good = isbelimit(why) ? -1 : 0;
+		if (!good)
+			snprintf(why + strlen(why), size - strlen(why), " (prepare)");
+		goto out;
+	}
+	for (int s = 0; s < c->nsets && good; s++) {
+		char a[200], w[200];
+		if ((uint32_t)c->nout[s] != sig->nout) {
+			snprintf(why, size, "@main has %u results, data set %d %d outputs", sig->nout, s, c->nout[s]);
+			good = 0;
+			break;
+		}
+		/* parameter i: the graph input of its name, else the i-th */
+		for (uint32_t i = 0; i < sig->nin && good; i++) {
+			const char *pn = ir_symstr(m, sig->inname[i]);
+			int k;
+			for (k = 0; k < c->ninputs; k++) {
+				char rn[512];
+				relayname(c->input[k], rn, sizeof rn);
+				if (strcmp(rn, pn) == 0)
+					break;
+			}
+			if (k == c->ninputs)
+				k = (int)i;
+			if (k >= c->nin[s]) {
+				snprintf(why, size, "no input_%d.pb in data set %d for parameter %%%s", k, s, pn);
+				good = 0;
+				break;
+			}
+			in[i] = c->in[s][k];
+			if (in[i].dt != sig->in[i].dt || in[i].rank != sig->in[i].rank ||
+			    memcmp(in[i].dims, sig->in[i].dims, in[i].rank * sizeof *in[i].dims) != 0) {
+				snprintf(why, size, "parameter %%%s is %s, input_%d.pb holds %s", pn, shapestr(&sig->in[i], a, sizeof a),
+				         k, shapestr(&in[i], w, sizeof w));
+				good = 0;
+			}
+		}
+		if (!good)
+			break;
+		if (be->run(p, in, out, &d) != 0) {
+			fflush(df);
+			snprintf(why, size, "run failed on data set %d: ", s);
+			firstline(dbuf, why + strlen(why), size - strlen(why));
+			good = 0;
+			break;
+		}
+		for (uint32_t k = 0; k < sig->nout; k++) {
+			char cmp[600];
+			if (good && !compare(&out[k], &c->out[s][k], cmp, sizeof cmp)) {
+				snprintf(why, size, "data set %d, output %u: %s", s, k, cmp);
+				good = 0;
+			}
+			be_tensor_free(&out[k]);
+		}
+	}
+	be->release(p);
+out:
+	ir_diag_free(&d);
+	fclose(df);
+	free(dbuf);
+	return good;
+}
+
+/* Import of a test, with the inputs it freezes. */
+typedef struct Load {
+	Module *m;              /* NULL until load() */
+	BeSig sig;              /* when state is 'p' */
+	int state;              /* 'p' imported; 'f' failed, 's' refused for a limitation (msg) */
+	char msg[MSG];
+	int nf;
+	char *freeze[MAXIO];    /* graph inputs made initializers (c's names) */
+	char note[128];         /* " (frozen: NAME ...)", or "" */
+} Load;
+
+/* load: imports c into l (whose freeze[0..nf) are frozen from the start),
+** freezing what else the importer needs as constants, then infers, checks
+** and takes @main's signature */
+static void
+load(const Case *c, Load *l)
+{
+	char path[4096], tmp[4096] = "";
+
+	snprintf(path, sizeof path, "%s/model.onnx", c->dir);
+	for (int attempt = 0;; attempt++) {
+		Diag d;
+		char *dbuf = NULL;
+		size_t dlen = 0;
+		FILE *df;
+		int errs, hasmain;
+
+		if (l->nf && frozenmodel(c, l->freeze, l->nf, tmp, sizeof tmp, l->msg, sizeof l->msg) != 0) {
+			l->state = 'f';
+			break;
+		}
+		if (l->m)
+			ir_module_free(l->m);
+		l->m = ir_module_new();
+		df = open_memstream(&dbuf, &dlen);
+		ir_diag_init(&d, df, l->m);
+		errs = onnx_import(l->m, l->nf ? tmp : path, &d);
+		hasmain = ir_global_find(l->m, ir_symz(l->m, "main")) != 0;
+		if (!errs && (errs = ir_infer_types(l->m, &d)) == 0 && (errs = ir_verify(l->m, &d)) == 0)
+			errs = be_sig(l->m, &l->sig, &d);
+		ir_diag_free(&d);
+		fclose(df);
+		if (!errs) {
+			l->state = 'p';
+			free(dbuf);
+			break;
+		}
+		firstline(dbuf, l->msg, sizeof l->msg);
+		if (!hasmain && c->nsets == 1 && attempt < MAXFREEZE && needsconst(c, dbuf, l->freeze, &l->nf)) {
+			free(dbuf);
+			continue;
+		}
+		l->state = hasmain || !islimit(dbuf) ? 'f' : 's';
+		if (l->state == 'f')
+			snprintf(l->msg + strlen(l->msg), sizeof l->msg - strlen(l->msg), "%s",
+			         hasmain ? " (after import)" : " (import)");
+		free(dbuf);
+		break;
+	}
+	if (tmp[0])
+		unlink(tmp);
+	l->note[0] = 0;
+	if (l->nf) {
+		size_t k = (size_t)snprintf(l->note, sizeof l->note, " (frozen:");
+		for (int f = 0; f < l->nf && k < sizeof l->note; f++)
+			k += (size_t)snprintf(l->note + k, sizeof l->note - k, " %s", l->freeze[f]);
+		if (k < sizeof l->note)
+			snprintf(l->note + k, sizeof l->note - k, ")");
+	}
+}
+
+static void
+loadfree(Load *l)
+{
+	if (l->state == 'p')
+		be_sig_free(&l->sig);
+	if (l->m)
+		ir_module_free(l->m);
+	l->m = NULL;
+}
+
+/* child: imports and runs test c on its backends (the first nb),
+** recording a verdict for each; in a process of its own, so that a crash
+** in the importer or a backend fails one test, not the runner.  A backend
+** that needs quantization parameters to be constants (c) gets the model
+** again with every input but the first frozen. */
+static void
+child(Case *c, int nb)
+{
+	Load l, all;
+
+	memset(&l, 0, sizeof l);
+	memset(&all, 0, sizeof all);
+	if (!c->graph) {
+		snprintf(l.msg, sizeof l.msg, "model.onnx: not protobuf of a ModelProto with a graph");
+		l.state = 'f';
+	} else if (casedata(c, l.msg, sizeof l.msg) != 0) {
+		l.state = islimit(l.msg) ? 's' : 'f';
+	} else {
+		load(c, &l);
+	}
+	for (int b = 0; b < nb; b++) {
+		char why[MSG];
+		int r;
+		if (l.state != 'p') {
+			record(b, l.state, "", l.msg);
+		} else if ((r = runon(c, l.m, &l.sig, b, why, sizeof why)) > 0) {
+			record(b, 'p', l.note, "");
+		} else if (r < 0 && strstr(why, "that are not constants") && c->nsets == 1) {
+			if (!all.m) {
+				memcpy(all.freeze, l.freeze, sizeof l.freeze);
+				all.nf = l.nf;
+				for (int k = 1; k < c->ninputs; k++)
+					addfreeze(c->input[k], all.freeze, &all.nf);
+				load(c, &all);
+			}
+			if (all.state != 'p')
+				record(b, all.state, all.note, all.msg);
+			else if ((r = runon(c, all.m, &all.sig, b, why, sizeof why)) > 0)
+				record(b, 'p', all.note, "");
+			else
+				record(b, r < 0 ? 's' : 'f', all.note, why);
+		} else {
+			record(b, r < 0 ? 's' : 'f', l.note, why);
+		}
+		fflush(rec);
+	}
+	loadfree(&l);
+	loadfree(&all);
+}
+
+/* runtest: the test in dir/name, if it is one to take: its child's
+** verdicts as TAP points, one per backend (a child that dies fails the
+** backends it gave no verdict on, and one that exits with an error, as
+** a sanitizer's report does, fails them all); returns whether it was
+** taken */
+static int
+runtest(const char *dir, const char *name)
+{
+	Case c;
+	char msg[MSG], *line = NULL;
+	size_t cap = 0;
+	int nb, fds[2], status, done[NB] = { 0 }, got[NB];
+	char notes[NB][128], whys[NB][MSG];
+	char path[4096];
+	pid_t pid;
+	FILE *in;
+
+	memset(&c, 0, sizeof c);
+	c.name = name;
+	c.dir = ir_xmalloc(strlen(dir) + strlen(name) + 2);
+	sprintf(c.dir, "%s/%s", dir, name);
+	snprintf(path, sizeof path, "%s/model.onnx", c.dir);
+	if (slurp(path, &c.model, &c.modellen) != 0) {
+		free(c.dir);
+		return 0;
+	}
+	if (casemodel(&c, msg, sizeof msg) == 0 && !c.known && !wanted(name)) {
+		casefree(&c);
+		return 0;
+	}
+	ntests++;
+	nb = c.quant ? NB : B_C;
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe(fds) != 0 || (pid = fork()) < 0)
+		ir_die("conformance: cannot fork");
+	if (pid == 0) {
+		close(fds[0]);
+		if (!(rec = fdopen(fds[1], "w")))
+			_exit(2);
+		child(&c, nb);
+		fclose(rec);
+		casefree(&c);
+		exit(0);
+	}
+	close(fds[1]);
+	if (!(in = fdopen(fds[0], "r")))
+		ir_die("conformance: fdopen");
+	while (getline(&line, &cap, in) > 0) {
+		/* "STATE B NOTE\tWHY\n" */
+		char *tab = strchr(line, '\t'), *nl;
+		int b = line[0] && line[1] == ' ' ? line[2] - '0' : -1;
+		if (b < 0 || b >= nb || line[3] != ' ' || !tab || !strchr("pfs", line[0]))
+			ir_die("conformance: a bad verdict from %s: %s", name, line);
+		*tab = 0;
+		if ((nl = strchr(tab + 1, '\n')))
+			*nl = 0;
+		done[b] = 1;
+		got[b] = line[0];
+		snprintf(notes[b], sizeof notes[b], "%s", line + 4);
+		snprintf(whys[b], sizeof whys[b], "%s", tab + 1);
+	}
+	free(line);
+	fclose(in);
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	for (int b = 0; b < nb; b++) {
+		if (!done[b]) {
+			got[b] = 'f';
+			notes[b][0] = 0;
+			if (WIFSIGNALED(status))
+				snprintf(whys[b], sizeof whys[b], "the test's process died of signal %d", WTERMSIG(status));
+			else
+				snprintf(whys[b], sizeof whys[b], "the test's process exited with status %d (see the log)",
+				         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		} else if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && got[b] != 'f') {
+			got[b] = 'f';
+			snprintf(whys[b], sizeof whys[b], "the test's process exited with status %d (see the log)",
+			         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		}
+		point(name, b, got[b], notes[b], whys[b]);
+	}
+	casefree(&c);
+	return 1;
+}
+
+static int
+byname(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
 int
 main(void)
 {
-	Module *m = ir_module_new();
-	Diag d;
-	Tensor t;
-	char err[512];
+	const char *dir = getenv("GRAFT_ONNX_TESTDATA"), *only = getenv("GRAFT_ONNX_ONLY");
+	struct dirent **ents;
+	int n;
 
+	if (!dir || !*dir)
+		dir = DEFAULT_DIR;
+	if (!isdir(dir) || (n = scandir(dir, &ents, NULL, byname)) < 0) {
+		printf("1..0 # SKIP no ONNX node tests at %s (install %s, or set GRAFT_ONNX_TESTDATA)\n", dir,
+		       PACKAGE_HINT);
+		return 0;
+	}
 	plan_lazy();
-	ir_diag_init(&d, NULL, m);
-	is_int(onnx_import(m, "no/such/model.onnx", &d), 1, "a missing model is one error");
-	ok(!ir_global_find(m, ir_symz(m, "main")), "and makes no @main");
-	is_int(onnx_read_tensor("no/such/input_0.pb", &t, err, sizeof err), -1, "a missing tensor file fails");
-	ok(strncmp(err, "no/such/input_0.pb: error: cannot open", 38) == 0, "naming the file: %s", err);
-	ok(t.data == NULL, "and leaves the tensor empty");
-	ir_diag_free(&d);
-	ir_module_free(m);
+	snprintf(tmpdir, sizeof tmpdir, "%s/graft-onnx-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir))
+		ir_die("conformance: cannot make a temporary directory %s", tmpdir);
+	for (int i = 0; i < n; i++) {
+		const char *nm = ents[i]->d_name;
+		if (strncmp(nm, "test_", 5) == 0 && (!only || strstr(nm, only)))
+			runtest(dir, nm);
+		free(ents[i]);
+	}
+	free(ents);
+	rmdir(tmpdir);
+	if (!ntests)
+		ok(0, "the tests at %s are ONNX node tests", dir);
+	for (int b = 0; b < NB; b++) {
+		char line[256];
+		snprintf(line, sizeof line, "onnx conformance: %d passed, %d failed, %d skipped (of %d node tests) on %s",
+		         counts[b].pass, counts[b].fail, counts[b].skip, counts[b].total, backends[b]->name);
+		printf("# %s\n", line);
+		fprintf(stderr, "%s\n", line);
+	}
 	return done_testing();
 }
