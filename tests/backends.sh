@@ -132,6 +132,7 @@ vals = (0.25, 0.75, 1.25, -0.25, 200.0, -200.0, float("nan"), 1.75)
 open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() + struct.pack("<8f", *vals))
 PY
 nout=1 agree exact "quantize_even.relay" --input x="$tmpdir/qe.npy" tests/backends/quantize_even.relay
+be=llvm nout=1 agree exact "quantize_even.relay" --input x="$tmpdir/qe.npy" tests/backends/quantize_even.relay
 od -An -tu1 -j128 "$tmpdir/r0.npy" | tr -s ' ' >"$tmpdir/qe.txt"
 [ "$(cat "$tmpdir/qe.txt")" = " 3 5 5 3 255 0 255 7" ]
 ok $? "quantize_even.relay: ref gives 3 5 5 3 255 0 255 7 (by hand)"

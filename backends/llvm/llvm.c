@@ -637,6 +637,7 @@ typedef struct Ew {
 	DType dt, odt;          /* operand and result dtypes */
 	double lo, hi;          /* clip bounds; leaky_relu alpha in lo */
 	int nearest;            /* requantize: TONEAREST */
+	int even;               /* quantize: rounding="HALF_TO_EVEN" (ONNX) */
 	int skip[2];            /* requantize: no multiply (equal scales); qnn.add: cast only */
 	Fixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
 	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
@@ -738,6 +739,16 @@ ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
 	LLVMValueRef v = LLVMBuildFDiv(g->b, x[0], x[1], ""), a[1];
 
 	a[0] = v;
+	if (e->even) {
+		/* ONNX: halves to even, then the zero point added exactly (in
+		   double) and saturated; NaN goes to the top, as in ref */
+		LLVMValueRef t, hi = LLVMConstReal(g->f64, (double)dhi(e->odt)), lo = LLVMConstReal(g->f64, (double)dlo(e->odt));
+		v = callf(g, "llvm.roundeven.f32", g->f32, a, 1);
+		t = LLVMBuildFAdd(g->b, LLVMBuildFPExt(g->b, v, g->f64, ""), LLVMBuildSIToFP(g->b, x[2], g->f64, ""), "");
+		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, hi, ""), t, hi, "");
+		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, lo, ""), t, lo, "");
+		return cvt(g, t, DT_FLOAT64, e->odt);
+	}
 	v = callf(g, "llvm.round.f32", g->f32, a, 1);
 	v = LLVMBuildFAdd(g->b, v, LLVMBuildSIToFP(g->b, x[2], g->f32, ""), "");
 	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)dhi(e->odt)), 0);
@@ -862,6 +873,13 @@ quantize(G *g, Call *c, int deq)
 	int ax = qaxis(c->m, c->n, c->ar[0]);
 	Val r = tensorbuf(g, c->ot);
 	Acc in[3], out = dense_acc(r.p, c->odt, c->od, c->orank);
+
+	if (!deq) {
+		const char *rnd = astr(c->m, c->n, "rounding");
+		e.even = strcmp(rnd, "HALF_TO_EVEN") == 0;
+		if (!e.even && strcmp(rnd, "None") != 0)
+			refuse(g, c->n, "unknown rounding mode");
+	}
 
 	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
 	in[1] = along(c->a[1], DT_FLOAT32, ir_type_numel(c->m, c->at[1]), ax, c->orank);
@@ -1088,6 +1106,62 @@ concat(G *g, Call *c)
 	return r;
 }
 
+/* qconcat: qnn.concatenate(data, input_scales, input_zero_points,
+** output_scale, output_zero_point): each input whose scale and zero point
+** are not the output's is requantized to them (per tensor, UPWARD, in its
+** own dtype, as ref and TVM's canonicalization do), then concatenated */
+static Val
+qconcat(G *g, Call *c)
+{
+	const Module *m = c->m;
+	Val t = c->a[0], ss = c->a[1], zs = c->a[2], q = t;
+	const Type *tt = ir_type(m, c->at[0]);
+	double os, oz;
+	Call cc = *c;
+
+	if (cnumel(g, c->a[3]) != 1 || cnumel(g, c->a[4]) != 1 || !cnum(g, c->a[3], 0, &os) ||
+	    !cnum(g, c->a[4], 0, &oz) || ss.nf != t.nf || zs.nf != t.nf) {
+		refuse(g, c->n, "the output scale and zero point must be single constants");
+		return tensorbuf(g, c->ot);
+	}
+	q.f = ir_arena_alloc(&g->a, (t.nf ? t.nf : 1) * sizeof *q.f);
+	for (uint32_t j = 0; j < t.nf; j++) {
+		TypeId ft = m->tylist[tt->first + j];
+		int64_t fd[MAXD];
+		int fr = tdims(m, ft, fd);
+		double s, z;
+		Ew e = { .dt = tdt(m, ft), .odt = tdt(m, ft) };
+		Fixed f;
+		int32_t iz, mul, sh, ozi = (int32_t)oz;
+		Acc in[5], out;
+
+		if (cnumel(g, ss.f[j]) != 1 || cnumel(g, zs.f[j]) != 1 || !cnum(g, ss.f[j], 0, &s) ||
+		    !cnum(g, zs.f[j], 0, &z)) {
+			refuse(g, c->n, "the input scales and zero points must be single constants");
+			return tensorbuf(g, c->ot);
+		}
+		if ((float)s == (float)os && z == oz) {
+			q.f[j] = t.f[j];
+			continue;
+		}
+		f = fixed((double)(float)s / (double)(float)os);
+		iz = (int32_t)z;
+		mul = f.mul;
+		sh = f.shift;
+		e.skip[0] = (float)s == (float)os;
+		q.f[j] = tensorbuf(g, ft);
+		out = dense_acc(q.f[j].p, e.odt, fd, fr);
+		in[0] = dense_acc(t.f[j].p, e.dt, fd, fr);
+		in[1] = i32vec(g, &iz, 1, 0, fr);
+		in[2] = i32vec(g, &mul, 1, 0, fr);
+		in[3] = i32vec(g, &sh, 1, 0, fr);
+		in[4] = i32vec(g, &ozi, 1, 0, fr);
+		emit_map(g, fr, fd, &out, 5, in, ew_requantize, &e);
+	}
+	cc.a[0] = q;
+	return concat(g, &cc);
+}
+
 /* split: a tuple of slices along axis */
 static Val
 split(G *g, Call *c)
@@ -1195,8 +1269,17 @@ bias_add(G *g, Call *c)
 /* accty: the accumulator dtype of a sum over dt */
 static DType accdt(DType dt) { return isint(dt) ? DT_INT64 : dt; }
 
+/* wrapsum: an int64 sum of dt values wrapped to dt and widened back: what
+** summing in dt gives (TVM's tvm::sum, as ref does) */
+static LLVMValueRef
+wrapsum(G *g, LLVMValueRef v, DType dt)
+{
+	return isint(dt) && ir_dtype_bytes[dt] < 8 ? cvt(g, cvt(g, v, DT_INT64, dt), dt, DT_INT64) : v;
+}
+
 /* mean_over: out (kept dims, row-major) = the mean of x over the dims
-** marked in red; integers sum in int64 and divide truncating */
+** marked in red; integers sum in their dtype (wrapping) and divide
+** truncating */
 static void
 mean_over(G *g, Val x, DType dt, const int64_t *d, int r, const int *red, LLVMValueRef op, DType odt)
 {
@@ -1238,7 +1321,7 @@ mean_over(G *g, Val x, DType dt, const int64_t *d, int r, const int *red, LLVMVa
 		while (nl > nk)
 			loop_close(g, &l[--nl]);
 	}
-	v = LLVMBuildLoad2(g->b, at, acc, "");
+	v = wrapsum(g, LLVMBuildLoad2(g->b, at, acc, ""), dt);
 	v = isint(dt) ? LLVMBuildSDiv(g->b, v, c64(g, cnt ? cnt : 1), "")
 	              : LLVMBuildFDiv(g->b, v, LLVMConstReal(at, (double)cnt), "");
 	st(g, op, odt, ooff, cvt(g, v, adt, odt));
@@ -1344,7 +1427,7 @@ softmax(G *g, Call *c)
 }
 
 /* pool2d: max or average over windows with padding (layout NCHW-like);
-** integer averages sum in int64 and divide truncating */
+** integer averages sum in their dtype (wrapping) and divide truncating */
 static Val
 pool2d(G *g, Call *c, int avg)
 {
@@ -1423,6 +1506,7 @@ pool2d(G *g, Call *c, int avg)
 	if (avg) {
 		LLVMValueRef n = LLVMBuildLoad2(g->b, g->i64, cnt, "");
 		n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, c64(g, 0), ""), c64(g, 1), n, "");
+		v = wrapsum(g, v, dt);
 		v = isint(dt) ? LLVMBuildSDiv(g->b, v, n, "") : LLVMBuildFDiv(g->b, v, LLVMBuildSIToFP(g->b, n, at, ""), "");
 	}
 	st(g, r.p, c->odt, ooff, cvt(g, v, adt, c->odt));
@@ -2363,6 +2447,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_TRANSPOSE: return transpose(g, &c);
 	case OP_STRIDED_SLICE: return slice(g, &c);
 	case OP_CONCATENATE: return concat(g, &c);
+	case OP_QNN_CONCATENATE: return qconcat(g, &c);
 	case OP_SPLIT: return split(g, &c);
 	case OP_MEAN: return mean(g, &c);
 	case OP_NN_SOFTMAX: return softmax(g, &c);
