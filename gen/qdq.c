@@ -22,6 +22,11 @@ static const RuleInfo rules[] = {
 	{ "qdq_concatenate2", "rulesets/qdq.rules", 240, RI_RULE },
 	{ "qdq_concatenate3", "rulesets/qdq.rules", 248, RI_RULE },
 	{ "fold_cast", "rulesets/qdq.rules", 262, RI_RULE },
+	{ "drop_cast", "rulesets/qdq.rules", 267, RI_RULE },
+	{ "fold_bias_dequantize", "rulesets/qdq.rules", 276, RI_RULE },
+	{ "scalar_dequantize_params", "rulesets/qdq.rules", 283, RI_RULE },
+	{ "scalar_quantize_params", "rulesets/qdq.rules", 288, RI_RULE },
+	{ "pytorch_bias", "rulesets/qdq.rules", 305, RI_RULE },
 };
 
 static const char *const strs[] = {
@@ -31,7 +36,7 @@ static const char *const strs[] = {
 };
 
 static const char *const lits[] = {
-	"",
+	"[]",
 };
 
 /* rules rooted at cast */
@@ -53,7 +58,120 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 				*rule = 18;
 				return t1;
 			}
-#line 56 "gen/qdq.c"
+#line 61 "gen/qdq.c"
+		}
+	}
+	/* rule drop_cast
+	 * match:  c:cast(x)
+	 * cond:   (dtype(x) == c.dtype)
+	 * result: x */
+	{
+#line 268 "rulesets/qdq.rules"
+		rw->gfail = 0;
+		if ((rw_dtype(m, v_0) == rw_attr_i(m, v, 0 /* dtype */)) && !rw->gfail) {
+#line 268 "rulesets/qdq.rules"
+			if (v_0 && !rw->gfail) {
+				*rule = 19;
+				return v_0;
+			}
+#line 77 "gen/qdq.c"
+		}
+	}
+	return 0;
+}
+
+/* rules rooted at qnn.dequantize */
+static NodeId
+match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
+{
+	const Module *m = rw->m;
+	NodeId v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1;
+
+	v_0 = rw_arg(m, v, 0);
+	if (rw_kind(m, v_0) == NK_CONST &&
+		    rw_dtype(m, v_0) == DT_INT32) {
+		v_1 = rw_arg(m, v, 1);
+		if (rw_kind(m, v_1) == NK_CONST) {
+			v_2 = rw_arg(m, v, 2);
+			if (rw_kind(m, v_2) == NK_CONST) {
+				/* rule fold_bias_dequantize
+				 * match:  qnn.dequantize(const<int32>, const, const)
+				 * result: fold_const */
+				{
+#line 277 "rulesets/qdq.rules"
+					NodeId t1 = rw_fold(rw, v);
+					if (t1 && !rw->gfail) {
+						*rule = 20;
+						return t1;
+					}
+#line 107 "gen/qdq.c"
+				}
+			}
+		}
+	}
+	v_1 = rw_arg(m, v, 1);
+	if (rw_kind(m, v_1) == NK_CONST) {
+		v_2 = rw_arg(m, v, 2);
+		if (rw_kind(m, v_2) == NK_CONST) {
+			/* rule scalar_dequantize_params
+			 * match:  d:qnn.dequantize(x, s:const, z:const)
+			 * cond:   (((((d.axis == -1) && (rank(s) == 1)) && (numel(s) == 1)) && (rank(z) <= 1)) && (numel(z) == 1))
+			 * result: qnn.dequantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(d)) */
+			{
+#line 285 "rulesets/qdq.rules"
+				rw->gfail = 0;
+				if ((((((rw_attr_i(m, v, 1 /* axis */) == -1LL) && (rw_rank(rw, v_1) == 1LL)) && (rw_numel(rw, v_1) == 1LL)) && (rw_rank(rw, v_2) <= 1LL)) && (rw_numel(rw, v_2) == 1LL)) && !rw->gfail) {
+#line 286 "rulesets/qdq.rules"
+					AttrId a2 = rw_attrs(rw, OP_RESHAPE);
+					rw_set_lit(rw, a2, 0 /* newshape */, 0);
+					NodeId t3 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a2);
+					NodeId t4 = rw_fold_new(rw, t3);
+					AttrId a5 = rw_attrs(rw, OP_RESHAPE);
+					rw_set_lit(rw, a5, 0 /* newshape */, 0);
+					NodeId t6 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_2 }, 1, a5);
+					NodeId t7 = rw_fold_new(rw, t6);
+					AttrId a8 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, v);
+					NodeId t9 = rw_call(rw, OP_QNN_DEQUANTIZE, (const NodeId[]){ v_0, t4, t7 }, 3, a8);
+					if (t9 && !rw->gfail) {
+						*rule = 21;
+						return t9;
+					}
+#line 139 "gen/qdq.c"
+				}
+			}
+		}
+	}
+	if (rw_op(m, v_0) == OP_CAST &&
+		    rw_attr_i(m, v_0, 0 /* dtype */) == DT_INT32) {
+		v_0_0 = rw_arg(m, v_0, 0);
+		if (rw_op(m, v_0_0) == OP_DIVIDE) {
+			v_0_0_0 = rw_arg(m, v_0_0, 0);
+			if (rw_kind(m, v_0_0_0) == NK_CONST &&
+				    rw_dtype(m, v_0_0_0) == DT_FLOAT32) {
+				v_0_0_1 = rw_arg(m, v_0_0, 1);
+				v_1 = rw_arg(m, v, 1);
+				if (v_1 == v_0_0_1) {
+					v_2 = rw_arg(m, v, 2);
+					if (rw_kind(m, v_2) == NK_CONST) {
+						/* rule pytorch_bias
+						 * match:  qnn.dequantize(cast(divide(b:const<float32>, s), dtype="int32"), s, z:const)
+						 * cond:   (is_scalar(z) && (value(z) == 0))
+						 * result: b */
+						{
+#line 307 "rulesets/qdq.rules"
+							rw->gfail = 0;
+							if ((rw_is_scalar(m, v_2) && (rw_value(rw, v_2) == 0LL)) && !rw->gfail) {
+#line 308 "rulesets/qdq.rules"
+								if (v_0_0_0 && !rw->gfail) {
+									*rule = 23;
+									return v_0_0_0;
+								}
+#line 169 "gen/qdq.c"
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 	return 0;
@@ -93,7 +211,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 									*rule = 0;
 									return v_0_0;
 								}
-#line 96 "gen/qdq.c"
+#line 214 "gen/qdq.c"
 							}
 						}
 						/* rule qdq_requantize
@@ -112,7 +230,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 									*rule = 1;
 									return t2;
 								}
-#line 115 "gen/qdq.c"
+#line 233 "gen/qdq.c"
 							}
 						}
 					}
@@ -147,7 +265,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								*rule = 2;
 								return t6;
 							}
-#line 150 "gen/qdq.c"
+#line 268 "gen/qdq.c"
 						}
 					}
 				}
@@ -181,7 +299,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								*rule = 3;
 								return t10;
 							}
-#line 184 "gen/qdq.c"
+#line 302 "gen/qdq.c"
 						}
 					}
 				}
@@ -214,7 +332,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							*rule = 4;
 							return t14;
 						}
-#line 217 "gen/qdq.c"
+#line 335 "gen/qdq.c"
 					}
 				}
 			}
@@ -286,7 +404,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																*rule = 5;
 																return t28;
 															}
-#line 289 "gen/qdq.c"
+#line 407 "gen/qdq.c"
 														}
 													}
 												}
@@ -353,7 +471,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 														*rule = 6;
 														return t35;
 													}
-#line 356 "gen/qdq.c"
+#line 474 "gen/qdq.c"
 												}
 											}
 										}
@@ -424,7 +542,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																*rule = 7;
 																return t49;
 															}
-#line 427 "gen/qdq.c"
+#line 545 "gen/qdq.c"
 														}
 													}
 												}
@@ -494,7 +612,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																*rule = 7;
 																return t63;
 															}
-#line 497 "gen/qdq.c"
+#line 615 "gen/qdq.c"
 														}
 													}
 												}
@@ -553,7 +671,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 														*rule = 8;
 														return t70;
 													}
-#line 556 "gen/qdq.c"
+#line 674 "gen/qdq.c"
 												}
 											}
 										}
@@ -600,7 +718,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 9;
 													return t72;
 												}
-#line 603 "gen/qdq.c"
+#line 721 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_add, variant 2 of 2
@@ -618,7 +736,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 9;
 													return t74;
 												}
-#line 621 "gen/qdq.c"
+#line 739 "gen/qdq.c"
 											}
 										}
 									}
@@ -664,7 +782,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 10;
 													return t76;
 												}
-#line 667 "gen/qdq.c"
+#line 785 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_mul, variant 2 of 2
@@ -682,7 +800,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 10;
 													return t78;
 												}
-#line 685 "gen/qdq.c"
+#line 803 "gen/qdq.c"
 											}
 										}
 									}
@@ -721,7 +839,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 11;
 										return t80;
 									}
-#line 724 "gen/qdq.c"
+#line 842 "gen/qdq.c"
 								}
 							}
 						}
@@ -757,7 +875,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 12;
 										return t82;
 									}
-#line 760 "gen/qdq.c"
+#line 878 "gen/qdq.c"
 								}
 							}
 						}
@@ -793,7 +911,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 13;
 										return t84;
 									}
-#line 796 "gen/qdq.c"
+#line 914 "gen/qdq.c"
 								}
 							}
 						}
@@ -835,7 +953,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 14;
 										return t90;
 									}
-#line 838 "gen/qdq.c"
+#line 956 "gen/qdq.c"
 								}
 							}
 						}
@@ -877,7 +995,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 15;
 										return t96;
 									}
-#line 880 "gen/qdq.c"
+#line 998 "gen/qdq.c"
 								}
 							}
 						}
@@ -939,7 +1057,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 															*rule = 16;
 															return t104;
 														}
-#line 942 "gen/qdq.c"
+#line 1060 "gen/qdq.c"
 													}
 												}
 											}
@@ -1011,7 +1129,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																		*rule = 17;
 																		return t112;
 																	}
-#line 1014 "gen/qdq.c"
+#line 1132 "gen/qdq.c"
 																}
 															}
 														}
@@ -1028,6 +1146,38 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 			}
 		}
 	}
+	v_1 = rw_arg(m, v, 1);
+	if (rw_kind(m, v_1) == NK_CONST) {
+		v_2 = rw_arg(m, v, 2);
+		if (rw_kind(m, v_2) == NK_CONST) {
+			/* rule scalar_quantize_params
+			 * match:  q:qnn.quantize(x, s:const, z:const)
+			 * cond:   (((((q.axis == -1) && (rank(s) == 1)) && (numel(s) == 1)) && (rank(z) <= 1)) && (numel(z) == 1))
+			 * result: qnn.quantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(q)) */
+			{
+#line 290 "rulesets/qdq.rules"
+				rw->gfail = 0;
+				if ((((((rw_attr_i(m, v, 1 /* axis */) == -1LL) && (rw_rank(rw, v_1) == 1LL)) && (rw_numel(rw, v_1) == 1LL)) && (rw_rank(rw, v_2) <= 1LL)) && (rw_numel(rw, v_2) == 1LL)) && !rw->gfail) {
+#line 291 "rulesets/qdq.rules"
+					AttrId a113 = rw_attrs(rw, OP_RESHAPE);
+					rw_set_lit(rw, a113, 0 /* newshape */, 0);
+					NodeId t114 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a113);
+					NodeId t115 = rw_fold_new(rw, t114);
+					AttrId a116 = rw_attrs(rw, OP_RESHAPE);
+					rw_set_lit(rw, a116, 0 /* newshape */, 0);
+					NodeId t117 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_2 }, 1, a116);
+					NodeId t118 = rw_fold_new(rw, t117);
+					AttrId a119 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
+					NodeId t120 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0, t115, t118 }, 3, a119);
+					if (t120 && !rw->gfail) {
+						*rule = 22;
+						return t120;
+					}
+#line 1176 "gen/qdq.c"
+				}
+			}
+		}
+	}
 	return 0;
 }
 
@@ -1038,6 +1188,8 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 	switch (rw_op(rw->m, v)) {
 	case OP_CAST:
 		return match_cast(rw, v, rule);
+	case OP_QNN_DEQUANTIZE:
+		return match_qnn_dequantize(rw, v, rule);
 	case OP_QNN_QUANTIZE:
 		return match_qnn_quantize(rw, v, rule);
 	default:
@@ -1048,9 +1200,9 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 
 const Ruleset graft_ruleset_qdq = {
 	"qdq", "rulesets/qdq.rules",
-	19, rules,
+	24, rules,
 	3, strs,
-	0, lits,
+	1, lits,
 	match,
 	0,
 };

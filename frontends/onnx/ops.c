@@ -587,6 +587,27 @@ reshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = mkreshape(im, in[0], d, r)) ? 0 : -1;
 }
 
+/* Shape(start = 0, end = rank): the dims of the input's static type, an
+** int64 constant (PyTorch's exporter takes the shape of a bias's scale
+** for its zero point) */
+static int
+shape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int r = rank(im, in[0]);
+	int64_t start, end, n;
+	if (ai(im, "start", 0, &start) || ai(im, "end", r, &end))
+		return -1;
+	if (start < 0)
+		start += r;
+	if (end < 0)
+		end += r;
+	start = start < 0 ? 0 : start > r ? r : start;
+	end = end < start ? start : end > r ? r : end;
+	n = end - start;
+	out[0] = kconst(im, DT_INT64, 1, &n, onnx_dims(im, in[0]) + start);
+	return 0;
+}
+
 /* Flatten(axis = 1) -> reshape to 2-D */
 static int
 flatten(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
@@ -1163,18 +1184,30 @@ gemm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 /* ---------------------------------------------------------------- quantized */
 
 /* zp32: zero point z (0: absent, a zero scalar) as an int32 constant of
-** its shape; 0 after reporting */
+** its shape.  With computed set (QuantizeLinear, DequantizeLinear), a zero
+** point that is not a constant (PyTorch's exporter writes
+** Cast(ConstantOfShape(...)) for a bias's) is z itself when it is int32,
+** else a cast of it to int32, for the rules to fold (qdq's fold_cast);
+** without, it is an error.  0 after reporting */
 static NodeId
-zp32(Imp *im, NodeId z, int k)
+zp32(Imp *im, NodeId z, int k, int computed)
 {
 	int64_t n;
 	int32_t *v;
 	NodeId c;
 	if (!z)
 		return kscalar(im, DT_INT32, 0);
-	if (!isconst(im, z)) {
+	if (!isconst(im, z) && !computed) {
 		onnx_err(im, "input %d ('%s', a zero point) must be a constant", k, im->nd->input[k]);
 		return 0;
+	}
+	if (!isconst(im, z)) {
+		AttrId at;
+		if (dtype(im, z) == DT_INT32)
+			return z;
+		at = ir_attr_defaults(im->m, OP_CAST);
+		setdt(im, OP_CAST, at, "dtype", DT_INT32);
+		return onnx_mk(im, OP_CAST, &z, 1, at);
 	}
 	n = ir_type_numel(im->m, im->m->nodes[z].type);
 	v = ir_xmalloc((size_t)n * 4 + 4);
@@ -1228,7 +1261,7 @@ quantize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId z = nin > 2 ? in[2] : 0, args[3];
 	int64_t axis;
 	AttrId at;
-	if (qaxis(im, in[0], in[1], &axis) || !(args[2] = zp32(im, z, 2)))
+	if (qaxis(im, in[0], in[1], &axis) || !(args[2] = zp32(im, z, 2, 1)))
 		return -1;
 	args[0] = in[0];
 	args[1] = in[1];
@@ -1246,7 +1279,7 @@ dequantize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId args[3];
 	int64_t axis;
 	AttrId at;
-	if (qaxis(im, in[0], in[1], &axis) || !(args[2] = zp32(im, nin > 2 ? in[2] : 0, 2)))
+	if (qaxis(im, in[0], in[1], &axis) || !(args[2] = zp32(im, nin > 2 ? in[2] : 0, 2, 1)))
 		return -1;
 	args[0] = in[0];
 	args[1] = in[1];
@@ -1280,7 +1313,7 @@ scaleprod(Imp *im, const NodeId *in, int ka, int kb)
 static NodeId
 requant(Imp *im, NodeId y, NodeId s, NodeId ys, NodeId yzin, int kz, int axis)
 {
-	NodeId args[5] = { y, s, kscalar(im, DT_INT32, 0), ys, zp32(im, yzin, kz) };
+	NodeId args[5] = { y, s, kscalar(im, DT_INT32, 0), ys, zp32(im, yzin, kz, 0) };
 	AttrId at;
 	if (!y || !s || !args[4])
 		return 0;
@@ -1396,6 +1429,7 @@ const OpEntry onnx_ops[] = {
 	{ "ReduceMean", 1, 1, 1, 1, reducemean },
 	{ "Relu", 1, 1, 1, 1, relu },
 	{ "Reshape", 2, 2, 1, 1, reshape },
+	{ "Shape", 1, 1, 1, 1, shape },
 	{ "Sigmoid", 1, 1, 1, 1, sigm },
 	{ "Slice", 3, 5, 1, 1, slice },
 	{ "Softmax", 1, 1, 1, 1, softmax },
