@@ -660,6 +660,33 @@ concat(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = onnx_mk(im, OP_CONCATENATE, &t, 1, at)) ? 0 : -1;
 }
 
+/* emptysplit: Split with parts of size 0, which split's ascending
+** indices cannot say: one strided_slice per part, ending at end[k] along
+** axis */
+static int
+emptysplit(Imp *im, NodeId x, int axis, const int64_t *end, NodeId *out, int nout)
+{
+	int r = rank(im, x);
+	int64_t b[MAXD], e[MAXD], st[MAXD];
+
+	for (int k = 0; k < nout; k++) {
+		AttrId at = ir_attr_defaults(im->m, OP_STRIDED_SLICE);
+		for (int i = 0; i < r; i++) {
+			b[i] = 0;
+			e[i] = onnx_dims(im, x)[i];
+			st[i] = 1;
+		}
+		b[axis] = k ? end[k - 1] : 0;
+		e[axis] = end[k];
+		setints(im, OP_STRIDED_SLICE, at, "begin", b, r);
+		setints(im, OP_STRIDED_SLICE, at, "end", e, r);
+		setints(im, OP_STRIDED_SLICE, at, "strides", st, r);
+		if (!(out[k] = onnx_mk(im, OP_STRIDED_SLICE, &x, 1, at)))
+			return -1;
+	}
+	return 0;
+}
+
 /* Split(axis = 0; split: an attribute before 13, an input from 13) ->
 ** split + tuple_get_item */
 static int
@@ -702,6 +729,9 @@ split(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		if (sum != onnx_dims(im, in[0])[axis])
 			return onnx_err(im, "split sizes add up to %lld, not dim %lld's %lld", (long long)sum,
 			                (long long)axis, (long long)onnx_dims(im, in[0])[axis]);
+		for (int i = 0; i < n; i++)
+			if (!s[i])
+				return emptysplit(im, in[0], (int)axis, idx, out, nout);
 		x = intsval(im, idx, n - 1);
 		im->m->attrs[at + slot(OP_SPLIT, "indices_or_sections")] = x;
 	}
@@ -1213,7 +1243,9 @@ zp32(Imp *im, NodeId z, int k, int computed)
 	v = ir_xmalloc((size_t)n * 4 + 4);
 	for (int64_t i = 0; i < n; i++)
 		v[i] = (int32_t)elem(im, z, i);
-	c = kconst(im, DT_INT32, rank(im, z), onnx_dims(im, z), v);
+	/* one value of rank 1 is a per-tensor zero point: a scalar */
+	c = n == 1 && rank(im, z) == 1 ? kconst(im, DT_INT32, 0, NULL, v)
+	                               : kconst(im, DT_INT32, rank(im, z), onnx_dims(im, z), v);
 	free(v);
 	return c;
 }
@@ -1304,16 +1336,30 @@ scaleprod(Imp *im, const NodeId *in, int ka, int kb)
 	v = ir_xmalloc((size_t)n * 4 + 4);
 	for (int64_t i = 0; i < n; i++)
 		v[i] = (float)(elem(im, a, 0) * elem(im, b, i));
-	c = n == 1 && rank(im, b) == 0 ? kconst(im, DT_FLOAT32, 0, NULL, v) : kconst(im, DT_FLOAT32, 1, &n, v);
+	c = n == 1 ? kconst(im, DT_FLOAT32, 0, NULL, v) : kconst(im, DT_FLOAT32, 1, &n, v);
 	free(v);
 	return c;
+}
+
+/* scalarof: n as a scalar when it is a constant of one element and rank
+** 1 (ONNX lets per-tensor parameters be [1]; graft's QNN ops take
+** scalars), else n itself */
+static NodeId
+scalarof(Imp *im, NodeId n)
+{
+	const Node *nd = &im->m->nodes[n];
+
+	if (!n || nd->kind != NK_CONST || rank(im, n) != 1 || ir_type_numel(im->m, nd->type) != 1 ||
+	    !ir_node_const(im->m, n)->data)
+		return n;
+	return kconst(im, dtype(im, n), 0, NULL, ir_node_const(im->m, n)->data);
 }
 
 /* requant: qnn.requantize(y, s, 0, ys, yz) to yz's dtype along axis */
 static NodeId
 requant(Imp *im, NodeId y, NodeId s, NodeId ys, NodeId yzin, int kz, int axis)
 {
-	NodeId args[5] = { y, s, kscalar(im, DT_INT32, 0), ys, zp32(im, yzin, kz, 0) };
+	NodeId args[5] = { y, s, kscalar(im, DT_INT32, 0), scalarof(im, ys), zp32(im, yzin, kz, 0) };
 	AttrId at;
 	if (!y || !s || !args[4])
 		return 0;
@@ -1358,9 +1404,10 @@ qlinearmatmul(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return onnx_err(im, "graft takes a matrix b (rank 2), not rank %d", rank(im, in[3]));
 	if (!(q[0] = zpscalar(im, in[2], 2)) || !(q[1] = zpscalar(im, in[5], 5)))
 		return -1;
-	q[2] = in[1];
-	q[3] = in[4];
-	if (!(y = matmul(im, OP_QNN_DENSE, in[0], in[3], q, 4, DT_INT32)) || !(s = scaleprod(im, in, 1, 4)))
+	q[2] = scalarof(im, in[1]);
+	q[3] = scalarof(im, in[4]);
+	/* the scales first: their product must be known (constants) */
+	if (!(s = scaleprod(im, in, 1, 4)) || !(y = matmul(im, OP_QNN_DENSE, in[0], in[3], q, 4, DT_INT32)))
 		return -1;
 	return (out[0] = requant(im, y, s, in[6], in[7], 7, rank(im, y) - 1)) ? 0 : -1;
 }
