@@ -67,6 +67,15 @@ typedef struct BeOpts {
 
 typedef struct Program Program;   /* a module prepared by one backend */
 
+/* Where a compiling backend's prepare() spends its time, in ns, for `make
+** bench` (bench/mobilenet.c); the llvm backend fills it through
+** be_llvm_prepare() (backends/llvm/llvm.h). */
+typedef struct BeStats {
+	double lower_ns;        /* graft's own work: the backend's IR built from the module, and verified */
+	double opt_ns;          /* the backend compiler's optimization (llvm: LLVMRunPasses) */
+	double codegen_ns;      /* machine code generated and loaded (llvm: the JIT, up to the entry's address) */
+} BeStats;
+
 typedef struct Backend {
 	const char *name;
 	/* prepare: m's @main and all it calls, ready to run; NULL after

@@ -38,6 +38,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -2680,11 +2681,23 @@ machine(int opt, int *lanes, int *vnni, Diag *d)
 	return tm;
 }
 
-/* build: an optimized LLVM module in cx with one entry per global function
-** (only @main when mainonly); NULL after reporting */
-static LLVMModuleRef
-build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, int lanes, int vnni, int mainonly, Diag *d)
+/* now: ns of the C11 clock (TIME_UTC: only differences are used, for BeStats) */
+static double
+now(void)
 {
+	struct timespec t;
+	timespec_get(&t, TIME_UTC);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* build: an optimized LLVM module in cx with one entry per global function
+** (only @main when mainonly); NULL after reporting.  st, if not NULL, gets
+** lower_ns and opt_ns. */
+static LLVMModuleRef
+build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, int lanes, int vnni, int mainonly,
+      BeStats *st, Diag *d)
+{
+	double t0 = now(), t1;
 	G g;
 	char *msg = NULL, pass[32];
 	LLVMTargetDataRef td;
@@ -2745,6 +2758,7 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg))
 		ir_die("llvm backend: invalid IR: %s", msg);
 	LLVMDisposeMessage(msg);
+	t1 = now();
 	snprintf(pass, sizeof pass, "default<O%d>", opt < 0 ? 0 : opt > 3 ? 3 : opt);
 	po = LLVMCreatePassBuilderOptions();
 	LLVMPassBuilderOptionsSetLoopVectorization(po, opt >= 2);
@@ -2752,6 +2766,10 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	LLVMPassBuilderOptionsSetLoopUnrolling(po, opt >= 2);
 	err = LLVMRunPasses(g.mod, pass, tm, po);
 	LLVMDisposePassBuilderOptions(po);
+	if (st) {
+		st->lower_ns = t1 - t0;
+		st->opt_ns = now() - t1;
+	}
 	if (err) {
 		char *e = LLVMGetErrorMessage(err);
 		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", e);
@@ -2782,8 +2800,9 @@ jiterr(LLVMErrorRef e, Diag *d)
 	return NULL;
 }
 
-static Program *
-prepare(const Module *m, const BeOpts *o, Diag *d)
+/* be_llvm_prepare: see llvm.h */
+Program *
+be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 {
 	Program *p;
 	int lanes = 0, vnni = 0;
@@ -2794,6 +2813,7 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 	LLVMOrcDefinitionGeneratorRef gen;
 	LLVMOrcJITTargetAddress addr;
 	LLVMErrorRef e;
+	double t0;
 
 	if (!tm)
 		return NULL;
@@ -2804,7 +2824,7 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 		return NULL;
 	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
-	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, vnni, 1, d);
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, vnni, 1, st, d);
 	if (!mod) {
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		LLVMDisposeTargetMachine(tm);
@@ -2812,6 +2832,7 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 		free(p);
 		return NULL;
 	}
+	t0 = now();
 	jb = LLVMOrcCreateLLJITBuilder();
 	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
 	if ((e = LLVMOrcCreateLLJIT(&p->jit, jb)) != NULL)
@@ -2829,6 +2850,8 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 	if ((e = LLVMOrcLLJITLookup(p->jit, &addr, "graft_main")) != NULL)
 		goto fail;
 	p->fn = (EntryFn *)(uintptr_t)addr;
+	if (st)
+		st->codegen_ns = now() - t0;
 	return p;
 fail:
 	jiterr(e, d);
@@ -2839,6 +2862,12 @@ fail:
 	be_sig_free(&p->sig);
 	free(p);
 	return NULL;
+}
+
+static Program *
+prepare(const Module *m, const BeOpts *o, Diag *d)
+{
+	return be_llvm_prepare(m, o, NULL, d);
 }
 
 static int
@@ -2893,7 +2922,7 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, const char *path,
 	if (!tm)
 		return 1;
 	cx = LLVMContextCreate();
-	mod = build(m, o, cx, tm, lanes, vnni, 0, d);
+	mod = build(m, o, cx, tm, lanes, vnni, 0, NULL, d);
 	if (!mod) {
 		rc = 1;
 	} else if (kind == BE_LLVM_IR ? LLVMPrintModuleToFile(mod, path, &msg)

@@ -18,4 +18,8 @@ typedef enum BeLlvmOut {
 ** number of errors. */
 int be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, const char *path, const char *hpath, Diag *d);
 
+/* be_llvm.prepare, with where its time went in *st (see BeStats); the
+** Program is be_llvm's, for be_llvm.run and be_llvm.release. */
+Program *be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d);
+
 #endif
