@@ -777,7 +777,8 @@ static const struct Builtin {
 	{ "dtype", V_STR, 1 }, { "rank", V_INT, 1 }, { "shape", V_LIST, 1 },
 	{ "numel", V_INT, 1 }, { "value", V_FLOAT, 1 }, { "is_const", V_BOOL, 1 },
 	{ "is_scalar", V_BOOL, 1 }, { "present", V_BOOL, 1 }, { "len", V_INT, 1 },
-	{ "uses", V_INT, 1 }, { "floor", V_FLOAT, 1 },
+	{ "uses", V_INT, 1 }, { "floor", V_FLOAT, 1 }, { "log2", V_FLOAT, 1 },
+	{ "exp2", V_FLOAT, 1 },
 };
 
 /* guardcall: type a call in a guard: builtin, extern predicate */
@@ -806,10 +807,10 @@ guardcall(Check *c, const Scope *s, Ast *a)
 				ir_error(c->d, a->kid[0]->loc, "'%s' is never bound", a->kid[0]->s);
 			return V_BOOL;
 		}
-		if (strcmp(a->s, "floor") == 0) {
+		if (strcmp(a->s, "floor") == 0 || strcmp(a->s, "log2") == 0 || strcmp(a->s, "exp2") == 0) {
 			VType t = expr(c, s, a->kid[0]);
 			if (!numeric(t) && t != V_BAD && t != V_ANY)
-				ir_error(c->d, a->kid[0]->loc, "floor() takes a number, not %s", vnames[t]);
+				ir_error(c->d, a->kid[0]->loc, "%s() takes a number, not %s", a->s, vnames[t]);
 			return V_FLOAT;
 		}
 		if (strcmp(a->s, "len") == 0) {
@@ -1066,7 +1067,7 @@ gforms(Check *c, const Scope *s, const Ast *a)
 	case A_CALL:
 		if (iscall(a, "shape"))
 			ir_error(c->d, a->loc, "shape(x) is compared with a list or indexed");
-		if (iscall(a, "floor") && a->nkid == 1)
+		if ((iscall(a, "floor") || iscall(a, "log2") || iscall(a, "exp2")) && a->nkid == 1)
 			gforms(c, s, a->kid[0]);
 		return;     /* builtins and predicates take names */
 	default:

@@ -581,6 +581,8 @@ gexpr(Emit *e, const Ast *a)
 		const char *x;
 		if (strcmp(a->s, "floor") == 0)
 			return fmt(e, "floor((double)(%s))", gexpr(e, a->kid[0]));
+		if (strcmp(a->s, "log2") == 0 || strcmp(a->s, "exp2") == 0)
+			return fmt(e, "%s((double)(%s))", a->s, gexpr(e, a->kid[0]));
 		x = a->nkid ? nodevar(e, a->kid[0]) : "0";
 		if (strcmp(a->s, "dtype") == 0) { e->usesm = 1; return fmt(e, "rw_dtype(m, %s)", x); }
 		if (strcmp(a->s, "rank") == 0) return fmt(e, "rw_rank(rw, %s)", x);

@@ -4,6 +4,8 @@
 
 static const RuleInfo rules[] = {
 	{ "qdq_identity", "rulesets/qdq.rules", 30, RI_RULE },
+	{ "qdq_add_qnnpack", "rulesets/qdq.rules", 198, RI_RULE },
+	{ "qdq_global_avg_pool2d", "rulesets/qdq.rules", 283, RI_RULE },
 	{ "qdq_requantize", "rulesets/qdq.rules", 39, RI_RULE },
 	{ "qdq_relu_int8", "rulesets/qdq.rules", 53, RI_RULE },
 	{ "qdq_relu_uint8", "rulesets/qdq.rules", 58, RI_RULE },
@@ -12,24 +14,26 @@ static const RuleInfo rules[] = {
 	{ "qdq_conv2d", "rulesets/qdq.rules", 118, RI_RULE },
 	{ "qdq_dense_bias", "rulesets/qdq.rules", 140, RI_RULE },
 	{ "qdq_dense", "rulesets/qdq.rules", 158, RI_RULE },
-	{ "qdq_add", "rulesets/qdq.rules", 179, RI_RULE },
-	{ "qdq_mul", "rulesets/qdq.rules", 187, RI_RULE },
-	{ "qdq_max_pool2d", "rulesets/qdq.rules", 201, RI_RULE },
-	{ "qdq_reshape", "rulesets/qdq.rules", 207, RI_RULE },
-	{ "qdq_transpose", "rulesets/qdq.rules", 213, RI_RULE },
-	{ "qdq_avg_pool2d", "rulesets/qdq.rules", 224, RI_RULE },
-	{ "qdq_global_avg_pool2d", "rulesets/qdq.rules", 230, RI_RULE },
-	{ "qdq_concatenate2", "rulesets/qdq.rules", 240, RI_RULE },
-	{ "qdq_concatenate3", "rulesets/qdq.rules", 248, RI_RULE },
-	{ "fold_cast", "rulesets/qdq.rules", 262, RI_RULE },
-	{ "drop_cast", "rulesets/qdq.rules", 267, RI_RULE },
-	{ "fold_bias_dequantize", "rulesets/qdq.rules", 276, RI_RULE },
-	{ "scalar_dequantize_params", "rulesets/qdq.rules", 283, RI_RULE },
-	{ "scalar_quantize_params", "rulesets/qdq.rules", 288, RI_RULE },
-	{ "pytorch_bias", "rulesets/qdq.rules", 305, RI_RULE },
+	{ "qdq_add", "rulesets/qdq.rules", 222, RI_RULE },
+	{ "qdq_mul", "rulesets/qdq.rules", 230, RI_RULE },
+	{ "qdq_max_pool2d", "rulesets/qdq.rules", 244, RI_RULE },
+	{ "qdq_reshape", "rulesets/qdq.rules", 250, RI_RULE },
+	{ "qdq_transpose", "rulesets/qdq.rules", 256, RI_RULE },
+	{ "qdq_avg_pool2d", "rulesets/qdq.rules", 267, RI_RULE },
+	{ "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 294, RI_RULE },
+	{ "qdq_concatenate2", "rulesets/qdq.rules", 304, RI_RULE },
+	{ "qdq_concatenate3", "rulesets/qdq.rules", 312, RI_RULE },
+	{ "fold_cast", "rulesets/qdq.rules", 326, RI_RULE },
+	{ "drop_cast", "rulesets/qdq.rules", 331, RI_RULE },
+	{ "fold_bias_dequantize", "rulesets/qdq.rules", 340, RI_RULE },
+	{ "scalar_dequantize_params", "rulesets/qdq.rules", 347, RI_RULE },
+	{ "scalar_quantize_params", "rulesets/qdq.rules", 352, RI_RULE },
+	{ "pytorch_bias", "rulesets/qdq.rules", 369, RI_RULE },
 };
 
 static const char *const strs[] = {
+	"HALF_TO_EVEN",
+	"TONEAREST",
 	"NCHW",
 	"OIHW",
 	"",
@@ -52,13 +56,13 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 		 * match:  cast(const)
 		 * result: fold_const */
 		{
-#line 263 "rulesets/qdq.rules"
+#line 327 "rulesets/qdq.rules"
 			NodeId t1 = rw_fold(rw, v);
 			if (t1 && !rw->gfail) {
-				*rule = 18;
+				*rule = 20;
 				return t1;
 			}
-#line 61 "gen/qdq.c"
+#line 65 "gen/qdq.c"
 		}
 	}
 	/* rule drop_cast
@@ -66,15 +70,15 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 	 * cond:   (dtype(x) == c.dtype)
 	 * result: x */
 	{
-#line 268 "rulesets/qdq.rules"
+#line 332 "rulesets/qdq.rules"
 		rw->gfail = 0;
 		if ((rw_dtype(m, v_0) == rw_attr_i(m, v, 0 /* dtype */)) && !rw->gfail) {
-#line 268 "rulesets/qdq.rules"
+#line 332 "rulesets/qdq.rules"
 			if (v_0 && !rw->gfail) {
-				*rule = 19;
+				*rule = 21;
 				return v_0;
 			}
-#line 77 "gen/qdq.c"
+#line 81 "gen/qdq.c"
 		}
 	}
 	return 0;
@@ -98,13 +102,13 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 				 * match:  qnn.dequantize(const<int32>, const, const)
 				 * result: fold_const */
 				{
-#line 277 "rulesets/qdq.rules"
+#line 341 "rulesets/qdq.rules"
 					NodeId t1 = rw_fold(rw, v);
 					if (t1 && !rw->gfail) {
-						*rule = 20;
+						*rule = 22;
 						return t1;
 					}
-#line 107 "gen/qdq.c"
+#line 111 "gen/qdq.c"
 				}
 			}
 		}
@@ -118,10 +122,10 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 			 * cond:   (((((d.axis == -1) && (rank(s) == 1)) && (numel(s) == 1)) && (rank(z) <= 1)) && (numel(z) == 1))
 			 * result: qnn.dequantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(d)) */
 			{
-#line 285 "rulesets/qdq.rules"
+#line 349 "rulesets/qdq.rules"
 				rw->gfail = 0;
 				if ((((((rw_attr_i(m, v, 1 /* axis */) == -1LL) && (rw_rank(rw, v_1) == 1LL)) && (rw_numel(rw, v_1) == 1LL)) && (rw_rank(rw, v_2) <= 1LL)) && (rw_numel(rw, v_2) == 1LL)) && !rw->gfail) {
-#line 286 "rulesets/qdq.rules"
+#line 350 "rulesets/qdq.rules"
 					AttrId a2 = rw_attrs(rw, OP_RESHAPE);
 					rw_set_lit(rw, a2, 0 /* newshape */, 0);
 					NodeId t3 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a2);
@@ -133,10 +137,10 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 					AttrId a8 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, v);
 					NodeId t9 = rw_call(rw, OP_QNN_DEQUANTIZE, (const NodeId[]){ v_0, t4, t7 }, 3, a8);
 					if (t9 && !rw->gfail) {
-						*rule = 21;
+						*rule = 23;
 						return t9;
 					}
-#line 139 "gen/qdq.c"
+#line 143 "gen/qdq.c"
 				}
 			}
 		}
@@ -158,15 +162,15 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 						 * cond:   (is_scalar(z) && (value(z) == 0))
 						 * result: b */
 						{
-#line 307 "rulesets/qdq.rules"
+#line 371 "rulesets/qdq.rules"
 							rw->gfail = 0;
 							if ((rw_is_scalar(m, v_2) && (rw_value(rw, v_2) == 0LL)) && !rw->gfail) {
-#line 308 "rulesets/qdq.rules"
+#line 372 "rulesets/qdq.rules"
 								if (v_0_0_0 && !rw->gfail) {
-									*rule = 23;
+									*rule = 25;
 									return v_0_0_0;
 								}
-#line 169 "gen/qdq.c"
+#line 173 "gen/qdq.c"
 							}
 						}
 					}
@@ -211,9 +215,206 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 									*rule = 0;
 									return v_0_0;
 								}
-#line 214 "gen/qdq.c"
+#line 218 "gen/qdq.c"
 							}
 						}
+					}
+				}
+			}
+		}
+	}
+	if (rw_op(m, v_0) == OP_ADD) {
+		v_0_0 = rw_arg(m, v_0, 0);
+		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+			v_0_0_0 = rw_arg(m, v_0_0, 0);
+			v_0_0_1 = rw_arg(m, v_0_0, 1);
+			if (rw_kind(m, v_0_0_1) == NK_CONST) {
+				v_0_0_2 = rw_arg(m, v_0_0, 2);
+				if (rw_kind(m, v_0_0_2) == NK_CONST) {
+					v_0_1 = rw_arg(m, v_0, 1);
+					if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
+						v_0_1_0 = rw_arg(m, v_0_1, 0);
+						v_0_1_1 = rw_arg(m, v_0_1, 1);
+						if (rw_kind(m, v_0_1_1) == NK_CONST) {
+							v_0_1_2 = rw_arg(m, v_0_1, 2);
+							if (rw_kind(m, v_0_1_2) == NK_CONST) {
+								v_1 = rw_arg(m, v, 1);
+								if (rw_kind(m, v_1) == NK_CONST) {
+									v_2 = rw_arg(m, v, 2);
+									if (rw_kind(m, v_2) == NK_CONST) {
+										/* rule qdq_add_qnnpack, variant 1 of 2
+										 * match:  q:qnn.quantize(o:add(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
+										 * cond:   (((((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1)) && (value(ys) > 0)) && (value(bs) > 0)) && (value(as) >= value(bs))) && (log2((value(as) / value(ys))) >= -10)) && (log2((value(as) / value(ys))) < 8)) && ((log2((value(as) / value(ys))) - floor(log2((value(as) / value(ys))))) < 0.999999f))
+										 * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2((floor(log2((value(as) / value(ys)))) - 21))))), 0, ys, yz, rounding="TONEAREST", out_dtype=q.out_dtype) */
+										{
+#line 205 "rulesets/qdq.rules"
+											rw->gfail = 0;
+											if ((((((((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_value(rw, v_1) > 0LL)) && (rw_value(rw, v_0_1_1) > 0LL)) && (rw_value(rw, v_0_0_1) >= rw_value(rw, v_0_1_1))) && (log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) >= -10LL)) && (log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) < 8LL)) && ((log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) - floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1))))))) < 0.999999)) && !rw->gfail) {
+#line 206 "rulesets/qdq.rules"
+												AttrId a1 = rw_attrs(rw, OP_CAST);
+												rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
+												NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a1);
+												NodeId t3 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, v_0_0_2)));
+												NodeId t4 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t2, t3 }, 2, 0);
+												NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ v_0_0_1, v_1 }, 2, 0);
+												NodeId t6 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))))) - 21LL)))));
+												NodeId t7 = rw_scalar_i(rw, DT_INT32, 0LL);
+												AttrId a8 = rw_attrs(rw, OP_QNN_QUANTIZE);
+												rw_set_dtype(rw, a8, 0 /* out_dtype */, DT_INT32);
+												rw_set_sym(rw, a8, 2 /* rounding */, rw->syms[0]);
+												NodeId t9 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t5, t6, t7 }, 3, a8);
+												NodeId t10 = rw_fold_new(rw, t9);
+												NodeId t11 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t4, t10 }, 2, 0);
+												AttrId a12 = rw_attrs(rw, OP_CAST);
+												rw_set_dtype(rw, a12, 0 /* dtype */, DT_INT32);
+												NodeId t13 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_1_0 }, 1, a12);
+												NodeId t14 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, v_0_1_2)));
+												NodeId t15 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t13, t14 }, 2, 0);
+												NodeId t16 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ v_0_1_1, v_1 }, 2, 0);
+												NodeId t17 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))))) - 21LL)))));
+												NodeId t18 = rw_scalar_i(rw, DT_INT32, 0LL);
+												AttrId a19 = rw_attrs(rw, OP_QNN_QUANTIZE);
+												rw_set_dtype(rw, a19, 0 /* out_dtype */, DT_INT32);
+												rw_set_sym(rw, a19, 2 /* rounding */, rw->syms[0]);
+												NodeId t20 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t16, t17, t18 }, 3, a19);
+												NodeId t21 = rw_fold_new(rw, t20);
+												NodeId t22 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t15, t21 }, 2, 0);
+												NodeId t23 = rw_call(rw, OP_ADD, (const NodeId[]){ t11, t22 }, 2, 0);
+												NodeId t24 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))))) - 21LL)))));
+												NodeId t25 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_1, t24 }, 2, 0);
+												NodeId t26 = rw_fold_new(rw, t25);
+												NodeId t27 = rw_scalar_i(rw, DT_INT32, 0LL);
+												AttrId a28 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+												rw_set_sym(rw, a28, 1 /* rounding */, rw->syms[1]);
+												rw_set_from(rw, a28, 3 /* out_dtype */, v, 0);
+												NodeId t29 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t23, t26, t27, v_1, v_2 }, 5, a28);
+												if (t29 && !rw->gfail) {
+													*rule = 1;
+													return t29;
+												}
+#line 295 "gen/qdq.c"
+											}
+										}
+										/* rule qdq_add_qnnpack, variant 2 of 2
+										 * match:  q:qnn.quantize(o:add(qnn.dequantize(b, bs:const, bz:const), qnn.dequantize(a, as:const, az:const)), ys:const, yz:const)
+										 * cond:   (((((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1)) && (value(ys) > 0)) && (value(bs) > 0)) && (value(as) >= value(bs))) && (log2((value(as) / value(ys))) >= -10)) && (log2((value(as) / value(ys))) < 8)) && ((log2((value(as) / value(ys))) - floor(log2((value(as) / value(ys))))) < 0.999999f))
+										 * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2((floor(log2((value(as) / value(ys)))) - 21))))), 0, ys, yz, rounding="TONEAREST", out_dtype=q.out_dtype) */
+										{
+#line 205 "rulesets/qdq.rules"
+											rw->gfail = 0;
+											if ((((((((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_value(rw, v_1) > 0LL)) && (rw_value(rw, v_0_0_1) > 0LL)) && (rw_value(rw, v_0_1_1) >= rw_value(rw, v_0_0_1))) && (log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) >= -10LL)) && (log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) < 8LL)) && ((log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) - floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1))))))) < 0.999999)) && !rw->gfail) {
+#line 206 "rulesets/qdq.rules"
+												AttrId a30 = rw_attrs(rw, OP_CAST);
+												rw_set_dtype(rw, a30, 0 /* dtype */, DT_INT32);
+												NodeId t31 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_1_0 }, 1, a30);
+												NodeId t32 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, v_0_1_2)));
+												NodeId t33 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t31, t32 }, 2, 0);
+												NodeId t34 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ v_0_1_1, v_1 }, 2, 0);
+												NodeId t35 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))))) - 21LL)))));
+												NodeId t36 = rw_scalar_i(rw, DT_INT32, 0LL);
+												AttrId a37 = rw_attrs(rw, OP_QNN_QUANTIZE);
+												rw_set_dtype(rw, a37, 0 /* out_dtype */, DT_INT32);
+												rw_set_sym(rw, a37, 2 /* rounding */, rw->syms[0]);
+												NodeId t38 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t34, t35, t36 }, 3, a37);
+												NodeId t39 = rw_fold_new(rw, t38);
+												NodeId t40 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t33, t39 }, 2, 0);
+												AttrId a41 = rw_attrs(rw, OP_CAST);
+												rw_set_dtype(rw, a41, 0 /* dtype */, DT_INT32);
+												NodeId t42 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a41);
+												NodeId t43 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, v_0_0_2)));
+												NodeId t44 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t42, t43 }, 2, 0);
+												NodeId t45 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ v_0_0_1, v_1 }, 2, 0);
+												NodeId t46 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))))) - 21LL)))));
+												NodeId t47 = rw_scalar_i(rw, DT_INT32, 0LL);
+												AttrId a48 = rw_attrs(rw, OP_QNN_QUANTIZE);
+												rw_set_dtype(rw, a48, 0 /* out_dtype */, DT_INT32);
+												rw_set_sym(rw, a48, 2 /* rounding */, rw->syms[0]);
+												NodeId t49 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t45, t46, t47 }, 3, a48);
+												NodeId t50 = rw_fold_new(rw, t49);
+												NodeId t51 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t44, t50 }, 2, 0);
+												NodeId t52 = rw_call(rw, OP_ADD, (const NodeId[]){ t40, t51 }, 2, 0);
+												NodeId t53 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))))) - 21LL)))));
+												NodeId t54 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_1, t53 }, 2, 0);
+												NodeId t55 = rw_fold_new(rw, t54);
+												NodeId t56 = rw_scalar_i(rw, DT_INT32, 0LL);
+												AttrId a57 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+												rw_set_sym(rw, a57, 1 /* rounding */, rw->syms[1]);
+												rw_set_from(rw, a57, 3 /* out_dtype */, v, 0);
+												NodeId t58 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t52, t55, t56, v_1, v_2 }, 5, a57);
+												if (t58 && !rw->gfail) {
+													*rule = 1;
+													return t58;
+												}
+#line 348 "gen/qdq.c"
+											}
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if (rw_op(m, v_0) == OP_NN_GLOBAL_AVG_POOL2D) {
+		v_0_0 = rw_arg(m, v_0, 0);
+		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+			v_0_0_0 = rw_arg(m, v_0_0, 0);
+			v_0_0_1 = rw_arg(m, v_0_0, 1);
+			if (rw_kind(m, v_0_0_1) == NK_CONST) {
+				v_0_0_2 = rw_arg(m, v_0_0, 2);
+				if (rw_kind(m, v_0_0_2) == NK_CONST) {
+					v_1 = rw_arg(m, v, 1);
+					if (rw_kind(m, v_1) == NK_CONST) {
+						v_2 = rw_arg(m, v, 2);
+						if (rw_kind(m, v_2) == NK_CONST) {
+							/* rule qdq_global_avg_pool2d
+							 * match:  q:qnn.quantize(p:nn.global_avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
+							 * cond:   ((((((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1)) && (p.layout == "NCHW")) && (rank(x) == 4)) && ((shape(x)[2] * shape(x)[3]) <= 2048))
+							 * result: qnn.requantize(nn.global_avg_pool2d(multiply(cast(x, dtype="int32"), int32((shape(x)[2] * shape(x)[3]))), attrs(p)), s, int32(((value(z) * shape(x)[2]) * shape(x)[3])), fold_const(multiply(s, float32((shape(x)[2] * shape(x)[3])))), z, out_dtype=q.out_dtype) */
+							{
+#line 287 "rulesets/qdq.rules"
+								rw->gfail = 0;
+								if (((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_attr_s(m, v_0, 0 /* layout */) == rw->syms[2])) && (rw_rank(rw, v_0_0_0) == 4LL)) && ((rw_dim(rw, v_0_0_0, 2LL) * rw_dim(rw, v_0_0_0, 3LL)) <= 2048LL)) && !rw->gfail) {
+#line 288 "rulesets/qdq.rules"
+									AttrId a59 = rw_attrs(rw, OP_CAST);
+									rw_set_dtype(rw, a59, 0 /* dtype */, DT_INT32);
+									NodeId t60 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a59);
+									NodeId t61 = rw_scalar_i(rw, DT_INT32, (int64_t)((rw_dim(rw, v_0_0_0, 2LL) * rw_dim(rw, v_0_0_0, 3LL))));
+									NodeId t62 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t60, t61 }, 2, 0);
+									AttrId a63 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, v_0);
+									NodeId t64 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t62 }, 1, a63);
+									NodeId t65 = rw_scalar_i(rw, DT_INT32, (int64_t)(((rw_value(rw, v_0_0_2) * rw_dim(rw, v_0_0_0, 2LL)) * rw_dim(rw, v_0_0_0, 3LL))));
+									NodeId t66 = rw_scalar_f(rw, DT_FLOAT32, (double)((rw_dim(rw, v_0_0_0, 2LL) * rw_dim(rw, v_0_0_0, 3LL))));
+									NodeId t67 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_1, t66 }, 2, 0);
+									NodeId t68 = rw_fold_new(rw, t67);
+									AttrId a69 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+									rw_set_from(rw, a69, 3 /* out_dtype */, v, 0);
+									NodeId t70 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t64, v_0_0_1, t65, t68, v_0_0_2 }, 5, a69);
+									if (t70 && !rw->gfail) {
+										*rule = 2;
+										return t70;
+									}
+#line 399 "gen/qdq.c"
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if (rw_op(m, v_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0 = rw_arg(m, v_0, 0);
+		v_0_1 = rw_arg(m, v_0, 1);
+		if (rw_kind(m, v_0_1) == NK_CONST) {
+			v_0_2 = rw_arg(m, v_0, 2);
+			if (rw_kind(m, v_0_2) == NK_CONST) {
+				v_1 = rw_arg(m, v, 1);
+				if (rw_kind(m, v_1) == NK_CONST) {
+					v_2 = rw_arg(m, v, 2);
+					if (rw_kind(m, v_2) == NK_CONST) {
 						/* rule qdq_requantize
 						 * match:  q:qnn.quantize(qnn.dequantize(x, s:const, z:const), s2:const, z2:const)
 						 * cond:   (((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && ((dtype(x) == "int8") || (dtype(x) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8")))
@@ -223,14 +424,14 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							rw->gfail = 0;
 							if ((((((rw_is_scalar(m, v_0_1) && rw_is_scalar(m, v_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0) == DT_INT8) || (rw_dtype(m, v_0_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && !rw->gfail) {
 #line 44 "rulesets/qdq.rules"
-								AttrId a1 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-								rw_set_from(rw, a1, 3 /* out_dtype */, v, 0);
-								NodeId t2 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0, v_0_1, v_0_2, v_1, v_2 }, 5, a1);
-								if (t2 && !rw->gfail) {
-									*rule = 1;
-									return t2;
+								AttrId a71 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+								rw_set_from(rw, a71, 3 /* out_dtype */, v, 0);
+								NodeId t72 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0, v_0_1, v_0_2, v_1, v_2 }, 5, a71);
+								if (t72 && !rw->gfail) {
+									*rule = 3;
+									return t72;
 								}
-#line 233 "gen/qdq.c"
+#line 434 "gen/qdq.c"
 							}
 						}
 					}
@@ -255,17 +456,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 						rw->gfail = 0;
 						if ((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && !rw->gfail) {
 #line 56 "rulesets/qdq.rules"
-							AttrId a3 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
-							NodeId t4 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a3);
-							AttrId a5 = rw_attrs(rw, OP_CLIP);
-							rw_set_f(rw, a5, 0 /* a_min */, rw_value(rw, v_2));
-							rw_set_f(rw, a5, 1 /* a_max */, 127LL);
-							NodeId t6 = rw_call(rw, OP_CLIP, (const NodeId[]){ t4 }, 1, a5);
-							if (t6 && !rw->gfail) {
-								*rule = 2;
-								return t6;
+							AttrId a73 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
+							NodeId t74 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a73);
+							AttrId a75 = rw_attrs(rw, OP_CLIP);
+							rw_set_f(rw, a75, 0 /* a_min */, rw_value(rw, v_2));
+							rw_set_f(rw, a75, 1 /* a_max */, 127LL);
+							NodeId t76 = rw_call(rw, OP_CLIP, (const NodeId[]){ t74 }, 1, a75);
+							if (t76 && !rw->gfail) {
+								*rule = 4;
+								return t76;
 							}
-#line 268 "gen/qdq.c"
+#line 469 "gen/qdq.c"
 						}
 					}
 				}
@@ -289,17 +490,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 						rw->gfail = 0;
 						if ((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && !rw->gfail) {
 #line 61 "rulesets/qdq.rules"
-							AttrId a7 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
-							NodeId t8 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a7);
-							AttrId a9 = rw_attrs(rw, OP_CLIP);
-							rw_set_f(rw, a9, 0 /* a_min */, rw_value(rw, v_2));
-							rw_set_f(rw, a9, 1 /* a_max */, 255LL);
-							NodeId t10 = rw_call(rw, OP_CLIP, (const NodeId[]){ t8 }, 1, a9);
-							if (t10 && !rw->gfail) {
-								*rule = 3;
-								return t10;
+							AttrId a77 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
+							NodeId t78 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a77);
+							AttrId a79 = rw_attrs(rw, OP_CLIP);
+							rw_set_f(rw, a79, 0 /* a_min */, rw_value(rw, v_2));
+							rw_set_f(rw, a79, 1 /* a_max */, 255LL);
+							NodeId t80 = rw_call(rw, OP_CLIP, (const NodeId[]){ t78 }, 1, a79);
+							if (t80 && !rw->gfail) {
+								*rule = 5;
+								return t80;
 							}
-#line 302 "gen/qdq.c"
+#line 503 "gen/qdq.c"
 						}
 					}
 				}
@@ -322,17 +523,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 					rw->gfail = 0;
 					if ((((((((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && (rw_value(rw, v_1) > 0LL)) && ((((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) < 0.999)) && ((((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) < 0.999)) && ((((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) >= -128LL)) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) <= 127LL)) || (((rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) >= 0LL)) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) <= 255LL)))) && !rw->gfail) {
 #line 80 "rulesets/qdq.rules"
-						AttrId a11 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
-						NodeId t12 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a11);
-						AttrId a13 = rw_attrs(rw, OP_CLIP);
-						rw_set_f(rw, a13, 0 /* a_min */, (rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))));
-						rw_set_f(rw, a13, 1 /* a_max */, (rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))));
-						NodeId t14 = rw_call(rw, OP_CLIP, (const NodeId[]){ t12 }, 1, a13);
-						if (t14 && !rw->gfail) {
-							*rule = 4;
-							return t14;
+						AttrId a81 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
+						NodeId t82 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a81);
+						AttrId a83 = rw_attrs(rw, OP_CLIP);
+						rw_set_f(rw, a83, 0 /* a_min */, (rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))));
+						rw_set_f(rw, a83, 1 /* a_max */, (rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))));
+						NodeId t84 = rw_call(rw, OP_CLIP, (const NodeId[]){ t82 }, 1, a83);
+						if (t84 && !rw->gfail) {
+							*rule = 6;
+							return t84;
 						}
-#line 335 "gen/qdq.c"
+#line 536 "gen/qdq.c"
 					}
 				}
 			}
@@ -341,9 +542,9 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 	if (rw_op(m, v_0) == OP_NN_BIAS_ADD) {
 		v_0_0 = rw_arg(m, v_0, 0);
 		if (rw_op(m, v_0_0) == OP_NN_CONV2D &&
-			    rw_attr_s(m, v_0_0, 6 /* data_layout */) == rw->syms[0] &&
-			    rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1] &&
-			    rw_attr_s(m, v_0_0, 8 /* out_layout */) == rw->syms[2]) {
+			    rw_attr_s(m, v_0_0, 6 /* data_layout */) == rw->syms[2] &&
+			    rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3] &&
+			    rw_attr_s(m, v_0_0, 8 /* out_layout */) == rw->syms[4]) {
 			v_0_0_0 = rw_arg(m, v_0_0, 0);
 			if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
 				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
@@ -375,36 +576,36 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														if ((((((((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_0_1)) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_0_1_1) && rw_is_scalar(m, v_0_0_1_2)) || ((((rw_attr_i(m, v_0_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_0_1_1) == 1LL)) && (rw_dim(rw, v_0_0_1_1, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_0_1_2) || ((rw_rank(rw, v_0_0_1_2) == 1LL) && (rw_dim(rw, v_0_0_1_2, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_0) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_attr_i(m, v_0, 0 /* axis */) == 1LL)) && (rw_rank(rw, v_0_1) == 1LL)) && !rw->gfail) {
 #line 109 "rulesets/qdq.rules"
-															AttrId a15 = rw_attrs(rw, OP_QNN_CONV2D);
-															rw_set_from(rw, a15, 0 /* strides */, v_0_0, 0);
-															rw_set_from(rw, a15, 1 /* padding */, v_0_0, 1);
-															rw_set_from(rw, a15, 2 /* dilation */, v_0_0, 2);
-															rw_set_from(rw, a15, 3 /* groups */, v_0_0, 3);
-															rw_set_from(rw, a15, 4 /* channels */, v_0_0, 4);
-															rw_set_from(rw, a15, 5 /* kernel_size */, v_0_0, 5);
-															rw_set_dtype(rw, a15, 9 /* out_dtype */, DT_INT32);
-															NodeId t16 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ v_0_0_0_0, v_0_0_1_0, v_0_0_0_2, v_0_0_1_2, v_0_0_0_1, v_0_0_1_1 }, 6, a15);
-															NodeId t17 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
-															NodeId t18 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a19 = rw_attrs(rw, OP_QNN_QUANTIZE);
-															rw_set_dtype(rw, a19, 0 /* out_dtype */, DT_INT32);
-															rw_set_i(rw, a19, 1 /* axis */, 0LL);
-															NodeId t20 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_1, t17, t18 }, 3, a19);
-															NodeId t21 = rw_fold_new(rw, t20);
-															AttrId a22 = rw_attrs(rw, OP_NN_BIAS_ADD);
-															NodeId t23 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t16, t21 }, 2, a22);
-															NodeId t24 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
-															NodeId t25 = rw_fold_new(rw, t24);
-															NodeId t26 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a27 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-															rw_set_i(rw, a27, 0 /* axis */, 1LL);
-															rw_set_from(rw, a27, 3 /* out_dtype */, v, 0);
-															NodeId t28 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t23, t25, t26, v_1, v_2 }, 5, a27);
-															if (t28 && !rw->gfail) {
-																*rule = 5;
-																return t28;
+															AttrId a85 = rw_attrs(rw, OP_QNN_CONV2D);
+															rw_set_from(rw, a85, 0 /* strides */, v_0_0, 0);
+															rw_set_from(rw, a85, 1 /* padding */, v_0_0, 1);
+															rw_set_from(rw, a85, 2 /* dilation */, v_0_0, 2);
+															rw_set_from(rw, a85, 3 /* groups */, v_0_0, 3);
+															rw_set_from(rw, a85, 4 /* channels */, v_0_0, 4);
+															rw_set_from(rw, a85, 5 /* kernel_size */, v_0_0, 5);
+															rw_set_dtype(rw, a85, 9 /* out_dtype */, DT_INT32);
+															NodeId t86 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ v_0_0_0_0, v_0_0_1_0, v_0_0_0_2, v_0_0_1_2, v_0_0_0_1, v_0_0_1_1 }, 6, a85);
+															NodeId t87 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
+															NodeId t88 = rw_scalar_i(rw, DT_INT32, 0LL);
+															AttrId a89 = rw_attrs(rw, OP_QNN_QUANTIZE);
+															rw_set_dtype(rw, a89, 0 /* out_dtype */, DT_INT32);
+															rw_set_i(rw, a89, 1 /* axis */, 0LL);
+															NodeId t90 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_1, t87, t88 }, 3, a89);
+															NodeId t91 = rw_fold_new(rw, t90);
+															AttrId a92 = rw_attrs(rw, OP_NN_BIAS_ADD);
+															NodeId t93 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t86, t91 }, 2, a92);
+															NodeId t94 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
+															NodeId t95 = rw_fold_new(rw, t94);
+															NodeId t96 = rw_scalar_i(rw, DT_INT32, 0LL);
+															AttrId a97 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+															rw_set_i(rw, a97, 0 /* axis */, 1LL);
+															rw_set_from(rw, a97, 3 /* out_dtype */, v, 0);
+															NodeId t98 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t93, t95, t96, v_1, v_2 }, 5, a97);
+															if (t98 && !rw->gfail) {
+																*rule = 7;
+																return t98;
 															}
-#line 407 "gen/qdq.c"
+#line 608 "gen/qdq.c"
 														}
 													}
 												}
@@ -420,9 +621,9 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 		}
 	}
 	if (rw_op(m, v_0) == OP_NN_CONV2D &&
-		    rw_attr_s(m, v_0, 6 /* data_layout */) == rw->syms[0] &&
-		    rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[1] &&
-		    rw_attr_s(m, v_0, 8 /* out_layout */) == rw->syms[2]) {
+		    rw_attr_s(m, v_0, 6 /* data_layout */) == rw->syms[2] &&
+		    rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[3] &&
+		    rw_attr_s(m, v_0, 8 /* out_layout */) == rw->syms[4]) {
 		v_0_0 = rw_arg(m, v_0, 0);
 		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
 			v_0_0_0 = rw_arg(m, v_0_0, 0);
@@ -451,27 +652,27 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 												rw->gfail = 0;
 												if (((((((((((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) || ((((rw_attr_i(m, v_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1, 0LL) == rw_dim(rw, v_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_2) || ((rw_rank(rw, v_0_1_2) == 1LL) && (rw_dim(rw, v_0_1_2, 0LL) == rw_dim(rw, v_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
 #line 131 "rulesets/qdq.rules"
-													AttrId a29 = rw_attrs(rw, OP_QNN_CONV2D);
-													rw_set_from(rw, a29, 0 /* strides */, v_0, 0);
-													rw_set_from(rw, a29, 1 /* padding */, v_0, 1);
-													rw_set_from(rw, a29, 2 /* dilation */, v_0, 2);
-													rw_set_from(rw, a29, 3 /* groups */, v_0, 3);
-													rw_set_from(rw, a29, 4 /* channels */, v_0, 4);
-													rw_set_from(rw, a29, 5 /* kernel_size */, v_0, 5);
-													rw_set_dtype(rw, a29, 9 /* out_dtype */, DT_INT32);
-													NodeId t30 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_2, v_0_1_2, v_0_0_1, v_0_1_1 }, 6, a29);
-													NodeId t31 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_1, v_0_1_1 }, 2, 0);
-													NodeId t32 = rw_fold_new(rw, t31);
-													NodeId t33 = rw_scalar_i(rw, DT_INT32, 0LL);
-													AttrId a34 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-													rw_set_i(rw, a34, 0 /* axis */, 1LL);
-													rw_set_from(rw, a34, 3 /* out_dtype */, v, 0);
-													NodeId t35 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t30, t32, t33, v_1, v_2 }, 5, a34);
-													if (t35 && !rw->gfail) {
-														*rule = 6;
-														return t35;
+													AttrId a99 = rw_attrs(rw, OP_QNN_CONV2D);
+													rw_set_from(rw, a99, 0 /* strides */, v_0, 0);
+													rw_set_from(rw, a99, 1 /* padding */, v_0, 1);
+													rw_set_from(rw, a99, 2 /* dilation */, v_0, 2);
+													rw_set_from(rw, a99, 3 /* groups */, v_0, 3);
+													rw_set_from(rw, a99, 4 /* channels */, v_0, 4);
+													rw_set_from(rw, a99, 5 /* kernel_size */, v_0, 5);
+													rw_set_dtype(rw, a99, 9 /* out_dtype */, DT_INT32);
+													NodeId t100 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_2, v_0_1_2, v_0_0_1, v_0_1_1 }, 6, a99);
+													NodeId t101 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_1, v_0_1_1 }, 2, 0);
+													NodeId t102 = rw_fold_new(rw, t101);
+													NodeId t103 = rw_scalar_i(rw, DT_INT32, 0LL);
+													AttrId a104 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+													rw_set_i(rw, a104, 0 /* axis */, 1LL);
+													rw_set_from(rw, a104, 3 /* out_dtype */, v, 0);
+													NodeId t105 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t100, t102, t103, v_1, v_2 }, 5, a104);
+													if (t105 && !rw->gfail) {
+														*rule = 8;
+														return t105;
 													}
-#line 474 "gen/qdq.c"
+#line 675 "gen/qdq.c"
 												}
 											}
 										}
@@ -518,31 +719,31 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														if (((((((((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_0_1)) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_0_1_1) && rw_is_scalar(m, v_0_0_1_2)) || ((((rw_attr_i(m, v_0_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_0_1_1) == 1LL)) && (rw_dim(rw, v_0_0_1_1, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_0_1_2) || ((rw_rank(rw, v_0_0_1_2) == 1LL) && (rw_dim(rw, v_0_0_1_2, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_0) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0_0) == 2LL)) && (rw_rank(rw, v_0_1) == 1LL)) && (rw_dim(rw, v_0_1, 0LL) == rw_dim(rw, v_0_0, 1LL))) && !rw->gfail) {
 #line 152 "rulesets/qdq.rules"
-															AttrId a36 = rw_attrs(rw, OP_QNN_DENSE);
-															rw_set_from(rw, a36, 0 /* units */, v_0_0, 0);
-															rw_set_dtype(rw, a36, 1 /* out_dtype */, DT_INT32);
-															NodeId t37 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_0_0_0, v_0_0_1_0, v_0_0_0_2, v_0_0_1_2, v_0_0_0_1, v_0_0_1_1 }, 6, a36);
-															NodeId t38 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
-															NodeId t39 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a40 = rw_attrs(rw, OP_QNN_QUANTIZE);
-															rw_set_dtype(rw, a40, 0 /* out_dtype */, DT_INT32);
-															rw_set_i(rw, a40, 1 /* axis */, 0LL);
-															NodeId t41 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_1, t38, t39 }, 3, a40);
-															NodeId t42 = rw_fold_new(rw, t41);
-															AttrId a43 = rw_attrs(rw, OP_NN_BIAS_ADD);
-															NodeId t44 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t37, t42 }, 2, a43);
-															NodeId t45 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
-															NodeId t46 = rw_fold_new(rw, t45);
-															NodeId t47 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a48 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-															rw_set_i(rw, a48, 0 /* axis */, 1LL);
-															rw_set_from(rw, a48, 3 /* out_dtype */, v, 0);
-															NodeId t49 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t44, t46, t47, v_1, v_2 }, 5, a48);
-															if (t49 && !rw->gfail) {
-																*rule = 7;
-																return t49;
+															AttrId a106 = rw_attrs(rw, OP_QNN_DENSE);
+															rw_set_from(rw, a106, 0 /* units */, v_0_0, 0);
+															rw_set_dtype(rw, a106, 1 /* out_dtype */, DT_INT32);
+															NodeId t107 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_0_0_0, v_0_0_1_0, v_0_0_0_2, v_0_0_1_2, v_0_0_0_1, v_0_0_1_1 }, 6, a106);
+															NodeId t108 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
+															NodeId t109 = rw_scalar_i(rw, DT_INT32, 0LL);
+															AttrId a110 = rw_attrs(rw, OP_QNN_QUANTIZE);
+															rw_set_dtype(rw, a110, 0 /* out_dtype */, DT_INT32);
+															rw_set_i(rw, a110, 1 /* axis */, 0LL);
+															NodeId t111 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_1, t108, t109 }, 3, a110);
+															NodeId t112 = rw_fold_new(rw, t111);
+															AttrId a113 = rw_attrs(rw, OP_NN_BIAS_ADD);
+															NodeId t114 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t107, t112 }, 2, a113);
+															NodeId t115 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
+															NodeId t116 = rw_fold_new(rw, t115);
+															NodeId t117 = rw_scalar_i(rw, DT_INT32, 0LL);
+															AttrId a118 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+															rw_set_i(rw, a118, 0 /* axis */, 1LL);
+															rw_set_from(rw, a118, 3 /* out_dtype */, v, 0);
+															NodeId t119 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t114, t116, t117, v_1, v_2 }, 5, a118);
+															if (t119 && !rw->gfail) {
+																*rule = 9;
+																return t119;
 															}
-#line 545 "gen/qdq.c"
+#line 746 "gen/qdq.c"
 														}
 													}
 												}
@@ -588,31 +789,31 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														if (((((((((((((((rw_dtype(m, v_0_1_0_0) == DT_INT8) || (rw_dtype(m, v_0_1_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_1_0_1)) && rw_is_scalar(m, v_0_1_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1_1) && rw_is_scalar(m, v_0_1_1_2)) || ((((rw_attr_i(m, v_0_1_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1_1, 0LL) == rw_dim(rw, v_0_1_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_1_2) || ((rw_rank(rw, v_0_1_1_2) == 1LL) && (rw_dim(rw, v_0_1_1_2, 0LL) == rw_dim(rw, v_0_1_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_1) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0_1) == 2LL)) && (rw_rank(rw, v_0_0) == 1LL)) && (rw_dim(rw, v_0_0, 0LL) == rw_dim(rw, v_0_1, 1LL))) && !rw->gfail) {
 #line 152 "rulesets/qdq.rules"
-															AttrId a50 = rw_attrs(rw, OP_QNN_DENSE);
-															rw_set_from(rw, a50, 0 /* units */, v_0_1, 0);
-															rw_set_dtype(rw, a50, 1 /* out_dtype */, DT_INT32);
-															NodeId t51 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_1_0_0, v_0_1_1_0, v_0_1_0_2, v_0_1_1_2, v_0_1_0_1, v_0_1_1_1 }, 6, a50);
-															NodeId t52 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1_0_1, v_0_1_1_1 }, 2, 0);
-															NodeId t53 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a54 = rw_attrs(rw, OP_QNN_QUANTIZE);
-															rw_set_dtype(rw, a54, 0 /* out_dtype */, DT_INT32);
-															rw_set_i(rw, a54, 1 /* axis */, 0LL);
-															NodeId t55 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, t52, t53 }, 3, a54);
-															NodeId t56 = rw_fold_new(rw, t55);
-															AttrId a57 = rw_attrs(rw, OP_NN_BIAS_ADD);
-															NodeId t58 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t51, t56 }, 2, a57);
-															NodeId t59 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1_0_1, v_0_1_1_1 }, 2, 0);
-															NodeId t60 = rw_fold_new(rw, t59);
-															NodeId t61 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a62 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-															rw_set_i(rw, a62, 0 /* axis */, 1LL);
-															rw_set_from(rw, a62, 3 /* out_dtype */, v, 0);
-															NodeId t63 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t58, t60, t61, v_1, v_2 }, 5, a62);
-															if (t63 && !rw->gfail) {
-																*rule = 7;
-																return t63;
+															AttrId a120 = rw_attrs(rw, OP_QNN_DENSE);
+															rw_set_from(rw, a120, 0 /* units */, v_0_1, 0);
+															rw_set_dtype(rw, a120, 1 /* out_dtype */, DT_INT32);
+															NodeId t121 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_1_0_0, v_0_1_1_0, v_0_1_0_2, v_0_1_1_2, v_0_1_0_1, v_0_1_1_1 }, 6, a120);
+															NodeId t122 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1_0_1, v_0_1_1_1 }, 2, 0);
+															NodeId t123 = rw_scalar_i(rw, DT_INT32, 0LL);
+															AttrId a124 = rw_attrs(rw, OP_QNN_QUANTIZE);
+															rw_set_dtype(rw, a124, 0 /* out_dtype */, DT_INT32);
+															rw_set_i(rw, a124, 1 /* axis */, 0LL);
+															NodeId t125 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, t122, t123 }, 3, a124);
+															NodeId t126 = rw_fold_new(rw, t125);
+															AttrId a127 = rw_attrs(rw, OP_NN_BIAS_ADD);
+															NodeId t128 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t121, t126 }, 2, a127);
+															NodeId t129 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1_0_1, v_0_1_1_1 }, 2, 0);
+															NodeId t130 = rw_fold_new(rw, t129);
+															NodeId t131 = rw_scalar_i(rw, DT_INT32, 0LL);
+															AttrId a132 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+															rw_set_i(rw, a132, 0 /* axis */, 1LL);
+															rw_set_from(rw, a132, 3 /* out_dtype */, v, 0);
+															NodeId t133 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t128, t130, t131, v_1, v_2 }, 5, a132);
+															if (t133 && !rw->gfail) {
+																*rule = 9;
+																return t133;
 															}
-#line 615 "gen/qdq.c"
+#line 816 "gen/qdq.c"
 														}
 													}
 												}
@@ -656,22 +857,22 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 												rw->gfail = 0;
 												if ((((((((((((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) || ((((rw_attr_i(m, v_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1, 0LL) == rw_dim(rw, v_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_2) || ((rw_rank(rw, v_0_1_2) == 1LL) && (rw_dim(rw, v_0_1_2, 0LL) == rw_dim(rw, v_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0) == 2LL)) && !rw->gfail) {
 #line 169 "rulesets/qdq.rules"
-													AttrId a64 = rw_attrs(rw, OP_QNN_DENSE);
-													rw_set_from(rw, a64, 0 /* units */, v_0, 0);
-													rw_set_dtype(rw, a64, 1 /* out_dtype */, DT_INT32);
-													NodeId t65 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_2, v_0_1_2, v_0_0_1, v_0_1_1 }, 6, a64);
-													NodeId t66 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_1, v_0_1_1 }, 2, 0);
-													NodeId t67 = rw_fold_new(rw, t66);
-													NodeId t68 = rw_scalar_i(rw, DT_INT32, 0LL);
-													AttrId a69 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-													rw_set_i(rw, a69, 0 /* axis */, 1LL);
-													rw_set_from(rw, a69, 3 /* out_dtype */, v, 0);
-													NodeId t70 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t65, t67, t68, v_1, v_2 }, 5, a69);
-													if (t70 && !rw->gfail) {
-														*rule = 8;
-														return t70;
+													AttrId a134 = rw_attrs(rw, OP_QNN_DENSE);
+													rw_set_from(rw, a134, 0 /* units */, v_0, 0);
+													rw_set_dtype(rw, a134, 1 /* out_dtype */, DT_INT32);
+													NodeId t135 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_2, v_0_1_2, v_0_0_1, v_0_1_1 }, 6, a134);
+													NodeId t136 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_1, v_0_1_1 }, 2, 0);
+													NodeId t137 = rw_fold_new(rw, t136);
+													NodeId t138 = rw_scalar_i(rw, DT_INT32, 0LL);
+													AttrId a139 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+													rw_set_i(rw, a139, 0 /* axis */, 1LL);
+													rw_set_from(rw, a139, 3 /* out_dtype */, v, 0);
+													NodeId t140 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t135, t137, t138, v_1, v_2 }, 5, a139);
+													if (t140 && !rw->gfail) {
+														*rule = 10;
+														return t140;
 													}
-#line 674 "gen/qdq.c"
+#line 875 "gen/qdq.c"
 												}
 											}
 										}
@@ -708,17 +909,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
 										 * result: qnn.add(a, b, as, az, bs, bz, ys, yz) */
 										{
-#line 184 "rulesets/qdq.rules"
+#line 227 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 185 "rulesets/qdq.rules"
-												AttrId a71 = rw_attrs(rw, OP_QNN_ADD);
-												NodeId t72 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_1, v_0_0_2, v_0_1_1, v_0_1_2, v_1, v_2 }, 8, a71);
-												if (t72 && !rw->gfail) {
-													*rule = 9;
-													return t72;
+#line 228 "rulesets/qdq.rules"
+												AttrId a141 = rw_attrs(rw, OP_QNN_ADD);
+												NodeId t142 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_1, v_0_0_2, v_0_1_1, v_0_1_2, v_1, v_2 }, 8, a141);
+												if (t142 && !rw->gfail) {
+													*rule = 11;
+													return t142;
 												}
-#line 721 "gen/qdq.c"
+#line 922 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_add, variant 2 of 2
@@ -726,17 +927,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
 										 * result: qnn.add(a, b, as, az, bs, bz, ys, yz) */
 										{
-#line 184 "rulesets/qdq.rules"
+#line 227 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 185 "rulesets/qdq.rules"
-												AttrId a73 = rw_attrs(rw, OP_QNN_ADD);
-												NodeId t74 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ v_0_1_0, v_0_0_0, v_0_1_1, v_0_1_2, v_0_0_1, v_0_0_2, v_1, v_2 }, 8, a73);
-												if (t74 && !rw->gfail) {
-													*rule = 9;
-													return t74;
+#line 228 "rulesets/qdq.rules"
+												AttrId a143 = rw_attrs(rw, OP_QNN_ADD);
+												NodeId t144 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ v_0_1_0, v_0_0_0, v_0_1_1, v_0_1_2, v_0_0_1, v_0_0_2, v_1, v_2 }, 8, a143);
+												if (t144 && !rw->gfail) {
+													*rule = 11;
+													return t144;
 												}
-#line 739 "gen/qdq.c"
+#line 940 "gen/qdq.c"
 											}
 										}
 									}
@@ -772,17 +973,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
 										 * result: qnn.mul(a, b, as, az, bs, bz, ys, yz) */
 										{
-#line 192 "rulesets/qdq.rules"
+#line 235 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 193 "rulesets/qdq.rules"
-												AttrId a75 = rw_attrs(rw, OP_QNN_MUL);
-												NodeId t76 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_1, v_0_0_2, v_0_1_1, v_0_1_2, v_1, v_2 }, 8, a75);
-												if (t76 && !rw->gfail) {
-													*rule = 10;
-													return t76;
+#line 236 "rulesets/qdq.rules"
+												AttrId a145 = rw_attrs(rw, OP_QNN_MUL);
+												NodeId t146 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_1, v_0_0_2, v_0_1_1, v_0_1_2, v_1, v_2 }, 8, a145);
+												if (t146 && !rw->gfail) {
+													*rule = 12;
+													return t146;
 												}
-#line 785 "gen/qdq.c"
+#line 986 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_mul, variant 2 of 2
@@ -790,17 +991,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
 										 * result: qnn.mul(a, b, as, az, bs, bz, ys, yz) */
 										{
-#line 192 "rulesets/qdq.rules"
+#line 235 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 193 "rulesets/qdq.rules"
-												AttrId a77 = rw_attrs(rw, OP_QNN_MUL);
-												NodeId t78 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ v_0_1_0, v_0_0_0, v_0_1_1, v_0_1_2, v_0_0_1, v_0_0_2, v_1, v_2 }, 8, a77);
-												if (t78 && !rw->gfail) {
-													*rule = 10;
-													return t78;
+#line 236 "rulesets/qdq.rules"
+												AttrId a147 = rw_attrs(rw, OP_QNN_MUL);
+												NodeId t148 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ v_0_1_0, v_0_0_0, v_0_1_1, v_0_1_2, v_0_0_1, v_0_0_2, v_1, v_2 }, 8, a147);
+												if (t148 && !rw->gfail) {
+													*rule = 12;
+													return t148;
 												}
-#line 803 "gen/qdq.c"
+#line 1004 "gen/qdq.c"
 											}
 										}
 									}
@@ -829,17 +1030,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
 							 * result: nn.max_pool2d(x, attrs(p)) */
 							{
-#line 204 "rulesets/qdq.rules"
+#line 247 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 205 "rulesets/qdq.rules"
-									AttrId a79 = rw_attrs_copy(rw, OP_NN_MAX_POOL2D, v_0);
-									NodeId t80 = rw_call(rw, OP_NN_MAX_POOL2D, (const NodeId[]){ v_0_0_0 }, 1, a79);
-									if (t80 && !rw->gfail) {
-										*rule = 11;
-										return t80;
+#line 248 "rulesets/qdq.rules"
+									AttrId a149 = rw_attrs_copy(rw, OP_NN_MAX_POOL2D, v_0);
+									NodeId t150 = rw_call(rw, OP_NN_MAX_POOL2D, (const NodeId[]){ v_0_0_0 }, 1, a149);
+									if (t150 && !rw->gfail) {
+										*rule = 13;
+										return t150;
 									}
-#line 842 "gen/qdq.c"
+#line 1043 "gen/qdq.c"
 								}
 							}
 						}
@@ -865,17 +1066,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(r) == 1))
 							 * result: reshape(x, attrs(r)) */
 							{
-#line 210 "rulesets/qdq.rules"
+#line 253 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 211 "rulesets/qdq.rules"
-									AttrId a81 = rw_attrs_copy(rw, OP_RESHAPE, v_0);
-									NodeId t82 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_0_0_0 }, 1, a81);
-									if (t82 && !rw->gfail) {
-										*rule = 12;
-										return t82;
+#line 254 "rulesets/qdq.rules"
+									AttrId a151 = rw_attrs_copy(rw, OP_RESHAPE, v_0);
+									NodeId t152 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_0_0_0 }, 1, a151);
+									if (t152 && !rw->gfail) {
+										*rule = 14;
+										return t152;
 									}
-#line 878 "gen/qdq.c"
+#line 1079 "gen/qdq.c"
 								}
 							}
 						}
@@ -901,17 +1102,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(r) == 1))
 							 * result: transpose(x, attrs(r)) */
 							{
-#line 216 "rulesets/qdq.rules"
+#line 259 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 217 "rulesets/qdq.rules"
-									AttrId a83 = rw_attrs_copy(rw, OP_TRANSPOSE, v_0);
-									NodeId t84 = rw_call(rw, OP_TRANSPOSE, (const NodeId[]){ v_0_0_0 }, 1, a83);
-									if (t84 && !rw->gfail) {
-										*rule = 13;
-										return t84;
+#line 260 "rulesets/qdq.rules"
+									AttrId a153 = rw_attrs_copy(rw, OP_TRANSPOSE, v_0);
+									NodeId t154 = rw_call(rw, OP_TRANSPOSE, (const NodeId[]){ v_0_0_0 }, 1, a153);
+									if (t154 && !rw->gfail) {
+										*rule = 15;
+										return t154;
 									}
-#line 914 "gen/qdq.c"
+#line 1115 "gen/qdq.c"
 								}
 							}
 						}
@@ -937,23 +1138,23 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
 							 * result: cast(nn.avg_pool2d(cast(x, dtype="int32"), attrs(p)), dtype=q.out_dtype) */
 							{
-#line 227 "rulesets/qdq.rules"
+#line 270 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 228 "rulesets/qdq.rules"
-									AttrId a85 = rw_attrs(rw, OP_CAST);
-									rw_set_dtype(rw, a85, 0 /* dtype */, DT_INT32);
-									NodeId t86 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a85);
-									AttrId a87 = rw_attrs_copy(rw, OP_NN_AVG_POOL2D, v_0);
-									NodeId t88 = rw_call(rw, OP_NN_AVG_POOL2D, (const NodeId[]){ t86 }, 1, a87);
-									AttrId a89 = rw_attrs(rw, OP_CAST);
-									rw_set_from(rw, a89, 0 /* dtype */, v, 0);
-									NodeId t90 = rw_call(rw, OP_CAST, (const NodeId[]){ t88 }, 1, a89);
-									if (t90 && !rw->gfail) {
-										*rule = 14;
-										return t90;
+#line 271 "rulesets/qdq.rules"
+									AttrId a155 = rw_attrs(rw, OP_CAST);
+									rw_set_dtype(rw, a155, 0 /* dtype */, DT_INT32);
+									NodeId t156 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a155);
+									AttrId a157 = rw_attrs_copy(rw, OP_NN_AVG_POOL2D, v_0);
+									NodeId t158 = rw_call(rw, OP_NN_AVG_POOL2D, (const NodeId[]){ t156 }, 1, a157);
+									AttrId a159 = rw_attrs(rw, OP_CAST);
+									rw_set_from(rw, a159, 0 /* dtype */, v, 0);
+									NodeId t160 = rw_call(rw, OP_CAST, (const NodeId[]){ t158 }, 1, a159);
+									if (t160 && !rw->gfail) {
+										*rule = 16;
+										return t160;
 									}
-#line 956 "gen/qdq.c"
+#line 1157 "gen/qdq.c"
 								}
 							}
 						}
@@ -974,28 +1175,28 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 					if (rw_kind(m, v_1) == NK_CONST) {
 						v_2 = rw_arg(m, v, 2);
 						if (rw_kind(m, v_2) == NK_CONST) {
-							/* rule qdq_global_avg_pool2d
+							/* rule qdq_global_avg_pool2d_trunc
 							 * match:  q:qnn.quantize(p:nn.global_avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
 							 * result: cast(nn.global_avg_pool2d(cast(x, dtype="int32"), attrs(p)), dtype=q.out_dtype) */
 							{
-#line 233 "rulesets/qdq.rules"
+#line 297 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 234 "rulesets/qdq.rules"
-									AttrId a91 = rw_attrs(rw, OP_CAST);
-									rw_set_dtype(rw, a91, 0 /* dtype */, DT_INT32);
-									NodeId t92 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a91);
-									AttrId a93 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, v_0);
-									NodeId t94 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t92 }, 1, a93);
-									AttrId a95 = rw_attrs(rw, OP_CAST);
-									rw_set_from(rw, a95, 0 /* dtype */, v, 0);
-									NodeId t96 = rw_call(rw, OP_CAST, (const NodeId[]){ t94 }, 1, a95);
-									if (t96 && !rw->gfail) {
-										*rule = 15;
-										return t96;
+#line 298 "rulesets/qdq.rules"
+									AttrId a161 = rw_attrs(rw, OP_CAST);
+									rw_set_dtype(rw, a161, 0 /* dtype */, DT_INT32);
+									NodeId t162 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a161);
+									AttrId a163 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, v_0);
+									NodeId t164 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t162 }, 1, a163);
+									AttrId a165 = rw_attrs(rw, OP_CAST);
+									rw_set_from(rw, a165, 0 /* dtype */, v, 0);
+									NodeId t166 = rw_call(rw, OP_CAST, (const NodeId[]){ t164 }, 1, a165);
+									if (t166 && !rw->gfail) {
+										*rule = 17;
+										return t166;
 									}
-#line 998 "gen/qdq.c"
+#line 1199 "gen/qdq.c"
 								}
 							}
 						}
@@ -1031,33 +1232,33 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 												 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(k) == 1))
 												 * result: qnn.concatenate((a, b), (as, bs), (az, bz), ys, yz, axis=k.axis) */
 												{
-#line 245 "rulesets/qdq.rules"
+#line 309 "rulesets/qdq.rules"
 													rw->gfail = 0;
 													if ((((((((((rw_is_scalar(m, v_0_0_0_1) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_0_0_1_1)) && rw_is_scalar(m, v_0_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_1_0) == rw_dtype(m, v_0_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 246 "rulesets/qdq.rules"
-														uint32_t m97;
-														rw_tb_begin(rw, &m97);
+#line 310 "rulesets/qdq.rules"
+														uint32_t m167;
+														rw_tb_begin(rw, &m167);
 														rw_tb_add(rw, v_0_0_0_0);
 														rw_tb_add(rw, v_0_0_1_0);
-														NodeId t98 = rw_tb_end(rw, m97);
-														uint32_t m99;
-														rw_tb_begin(rw, &m99);
+														NodeId t168 = rw_tb_end(rw, m167);
+														uint32_t m169;
+														rw_tb_begin(rw, &m169);
 														rw_tb_add(rw, v_0_0_0_1);
 														rw_tb_add(rw, v_0_0_1_1);
-														NodeId t100 = rw_tb_end(rw, m99);
-														uint32_t m101;
-														rw_tb_begin(rw, &m101);
+														NodeId t170 = rw_tb_end(rw, m169);
+														uint32_t m171;
+														rw_tb_begin(rw, &m171);
 														rw_tb_add(rw, v_0_0_0_2);
 														rw_tb_add(rw, v_0_0_1_2);
-														NodeId t102 = rw_tb_end(rw, m101);
-														AttrId a103 = rw_attrs(rw, OP_QNN_CONCATENATE);
-														rw_set_from(rw, a103, 0 /* axis */, v_0, 0);
-														NodeId t104 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t98, t100, t102, v_1, v_2 }, 5, a103);
-														if (t104 && !rw->gfail) {
-															*rule = 16;
-															return t104;
+														NodeId t172 = rw_tb_end(rw, m171);
+														AttrId a173 = rw_attrs(rw, OP_QNN_CONCATENATE);
+														rw_set_from(rw, a173, 0 /* axis */, v_0, 0);
+														NodeId t174 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t168, t170, t172, v_1, v_2 }, 5, a173);
+														if (t174 && !rw->gfail) {
+															*rule = 18;
+															return t174;
 														}
-#line 1060 "gen/qdq.c"
+#line 1261 "gen/qdq.c"
 													}
 												}
 											}
@@ -1100,36 +1301,36 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 															 * cond:   ((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(cs)) && is_scalar(cz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (dtype(c) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(k) == 1))
 															 * result: qnn.concatenate((a, b, c), (as, bs, cs), (az, bz, cz), ys, yz, axis=k.axis) */
 															{
-#line 255 "rulesets/qdq.rules"
+#line 319 "rulesets/qdq.rules"
 																rw->gfail = 0;
 																if (((((((((((((rw_is_scalar(m, v_0_0_0_1) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_0_0_1_1)) && rw_is_scalar(m, v_0_0_1_2)) && rw_is_scalar(m, v_0_0_2_1)) && rw_is_scalar(m, v_0_0_2_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_1_0) == rw_dtype(m, v_0_0_0_0))) && (rw_dtype(m, v_0_0_2_0) == rw_dtype(m, v_0_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 256 "rulesets/qdq.rules"
-																	uint32_t m105;
-																	rw_tb_begin(rw, &m105);
+#line 320 "rulesets/qdq.rules"
+																	uint32_t m175;
+																	rw_tb_begin(rw, &m175);
 																	rw_tb_add(rw, v_0_0_0_0);
 																	rw_tb_add(rw, v_0_0_1_0);
 																	rw_tb_add(rw, v_0_0_2_0);
-																	NodeId t106 = rw_tb_end(rw, m105);
-																	uint32_t m107;
-																	rw_tb_begin(rw, &m107);
+																	NodeId t176 = rw_tb_end(rw, m175);
+																	uint32_t m177;
+																	rw_tb_begin(rw, &m177);
 																	rw_tb_add(rw, v_0_0_0_1);
 																	rw_tb_add(rw, v_0_0_1_1);
 																	rw_tb_add(rw, v_0_0_2_1);
-																	NodeId t108 = rw_tb_end(rw, m107);
-																	uint32_t m109;
-																	rw_tb_begin(rw, &m109);
+																	NodeId t178 = rw_tb_end(rw, m177);
+																	uint32_t m179;
+																	rw_tb_begin(rw, &m179);
 																	rw_tb_add(rw, v_0_0_0_2);
 																	rw_tb_add(rw, v_0_0_1_2);
 																	rw_tb_add(rw, v_0_0_2_2);
-																	NodeId t110 = rw_tb_end(rw, m109);
-																	AttrId a111 = rw_attrs(rw, OP_QNN_CONCATENATE);
-																	rw_set_from(rw, a111, 0 /* axis */, v_0, 0);
-																	NodeId t112 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t106, t108, t110, v_1, v_2 }, 5, a111);
-																	if (t112 && !rw->gfail) {
-																		*rule = 17;
-																		return t112;
+																	NodeId t180 = rw_tb_end(rw, m179);
+																	AttrId a181 = rw_attrs(rw, OP_QNN_CONCATENATE);
+																	rw_set_from(rw, a181, 0 /* axis */, v_0, 0);
+																	NodeId t182 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t176, t178, t180, v_1, v_2 }, 5, a181);
+																	if (t182 && !rw->gfail) {
+																		*rule = 19;
+																		return t182;
 																	}
-#line 1132 "gen/qdq.c"
+#line 1333 "gen/qdq.c"
 																}
 															}
 														}
@@ -1155,25 +1356,25 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 			 * cond:   (((((q.axis == -1) && (rank(s) == 1)) && (numel(s) == 1)) && (rank(z) <= 1)) && (numel(z) == 1))
 			 * result: qnn.quantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(q)) */
 			{
-#line 290 "rulesets/qdq.rules"
+#line 354 "rulesets/qdq.rules"
 				rw->gfail = 0;
 				if ((((((rw_attr_i(m, v, 1 /* axis */) == -1LL) && (rw_rank(rw, v_1) == 1LL)) && (rw_numel(rw, v_1) == 1LL)) && (rw_rank(rw, v_2) <= 1LL)) && (rw_numel(rw, v_2) == 1LL)) && !rw->gfail) {
-#line 291 "rulesets/qdq.rules"
-					AttrId a113 = rw_attrs(rw, OP_RESHAPE);
-					rw_set_lit(rw, a113, 0 /* newshape */, 0);
-					NodeId t114 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a113);
-					NodeId t115 = rw_fold_new(rw, t114);
-					AttrId a116 = rw_attrs(rw, OP_RESHAPE);
-					rw_set_lit(rw, a116, 0 /* newshape */, 0);
-					NodeId t117 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_2 }, 1, a116);
-					NodeId t118 = rw_fold_new(rw, t117);
-					AttrId a119 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
-					NodeId t120 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0, t115, t118 }, 3, a119);
-					if (t120 && !rw->gfail) {
-						*rule = 22;
-						return t120;
+#line 355 "rulesets/qdq.rules"
+					AttrId a183 = rw_attrs(rw, OP_RESHAPE);
+					rw_set_lit(rw, a183, 0 /* newshape */, 0);
+					NodeId t184 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a183);
+					NodeId t185 = rw_fold_new(rw, t184);
+					AttrId a186 = rw_attrs(rw, OP_RESHAPE);
+					rw_set_lit(rw, a186, 0 /* newshape */, 0);
+					NodeId t187 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_2 }, 1, a186);
+					NodeId t188 = rw_fold_new(rw, t187);
+					AttrId a189 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
+					NodeId t190 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0, t185, t188 }, 3, a189);
+					if (t190 && !rw->gfail) {
+						*rule = 24;
+						return t190;
 					}
-#line 1176 "gen/qdq.c"
+#line 1377 "gen/qdq.c"
 				}
 			}
 		}
@@ -1200,8 +1401,8 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 
 const Ruleset graft_ruleset_qdq = {
 	"qdq", "rulesets/qdq.rules",
-	24, rules,
-	3, strs,
+	26, rules,
+	5, strs,
 	1, lits,
 	match,
 	0,
