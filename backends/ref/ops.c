@@ -2249,8 +2249,13 @@ ref_quickquantize(Module *m, NodeId n)
 	if (nd->kind != NK_CALL || nd->op != OP_QNN_QUANTIZE || !nd->type)
 		return -1;
 	{
-		/* TVM's rounding only; ONNX's goes the general way */
-		const AttrVal *rd = &m->attrs[nd->aux + (uint32_t)ir_op_attr_index(OP_QNN_QUANTIZE, "rounding", 8)];
+		/* TVM's rounding only; ONNX's goes the general way.  The op table
+		   never changes: look the attribute's slot up once */
+		static int at = -1;
+		const AttrVal *rd;
+		if (at < 0)
+			at = ir_op_attr_index(OP_QNN_QUANTIZE, "rounding", 8);
+		rd = &m->attrs[nd->aux + (uint32_t)at];
 		if (rd->kind == AV_STR && strcmp(ir_symstr(m, rd->u.s), "None") != 0)
 			return -1;
 	}
