@@ -155,60 +155,6 @@ npy_shapestr(char *buf, size_t size, const int64_t *dims, uint32_t rank)
 
 /* ---------------------------------------------------------------- utilities */
 
-/* utf8: the length of the valid UTF-8 sequence starting s[0..n), or 0 */
-static size_t
-utf8(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0], lo = 0x80, hi = 0xbf;
-	size_t len;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		if (c == 0xe0)
-			lo = 0xa0;      /* no overlong forms */
-		if (c == 0xed)
-			hi = 0x9f;      /* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		if (c == 0xf4)
-			hi = 0x8f;      /* nothing above U+10FFFF */
-	} else
-		return 0;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
-/* nbytes: the byte size of a tensor of shape d and elements of esz bytes
-** into *out; returns 0, or -1 if it does not fit in 64 bits */
-static int
-nbytes(const int64_t *d, uint32_t rank, unsigned esz, uint64_t *out)
-{
-	uint64_t n = esz;
-
-	for (uint32_t i = 0; i < rank; i++)
-		if (d[i] == 0) {
-			*out = 0;
-			return 0;
-		}
-	for (uint32_t i = 0; i < rank; i++) {
-		if ((uint64_t)d[i] > UINT64_MAX / n)
-			return -1;
-		n *= (uint64_t)d[i];
-	}
-	*out = n;
-	return 0;
-}
-
 /* ---------------------------------------------------------------- header parser */
 
 /* The kinds of Python literal in a header.  ORDER Kind: kindnames. */
@@ -555,7 +501,7 @@ header(const Err *e, const unsigned char *s, size_t n, int major, Hdr *h)
 	memset(h, 0, sizeof *h);
 	if (major == 3)
 		for (size_t i = 0, m; i < n; i += m)
-			if (!(m = utf8(s + i, n - i)))
+			if (!(m = ir_utf8_len(s + i, n - i)))
 				return bad(&p, i, "invalid UTF-8 in a version 3.0 header");
 	ws(&p);
 	if (peek(&p) != '{') {
@@ -634,7 +580,7 @@ header(const Err *e, const unsigned char *s, size_t n, int major, Hdr *h)
 		return fail(e, "'shape' %s has %u dimensions; graft handles at most %d", q, val[2].n, BE_MAXDIMS);
 	h->rank = val[2].n;
 	memcpy(h->dims, val[2].d, h->rank * sizeof *h->dims);
-	if (nbytes(h->dims, h->rank, ir_dtype_bytes[h->dt], &h->size) < 0)
+	if (ir_tensor_nbytes(h->dims, h->rank, ir_dtype_bytes[h->dt], &h->size) < 0)
 		return fail(e, "the shape %s of %s overflows a 64-bit byte count",
 		            npy_shapestr(sh, sizeof sh, h->dims, h->rank), ir_dtype_names[h->dt]);
 	return 0;
@@ -833,7 +779,7 @@ check(const Err *e, const Tensor *t, uint64_t *size)
 	for (uint32_t i = 0; i < t->rank; i++)
 		if (t->dims[i] < 0)
 			return fail(e, "cannot write a tensor of shape %s: a negative dimension", sh);
-	if (nbytes(t->dims, t->rank, ir_dtype_bytes[t->dt], size) < 0 || *size > SIZE_MAX)
+	if (ir_tensor_nbytes(t->dims, t->rank, ir_dtype_bytes[t->dt], size) < 0 || *size > SIZE_MAX)
 		return fail(e, "cannot write a tensor of shape %s: too large", sh);
 	if (*size && !t->data)
 		return fail(e, "cannot write a tensor of shape %s: it has no data", sh);

@@ -938,3 +938,56 @@ ir_f32_from_f16(uint16_t h)
 	memcpy(&f, &x, 4);
 	return f;
 }
+
+/* ---------------------------------------------------------------- file formats */
+
+size_t
+ir_utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xbf;
+	size_t len;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		if (c == 0xe0)
+			lo = 0xa0;      /* no overlong forms */
+		if (c == 0xed)
+			hi = 0x9f;      /* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		if (c == 0xf4)
+			hi = 0x8f;      /* nothing above U+10FFFF */
+	} else
+		return 0;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+int
+ir_tensor_nbytes(const int64_t *d, uint32_t rank, unsigned esz, uint64_t *out)
+{
+	uint64_t n = esz;
+
+	for (uint32_t i = 0; i < rank; i++)
+		if (d[i] == 0) {
+			*out = 0;
+			return 0;
+		}
+	for (uint32_t i = 0; i < rank; i++) {
+		if ((uint64_t)d[i] > UINT64_MAX / n)
+			return -1;
+		n *= (uint64_t)d[i];
+	}
+	*out = n;
+	return 0;
+}

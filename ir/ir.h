@@ -343,6 +343,14 @@ Sym ir_sym_fresh(Module *m, const char *s, size_t n);
 uint32_t ir_sym_hash(uint32_t h, const char *s, size_t n);
 int ir_sym_find(const Module *m, const char *s, size_t n, uint32_t h, Sym *out);
 const char *ir_symstr(const Module *m, Sym s);
+
+/* For the readers of tensor files (safetensors, .npy): the length of the
+** valid UTF-8 sequence at s[0..n), 0 if there is none (no overlong forms,
+** surrogates or code points above U+10FFFF); and the byte size of a tensor
+** of shape d with elements of esz bytes into *out, returning 0, or -1 if
+** it does not fit in 64 bits (negative dims are the caller's to refuse). */
+size_t ir_utf8_len(const unsigned char *s, size_t n);
+int ir_tensor_nbytes(const int64_t *d, uint32_t rank, unsigned esz, uint64_t *out);
 uint16_t ir_file(Module *m, const char *name);
 
 TypeId ir_type_tensor(Module *m, DType dt, int rank, const int64_t *dims);

@@ -174,60 +174,6 @@ shapestr(char *buf, size_t size, const int64_t *d, int rank)
 
 /* ---------------------------------------------------------------- utilities */
 
-/* utf8: the length of the valid UTF-8 sequence starting s[0..n), or 0 */
-static size_t
-utf8(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0], lo = 0x80, hi = 0xbf;
-	size_t len;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		if (c == 0xe0)
-			lo = 0xa0;      /* no overlong forms */
-		if (c == 0xed)
-			hi = 0x9f;      /* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		if (c == 0xf4)
-			hi = 0x8f;      /* nothing above U+10FFFF */
-	} else
-		return 0;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
-/* nbytes: the byte size of a tensor of shape d and elements of esz bytes
-** into *out; returns 0, or -1 if it does not fit in 64 bits */
-static int
-nbytes(const int64_t *d, int rank, unsigned esz, uint64_t *out)
-{
-	uint64_t n = esz;
-
-	for (int i = 0; i < rank; i++)
-		if (d[i] == 0) {
-			*out = 0;
-			return 0;
-		}
-	for (int i = 0; i < rank; i++) {
-		if ((uint64_t)d[i] > UINT64_MAX / n)
-			return -1;
-		n *= (uint64_t)d[i];
-	}
-	*out = n;
-	return 0;
-}
-
 /* le64: the little-endian u64 at b[0..8) */
 static uint64_t
 le64(const unsigned char *b)
@@ -439,7 +385,7 @@ str(P *p)
 			p->i++;
 			continue;
 		}
-		size_t m = utf8(p->s + p->i, p->n - p->i);
+		size_t m = ir_utf8_len((const unsigned char *)p->s + p->i, p->n - p->i);
 		if (!m)
 			return bad(p, p->i, "invalid UTF-8 in string");
 		memcpy(p->tmp + k, p->s + p->i, m);
@@ -783,7 +729,7 @@ entry(Load *L, size_t at)
 	if (!(have & HOFF))
 		return fail(p->e, "tensor %s: missing \"data_offsets\"", q);
 	shapestr(sh, sizeof sh, L->dims, (int)rank);
-	if (nbytes(L->dims, (int)rank, ir_dtype_bytes[dt], &size) < 0)
+	if (ir_tensor_nbytes(L->dims, rank, ir_dtype_bytes[dt], &size) < 0)
 		return fail(p->e, "tensor %s: shape %s of %s overflows a 64-bit byte count",
 		            q, sh, stnames[dt]);
 	if (off[1] < off[0])
@@ -1174,7 +1120,7 @@ validname(const char *s)
 	size_t n = strlen(s), m;
 
 	for (size_t i = 0; i < n; i += m)
-		if (!(m = utf8(u + i, n - i)))
+		if (!(m = ir_utf8_len(u + i, n - i)))
 			return 0;
 	return 1;
 }
@@ -1207,7 +1153,7 @@ build(const Err *e, const StTensor *t, uint32_t n, Buf *b)
 		for (int k = 0; k < x->rank; k++)
 			if (x->dims[k] < 0)
 				return fail(e, "tensor %s: shape %s has a negative dimension", q, sh);
-		if (nbytes(x->dims, x->rank, ir_dtype_bytes[x->dtype], &size) < 0)
+		if (ir_tensor_nbytes(x->dims, (uint32_t)x->rank, ir_dtype_bytes[x->dtype], &size) < 0)
 			return fail(e, "tensor %s: shape %s of %s overflows a 64-bit byte count",
 			            q, sh, stnames[x->dtype]);
 		if (size != x->nbytes)
