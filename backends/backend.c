@@ -28,6 +28,26 @@ be_tensor_bytes(const Tensor *t)
 	return (size_t)n * ir_dtype_bytes[t->dt];
 }
 
+double
+be_tensor_get(const Tensor *t, int64_t i)
+{
+	const unsigned char *p = t->data + (size_t)i * ir_dtype_bytes[t->dt];
+
+	switch (t->dt) {
+	case DT_BOOL: case DT_UINT8: return p[0];
+	case DT_INT8: return (int8_t)p[0];
+	case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
+	case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
+	case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+	case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
+	case DT_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+	case DT_FLOAT16: { uint16_t x; memcpy(&x, p, 2); return ir_f32_from_f16(x); }
+	case DT_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
+	case DT_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
+	default: ir_die("be_tensor_get: a tensor of dtype %d", (int)t->dt);
+	}
+}
+
 void
 be_tensor_free(Tensor *t)
 {

@@ -42,6 +42,8 @@ typedef struct Tensor {
 /* The number of elements and of bytes of t's data (0 if a dim is < 0). */
 int64_t be_tensor_numel(const Tensor *t);
 size_t be_tensor_bytes(const Tensor *t);
+/* Element i of t as a double (int64 beyond 2^53 rounds). */
+double be_tensor_get(const Tensor *t, int64_t i);
 /* Frees t's data and clears it. */
 void be_tensor_free(Tensor *t);
 

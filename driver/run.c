@@ -210,28 +210,6 @@ tystr(const Tensor *t, char *buf, size_t size)
 	return buf;
 }
 
-/* value: element i of t as a double (for min, max and mean) */
-static double
-value(const Tensor *t, size_t i)
-{
-	const unsigned char *p = t->data + i * ir_dtype_bytes[t->dt];
-
-	switch (t->dt) {
-	case DT_BOOL: return p[0];
-	case DT_INT8: return (int8_t)p[0];
-	case DT_UINT8: return p[0];
-	case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
-	case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
-	case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
-	case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
-	case DT_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
-	case DT_FLOAT16: { uint16_t x; memcpy(&x, p, 2); return ir_f32_from_f16(x); }
-	case DT_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
-	case DT_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
-	default: ir_die("run: tensor of dtype %d", (int)t->dt);
-	}
-}
-
 /* elem: prints element i of t exactly (integers whole, floats in the
 ** fewest digits that read back the same) */
 static void
@@ -246,10 +224,10 @@ elem(FILE *f, const Tensor *t, size_t i)
 	} else if (t->dt == DT_BOOL) {
 		fputs(t->data[i] ? "True" : "False", f);
 	} else if (ir_dtype_kind[t->dt] == 'f') {
-		ir_fmt_float(buf, sizeof buf, value(t, i), t->dt);
+		ir_fmt_float(buf, sizeof buf, be_tensor_get(t, (int64_t)i), t->dt);
 		fputs(buf, f);
 	} else {
-		fprintf(f, "%.0f", value(t, i));
+		fprintf(f, "%.0f", be_tensor_get(t, (int64_t)i));
 	}
 }
 
@@ -285,7 +263,7 @@ summary(FILE *f, const Tensor *t)
 	} else if (n <= SMALL) {
 		nested(f, t, 0, &i);
 	} else {
-		double lo = value(t, 0), hi = lo, sum = 0;
+		double lo = be_tensor_get(t, 0), hi = lo, sum = 0;
 		int nan = 0;
 		fputs("first:", f);
 		for (i = 0; i < FIRST; i++) {
@@ -294,7 +272,7 @@ summary(FILE *f, const Tensor *t)
 		}
 		fprintf(f, " ... (%zu values)\n", n);
 		for (i = 0; i < n; i++) {
-			double x = value(t, i);
+			double x = be_tensor_get(t, (int64_t)i);
 			if (isnan(x))
 				nan = 1;
 			lo = x < lo ? x : lo;

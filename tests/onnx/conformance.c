@@ -212,28 +212,6 @@ relayname(const char *name, char *b, size_t size)
 
 /* ---------------------------------------------------------------- comparing */
 
-/* elem: element i of t as a double */
-static double
-elem(const Tensor *t, size_t i)
-{
-	const unsigned char *p = t->data + i * ir_dtype_bytes[t->dt];
-
-	switch (t->dt) {
-	case DT_BOOL: return p[0];
-	case DT_INT8: return (int8_t)p[0];
-	case DT_UINT8: return p[0];
-	case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
-	case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
-	case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
-	case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
-	case DT_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
-	case DT_FLOAT16: { uint16_t x; memcpy(&x, p, 2); return ir_f32_from_f16(x); }
-	case DT_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
-	case DT_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
-	default: ir_die("conformance: tensor of dtype %d", (int)t->dt);
-	}
-}
-
 /* shapestr: t's dtype and dims ("float32 (1, 3)") into buf */
 static const char *
 shapestr(const Tensor *t, char *buf, size_t size)
@@ -273,7 +251,7 @@ compare(const Tensor *got, const Tensor *want, char *why, size_t size)
 		}
 	} else {
 		for (size_t i = 0; i < n; i++) {
-			double g = elem(got, i), w = elem(want, i);
+			double g = be_tensor_get(got, (int64_t)i), w = be_tensor_get(want, (int64_t)i);
 			int same = isf ? (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= ATOL + RTOL * fabs(w) : g == w;
 			if (!same && !bad++)
 				first = i;
@@ -288,7 +266,7 @@ compare(const Tensor *got, const Tensor *want, char *why, size_t size)
 		         (long long)lo, (long long)hi);
 	} else {
 		snprintf(why, size, "%zu of %zu values differ%s; the first, [%zu]: got %.9g, want %.9g", bad, n,
-		         isf ? " beyond rtol 1e-3, atol 1e-7" : "", first, elem(got, first), elem(want, first));
+		         isf ? " beyond rtol 1e-3, atol 1e-7" : "", first, be_tensor_get(got, (int64_t)first), be_tensor_get(want, (int64_t)first));
 	}
 	return 0;
 }
