@@ -1946,7 +1946,10 @@ rel_qnn_dequantize(Module *m, const TypeId *args, int nargs, const AttrVal *attr
 
 /* qnn.requantize(data, input_scale, input_zero_point, output_scale,
 ** output_zero_point): integer data to an integer out_dtype; the input
-** parameters run along axis, the output ones are scalars. */
+** parameters run along axis, the output ones are scalars.  rounding is
+** TVM's "None", "UPWARD" or "TONEAREST", or graft's "HALF_TO_EVEN"
+** (QNNPACK's float32 requantization, backends/ref/ops.c), which needs
+** compute_dtype "float32". */
 TypeId
 rel_qnn_requantize(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
 {
@@ -1970,13 +1973,16 @@ rel_qnn_requantize(Module *m, const TypeId *args, int nargs, const AttrVal *attr
 	    !qscalar(m, args[4], "output_zero_point", DT_INT32, d))
 		return 0;
 	if (strcmp(rounding, "None") != 0 && strcmp(rounding, "UPWARD") != 0 &&
-	    strcmp(rounding, "TONEAREST") != 0)
-		return ir_rel_error(d, "rounding must be \"None\", \"UPWARD\" or \"TONEAREST\", not \"%s\"",
-		                    rounding);
+	    strcmp(rounding, "TONEAREST") != 0 && strcmp(rounding, "HALF_TO_EVEN") != 0)
+		return ir_rel_error(d, "rounding must be \"None\", \"UPWARD\", \"TONEAREST\" or "
+		                    "\"HALF_TO_EVEN\", not \"%s\"", rounding);
 	if (strcmp(cdt, "None") != 0 && strcmp(cdt, "int64") != 0 && strcmp(cdt, "float32") != 0 &&
 	    strcmp(cdt, "float64") != 0)
 		return ir_rel_error(d, "compute_dtype must be \"None\", \"int64\", \"float32\" or "
 		                    "\"float64\", not \"%s\"", cdt);
+	if (strcmp(rounding, "HALF_TO_EVEN") == 0 && strcmp(cdt, "float32") != 0)
+		return ir_rel_error(d, "rounding \"HALF_TO_EVEN\" needs compute_dtype \"float32\", not \"%s\"",
+		                    cdt);
 	if (dt == DT_VOID)
 		return ir_rel_error(d, "out_dtype is required");
 	if (!oneof(dt, 4, DT_INT8, DT_UINT8, DT_INT16, DT_INT32))

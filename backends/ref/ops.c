@@ -49,7 +49,19 @@
 **                  compute_dtype "None" is computed as "int64": TVM itself
 **                  picks float32 there on LLVM targets with SSE4.1, whose
 **                  rounding helpers depend on the target, which is why
-**                  "float32" and "float64" are refused (both modes).
+**                  "float32" and "float64" with TVM's roundings are
+**                  refused (both modes).
+**                  graft's rounding="HALF_TO_EVEN" (only with
+**                  compute_dtype="float32") is PyTorch's QNNPACK
+**                  requantization (generate_requantization_scales and the
+**                  q8gemm/q8conv kernels' epilogue), all in IEEE float32
+**                  rounding to nearest even: per channel c the multiplier
+**                  m = fl(input_scale[c] * fl(1 / output_scale)); then
+**                  v = x - input_zp[c] in int32, p = fl(fl(v) * m),
+**                  y = saturate(roundeven(p) + output_zp) to out_dtype
+**                  (int32 too), never skipped for equal scales.  Exactly
+**                  defined, so exact mode evaluates it (refusing only
+**                  where v overflows int32, as above).
 **   qnn.add        src/relay/qnn/op/add.cc: each operand whose scale and
 **                  zero point are not those of the output is requantized
 **                  to them (UPWARD, to int32, along its lhs_axis/rhs_axis),
@@ -1090,16 +1102,47 @@ fpm(int exact, int32_t x, Fixed f, int nearest, int pow2, int32_t *out)
 	return 1;
 }
 
+/* The requantization modes of rq(). */
+enum {
+	RQ_UPWARD,      /* TVM's Q31 fixed point, halves toward +inf ("None", "UPWARD") */
+	RQ_TONEAREST,   /* TVM's Q31 fixed point, halves away from zero */
+	RQ_F32EVEN      /* graft's HALF_TO_EVEN with compute_dtype float32 (QNNPACK's) */
+};
+
+/* f32mul: QNNPACK's float32 multiplier of input scale s to output scale
+** os, fl(s * fl(1 / os)); the volatiles keep each step a float32 op */
+static float
+f32mul(float s, float os)
+{
+	volatile float inv = 1.0f / os, m = s * inv;
+
+	return m;
+}
+
+/* f32even: fl(fl(v) * m) rounded half to even (whatever the rounding
+** mode), as a double */
+static double
+f32even(int32_t v, float m)
+{
+	volatile float f = (float)v, p = f * m;
+	float r = roundf(p);
+
+	if (fabsf(p - truncf(p)) == 0.5f)
+		r = 2.0f * roundf(p * 0.5f);
+	return (double)r;
+}
+
 /* rq: requantizes integer x (input scale is and zero point iz along axis,
 ** as RequantizeLowerInt reads them) to the output scale os and zero point
-** oz into r, whose dtype is the out_dtype */
+** oz into r, whose dtype is the out_dtype, by mode (RQ_) */
 static int
 rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float out_s, int32_t out_z,
-   int64_t axis, int nearest, Val *r)
+   int64_t axis, int mode, Val *r)
 {
 	int64_t ax, in, chax, ns;
 	Fixed *fx = NULL;
-	int pertensor, bad = 1;
+	float *fm = NULL;
+	int pertensor, bad = 1, nearest = mode == RQ_TONEAREST;
 
 	if (!isint(x->dt) || x->dt == DT_UINT32 || !isint(r->dt) || ir_dtype_bytes[r->dt] > 4)
 		return fail(c, o, "bad operands");
@@ -1119,8 +1162,15 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
 	if (out_s == 0 || !isfinite(out_s))
 		return fail(c, o, "output scale %g", (double)out_s);
 	fx = ir_xmalloc((size_t)ns * sizeof *fx);
+	fm = ir_xmalloc((size_t)ns * sizeof *fm);
 	for (int64_t k = 0; k < ns; k++) {
-		if (!isfinite(ldf(is, k)) || !fixed(ldf(is, k) / (double)out_s, &fx[k])) {
+		if (mode == RQ_F32EVEN) {
+			fm[k] = f32mul((float)ldf(is, k), out_s);
+			if (!isfinite(fm[k])) {
+				fail(c, o, "input scale %g", ldf(is, k));
+				goto out;
+			}
+		} else if (!isfinite(ldf(is, k)) || !fixed(ldf(is, k) / (double)out_s, &fx[k])) {
 			fail(c, o, "input scale %g", ldf(is, k));
 			goto out;
 		}
@@ -1135,6 +1185,12 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
 			v = wrap32(v);
 		}
 		y = (int32_t)v;
+		if (mode == RQ_F32EVEN) {
+			double t = f32even(y, fm[pertensor ? 0 : chan(x, ax, in, i, ns)]) + out_z;
+			int64_t l = lo(r->dt), h = hi(r->dt);
+			sti(r, i, !(t > (double)l) ? l : !(t < (double)h) ? h : (int64_t)t);
+			continue;
+		}
 		if (pertensor) {
 			if ((float)ldf(is, 0) != out_s && !fpm(c->exact, y, fx[0], nearest, !nearest, &y))
 				goto out;
@@ -1154,22 +1210,26 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
 	bad = 0;
 out:
 	free(fx);
+	free(fm);
 	return bad;
 }
 
 /* requantize: qnn.requantize(data, input_scale, input_zero_point,
-** output_scale, output_zero_point) by TVM's integer algorithm */
+** output_scale, output_zero_point) by TVM's integer algorithm, or
+** QNNPACK's float32 one (rounding "HALF_TO_EVEN", compute_dtype
+** "float32") */
 static int
 requantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	const char *rounding = astr(c, o, "rounding"), *cdt = astr(c, o, "compute_dtype");
+	int even = strcmp(rounding, "HALF_TO_EVEN") == 0;
 
-	if (strcmp(cdt, "None") && strcmp(cdt, "int64") && *cdt)
-		return fail(c, o, "compute_dtype \"%s\" is not run", cdt);
+	if (even ? strcmp(cdt, "float32") != 0 : strcmp(cdt, "None") && strcmp(cdt, "int64") && *cdt)
+		return fail(c, o, "compute_dtype \"%s\" with rounding \"%s\" is not run", cdt, rounding);
 	if (a[3]->n != 1 || a[4]->n != 1 || a[3]->dt != DT_FLOAT32 || a[4]->dt != DT_INT32)
 		return fail(c, o, "bad output parameters");
-	return rq(c, o, a[0], a[1], a[2], (float)ldf(a[3], 0), (int32_t)ldi(a[4], 0),
-	          aint(c, o, "axis", -1), strcmp(rounding, "TONEAREST") == 0, r);
+	return rq(c, o, a[0], a[1], a[2], (float)ldf(a[3], 0), (int32_t)ldi(a[4], 0), aint(c, o, "axis", -1),
+	          even ? RQ_F32EVEN : strcmp(rounding, "TONEAREST") == 0 ? RQ_TONEAREST : RQ_UPWARD, r);
 }
 
 /* samescalar: whether tensors p and q are one-element and equal (TVM's
@@ -1202,7 +1262,7 @@ toi32(RefCtx *c, const RefOp *o, const Val *x, const Val *s, const Val *z, const
 	}
 	if (s->n > 1 || z->n > 1)
 		axis = x->rank <= 1 ? 0 : axis;
-	return rq(c, o, x, s, z, (float)ldf(os, 0), (int32_t)ldi(oz, 0), axis, 0, r);
+	return rq(c, o, x, s, z, (float)ldf(os, 0), (int32_t)ldi(oz, 0), axis, RQ_UPWARD, r);
 }
 
 /* qbinary: qnn.add and qnn.mul */
@@ -1261,7 +1321,7 @@ qbinary(RefCtx *c, const RefOp *o, Args a, Val *r)
 		zero = sc;
 		zero.dt = DT_INT32;
 		zero.data = zbuf;
-		bad = rq(c, o, &sum, &sc, &zero, (float)ldf(a[6], 0), oz, -1, 0, r);
+		bad = rq(c, o, &sum, &sc, &zero, (float)ldf(a[6], 0), oz, -1, RQ_UPWARD, r);
 	}
 	ref_vdrop(&sum);
 out:
@@ -1556,7 +1616,7 @@ qconcat(RefCtx *c, const RefOp *o, Args a, Val *r)
 			q[done] = *x;
 			q[done].data = NULL;
 			q[done].rc = NULL;
-			if (rq(c, o, x, &ss->f[done], &zs->f[done], (float)ldf(a[3], 0), (int32_t)ldi(a[4], 0), -1, 0,
+			if (rq(c, o, x, &ss->f[done], &zs->f[done], (float)ldf(a[3], 0), (int32_t)ldi(a[4], 0), -1, RQ_UPWARD,
 			       &q[done]))
 				goto out;
 		}
@@ -2408,9 +2468,12 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		break;
 	case OP_QNN_REQUANTIZE: {
 		const char *cdt = astr(&cx, &o, "compute_dtype");
+		if (strcmp(astr(&cx, &o, "rounding"), "HALF_TO_EVEN") == 0)
+			break;  /* compute_dtype "float32", checked by the type relation */
 		if (strcmp(cdt, "None") && strcmp(cdt, "int64"))
 			REFUSE("the ref backend cannot run qnn.requantize with compute_dtype \"%s\" "
-			       "(its rounding depends on the target); use \"int64\" or \"None\"", cdt);
+			       "(its rounding depends on the target); use \"int64\" or \"None\", or "
+			       "rounding \"HALF_TO_EVEN\" for QNNPACK's float32 requantization", cdt);
 		break;
 	}
 	case OP_QNN_MUL:

@@ -297,6 +297,54 @@ test_quantize(void)
 	expect("per-channel requantize along axis 0",
 	       "def @main() { qnn.requantize(const([[10, 10], [10, 11]], dtype=\"int32\"), const([1, 0.5], dtype=\"float32\"), const([0, 0], dtype=\"int32\"), 1f, 0, axis=0, out_dtype=\"int32\") }",
 	       0, W(10, 10, 5, 6));
+	/* HALF_TO_EVEN (QNNPACK's float32): m = 0.5 exactly; 0.5 -> 0, 1.5 -> 2,
+	** -0.5 -> -0, -1.5 -> -2, 2.5 -> 2, -2.5 -> -2 */
+	expect("requantize HALF_TO_EVEN rounds float32 ties to even",
+	       "def @main() { qnn.requantize(const([1, 3, -1, -3, 5, -5], dtype=\"int32\"), 0.5f, 0, 1f, 0, rounding=\"HALF_TO_EVEN\", compute_dtype=\"float32\", out_dtype=\"int8\") }",
+	       0, W(0, 2, 0, -2, 2, -2));
+	/* a near-tie: input scale 0.002532161f, output scale 0.074264534f; the
+	** exact ratio is 0.0340965013..., so 4062 x ratio = 138.5000047 and
+	** TVM's Q31 (UPWARD or TONEAREST) gives 139, -4062 -> -138.5000047 ->
+	** -139; QNNPACK's float32: fl(1 / 0.074264534f) = 13.465383,
+	** m = fl(0.002532161f x 13.465383) = 0.034096505 (0x3D0BA854),
+	** fl(4062 x m) = 138.5 exactly (138.50000531 rounds to it), a tie: 138;
+	** -4062 -> -138; 4063 -> 138.534 -> 139 */
+	expect("requantize near-tie: TVM's Q31 rounds the exact ratio's 138.5000047 up",
+	       "def @main() { qnn.requantize(const([4062, -4062, 4063], dtype=\"int32\"), 0.002532161f, 0, 0.074264534f, 0, rounding=\"TONEAREST\", out_dtype=\"int32\") }",
+	       0, W(139, -139, 139));
+	expect("requantize near-tie: HALF_TO_EVEN's float32 product is the tie 138.5 -> 138",
+	       "def @main() { qnn.requantize(const([4062, -4062, 4063], dtype=\"int32\"), 0.002532161f, 0, 0.074264534f, 0, rounding=\"HALF_TO_EVEN\", compute_dtype=\"float32\", out_dtype=\"int32\") }",
+	       0, W(138, -138, 139));
+	/* the accumulator is converted to float32 first: 2^24 + 1 -> 2^24 (to
+	** even); m = fl(1 x fl(1 / 1)) = 1: 16777216; 16777219 -> 16777220 */
+	expect("requantize HALF_TO_EVEN converts the accumulator to float32",
+	       "def @main() { qnn.requantize(const([16777217, 16777219], dtype=\"int32\"), 1f, 0, 1f, 0, rounding=\"HALF_TO_EVEN\", compute_dtype=\"float32\", out_dtype=\"int32\") }",
+	       0, W(16777216, 16777220));
+	/* input zero point 3, output zero point -5, m = fl(1 x fl(1 / 4)) =
+	** 0.25: (13 - 3) x 0.25 = 2.5 -> 2 - 5 = -3; (1003 - 3) / 4 = 250 - 5
+	** = 245 -> 127; (-997 - 3) / 4 = -250 - 5 -> -128; (9 - 3) / 4 = 1.5
+	** -> 2 - 5 = -3 */
+	expect("requantize HALF_TO_EVEN with zero points saturates",
+	       "def @main() { qnn.requantize(const([13, 1003, -997, 9], dtype=\"int32\"), 1f, 3, 4f, -5, rounding=\"HALF_TO_EVEN\", compute_dtype=\"float32\", out_dtype=\"int8\") }",
+	       0, W(-3, 127, -128, -3));
+	/* per channel along axis 0: row scales 1 and 0.5 (m = fl(s x fl(1 /
+	** 1))): 5, 7 | 2.5 -> 2, 3.5 -> 4; uint8 with zero point 0 */
+	expect("per-channel requantize HALF_TO_EVEN along axis 0",
+	       "def @main() { qnn.requantize(const([[5, 7], [5, 7]], dtype=\"int32\"), const([1, 0.5], dtype=\"float32\"), const([0, 0], dtype=\"int32\"), 1f, 0, axis=0, rounding=\"HALF_TO_EVEN\", compute_dtype=\"float32\", out_dtype=\"uint8\") }",
+	       0, W(5, 7, 2, 4));
+	/* the multiplier is fl(s x fl(1 / os)), not fl(s / os): s = 3, os = 7:
+	** fl(1 / 7) x 3 rounds to 0x3EDB6DB8 where fl(3 / 7) is 0x3EDB6DB7;
+	** x = 1223342: fl(x m) = 524289.5, a tie -> 524290 (fl(x fl(3 / 7)) =
+	** 524289.44 and the exact 524289.43 would give 524289, as TVM's does) */
+	expect("requantize HALF_TO_EVEN multiplies by fl(1 / output scale)",
+	       "def @main() { qnn.requantize(const([1223342], dtype=\"int32\"), 3f, 0, 7f, 0, rounding=\"HALF_TO_EVEN\", compute_dtype=\"float32\", out_dtype=\"int32\") }",
+	       0, W(524290));
+	expect("requantize TONEAREST on the same: 524289",
+	       "def @main() { qnn.requantize(const([1223342], dtype=\"int32\"), 3f, 0, 7f, 0, rounding=\"TONEAREST\", out_dtype=\"int32\") }",
+	       0, W(524289));
+	refuses("requantize HALF_TO_EVEN needs compute_dtype float32",
+	        "def @main() {\n  qnn.requantize(const([1], dtype=\"int32\"), 0.5f, 0, 1f, 0, rounding=\"HALF_TO_EVEN\", out_dtype=\"int8\")\n}",
+	        "rounding \"HALF_TO_EVEN\" needs compute_dtype \"float32\"", NULL);
 	refuses("requantize with compute_dtype float32 is refused at prepare time",
 	        "def @main() {\n  qnn.requantize(const([1], dtype=\"int32\"), 0.5f, 0, 1f, 0, compute_dtype=\"float32\", out_dtype=\"int8\")\n}",
 	        "t.relay:2:3", "compute_dtype \"float32\"");
@@ -669,7 +717,9 @@ test_fold(void)
 		"  %2 = divide(const([1], dtype=\"int32\"), const([0], dtype=\"int32\"));\n"
 		"  %3 = add(const([2147483647], dtype=\"int32\"), const([1], dtype=\"int32\"));\n"
 		"  %4 = cast(const([300], dtype=\"float32\"), dtype=\"int8\");\n"
-		"  (%0, %1, %2, %3, %4)\n}\n";
+		"  %5 = qnn.requantize(const([4062, 5], dtype=\"int32\"), 0.002532161f, 0, 0.074264534f, 0, "
+		"rounding=\"HALF_TO_EVEN\", compute_dtype=\"float32\", out_dtype=\"int32\");\n"
+		"  (%0, %1, %2, %3, %4, %5)\n}\n";
 	NodeId body, c;
 
 	ir_diag_init(&d, stderr, m);
@@ -688,6 +738,9 @@ test_fold(void)
 	ok(!ir_fold(m, ir_arg(m, body, 3)), "fold refuses int32 overflow");
 	ok(!ir_fold(m, ir_arg(m, body, 4)), "fold refuses an out-of-range float to int cast");
 	ok(!ir_fold(m, body), "fold refuses a tuple root");
+	c = ir_fold(m, ir_arg(m, body, 5));
+	ok(c && m->nodes[c].kind == NK_CONST && ((int32_t *)ir_node_const(m, c)->data)[0] == 138,
+	   "fold evaluates requantize HALF_TO_EVEN (exactly defined in float32)");
 	ir_diag_free(&d);
 	ir_module_free(m);
 }

@@ -367,8 +367,14 @@ qnn(void)
 	set(OP_QNN_REQUANTIZE, a, "rounding", "\"UPWARD\"");
 	GIVES(OP_QNN_REQUANTIZE, a, ten(DT_INT8, 4, 1, 32, 112, 112), acc, f32, i32, f32, i32);
 	set(OP_QNN_REQUANTIZE, a, "rounding", "\"UP\"");
-	FAILS(OP_QNN_REQUANTIZE, a, "rounding must be \"None\", \"UPWARD\" or \"TONEAREST\", not \"UP\"",
+	FAILS(OP_QNN_REQUANTIZE, a, "rounding must be \"None\", \"UPWARD\", \"TONEAREST\" or \"HALF_TO_EVEN\", "
+	      "not \"UP\"", acc, f32, i32, f32, i32);
+	set(OP_QNN_REQUANTIZE, a, "rounding", "\"HALF_TO_EVEN\"");
+	FAILS(OP_QNN_REQUANTIZE, a, "rounding \"HALF_TO_EVEN\" needs compute_dtype \"float32\", not \"None\"",
 	      acc, f32, i32, f32, i32);
+	set(OP_QNN_REQUANTIZE, a, "compute_dtype", "\"float32\"");
+	set(OP_QNN_REQUANTIZE, a, "axis", "1");
+	GIVES(OP_QNN_REQUANTIZE, a, ten(DT_INT8, 4, 1, 32, 112, 112), acc, ten(DT_FLOAT32, 1, 32), i32, f32, i32);
 	a = attrs(OP_QNN_REQUANTIZE);
 	set(OP_QNN_REQUANTIZE, a, "out_dtype", "\"int8\"");
 	set(OP_QNN_REQUANTIZE, a, "axis", "4");
