@@ -137,6 +137,27 @@ od -An -tu1 -j128 "$tmpdir/r0.npy" | tr -s ' ' >"$tmpdir/qe.txt"
 [ "$(cat "$tmpdir/qe.txt")" = " 3 5 5 3 255 0 255 7" ]
 ok $? "quantize_even.relay: ref gives 3 5 5 3 255 0 255 7 (by hand)"
 
+# graft's requantize rounding="HALF_TO_EVEN" (QNNPACK's float32); by hand,
+# per tensor (m = fl(0.002532161 x fl(1 / 0.074264534)) = 0.034096505):
+# 4062 -> the tie 138.5 -> 138 + 3, -4062 -> -138 + 3, 4063 -> 138.53 ->
+# 139 + 3, 1223342 -> 41711.69 -> 41712 + 3, 5 and -5 -> 0 + 3
+"$py" - "$tmpdir/re.npy" <<'PY'
+import struct, sys
+head = "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }"
+head += " " * (64 - (10 + len(head) + 1) % 64) + "\n"
+vals = (4062, -4062, 4063, 1223342, 5, -5)
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() + struct.pack("<6i", *vals))
+PY
+nout=2 agree exact "requant_even.relay" --input x="$tmpdir/re.npy" tests/backends/requant_even.relay
+be=llvm nout=2 agree exact "requant_even.relay" --input x="$tmpdir/re.npy" tests/backends/requant_even.relay
+[ "$(od -An -td4 -j128 "$tmpdir/r0.npy" | xargs)" = "141 -135 142 41715 3 3" ]
+ok $? "requant_even.relay: ref gives 141 -135 142 41715 3 3 per tensor (by hand)"
+# per channel, m = fl(s fl(1 / 7)), output zero point -2: row 0 (m =
+# 0.00036173728) 1.47 -> 1, -1.47 -> -1, 1.47 -> 1; row 1 (input zero point
+# 1, m = 0.42857146) 524289.1 -> 127 (saturated), 1.71 -> 2, -2.57 -> -3
+[ "$(od -An -td1 -j128 "$tmpdir/r1.npy" | xargs)" = "-1 -3 -1 127 0 -5" ]
+ok $? "requant_even.relay: ref gives -1 -3 -1 127 0 -5 per channel (by hand)"
+
 # the seed model, as imported, canonicalized, and partitioned for ccompiler
 npy "$tmpdir/img.npy" float32 1,3,224,224 1
 for opts in "" "--rules canonicalize" "--rules canonicalize --target ccompiler,host"; do

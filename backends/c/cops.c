@@ -624,6 +624,35 @@ dequantize(Gen *g, Fn *f, Inst *i)
 	return 1;
 }
 
+/* f32mul: QNNPACK's float32 multiplier fl(s * fl(1 / os)) (ref's) */
+static float
+f32mul(float s, float os)
+{
+	volatile float inv = 1.0f / os, m = s * inv;
+
+	return m;
+}
+
+/* f32line: dst = requantize(src) in QNNPACK's float32 (rounding
+** "HALF_TO_EVEN", compute_dtype "float32"): fl(fl(src - iz) * m) rounded
+** half to even, plus oz in double, saturated to out */
+static void
+f32line(Gen *g, Fn *f, const char *dst, const char *src, DType srcdt, const char *iz, const char *m, int64_t oz,
+        DType out)
+{
+	if (ir_dtype_bytes[srcdt] < 4)
+		cg_line(g, f, "int32_t v = (int32_t)%s - %s;", src, iz);
+	else
+		cg_line(g, f, "int32_t v = (int32_t)((int64_t)%s - %s);", src, iz);
+	cg_line(g, f, "float p = (float)v * %s, q = roundf(p);", m);
+	cg_open(g, f, "if (fabsf(p - truncf(p)) == 0.5f) {");
+	cg_line(g, f, "q = 2.0f * roundf(p * 0.5f);");
+	closen(f, 1);
+	cg_line(g, f, "double t = (double)q + %lld.0;", (long long)oz);
+	cg_line(g, f, "%s = (%s)(!(t > %lld.0) ? %lld : !(t < %lld.0) ? %lld : t);", dst, cg_ctype(out),
+	        (long long)lo(out), (long long)lo(out), (long long)hi(out), (long long)hi(out));
+}
+
 static int
 requantize(Gen *g, Fn *f, Inst *i)
 {
@@ -631,16 +660,17 @@ requantize(Gen *g, Fn *f, Inst *i)
 	const char *rounding = astr(g, i, "rounding"), *cdt = astr(g, i, "compute_dtype");
 	int64_t axis = aint(g, i, "axis", -1), ax, oz, ns = cg_leaf(f, i, 1)->n;
 	int pcs = ns > 1 || cg_leaf(f, i, 1)->rank == 1, pcz = cg_leaf(f, i, 2)->n > 1;
+	int even = strcmp(rounding, "HALF_TO_EVEN") == 0 && strcmp(cdt, "float32") == 0;
 	double os, s0;
 	char nx[64], no[64], ix[256], zb[64], mb[80], lb[80], tb[80], dst[600], src[600];
 	Rq r;
 
 	if (isflt(x->dt) || x->dt == DT_UINT32 || x->dt == DT_INT64 || isflt(o->dt) || ir_dtype_bytes[o->dt] > 4)
 		return refuse(g, i, "from or to these dtypes");
-	if (strcmp(rounding, "None") && strcmp(rounding, "UPWARD") && strcmp(rounding, "TONEAREST"))
+	if (!even && strcmp(rounding, "None") && strcmp(rounding, "UPWARD") && strcmp(rounding, "TONEAREST"))
 		return refuse(g, i, "with this rounding");
-	if (strcmp(cdt, "None") && strcmp(cdt, "int64"))
-		return refuse(g, i, "with a float compute_dtype");
+	if (!even && strcmp(cdt, "None") && strcmp(cdt, "int64"))
+		return refuse(g, i, "with a float compute_dtype and TVM's rounding");
 	if (!kf(g, f, i, 3, &os) || !ki(g, f, i, 4, &oz) || !kf(g, f, i, 1, &s0))
 		return 0;
 	ax = axis < 0 ? (x->rank > 0 ? x->rank + axis : 0) : axis;
@@ -654,6 +684,38 @@ requantize(Gen *g, Fn *f, Inst *i)
 	r.out = (DType)o->dt;
 	if (!(r.iz = param(g, f, i, 2, DT_INT32, pcz ? x->dims[ax] : 1, zb)))
 		return refuse(g, i, "with quantization parameters that are not constants");
+	if (even) {
+		/* one float32 multiplier per channel (or one) */
+		float *m = ir_xmalloc((size_t)ns * sizeof *m);
+		for (int64_t c = 0; c < ns; c++) {
+			double s;
+			if (!cg_kflt(g, f, i, 1, c, &s) || !isfinite(m[c] = f32mul((float)s, (float)os))) {
+				free(m);
+				return refuse(g, i, "with these scales");
+			}
+		}
+		if (pcs) {
+			char n1[16];
+			cg_carray(g, DT_FLOAT32, ns, m, "float32 multipliers per channel", n1);
+			sprintf(mb, "%s[c]", n1);
+		} else {
+			cg_lit(m[0], DT_FLOAT32, mb);
+			free(m);
+		}
+		cg_name(g, f, x, nx);
+		cg_name(g, f, o, no);
+		if (pcs || pcz) {
+			axis3(g, f, o, (int)ax, ix);
+		} else {
+			cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
+			strcpy(ix, "i");
+		}
+		sprintf(dst, "%s[%s]", no, ix);
+		sprintf(src, "%s[%s]", nx, ix);
+		f32line(g, f, dst, src, (DType)x->dt, r.iz, mb, oz, (DType)o->dt);
+		closen(f, pcs || pcz ? 3 : 1);
+		return 1;
+	}
 	if (!pcs) {
 		Fx fx;
 		if (s0 != os) {

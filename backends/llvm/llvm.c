@@ -14,7 +14,9 @@
 ** IR is the same on every run.
 **
 ** Numerics follow ir/fold.c (TVM's rules) bit for bit on integers:
-** requantize in int64 Q31 fixed point, UPWARD or TONEAREST; quantize in
+** requantize in int64 Q31 fixed point, UPWARD or TONEAREST, or with
+** graft's rounding "HALF_TO_EVEN" (compute_dtype "float32") QNNPACK's
+** float32 product rounded to even (backends/ref/ops.c); quantize in
 ** float32 dividing by the scale and rounding halves away from zero;
 ** integer ops wrap; integer division by zero sets the entry's return
 ** value to 1 (the divisor is replaced by 1, nothing traps).  Float
@@ -780,6 +782,24 @@ ew_requantize(G *g, const void *ctx, LLVMValueRef *x)
 	return sat32(g, LLVMBuildAdd(g->b, v, x[4], ""), e->odt);
 }
 
+/* requantize in QNNPACK's float32 (rounding "HALF_TO_EVEN"): x[0] data,
+** x[1] input zero point, x[2] the float32 multiplier, x[3] output zero
+** point: roundeven(fl(sitofp(x - izp) * m)) + ozp in double, saturated */
+static LLVMValueRef
+ew_requantize_f32(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef v = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[1], ""), a[1], t;
+	LLVMValueRef hi = LLVMConstReal(g->f64, (double)dhi(e->odt)), lo = LLVMConstReal(g->f64, (double)dlo(e->odt));
+
+	a[0] = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, v, g->f32, ""), x[2], "");
+	t = LLVMBuildFPExt(g->b, callf(g, "llvm.roundeven.f32", g->f32, a, 1), g->f64, "");
+	t = LLVMBuildFAdd(g->b, t, LLVMBuildSIToFP(g->b, x[3], g->f64, ""), "");
+	t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, hi, ""), t, hi, "");
+	t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, lo, ""), t, lo, "");
+	return cvt(g, t, DT_FLOAT64, e->odt);
+}
+
 /* qnn.add, qnn.mul: x[0], x[1] (per-tensor parameters in the context) */
 static LLVMValueRef
 ew_qnn(G *g, const void *ctx, LLVMValueRef *x)
@@ -896,7 +916,7 @@ quantize(G *g, Call *c, int deq)
 /* rqparams: the Q31 multiplier and shift of each of requantize c's *ns
 ** input scales (fresh arrays), *skip when the scales are one and equal
 ** (no multiply), *nearest for TONEAREST; 0 if c is not supported (refused
-** unless quiet) */
+** unless quiet), as for rounding "HALF_TO_EVEN" (requantize_f32's) */
 static int
 rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int *skip, int *nearest)
 {
@@ -932,6 +952,57 @@ rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int
 	return 1;
 }
 
+/* f32mul: QNNPACK's float32 multiplier fl(s * fl(1 / os)) (ref's) */
+static float
+f32mul(float s, float os)
+{
+	volatile float inv = 1.0f / os, m = s * inv;
+
+	return m;
+}
+
+/* requantize_f32: requantize c with rounding "HALF_TO_EVEN" and
+** compute_dtype "float32", one float32 multiplier per input scale */
+static Val
+requantize_f32(G *g, Call *c, int ax)
+{
+	Ew e = { .dt = c->adt[0], .odt = c->odt };
+	Val r = tensorbuf(g, c->ot), mv = { 0 };
+	Acc in[4], out;
+	int64_t ns = cnumel(g, c->a[1]);
+	double os = 0, s = 0;
+	float *m;
+
+	if (strcmp(astr(c->m, c->n, "compute_dtype"), "float32")) {
+		refuse(g, c->n, "rounding \"HALF_TO_EVEN\" needs compute_dtype \"float32\"");
+		return r;
+	}
+	if (ns < 1 || cnumel(g, c->a[3]) != 1 || !cnum(g, c->a[3], 0, &os) ||
+	    !isint(c->adt[0]) || !isint(c->odt) || ir_dtype_bytes[c->odt] > 4) {
+		refuse(g, c->n, "constant scales, integer data and an integer result of at most 32 bits are required");
+		return r;
+	}
+	m = ir_xcalloc((size_t)ns, sizeof *m);
+	for (int64_t k = 0; k < ns; k++) {
+		cnum(g, c->a[1], k, &s);
+		m[k] = f32mul((float)s, (float)os);
+		if (!isfinite(m[k])) {
+			refuse(g, c->n, "the float32 multiplier is not finite");
+			free(m);
+			return r;
+		}
+	}
+	mv.p = constbuf(g, m, (size_t)ns * 4);
+	free(m);
+	out = dense_acc(r.p, c->odt, c->od, c->orank);
+	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[1] = along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
+	in[2] = along(mv, DT_FLOAT32, ns, ax, c->orank);
+	in[3] = along(c->a[4], DT_INT32, 1, 0, c->orank);
+	emit_map(g, c->orank, c->od, &out, 4, in, ew_requantize_f32, &e);
+	return r;
+}
+
 static Val
 requantize(G *g, Call *c)
 {
@@ -943,6 +1014,8 @@ requantize(G *g, Call *c)
 	Val r;
 	Acc in[5], out;
 
+	if (!strcmp(astr(m, c->n, "rounding"), "HALF_TO_EVEN"))
+		return requantize_f32(g, c, ax);
 	if (!rqparams(g, c, 0, &mul, &sh, &ns, &e.skip[0], &e.nearest))
 		return tensorbuf(g, c->ot);
 	r = tensorbuf(g, c->ot);
@@ -1957,7 +2030,9 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 
 /* epi_plan: e for the requantize rq (of the bias_add ba, or 0) of the
 ** conv pl, if the epilogue can do it: per-channel parameters along the
-** channels of a dense NCHW result, constants, a byte result; else 0 */
+** channels of a dense NCHW result, constants, a byte result, TVM's
+** fixed point (rqparams declines "HALF_TO_EVEN": that requantize and its
+** bias_add run unfused after the kernel); else 0 */
 static int
 epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
 {

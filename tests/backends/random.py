@@ -7,13 +7,14 @@
 Each seed S makes one small random model (Relay text as graft prints it)
 and its random inputs (.npy), deterministically: Python's random.Random(S)
 drives everything, so the same seed gives the same files on any host.
-Odd seeds make integer graphs (qnn.quantize, dequantize, requantize,
-conv2d, dense, add, mul, concatenate; bias_add, clip, cast, add, subtract,
-multiply, relu, pools, pad, data movement and mean on int8/uint8/int16/
-int32), even seeds float32 graphs (conv2d, dense, softmax, sigmoid, tanh,
-exp, mean, pools, add, multiply, divide, float -> int casts with NaN,
-infinities and out-of-range values).  Shapes are small (a few hundred
-elements at most) so that the test is quick under ASan.
+Odd seeds make integer graphs (qnn.quantize, dequantize, requantize with
+TVM's roundings and graft's HALF_TO_EVEN in float32, conv2d, dense, add,
+mul, concatenate; bias_add, clip, cast, add, subtract, multiply, relu,
+pools, pad, data movement and mean on int8/uint8/int16/int32), even
+seeds float32 graphs (conv2d, dense, softmax, sigmoid, tanh, exp, mean,
+pools, add, multiply, divide, float -> int casts with NaN, infinities
+and out-of-range values).  Shapes are small (a few hundred elements at
+most) so that the test is quick under ASan.
 
 With --graft, the model runs on the ref, c and llvm backends through
 `graft run`, and each of c and llvm is compared with ref: integer results
@@ -212,7 +213,7 @@ class Gen:
         if not x:
             return None
         out = self.choice(("int8", "uint8", "int32", "int16"))
-        rnd = self.choice(("UPWARD", "TONEAREST", None))
+        rnd = self.choice(("UPWARD", "TONEAREST", None, "HALF_TO_EVEN"))
         attrs = ""
         iscale = flit(self.scale() * (0.05 if x.dtype == "int32" else 1))
         if len(x.shape) >= 2 and self.rng.random() < 0.4:
@@ -222,6 +223,8 @@ class Gen:
             attrs += ", axis=1"
         if rnd:
             attrs += ', rounding="%s"' % rnd
+        if rnd == "HALF_TO_EVEN":
+            attrs += ', compute_dtype="float32"'    # graft's: QNNPACK's float32 requantization
         attrs += ', out_dtype="%s"' % out
         iz = self.zp(x.dtype) if x.dtype != "int32" else self.rint(-3, 3)
         return self.emit("qnn.requantize(%s, %s, %d, %s, %d%s)" % (self.use(x), iscale, iz, flit(self.scale()),
@@ -377,6 +380,8 @@ class Gen:
 
     def op_relu(self):
         x = self.pick(lambda v: v.dtype != "uint8")
+        if not x:
+            return None
         return self.emit("nn.relu(%s)" % self.use(x), x.shape, x.dtype, "nn.relu")
 
     def layout_of(self, v):
@@ -471,7 +476,7 @@ class Gen:
                          "concatenate")
 
     def op_split(self):
-        x = self.pick(lambda v: max(v.shape) >= 2)
+        x = self.pick(lambda v: len(v.shape) > 0 and max(v.shape) >= 2)
         if not x:
             return None
         axs = [k for k, d in enumerate(x.shape) if d >= 2]
@@ -513,7 +518,7 @@ class Gen:
                          "expand_dims")
 
     def op_slice(self):
-        x = self.pick(lambda v: max(v.shape) >= 2)
+        x = self.pick(lambda v: len(v.shape) > 0 and max(v.shape) >= 2)
         if not x:
             return None
         b, e, s, out = [], [], [], []
