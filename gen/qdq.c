@@ -3,32 +3,32 @@
 #include "rewrite.h"
 
 static const RuleInfo rules[] = {
-	{ "qdq_identity", "rulesets/qdq.rules", 30, RI_RULE },
-	{ "qdq_add_qnnpack", "rulesets/qdq.rules", 198, RI_RULE },
-	{ "qdq_global_avg_pool2d", "rulesets/qdq.rules", 283, RI_RULE },
-	{ "qdq_requantize", "rulesets/qdq.rules", 39, RI_RULE },
-	{ "qdq_relu_int8", "rulesets/qdq.rules", 53, RI_RULE },
-	{ "qdq_relu_uint8", "rulesets/qdq.rules", 58, RI_RULE },
-	{ "qdq_clip", "rulesets/qdq.rules", 69, RI_RULE },
-	{ "qdq_conv2d_bias", "rulesets/qdq.rules", 94, RI_RULE },
-	{ "qdq_conv2d", "rulesets/qdq.rules", 118, RI_RULE },
-	{ "qdq_dense_bias", "rulesets/qdq.rules", 140, RI_RULE },
-	{ "qdq_dense", "rulesets/qdq.rules", 158, RI_RULE },
-	{ "qdq_add", "rulesets/qdq.rules", 222, RI_RULE },
-	{ "qdq_mul", "rulesets/qdq.rules", 230, RI_RULE },
-	{ "qdq_max_pool2d", "rulesets/qdq.rules", 244, RI_RULE },
-	{ "qdq_reshape", "rulesets/qdq.rules", 250, RI_RULE },
-	{ "qdq_transpose", "rulesets/qdq.rules", 256, RI_RULE },
-	{ "qdq_avg_pool2d", "rulesets/qdq.rules", 267, RI_RULE },
-	{ "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 294, RI_RULE },
-	{ "qdq_concatenate2", "rulesets/qdq.rules", 304, RI_RULE },
-	{ "qdq_concatenate3", "rulesets/qdq.rules", 312, RI_RULE },
-	{ "fold_cast", "rulesets/qdq.rules", 326, RI_RULE },
-	{ "drop_cast", "rulesets/qdq.rules", 331, RI_RULE },
-	{ "fold_bias_dequantize", "rulesets/qdq.rules", 340, RI_RULE },
-	{ "scalar_dequantize_params", "rulesets/qdq.rules", 347, RI_RULE },
-	{ "scalar_quantize_params", "rulesets/qdq.rules", 352, RI_RULE },
-	{ "pytorch_bias", "rulesets/qdq.rules", 369, RI_RULE },
+	{ "qdq_identity", "rulesets/qdq.rules", 34, RI_RULE },
+	{ "qdq_add_qnnpack", "rulesets/qdq.rules", 216, RI_RULE },
+	{ "qdq_global_avg_pool2d", "rulesets/qdq.rules", 301, RI_RULE },
+	{ "qdq_requantize", "rulesets/qdq.rules", 43, RI_RULE },
+	{ "qdq_relu_int8", "rulesets/qdq.rules", 57, RI_RULE },
+	{ "qdq_relu_uint8", "rulesets/qdq.rules", 62, RI_RULE },
+	{ "qdq_clip", "rulesets/qdq.rules", 73, RI_RULE },
+	{ "qdq_conv2d_bias", "rulesets/qdq.rules", 106, RI_RULE },
+	{ "qdq_conv2d", "rulesets/qdq.rules", 131, RI_RULE },
+	{ "qdq_dense_bias", "rulesets/qdq.rules", 156, RI_RULE },
+	{ "qdq_dense", "rulesets/qdq.rules", 175, RI_RULE },
+	{ "qdq_add", "rulesets/qdq.rules", 240, RI_RULE },
+	{ "qdq_mul", "rulesets/qdq.rules", 248, RI_RULE },
+	{ "qdq_max_pool2d", "rulesets/qdq.rules", 262, RI_RULE },
+	{ "qdq_reshape", "rulesets/qdq.rules", 268, RI_RULE },
+	{ "qdq_transpose", "rulesets/qdq.rules", 274, RI_RULE },
+	{ "qdq_avg_pool2d", "rulesets/qdq.rules", 285, RI_RULE },
+	{ "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 312, RI_RULE },
+	{ "qdq_concatenate2", "rulesets/qdq.rules", 322, RI_RULE },
+	{ "qdq_concatenate3", "rulesets/qdq.rules", 330, RI_RULE },
+	{ "fold_cast", "rulesets/qdq.rules", 344, RI_RULE },
+	{ "drop_cast", "rulesets/qdq.rules", 349, RI_RULE },
+	{ "fold_bias_dequantize", "rulesets/qdq.rules", 358, RI_RULE },
+	{ "scalar_dequantize_params", "rulesets/qdq.rules", 365, RI_RULE },
+	{ "scalar_quantize_params", "rulesets/qdq.rules", 370, RI_RULE },
+	{ "pytorch_bias", "rulesets/qdq.rules", 387, RI_RULE },
 };
 
 static const char *const strs[] = {
@@ -37,6 +37,7 @@ static const char *const strs[] = {
 	"NCHW",
 	"OIHW",
 	"",
+	"float32",
 };
 
 static const char *const lits[] = {
@@ -56,13 +57,13 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 		 * match:  cast(const)
 		 * result: fold_const */
 		{
-#line 327 "rulesets/qdq.rules"
+#line 345 "rulesets/qdq.rules"
 			NodeId t1 = rw_fold(rw, v);
 			if (t1 && !rw->gfail) {
 				*rule = 20;
 				return t1;
 			}
-#line 65 "gen/qdq.c"
+#line 66 "gen/qdq.c"
 		}
 	}
 	/* rule drop_cast
@@ -70,15 +71,15 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 	 * cond:   (dtype(x) == c.dtype)
 	 * result: x */
 	{
-#line 332 "rulesets/qdq.rules"
+#line 350 "rulesets/qdq.rules"
 		rw->gfail = 0;
 		if ((rw_dtype(m, v_0) == rw_attr_i(m, v, 0 /* dtype */)) && !rw->gfail) {
-#line 332 "rulesets/qdq.rules"
+#line 350 "rulesets/qdq.rules"
 			if (v_0 && !rw->gfail) {
 				*rule = 21;
 				return v_0;
 			}
-#line 81 "gen/qdq.c"
+#line 82 "gen/qdq.c"
 		}
 	}
 	return 0;
@@ -102,13 +103,13 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 				 * match:  qnn.dequantize(const<int32>, const, const)
 				 * result: fold_const */
 				{
-#line 341 "rulesets/qdq.rules"
+#line 359 "rulesets/qdq.rules"
 					NodeId t1 = rw_fold(rw, v);
 					if (t1 && !rw->gfail) {
 						*rule = 22;
 						return t1;
 					}
-#line 111 "gen/qdq.c"
+#line 112 "gen/qdq.c"
 				}
 			}
 		}
@@ -122,10 +123,10 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 			 * cond:   (((((d.axis == -1) && (rank(s) == 1)) && (numel(s) == 1)) && (rank(z) <= 1)) && (numel(z) == 1))
 			 * result: qnn.dequantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(d)) */
 			{
-#line 349 "rulesets/qdq.rules"
+#line 367 "rulesets/qdq.rules"
 				rw->gfail = 0;
 				if ((((((rw_attr_i(m, v, 1 /* axis */) == -1LL) && (rw_rank(rw, v_1) == 1LL)) && (rw_numel(rw, v_1) == 1LL)) && (rw_rank(rw, v_2) <= 1LL)) && (rw_numel(rw, v_2) == 1LL)) && !rw->gfail) {
-#line 350 "rulesets/qdq.rules"
+#line 368 "rulesets/qdq.rules"
 					AttrId a2 = rw_attrs(rw, OP_RESHAPE);
 					rw_set_lit(rw, a2, 0 /* newshape */, 0);
 					NodeId t3 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a2);
@@ -140,7 +141,7 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 						*rule = 23;
 						return t9;
 					}
-#line 143 "gen/qdq.c"
+#line 144 "gen/qdq.c"
 				}
 			}
 		}
@@ -162,15 +163,15 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 						 * cond:   (is_scalar(z) && (value(z) == 0))
 						 * result: b */
 						{
-#line 371 "rulesets/qdq.rules"
+#line 389 "rulesets/qdq.rules"
 							rw->gfail = 0;
 							if ((rw_is_scalar(m, v_2) && (rw_value(rw, v_2) == 0LL)) && !rw->gfail) {
-#line 372 "rulesets/qdq.rules"
+#line 390 "rulesets/qdq.rules"
 								if (v_0_0_0 && !rw->gfail) {
 									*rule = 25;
 									return v_0_0_0;
 								}
-#line 173 "gen/qdq.c"
+#line 174 "gen/qdq.c"
 							}
 						}
 					}
@@ -207,15 +208,15 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 						 * cond:   ((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x)))
 						 * result: x */
 						{
-#line 33 "rulesets/qdq.rules"
+#line 37 "rulesets/qdq.rules"
 							rw->gfail = 0;
 							if (((((((rw_is_scalar(m, v_0_1) && rw_is_scalar(m, v_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0))) && !rw->gfail) {
-#line 34 "rulesets/qdq.rules"
+#line 38 "rulesets/qdq.rules"
 								if (v_0_0 && !rw->gfail) {
 									*rule = 0;
 									return v_0_0;
 								}
-#line 218 "gen/qdq.c"
+#line 219 "gen/qdq.c"
 							}
 						}
 					}
@@ -247,10 +248,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1)) && (value(ys) > 0)) && (value(bs) > 0)) && (value(as) >= value(bs))) && (log2((value(as) / value(ys))) >= -10)) && (log2((value(as) / value(ys))) < 8)) && ((log2((value(as) / value(ys))) - floor(log2((value(as) / value(ys))))) < 0.999999f))
 										 * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2((floor(log2((value(as) / value(ys)))) - 21))))), 0, ys, yz, rounding="TONEAREST", out_dtype=q.out_dtype) */
 										{
-#line 205 "rulesets/qdq.rules"
+#line 223 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_value(rw, v_1) > 0LL)) && (rw_value(rw, v_0_1_1) > 0LL)) && (rw_value(rw, v_0_0_1) >= rw_value(rw, v_0_1_1))) && (log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) >= -10LL)) && (log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) < 8LL)) && ((log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) - floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1))))))) < 0.999999)) && !rw->gfail) {
-#line 206 "rulesets/qdq.rules"
+#line 224 "rulesets/qdq.rules"
 												AttrId a1 = rw_attrs(rw, OP_CAST);
 												rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
 												NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a1);
@@ -292,7 +293,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 1;
 													return t29;
 												}
-#line 295 "gen/qdq.c"
+#line 296 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_add_qnnpack, variant 2 of 2
@@ -300,10 +301,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1)) && (value(ys) > 0)) && (value(bs) > 0)) && (value(as) >= value(bs))) && (log2((value(as) / value(ys))) >= -10)) && (log2((value(as) / value(ys))) < 8)) && ((log2((value(as) / value(ys))) - floor(log2((value(as) / value(ys))))) < 0.999999f))
 										 * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2((floor(log2((value(as) / value(ys)))) - 21))))), 0, ys, yz, rounding="TONEAREST", out_dtype=q.out_dtype) */
 										{
-#line 205 "rulesets/qdq.rules"
+#line 223 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_value(rw, v_1) > 0LL)) && (rw_value(rw, v_0_0_1) > 0LL)) && (rw_value(rw, v_0_1_1) >= rw_value(rw, v_0_0_1))) && (log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) >= -10LL)) && (log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) < 8LL)) && ((log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) - floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1))))))) < 0.999999)) && !rw->gfail) {
-#line 206 "rulesets/qdq.rules"
+#line 224 "rulesets/qdq.rules"
 												AttrId a30 = rw_attrs(rw, OP_CAST);
 												rw_set_dtype(rw, a30, 0 /* dtype */, DT_INT32);
 												NodeId t31 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_1_0 }, 1, a30);
@@ -345,7 +346,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 1;
 													return t58;
 												}
-#line 348 "gen/qdq.c"
+#line 349 "gen/qdq.c"
 											}
 										}
 									}
@@ -374,10 +375,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   ((((((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1)) && (p.layout == "NCHW")) && (rank(x) == 4)) && ((shape(x)[2] * shape(x)[3]) <= 2048))
 							 * result: qnn.requantize(nn.global_avg_pool2d(multiply(cast(x, dtype="int32"), int32((shape(x)[2] * shape(x)[3]))), attrs(p)), s, int32(((value(z) * shape(x)[2]) * shape(x)[3])), fold_const(multiply(s, float32((shape(x)[2] * shape(x)[3])))), z, out_dtype=q.out_dtype) */
 							{
-#line 287 "rulesets/qdq.rules"
+#line 305 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if (((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_attr_s(m, v_0, 0 /* layout */) == rw->syms[2])) && (rw_rank(rw, v_0_0_0) == 4LL)) && ((rw_dim(rw, v_0_0_0, 2LL) * rw_dim(rw, v_0_0_0, 3LL)) <= 2048LL)) && !rw->gfail) {
-#line 288 "rulesets/qdq.rules"
+#line 306 "rulesets/qdq.rules"
 									AttrId a59 = rw_attrs(rw, OP_CAST);
 									rw_set_dtype(rw, a59, 0 /* dtype */, DT_INT32);
 									NodeId t60 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a59);
@@ -396,7 +397,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 2;
 										return t70;
 									}
-#line 399 "gen/qdq.c"
+#line 400 "gen/qdq.c"
 								}
 							}
 						}
@@ -420,10 +421,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 						 * cond:   (((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && ((dtype(x) == "int8") || (dtype(x) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8")))
 						 * result: qnn.requantize(x, s, z, s2, z2, out_dtype=q.out_dtype) */
 						{
-#line 43 "rulesets/qdq.rules"
+#line 47 "rulesets/qdq.rules"
 							rw->gfail = 0;
 							if ((((((rw_is_scalar(m, v_0_1) && rw_is_scalar(m, v_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0) == DT_INT8) || (rw_dtype(m, v_0_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && !rw->gfail) {
-#line 44 "rulesets/qdq.rules"
+#line 48 "rulesets/qdq.rules"
 								AttrId a71 = rw_attrs(rw, OP_QNN_REQUANTIZE);
 								rw_set_from(rw, a71, 3 /* out_dtype */, v, 0);
 								NodeId t72 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0, v_0_1, v_0_2, v_1, v_2 }, 5, a71);
@@ -431,7 +432,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 									*rule = 3;
 									return t72;
 								}
-#line 434 "gen/qdq.c"
+#line 435 "gen/qdq.c"
 							}
 						}
 					}
@@ -452,10 +453,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 					 * cond:   (((is_scalar(s) && is_scalar(z)) && (uses(r) == 1)) && (dtype(v) == "float32"))
 					 * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=value(z), a_max=127) */
 					{
-#line 55 "rulesets/qdq.rules"
+#line 59 "rulesets/qdq.rules"
 						rw->gfail = 0;
 						if ((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && !rw->gfail) {
-#line 56 "rulesets/qdq.rules"
+#line 60 "rulesets/qdq.rules"
 							AttrId a73 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
 							NodeId t74 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a73);
 							AttrId a75 = rw_attrs(rw, OP_CLIP);
@@ -466,7 +467,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								*rule = 4;
 								return t76;
 							}
-#line 469 "gen/qdq.c"
+#line 470 "gen/qdq.c"
 						}
 					}
 				}
@@ -486,10 +487,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 					 * cond:   (((is_scalar(s) && is_scalar(z)) && (uses(r) == 1)) && (dtype(v) == "float32"))
 					 * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=value(z), a_max=255) */
 					{
-#line 60 "rulesets/qdq.rules"
+#line 64 "rulesets/qdq.rules"
 						rw->gfail = 0;
 						if ((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && !rw->gfail) {
-#line 61 "rulesets/qdq.rules"
+#line 65 "rulesets/qdq.rules"
 							AttrId a77 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
 							NodeId t78 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a77);
 							AttrId a79 = rw_attrs(rw, OP_CLIP);
@@ -500,7 +501,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								*rule = 5;
 								return t80;
 							}
-#line 503 "gen/qdq.c"
+#line 504 "gen/qdq.c"
 						}
 					}
 				}
@@ -519,10 +520,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 				 * cond:   (((((((((is_scalar(s) && is_scalar(z)) && (uses(c) == 1)) && (dtype(v) == "float32")) && (value(s) > 0)) && ((((lo / value(s)) + 0.5f) - floor(((lo / value(s)) + 0.5f))) > 0.001f)) && ((((lo / value(s)) + 0.5f) - floor(((lo / value(s)) + 0.5f))) < 0.999f)) && ((((hi / value(s)) + 0.5f) - floor(((hi / value(s)) + 0.5f))) > 0.001f)) && ((((hi / value(s)) + 0.5f) - floor(((hi / value(s)) + 0.5f))) < 0.999f)) && ((((q.out_dtype == "int8") && ((value(z) + floor(((lo / value(s)) + 0.5f))) >= -128)) && ((value(z) + floor(((hi / value(s)) + 0.5f))) <= 127)) || (((q.out_dtype == "uint8") && ((value(z) + floor(((lo / value(s)) + 0.5f))) >= 0)) && ((value(z) + floor(((hi / value(s)) + 0.5f))) <= 255))))
 				 * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=(value(z) + floor(((lo / value(s)) + 0.5f))), a_max=(value(z) + floor(((hi / value(s)) + 0.5f)))) */
 				{
-#line 76 "rulesets/qdq.rules"
+#line 80 "rulesets/qdq.rules"
 					rw->gfail = 0;
 					if ((((((((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && (rw_value(rw, v_1) > 0LL)) && ((((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) < 0.999)) && ((((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) < 0.999)) && ((((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) >= -128LL)) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) <= 127LL)) || (((rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) >= 0LL)) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) <= 255LL)))) && !rw->gfail) {
-#line 80 "rulesets/qdq.rules"
+#line 84 "rulesets/qdq.rules"
 						AttrId a81 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
 						NodeId t82 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a81);
 						AttrId a83 = rw_attrs(rw, OP_CLIP);
@@ -533,7 +534,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							*rule = 6;
 							return t84;
 						}
-#line 536 "gen/qdq.c"
+#line 537 "gen/qdq.c"
 					}
 				}
 			}
@@ -570,12 +571,12 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													/* rule qdq_conv2d_bias
 													 * match:  q:qnn.quantize(ba:nn.bias_add(c:nn.conv2d(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const), strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, data_layout="NCHW", kernel_layout="OIHW", out_layout=""), b:const<float32>), ys:const, yz:const)
 													 * cond:   (((((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(c) == 1)) && (uses(ba) == 1)) && (ba.axis == 1)) && (rank(b) == 1))
-													 * result: qnn.requantize(nn.bias_add(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, out_dtype=q.out_dtype) */
+													 * result: qnn.requantize(nn.bias_add(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
 													{
-#line 108 "rulesets/qdq.rules"
+#line 120 "rulesets/qdq.rules"
 														rw->gfail = 0;
 														if ((((((((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_0_1)) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_0_1_1) && rw_is_scalar(m, v_0_0_1_2)) || ((((rw_attr_i(m, v_0_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_0_1_1) == 1LL)) && (rw_dim(rw, v_0_0_1_1, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_0_1_2) || ((rw_rank(rw, v_0_0_1_2) == 1LL) && (rw_dim(rw, v_0_0_1_2, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_0) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_attr_i(m, v_0, 0 /* axis */) == 1LL)) && (rw_rank(rw, v_0_1) == 1LL)) && !rw->gfail) {
-#line 109 "rulesets/qdq.rules"
+#line 121 "rulesets/qdq.rules"
 															AttrId a85 = rw_attrs(rw, OP_QNN_CONV2D);
 															rw_set_from(rw, a85, 0 /* strides */, v_0_0, 0);
 															rw_set_from(rw, a85, 1 /* padding */, v_0_0, 1);
@@ -599,13 +600,15 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 															NodeId t96 = rw_scalar_i(rw, DT_INT32, 0LL);
 															AttrId a97 = rw_attrs(rw, OP_QNN_REQUANTIZE);
 															rw_set_i(rw, a97, 0 /* axis */, 1LL);
+															rw_set_sym(rw, a97, 1 /* rounding */, rw->syms[0]);
+															rw_set_sym(rw, a97, 2 /* compute_dtype */, rw->syms[5]);
 															rw_set_from(rw, a97, 3 /* out_dtype */, v, 0);
 															NodeId t98 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t93, t95, t96, v_1, v_2 }, 5, a97);
 															if (t98 && !rw->gfail) {
 																*rule = 7;
 																return t98;
 															}
-#line 608 "gen/qdq.c"
+#line 611 "gen/qdq.c"
 														}
 													}
 												}
@@ -646,12 +649,12 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 											/* rule qdq_conv2d
 											 * match:  q:qnn.quantize(c:nn.conv2d(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const), strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, data_layout="NCHW", kernel_layout="OIHW", out_layout=""), ys:const, yz:const)
 											 * cond:   ((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(c) == 1))
-											 * result: qnn.requantize(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, out_dtype=q.out_dtype) */
+											 * result: qnn.requantize(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
 											{
-#line 130 "rulesets/qdq.rules"
+#line 143 "rulesets/qdq.rules"
 												rw->gfail = 0;
 												if (((((((((((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) || ((((rw_attr_i(m, v_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1, 0LL) == rw_dim(rw, v_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_2) || ((rw_rank(rw, v_0_1_2) == 1LL) && (rw_dim(rw, v_0_1_2, 0LL) == rw_dim(rw, v_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 131 "rulesets/qdq.rules"
+#line 144 "rulesets/qdq.rules"
 													AttrId a99 = rw_attrs(rw, OP_QNN_CONV2D);
 													rw_set_from(rw, a99, 0 /* strides */, v_0, 0);
 													rw_set_from(rw, a99, 1 /* padding */, v_0, 1);
@@ -666,13 +669,15 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													NodeId t103 = rw_scalar_i(rw, DT_INT32, 0LL);
 													AttrId a104 = rw_attrs(rw, OP_QNN_REQUANTIZE);
 													rw_set_i(rw, a104, 0 /* axis */, 1LL);
+													rw_set_sym(rw, a104, 1 /* rounding */, rw->syms[0]);
+													rw_set_sym(rw, a104, 2 /* compute_dtype */, rw->syms[5]);
 													rw_set_from(rw, a104, 3 /* out_dtype */, v, 0);
 													NodeId t105 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t100, t102, t103, v_1, v_2 }, 5, a104);
 													if (t105 && !rw->gfail) {
 														*rule = 8;
 														return t105;
 													}
-#line 675 "gen/qdq.c"
+#line 680 "gen/qdq.c"
 												}
 											}
 										}
@@ -713,12 +718,12 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													/* rule qdq_dense_bias, variant 1 of 2
 													 * match:  q:qnn.quantize(a:add(d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const)), b:const<float32>), ys:const, yz:const)
 													 * cond:   ((((((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(d) == 1)) && (uses(a) == 1)) && (rank(d) == 2)) && (rank(b) == 1)) && (shape(b)[0] == shape(d)[1]))
-													 * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, out_dtype=q.out_dtype) */
+													 * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
 													{
-#line 151 "rulesets/qdq.rules"
+#line 167 "rulesets/qdq.rules"
 														rw->gfail = 0;
 														if (((((((((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_0_1)) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_0_1_1) && rw_is_scalar(m, v_0_0_1_2)) || ((((rw_attr_i(m, v_0_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_0_1_1) == 1LL)) && (rw_dim(rw, v_0_0_1_1, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_0_1_2) || ((rw_rank(rw, v_0_0_1_2) == 1LL) && (rw_dim(rw, v_0_0_1_2, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_0) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0_0) == 2LL)) && (rw_rank(rw, v_0_1) == 1LL)) && (rw_dim(rw, v_0_1, 0LL) == rw_dim(rw, v_0_0, 1LL))) && !rw->gfail) {
-#line 152 "rulesets/qdq.rules"
+#line 168 "rulesets/qdq.rules"
 															AttrId a106 = rw_attrs(rw, OP_QNN_DENSE);
 															rw_set_from(rw, a106, 0 /* units */, v_0_0, 0);
 															rw_set_dtype(rw, a106, 1 /* out_dtype */, DT_INT32);
@@ -737,13 +742,15 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 															NodeId t117 = rw_scalar_i(rw, DT_INT32, 0LL);
 															AttrId a118 = rw_attrs(rw, OP_QNN_REQUANTIZE);
 															rw_set_i(rw, a118, 0 /* axis */, 1LL);
+															rw_set_sym(rw, a118, 1 /* rounding */, rw->syms[0]);
+															rw_set_sym(rw, a118, 2 /* compute_dtype */, rw->syms[5]);
 															rw_set_from(rw, a118, 3 /* out_dtype */, v, 0);
 															NodeId t119 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t114, t116, t117, v_1, v_2 }, 5, a118);
 															if (t119 && !rw->gfail) {
 																*rule = 9;
 																return t119;
 															}
-#line 746 "gen/qdq.c"
+#line 753 "gen/qdq.c"
 														}
 													}
 												}
@@ -783,12 +790,12 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													/* rule qdq_dense_bias, variant 2 of 2
 													 * match:  q:qnn.quantize(a:add(b:const<float32>, d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const))), ys:const, yz:const)
 													 * cond:   ((((((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(d) == 1)) && (uses(a) == 1)) && (rank(d) == 2)) && (rank(b) == 1)) && (shape(b)[0] == shape(d)[1]))
-													 * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, out_dtype=q.out_dtype) */
+													 * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
 													{
-#line 151 "rulesets/qdq.rules"
+#line 167 "rulesets/qdq.rules"
 														rw->gfail = 0;
 														if (((((((((((((((rw_dtype(m, v_0_1_0_0) == DT_INT8) || (rw_dtype(m, v_0_1_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_1_0_1)) && rw_is_scalar(m, v_0_1_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1_1) && rw_is_scalar(m, v_0_1_1_2)) || ((((rw_attr_i(m, v_0_1_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1_1, 0LL) == rw_dim(rw, v_0_1_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_1_2) || ((rw_rank(rw, v_0_1_1_2) == 1LL) && (rw_dim(rw, v_0_1_1_2, 0LL) == rw_dim(rw, v_0_1_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_1) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0_1) == 2LL)) && (rw_rank(rw, v_0_0) == 1LL)) && (rw_dim(rw, v_0_0, 0LL) == rw_dim(rw, v_0_1, 1LL))) && !rw->gfail) {
-#line 152 "rulesets/qdq.rules"
+#line 168 "rulesets/qdq.rules"
 															AttrId a120 = rw_attrs(rw, OP_QNN_DENSE);
 															rw_set_from(rw, a120, 0 /* units */, v_0_1, 0);
 															rw_set_dtype(rw, a120, 1 /* out_dtype */, DT_INT32);
@@ -807,13 +814,15 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 															NodeId t131 = rw_scalar_i(rw, DT_INT32, 0LL);
 															AttrId a132 = rw_attrs(rw, OP_QNN_REQUANTIZE);
 															rw_set_i(rw, a132, 0 /* axis */, 1LL);
+															rw_set_sym(rw, a132, 1 /* rounding */, rw->syms[0]);
+															rw_set_sym(rw, a132, 2 /* compute_dtype */, rw->syms[5]);
 															rw_set_from(rw, a132, 3 /* out_dtype */, v, 0);
 															NodeId t133 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t128, t130, t131, v_1, v_2 }, 5, a132);
 															if (t133 && !rw->gfail) {
 																*rule = 9;
 																return t133;
 															}
-#line 816 "gen/qdq.c"
+#line 825 "gen/qdq.c"
 														}
 													}
 												}
@@ -851,12 +860,12 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 											/* rule qdq_dense
 											 * match:  q:qnn.quantize(d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const)), ys:const, yz:const)
 											 * cond:   (((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(d) == 1)) && (rank(d) == 2))
-											 * result: qnn.requantize(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, out_dtype=q.out_dtype) */
+											 * result: qnn.requantize(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
 											{
-#line 168 "rulesets/qdq.rules"
+#line 185 "rulesets/qdq.rules"
 												rw->gfail = 0;
 												if ((((((((((((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) || ((((rw_attr_i(m, v_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1, 0LL) == rw_dim(rw, v_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_2) || ((rw_rank(rw, v_0_1_2) == 1LL) && (rw_dim(rw, v_0_1_2, 0LL) == rw_dim(rw, v_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0) == 2LL)) && !rw->gfail) {
-#line 169 "rulesets/qdq.rules"
+#line 186 "rulesets/qdq.rules"
 													AttrId a134 = rw_attrs(rw, OP_QNN_DENSE);
 													rw_set_from(rw, a134, 0 /* units */, v_0, 0);
 													rw_set_dtype(rw, a134, 1 /* out_dtype */, DT_INT32);
@@ -866,13 +875,15 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													NodeId t138 = rw_scalar_i(rw, DT_INT32, 0LL);
 													AttrId a139 = rw_attrs(rw, OP_QNN_REQUANTIZE);
 													rw_set_i(rw, a139, 0 /* axis */, 1LL);
+													rw_set_sym(rw, a139, 1 /* rounding */, rw->syms[0]);
+													rw_set_sym(rw, a139, 2 /* compute_dtype */, rw->syms[5]);
 													rw_set_from(rw, a139, 3 /* out_dtype */, v, 0);
 													NodeId t140 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t135, t137, t138, v_1, v_2 }, 5, a139);
 													if (t140 && !rw->gfail) {
 														*rule = 10;
 														return t140;
 													}
-#line 875 "gen/qdq.c"
+#line 886 "gen/qdq.c"
 												}
 											}
 										}
@@ -909,17 +920,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
 										 * result: qnn.add(a, b, as, az, bs, bz, ys, yz) */
 										{
-#line 227 "rulesets/qdq.rules"
+#line 245 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 228 "rulesets/qdq.rules"
+#line 246 "rulesets/qdq.rules"
 												AttrId a141 = rw_attrs(rw, OP_QNN_ADD);
 												NodeId t142 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_1, v_0_0_2, v_0_1_1, v_0_1_2, v_1, v_2 }, 8, a141);
 												if (t142 && !rw->gfail) {
 													*rule = 11;
 													return t142;
 												}
-#line 922 "gen/qdq.c"
+#line 933 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_add, variant 2 of 2
@@ -927,17 +938,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
 										 * result: qnn.add(a, b, as, az, bs, bz, ys, yz) */
 										{
-#line 227 "rulesets/qdq.rules"
+#line 245 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 228 "rulesets/qdq.rules"
+#line 246 "rulesets/qdq.rules"
 												AttrId a143 = rw_attrs(rw, OP_QNN_ADD);
 												NodeId t144 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ v_0_1_0, v_0_0_0, v_0_1_1, v_0_1_2, v_0_0_1, v_0_0_2, v_1, v_2 }, 8, a143);
 												if (t144 && !rw->gfail) {
 													*rule = 11;
 													return t144;
 												}
-#line 940 "gen/qdq.c"
+#line 951 "gen/qdq.c"
 											}
 										}
 									}
@@ -973,17 +984,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
 										 * result: qnn.mul(a, b, as, az, bs, bz, ys, yz) */
 										{
-#line 235 "rulesets/qdq.rules"
+#line 253 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 236 "rulesets/qdq.rules"
+#line 254 "rulesets/qdq.rules"
 												AttrId a145 = rw_attrs(rw, OP_QNN_MUL);
 												NodeId t146 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_1, v_0_0_2, v_0_1_1, v_0_1_2, v_1, v_2 }, 8, a145);
 												if (t146 && !rw->gfail) {
 													*rule = 12;
 													return t146;
 												}
-#line 986 "gen/qdq.c"
+#line 997 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_mul, variant 2 of 2
@@ -991,17 +1002,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
 										 * result: qnn.mul(a, b, as, az, bs, bz, ys, yz) */
 										{
-#line 235 "rulesets/qdq.rules"
+#line 253 "rulesets/qdq.rules"
 											rw->gfail = 0;
 											if ((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 236 "rulesets/qdq.rules"
+#line 254 "rulesets/qdq.rules"
 												AttrId a147 = rw_attrs(rw, OP_QNN_MUL);
 												NodeId t148 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ v_0_1_0, v_0_0_0, v_0_1_1, v_0_1_2, v_0_0_1, v_0_0_2, v_1, v_2 }, 8, a147);
 												if (t148 && !rw->gfail) {
 													*rule = 12;
 													return t148;
 												}
-#line 1004 "gen/qdq.c"
+#line 1015 "gen/qdq.c"
 											}
 										}
 									}
@@ -1030,17 +1041,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
 							 * result: nn.max_pool2d(x, attrs(p)) */
 							{
-#line 247 "rulesets/qdq.rules"
+#line 265 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 248 "rulesets/qdq.rules"
+#line 266 "rulesets/qdq.rules"
 									AttrId a149 = rw_attrs_copy(rw, OP_NN_MAX_POOL2D, v_0);
 									NodeId t150 = rw_call(rw, OP_NN_MAX_POOL2D, (const NodeId[]){ v_0_0_0 }, 1, a149);
 									if (t150 && !rw->gfail) {
 										*rule = 13;
 										return t150;
 									}
-#line 1043 "gen/qdq.c"
+#line 1054 "gen/qdq.c"
 								}
 							}
 						}
@@ -1066,17 +1077,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(r) == 1))
 							 * result: reshape(x, attrs(r)) */
 							{
-#line 253 "rulesets/qdq.rules"
+#line 271 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 254 "rulesets/qdq.rules"
+#line 272 "rulesets/qdq.rules"
 									AttrId a151 = rw_attrs_copy(rw, OP_RESHAPE, v_0);
 									NodeId t152 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_0_0_0 }, 1, a151);
 									if (t152 && !rw->gfail) {
 										*rule = 14;
 										return t152;
 									}
-#line 1079 "gen/qdq.c"
+#line 1090 "gen/qdq.c"
 								}
 							}
 						}
@@ -1102,17 +1113,17 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(r) == 1))
 							 * result: transpose(x, attrs(r)) */
 							{
-#line 259 "rulesets/qdq.rules"
+#line 277 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 260 "rulesets/qdq.rules"
+#line 278 "rulesets/qdq.rules"
 									AttrId a153 = rw_attrs_copy(rw, OP_TRANSPOSE, v_0);
 									NodeId t154 = rw_call(rw, OP_TRANSPOSE, (const NodeId[]){ v_0_0_0 }, 1, a153);
 									if (t154 && !rw->gfail) {
 										*rule = 15;
 										return t154;
 									}
-#line 1115 "gen/qdq.c"
+#line 1126 "gen/qdq.c"
 								}
 							}
 						}
@@ -1138,10 +1149,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
 							 * result: cast(nn.avg_pool2d(cast(x, dtype="int32"), attrs(p)), dtype=q.out_dtype) */
 							{
-#line 270 "rulesets/qdq.rules"
+#line 288 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 271 "rulesets/qdq.rules"
+#line 289 "rulesets/qdq.rules"
 									AttrId a155 = rw_attrs(rw, OP_CAST);
 									rw_set_dtype(rw, a155, 0 /* dtype */, DT_INT32);
 									NodeId t156 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a155);
@@ -1154,7 +1165,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 16;
 										return t160;
 									}
-#line 1157 "gen/qdq.c"
+#line 1168 "gen/qdq.c"
 								}
 							}
 						}
@@ -1180,10 +1191,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
 							 * result: cast(nn.global_avg_pool2d(cast(x, dtype="int32"), attrs(p)), dtype=q.out_dtype) */
 							{
-#line 297 "rulesets/qdq.rules"
+#line 315 "rulesets/qdq.rules"
 								rw->gfail = 0;
 								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 298 "rulesets/qdq.rules"
+#line 316 "rulesets/qdq.rules"
 									AttrId a161 = rw_attrs(rw, OP_CAST);
 									rw_set_dtype(rw, a161, 0 /* dtype */, DT_INT32);
 									NodeId t162 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a161);
@@ -1196,7 +1207,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 17;
 										return t166;
 									}
-#line 1199 "gen/qdq.c"
+#line 1210 "gen/qdq.c"
 								}
 							}
 						}
@@ -1232,10 +1243,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 												 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(k) == 1))
 												 * result: qnn.concatenate((a, b), (as, bs), (az, bz), ys, yz, axis=k.axis) */
 												{
-#line 309 "rulesets/qdq.rules"
+#line 327 "rulesets/qdq.rules"
 													rw->gfail = 0;
 													if ((((((((((rw_is_scalar(m, v_0_0_0_1) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_0_0_1_1)) && rw_is_scalar(m, v_0_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_1_0) == rw_dtype(m, v_0_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 310 "rulesets/qdq.rules"
+#line 328 "rulesets/qdq.rules"
 														uint32_t m167;
 														rw_tb_begin(rw, &m167);
 														rw_tb_add(rw, v_0_0_0_0);
@@ -1258,7 +1269,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 															*rule = 18;
 															return t174;
 														}
-#line 1261 "gen/qdq.c"
+#line 1272 "gen/qdq.c"
 													}
 												}
 											}
@@ -1301,10 +1312,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 															 * cond:   ((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(cs)) && is_scalar(cz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (dtype(c) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(k) == 1))
 															 * result: qnn.concatenate((a, b, c), (as, bs, cs), (az, bz, cz), ys, yz, axis=k.axis) */
 															{
-#line 319 "rulesets/qdq.rules"
+#line 337 "rulesets/qdq.rules"
 																rw->gfail = 0;
 																if (((((((((((((rw_is_scalar(m, v_0_0_0_1) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_0_0_1_1)) && rw_is_scalar(m, v_0_0_1_2)) && rw_is_scalar(m, v_0_0_2_1)) && rw_is_scalar(m, v_0_0_2_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_1_0) == rw_dtype(m, v_0_0_0_0))) && (rw_dtype(m, v_0_0_2_0) == rw_dtype(m, v_0_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 320 "rulesets/qdq.rules"
+#line 338 "rulesets/qdq.rules"
 																	uint32_t m175;
 																	rw_tb_begin(rw, &m175);
 																	rw_tb_add(rw, v_0_0_0_0);
@@ -1330,7 +1341,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																		*rule = 19;
 																		return t182;
 																	}
-#line 1333 "gen/qdq.c"
+#line 1344 "gen/qdq.c"
 																}
 															}
 														}
@@ -1356,10 +1367,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 			 * cond:   (((((q.axis == -1) && (rank(s) == 1)) && (numel(s) == 1)) && (rank(z) <= 1)) && (numel(z) == 1))
 			 * result: qnn.quantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(q)) */
 			{
-#line 354 "rulesets/qdq.rules"
+#line 372 "rulesets/qdq.rules"
 				rw->gfail = 0;
 				if ((((((rw_attr_i(m, v, 1 /* axis */) == -1LL) && (rw_rank(rw, v_1) == 1LL)) && (rw_numel(rw, v_1) == 1LL)) && (rw_rank(rw, v_2) <= 1LL)) && (rw_numel(rw, v_2) == 1LL)) && !rw->gfail) {
-#line 355 "rulesets/qdq.rules"
+#line 373 "rulesets/qdq.rules"
 					AttrId a183 = rw_attrs(rw, OP_RESHAPE);
 					rw_set_lit(rw, a183, 0 /* newshape */, 0);
 					NodeId t184 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a183);
@@ -1374,7 +1385,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 						*rule = 24;
 						return t190;
 					}
-#line 1377 "gen/qdq.c"
+#line 1388 "gen/qdq.c"
 				}
 			}
 		}
@@ -1402,7 +1413,7 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 const Ruleset graft_ruleset_qdq = {
 	"qdq", "rulesets/qdq.rules",
 	26, rules,
-	5, strs,
+	6, strs,
 	1, lits,
 	match,
 	0,

@@ -3,8 +3,9 @@
 # with a "// STEP: S" line is run on the ref backend with tests/qdq/x.npy,
 # as it is and after --rules qdq --rules canonicalize; the outputs (float32)
 # must differ by at most S, one quantization step of the output (the
-# requantize rounds halves upward where ONNX's QuantizeLinear rounds them
-# to even).  The rewritten model must also be integer from its inputs'
+# requantizes round an integer accumulator, the convolutions' and dense
+# layers' as QNNPACK's float32 product to even, the others halves upward,
+# where ONNX's QuantizeLinear rounds the float result to even).  The rewritten model must also be integer from its inputs'
 # quantizes to its output's dequantize, the one dequantize left.
 . "${srcdir:-.}/tests/lib.sh"
 
