@@ -916,7 +916,8 @@ quantize(G *g, Call *c, int deq)
 /* rqparams: the Q31 multiplier and shift of each of requantize c's *ns
 ** input scales (fresh arrays), *skip when the scales are one and equal
 ** (no multiply), *nearest for TONEAREST; 0 if c is not supported (refused
-** unless quiet), as for rounding "HALF_TO_EVEN" (requantize_f32's) */
+** unless quiet), as for rounding "HALF_TO_EVEN" (requantize_f32 and
+** epi_f32 take it) */
 static int
 rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int *skip, int *nearest)
 {
@@ -1921,10 +1922,12 @@ typedef struct Vconv {
 ** constant vectors of OB * VL int32. */
 typedef struct Epi {
 	LLVMValueRef bias, izp, mul, sh;
+	LLVMValueRef fm;        /* f32: OB * VL float32 multipliers */
 	int32_t ozp;
 	int uni;                /* one multiplier and shift for all channels: umul, ush */
 	int32_t umul, ush;
 	int skip, nearest;
+	int f32;                /* rounding "HALF_TO_EVEN": QNNPACK's float32 (fm), not Q31 */
 	DType odt;              /* int8 or uint8 */
 } Epi;
 
@@ -2028,11 +2031,39 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 	return 1;
 }
 
+/* epi_f32: e->fm for requantize c with rounding "HALF_TO_EVEN" (QNNPACK's
+** float32 multipliers fl(s * fl(1 / os)), n = OB * VL of them, O used);
+** 0 if it cannot: a non-constant or non-finite multiplier, or an output
+** zero point beyond 2^16 (vrequant clamps the rounded product to 2^30) */
+static int
+epi_f32(G *g, Call *c, int64_t O, int64_t n, int64_t *ns, Epi *e)
+{
+	double os = 0, s = 0, z = 0;
+	float *m;
+
+	*ns = cnumel(g, c->a[1]);
+	if (strcmp(astr(c->m, c->n, "compute_dtype"), "float32") || *ns < 1 || cnumel(g, c->a[3]) != 1 ||
+	    !cnum(g, c->a[3], 0, &os) || !cnum(g, c->a[4], 0, &z) || fabs(z) > 65536)
+		return 0;
+	m = ir_xcalloc((size_t)n, sizeof *m);
+	for (int64_t o = 0; o < O; o++) {
+		cnum(g, c->a[1], *ns > 1 ? o : 0, &s);
+		m[o] = f32mul((float)s, (float)os);
+		if (!isfinite(m[o])) {
+			free(m);
+			return 0;
+		}
+	}
+	e->fm = constbuf(g, m, (size_t)n * 4);
+	e->f32 = 1;
+	free(m);
+	return 1;
+}
+
 /* epi_plan: e for the requantize rq (of the bias_add ba, or 0) of the
 ** conv pl, if the epilogue can do it: per-channel parameters along the
 ** channels of a dense NCHW result, constants, a byte result, TVM's
-** fixed point (rqparams declines "HALF_TO_EVEN": that requantize and its
-** bias_add run unfused after the kernel); else 0 */
+** fixed point or QNNPACK's float32 ("HALF_TO_EVEN"); else 0 */
 static int
 epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
 {
@@ -2060,8 +2091,11 @@ epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
 			memcpy(&vec[0][o], b + (c.ad[1][0] > 1 ? o : 0) * 4, 4);
 	}
 	if (ok && (!callargs(g, s, rq, &c, 1) || c.adt[0] != DT_INT32 || (c.odt != DT_INT8 && c.odt != DT_UINT8) ||
-	           c.adt[2] != DT_INT32 || c.adt[4] != DT_INT32 || cnumel(g, c.a[4]) < 1 || !cnum(g, c.a[4], 0, &x) ||
-	           !rqparams(g, &c, 1, &mul, &sh, &ns, &e->skip, &e->nearest)))
+	           c.adt[2] != DT_INT32 || c.adt[4] != DT_INT32 || cnumel(g, c.a[4]) < 1 || !cnum(g, c.a[4], 0, &x)))
+		ok = 0;
+	if (ok && (!strcmp(astr(m, rq, "rounding"), "HALF_TO_EVEN")
+	           ? !epi_f32(g, &c, v->O, n, &ns, e)
+	           : !rqparams(g, &c, 1, &mul, &sh, &ns, &e->skip, &e->nearest)))
 		ok = 0;
 	if (ok) {
 		axis = aint(m, rq, "axis");
@@ -2076,7 +2110,10 @@ epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
 		cnum(g, c.a[2], nz > 1 ? o : 0, &x);
 		vec[1][o] = (int32_t)x;
 	}
-	if (ok) {
+	if (ok && e->f32) {
+		e->bias = ci32(g, vec[0], n);
+		e->izp = ci32(g, vec[1], n);
+	} else if (ok) {
 		int32_t *sv = ir_xcalloc((size_t)n, sizeof *sv);
 		for (int64_t o = 0; o < v->O; o++) {
 			vec[2][o] = mul[ns > 1 ? o : 0];
@@ -2122,16 +2159,32 @@ vload(G *g, LLVMValueRef p, LLVMValueRef ix)
 }
 
 /* vrequant: the epilogue on the <VL x i32> x of channel block ob: fpm()
-** and sat32() lane by lane, as ew_requantize after the bias add */
+** and sat32() lane by lane, as ew_requantize after the bias add; or for
+** f32, ew_requantize_f32's float32 product rounded to even, clamped to
+** +-2^30 (beyond, every byte result saturates alike: |ozp| <= 2^16) */
 static LLVMValueRef
 vrequant(G *g, const Epi *e, LLVMValueRef x, LLVMValueRef ob)
 {
 	LLVMTypeRef v64 = LLVMVectorType(g->i64, VL), v8 = LLVMVectorType(g->i8, VL);
+	LLVMTypeRef vf = LLVMVectorType(g->f32, VL), av = LLVMVectorType(g->i32, VL);
 	LLVMValueRef zero = vsplat(g->i32, 0), t, ls, rs, total, half, mul, shift;
 
 	x = LLVMBuildAdd(g->b, x, vload(g, e->bias, ob), "");
 	x = LLVMBuildSub(g->b, x, vload(g, e->izp, ob), "");
-	if (!e->skip) {
+	if (e->f32) {
+		LLVMValueRef fm = LLVMBuildLoad2(g->b, vf, LLVMBuildInBoundsGEP2(g->b, vf,
+		                  LLVMBuildBitCast(g->b, e->fm, LLVMPointerType(vf, 0), ""), &ob, 1, ""), ""), a[1], k[VL], kl[VL];
+		LLVMSetAlignment(fm, 64);
+		for (int i = 0; i < VL; i++) {
+			k[i] = LLVMConstReal(g->f32, 1073741824.0);
+			kl[i] = LLVMConstReal(g->f32, -1073741824.0);
+		}
+		a[0] = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, x, vf, ""), fm, "");
+		t = callf(g, "llvm.roundeven.v16f32", vf, a, 1);
+		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, LLVMConstVector(k, VL), ""), t, LLVMConstVector(k, VL), "");
+		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, LLVMConstVector(kl, VL), ""), t, LLVMConstVector(kl, VL), "");
+		x = LLVMBuildFPToSI(g->b, t, av, "");
+	} else if (!e->skip) {
 		mul = e->uni ? vsplat(g->i32, e->umul) : vload(g, e->mul, ob);
 		shift = e->uni ? vsplat(g->i32, e->ush) : vload(g, e->sh, ob);
 		ls = iminmax(g, shift, zero, 1, 1);
