@@ -247,6 +247,16 @@ cg_name(Gen *g, Fn *f, const Leaf *l, char *buf)
 
 /* ---------------------------------------------------------------- buffers */
 
+/* sharable: whether a buffer of dt may take bytes a dead buffer of odt
+** had: the same C type, or one of them bytes (char types alias anything).
+** Bytes of one type never come back as another, so the emitted C keeps
+** to the aliasing rules compilers optimize by. */
+static int
+sharable(DType dt, DType odt)
+{
+	return dt == odt || ir_dtype_bytes[dt] == 1 || ir_dtype_bytes[odt] == 1;
+}
+
 static uint32_t
 bufalloc(Fn *f, DType dt, uint64_t size, uint32_t end)
 {
@@ -256,12 +266,13 @@ bufalloc(Fn *f, DType dt, uint64_t size, uint32_t end)
 	size = (size + ALIGN - 1) / ALIGN * ALIGN;
 	if (!size)
 		size = ALIGN;
-	/* first fit: the lowest offset that overlaps no live buffer */
+	/* first fit: the lowest offset that overlaps no live buffer, nor a
+	   dead one of another type */
 	while (moved) {
 		moved = 0;
 		for (uint32_t b = 0; b < f->nbufs; b++) {
 			Buf *o = &f->bufs[b];
-			if (o->live && off < o->off + o->size && o->off < off + size) {
+			if ((o->live || !sharable(dt, o->dt)) && off < o->off + o->size && o->off < off + size) {
 				off = o->off + o->size;
 				moved = 1;
 			}
