@@ -47,6 +47,18 @@ double be_tensor_get(const Tensor *t, int64_t i);
 /* Frees t's data and clears it. */
 void be_tensor_free(Tensor *t);
 
+/* A Q31 fixed-point multiplier: d = mul * 2^(shift - 31), mul in
+** [2^30, 2^31) (0 for d = 0), as TVM's GetFixedPointMultiplierShift makes
+** it for qnn.requantize and the ops lowered to it.  Every backend takes it
+** from be_fixed(), so that they agree on it bit for bit. */
+typedef struct BeFixed {
+	int32_t mul;
+	int32_t shift;
+} BeFixed;
+
+/* The multiplier of d into *f; 0 (and *f zero) if d is not finite. */
+int be_fixed(double d, BeFixed *f);
+
 /* The signature of @main: its parameters, in order, and its results (a
 ** tuple result is flattened into one tensor per field, depth first). */
 typedef struct BeSig {

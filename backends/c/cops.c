@@ -212,7 +212,7 @@ ewopen(Gen *g, Fn *f, const Leaf *o, const Leaf *const *in, int nin, Ew *e)
 
 /* ---------------------------------------------------------------- requantization */
 
-/* A Q31 fixed-point multiplier and its shifts (ir/fold.c, fixed()). */
+/* A Q31 fixed-point multiplier (be_fixed()) and the shifts graft_fpm takes. */
 typedef struct Fx {
 	int32_t mul;
 	int ls, total;
@@ -221,28 +221,13 @@ typedef struct Fx {
 static int
 fixed(double d, Fx *f)
 {
-	int exp, shift;
-	double sig;
-	int64_t q;
+	BeFixed b;
 
-	if (!isfinite(d))
+	if (!be_fixed(d, &b))
 		return 0;
-	if (d == 0) {
-		f->mul = 0;
-		f->ls = 0;
-		f->total = 31;
-		return 1;
-	}
-	sig = frexp(d, &exp);
-	q = (int64_t)round(sig * 2147483648.0);
-	if (q == ((int64_t)1 << 31)) {
-		q /= 2;
-		exp++;
-	}
-	f->mul = (int32_t)q;
-	shift = exp;
-	f->ls = shift > 0 ? shift : 0;
-	f->total = (shift > 0 ? 0 : -shift) + 31;
+	f->mul = b.mul;
+	f->ls = b.shift > 0 ? b.shift : 0;
+	f->total = (b.shift > 0 ? 0 : -b.shift) + 31;
 	return f->total <= 63 && f->ls <= 62;
 }
 

@@ -374,28 +374,12 @@ sat32(G *g, LLVMValueRef v, DType to)
 	return LLVMBuildTrunc(g->b, v, elty(g, to), "");
 }
 
-/* A Q31 fixed-point multiplier (TVM's GetFixedPointMultiplierShift). */
-typedef struct Fixed {
-	int32_t mul;
-	int32_t shift;
-} Fixed;
-
-static Fixed
+/* fixed: be_fixed(d), zero for a d that is not finite (refused earlier) */
+static BeFixed
 fixed(double d)
 {
-	Fixed f = { 0, 0 };
-	int exp;
-	int64_t q;
-
-	if (d == 0 || !isfinite(d))
-		return f;
-	q = (int64_t)round(frexp(d, &exp) * 2147483648.0);
-	if (q == ((int64_t)1 << 31)) {
-		q /= 2;
-		exp++;
-	}
-	f.mul = (int32_t)q;
-	f.shift = exp;
+	BeFixed f;
+	be_fixed(d, &f);
 	return f;
 }
 
@@ -642,7 +626,7 @@ typedef struct Ew {
 	int nearest;            /* requantize: TONEAREST */
 	int even;               /* quantize: rounding="HALF_TO_EVEN" (ONNX) */
 	int skip[2];            /* requantize: no multiply (equal scales); qnn.add: cast only */
-	Fixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
+	BeFixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
 	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
 } Ew;
 
@@ -943,7 +927,7 @@ rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int
 	*mul = ir_xcalloc((size_t)*ns, sizeof **mul);
 	*sh = ir_xcalloc((size_t)*ns, sizeof **sh);
 	for (int64_t k = 0; k < *ns; k++) {
-		Fixed f;
+		BeFixed f;
 		cnum(g, c->a[1], k, &isc);
 		f = fixed((double)(float)isc / (double)(float)os);
 		(*mul)[k] = f.mul;
@@ -1206,7 +1190,7 @@ qconcat(G *g, Call *c)
 		int fr = tdims(m, ft, fd);
 		double s, z;
 		Ew e = { .dt = tdt(m, ft), .odt = tdt(m, ft) };
-		Fixed f;
+		BeFixed f;
 		int32_t iz, mul, sh, ozi = (int32_t)oz;
 		Acc in[5], out;
 

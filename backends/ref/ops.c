@@ -1015,38 +1015,6 @@ dequantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* A Q31 fixed-point multiplier. */
-typedef struct Fixed {
-	int32_t mul;
-	int shift;
-} Fixed;
-
-/* fixed: TVM's GetFixedPointMultiplierShift of the double multiplier d */
-static int
-fixed(double d, Fixed *f)
-{
-	int exp;
-	double sig;
-	int64_t q;
-
-	if (!isfinite(d))
-		return 0;
-	if (d == 0) {
-		f->mul = 0;
-		f->shift = 0;
-		return 1;
-	}
-	sig = frexp(d, &exp);
-	q = (int64_t)round(sig * 2147483648.0);
-	if (q == ((int64_t)1 << 31)) {
-		q /= 2;
-		exp++;
-	}
-	f->mul = (int32_t)q;
-	f->shift = exp;
-	return 1;
-}
-
 /* floorshr: x >> k, arithmetic (rounding down), for 0 <= k < 64 */
 static int64_t
 floorshr(int64_t x, int k)
@@ -1060,7 +1028,7 @@ floorshr(int64_t x, int k)
 ** int32.  Exact mode: 0 where an int64 step overflows or a shift is out
 ** of range; run mode wraps as the generated code does. */
 static int
-fpm(int exact, int32_t x, Fixed f, int nearest, int pow2, int32_t *out)
+fpm(int exact, int32_t x, BeFixed f, int nearest, int pow2, int32_t *out)
 {
 	int ls = f.shift > 0 ? f.shift : 0, rs = f.shift > 0 ? 0 : -f.shift, total = rs + 31;
 	int64_t t, half;
@@ -1140,7 +1108,7 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
    int64_t axis, int mode, Val *r)
 {
 	int64_t ax, in, chax, ns;
-	Fixed *fx = NULL;
+	BeFixed *fx = NULL;
 	float *fm = NULL;
 	int pertensor, bad = 1, nearest = mode == RQ_TONEAREST;
 
@@ -1173,7 +1141,7 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
 				fail(c, o, "input scale %g", ldf(is, k));
 				goto out;
 			}
-		} else if (!isfinite(ldf(is, k)) || !fixed(ldf(is, k) / (double)out_s, &fx[k])) {
+		} else if (!isfinite(ldf(is, k)) || !be_fixed(ldf(is, k) / (double)out_s, &fx[k])) {
 			fail(c, o, "input scale %g", ldf(is, k));
 			goto out;
 		}
