@@ -72,8 +72,11 @@ typedef struct G {
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, p8;
-	LLVMValueRef fn;        /* the function being built */
-	LLVMValueRef err;       /* alloca i32: 1 after an integer division by zero */
+	LLVMValueRef fn;        /* the function being built: the entry or an op function */
+	LLVMValueRef in;        /* fn's in (void **), the entry's or an op function's */
+	LLVMValueRef err;       /* fn's i32 *: 1 after an integer division by zero */
+	LLVMValueRef *pin;      /* the entry's loads of its parameters, npin of them */
+	uint32_t npin, nfn;     /* nfn: op functions so far, numbering them */
 	LLVMValueRef *cglob;    /* per Module.consts: its global, or NULL */
 	uint32_t nbuf, nconst;
 	int lanes;              /* i32 lanes of the conv kernel: 16 avx512bw, 8 avx2, 0 none */
@@ -88,6 +91,7 @@ typedef struct Scope {
 } Scope;
 
 static Val lower(G *g, Scope *s, NodeId n);
+static Val opfn(G *g, Scope *s, NodeId n);
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -2603,6 +2607,104 @@ callee(const Module *m, NodeId n)
 	return m->nodes[f].kind == NK_FUNC ? f : 0;
 }
 
+/* relocal: makes op function f use its own loads of the entry's
+** parameters (g->pin, which lowering put in Vals), loaded from its in */
+static void
+relocal(G *g, LLVMValueRef f)
+{
+	LLVMValueRef *mine = ir_xcalloc(g->npin + 1, sizeof *mine), in = LLVMGetParam(f, 0);
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(g->cx);
+	LLVMValueRef top = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f));
+
+	LLVMPositionBuilderBefore(b, top);
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+			for (int k = 0, nk = LLVMGetNumOperands(i); k < nk; k++) {
+				LLVMValueRef o = LLVMGetOperand(i, k);
+				uint32_t j = 0;
+				if (!o || !LLVMIsAInstruction(o) || LLVMGetBasicBlockParent(LLVMGetInstructionParent(o)) == f)
+					continue;
+				while (j < g->npin && g->pin[j] != o)
+					j++;
+				if (j == g->npin)
+					ir_die("llvm backend: an op function uses a value of another function");
+				if (!mine[j]) {
+					LLVMValueRef ix = c64(g, j);
+					mine[j] = LLVMBuildLoad2(b, g->p8, LLVMBuildInBoundsGEP2(b, g->p8, in, &ix, 1, ""), "");
+				}
+				LLVMSetOperand(i, k, mine[j]);
+			}
+	LLVMDisposeBuilder(b);
+	free(mine);
+}
+
+/* fusable: the vnni kernel may take n, a requantize (of a bias_add) of
+** a qnn.conv2d, together with the conv */
+static int
+fusable(const Module *m, NodeId n)
+{
+	NodeId x;
+
+	if (!isop(m, n, OP_QNN_REQUANTIZE))
+		return 0;
+	x = ir_arg(m, n, 0);
+	if (isop(m, x, OP_NN_BIAS_ADD))
+		x = ir_arg(m, x, 0);
+	return isop(m, x, OP_QNN_CONV2D);
+}
+
+/* opfn: lowers the op call n into a function of its own, internal and
+** never inlined, "void op.N.name(void **in, i32 *err)", called where n
+** runs; its operands are lowered first where they are, but those the
+** vnni kernel may fuse (lowered inside, maybe into functions of their
+** own).  The optimizer and the code generator, superlinear in a
+** function's size, then work on one op at a time.  Aliasing ops (no
+** code) are lowered in place. */
+static Val
+opfn(G *g, Scope *s, NodeId n)
+{
+	const Module *m = g->m;
+	const Node *nd = &m->nodes[n];
+	LLVMTypeRef pt[2] = { LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0) }, ft;
+	LLVMValueRef f, args[2] = { g->in, g->err }, ofn = g->fn;
+	LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
+	char name[96];
+	Val v;
+
+	switch (nd->op) {
+	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
+	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
+		return call(g, s, n);
+	default:
+		break;
+	}
+	for (uint32_t i = 0; i < nd->nargs; i++) {
+		NodeId a = ir_arg(m, n, i);
+		if (!(g->vnni && !i && (fusable(m, n) || (nd->op == OP_QNN_CONV2D && fusable(m, a)))))
+			lower(g, s, a);
+	}
+	snprintf(name, sizeof name, "op.%u.%s", g->nfn++, ir_ops[nd->op].name);
+	ft = LLVMFunctionType(LLVMVoidTypeInContext(g->cx), pt, 2, 0);
+	f = LLVMAddFunction(g->mod, name, ft);
+	LLVMSetLinkage(f, LLVMInternalLinkage);
+	LLVMSetFunctionCallConv(f, LLVMFastCallConv);
+	LLVMAddAttributeAtIndex(f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+	LLVMAddAttributeAtIndex(f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+	g->fn = f;
+	g->in = LLVMGetParam(f, 0);
+	g->err = LLVMGetParam(f, 1);
+	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, f, "entry"));
+	v = call(g, s, n);
+	LLVMBuildRetVoid(g->b);
+	relocal(g, f);
+	g->fn = ofn;
+	g->in = args[0];
+	g->err = args[1];
+	LLVMPositionBuilderAtEnd(g->b, at);
+	LLVMSetInstructionCallConv(LLVMBuildCall2(g->b, ft, f, args, 2, ""), LLVMFastCallConv);
+	return v;
+}
+
 /* lower: the value of node n in scope s, lowering it (and its operands)
 ** on first use */
 static Val
@@ -2630,7 +2732,7 @@ lower(G *g, Scope *s, NodeId n)
 		break;
 	}
 	case NK_CALL:
-		v = call(g, s, n);
+		v = opfn(g, s, n);
 		break;
 	case NK_TUPLE:
 		v.nf = nd->nargs;
@@ -2722,9 +2824,11 @@ entry(G *g, NodeId fn, const char *name)
 	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, g->fn, "entry"));
 	g->err = LLVMBuildAlloca(g->b, g->i32, "err");
 	LLVMBuildStore(g->b, c32(g, 0), g->err);
-	in = LLVMGetParam(g->fn, 0);
+	in = g->in = LLVMGetParam(g->fn, 0);
 	out = LLVMGetParam(g->fn, 1);
 	scope_init(&s, m);
+	g->npin = np;
+	g->pin = ir_xcalloc(np + 1, sizeof *g->pin);
 	for (uint32_t i = 0; i < np; i++) {
 		NodeId p = ir_arg(m, fn, i);
 		LLVMValueRef ix = c64(g, i);
@@ -2733,7 +2837,7 @@ entry(G *g, NodeId fn, const char *name)
 			g->errors++;
 			continue;
 		}
-		s.v[p].p = LLVMBuildLoad2(g->b, g->p8, LLVMBuildInBoundsGEP2(g->b, g->p8, in, &ix, 1, ""), "");
+		s.v[p].p = g->pin[i] = LLVMBuildLoad2(g->b, g->p8, LLVMBuildInBoundsGEP2(g->b, g->p8, in, &ix, 1, ""), "");
 		s.done[p] = 1;
 	}
 	lower(g, &s, body);
@@ -2750,8 +2854,17 @@ entry(G *g, NodeId fn, const char *name)
 			LLVMBuildMemCpy(g->b, dst, 1, res[j].p, 1, c64(g, (int64_t)tbytes(m, tys[j])));
 	}
 	LLVMBuildRet(g->b, LLVMBuildLoad2(g->b, g->i32, g->err, ""));
+	for (uint32_t i = 0; i < np; i++)   /* the loads the op functions do themselves */
+		if (g->pin[i] && !LLVMGetFirstUse(g->pin[i])) {
+			LLVMValueRef a = LLVMGetOperand(g->pin[i], 0);
+			LLVMInstructionEraseFromParent(g->pin[i]);
+			LLVMInstructionEraseFromParent(a);
+		}
 	free(tys);
 	free(res);
+	free(g->pin);
+	g->pin = NULL;
+	g->npin = 0;
 	scope_free(&s);
 }
 
