@@ -23,9 +23,11 @@
 **                  apache/tvm#18590.)  PyTorch and ONNX's QuantizeLinear
 **                  round halves to even (and PyTorch multiplies by
 **                  1/scale), so they differ on ties: tests/data/
-**                  fold_vectors.py.  An ONNX frontend will need a rounding
-**                  attribute on qnn.quantize, which ops.def does not have
-**                  yet.  Run mode: NaN goes to qmax (the clip's selects).
+**                  fold_vectors.py.  graft's rounding="HALF_TO_EVEN"
+**                  (the ONNX importer's) rounds halves to even and adds
+**                  the zero point to the rounded integer, saturating, as
+**                  QuantizeLinear says.  Run mode: NaN goes to qmax (the
+**                  clip's selects).
 **   qnn.dequantize src/relay/qnn/op/dequantize.cc: cast<float32>(
 **                  cast<int32>(data) - zp) * scale; for float16, clip to
 **                  [-65504, 65504] first.
