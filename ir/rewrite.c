@@ -436,7 +436,22 @@ rw_fold(Rw *rw, NodeId n)
 		return rw->root;
 	if (!(c = ir_fold(m, n)))
 		return 0;
-	/* walk the subtree with the tuple builder's stack as scratch */
+	/* the usual case, an op of constants (qnn.quantize(const, const,
+	   const)): look at them directly */
+	if (m->nodes[n].kind == NK_CALL) {
+		uint32_t i, na = m->nodes[n].nargs;
+		for (i = 0; i < na && m->nodes[rw_arg(m, n, i)].kind == NK_CONST; i++) {
+			const Const *k = ir_node_const(m, rw_arg(m, n, i));
+			inl &= (k->flags & CF_INLINE) || m->types[k->type].n == 0;
+		}
+		if (i == na) {
+			if (inl)
+				ir_node_const(m, c)->flags |= CF_INLINE;
+			return c;
+		}
+		inl = 1;
+	}
+	/* else walk the subtree with the tuple builder's stack as scratch */
 	rw_tb_add(rw, n);
 	for (sp = rw->ntb; sp > mark && inl; sp = rw->ntb) {
 		NodeId x = rw->tb[--rw->ntb];
