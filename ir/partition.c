@@ -19,6 +19,20 @@ typedef struct Cand {
 	uint32_t rule, pos, first, n;
 } Cand;
 
+/* What regions() keeps per node, together: on a big graph each field in
+** an array of its own costs a cache miss of its own. */
+typedef struct Rg {
+	NodeId parent;          /* union-find over the target's nodes */
+	uint32_t minpos, ver;   /* of a representative: its region's first
+	                           position and version */
+	uint32_t ehead, etail;  /* of a representative: its region's input list */
+} Rg;
+
+/* memo: the node reaches no node of region rep at version ver */
+typedef struct Memo {
+	uint32_t rep, ver;
+} Memo;
+
 typedef struct State {
 	Partitioner *p;
 	Module *m;
@@ -40,10 +54,9 @@ typedef struct State {
 	uint32_t *nmade;        /* per entry: composites made in this target */
 	/* regions */
 	uint8_t *tgt;           /* annotated with this target */
-	NodeId *parent;         /* union-find over the target's nodes */
-	uint32_t *minpos, *ver, gver;
-	uint32_t *mrep, *mver;  /* memo: the node reaches no node of region mrep at version mver */
-	uint32_t *ehead, *etail;   /* per region: its input list */
+	Rg *rg;                 /* per node: union-find and region state */
+	Memo *memo;             /* per node: the cycle search's memo */
+	uint32_t gver;
 	NodeId *enode; uint32_t *enext; uint32_t nent, capent;
 	uint32_t nregions;      /* global functions made for this target */
 	Sym k_pattern, k_composite, k_compiler, k_symbol, k_primitive, k_inline, target;
@@ -85,13 +98,8 @@ ensure(State *S)
 	GROW(S, param);
 	GROW(S, pstamp);
 	GROW(S, tgt);
-	GROW(S, parent);
-	GROW(S, minpos);
-	GROW(S, ver);
-	GROW(S, mrep);
-	GROW(S, mver);
-	GROW(S, ehead);
-	GROW(S, etail);
+	GROW(S, rg);
+	GROW(S, memo);
 	S->cap = cap;
 }
 
@@ -100,8 +108,8 @@ statefree(State *S)
 {
 	free(S->order); free(S->pos); free(S->cands); free(S->pool); free(S->supported);
 	free(S->owner); free(S->stamp); free(S->param); free(S->pstamp); free(S->nmade);
-	free(S->tgt); free(S->parent); free(S->minpos); free(S->ver); free(S->mrep);
-	free(S->mver); free(S->ehead); free(S->etail); free(S->enode); free(S->enext);
+	free(S->tgt); free(S->rg); free(S->memo);
+	free(S->enode); free(S->enext);
 	free(S->stack); free(S->compname);
 	free(S->body); free(S->params); free(S->args); free(S->pst); free(S->pidx);
 	free(S->slots); free(S->pattern);
@@ -606,11 +614,11 @@ static NodeId
 find(State *S, NodeId n)
 {
 	NodeId r = n;
-	while (S->parent[r] != r)
-		r = S->parent[r];
-	while (S->parent[n] != r) {
-		NodeId next = S->parent[n];
-		S->parent[n] = r;
+	while (S->rg[r].parent != r)
+		r = S->rg[r].parent;
+	while (S->rg[n].parent != r) {
+		NodeId next = S->rg[n].parent;
+		S->rg[n].parent = r;
 		n = next;
 	}
 	return r;
@@ -620,7 +628,7 @@ find(State *S, NodeId n)
 static int
 inregion(State *S, NodeId n, NodeId r)
 {
-	return S->pos[n] && S->tgt[n] && S->parent[n] && find(S, n) == r;
+	return S->pos[n] && S->tgt[n] && S->rg[n].parent && find(S, n) == r;
 }
 
 /* reaches: 1 if some node of region r reaches e (e is outside r); then
@@ -629,15 +637,15 @@ static int
 reaches(State *S, NodeId e, NodeId r)
 {
 	Module *m = S->m;
-	uint32_t lo = S->minpos[r], v = S->ver[r];
+	uint32_t lo = S->rg[r].minpos, v = S->rg[r].ver;
 
-	if (S->pos[e] < lo || (S->mrep[e] == r && S->mver[e] == v))
+	if (S->pos[e] < lo || (S->memo[e].rep == r && S->memo[e].ver == v))
 		return 0;
 	S->nstack = 0;
 	ir_vgrow(&S->stack, &S->capstack, 1);
 	S->stack[S->nstack++] = e;
-	S->mrep[e] = r;
-	S->mver[e] = v;
+	S->memo[e].rep = r;
+	S->memo[e].ver = v;
 	while (S->nstack) {
 		NodeId w = S->stack[--S->nstack];
 		for (uint32_t i = 0; i < m->nodes[w].nargs; i++) {
@@ -646,13 +654,13 @@ reaches(State *S, NodeId e, NodeId r)
 				continue;
 			if (inregion(S, a, r)) {
 				/* the marks of this search are not all true: forget them */
-				S->ver[r] = ++S->gver;
+				S->rg[r].ver = ++S->gver;
 				return 1;
 			}
-			if (S->mrep[a] == r && S->mver[a] == v)
+			if (S->memo[a].rep == r && S->memo[a].ver == v)
 				continue;
-			S->mrep[a] = r;
-			S->mver[a] = v;
+			S->memo[a].rep = r;
+			S->memo[a].ver = v;
 			ir_vgrow(&S->stack, &S->capstack, S->nstack + 1);
 			S->stack[S->nstack++] = a;
 		}
@@ -663,15 +671,18 @@ reaches(State *S, NodeId e, NodeId r)
 static void
 addinput(State *S, NodeId r, NodeId e)
 {
+	uint32_t cap = S->capent;
+
 	ir_vgrow(&S->enode, &S->capent, S->nent + 1);
-	S->enext = ir_xrealloc(S->enext, S->capent * sizeof *S->enext);
+	if (S->capent != cap || !S->enext)
+		S->enext = ir_xrealloc(S->enext, S->capent * sizeof *S->enext);
 	S->enode[S->nent] = e;
 	S->enext[S->nent] = 0;
-	if (S->etail[r])
-		S->enext[S->etail[r] - 1] = S->nent + 1;
+	if (S->rg[r].etail)
+		S->enext[S->rg[r].etail - 1] = S->nent + 1;
 	else
-		S->ehead[r] = S->nent + 1;
-	S->etail[r] = S->nent + 1;
+		S->rg[r].ehead = S->nent + 1;
+	S->rg[r].etail = S->nent + 1;
 	S->nent++;
 }
 
@@ -680,7 +691,7 @@ addinput(State *S, NodeId r, NodeId e)
 static int
 inputsreach(State *S, NodeId a, NodeId b, NodeId *via)
 {
-	for (uint32_t e = S->ehead[a]; e; e = S->enext[e - 1]) {
+	for (uint32_t e = S->rg[a].ehead; e; e = S->enext[e - 1]) {
 		NodeId x = S->enode[e - 1];
 		if (inregion(S, x, a) || inregion(S, x, b))
 			continue;
@@ -704,10 +715,10 @@ regions(State *S)
 		int single = 1;
 		if (!S->tgt[n])
 			continue;
-		S->parent[n] = n;
-		S->minpos[n] = S->pos[n];
-		S->ver[n] = ++S->gver;
-		S->ehead[n] = S->etail[n] = 0;
+		S->rg[n].parent = n;
+		S->rg[n].minpos = S->pos[n];
+		S->rg[n].ver = ++S->gver;
+		S->rg[n].ehead = S->rg[n].etail = 0;
 		for (uint32_t k = 0; k < m->nodes[n].nargs; k++) {
 			NodeId a = ir_arg(m, n, k);
 			if (a && !isleaf(m, a))
@@ -742,16 +753,16 @@ regions(State *S)
 			}
 			/* union: the region that starts first is the representative */
 			{
-				NodeId keep = S->minpos[a] <= S->minpos[b] ? a : b, gone = keep == a ? b : a;
-				S->parent[gone] = keep;
-				if (S->ehead[gone]) {
-					if (S->etail[keep])
-						S->enext[S->etail[keep] - 1] = S->ehead[gone];
+				NodeId keep = S->rg[a].minpos <= S->rg[b].minpos ? a : b, gone = keep == a ? b : a;
+				S->rg[gone].parent = keep;
+				if (S->rg[gone].ehead) {
+					if (S->rg[keep].etail)
+						S->enext[S->rg[keep].etail - 1] = S->rg[gone].ehead;
 					else
-						S->ehead[keep] = S->ehead[gone];
-					S->etail[keep] = S->etail[gone];
+						S->rg[keep].ehead = S->rg[gone].ehead;
+					S->rg[keep].etail = S->rg[gone].etail;
 				}
-				S->ver[keep] = ++S->gver;
+				S->rg[keep].ver = ++S->gver;
 			}
 			single = 0;
 		}
