@@ -57,6 +57,32 @@ be_tensor_free(Tensor *t)
 }
 
 int
+be_run_entry(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, Diag *d)
+{
+	const void **ip = ir_xcalloc(sig->nin + 1, sizeof *ip);
+	void **op = ir_xcalloc(sig->nout + 1, sizeof *op);
+	int32_t rc;
+
+	for (uint32_t i = 0; i < sig->nin; i++)
+		ip[i] = in[i].data;
+	for (uint32_t j = 0; j < sig->nout; j++) {
+		out[j] = sig->out[j];
+		out[j].data = ir_xmalloc(be_tensor_bytes(&out[j]) + 1);
+		op[j] = out[j].data;
+	}
+	rc = fn(ip, op);
+	free(ip);
+	free(op);
+	if (rc) {
+		for (uint32_t j = 0; j < sig->nout; j++)
+			be_tensor_free(&out[j]);
+		ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
+		return 1;
+	}
+	return 0;
+}
+
+int
 be_fixed(double d, BeFixed *f)
 {
 	int exp;

@@ -47,6 +47,30 @@ double be_tensor_get(const Tensor *t, int64_t i);
 /* Frees t's data and clears it. */
 void be_tensor_free(Tensor *t);
 
+/* The smallest and largest values of an integer or bool dtype (only
+** those: the ref, c and llvm backends saturate to them). */
+static inline int64_t
+be_dtype_min(DType dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+
+	if (ir_dtype_kind[dt] != 'i')
+		return 0;
+	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+}
+
+static inline int64_t
+be_dtype_max(DType dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+
+	if (dt == DT_BOOL)
+		return 1;
+	if (ir_dtype_kind[dt] == 'i')
+		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+	return bits >= 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
+}
+
 /* A Q31 fixed-point multiplier: d = mul * 2^(shift - 31), mul in
 ** [2^30, 2^31) (0 for d = 0), as TVM's GetFixedPointMultiplierShift makes
 ** it for qnn.requantize and the ops lowered to it.  Every backend takes it
@@ -72,6 +96,15 @@ typedef struct BeSig {
 ** returns the number of errors.  Free with be_sig_free(). */
 int be_sig(const Module *m, BeSig *sig, Diag *d);
 void be_sig_free(BeSig *sig);
+
+/* An entry point of generated code (c and llvm), in the calling
+** convention told in backends/c/c.h. */
+typedef int32_t BeEntry(const void *const *in, void *const *out);
+
+/* Calls fn on in[] (as sig's parameters) with fresh out[] (as sig's
+** results): a backend's run() for generated code.  Returns 0, or reports
+** the integer division by zero fn signals and returns 1, out then empty. */
+int be_run_entry(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, Diag *d);
 
 typedef struct BeOpts {
 	int opt;                /* optimization level, 0..3 (c, llvm); default 2 */

@@ -17,6 +17,7 @@
 ** step: PyTorch requantizes in floating point, TVM's rules in Q31 fixed
 ** point).  Nothing here asserts a time.
 */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,27 +29,6 @@
 #include "safetensors.h"
 #include "text.h"
 
-/* slurp: the whole of path, NUL-terminated, or NULL */
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	buf = ir_xmalloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	buf[*len] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* load: DIR/qconv.relay with DIR/qconv.safetensors bound, typed; NULL
 ** after printing why */
 static Module *
@@ -57,12 +37,13 @@ load(const char *dir, Diag *d)
 	char path[4096], err[512];
 	size_t len = 0;
 	char *text;
+	const char *what;
 	Module *m = ir_module_new();
 	StFile st = { 0 };
 
 	ir_diag_init(d, stderr, m);
 	snprintf(path, sizeof path, "%s/qconv.relay", dir);
-	if (!(text = slurp(path, &len))) {
+	if (ir_read_file(path, SIZE_MAX / 2, &text, &len, &what) != 0) {
 		fprintf(stderr, "bench: cannot read %s: run bench/qconv.py %s first\n", path, dir);
 		return NULL;
 	}

@@ -98,33 +98,13 @@ static const char usage[] =
 static char *
 readfile(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
+	char *buf;
+	const char *what;
 
-	if (!f) {
-		fprintf(stderr, "graft: error: cannot open '%s': %s\n", path, strerror(errno));
+	if (ir_read_file(path, SIZE_MAX / 2, &buf, len, &what) != 0) {
+		fprintf(stderr, "graft: error: cannot %s '%s': %s\n", what, path, strerror(errno));
 		return NULL;
 	}
-	for (;;) {
-		size_t got;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = ir_xrealloc(buf, cap);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "graft: error: cannot read '%s': %s\n", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = n;
 	return buf;
 }
 

@@ -202,6 +202,9 @@ enum {
 extern const OpInfo ir_ops[OP_COUNT];
 OpId ir_op_lookup(const char *name, size_t n);     /* OP_NONE if unknown */
 int ir_op_attr_index(OpId op, const char *name, size_t n);  /* -1 if none */
+/* The position in layout ("NHWC") of each letter of ref ("NCHW") into
+** pos; 0 if layout is not a permutation of ref's four letters (typerel.c) */
+int ir_layout_perm(const char *layout, const char *ref, int pos[4]);
 /* The op whose name is nearest to `name` (for did-you-mean), or OP_NONE. */
 OpId ir_op_suggest(const char *name, size_t n);
 /* The index of op's attribute nearest to `name`, or -1. */
@@ -350,6 +353,10 @@ const char *ir_symstr(const Module *m, Sym s);
 ** of shape d with elements of esz bytes into *out, returning 0, or -1 if
 ** it does not fit in 64 bits (negative dims are the caller's to refuse). */
 size_t ir_utf8_len(const unsigned char *s, size_t n);
+/* The whole of the file at path into *buf (malloc'ed, NUL-terminated) and
+** *len.  Returns 0; -1 when fopen or fread fails (errno says why, *what is
+** "open" or "read"); -2 when the file holds more than max bytes. */
+int ir_read_file(const char *path, size_t max, char **buf, size_t *len, const char **what);
 int ir_tensor_nbytes(const int64_t *d, uint32_t rank, unsigned esz, uint64_t *out);
 uint16_t ir_file(Module *m, const char *name);
 

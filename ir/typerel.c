@@ -348,10 +348,9 @@ getbool(const AttrVal *v)
 
 /* ---------------------------------------------------------------- layouts */
 
-/* perm: finds in layout, which must be a permutation of the four letters
-** of ref, the position of each letter of ref */
-static int
-perm(const char *layout, const char *ref, int pos[4])
+/* ir_layout_perm: see ir.h */
+int
+ir_layout_perm(const char *layout, const char *ref, int pos[4])
 {
 	if (strlen(layout) != 4)
 		return 0;
@@ -420,7 +419,7 @@ hwof(const char *layout, const Shape *s, int *hi, int *wi, Diag *d)
 static int
 nchw(const char *layout, const char *name, const Shape *s, int pos[4], Diag *d)
 {
-	if (!perm(layout, "NCHW", pos)) {
+	if (!ir_layout_perm(layout, "NCHW", pos)) {
 		ir_rel_error(d, "%s \"%s\" is not a permutation of NCHW", name, layout);
 		return 0;
 	}
@@ -698,13 +697,13 @@ convolve(const Module *m, TypeRel *rel, const AttrVal *attrs, const Shape *x, co
 	int64_t st[2], dil[2], ks[MAXDIMS], ph, pw, v[4], wd[4], xc, kh, kw;
 	char b1[160], b2[160];
 
-	if (!perm(dl, "NCHW", dp))
+	if (!ir_layout_perm(dl, "NCHW", dp))
 		return ir_rel_error(d, "data_layout \"%s\" is not a permutation of NCHW", dl);
-	if (!perm(kl, "OIHW", kp))
+	if (!ir_layout_perm(kl, "OIHW", kp))
 		return ir_rel_error(d, "kernel_layout \"%s\" is not a permutation of OIHW", kl);
 	if (!*ol)
 		ol = dl;
-	if (!perm(ol, "NCHW", op))
+	if (!ir_layout_perm(ol, "NCHW", op))
 		return ir_rel_error(d, "out_layout \"%s\" is not a permutation of NCHW", ol);
 	if (x->rank != 4)
 		return ir_rel_error(d, "data has rank %d but data_layout %s needs 4", x->rank, dl);
@@ -853,13 +852,13 @@ deconvolve(const Module *m, TypeRel *rel, const AttrVal *attrs, const Shape *x, 
 	int64_t st[2], dil[2], opad[MAXDIMS], ks[MAXDIMS], ph, pw, g, v[4], wd[4], xc, kh, kw, ch;
 	char b1[160], b2[160];
 
-	if (!perm(dl, "NCHW", dp))
+	if (!ir_layout_perm(dl, "NCHW", dp))
 		return ir_rel_error(d, "data_layout \"%s\" is not a permutation of NCHW", dl);
-	if (!perm(kl, "IOHW", kp))
+	if (!ir_layout_perm(kl, "IOHW", kp))
 		return ir_rel_error(d, "kernel_layout \"%s\" is not a permutation of IOHW", kl);
 	if (!*ol)
 		ol = dl;
-	if (!perm(ol, "NCHW", op))
+	if (!ir_layout_perm(ol, "NCHW", op))
 		return ir_rel_error(d, "out_layout \"%s\" is not a permutation of NCHW", ol);
 	if (x->rank != 4)
 		return ir_rel_error(d, "data has rank %d but data_layout %s needs 4", x->rank, dl);

@@ -19,12 +19,11 @@
 
 #include "c.h"
 
-typedef int32_t EntryFn(const void *const *in, void *const *out);
 
 struct Program {
 	char dir[64];
 	void *so;
-	EntryFn *entry;
+	BeEntry *entry;
 	BeSig sig;
 	int keep;
 };
@@ -131,27 +130,7 @@ fail:
 static int
 run(Program *p, const Tensor *in, Tensor *out, Diag *d)
 {
-	const void **ip = ir_xcalloc(p->sig.nin + 1, sizeof *ip);
-	void **op = ir_xcalloc(p->sig.nout + 1, sizeof *op);
-	int rc;
-
-	for (uint32_t k = 0; k < p->sig.nin; k++)
-		ip[k] = in[k].data;
-	for (uint32_t k = 0; k < p->sig.nout; k++) {
-		out[k] = p->sig.out[k];
-		out[k].data = ir_xmalloc(be_tensor_bytes(&out[k]) + 1);
-		op[k] = out[k].data;
-	}
-	rc = p->entry(ip, (void *const *)op);
-	free(ip);
-	free(op);
-	if (rc) {
-		for (uint32_t k = 0; k < p->sig.nout; k++)
-			be_tensor_free(&out[k]);
-		ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
-		return 1;
-	}
-	return 0;
+	return be_run_entry(p->entry, &p->sig, in, out, d);
 }
 
 static void

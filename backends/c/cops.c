@@ -27,26 +27,6 @@ isflt(DType dt)
 	return ir_dtype_kind[dt] == 'f';
 }
 
-static int64_t
-lo(DType dt)
-{
-	int bits = ir_dtype_bytes[dt] * 8;
-	if (ir_dtype_kind[dt] != 'i')
-		return 0;
-	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
-}
-
-static int64_t
-hi(DType dt)
-{
-	int bits = ir_dtype_bytes[dt] * 8;
-	if (dt == DT_BOOL)
-		return 1;
-	if (ir_dtype_kind[dt] == 'i')
-		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
-	return bits >= 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
-}
-
 static const AttrVal *
 attr(Gen *g, Inst *i, const char *name)
 {
@@ -258,7 +238,7 @@ rqline(Gen *g, Fn *f, const char *dst, const char *src, DType srcdt, const Rq *r
 		cg_line(g, f, "%s = (int32_t)w;", dst);
 	else
 		cg_line(g, f, "%s = (%s)(w < %lld ? %lld : w > %lld ? %lld : w);", dst, cg_ctype(r->out),
-		        (long long)lo(r->out), (long long)lo(r->out), (long long)hi(r->out), (long long)hi(r->out));
+		        (long long)be_dtype_min(r->out), (long long)be_dtype_min(r->out), (long long)be_dtype_max(r->out), (long long)be_dtype_max(r->out));
 }
 
 /* rqscalar: a per-tensor Rq from in_scale, in_zp to out_scale, out_zp,
@@ -329,7 +309,7 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
 		if (ir_dtype_kind[o->dt] == 'i')
 			cg_line(g, f, "if (y == 0 || (x == %s%lld && y == -1))", o->dt == DT_INT64 ? "-9223372036854775807 - " : "",
-			        o->dt == DT_INT64 ? 1LL : (long long)lo(o->dt));
+			        o->dt == DT_INT64 ? 1LL : (long long)be_dtype_min(o->dt));
 		else
 			cg_line(g, f, "if (y == 0)");
 		cg_line(g, f, "\treturn 1;");
@@ -347,7 +327,7 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 static void
 f2iexpr(Gen *g, DType to, const char *x, char *buf)
 {
-	int64_t l = lo(to), h = hi(to);
+	int64_t l = be_dtype_min(to), h = be_dtype_max(to);
 	char ls[32], hs[32];
 
 	g->helpers |= H_F2I;
@@ -408,8 +388,8 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 		} else {
 			/* tir.const truncates the bounds toward zero */
 			double tl = trunc(amin), th = trunc(amax);
-			tl = tl < (double)lo(o->dt) ? (double)lo(o->dt) : tl > (double)hi(o->dt) ? (double)hi(o->dt) : tl;
-			th = th < (double)lo(o->dt) ? (double)lo(o->dt) : th > (double)hi(o->dt) ? (double)hi(o->dt) : th;
+			tl = tl < (double)be_dtype_min(o->dt) ? (double)be_dtype_min(o->dt) : tl > (double)be_dtype_max(o->dt) ? (double)be_dtype_max(o->dt) : tl;
+			th = th < (double)be_dtype_min(o->dt) ? (double)be_dtype_min(o->dt) : th > (double)be_dtype_max(o->dt) ? (double)be_dtype_max(o->dt) : th;
 			sprintf(l1, "%lld", (long long)tl);
 			sprintf(l2, "%lld", (long long)th);
 		}
@@ -537,8 +517,8 @@ quantize(Gen *g, Fn *f, Inst *i)
 	if (!(s = param(g, f, i, 1, DT_FLOAT32, pc ? x->dims[ax] : 1, sb)) ||
 	    !(z = param(g, f, i, 2, DT_FLOAT32, pc ? x->dims[ax] : 1, zb)))
 		return refuse(g, i, "with quantization parameters that are not constants");
-	cg_lit((float)lo(o->dt), DT_FLOAT32, qlo);
-	cg_lit((float)hi(o->dt), DT_FLOAT32, qhi);
+	cg_lit((float)be_dtype_min(o->dt), DT_FLOAT32, qlo);
+	cg_lit((float)be_dtype_max(o->dt), DT_FLOAT32, qhi);
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
 	if (pc) {
@@ -635,7 +615,7 @@ f32line(Gen *g, Fn *f, const char *dst, const char *src, DType srcdt, const char
 	closen(f, 1);
 	cg_line(g, f, "double t = (double)q + %lld.0;", (long long)oz);
 	cg_line(g, f, "%s = (%s)(!(t > %lld.0) ? %lld : !(t < %lld.0) ? %lld : t);", dst, cg_ctype(out),
-	        (long long)lo(out), (long long)lo(out), (long long)hi(out), (long long)hi(out));
+	        (long long)be_dtype_min(out), (long long)be_dtype_min(out), (long long)be_dtype_max(out), (long long)be_dtype_max(out));
 }
 
 static int
@@ -809,7 +789,7 @@ qbinary(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "%s[%s] = s;", no, e.oi);
 		else
 			cg_line(g, f, "%s[%s] = (%s)(s < %lld ? %lld : s > %lld ? %lld : s);", no, e.oi, cg_ctype(o->dt),
-			        (long long)lo(o->dt), (long long)lo(o->dt), (long long)hi(o->dt), (long long)hi(o->dt));
+			        (long long)be_dtype_min(o->dt), (long long)be_dtype_min(o->dt), (long long)be_dtype_max(o->dt), (long long)be_dtype_max(o->dt));
 	} else {
 		/* (a - za) * (b - zb) in int32, requantized from scale sa * sb
 		** (a float32 product) and zero point 0 */
@@ -1005,7 +985,7 @@ pad(Gen *g, Fn *f, Inst *i)
 			if (isflt(pv->dt) && !isflt(o->dt)) {
 				/* saturating, NaN -> 0, as graft_f2i */
 				double t = pval != pval ? 0 : trunc(pval);
-				t = t < (double)lo(o->dt) ? (double)lo(o->dt) : t > (double)hi(o->dt) ? (double)hi(o->dt) : t;
+				t = t < (double)be_dtype_min(o->dt) ? (double)be_dtype_min(o->dt) : t > (double)be_dtype_max(o->dt) ? (double)be_dtype_max(o->dt) : t;
 				sprintf(v, "(%s)%lld", cg_ctype(o->dt), (long long)t);
 			} else {
 				convexpr(g, (DType)pv->dt, (DType)o->dt, pvx, v);
@@ -1184,7 +1164,7 @@ pool(Gen *g, Fn *f, Inst *i, OpId op)
 	}
 	cg_line(g, f, "const %s *x = %s + n * %lld + c * %lld;", t, nx, (long long)xst[pn], (long long)xst[pc]);
 	if (op == OP_NN_MAX_POOL2D) {
-		cg_line(g, f, "%s m = %s;", t, isflt(o->dt) ? "-INFINITY" : cg_lit((double)lo(o->dt), (DType)o->dt, lit));
+		cg_line(g, f, "%s m = %s;", t, isflt(o->dt) ? "-INFINITY" : cg_lit((double)be_dtype_min(o->dt), (DType)o->dt, lit));
 	} else {
 		cg_line(g, f, "%s s = 0;", isflt(o->dt) ? t : "int64_t");
 		cg_line(g, f, "int64_t cnt = 0;");

@@ -347,34 +347,14 @@ fminmax(G *g, LLVMValueRef a, LLVMValueRef b, int max)
 	return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""), a, b, "");
 }
 
-static int64_t
-dlo(DType dt)
-{
-	int bits = ir_dtype_bytes[dt] * 8;
-	if (ir_dtype_kind[dt] != 'i')
-		return 0;
-	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
-}
-
-static int64_t
-dhi(DType dt)
-{
-	int bits = ir_dtype_bytes[dt] * 8;
-	if (dt == DT_BOOL)
-		return 1;
-	if (ir_dtype_kind[dt] == 'i')
-		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
-	return bits == 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
-}
-
 /* sat32: int32 v clipped to the range of integer dtype to and cast */
 static LLVMValueRef
 sat32(G *g, LLVMValueRef v, DType to)
 {
 	if (to == DT_INT32 || to == DT_UINT32 || ir_dtype_bytes[to] > 4)
 		return cvt(g, v, DT_INT32, to);
-	v = iminmax(g, v, c32(g, dhi(to)), 1, 0);
-	v = iminmax(g, v, c32(g, dlo(to)), 1, 1);
+	v = iminmax(g, v, c32(g, be_dtype_max(to)), 1, 0);
+	v = iminmax(g, v, c32(g, be_dtype_min(to)), 1, 1);
 	return LLVMBuildTrunc(g->b, v, elty(g, to), "");
 }
 
@@ -663,7 +643,7 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 		if (sgn) {
 			/* MIN / -1 overflows: give MIN, as wrapping would */
 			LLVMValueRef ov = LLVMBuildAnd(g->b,
-				LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMConstInt(t, (unsigned long long)dlo(e->dt), 1), ""),
+				LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMConstInt(t, (unsigned long long)be_dtype_min(e->dt), 1), ""),
 				LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), "");
 			b = LLVMBuildSelect(g->b, ov, LLVMConstInt(t, 1, 0), b, "");
 			return LLVMBuildSDiv(g->b, a, b, "");
@@ -733,7 +713,7 @@ ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
 	if (e->even) {
 		/* ONNX: halves to even, then the zero point added exactly (in
 		   double) and saturated; NaN goes to the top, as in ref */
-		LLVMValueRef t, hi = LLVMConstReal(g->f64, (double)dhi(e->odt)), lo = LLVMConstReal(g->f64, (double)dlo(e->odt));
+		LLVMValueRef t, hi = LLVMConstReal(g->f64, (double)be_dtype_max(e->odt)), lo = LLVMConstReal(g->f64, (double)be_dtype_min(e->odt));
 		v = callf(g, "llvm.roundeven.f32", g->f32, a, 1);
 		t = LLVMBuildFAdd(g->b, LLVMBuildFPExt(g->b, v, g->f64, ""), LLVMBuildSIToFP(g->b, x[2], g->f64, ""), "");
 		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, hi, ""), t, hi, "");
@@ -742,8 +722,8 @@ ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
 	}
 	v = callf(g, "llvm.round.f32", g->f32, a, 1);
 	v = LLVMBuildFAdd(g->b, v, LLVMBuildSIToFP(g->b, x[2], g->f32, ""), "");
-	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)dhi(e->odt)), 0);
-	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)dlo(e->odt)), 1);
+	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)be_dtype_max(e->odt)), 0);
+	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)be_dtype_min(e->odt)), 1);
 	return cvt(g, v, DT_FLOAT32, e->odt);
 }
 
@@ -778,7 +758,7 @@ ew_requantize_f32(G *g, const void *ctx, LLVMValueRef *x)
 {
 	const Ew *e = ctx;
 	LLVMValueRef v = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[1], ""), a[1], t;
-	LLVMValueRef hi = LLVMConstReal(g->f64, (double)dhi(e->odt)), lo = LLVMConstReal(g->f64, (double)dlo(e->odt));
+	LLVMValueRef hi = LLVMConstReal(g->f64, (double)be_dtype_max(e->odt)), lo = LLVMConstReal(g->f64, (double)be_dtype_min(e->odt));
 
 	a[0] = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, v, g->f32, ""), x[2], "");
 	t = LLVMBuildFPExt(g->b, callf(g, "llvm.roundeven.f32", g->f32, a, 1), g->f64, "");
@@ -822,7 +802,7 @@ ibound(DType dt, double b, double *out)
 {
 	double t = trunc(b);
 
-	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) || !(t >= (double)dlo(dt) && t <= (double)dhi(dt)))
+	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) || !(t >= (double)be_dtype_min(dt) && t <= (double)be_dtype_max(dt)))
 		return 0;
 	*out = t;
 	return 1;
@@ -1410,29 +1390,13 @@ mean(G *g, Call *c)
 	return r;
 }
 
-/* layout: the positions of the letters of want ("NCHW", "OIHW") in the
-** 4-letter layout s; 0 if s is not a permutation of them */
-static int
-layout(const char *s, const char *want, int *pos)
-{
-	if (strlen(s) != 4)
-		return 0;
-	for (int k = 0; k < 4; k++) {
-		const char *p = strchr(s, want[k]);
-		if (!p)
-			return 0;
-		pos[k] = (int)(p - s);
-	}
-	return 1;
-}
-
 static Val
 global_avg_pool(G *g, Call *c)
 {
 	int pos[4], red[MAXD] = { 0 };
 	Val r = tensorbuf(g, c->ot);
 
-	if (c->ar[0] != 4 || !layout(astr(c->m, c->n, "layout"), "NCHW", pos)) {
+	if (c->ar[0] != 4 || !ir_layout_perm(astr(c->m, c->n, "layout"), "NCHW", pos)) {
 		refuse(g, c->n, "only NCHW-like layouts of rank 4 are supported");
 		return r;
 	}
@@ -1503,7 +1467,7 @@ pool2d(G *g, Call *c, int avg)
 	Loop l[6];
 	LLVMValueRef iv[4], acc, cnt, off, ooff = c64(g, 0), v, ok, hh, ww;
 
-	if (c->ar[0] != 4 || !layout(astr(m, c->n, "layout"), "NCHW", pos) ||
+	if (c->ar[0] != 4 || !ir_layout_perm(astr(m, c->n, "layout"), "NCHW", pos) ||
 	    aints(m, c->n, "pool_size", ps, 2) != 2) {
 		refuse(g, c->n, "only NCHW-like layouts of rank 4 are supported");
 		return r;
@@ -1525,7 +1489,7 @@ pool2d(G *g, Call *c, int avg)
 		iv[k] = loop_open(g, &l[k], 0, c->od[k], 1);
 		ooff = add64(g, ooff, mul64(g, iv[k], ost[k]));
 	}
-	LLVMBuildStore(g->b, avg ? LLVMConstNull(at) : isint(dt) ? LLVMConstInt(at, (unsigned long long)dlo(dt), 1)
+	LLVMBuildStore(g->b, avg ? LLVMConstNull(at) : isint(dt) ? LLVMConstInt(at, (unsigned long long)be_dtype_min(dt), 1)
 	                                                         : LLVMConstReal(at, -INFINITY), acc);
 	LLVMBuildStore(g->b, c64(g, 0), cnt);
 	hh = add64(g, mul64(g, iv[pos[2]], sd[0]), mul64(g, loop_open(g, &l[4], 0, ps[0], 1), dl[0]));
@@ -1629,8 +1593,8 @@ convgeom(G *g, Call *c, Conv *v, int quiet)
 	int64_t s[2] = { 1, 1 }, d[2] = { 1, 1 }, p[4] = { 0, 0, 0, 0 }, ist[4], kst[4], ost[4];
 	const char *ol = astr(m, c->n, "out_layout");
 
-	if (c->ar[0] != 4 || c->ar[1] != 4 || !layout(astr(m, c->n, "data_layout"), "NCHW", dp) ||
-	    !layout(astr(m, c->n, "kernel_layout"), "OIHW", kp) || !layout(*ol ? ol : astr(m, c->n, "data_layout"), "NCHW", op)) {
+	if (c->ar[0] != 4 || c->ar[1] != 4 || !ir_layout_perm(astr(m, c->n, "data_layout"), "NCHW", dp) ||
+	    !ir_layout_perm(astr(m, c->n, "kernel_layout"), "OIHW", kp) || !ir_layout_perm(*ol ? ol : astr(m, c->n, "data_layout"), "NCHW", op)) {
 		if (!quiet)
 			refuse(g, c->n, "only 4-d NCHW-like data and OIHW-like kernel layouts are supported");
 		return 0;
@@ -2187,8 +2151,8 @@ vrequant(G *g, const Epi *e, LLVMValueRef x, LLVMValueRef ob)
 		x = LLVMBuildTrunc(g->b, t, LLVMVectorType(g->i32, VL), "");
 	}
 	x = LLVMBuildAdd(g->b, x, vsplat(g->i32, e->ozp), "");
-	x = iminmax(g, x, vsplat(g->i32, dhi(e->odt)), 1, 0);
-	x = iminmax(g, x, vsplat(g->i32, dlo(e->odt)), 1, 1);
+	x = iminmax(g, x, vsplat(g->i32, be_dtype_max(e->odt)), 1, 0);
+	x = iminmax(g, x, vsplat(g->i32, be_dtype_min(e->odt)), 1, 1);
 	return LLVMBuildTrunc(g->b, x, v8, "");
 }
 
@@ -3007,11 +2971,10 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 
 /* ---------------------------------------------------------------- the JIT */
 
-typedef int32_t EntryFn(const void *const *in, void *const *out);
 
 struct Program {
 	LLVMOrcLLJITRef jit;
-	EntryFn *fn;
+	BeEntry *fn;
 	BeSig sig;
 };
 
@@ -3074,7 +3037,7 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 	tsc = NULL;
 	if ((e = LLVMOrcLLJITLookup(p->jit, &addr, "graft_main")) != NULL)
 		goto fail;
-	p->fn = (EntryFn *)(uintptr_t)addr;
+	p->fn = (BeEntry *)(uintptr_t)addr;
 	if (st)
 		st->codegen_ns = now() - t0;
 	return p;
@@ -3098,27 +3061,7 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 static int
 run(Program *p, const Tensor *in, Tensor *out, Diag *d)
 {
-	const void **ip = ir_xcalloc(p->sig.nin + 1, sizeof *ip);
-	void **op = ir_xcalloc(p->sig.nout + 1, sizeof *op);
-	int32_t rc;
-
-	for (uint32_t i = 0; i < p->sig.nin; i++)
-		ip[i] = in[i].data;
-	for (uint32_t j = 0; j < p->sig.nout; j++) {
-		out[j] = p->sig.out[j];
-		out[j].data = ir_xmalloc(be_tensor_bytes(&out[j]) + 1);
-		op[j] = out[j].data;
-	}
-	rc = p->fn(ip, op);
-	free(ip);
-	free(op);
-	if (rc) {
-		for (uint32_t j = 0; j < p->sig.nout; j++)
-			be_tensor_free(&out[j]);
-		ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
-		return 1;
-	}
-	return 0;
+	return be_run_entry(p->fn, &p->sig, in, out, d);
 }
 
 static void

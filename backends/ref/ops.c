@@ -406,30 +406,6 @@ rnd(int dt, double x)
 	return x;
 }
 
-/* lo, hi: the range of integer dtype dt */
-static int64_t
-lo(int dt)
-{
-	int bits = ir_dtype_bytes[dt] * 8;
-
-	if (ir_dtype_kind[dt] != 'i')
-		return 0;
-	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
-}
-
-/* hi: the largest value of integer or bool dtype dt */
-static int64_t
-hi(int dt)
-{
-	int bits = ir_dtype_bytes[dt] * 8;
-
-	if (dt == DT_BOOL)
-		return 1;
-	if (ir_dtype_kind[dt] == 'i')
-		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
-	return bits >= 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
-}
-
 /* wrap: x reduced to dtype dt's bits, sign-extended for signed dtypes */
 static int64_t
 wrap(int dt, int64_t x)
@@ -456,7 +432,7 @@ wrap32(int64_t x)
 static int64_t
 sat(int dt, int64_t x)
 {
-	return x < lo(dt) ? lo(dt) : x > hi(dt) ? hi(dt) : x;
+	return x < be_dtype_min(dt) ? be_dtype_min(dt) : x > be_dtype_max(dt) ? be_dtype_max(dt) : x;
 }
 
 /* ---------------------------------------------------------------- integer arithmetic */
@@ -583,22 +559,6 @@ normaxis(int64_t *axis, int rank)
 	return *axis >= 0 && *axis < rank;
 }
 
-/* perm: the position in layout of each letter of ref (4 letters); 0 if
-** layout is not a permutation of ref */
-static int
-perm(const char *layout, const char *ref, int pos[4])
-{
-	if (strlen(layout) != 4)
-		return 0;
-	for (int k = 0; k < 4; k++) {
-		const char *p = strchr(layout, ref[k]);
-		if (!p)
-			return 0;
-		pos[k] = (int)(p - layout);
-	}
-	return 1;
-}
-
 /* pad4: a 2-d padding attribute as top, left, bottom, right */
 static void
 pad4(const RefCtx *c, const RefOp *o, int64_t p[4])
@@ -634,7 +594,7 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 	int bits = ir_dtype_bytes[dt] * 8;
 
 	if (op == OP_DIVIDE) {
-		if (b == 0 || (ir_dtype_kind[dt] == 'i' && b == -1 && a == lo(dt)))
+		if (b == 0 || (ir_dtype_kind[dt] == 'i' && b == -1 && a == be_dtype_min(dt)))
 			return 0;
 		*r = a / b;
 		return 1;
@@ -647,7 +607,7 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 	if (op == OP_ADD ? !addov(a, b, r) : op == OP_SUBTRACT ? (b == INT64_MIN || !addov(a, -b, r))
 	                                                       : !mulov(a, b, r))
 		return 0;
-	return *r >= lo(dt) && *r <= hi(dt);
+	return *r >= be_dtype_min(dt) && *r <= be_dtype_max(dt);
 }
 
 /* farith: a op b in double; the caller rounds to the dtype */
@@ -747,10 +707,10 @@ conv(int exact, const Val *a, int64_t i, Val *r, int64_t j)
 		}
 		t = trunc(x);
 		if (to == DT_INT64 ? !(t >= -9223372036854775808.0 && t < 9223372036854775808.0)
-		                   : !(t >= (double)lo(to) && t <= (double)hi(to))) {
+		                   : !(t >= (double)be_dtype_min(to) && t <= (double)be_dtype_max(to))) {
 			if (exact)
 				return 0;
-			sti(r, j, isnan(t) ? 0 : t < 0 ? lo(to) : hi(to));    /* saturating */
+			sti(r, j, isnan(t) ? 0 : t < 0 ? be_dtype_min(to) : be_dtype_max(to));    /* saturating */
 			return 1;
 		}
 		sti(r, j, (int64_t)t);
@@ -819,10 +779,10 @@ ibound(int exact, int dt, double b, int64_t *out)
 	double t = trunc(b);
 
 	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) ||
-	    !(t >= (double)lo(dt) && t <= (double)hi(dt))) {
+	    !(t >= (double)be_dtype_min(dt) && t <= (double)be_dtype_max(dt))) {
 		if (exact)
 			return 0;
-		*out = isnan(b) ? 0 : b < 0 ? lo(dt) : hi(dt);
+		*out = isnan(b) ? 0 : b < 0 ? be_dtype_min(dt) : be_dtype_max(dt);
 		return 1;
 	}
 	*out = (int64_t)t;
@@ -947,10 +907,10 @@ qone(int exact, int even, float x, float sc, float z, float qlo, float qhi, int 
 	v = (float)((double)v + (double)z);
 	v = v < qhi ? v : qhi;
 	v = v > qlo ? v : qlo;
-	if (!((double)v >= (double)lo(dt) && (double)v <= (double)hi(dt))) {
+	if (!((double)v >= (double)be_dtype_min(dt) && (double)v <= (double)be_dtype_max(dt))) {
 		if (exact)
 			return 0;
-		*q = v < 0 ? lo(dt) : hi(dt);
+		*q = v < 0 ? be_dtype_min(dt) : be_dtype_max(dt);
 		return 1;
 	}
 	*q = (int64_t)v;
@@ -963,7 +923,7 @@ quantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	const Val *x = a[0], *s = a[1], *z = a[2];
 	int64_t ax = aint(c, o, "axis", -1), in;
-	float qlo = (float)lo(r->dt), qhi = (float)hi(r->dt);
+	float qlo = (float)be_dtype_min(r->dt), qhi = (float)be_dtype_max(r->dt);
 	int even = strcmp(astr(c, o, "rounding"), "HALF_TO_EVEN") == 0;
 
 	if (ax < 0)
@@ -1160,7 +1120,7 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
 		y = (int32_t)v;
 		if (mode == RQ_F32EVEN) {
 			double t = f32even(y, fm[pertensor ? 0 : chan(x, ax, in, i, ns)]) + out_z;
-			int64_t l = lo(r->dt), h = hi(r->dt);
+			int64_t l = be_dtype_min(r->dt), h = be_dtype_max(r->dt);
 			sti(r, i, !(t > (double)l) ? l : !(t < (double)h) ? h : (int64_t)t);
 			continue;
 		}
@@ -1309,7 +1269,7 @@ qunary(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	float s = (float)ldf(a[1], 0), os = (float)ldf(a[3], 0);
 	int32_t z = (int32_t)ldi(a[2], 0), oz = (int32_t)ldi(a[4], 0);
-	float qlo = (float)lo(r->dt), qhi = (float)hi(r->dt);
+	float qlo = (float)be_dtype_min(r->dt), qhi = (float)be_dtype_max(r->dt);
 
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
@@ -1652,7 +1612,7 @@ depth2space(RefCtx *c, const RefOp *o, Args a, Val *r)
 	int pos[4], crd = strcmp(astr(c, o, "mode"), "CDR") == 0;
 	size_t esz = ir_dtype_bytes[x->dt];
 
-	if (!perm(astr(c, o, "layout"), "NCHW", pos) || x->rank != 4)
+	if (!ir_layout_perm(astr(c, o, "layout"), "NCHW", pos) || x->rank != 4)
 		return fail(c, o, "bad layout");
 	ir_fold_strides(x->dims, 4, xs);
 	ir_fold_strides(r->dims, 4, ost);
@@ -1729,8 +1689,8 @@ conv2d(RefCtx *c, const RefOp *o, Args a, Val *r)
 	int64_t st[2], dil[2], p[4], xs[4], ws[4], os[4], xst[MAXD], wst[MAXD], rst[MAXD];
 	int64_t N, C, H, W, OC, OH, OW, KO, KI, KH, KW, groups = aint(c, o, "groups", 1), ocpg, dwm = 0;
 
-	if (!perm(astr(c, o, "data_layout"), "NCHW", dp) || !perm(astr(c, o, "kernel_layout"), "OIHW", kp) ||
-	    !perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
+	if (!ir_layout_perm(astr(c, o, "data_layout"), "NCHW", dp) || !ir_layout_perm(astr(c, o, "kernel_layout"), "OIHW", kp) ||
+	    !ir_layout_perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
 		return fail(c, o, "bad layout");
 	pair(c, o, "strides", st, 1);
 	pair(c, o, "dilation", dil, 1);
@@ -1798,8 +1758,8 @@ deconv2d(RefCtx *c, const RefOp *o, Args a, Val *r)
 	int64_t st[2], dil[2], p[4], xs[4], ws[4], os[4], xst[MAXD], wst[MAXD], rst[MAXD];
 	int64_t N, C, H, W, OC, OH, OW, KI, KO, KH, KW, groups = aint(c, o, "groups", 1), icpg;
 
-	if (!perm(astr(c, o, "data_layout"), "NCHW", dp) || !perm(astr(c, o, "kernel_layout"), "IOHW", kp) ||
-	    !perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
+	if (!ir_layout_perm(astr(c, o, "data_layout"), "NCHW", dp) || !ir_layout_perm(astr(c, o, "kernel_layout"), "IOHW", kp) ||
+	    !ir_layout_perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
 		return fail(c, o, "bad layout");
 	pair(c, o, "strides", st, 1);
 	pair(c, o, "dilation", dil, 1);
@@ -1956,7 +1916,7 @@ pool2d(RefCtx *c, const RefOp *o, Args a, Val *r)
 		int64_t base = 0, cnt = 0;
 		Acc acc = { x->dt, 0, 0.0 };
 		double mf = -INFINITY;
-		int64_t mi = lo(x->dt);
+		int64_t mi = be_dtype_min(x->dt);
 		for (int k = 0; k < x->rank; k++)
 			if (k != hp && k != wp)
 				base += idx[k] * xst[k];
@@ -2185,7 +2145,7 @@ resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 	int pos[4], nearest = !strcmp(method, "nearest_neighbor");
 	int64_t xst[4], rst[4];
 
-	if (!perm(astr(c, o, "layout"), "NCHW", pos) || x->rank != 4)
+	if (!ir_layout_perm(astr(c, o, "layout"), "NCHW", pos) || x->rank != 4)
 		return fail(c, o, "bad layout");
 	if (!*rm)
 		rm = !strcmp(mode, "align_corners") ? "round" : "floor";
@@ -2305,8 +2265,8 @@ ref_quickquantize(Module *m, NodeId n)
 	memcpy(&sc, sp, 4);
 	memcpy(&zi, zp, 4);
 	z = (float)zi;
-	qlo = (float)lo(dt);
-	qhi = (float)hi(dt);
+	qlo = (float)be_dtype_min(dt);
+	qhi = (float)be_dtype_max(dt);
 	/* into scratch first: a refused fold adds nothing to the module */
 	src = cx->data;
 	{
@@ -2472,9 +2432,9 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		const int64_t *xd = ir_type_dims(m, m->nodes[ir_arg(m, n, 0)].type);
 		const int64_t *od = ir_type_dims(m, nd->type);
 		int64_t g = aint(&cx, &o, "groups", 1), C, OC, KO, KI;
-		perm(astr(&cx, &o, "data_layout"), "NCHW", dp);
-		perm(astr(&cx, &o, "kernel_layout"), tr ? "IOHW" : "OIHW", kp);
-		perm(*ol ? ol : astr(&cx, &o, "data_layout"), "NCHW", op);
+		ir_layout_perm(astr(&cx, &o, "data_layout"), "NCHW", dp);
+		ir_layout_perm(astr(&cx, &o, "kernel_layout"), tr ? "IOHW" : "OIHW", kp);
+		ir_layout_perm(*ol ? ol : astr(&cx, &o, "data_layout"), "NCHW", op);
 		C = xd[dp[1]], OC = od[op[1]];
 		KO = wd[kp[tr ? 1 : 0]], KI = wd[kp[tr ? 0 : 1]];
 		if (tr && KO * g != OC)

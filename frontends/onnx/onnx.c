@@ -66,41 +66,14 @@ onnx_dtype_name(int64_t et)
 static int
 slurp(const char *path, unsigned char **buf, size_t *len, char *msg, size_t msgsz)
 {
-	FILE *f = fopen(path, "rb");
-	unsigned char *b = NULL;
-	size_t cap = 0, n = 0;
+	const char *what;
+	int rc = ir_read_file(path, (size_t)FILE_MAX, (char **)buf, len, &what);
 
-	if (!f) {
-		snprintf(msg, msgsz, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		size_t got;
-		if (n == cap) {
-			if (cap >= (size_t)FILE_MAX) {
-				fclose(f);
-				free(b);
-				snprintf(msg, msgsz, "larger than protobuf's 2 GB limit");
-				return -1;
-			}
-			cap = cap ? cap * 2 : 65536;
-			b = ir_xrealloc(b, cap);
-		}
-		got = fread(b + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(msg, msgsz, "cannot read: %s", strerror(errno));
-		fclose(f);
-		free(b);
-		return -1;
-	}
-	fclose(f);
-	*buf = b;
-	*len = n;
-	return 0;
+	if (rc == -2)
+		snprintf(msg, msgsz, "larger than protobuf's 2 GB limit");
+	else if (rc)
+		snprintf(msg, msgsz, "cannot %s: %s", what, strerror(errno));
+	return rc ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- tensors */
@@ -396,19 +369,19 @@ valslot(Imp *im, const char *name)
 	return &im->valof[s];
 }
 
-/* paramname: name made a Relay local name ([A-Za-z_][A-Za-z0-9_.]*, no
-** dot before a digit), unique among the k names in used */
-static Sym
-paramname(Imp *im, const char *name, const Sym *used, uint32_t k)
+void
+onnx_relay_name(const char *name, char *b, size_t size)
 {
-	size_t n = strlen(name);
-	char *b = ir_xmalloc(n + 24);
-	size_t j = 0;
-	Sym s;
+	size_t n = strlen(name), j = 0;
 
+	if (size < 2) {
+		if (size)
+			b[0] = 0;
+		return;
+	}
 	if (!n || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_'))
 		b[j++] = '_';
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && j + 1 < size; i++) {
 		char c = name[i];
 		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 		if (c == '.' && i + 1 < n && ((name[i + 1] >= 'a' && name[i + 1] <= 'z') ||
@@ -417,6 +390,20 @@ paramname(Imp *im, const char *name, const Sym *used, uint32_t k)
 		b[j++] = alnum ? c : '_';
 	}
 	b[j] = 0;
+}
+
+/* paramname: name made a Relay local name (onnx_relay_name), unique among
+** the k names in used */
+static Sym
+paramname(Imp *im, const char *name, const Sym *used, uint32_t k)
+{
+	size_t n = strlen(name);
+	char *b = ir_xmalloc(n + 24);
+	size_t j;
+	Sym s;
+
+	onnx_relay_name(name, b, n + 2);
+	j = strlen(b);
 	for (int v = 2;; v++) {
 		uint32_t i;
 		s = ir_symz(im->m, b);

@@ -36,6 +36,11 @@ int onnx_import(Module *m, const char *path, Diag *d);
 */
 int onnx_read_tensor(const char *path, Tensor *t, char *err, size_t errsz);
 
+/* onnx_relay_name: an ONNX value name as the importer names the @main
+** parameter it becomes ([A-Za-z_][A-Za-z0-9_.]*, no dot before a digit),
+** before it is made unique; into b[0..size) */
+void onnx_relay_name(const char *name, char *b, size_t size);
+
 /* onnx_is_model: whether path names an ONNX model (ends in .onnx) */
 int onnx_is_model(const char *path);
 

@@ -190,26 +190,6 @@ isbelimit(const char *msg)
 	return 0;
 }
 
-/* relayname: name as the importer makes it a Relay name (onnx.c's
-** paramname, without the suffix that makes it unique) */
-static void
-relayname(const char *name, char *b, size_t size)
-{
-	size_t n = strlen(name), j = 0;
-
-	if (!n || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_'))
-		b[j++] = '_';
-	for (size_t i = 0; i < n && j + 1 < size; i++) {
-		char c = name[i];
-		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-		if (c == '.' && i + 1 < n && ((name[i + 1] >= 'a' && name[i + 1] <= 'z') ||
-		    (name[i + 1] >= 'A' && name[i + 1] <= 'Z') || name[i + 1] == '_'))
-			alnum = 1;
-		b[j++] = alnum ? c : '_';
-	}
-	b[j] = 0;
-}
-
 /* ---------------------------------------------------------------- comparing */
 
 /* shapestr: t's dtype and dims ("float32 (1, 3)") into buf */
@@ -753,7 +733,7 @@ runon(const Case *c, const Module *m, const BeSig *sig, int b, char *why, size_t
 			int k;
 			for (k = 0; k < c->ninputs; k++) {
 				char rn[512];
-				relayname(c->input[k], rn, sizeof rn);
+				onnx_relay_name(c->input[k], rn, sizeof rn);
 				if (strcmp(rn, pn) == 0)
 					break;
 			}
