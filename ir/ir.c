@@ -80,11 +80,16 @@ ir_xcalloc(size_t n, size_t sz)
 void *
 ir_xrealloc(void *p, size_t n)
 {
-	p = realloc(p, n ? n : 1);
-	if (!p)
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
 		ir_die("out of memory (%zu bytes)", n);
-	bigtable(p, n);
-	return p;
+	/* a block that stays where it was keeps its advice (the kernel's is
+	   per mapping): only a moved one asks again, so that reallocating a
+	   table in place, however often, costs no system call */
+	if (q != p)
+		bigtable(q, n);
+	return q;
 }
 
 void
