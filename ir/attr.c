@@ -25,6 +25,127 @@ ir_attr_push(Module *m, const AttrVal *v, uint32_t n)
 	return id;
 }
 
+/* ---------------------------------------------------------------- interning */
+
+/* ir_attr_hash: h extended with the value a; arrays by their elements, so
+** that equal values hash equal wherever their elements are */
+uint64_t
+ir_attr_hash(const Module *m, const AttrVal *a, uint64_t h)
+{
+	h = (h ^ a->kind ^ ((uint64_t)a->key << 8)) * 0x100000001b3ull;
+	switch (a->kind) {
+	case AV_NONE:
+		return h;
+	case AV_ARRAY:
+		h = (h ^ a->n) * 0x100000001b3ull;
+		for (uint32_t i = 0; i < a->n; i++)
+			h = ir_attr_hash(m, &m->attrs[a->first + i], h);
+		return h;
+	case AV_FLOAT: {
+		uint64_t x;
+		memcpy(&x, &a->u.f, 8);
+		return (h ^ x) * 0x100000001b3ull;
+	}
+	case AV_STR:
+		return (h ^ a->u.s) * 0x100000001b3ull;
+	default:
+		return (h ^ (uint64_t)a->u.i) * 0x100000001b3ull;
+	}
+}
+
+/* runhash: the hash of the n values at a, never 0 */
+static uint32_t
+runhash(const Module *m, AttrId a, uint32_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ n;
+
+	for (uint32_t i = 0; i < n; i++)
+		h = ir_attr_hash(m, &m->attrs[a + i], h);
+	h ^= h >> 32;
+	return (uint32_t)h | 1;
+}
+
+static int
+runequal(const Module *m, AttrId a, AttrId b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!ir_attr_equal(m, &m->attrs[a + i], &m->attrs[b + i]))
+			return 0;
+	return 1;
+}
+
+/* attrslot: the slot of the run equal to the n values at a (hash h), or
+** the empty slot where it would go */
+static AttrSlot *
+attrslot(const Module *m, AttrId a, uint32_t n, uint32_t h)
+{
+	uint32_t mask = m->attrtabcap - 1;
+
+	for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+		AttrSlot *s = &m->attrtab[i];
+		if (!s->first || (s->h == h && s->n == n && (s->first == a || runequal(m, s->first, a, n))))
+			return s;
+	}
+}
+
+static void
+attrrehash(Module *m)
+{
+	uint32_t cap = m->attrtabcap ? 2 * m->attrtabcap : 256, oldcap = m->attrtabcap;
+	AttrSlot *old = m->attrtab;
+
+	m->attrtab = ir_xcalloc(cap, sizeof *m->attrtab);
+	m->attrtabcap = cap;
+	for (uint32_t i = 0; i < oldcap; i++)
+		if (old[i].first) {
+			uint32_t j = old[i].h & (cap - 1);
+			while (m->attrtab[j].first)
+				j = (j + 1) & (cap - 1);
+			m->attrtab[j] = old[i];
+		}
+	free(old);
+}
+
+AttrId
+ir_attr_intern(Module *m, AttrId a, uint32_t n)
+{
+	uint32_t h;
+	AttrSlot *s;
+
+	if (!a || !n)
+		return a;
+	if (2 * (m->nattrtab + 1) > m->attrtabcap)
+		attrrehash(m);
+	h = runhash(m, a, n);
+	s = attrslot(m, a, n, h);
+	if (s->first) {
+		if (s->first != a && a + n == m->nattrs)
+			m->nattrs = a;      /* a fresh duplicate: take it back */
+		return s->first;
+	}
+	s->first = a;
+	s->n = n;
+	s->h = h;
+	m->nattrtab++;
+	return a;
+}
+
+AttrId
+ir_attr_array(Module *m, const AttrVal *v, uint32_t n)
+{
+	return ir_attr_intern(m, ir_attr_push(m, v, n), n);
+}
+
+int
+ir_attr_interned(const Module *m, AttrId a, uint32_t n)
+{
+	if (!a || !n)
+		return 1;
+	if (!m->attrtabcap)
+		return 0;
+	return attrslot(m, a, n, runhash(m, a, n))->first == a;
+}
+
 /* ---------------------------------------------------------------- literals */
 
 typedef struct Lit {
@@ -86,7 +207,7 @@ lit(Lit *l, AttrVal *out)
 		l->p++;
 		out->kind = AV_ARRAY;
 		out->n = n;
-		out->first = ir_attr_push(l->m, buf, n);
+		out->first = ir_attr_array(l->m, buf, n);
 		return 1;
 	}
 	if (*l->p == '-' || isdigit((unsigned char)*l->p)) {
@@ -212,7 +333,7 @@ floats(Module *m, AttrVal *v)
 			copy[i].kind = AV_FLOAT;
 			copy[i].u.f = (double)copy[i].u.i;
 		}
-	v->first = ir_attr_push(m, copy, v->n);
+	v->first = ir_attr_array(m, copy, v->n);
 	free(copy);
 	return 1;
 }

@@ -67,13 +67,108 @@ walkfree(Walk *w)
 	free(w->state);
 }
 
-/* ---------------------------------------------------------------- inference */
-
 static char *
 tystr(const Module *m, TypeId t, char *buf, size_t n)
 {
 	return ir_type_str(m, t, buf, n);
 }
+
+/* ---------------------------------------------------------------- memo */
+
+/* A type relation's result, remembered.  A relation reads nothing but its
+** operand types and the call's attribute values, types are interned and a
+** call's AttrId is its interned attributes (ir_call), so (op, AttrId,
+** operand types) determines the result.  Only successes are kept. */
+enum { MEMO_ARGS = 6 };
+struct RelMemo {
+	uint32_t h;             /* 0 = empty slot */
+	OpId op;
+	uint16_t nargs;
+	AttrId attrs;
+	TypeId ret;
+	TypeId args[MEMO_ARGS];
+};
+
+static uint32_t
+memohash(OpId op, AttrId attrs, const TypeId *ts, uint32_t k)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	h = (h ^ op ^ ((uint64_t)k << 16)) * 0x100000001b3ull;
+	h = (h ^ attrs) * 0x100000001b3ull;
+	for (uint32_t i = 0; i < k; i++)
+		h = (h ^ ts[i]) * 0x100000001b3ull;
+	h ^= h >> 29;
+	return (uint32_t)h | 1;
+}
+
+/* memoslot: the slot holding (op, attrs, ts) with hash h, or the empty
+** slot where it goes */
+static RelMemo *
+memoslot(Module *m, uint32_t h, OpId op, AttrId attrs, const TypeId *ts, uint32_t k)
+{
+	uint32_t mask = m->relmemocap - 1;
+
+	for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+		RelMemo *e = &m->relmemo[i];
+		if (!e->h || (e->h == h && e->op == op && e->attrs == attrs && e->nargs == k &&
+		              memcmp(e->args, ts, k * sizeof *ts) == 0))
+			return e;
+	}
+}
+
+static void
+memogrow(Module *m)
+{
+	uint32_t oldcap = m->relmemocap, cap = oldcap ? 2 * oldcap : 64;
+	RelMemo *old = m->relmemo;
+
+	m->relmemo = ir_xcalloc(cap, sizeof *m->relmemo);
+	m->relmemocap = cap;
+	for (uint32_t i = 0; i < oldcap; i++)
+		if (old[i].h)
+			*memoslot(m, old[i].h, old[i].op, old[i].attrs, old[i].args, old[i].nargs) = old[i];
+	free(old);
+}
+
+/* rel: the result type of the call n of op o with operand types ts[0..k),
+** from the memo or from o's relation; 0 after reporting an error */
+static TypeId
+rel(Module *m, NodeId n, const OpInfo *o, const TypeId *ts, uint32_t k, Diag *d)
+{
+	const Node *nd = &m->nodes[n];
+	uint32_t h = 0;
+	RelMemo *e = NULL;
+	TypeId t;
+
+	if (k <= MEMO_ARGS) {
+		if (2 * (m->nrelmemo + 1) > m->relmemocap)
+			memogrow(m);
+		h = memohash(nd->op, nd->aux, ts, k);
+		e = memoslot(m, h, nd->op, nd->aux, ts, k);
+		if (e->h)
+			return e->ret;
+	}
+	d->relmsg[0] = 0;
+	t = o->rel(m, ts, (int)k, nd->aux ? &m->attrs[nd->aux] : NULL, d);
+	if (!t) {
+		ir_error(d, nd->loc, "%s: %s", o->name, d->relmsg[0] ? d->relmsg : "type error");
+		return 0;
+	}
+	if (e) {
+		/* the relation may have interned types, never grown the memo */
+		e->h = h;
+		e->op = nd->op;
+		e->nargs = (uint16_t)k;
+		e->attrs = nd->aux;
+		e->ret = t;
+		memcpy(e->args, ts, k * sizeof *ts);
+		m->nrelmemo++;
+	}
+	return t;
+}
+
+/* ---------------------------------------------------------------- inference */
 
 /* typeof_: compute n's type from its operands' types; 0 after reporting
 ** an error (or silently when an operand has no type: reported already) */
@@ -117,14 +212,9 @@ typeof_(Module *m, NodeId n, Diag *d)
 			goto out;       /* an operand failed: reported there */
 	}
 	switch (nd->kind) {
-	case NK_CALL: {
-		const OpInfo *o = &ir_ops[nd->op];
-		d->relmsg[0] = 0;
-		t = o->rel(m, ts, (int)k, nd->aux ? &m->attrs[nd->aux] : NULL, d);
-		if (!t)
-			ir_error(d, nd->loc, "%s: %s", o->name, d->relmsg[0] ? d->relmsg : "type error");
+	case NK_CALL:
+		t = rel(m, n, &ir_ops[nd->op], ts, k, d);
 		break;
-	}
 	case NK_CALLFN: {
 		const Type *ft = &m->types[ts[0]];
 		if (ft->kind != TY_FUNC) {
@@ -302,6 +392,9 @@ ir_verify(Module *m, Diag *d)
 			ir_error(d, nd->loc, "verify: node %u has operands outside the use table", n);
 		if (nd->kind == NK_CALL && (nd->op == OP_NONE || nd->op >= OP_COUNT || (int)nd->nargs != ir_ops[nd->op].nargs))
 			ir_error(d, nd->loc, "verify: call node %u has %u operands for op %u", n, nd->nargs, nd->op);
+		else if (nd->kind == NK_CALL && (nd->aux + (uint64_t)ir_ops[nd->op].nattrs > m->nattrs ||
+		                                 !ir_attr_interned(m, nd->aux, (uint32_t)ir_ops[nd->op].nattrs)))
+			ir_error(d, nd->loc, "verify: the attributes of call node %u are not interned", n);
 		for (uint32_t i = 0; i < nd->nargs; i++) {
 			const Use *u = &m->uses[nd->args + i];
 			if (u->user != n)

@@ -225,7 +225,17 @@ ir_module_new(void)
 	ir_vgrow(&m->files, &m->capfiles, 1);
 	m->files[0] = "";
 	m->nfiles = 1;
-	ir_sym(m, "", 0);
+	{
+		static const char *const fixed[] = {
+			"",
+#define IR_SYM_STR(s) #s,
+			IR_SYMS(IR_SYM_STR)
+#undef IR_SYM_STR
+		};
+		for (Sym i = 0; i < SYM_FIXED; i++)
+			if (ir_symz(m, fixed[i]) != i)
+				ir_die("ir_module_new: symbol %s is not number %u", fixed[i], i);
+	}
 	return m;
 }
 
@@ -249,6 +259,8 @@ ir_module_free(Module *m)
 	free(m->strbuf);
 	free(m->symhash);
 	free(m->tyhash);
+	free(m->attrtab);
+	free(m->relmemo);
 	free(m->files);
 	for (int i = 0; i < IR_FREE_LISTS; i++)
 		free(m->freed[i]);
@@ -548,21 +560,17 @@ int64_t
 ir_type_numel(const Module *m, TypeId t)
 {
 	const Type *ty = &m->types[t];
+	const int64_t *d = ty->n ? &m->dims[ty->first] : NULL;
 	int64_t n = 1;
-	int zero = 0;
+	int zero = 0, over = 0;
 
 	for (uint32_t i = 0; i < ty->n; i++) {
-		int64_t d = m->dims[ty->first + i];
-		if (d < 0)
+		if (d[i] < 0)
 			return -1;
-		zero |= d == 0;
+		zero |= d[i] == 0;
+		over |= __builtin_mul_overflow(n, d[i], &n);
 	}
-	if (zero)
-		return 0;
-	for (uint32_t i = 0; i < ty->n; i++)
-		if (__builtin_mul_overflow(n, m->dims[ty->first + i], &n))
-			return -1;
-	return n;
+	return zero ? 0 : over ? -1 : n;
 }
 
 /* ---------------------------------------------------------------- nodes */
@@ -623,6 +631,8 @@ uselink(Module *m, uint32_t slot, NodeId val)
 	u->next = val ? m->nodes[val].uses : 0;
 	if (!val)
 		return;
+	if (val >= u->user)
+		m->unordered = 1;
 	if (u->next)
 		m->uses[u->next].prev = slot;
 	m->nodes[val].uses = slot;
@@ -721,7 +731,10 @@ ir_const_meta(Module *m, TypeId type, int32_t meta, Loc loc)
 NodeId
 ir_call(Module *m, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs, Loc loc)
 {
-	NodeId id = withargs(m, NK_CALL, args, nargs, loc);
+	NodeId id;
+
+	attrs = ir_attr_intern(m, attrs, (uint32_t)ir_ops[op].nattrs);
+	id = withargs(m, NK_CALL, args, nargs, loc);
 	m->nodes[id].op = op;
 	m->nodes[id].aux = attrs;
 	return id;

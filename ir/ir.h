@@ -31,6 +31,10 @@ typedef uint32_t TypeId;
 typedef uint32_t Sym;
 /* a slot of the symbol table: the symbol + 1 (0 when empty) and its hash */
 typedef struct SymSlot { uint32_t sym1, h; } SymSlot;
+/* A slot of the table of interned attribute runs (attr.c): where the run
+** starts (0 = empty slot), its length and its hash. */
+typedef struct AttrSlot { uint32_t first, n, h; } AttrSlot;
+typedef struct RelMemo RelMemo;     /* infer.c */
 typedef uint32_t AttrId;
 typedef uint16_t OpId;
 
@@ -312,6 +316,8 @@ struct Module {
 	uint32_t *symoff; uint32_t nsyms, capsyms;
 	char *strbuf;    uint32_t nstr, capstr;
 	SymSlot *symhash; uint32_t symhashcap;
+	AttrSlot *attrtab; uint32_t attrtabcap, nattrtab;   /* interned attribute runs */
+	RelMemo *relmemo; uint32_t relmemocap, nrelmemo;    /* type relation results */
 	uint32_t *tyhash;  uint32_t tyhashcap;
 	const char **files; uint32_t nfiles, capfiles;   /* source file names */
 	Arena data;         /* constant tensor data, file names */
@@ -323,6 +329,10 @@ struct Module {
 	NodeId *created; uint32_t ncreated, capcreated;
 	unsigned reuse : 1;
 	unsigned track : 1;
+	/* some node has an operand whose id is not below its own (set when
+	** such an operand is linked, never cleared): while it is clear, id
+	** order visits operands before their users */
+	unsigned unordered : 1;
 	unsigned has_version : 1;   /* input began with #[version = "0.0.5"] */
 	unsigned bare : 1;          /* input was a bare fn expression, kept as @main */
 };
@@ -331,6 +341,18 @@ struct Module {
 
 Module *ir_module_new(void);
 void ir_module_free(Module *m);
+
+/* Strings every new module interns first, in this order, so that their
+** Syms are constants: compare an attribute's string with SYM_None rather
+** than with strcmp. */
+#define IR_SYMS(X) X(None) X(HALF_TO_EVEN) X(UPWARD) X(TONEAREST) X(int64) X(float32) X(float64)
+enum {
+	SYM_EMPTY,              /* "" */
+#define IR_SYM_ID(s) SYM_##s,
+	IR_SYMS(IR_SYM_ID)
+#undef IR_SYM_ID
+	SYM_FIXED
+};
 
 Sym ir_sym(Module *m, const char *s, size_t n);
 Sym ir_symz(Module *m, const char *s);
@@ -407,6 +429,18 @@ uint32_t ir_nuses(const Module *m, NodeId n);
 
 /* Attributes. */
 AttrId ir_attr_push(Module *m, const AttrVal *v, uint32_t n);   /* copies n values */
+/* Interning.  A call's attributes and the elements of an array value are
+** interned: equal runs of values (floats bitwise, arrays by content) are
+** one run, so a call's AttrId names its attributes' values, and type
+** inference can remember a relation's result by it.  Interned values never
+** change.  ir_attr_intern returns the canonical run equal to the n values
+** at a, which is a itself when there was none; a duplicate run at the end
+** of the table is dropped.  ir_call interns its attributes; array values
+** are pushed with ir_attr_array, which is ir_attr_push then ir_attr_intern. */
+AttrId ir_attr_intern(Module *m, AttrId a, uint32_t n);
+AttrId ir_attr_array(Module *m, const AttrVal *v, uint32_t n);
+int ir_attr_interned(const Module *m, AttrId a, uint32_t n);    /* a is canonical */
+uint64_t ir_attr_hash(const Module *m, const AttrVal *a, uint64_t h);  /* h extended with a */
 AttrId ir_attr_defaults(Module *m, OpId op);     /* the op's defaults, fresh copy */
 AttrId ir_op_defaults(Module *m, OpId op);       /* the shared default values */
 int ir_attr_equal(const Module *m, const AttrVal *a, const AttrVal *b);

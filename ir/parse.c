@@ -359,7 +359,7 @@ p_attr_array(Parser *p, List l)
 	memset(&a, 0, sizeof a);
 	a.kind = AV_ARRAY;
 	a.n = l.n;
-	a.first = ir_attr_push(p->m, l.n ? &p->avals[l.start] : NULL, l.n);
+	a.first = ir_attr_array(p->m, l.n ? &p->avals[l.start] : NULL, l.n);
 	p->navals = l.start;
 	return a;
 }

@@ -533,28 +533,6 @@ out:
 
 /* ---------------------------------------------------------------- signatures */
 
-/* attrhash: a hash of an attribute value, arrays included */
-static uint64_t
-attrhash(const Module *m, const AttrVal *a, uint64_t h)
-{
-	h = (h ^ a->kind) * 0x100000001b3ull;
-	switch (a->kind) {
-	case AV_ARRAY:
-		for (uint32_t i = 0; i < a->n; i++)
-			h = attrhash(m, &m->attrs[a->first + i], h);
-		return h;
-	case AV_FLOAT: {
-		uint64_t x;
-		memcpy(&x, &a->u.f, 8);
-		return (h ^ x) * 0x100000001b3ull;
-	}
-	case AV_STR:
-		return (h ^ a->u.s) * 0x100000001b3ull;
-	default:
-		return (h ^ (uint64_t)a->u.i) * 0x100000001b3ull;
-	}
-}
-
 /* sig: the structure of node n: kind, op, attributes and operand ids */
 static uint64_t
 sig(const Module *m, NodeId n)
@@ -570,7 +548,7 @@ sig(const Module *m, NodeId n)
 		h = (h ^ n) * 0x100000001b3ull;     /* constants: by identity */
 	if (nd->kind == NK_CALL && nd->aux)
 		for (int k = 0; k < ir_ops[nd->op].nattrs; k++)
-			h = attrhash(m, &m->attrs[nd->aux + (uint32_t)k], h);
+			h = ir_attr_hash(m, &m->attrs[nd->aux + (uint32_t)k], h);
 	for (uint32_t i = 0; i < nd->nargs; i++)
 		h = (h ^ rw_arg(m, n, i)) * 0x100000001b3ull;
 	return h | 1;   /* 0 marks an empty slot */
@@ -674,6 +652,7 @@ typedef struct Work {
 	uint8_t *in;            /* per node: queued */
 	uint8_t *gen;           /* per node: rewrites in the chain that made it */
 	uint32_t capin;
+	NodeId next, end;       /* ids next..end-1 are pending in id order */
 } Work;
 
 /* A chain of this many rewrites at one place is watched for cycles. */
@@ -695,6 +674,8 @@ grow(Work *w, const Module *m, NodeId n)
 static void
 queue(Work *w, const Module *m, NodeId n)
 {
+	if (n >= w->next && n < w->end)
+		return;         /* the id-order sweep is still to reach it */
 	if (n >= w->capin)
 		grow(w, m, n);
 	if (w->in[n])
@@ -766,14 +747,23 @@ seeddfs(Module *m, Work *w, uint8_t *seen)
 
 /* seed: every node reachable from the globals onto the worklist, so that
 ** popping visits operands before users.  Nodes are nearly always created
-** operands first; then one backward sweep over the ids marks what is
-** reachable and id order is the visiting order, with no walk of the
-** graph.  Otherwise (an operand newer than its user) seeddfs() does it. */
+** operands first.  While the module says so (Module.unordered clear), the
+** worklist holds nothing: the driver sweeps the ids in order, skipping the
+** calls nothing uses (unreachable ones).  Otherwise one backward sweep over
+** the ids marks what is reachable and finds whether id order still puts
+** operands first; if an operand is newer than its user, seeddfs() does it. */
 static void
 seed(Module *m, Work *w)
 {
-	uint8_t *seen = ir_xcalloc(m->nnodes, 1);
+	uint8_t *seen;
 	NodeId n;
+
+	if (!m->unordered) {
+		w->next = 1;
+		w->end = m->nnodes;
+		return;
+	}
+	seen = ir_xcalloc(m->nnodes, 1);
 
 	for (uint32_t g = 0; g < m->nglobals; g++)
 		seen[m->globals[g].fn] = 1;
@@ -859,12 +849,22 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 	/* dead nodes' slots are reused, and new nodes listed, while rewriting */
 	m->reuse = 1;
 	m->track = 1;
-	while (w.n) {
-		NodeId n = w.v[--w.n], r, *made;
+	for (;;) {
+		NodeId n, r, *made;
 		uint32_t rule = 0, nmade;
-		uint8_t k = m->nodes[n].kind;
+		uint8_t k;
 
-		w.in[n] = 0;
+		if (w.n) {
+			n = w.v[--w.n];
+			w.in[n] = 0;
+		} else if (w.next < w.end) {
+			n = w.next++;
+			if (!m->nodes[n].uses)
+				continue;       /* unreachable */
+		} else {
+			break;
+		}
+		k = m->nodes[n].kind;
 		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM)
 			continue;
 		visits++;

@@ -879,10 +879,26 @@ qparam(const Val *p, int dt, const Val *x, int64_t ax)
 ** With even (rounding="HALF_TO_EVEN", ONNX's QuantizeLinear): halves
 ** round to even and the zero point is added to the rounded integer, as
 ** ONNX's saturate(round(x / y_scale) + y_zero_point) says. */
+/* rndaway: v rounded to an integer, halves away from zero, as roundf
+** (but +0 for -0.4: the sign of a zero never reaches an integer) */
+static inline float
+rndaway(float v)
+{
+	float t, f;
+
+	if (!(fabsf(v) < 8388608.0f))       /* 2^23 and up are integers; NaN, inf */
+		return v;
+	t = (float)(int32_t)v;              /* toward zero, exact */
+	f = v - t;                          /* exact */
+	return f >= 0.5f ? t + 1.0f : f <= -0.5f ? t - 1.0f : t;
+}
+
 static inline int
 qone(int exact, int even, float x, float sc, float z, float qlo, float qhi, int dt, int64_t *q)
 {
-	float v = (float)((double)x / (double)sc);
+	/* float32 division: the quotient rounded to double and then to float
+	   would be the same value (53 >= 2 * 24 + 2 bits) */
+	float v = x / sc;
 
 	if (isnan(v) && exact)
 		return 0;
@@ -903,7 +919,7 @@ qone(int exact, int even, float x, float sc, float z, float qlo, float qhi, int 
 			*q = (int64_t)((double)r + (double)z);
 		return 1;
 	}
-	v = roundf(v);                      /* llvm.round: halves away from zero */
+	v = rndaway(v);                     /* llvm.round: halves away from zero */
 	v = (float)((double)v + (double)z);
 	v = v < qhi ? v : qhi;
 	v = v > qlo ? v : qlo;
@@ -2249,7 +2265,7 @@ ref_quickquantize(Module *m, NodeId n)
 		if (at < 0)
 			at = ir_op_attr_index(OP_QNN_QUANTIZE, "rounding", 8);
 		rd = &m->attrs[nd->aux + (uint32_t)at];
-		if (rd->kind == AV_STR && strcmp(ir_symstr(m, rd->u.s), "None") != 0)
+		if (rd->kind == AV_STR && rd->u.s != SYM_None)
 			return -1;
 	}
 	x = ir_arg(m, n, 0);

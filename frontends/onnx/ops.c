@@ -171,7 +171,7 @@ intsval(Imp *im, const int64_t *v, int n)
 		e[i].u.i = v[i];
 	}
 	x.n = (uint32_t)n;
-	x.first = ir_attr_push(im->m, e, (uint32_t)n);
+	x.first = ir_attr_array(im->m, e, (uint32_t)n);
 	return x;
 }
 
@@ -1053,7 +1053,7 @@ pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		rows[i] = intsval(im, pr, 2);
 	}
 	x.n = (uint32_t)r;
-	x.first = ir_attr_push(im->m, rows, (uint32_t)r);
+	x.first = ir_attr_array(im->m, rows, (uint32_t)r);
 	at = ir_attr_defaults(im->m, OP_NN_PAD);
 	im->m->attrs[at + slot(OP_NN_PAD, "pad_width")] = x;
 	{

@@ -169,6 +169,80 @@ test_attrs(void)
 	ir_module_free(m);
 }
 
+/* setf: attribute value a is the float f */
+static void
+setf(Module *m, AttrId a, double f)
+{
+	m->attrs[a].kind = AV_FLOAT;
+	m->attrs[a].u.f = f;
+}
+
+/* attribute interning: equal call attributes share one run, floats by
+** their bits, arrays by content; fresh duplicates are taken back */
+static void
+test_attr_interning(void)
+{
+	Module *m = ir_module_new();
+	int64_t dims[] = { 4 };
+	NodeId x = ir_var(m, ir_symz(m, "x"), ir_type_tensor(m, DT_FLOAT32, 1, dims), noloc);
+	int kmin = ir_op_attr_index(OP_CLIP, "a_min", 5), kmax = ir_op_attr_index(OP_CLIP, "a_max", 5);
+	AttrId a1 = ir_attr_defaults(m, OP_CLIP), a2, a3;
+	NodeId c1, c2, c3, c4;
+	uint32_t top;
+	Diag d;
+	AttrVal v, w;
+
+	setf(m, a1 + (uint32_t)kmin, 0);
+	setf(m, a1 + (uint32_t)kmax, 6);
+	c1 = ir_call(m, OP_CLIP, &x, 1, a1, noloc);
+	a2 = ir_attr_defaults(m, OP_CLIP);
+	setf(m, a2 + (uint32_t)kmin, 0);
+	setf(m, a2 + (uint32_t)kmax, 6);
+	top = m->nattrs;
+	c2 = ir_call(m, OP_CLIP, &x, 1, a2, noloc);
+	is_int(m->nodes[c2].aux, m->nodes[c1].aux, "equal attributes of two calls are one run");
+	is_int(m->nattrs, top - 2, "the fresh duplicate at the end of the table is taken back");
+	a3 = ir_attr_defaults(m, OP_CLIP);
+	setf(m, a3 + (uint32_t)kmin, -0.0);
+	setf(m, a3 + (uint32_t)kmax, 6);
+	c3 = ir_call(m, OP_CLIP, &x, 1, a3, noloc);
+	ok(m->nodes[c3].aux != m->nodes[c1].aux, "-0.0 and 0.0 are different attributes (floats by bits)");
+	c4 = ir_call(m, OP_CLIP, &x, 1, ir_op_defaults(m, OP_CLIP), noloc);
+	ok(m->nodes[c4].aux != m->nodes[c1].aux && ir_attr_interned(m, m->nodes[c4].aux, 2),
+	   "the op's shared defaults intern as themselves");
+	/* arrays by content, wherever their elements are */
+	ok(ir_attr_parse(m, "[[0, 0], [1, 1]]", &v) && ir_attr_parse(m, "[[0, 0], [1, 1]]", &w) &&
+	   v.first == w.first, "equal array literals are one run of elements");
+	ok(ir_attr_parse(m, "[[0, 0], [1, 2]]", &w) && v.first != w.first, "different ones are not");
+	ok(ir_attr_hash(m, &v, 1) != ir_attr_hash(m, &w, 1), "their hashes differ");
+	/* many distinct runs: the table grows and keeps every run */
+	{
+		int bad = 0;
+		for (int i = 0; i < 3000; i++) {
+			AttrId a = ir_attr_defaults(m, OP_CLIP);
+			setf(m, a + (uint32_t)kmax, i);
+			NodeId c = ir_call(m, OP_CLIP, &x, 1, a, noloc);
+			AttrId b = ir_attr_defaults(m, OP_CLIP);
+			setf(m, b + (uint32_t)kmax, i);
+			if (ir_call(m, OP_CLIP, &x, 1, b, noloc) && m->nodes[c].aux != a)
+				bad++;
+			if (m->nodes[m->nnodes - 1].aux != a)
+				bad++;
+		}
+		is_int(bad, 0, "3000 distinct attribute runs survive rehashing");
+	}
+	/* the verifier refuses a call whose attributes bypassed interning */
+	{
+		NodeId f[] = { c1, c2, c3, c4 }, t = ir_tuple(m, f, 4, noloc);
+		ir_global_add(m, ir_symz(m, "main"), ir_func(m, &x, 1, t, 0, 0, 0, noloc));
+	}
+	ir_diag_init(&d, NULL, m);
+	ok(ir_infer_types(m, &d) == 0 && ir_verify(m, &d) == 0, "interned module verifies");
+	m->nodes[c2].aux = ir_attr_defaults(m, OP_CLIP);
+	ok(ir_verify(m, &d) > 0, "a call with a private copy of its attributes does not");
+	ir_module_free(m);
+}
+
 static void
 test_floats(void)
 {
@@ -232,6 +306,7 @@ main(void)
 	test_uses();
 	test_cycle();
 	test_attrs();
+	test_attr_interning();
 	test_floats();
 	return done_testing();
 }
