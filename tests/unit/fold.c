@@ -236,6 +236,81 @@ test_strides(void)
 
 /* ---------------------------------------------------------------- qnn.quantize */
 
+/* quantize with TVM's rounding over 4099 values (four-wide steps and a
+** scalar tail) per integer dtype and two scales, against an oracle in
+** double: the float32 quotient, C's round() (halves away from zero), the
+** zero point added and rounded to float32, the clip */
+static void
+test_quantize_sweep(void)
+{
+	static const DType dts[] = { DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32 };
+	static const float scales[] = { 0.25f, 0.37f };
+	enum { N = 4099 };
+	double *x = malloc(N * sizeof *x), *want = malloc(N * sizeof *want);
+	uint32_t seed = 12345;
+	char what[96];
+
+	for (int d = 0; d < 5; d++)
+		for (int k = 0; k < 2; k++) {
+			DType dt = dts[d];
+			int nb = ir_dtype_bytes[dt], sgn = ir_dtype_kind[dt] == 'i';
+			double lo = sgn ? -ldexp(1, 8 * nb - 1) : 0, hi = sgn ? ldexp(1, 8 * nb - 1) - 1 : ldexp(1, 8 * nb) - 1;
+			float scale = scales[k];
+			int32_t zp = sgn ? -5 : 3;
+			/* wide dtypes: magnitudes that stay in range (a value that
+			   clips to 2^31 is refused, tested below) */
+			int maxexp = nb == 4 ? 28 : 40;
+			for (int i = 0; i < N; i++) {
+				float f;
+				seed = seed * 1664525u + 1013904223u;
+				switch (i % 8) {
+				case 0: f = ((float)(i / 8 % 601) - 300.0f + 0.5f) * scale; break;  /* ties */
+				case 1: f = (float)(seed >> 8) * scale; break;
+				case 2: f = i % 16 ? 0.0f : -0.0f; break;
+				case 3: f = (8388608.0f + (float)(i / 8 % 5) - 2.0f) * 0.5f; break;
+				case 4: f = 1e-40f * (float)(i % 3 - 1); break;          /* denormals */
+				default:
+					f = ldexpf((float)(seed >> 9) / 8388608.0f, (int)(seed % (uint32_t)(maxexp + 20)) - 20);
+					if (seed & 0x80000000u)
+						f = -f;
+					break;
+				}
+				x[i] = f;
+				{
+					double q = (double)(float)((double)f / (double)scale);
+					double r = (double)(float)(round(q) + zp);
+					r = r < (double)(float)hi ? r : (double)(float)hi;
+					r = r > (double)(float)lo ? r : (double)(float)lo;
+					want[i] = r;
+				}
+			}
+			{
+				NodeId q = call(OP_QNN_QUANTIZE, A(mk(DT_FLOAT32, 1, S(N), x), sc(DT_FLOAT32, scale), sc(DT_INT32, zp)),
+				                3, "out_dtype", dt == DT_INT8 ? "\"int8\"" : dt == DT_UINT8 ? "\"uint8\"" :
+				                dt == DT_INT16 ? "\"int16\"" : dt == DT_UINT16 ? "\"uint16\"" : "\"int32\"", NULL);
+				snprintf(what, sizeof what, "quantize of %d values to %s, scale %g, zero point %d, against the oracle",
+				         N, ir_dtype_names[dt], (double)scale, zp);
+				check(fold(q), dt, N, want, what);
+			}
+		}
+	free(x);
+	free(want);
+	/* what exact mode refuses, in a four-wide step: NaN, and a value
+	   that clips to 2^31, which int32 cannot hold */
+	{
+		NodeId q = call(OP_QNN_QUANTIZE, A(mk(DT_FLOAT32, 1, S(8), V(1, 2, NAN, 4, 5, 6, 7, 8)),
+		                                    sc(DT_FLOAT32, 1), sc(DT_INT32, 0)), 3, "out_dtype", "\"int8\"", NULL);
+		refused(fold(q), "quantize of a NaN is refused (four-wide step)");
+		q = call(OP_QNN_QUANTIZE, A(mk(DT_FLOAT32, 1, S(8), V(1, 2, 3, 4, 5, 3e9, 7, 8)),
+		                             sc(DT_FLOAT32, 1), sc(DT_INT32, 0)), 3, "out_dtype", "\"int32\"", NULL);
+		refused(fold(q), "quantize to int32 of a value that clips to 2^31 is refused (four-wide step)");
+		q = call(OP_QNN_QUANTIZE, A(mk(DT_FLOAT32, 1, S(8), V(1, 2, 3, 4, 5, 2147483520.0, -3e9, 8)),
+		                             sc(DT_FLOAT32, 1), sc(DT_INT32, 0)), 3, "out_dtype", "\"int32\"", NULL);
+		check(fold(q), DT_INT32, 8, V(1, 2, 3, 4, 5, 2147483520.0, -2147483648.0, 8),
+		      "quantize to int32 keeps 2^31 - 128 and clips -3e9 to -2^31");
+	}
+}
+
 static void
 test_quantize(void)
 {
@@ -880,6 +955,7 @@ main(void)
 	ir_diag_init(&D, stderr, M);
 	test_strides();
 	test_quantize();
+	test_quantize_sweep();
 	test_dequantize();
 	test_requantize();
 	test_cast();
