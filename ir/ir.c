@@ -560,10 +560,13 @@ int64_t
 ir_type_numel(const Module *m, TypeId t)
 {
 	const Type *ty = &m->types[t];
-	const int64_t *d = ty->n ? &m->dims[ty->first] : NULL;
+	const int64_t *d;
 	int64_t n = 1;
 	int zero = 0, over = 0;
 
+	if (!ty->n)
+		return 1;       /* a scalar */
+	d = &m->dims[ty->first];
 	for (uint32_t i = 0; i < ty->n; i++) {
 		if (d[i] < 0)
 			return -1;

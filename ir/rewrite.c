@@ -698,10 +698,9 @@ reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
 		Node *nd = &m->nodes[x];
 		if (nd->uses || nd->kind == NK_DEAD || nd->kind == NK_VAR || nd->kind == NK_FUNC)
 			continue;
-		for (uint32_t i = 0; i < nd->nargs; i++) {
-			ir_vgrow(stack, cap, sp + 1);
+		ir_vgrow(stack, cap, sp + nd->nargs);
+		for (uint32_t i = 0; i < nd->nargs; i++)
 			(*stack)[sp++] = rw_arg(m, x, i);
-		}
 		ir_node_kill(m, x);
 	}
 }

@@ -905,6 +905,7 @@ static QRange
 qrange(int dt)
 {
 	QRange r;
+	int sh;
 
 	r.min = be_dtype_min(dt);
 	r.max = be_dtype_max(dt);
@@ -912,7 +913,9 @@ qrange(int dt)
 	r.hi = (float)r.max;
 	r.dmin = (double)r.min;
 	r.dmax = (double)r.max;
-	r.hiok = (double)r.hi <= r.dmax ? r.hi : nextafterf(r.hi, 0.0f);
+	/* max with the bits below float32's 24 of precision cleared */
+	sh = r.max > 0 ? 64 - __builtin_clzll((unsigned long long)r.max) - 24 : 0;
+	r.hiok = sh > 0 ? (float)(r.max & ~(((int64_t)1 << sh) - 1)) : r.hi;
 	return r;
 }
 
