@@ -218,6 +218,8 @@ ir_module_new(void)
 	m->nuses = 1;
 	ir_vgrow(&m->types, &m->captypes, 1);
 	memset(&m->types[0], 0, sizeof m->types[0]);
+	ir_vgrow(&m->numels, &m->capnumels, 1);
+	m->numels[0] = 1;       /* as a tensor type of no dims */
 	m->ntypes = 1;
 	ir_vgrow(&m->attrs, &m->capattrs, 1);
 	memset(&m->attrs[0], 0, sizeof m->attrs[0]);
@@ -247,6 +249,7 @@ ir_module_free(Module *m)
 	free(m->nodes);
 	free(m->uses);
 	free(m->types);
+	free(m->numels);
 	free(m->dims);
 	free(m->tylist);
 	free(m->attrs);
@@ -488,6 +491,23 @@ tyrehash(Module *m)
 }
 
 /* intern: find or add the type t whose items (dims or type ids) are given */
+/* numel: the element count of a tensor type of the n dims d; -1 if a dim
+** is unknown or the count overflows int64 */
+static int64_t
+numel(const int64_t *d, uint32_t n)
+{
+	int64_t c = 1;
+	int zero = 0, over = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (d[i] < 0)
+			return -1;
+		zero |= d[i] == 0;
+		over |= __builtin_mul_overflow(c, d[i], &c);
+	}
+	return zero ? 0 : over ? -1 : c;
+}
+
 static TypeId
 intern(Module *m, Type t, const void *items, size_t isz)
 {
@@ -515,7 +535,9 @@ intern(Module *m, Type t, const void *items, size_t isz)
 		m->ntylist += nitems;
 	}
 	ir_vgrow(&m->types, &m->captypes, m->ntypes + 1);
+	ir_vgrow(&m->numels, &m->capnumels, m->ntypes + 1);
 	m->types[m->ntypes] = t;
+	m->numels[m->ntypes] = t.kind != TY_TENSOR ? -1 : t.n ? numel(&m->dims[t.first], t.n) : 1;
 	m->tyhash[i] = m->ntypes;
 	return m->ntypes++;
 }
@@ -554,26 +576,6 @@ ir_type_func(Module *m, int n, const TypeId *params, TypeId ret)
 	if (items != buf)
 		free(items);
 	return id;
-}
-
-int64_t
-ir_type_numel(const Module *m, TypeId t)
-{
-	const Type *ty = &m->types[t];
-	const int64_t *d;
-	int64_t n = 1;
-	int zero = 0, over = 0;
-
-	if (!ty->n)
-		return 1;       /* a scalar */
-	d = &m->dims[ty->first];
-	for (uint32_t i = 0; i < ty->n; i++) {
-		if (d[i] < 0)
-			return -1;
-		zero |= d[i] == 0;
-		over |= __builtin_mul_overflow(n, d[i], &n);
-	}
-	return zero ? 0 : over ? -1 : n;
 }
 
 /* ---------------------------------------------------------------- nodes */

@@ -304,6 +304,7 @@ struct Module {
 	Node *nodes;     uint32_t nnodes, capnodes;
 	Use *uses;       uint32_t nuses, capuses;
 	Type *types;     uint32_t ntypes, captypes;
+	int64_t *numels; uint32_t capnumels;    /* per type: ir_type_numel */
 	int64_t *dims;   uint32_t ndims, capdims;
 	TypeId *tylist;  uint32_t ntylist, captylist;
 	AttrVal *attrs;  uint32_t nattrs, capattrs;
@@ -389,7 +390,9 @@ TypeId ir_type_func(Module *m, int n, const TypeId *params, TypeId ret);
 static inline const Type *ir_type(const Module *m, TypeId t) { return &m->types[t]; }
 /* The dims of tensor type t; NULL while no type has any dims. */
 static inline const int64_t *ir_type_dims(const Module *m, TypeId t) { return m->dims ? &m->dims[m->types[t].first] : NULL; }
-int64_t ir_type_numel(const Module *m, TypeId t);   /* -1 if any dim is '?' or the count overflows int64 */
+/* The element count of tensor type t, computed when t was interned; -1 if
+** a dim is '?' or the count overflows int64, and for other kinds of type */
+static inline int64_t ir_type_numel(const Module *m, TypeId t) { return m->numels[t]; }
 
 static inline Node *ir_node(Module *m, NodeId n) { return &m->nodes[n]; }
 static inline NodeId ir_arg(const Module *m, NodeId n, uint32_t i) { return m->uses[m->nodes[n].args + i].val; }
