@@ -882,7 +882,10 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		}
 		for (uint32_t i = 0; i < nmade; i++) {
 			NodeId x = made[i];
-			if (m->nodes[x].kind != NK_DEAD && !(m->nodes[x].type = ir_infer_node(m, x, d))) {
+			uint8_t xk = m->nodes[x].kind;
+			if (xk == NK_DEAD || xk == NK_CONST)
+				continue;       /* a constant is made with its type */
+			if (!(m->nodes[x].type = ir_infer_node(m, x, d))) {
 				ir_note(d, m->nodes[n].loc, "in the result of rule '%s' (%s:%u)", rs->rules[rule].name,
 				        rs->rules[rule].file, rs->rules[rule].line);
 				goto out;
@@ -924,9 +927,11 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		   the nodes built for it, its users */
 		IR_FOR_USES(m, r, s)
 			queue(&w, m, m->uses[s].user);
-		for (uint32_t i = 0; i < nmade; i++)
-			if (m->nodes[made[i]].kind != NK_DEAD)
-				queue(&w, m, made[i]);
+		for (uint32_t i = 0; i < nmade; i++) {
+			uint8_t xk = m->nodes[made[i]].kind;
+			if (xk == NK_CALL || xk == NK_TUPLE || xk == NK_GETITEM)
+				queue(&w, m, made[i]);      /* what a rule can match */
+		}
 		queue(&w, m, r);
 		reap(m, n, &stack, &capstack);
 	}
