@@ -397,9 +397,10 @@ ir_verify(Module *m, Diag *d)
 			ir_error(d, nd->loc, "verify: the attributes of call node %u are not interned", n);
 		for (uint32_t i = 0; i < nd->nargs; i++) {
 			const Use *u = &m->uses[nd->args + i];
+			NodeId a = m->argv[nd->args + i];
 			if (u->user != n)
 				ir_error(d, nd->loc, "verify: operand %u of node %u names user %u", i, n, u->user);
-			if (!u->val || u->val >= m->nnodes || m->nodes[u->val].kind == NK_DEAD)
+			if (!a || a >= m->nnodes || m->nodes[a].kind == NK_DEAD)
 				ir_error(d, nd->loc, "verify: operand %u of node %u is a dead or missing node", i, n);
 			else
 				slots++;
@@ -409,7 +410,7 @@ ir_verify(Module *m, Diag *d)
 				if (m->nodes[ir_arg(m, n, i)].kind != NK_VAR)
 					ir_error(d, nd->loc, "verify: parameter %u of function node %u is not a variable", i, n);
 		for (uint32_t s = nd->uses, prev = 0; s; prev = s, s = m->uses[s].next) {
-			if (s >= m->nuses || m->uses[s].val != n || m->uses[s].prev != prev) {
+			if (s >= m->nuses || m->argv[s] != n || m->uses[s].prev != prev) {
 				ir_error(d, nd->loc, "verify: use list of node %u is corrupt", n);
 				break;
 			}

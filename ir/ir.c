@@ -214,7 +214,9 @@ ir_module_new(void)
 	memset(&m->nodes[0], 0, sizeof m->nodes[0]);
 	m->nnodes = 1;
 	ir_vgrow(&m->uses, &m->capuses, 1);
+	ir_vgrow(&m->argv, &m->capargv, 1);
 	memset(&m->uses[0], 0, sizeof m->uses[0]);
+	m->argv[0] = 0;
 	m->nuses = 1;
 	ir_vgrow(&m->types, &m->captypes, 1);
 	memset(&m->types[0], 0, sizeof m->types[0]);
@@ -248,6 +250,7 @@ ir_module_free(Module *m)
 		return;
 	free(m->nodes);
 	free(m->uses);
+	free(m->argv);
 	free(m->types);
 	free(m->numels);
 	free(m->dims);
@@ -619,8 +622,10 @@ newnode(Module *m, NodeKind k, uint32_t nargs, Loc loc)
 	n->nargs = nargs;
 	if (nargs) {
 		ir_vgrow(&m->uses, &m->capuses, m->nuses + nargs);
+		ir_vgrow(&m->argv, &m->capargv, m->nuses + nargs);
 		n->args = m->nuses;
 		memset(&m->uses[m->nuses], 0, nargs * sizeof *m->uses);
+		memset(&m->argv[m->nuses], 0, nargs * sizeof *m->argv);
 		m->nuses += nargs;
 	}
 	return created(m, m->nnodes++);
@@ -631,7 +636,7 @@ uselink(Module *m, uint32_t slot, NodeId val)
 {
 	Use *u = &m->uses[slot];
 
-	u->val = val;
+	m->argv[slot] = val;
 	u->prev = 0;
 	u->next = val ? m->nodes[val].uses : 0;
 	if (!val)
@@ -647,16 +652,17 @@ static void
 useunlink(Module *m, uint32_t slot)
 {
 	Use *u = &m->uses[slot];
+	NodeId val = m->argv[slot];
 
-	if (!u->val)
+	if (!val)
 		return;
 	if (u->prev)
 		m->uses[u->prev].next = u->next;
 	else
-		m->nodes[u->val].uses = u->next;
+		m->nodes[val].uses = u->next;
 	if (u->next)
 		m->uses[u->next].prev = u->prev;
-	u->val = 0;
+	m->argv[slot] = 0;
 	u->next = u->prev = 0;
 }
 

@@ -257,12 +257,13 @@ enum {
 };
 
 /* An operand slot.  Slots of one node are consecutive; the slots that refer
-** to the same node form a doubly linked list headed by Node.uses. */
+** to the same node form a doubly linked list headed by Node.uses.  The
+** operand itself is Module.argv[slot]: matching reads only operands, so
+** they are kept apart from the links that only editing the graph reads. */
 typedef struct Use {
-	NodeId val;         /* the operand */
 	NodeId user;        /* the node whose operand this is */
-	uint32_t next;      /* next slot referring to val; 0 = end */
-	uint32_t prev;      /* previous slot referring to val; 0 = head */
+	uint32_t next;      /* next slot referring to the same operand; 0 = end */
+	uint32_t prev;      /* previous slot referring to it; 0 = head */
 } Use;
 
 /* A constant tensor.  data is NULL while the constant is only known by its
@@ -303,6 +304,7 @@ enum { IR_FREE_LISTS = 9 };     /* operand counts 0..7, and constants */
 struct Module {
 	Node *nodes;     uint32_t nnodes, capnodes;
 	Use *uses;       uint32_t nuses, capuses;
+	NodeId *argv;    uint32_t capargv;      /* per use slot: the operand */
 	Type *types;     uint32_t ntypes, captypes;
 	int64_t *numels; uint32_t capnumels;    /* per type: ir_type_numel */
 	int64_t *dims;   uint32_t ndims, capdims;
@@ -396,7 +398,7 @@ static inline const int64_t *ir_type_dims(const Module *m, TypeId t) { return m-
 static inline int64_t ir_type_numel(const Module *m, TypeId t) { return m->numels[t]; }
 
 static inline Node *ir_node(Module *m, NodeId n) { return &m->nodes[n]; }
-static inline NodeId ir_arg(const Module *m, NodeId n, uint32_t i) { return m->uses[m->nodes[n].args + i].val; }
+static inline NodeId ir_arg(const Module *m, NodeId n, uint32_t i) { return m->argv[m->nodes[n].args + i]; }
 
 NodeId ir_var(Module *m, Sym name, TypeId type, Loc loc);
 NodeId ir_const(Module *m, TypeId type, const void *data, Loc loc);   /* copies data */

@@ -771,7 +771,7 @@ seed(Module *m, Work *w)
 		if (!seen[n])
 			continue;
 		for (uint32_t i = 0; i < nd->nargs; i++) {
-			NodeId a = m->uses[nd->args + i].val;
+			NodeId a = m->argv[nd->args + i];
 			if (a >= n)
 				goto dfs;
 			seen[a] = 1;

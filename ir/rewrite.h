@@ -119,7 +119,7 @@ rw_kind(const Module *m, NodeId n)
 static inline NodeId
 rw_arg(const Module *m, NodeId n, uint32_t i)
 {
-	return m->uses[m->nodes[n].args + i].val;
+	return m->argv[m->nodes[n].args + i];
 }
 
 static inline uint32_t

@@ -115,7 +115,7 @@ test_uses(void)
 	is_int(ir_nuses(m, x), 2, "x lost add's use");
 	is_int(ir_verify(m, &d), 0, "module still verifies after dce");
 	/* corrupt a use list: the verifier must notice */
-	m->uses[m->nodes[sub].args].val = y;
+	m->argv[m->nodes[sub].args] = y;
 	ok(ir_verify(m, &d) > 0, "verifier catches a corrupt use list");
 	ir_module_free(m);
 }
