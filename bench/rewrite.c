@@ -16,6 +16,11 @@
 **
 ** Each figure is the median of several runs; the machine is shared, so the
 ** ratios are what to read.  Nothing here asserts a time.
+**
+** Then where the rewrite's time goes: the same rewrite with rulesets that
+** hold parts of canonicalize (bench/rewrite_*.rules): a rule that never
+** fires (visiting every node and trying the matcher), the
+** requantize-clip-cast rules alone, the fold alone.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +29,8 @@
 #include "handmatch.h"
 #include "rewrite.h"
 
-extern const Ruleset graft_ruleset_canonicalize;
+extern const Ruleset graft_ruleset_canonicalize, graft_ruleset_bench_none, graft_ruleset_bench_cast,
+	graft_ruleset_bench_fold;
 
 /* build: @main of about `target` nodes: blocks of the PyTorch-style
 ** quantized conv (4 channels, 1x1 kernels) chained through uint8 */
@@ -86,6 +92,33 @@ postorder(Module *m, uint32_t *n)
 }
 
 typedef NodeId Matcher(Rw *rw, NodeId n, uint32_t *rule);
+
+/* rewritetime: median ns per graph node of ir_rewrite with rs on fresh
+** graphs of about `size` nodes; *rewrites gets the last run's count */
+static double
+rewritetime(uint32_t size, const Ruleset *rs, int runs, uint64_t *rewrites)
+{
+	double t[BENCH_MAXRUNS];
+
+	for (int r = 0; r < runs; r++) {
+		Module *m = build(size);
+		Diag d;
+		RwStats st;
+		double t0;
+
+		ir_diag_init(&d, stderr, m);
+		if (ir_infer_types(m, &d))
+			exit(1);
+		t0 = bench_now();
+		if (ir_rewrite(m, rs, &d, &st))
+			exit(1);
+		t[r] = (bench_now() - t0) / (m->nnodes - 1);
+		*rewrites = st.rewrites;
+		free(st.fired);
+		ir_module_free(m);
+	}
+	return bench_median(t, runs);
+}
 
 /* matchpass: ns per graph node for one dry matching pass; *hits counts matches */
 static double
@@ -161,6 +194,17 @@ main(int argc, char **argv)
 		rew[s] = bench_median(tr, runs);
 		printf("%9u  %10.2f  %12.2f  %5.2fx  %8.2f  %llu (%llu matches)\n", nodes, gen[s], hand[s],
 		       gen[s] / hand[s], rew[s], (unsigned long long)rewrites, (unsigned long long)hg);
+	}
+	printf("\nwhere the rewrite's time goes, ns per graph node (bench/rewrite_*.rules; rewrites in brackets)\n");
+	printf("%9s  %16s  %22s  %22s  %10s\n", "nodes", "no rule fires", "requantize-clip-cast", "fold of quantize",
+	       "all rules");
+	for (int s = 0; s < nsizes; s++) {
+		uint64_t nn, nc, nf;
+		double tn = rewritetime(bench_sizes[s], &graft_ruleset_bench_none, runs, &nn);
+		double tc = rewritetime(bench_sizes[s], &graft_ruleset_bench_cast, runs, &nc);
+		double tf = rewritetime(bench_sizes[s], &graft_ruleset_bench_fold, runs, &nf);
+		printf("%9u  %16.2f  %12.2f (%7llu)  %12.2f (%7llu)  %10.2f\n", bench_sizes[s], tn, tc,
+		       (unsigned long long)nc, tf, (unsigned long long)nf, rew[s]);
 	}
 	if (nsizes < BENCH_SIZES)
 		return 0;
