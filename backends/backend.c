@@ -155,7 +155,7 @@ be_sig(const Module *m, BeSig *sig, Diag *d)
 		const Type *ty = &m->types[t];
 		sig->inname[i] = m->nodes[p].aux;
 		if (ty->kind != TY_TENSOR || ty->n > BE_MAXDIMS || ir_type_numel(m, t) < 0) {
-			ir_error(d, m->nodes[p].loc, "parameter %%%s of @main is a %s; graft runs only tensors of known shape",
+			ir_error(d, m->locs[p], "parameter %%%s of @main is a %s; graft runs only tensors of known shape",
 			         ir_symstr(m, sig->inname[i]), ir_type_str(m, t, buf, sizeof buf));
 			be_sig_free(sig);
 			return 1;
@@ -167,7 +167,7 @@ be_sig(const Module *m, BeSig *sig, Diag *d)
 	}
 	body = ir_func_body(m, fn);
 	if (!flatten(m, m->nodes[body].type, sig, &cap)) {
-		ir_error(d, m->nodes[fn].loc, "@main returns a %s; graft runs only tensors of known shape, or tuples of them",
+		ir_error(d, m->locs[fn], "@main returns a %s; graft runs only tensors of known shape, or tuples of them",
 		         ir_type_str(m, m->nodes[body].type, buf, sizeof buf));
 		be_sig_free(sig);
 		return 1;

@@ -96,9 +96,9 @@ ir_bind_params(Module *m, const StFile *f, const char *fname, Diag *d)
 					continue;
 				hit = 1;
 				snprintf(what, sizeof what, "parameter %%%s", t->name);
-				if (!agree(m, d, m->nodes[v].loc, what, m->nodes[v].type, tt, fname))
+				if (!agree(m, d, m->locs[v], what, m->nodes[v].type, tt, fname))
 					break;
-				ir_replace_uses(m, v, ir_const(m, tt, t->data, m->nodes[v].loc));
+				ir_replace_uses(m, v, ir_const(m, tt, t->data, m->locs[v]));
 				bound[p] = 1;
 				nbound++;
 				break;
@@ -119,7 +119,7 @@ ir_bind_params(Module *m, const StFile *f, const char *fname, Diag *d)
 		for (uint32_t p = 0; p < np; p++)
 			if (!bound[p])
 				keep[nk++] = ir_arg(m, mainfn, p);
-		fn = ir_func(m, keep, nk, ir_func_body(m, mainfn), fu.ret, fu.attrs, fu.nattrs, m->nodes[mainfn].loc);
+		fn = ir_func(m, keep, nk, ir_func_body(m, mainfn), fu.ret, fu.attrs, fu.nattrs, m->locs[mainfn]);
 		for (uint32_t g = 0; g < m->nglobals; g++)
 			if (m->globals[g].fn == mainfn)
 				m->globals[g].fn = fn;

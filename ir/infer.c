@@ -152,7 +152,7 @@ rel(Module *m, NodeId n, const OpInfo *o, const TypeId *ts, uint32_t k, Diag *d)
 	d->relmsg[0] = 0;
 	t = o->rel(m, ts, (int)k, nd->aux ? &m->attrs[nd->aux] : NULL, d);
 	if (!t) {
-		ir_error(d, nd->loc, "%s: %s", o->name, d->relmsg[0] ? d->relmsg : "type error");
+		ir_error(d, m->locs[n], "%s: %s", o->name, d->relmsg[0] ? d->relmsg : "type error");
 		return 0;
 	}
 	if (e) {
@@ -183,20 +183,20 @@ typeof_(Module *m, NodeId n, Diag *d)
 	switch (nd->kind) {
 	case NK_VAR:
 		if (!nd->type)
-			ir_error(d, nd->loc, "%%%s has no type; declare it as %%%s: Tensor[(...), dtype]",
+			ir_error(d, m->locs[n], "%%%s has no type; declare it as %%%s: Tensor[(...), dtype]",
 			         ir_symstr(m, nd->aux), ir_symstr(m, nd->aux));
 		return nd->type;
 	case NK_CONST:
 		t = ir_node_const(m, n)->type;
 		if (!t)
-			ir_error(d, nd->loc, "meta[relay.Constant][%d] has no type; annotate it "
+			ir_error(d, m->locs[n], "meta[relay.Constant][%d] has no type; annotate it "
 			         "(/* ty=Tensor[...] */) or bind its data with --params",
 			         ir_node_const(m, n)->meta);
 		return t;
 	case NK_GLOBAL: {
 		NodeId fn = ir_global_find(m, nd->aux);
 		if (fn && !m->nodes[fn].type)
-			ir_error(d, nd->loc, "@%s is used before its type is known "
+			ir_error(d, m->locs[n], "@%s is used before its type is known "
 			         "(recursive functions are not supported)", ir_symstr(m, nd->aux));
 		return fn ? m->nodes[fn].type : 0;
 	}
@@ -218,18 +218,18 @@ typeof_(Module *m, NodeId n, Diag *d)
 	case NK_CALLFN: {
 		const Type *ft = &m->types[ts[0]];
 		if (ft->kind != TY_FUNC) {
-			ir_error(d, nd->loc, "called value has type %s, not a function type",
+			ir_error(d, m->locs[n], "called value has type %s, not a function type",
 			         tystr(m, ts[0], b1, sizeof b1));
 			break;
 		}
 		if (ft->n != k - 1) {
-			ir_error(d, nd->loc, "function takes %u argument%s, not %u", ft->n,
+			ir_error(d, m->locs[n], "function takes %u argument%s, not %u", ft->n,
 			         ft->n == 1 ? "" : "s", k - 1);
 			break;
 		}
 		for (uint32_t i = 1; i < k; i++)
 			if (m->tylist[ft->first + i - 1] != ts[i]) {
-				ir_error(d, nd->loc, "argument %u has type %s, but the function expects %s", i,
+				ir_error(d, m->locs[n], "argument %u has type %s, but the function expects %s", i,
 				         tystr(m, ts[i], b1, sizeof b1),
 				         tystr(m, m->tylist[ft->first + i - 1], b2, sizeof b2));
 				goto out;
@@ -243,10 +243,10 @@ typeof_(Module *m, NodeId n, Diag *d)
 	case NK_GETITEM: {
 		const Type *tt = &m->types[ts[0]];
 		if (tt->kind != TY_TUPLE)
-			ir_error(d, nd->loc, "projection .%u of a value of type %s, not a tuple", nd->aux,
+			ir_error(d, m->locs[n], "projection .%u of a value of type %s, not a tuple", nd->aux,
 			         tystr(m, ts[0], b1, sizeof b1));
 		else if (nd->aux >= tt->n)
-			ir_error(d, nd->loc, "projection .%u of a tuple with %u field%s", nd->aux, tt->n,
+			ir_error(d, m->locs[n], "projection .%u of a tuple with %u field%s", nd->aux, tt->n,
 			         tt->n == 1 ? "" : "s");
 		else
 			t = m->tylist[tt->first + nd->aux];
@@ -255,7 +255,7 @@ typeof_(Module *m, NodeId n, Diag *d)
 	case NK_FUNC: {
 		TypeId ret = ir_node_func(m, n)->ret;
 		if (ret && ret != ts[k - 1]) {
-			ir_error(d, nd->loc, "function is declared to return %s, but its body has type %s",
+			ir_error(d, m->locs[n], "function is declared to return %s, but its body has type %s",
 			         tystr(m, ret, b1, sizeof b1), tystr(m, ts[k - 1], b2, sizeof b2));
 			break;
 		}
@@ -324,7 +324,7 @@ inferfn(Module *m, uint32_t g, uint8_t *state, uint8_t *gstate, Diag *d)
 		if (!(n = next(m, &f->w, &f->cycle))) {
 			/* global f->g is done */
 			if (f->cycle)
-				ir_error(d, m->nodes[f->cycle].loc, "the graph has a cycle through this node");
+				ir_error(d, m->locs[f->cycle], "the graph has a cycle through this node");
 			gstate[f->g] = 2;
 			free(f->w.st);
 			if (!--nfr)
@@ -389,29 +389,29 @@ ir_verify(Module *m, Diag *d)
 		if (nd->kind == NK_DEAD)
 			continue;
 		if (nd->args + (uint64_t)nd->nargs > m->nuses)
-			ir_error(d, nd->loc, "verify: node %u has operands outside the use table", n);
+			ir_error(d, m->locs[n], "verify: node %u has operands outside the use table", n);
 		if (nd->kind == NK_CALL && (nd->op == OP_NONE || nd->op >= OP_COUNT || (int)nd->nargs != ir_ops[nd->op].nargs))
-			ir_error(d, nd->loc, "verify: call node %u has %u operands for op %u", n, nd->nargs, nd->op);
+			ir_error(d, m->locs[n], "verify: call node %u has %u operands for op %u", n, nd->nargs, nd->op);
 		else if (nd->kind == NK_CALL && (nd->aux + (uint64_t)ir_ops[nd->op].nattrs > m->nattrs ||
 		                                 !ir_attr_interned(m, nd->aux, (uint32_t)ir_ops[nd->op].nattrs)))
-			ir_error(d, nd->loc, "verify: the attributes of call node %u are not interned", n);
+			ir_error(d, m->locs[n], "verify: the attributes of call node %u are not interned", n);
 		for (uint32_t i = 0; i < nd->nargs; i++) {
 			const Use *u = &m->uses[nd->args + i];
 			NodeId a = m->argv[nd->args + i];
 			if (u->user != n)
-				ir_error(d, nd->loc, "verify: operand %u of node %u names user %u", i, n, u->user);
+				ir_error(d, m->locs[n], "verify: operand %u of node %u names user %u", i, n, u->user);
 			if (!a || a >= m->nnodes || m->nodes[a].kind == NK_DEAD)
-				ir_error(d, nd->loc, "verify: operand %u of node %u is a dead or missing node", i, n);
+				ir_error(d, m->locs[n], "verify: operand %u of node %u is a dead or missing node", i, n);
 			else
 				slots++;
 		}
 		if (nd->kind == NK_FUNC)
 			for (uint32_t i = 0; i + 1 < nd->nargs; i++)
 				if (m->nodes[ir_arg(m, n, i)].kind != NK_VAR)
-					ir_error(d, nd->loc, "verify: parameter %u of function node %u is not a variable", i, n);
-		for (uint32_t s = nd->uses, prev = 0; s; prev = s, s = m->uses[s].next) {
+					ir_error(d, m->locs[n], "verify: parameter %u of function node %u is not a variable", i, n);
+		for (uint32_t s = m->firstuse[n], prev = 0; s; prev = s, s = m->uses[s].next) {
 			if (s >= m->nuses || m->argv[s] != n || m->uses[s].prev != prev) {
-				ir_error(d, nd->loc, "verify: use list of node %u is corrupt", n);
+				ir_error(d, m->locs[n], "verify: use list of node %u is corrupt", n);
 				break;
 			}
 			listed++;
@@ -433,12 +433,12 @@ ir_verify(Module *m, Diag *d)
 			t = typeof_(m, n, &quiet);
 			if (t != m->nodes[n].type) {
 				char b1[256], b2[256];
-				ir_error(d, m->nodes[n].loc, "verify: node %u has type %s but its operands give %s", n,
+				ir_error(d, m->locs[n], "verify: node %u has type %s but its operands give %s", n,
 				         tystr(m, m->nodes[n].type, b1, sizeof b1), tystr(m, t, b2, sizeof b2));
 			}
 		}
 		if (cycle) {
-			ir_error(d, m->nodes[cycle].loc, "verify: the graph has a cycle through node %u", cycle);
+			ir_error(d, m->locs[cycle], "verify: the graph has a cycle through node %u", cycle);
 			break;
 		}
 	}

@@ -211,7 +211,11 @@ ir_module_new(void)
 
 	/* entry 0 of each table is "none" */
 	ir_vgrow(&m->nodes, &m->capnodes, 1);
+	ir_vgrow(&m->firstuse, &m->capfirstuse, 1);
+	ir_vgrow(&m->locs, &m->caplocs, 1);
 	memset(&m->nodes[0], 0, sizeof m->nodes[0]);
+	m->firstuse[0] = 0;
+	memset(&m->locs[0], 0, sizeof m->locs[0]);
 	m->nnodes = 1;
 	ir_vgrow(&m->uses, &m->capuses, 1);
 	ir_vgrow(&m->argv, &m->capargv, 1);
@@ -249,6 +253,8 @@ ir_module_free(Module *m)
 	if (!m)
 		return;
 	free(m->nodes);
+	free(m->firstuse);
+	free(m->locs);
 	free(m->uses);
 	free(m->argv);
 	free(m->types);
@@ -610,16 +616,20 @@ newnode(Module *m, NodeKind k, uint32_t nargs, Loc loc)
 			n->args = args;
 		}
 		n->kind = (uint8_t)k;
-		n->loc = loc;
 		n->nargs = nargs;
+		m->firstuse[id] = 0;
+		m->locs[id] = loc;
 		return created(m, id);
 	}
 	ir_vgrow(&m->nodes, &m->capnodes, m->nnodes + 1);
+	ir_vgrow(&m->firstuse, &m->capfirstuse, m->nnodes + 1);
+	ir_vgrow(&m->locs, &m->caplocs, m->nnodes + 1);
 	n = &m->nodes[m->nnodes];
 	memset(n, 0, sizeof *n);
 	n->kind = (uint8_t)k;
-	n->loc = loc;
 	n->nargs = nargs;
+	m->firstuse[m->nnodes] = 0;
+	m->locs[m->nnodes] = loc;
 	if (nargs) {
 		ir_vgrow(&m->uses, &m->capuses, m->nuses + nargs);
 		ir_vgrow(&m->argv, &m->capargv, m->nuses + nargs);
@@ -638,14 +648,14 @@ uselink(Module *m, uint32_t slot, NodeId val)
 
 	m->argv[slot] = val;
 	u->prev = 0;
-	u->next = val ? m->nodes[val].uses : 0;
+	u->next = val ? m->firstuse[val] : 0;
 	if (!val)
 		return;
 	if (val >= u->user)
 		m->unordered = 1;
 	if (u->next)
 		m->uses[u->next].prev = slot;
-	m->nodes[val].uses = slot;
+	m->firstuse[val] = slot;
 }
 
 static void
@@ -659,7 +669,7 @@ useunlink(Module *m, uint32_t slot)
 	if (u->prev)
 		m->uses[u->prev].next = u->next;
 	else
-		m->nodes[val].uses = u->next;
+		m->firstuse[val] = u->next;
 	if (u->next)
 		m->uses[u->next].prev = u->prev;
 	m->argv[slot] = 0;
@@ -701,7 +711,8 @@ newconst(Module *m, TypeId type, int32_t meta, Loc loc)
 		ci = m->nodes[id].aux;
 		memset(&m->nodes[id], 0, sizeof m->nodes[id]);
 		m->nodes[id].kind = NK_CONST;
-		m->nodes[id].loc = loc;
+		m->firstuse[id] = 0;
+		m->locs[id] = loc;
 		created(m, id);
 	} else {
 		id = newnode(m, NK_CONST, 0, loc);
@@ -874,7 +885,7 @@ ir_replace_uses(Module *m, NodeId old, NodeId with)
 
 	if (old == with)
 		return;
-	for (slot = m->nodes[old].uses; slot; slot = next) {
+	for (slot = m->firstuse[old]; slot; slot = next) {
 		next = m->uses[slot].next;
 		useunlink(m, slot);
 		uselink(m, slot, with);
@@ -902,7 +913,7 @@ uint32_t
 ir_nuses(const Module *m, NodeId n)
 {
 	uint32_t k = 0;
-	for (uint32_t s = m->nodes[n].uses; s; s = m->uses[s].next)
+	for (uint32_t s = m->firstuse[n]; s; s = m->uses[s].next)
 		k++;
 	return k;
 }

@@ -240,16 +240,17 @@ typedef struct Loc {
 	uint16_t file;      /* index into Module.files; 0 = no location */
 } Loc;
 
+/* A node: what matching and evaluation read.  Its use list's head and its
+** source location are Module.firstuse[id] and Module.locs[id], apart, so
+** that a walk over the nodes reads 20 bytes a node. */
 typedef struct Node {
 	uint8_t kind;       /* NodeKind */
 	uint8_t flags;      /* NF_* */
 	OpId op;            /* NK_CALL only */
 	uint32_t nargs;     /* operand count */
-	uint32_t args;      /* index of operand 0 in Module.uses */
-	uint32_t uses;      /* first Use slot that refers to this node; 0 = none */
+	uint32_t args;      /* index of operand 0 in Module.argv and Module.uses */
 	TypeId type;        /* inferred type; 0 before inference */
 	uint32_t aux;       /* see NodeKind */
-	Loc loc;
 } Node;
 
 enum {
@@ -257,7 +258,7 @@ enum {
 };
 
 /* An operand slot.  Slots of one node are consecutive; the slots that refer
-** to the same node form a doubly linked list headed by Node.uses.  The
+** to the same node form a doubly linked list headed by Module.firstuse.  The
 ** operand itself is Module.argv[slot]: matching reads only operands, so
 ** they are kept apart from the links that only editing the graph reads. */
 typedef struct Use {
@@ -303,6 +304,8 @@ enum { IR_FREE_LISTS = 9 };     /* operand counts 0..7, and constants */
 
 struct Module {
 	Node *nodes;     uint32_t nnodes, capnodes;
+	uint32_t *firstuse; uint32_t capfirstuse;  /* per node: first Use slot naming it; 0 = none */
+	Loc *locs;       uint32_t caplocs;      /* per node: where the text wrote it */
 	Use *uses;       uint32_t nuses, capuses;
 	NodeId *argv;    uint32_t capargv;      /* per use slot: the operand */
 	Type *types;     uint32_t ntypes, captypes;
@@ -431,7 +434,7 @@ void ir_replace_uses(Module *m, NodeId old, NodeId with);  /* every use of old n
 void ir_node_kill(Module *m, NodeId n);    /* NK_DEAD; its operands lose a use */
 uint32_t ir_nuses(const Module *m, NodeId n);
 #define IR_FOR_USES(m, n, slot) \
-	for (uint32_t slot = (m)->nodes[n].uses; slot; slot = (m)->uses[slot].next)
+	for (uint32_t slot = (m)->firstuse[n]; slot; slot = (m)->uses[slot].next)
 
 /* Attributes. */
 AttrId ir_attr_push(Module *m, const AttrVal *v, uint32_t n);   /* copies n values */

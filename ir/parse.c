@@ -230,7 +230,7 @@ bind(Parser *p, Sym name, NodeId n, int isparam, Loc loc)
 static int
 used(Parser *p, NodeId n)
 {
-	return p->m->nodes[n].uses != 0 || p->m->nodes[n].kind == NK_VAR;
+	return p->m->firstuse[n] != 0 || p->m->nodes[n].kind == NK_VAR;
 }
 
 /* popscope: drop the bindings above depth, warning about unused values */
@@ -908,7 +908,7 @@ p_def(Parser *p, const Str *name, const YYLTYPE *l, List scope, List params, Typ
 		return;
 	if (!ir_global_add(p->m, s, fn)) {
 		ir_error(p->d, LOC(l), "@%.*s is defined twice", (int)name->n, name->p);
-		ir_note(p->d, ir_node(p->m, ir_global_find(p->m, s))->loc, "first defined here");
+		ir_note(p->d, p->m->locs[ir_global_find(p->m, s)], "first defined here");
 	}
 }
 
@@ -948,7 +948,7 @@ ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len)
 	/* globals referred to must be defined */
 	for (NodeId n = 1; n < m->nnodes; n++)
 			if (m->nodes[n].kind == NK_GLOBAL && !ir_global_find(m, m->nodes[n].aux))
-				ir_error(d, m->nodes[n].loc, "undefined global @%s", ir_symstr(m, m->nodes[n].aux));
+				ir_error(d, m->locs[n], "undefined global @%s", ir_symstr(m, m->nodes[n].aux));
 	if (d->errors == before && m->nglobals == 0)
 		ir_error(d, (Loc){ 1, 1, p.file }, "no definitions: expected 'def @main(...) { ... }'");
 

@@ -260,7 +260,7 @@ static NodeId
 aliasconst(Module *m, NodeId c)
 {
 	Const k = *ir_node_const(m, c);
-	NodeId n = ir_const_meta(m, k.type, k.meta, m->nodes[c].loc);
+	NodeId n = ir_const_meta(m, k.type, k.meta, m->locs[c]);
 	Const *nc = ir_node_const(m, n);
 	nc->flags = k.flags;
 	nc->data = k.data;
@@ -297,7 +297,7 @@ paramfor(State *S, NodeId a, const char *prefix, NodeId **params, uint32_t *np, 
 	/* generated names are unique by construction and only printed: no
 	   lookup-table entry (one cache miss each on big graphs) */
 	snprintf(name, sizeof name, "%s%u", prefix, *np);
-	v = ir_var(m, ir_sym_fresh(m, name, strlen(name)), m->nodes[a].type, m->nodes[a].loc);
+	v = ir_var(m, ir_sym_fresh(m, name, strlen(name)), m->nodes[a].type, m->locs[a]);
 	ensure(S);
 	S->pstamp[a] = S->curstamp;
 	S->param[a] = v;
@@ -422,8 +422,8 @@ outlinecomposite(State *S, const Cand *c, uint32_t k)
 	at[1].kind = AV_STR;
 	at[1].key = S->k_composite;
 	at[1].u.s = S->compname[c->rule];
-	fn = ir_func(m, S->params, np, root, m->nodes[root].type, ir_attr_push(m, at, 2), 2, m->nodes[root].loc);
-	call = ir_callfn(m, fn, S->args, np, m->nodes[root].loc);
+	fn = ir_func(m, S->params, np, root, m->nodes[root].type, ir_attr_push(m, at, 2), 2, m->locs[root]);
+	call = ir_callfn(m, fn, S->args, np, m->locs[root]);
 	ensure(S);
 	m->nodes[fn].type = ir_infer_node(m, fn, S->p->d);
 	m->nodes[call].type = m->nodes[root].type;
@@ -828,7 +828,7 @@ outline(State *S)
 		char gname[256], prefix[160];
 		AttrVal at[4];
 		Sym gsym;
-		Loc loc = m->nodes[mem[0]].loc;
+		Loc loc = m->locs[mem[0]];
 
 		/* a fresh name: an earlier run may have used this one */
 		do {
@@ -1037,10 +1037,10 @@ what(const Module *m, NodeId n, char *buf, size_t size)
 	const Node *x = &m->nodes[n];
 	const char *name = x->kind == NK_CALL ? ir_ops[x->op].name : x->kind == NK_CALLFN ? "a call" :
 	                   x->kind == NK_TUPLE ? "a tuple" : x->kind == NK_GETITEM ? "a projection" : "a value";
-	if (!x->loc.file)
+	if (!m->locs[n].file)
 		snprintf(buf, size, "%s", name);
 	else
-		snprintf(buf, size, "%s at %u:%u", name, x->loc.line, x->loc.col);
+		snprintf(buf, size, "%s at %u:%u", name, m->locs[n].line, m->locs[n].col);
 	return buf;
 }
 
@@ -1113,7 +1113,7 @@ ir_partition_explain(FILE *f, const Partitioner *p)
 			if (m->nodes[n].kind != NK_CALL)
 				continue;
 			op = ir_ops[m->nodes[n].op].name;
-			where(m, m->nodes[n].loc, loc, sizeof loc);
+			where(m, m->locs[n], loc, sizeof loc);
 			for (; k < p->nwhy && v[k].node == n; k++) {
 				const Why *w = &v[k];
 				if (w->kind == WHY_CYCLE)
@@ -1158,7 +1158,7 @@ ir_partition_explain(FILE *f, const Partitioner *p)
 		if (w->kind != WHY_CYCLE)
 			continue;
 		fprintf(f, "%s: %s was kept out of the %s region of %s: merging them would make a cycle through %s\n",
-		        where(m, m->nodes[w->node].loc, loc, sizeof loc), what(m, w->node, b1, sizeof b1),
+		        where(m, m->locs[w->node], loc, sizeof loc), what(m, w->node, b1, sizeof b1),
 		        p->targets[w->target]->name, what(m, w->other, b2, sizeof b2), what(m, w->via, b3, sizeof b3));
 	}
 	free(fns);

@@ -191,7 +191,7 @@ rw_imod(Rw *rw, int64_t a, int64_t b)
 static Loc
 rootloc(const Rw *rw)
 {
-	return rw->m->nodes[rw->root].loc;
+	return rw->m->locs[rw->root];
 }
 
 AttrId
@@ -513,7 +513,7 @@ out:
 	/* and the constants only the template used (matched ones have users) */
 	for (uint32_t i = nbuilt; i-- > 0;) {
 		NodeId x = built[i];
-		if (m->nodes[x].kind == NK_DEAD || m->nodes[x].uses)
+		if (m->nodes[x].kind == NK_DEAD || m->firstuse[x])
 			continue;
 		nst = 0;
 		ir_vgrow(&st, &capst, m->nodes[x].nargs + 1);
@@ -521,7 +521,7 @@ out:
 			st[nst++] = rw_arg(m, x, j);
 		ir_node_kill(m, x);
 		for (uint32_t j = 0; j < nst; j++)
-			if (m->nodes[st[j]].kind == NK_CONST && !m->nodes[st[j]].uses)
+			if (m->nodes[st[j]].kind == NK_CONST && !m->firstuse[st[j]])
 				ir_node_kill(m, st[j]);
 	}
 	if (!c)
@@ -696,7 +696,7 @@ reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
 	while (sp) {
 		NodeId x = (*stack)[--sp];
 		Node *nd = &m->nodes[x];
-		if (nd->uses || nd->kind == NK_DEAD || nd->kind == NK_VAR || nd->kind == NK_FUNC)
+		if (m->firstuse[x] || nd->kind == NK_DEAD || nd->kind == NK_VAR || nd->kind == NK_FUNC)
 			continue;
 		ir_vgrow(stack, cap, sp + nd->nargs);
 		for (uint32_t i = 0; i < nd->nargs; i++)
@@ -818,7 +818,7 @@ cycle(Rw *rw, const Log *log, uint64_t sn, uint64_t sr, uint32_t rule)
 	}
 	if (s != sn || !nchain)
 		return 0;
-	ir_error(rw->d, rw->m->nodes[rw->root].loc,
+	ir_error(rw->d, rw->m->locs[rw->root],
 	         "rewriting does not terminate: rules of ruleset %s undo each other's results here", rw->rs->name);
 	for (uint32_t i = 0; i < nchain; i++) {
 		rulename(buf, sizeof buf, rw->rs, chain[i]);
@@ -858,7 +858,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			w.in[n] = 0;
 		} else if (w.next < w.end) {
 			n = w.next++;
-			if (!m->nodes[n].uses)
+			if (!m->firstuse[n])
 				continue;       /* unreachable */
 		} else {
 			break;
@@ -876,7 +876,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		if (!r) {
 			/* a rule that failed half-way may have built nodes */
 			for (uint32_t i = nmade; i-- > 0;)
-				if (m->nodes[made[i]].kind != NK_DEAD && !m->nodes[made[i]].uses)
+				if (m->nodes[made[i]].kind != NK_DEAD && !m->firstuse[made[i]])
 					ir_node_kill(m, made[i]);
 			continue;
 		}
@@ -886,13 +886,13 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			if (xk == NK_DEAD || xk == NK_CONST)
 				continue;       /* a constant is made with its type */
 			if (!(m->nodes[x].type = ir_infer_node(m, x, d))) {
-				ir_note(d, m->nodes[n].loc, "in the result of rule '%s' (%s:%u)", rs->rules[rule].name,
+				ir_note(d, m->locs[n], "in the result of rule '%s' (%s:%u)", rs->rules[rule].name,
 				        rs->rules[rule].file, rs->rules[rule].line);
 				goto out;
 			}
 		}
 		if (m->nodes[r].type != m->nodes[n].type) {
-			ir_error(d, m->nodes[n].loc, "rule '%s' (%s:%u) replaced a %s with a %s", rs->rules[rule].name,
+			ir_error(d, m->locs[n], "rule '%s' (%s:%u) replaced a %s with a %s", rs->rules[rule].name,
 			         rs->rules[rule].file, rs->rules[rule].line,
 			         ir_type_str(m, m->nodes[n].type, b1, sizeof b1), ir_type_str(m, m->nodes[r].type, b2, sizeof b2));
 			goto out;
@@ -917,7 +917,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			}
 		}
 		if (++rewrites > budget) {
-			ir_error(d, m->nodes[n].loc, "rewriting did not finish after %llu rewrites; the last rule to fire was '%s' (%s:%u)",
+			ir_error(d, m->locs[n], "rewriting did not finish after %llu rewrites; the last rule to fire was '%s' (%s:%u)",
 			         (unsigned long long)rewrites, rs->rules[rule].name, rs->rules[rule].file, rs->rules[rule].line);
 			goto out;
 		}

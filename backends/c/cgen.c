@@ -349,7 +349,7 @@ walk(Gen *g, Fn *f, Walk *w, NodeId n)
 	switch (nd->kind) {
 	case NK_CONST:
 		if (!m->consts[nd->aux].data) {
-			ir_error(g->d, nd->loc, "the c backend needs the data of this constant (a parameter file?)");
+			ir_error(g->d, m->locs[n], "the c backend needs the data of this constant (a parameter file?)");
 			goto out;
 		}
 		r = newinst(f, n, NULL, 0);
@@ -372,7 +372,7 @@ walk(Gen *g, Fn *f, Walk *w, NodeId n)
 			/* inline the literal: its parameters are the arguments */
 			uint32_t mark = w->nlog;
 			if (ir_func_nparams(m, callee) != nd->nargs - 1) {
-				ir_error(g->d, nd->loc, "the c backend: function called with %u arguments for %u parameters",
+				ir_error(g->d, m->locs[n], "the c backend: function called with %u arguments for %u parameters",
 				         nd->nargs - 1, ir_func_nparams(m, callee));
 				goto out;
 			}
@@ -389,16 +389,16 @@ walk(Gen *g, Fn *f, Walk *w, NodeId n)
 			r = newinst(f, n, opv, nd->nargs - 1);
 			f->insts[r].num = f->nextnum++;
 		} else {
-			ir_error(g->d, nd->loc, "the c backend cannot call a function value that is not a literal or a global");
+			ir_error(g->d, m->locs[n], "the c backend cannot call a function value that is not a literal or a global");
 			goto out;
 		}
 		break;
 	}
 	case NK_VAR:
-		ir_error(g->d, nd->loc, "the c backend cannot use the free variable %%%s", ir_symstr(m, nd->aux));
+		ir_error(g->d, m->locs[n], "the c backend cannot use the free variable %%%s", ir_symstr(m, nd->aux));
 		goto out;
 	default:
-		ir_error(g->d, nd->loc, "the c backend cannot evaluate a function value here");
+		ir_error(g->d, m->locs[n], "the c backend cannot evaluate a function value here");
 		goto out;
 	}
 	memoset(g, w, n, r);
@@ -489,7 +489,7 @@ freshleaves(Gen *g, Fn *f, Inst *i)
 	uint32_t nt = 0;
 
 	if (nleaves(m, m->nodes[i->node].type) > 256) {
-		ir_error(g->d, m->nodes[i->node].loc, "the c backend: too many tuple fields");
+		ir_error(g->d, m->locs[i->node], "the c backend: too many tuple fields");
 		return 0;
 	}
 	leaftypes(m, m->nodes[i->node].type, tys, &nt);
@@ -497,7 +497,7 @@ freshleaves(Gen *g, Fn *f, Inst *i)
 	i->nval = nt;
 	for (uint32_t k = 0; k < nt; k++) {
 		Leaf l;
-		if (!mkleaf(g, tys[k], m->nodes[i->node].loc, &l))
+		if (!mkleaf(g, tys[k], m->locs[i->node], &l))
 			return 0;
 		l.kind = LK_BUF;
 		l.id = bufalloc(f, (DType)l.dt, (uint64_t)l.n * ir_dtype_bytes[l.dt], i->last);
@@ -639,7 +639,7 @@ value(Gen *g, Fn *f, Inst *i)
 	case NK_VAR:
 		return 1;   /* a parameter: leaves set up front */
 	case NK_CONST:
-		if (!mkleaf(g, n->type, n->loc, &l))
+		if (!mkleaf(g, n->type, m->locs[i->node], &l))
 			return 0;
 		l.kind = LK_CONST;
 		l.node = i->node;
@@ -674,7 +674,7 @@ value(Gen *g, Fn *f, Inst *i)
 		return callglobal(g, f, i);
 	case NK_CALL:
 		if (cg_op_alias(n->op)) {
-			if (!mkleaf(g, n->type, n->loc, &l))
+			if (!mkleaf(g, n->type, m->locs[i->node], &l))
 				return 0;
 			Leaf *src = cg_leaf(f, i, 0);
 			l.kind = src->kind;
@@ -749,7 +749,7 @@ fnindex(Gen *g, NodeId gref, const char **name)
 	int k;
 
 	if (!gi) {
-		ir_error(g->d, g->m->nodes[gref].loc, "the c backend: no function @%s",
+		ir_error(g->d, g->m->locs[gref], "the c backend: no function @%s",
 		         ir_symstr(g->m, g->m->nodes[gref].aux));
 		return -1;
 	}
@@ -773,7 +773,7 @@ buildfn(Gen *g, Fn *f)
 		NodeId p = ir_arg(m, f->fn, k);
 		uint32_t r = newinst(f, p, NULL, 0);
 		Leaf l;
-		if (!mkleaf(g, m->nodes[p].type, m->nodes[p].loc, &l))
+		if (!mkleaf(g, m->nodes[p].type, m->locs[p], &l))
 			goto out;
 		l.kind = LK_PARAM;
 		l.id = k;

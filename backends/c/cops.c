@@ -72,7 +72,7 @@ static int
 refuse(Gen *g, Inst *i, const char *why)
 {
 	const Node *n = &g->m->nodes[i->node];
-	ir_error(g->d, n->loc, "the c backend cannot run %s %s", ir_ops[n->op].name, why);
+	ir_error(g->d, g->m->locs[i->node], "the c backend cannot run %s %s", ir_ops[n->op].name, why);
 	return 0;
 }
 
@@ -1629,7 +1629,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_NN_CONV2D: return conv2d(g, f, i, 0);
 	case OP_QNN_CONV2D: return conv2d(g, f, i, 1);
 	default:
-		ir_error(g->d, g->m->nodes[i->node].loc, "the c backend cannot run %s yet", ir_ops[op].name);
+		ir_error(g->d, g->m->locs[i->node], "the c backend cannot run %s yet", ir_ops[op].name);
 		return 0;
 	}
 }

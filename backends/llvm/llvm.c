@@ -595,7 +595,7 @@ cnumel(const G *g, Val v)
 static void
 refuse(G *g, NodeId n, const char *why)
 {
-	ir_error(g->d, g->m->nodes[n].loc, "the llvm backend cannot run %s: %s",
+	ir_error(g->d, g->m->locs[n], "the llvm backend cannot run %s: %s",
 	         g->m->nodes[n].kind == NK_CALL ? ir_ops[g->m->nodes[n].op].name : "this expression", why);
 	g->errors++;
 }
@@ -2684,7 +2684,7 @@ lower(G *g, Scope *s, NodeId n)
 	case NK_CONST: {
 		const Const *k = &m->consts[nd->aux];
 		if (!k->data) {
-			ir_error(g->d, nd->loc, "the llvm backend needs the data of this constant (--params)");
+			ir_error(g->d, m->locs[n], "the llvm backend needs the data of this constant (--params)");
 			g->errors++;
 			v = tensorbuf(g, k->type);
 		} else {
@@ -2716,7 +2716,7 @@ lower(G *g, Scope *s, NodeId n)
 		NodeId f = callee(m, n);
 		Scope in;
 		if (!f) {
-			ir_error(g->d, nd->loc, "the llvm backend cannot run this call: its callee is not a known function");
+			ir_error(g->d, m->locs[n], "the llvm backend cannot run this call: its callee is not a known function");
 			g->errors++;
 			break;
 		}
@@ -2731,7 +2731,7 @@ lower(G *g, Scope *s, NodeId n)
 		break;
 	}
 	default:
-		ir_error(g->d, nd->loc, "the llvm backend cannot run this expression");
+		ir_error(g->d, m->locs[n], "the llvm backend cannot run this expression");
 		g->errors++;
 		break;
 	}
@@ -2797,7 +2797,7 @@ entry(G *g, NodeId fn, const char *name)
 		NodeId p = ir_arg(m, fn, i);
 		LLVMValueRef ix = c64(g, i);
 		if (ir_type(m, m->nodes[p].type)->kind != TY_TENSOR) {
-			ir_error(g->d, m->nodes[p].loc, "the llvm backend takes only tensor parameters");
+			ir_error(g->d, m->locs[p], "the llvm backend takes only tensor parameters");
 			g->errors++;
 			continue;
 		}

@@ -2384,7 +2384,7 @@ ref_quickquantize(Module *m, NodeId n)
 				memcpy(dst + 2 * i, &h, 2);
 			}
 		}
-		out = ir_const(m, nd->type, dst, nd->loc);
+		out = ir_const(m, nd->type, dst, m->locs[n]);
 		if (q != small)
 			free(q);
 	}
@@ -2479,12 +2479,12 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 {
 	const Node *nd = &m->nodes[n];
 	RefCtx cx = { m, d, 0 };
-	RefOp o = { nd->op, nd->nargs, nd->aux, nd->type, nd->loc };
+	RefOp o = { nd->op, nd->nargs, nd->aux, nd->type, m->locs[n] };
 	const char *name = ir_ops[nd->op].name;
 	int dt = ir_type(m, nd->type)->kind == TY_TENSOR ? ir_type(m, nd->type)->dtype : DT_VOID;
 	int in = nd->nargs ? tyof(m, n, 0) : DT_VOID;
 
-#define REFUSE(...) do { ir_error(d, nd->loc, __VA_ARGS__); return 1; } while (0)
+#define REFUSE(...) do { ir_error(d, m->locs[n], __VA_ARGS__); return 1; } while (0)
 	switch (nd->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_NN_BIAS_ADD:
 	case OP_CLIP: case OP_NN_RELU: case OP_NN_LEAKY_RELU:

@@ -190,7 +190,7 @@ emit(Comp *cp, Proc *pr, Map *slots, NodeId n, uint8_t kind, uint32_t first)
 	in->kind = kind;
 	in->nargs = nd->nargs - first;
 	in->args = pr->nargv;
-	in->op.loc = nd->loc;
+	in->op.loc = m->locs[n];
 	ir_vgrow(&pr->argv, &pr->capargv, pr->nargv + in->nargs);
 	for (uint32_t i = first; i < nd->nargs; i++) {
 		uint32_t s = mfind(slots, ir_arg(m, n, i), &found);
@@ -224,14 +224,14 @@ node(Comp *cp, Proc *pr, Map *slots, NodeId n)
 		uint32_t s;
 		RefVal *v;
 		if (!k->data) {
-			CERR(cp, nd->loc, "the ref backend needs the data of this constant (give it with --params)");
+			CERR(cp, m->locs[n], "the ref backend needs the data of this constant (give it with --params)");
 			return 0;
 		}
 		s = newslot(pr);
 		v = &pr->init[s];
 		if (!ref_vshape(m, nd->type ? nd->type : k->type, v) ||
 		    k->nbytes != (size_t)v->n * ir_dtype_bytes[v->dt]) {
-			CERR(cp, nd->loc, "the ref backend cannot run this constant");
+			CERR(cp, m->locs[n], "the ref backend cannot run this constant");
 			memset(v, 0, sizeof *v);
 			return 0;
 		}
@@ -273,15 +273,15 @@ node(Comp *cp, Proc *pr, Map *slots, NodeId n)
 		} else if (m->nodes[callee].kind == NK_GLOBAL) {
 			fn = ir_global_find(m, m->nodes[callee].aux);
 			if (!fn) {
-				CERR(cp, m->nodes[callee].loc, "no function @%s", ir_symstr(m, m->nodes[callee].aux));
+				CERR(cp, m->locs[callee], "no function @%s", ir_symstr(m, m->nodes[callee].aux));
 				return 0;
 			}
 		} else {
-			CERR(cp, nd->loc, "the ref backend calls only global functions and function literals");
+			CERR(cp, m->locs[n], "the ref backend calls only global functions and function literals");
 			return 0;
 		}
 		if (ir_func_nparams(m, fn) != nd->nargs - 1) {
-			CERR(cp, nd->loc, "a call with %u arguments of a function of %u parameters",
+			CERR(cp, m->locs[n], "a call with %u arguments of a function of %u parameters",
 			     nd->nargs - 1, ir_func_nparams(m, fn));
 			return 0;
 		}
@@ -292,11 +292,11 @@ node(Comp *cp, Proc *pr, Map *slots, NodeId n)
 		return 1;
 	}
 	case NK_VAR:
-		CERR(cp, nd->loc, "%%%s is not a parameter of the function that uses it",
+		CERR(cp, m->locs[n], "%%%s is not a parameter of the function that uses it",
 		     ir_symstr(m, nd->aux));
 		return 0;
 	default:
-		CERR(cp, nd->loc, "the ref backend cannot run a function value here");
+		CERR(cp, m->locs[n], "the ref backend cannot run a function value here");
 		return 0;
 	}
 }
@@ -372,7 +372,7 @@ compilefn(Comp *cp, NodeId fn, uint32_t *idx)
 
 	if (found) {
 		if (!p->procs[i].ready) {
-			CERR(cp, m->nodes[fn].loc, "the ref backend cannot run recursive functions");
+			CERR(cp, m->locs[fn], "the ref backend cannot run recursive functions");
 			return 0;
 		}
 		*idx = i;
@@ -675,7 +675,7 @@ ref_fold(Module *m, NodeId n)
 	if (body(&cp, &pr, &slots, n) && !cp.errors && !runproc(NULL, &pr, &c, NULL, &v)) {
 		if (v.kind == RV_TENSOR && ref_vshape(m, m->nodes[n].type, &want) && want.dt == v.dt &&
 		    want.rank == v.rank && !memcmp(want.dims, v.dims, (size_t)v.rank * sizeof v.dims[0]))
-			out = ir_const(m, m->nodes[n].type, v.data, m->nodes[n].loc);
+			out = ir_const(m, m->nodes[n].type, v.data, m->locs[n]);
 		ref_vdrop(&v);
 	}
 	mfree(&slots);

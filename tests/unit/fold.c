@@ -799,7 +799,7 @@ test_subtrees(void)
 	/* the location and type are the root's */
 	c = ir_call(M, OP_NN_RELU, A(mk(DT_FLOAT32, 1, S(1), V(-1))), 1, 0, here);
 	z = fold(c);
-	ok(z && M->nodes[z].loc.line == 7 && M->nodes[z].loc.col == 3, "the constant takes the root's location");
+	ok(z && M->locs[z].line == 7 && M->locs[z].col == 3, "the constant takes the root's location");
 
 	/* a parameter leaf: not folded, nothing added */
 	p = ir_var(M, ir_symz(M, "p"), ir_type_tensor(M, DT_FLOAT32, 1, S(2)), noloc);
