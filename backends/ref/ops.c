@@ -726,6 +726,12 @@ static int
 cast(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	ref_valloc(r);
+	if (a[0]->dt == r->dt && !isflt(r->dt)) {
+		/* to its own integer dtype: the same bytes (PyTorch's exporter
+		   casts every quantized weight to the dtype it has) */
+		memcpy(r->data, a[0]->data, (size_t)r->n * ir_dtype_bytes[r->dt]);
+		return 0;
+	}
 	for (int64_t i = 0; i < r->n; i++)
 		if (!conv(c->exact, a[0], i, r, i))
 			return 1;

@@ -541,6 +541,13 @@ test_cast(void)
 	check(fold(c), DT_UINT8, 2, V(255, 128), "cast int8 -> uint8 reinterprets");
 	c = call(OP_CAST, A(mk(DT_UINT8, 1, S(1), V(255))), 1, "dtype", "\"int32\"", NULL);
 	check(fold(c), DT_INT32, 1, V(255), "cast uint8 -> int32 zero-extends");
+	/* to the dtype it has (PyTorch's exported weights): the same values */
+	c = call(OP_CAST, A(mk(DT_INT8, 1, S(5), V(-128, -1, 0, 1, 127))), 1, "dtype", "\"int8\"", NULL);
+	check(fold(c), DT_INT8, 5, V(-128, -1, 0, 1, 127), "cast int8 -> int8 keeps every value");
+	c = call(OP_CAST, A(mk(DT_INT32, 1, S(3), V(-2147483648.0, -7, 2147483647.0))), 1, "dtype", "\"int32\"", NULL);
+	check(fold(c), DT_INT32, 3, V(-2147483648.0, -7, 2147483647.0), "cast int32 -> int32 keeps every value");
+	c = call(OP_CAST, A(mk(DT_FLOAT32, 1, S(2), V(NAN, 1))), 1, "dtype", "\"float32\"", NULL);
+	refused(fold(c), "cast float32 -> float32 of a NaN is still refused (exact mode)");
 	/* float -> int truncates toward zero: 2.7 -> 2, -2.7 -> -2, 0.5 -> 0,
 	** -0.9 -> 0, 2147483520 (the largest float32 below 2^31) stays */
 	c = call(OP_CAST, A(mk(DT_FLOAT32, 1, S(5), V(2.7, -2.7, 0.5, -0.9, 2147483520.0))), 1,
