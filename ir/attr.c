@@ -65,6 +65,7 @@ runhash(const Module *m, AttrId a, uint32_t n)
 	return (uint32_t)h | 1;
 }
 
+/* runequal: whether the n values at a and at b are equal (ir_attr_equal) */
 static int
 runequal(const Module *m, AttrId a, AttrId b, uint32_t n)
 {
@@ -88,6 +89,7 @@ attrslot(const Module *m, AttrId a, uint32_t n, uint32_t h)
 	}
 }
 
+/* attrrehash: the interning table at twice its size (256 at first) */
 static void
 attrrehash(Module *m)
 {

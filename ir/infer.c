@@ -89,6 +89,7 @@ struct RelMemo {
 	TypeId args[MEMO_ARGS];
 };
 
+/* memohash: the hash of a relation's key, never 0 */
 static uint32_t
 memohash(OpId op, AttrId attrs, const TypeId *ts, uint32_t k)
 {
@@ -117,6 +118,7 @@ memoslot(Module *m, uint32_t h, OpId op, AttrId attrs, const TypeId *ts, uint32_
 	}
 }
 
+/* memogrow: the memo at twice its size (64 at first) */
 static void
 memogrow(Module *m)
 {
