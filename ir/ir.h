@@ -209,6 +209,9 @@ int ir_op_attr_index(OpId op, const char *name, size_t n);  /* -1 if none */
 /* The position in layout ("NHWC") of each letter of ref ("NCHW") into
 ** pos; 0 if layout is not a permutation of ref's four letters (typerel.c) */
 int ir_layout_perm(const char *layout, const char *ref, int pos[4]);
+/* strided_slice's index i into an axis of n elements: from the end if
+** negative, then clamped for stride s as TVM does (typerel.c) */
+int64_t ir_slice_index(int64_t i, int64_t n, int64_t s);
 /* The op whose name is nearest to `name` (for did-you-mean), or OP_NONE. */
 OpId ir_op_suggest(const char *name, size_t n);
 /* The index of op's attribute nearest to `name`, or -1. */

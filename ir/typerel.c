@@ -1735,10 +1735,9 @@ rel_squeeze(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 	return make(m, &o);
 }
 
-/* canon: a slice index into an axis of n elements: from the end if
-** negative, then clamped for stride s as TVM does */
-static int64_t
-canon(int64_t i, int64_t n, int64_t s)
+/* ir_slice_index: see ir.h */
+int64_t
+ir_slice_index(int64_t i, int64_t n, int64_t s)
 {
 	int64_t lo = s < 0 ? -1 : 0, hi = s < 0 ? n - 1 : n;
 
@@ -1808,8 +1807,8 @@ rel_strided_slice(Module *m, const TypeId *args, int nargs, const AttrVal *attrs
 			end = end < 0 ? INT64_MAX : (b[k] > 0 && end > INT64_MAX - b[k] ? INT64_MAX : b[k] + end);
 		if (n == ANY)
 			continue;
-		lo = canon(b[k], n, st);
-		hi = canon(end, n, st);
+		lo = ir_slice_index(b[k], n, st);
+		hi = ir_slice_index(end, n, st);
 		if (st < 0 ? hi > lo : lo > hi)
 			return ir_rel_error(d, "on axis %lld, begin %lld is past end %lld for stride %lld",
 			                    LL(ax[k]), LL(b[k]), LL(e[k]), LL(st));

@@ -1063,23 +1063,14 @@ transpose(G *g, Call *c)
 	return r;
 }
 
-static int64_t
-canon(int64_t i, int64_t n, int64_t s)
-{
-	int64_t l = s < 0 ? -1 : 0, h = s < 0 ? n - 1 : n;
-
-	if (i < 0)
-		i += n;
-	return i < l ? l : (i > h ? h : i);
-}
-
-/* strided_slice, as fold.c reads it */
+/* strided_slice: begin and strides place each axis (ir_slice_index); the
+** result type gives its extent, so end is not read */
 static Val
 slice(G *g, Call *c)
 {
 	const Module *m = c->m;
-	int64_t b[MAXD], en[MAXD], s[MAXD], ax[MAXD], ast[MAXD];
-	int nb = aints(m, c->n, "begin", b, MAXD), ne = aints(m, c->n, "end", en, MAXD);
+	int64_t b[MAXD], s[MAXD], ax[MAXD], ast[MAXD];
+	int nb = aints(m, c->n, "begin", b, MAXD);
 	int ns = aints(m, c->n, "strides", s, MAXD), na = aints(m, c->n, "axes", ax, MAXD);
 	int rank = c->ar[0], size = !strcmp(astr(m, c->n, "slice_mode"), "size");
 	Val r = tensorbuf(g, c->ot);
@@ -1087,8 +1078,6 @@ slice(G *g, Call *c)
 
 	if (nb < 0)
 		nb = 0;
-	if (ne < 0)
-		ne = 0;
 	if (ns < 0)
 		ns = 0;
 	if (na < 0) {
@@ -1096,8 +1085,6 @@ slice(G *g, Call *c)
 			s[k] = 1;
 		for (int k = nb; k < rank; k++)
 			b[k] = s[k] > 0 ? 0 : INT64_MAX;
-		for (int k = ne; k < rank; k++)
-			en[k] = s[k] < 0 ? 0 : INT64_MAX;
 		na = rank;
 		for (int k = 0; k < na; k++)
 			ax[k] = k;
@@ -1112,12 +1099,11 @@ slice(G *g, Call *c)
 	strides(c->ad[0], rank, ast);
 	in = dense_acc(c->a[0].p, c->adt[0], c->ad[0], rank);
 	for (int k = 0; k < na && k < nb && ax[k] >= 0 && ax[k] < rank; k++) {
-		int64_t stp = size ? 1 : s[k], n = c->ad[0][ax[k]], end = k < ne ? en[k] : INT64_MAX;
+		int64_t stp = size ? 1 : s[k], n = c->ad[0][ax[k]];
 		if (stp == 0)
 			stp = 1;
-		(void)end;
 		if (c->od[ax[k]] > 0) {
-			in.base += canon(b[k], n, stp) * ast[ax[k]];
+			in.base += ir_slice_index(b[k], n, stp) * ast[ax[k]];
 			in.st[ax[k]] = stp * ast[ax[k]];
 		}
 	}

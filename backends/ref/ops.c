@@ -1441,18 +1441,6 @@ transpose(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* canon: a slice index into an axis of n elements, from the end if
-** negative, clamped for stride s as TVM's strided_slice does */
-static int64_t
-canon(int64_t i, int64_t n, int64_t s)
-{
-	int64_t l = s < 0 ? -1 : 0, h = s < 0 ? n - 1 : n;
-
-	if (i < 0)
-		i += n;
-	return i < l ? l : (i > h ? h : i);
-}
-
 /* slice: strided_slice with begin, end, strides, axes and slice_mode */
 static int
 slice(RefCtx *c, const RefOp *o, Args a, Val *r)
@@ -1498,8 +1486,8 @@ slice(RefCtx *c, const RefOp *o, Args a, Val *r)
 			return fail(c, o, "bad strides");
 		if (size)
 			end = end < 0 ? INT64_MAX : (b[k] > 0 && end > INT64_MAX - b[k] ? INT64_MAX : b[k] + end);
-		l = canon(b[k], n, stp);
-		h = canon(end, n, stp);
+		l = ir_slice_index(b[k], n, stp);
+		h = ir_slice_index(end, n, stp);
 		mag = stp < 0 ? -stp : stp;
 		if ((stp < 0 ? h > l : l > h) ||
 		    ((l > h ? l - h : h - l) + mag - 1) / mag != r->dims[ax[k]])
