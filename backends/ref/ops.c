@@ -1769,34 +1769,58 @@ kzp(const Val *z, int64_t oc)
 	return !z ? 0 : z->n == 1 ? ldi(z, 0) : ldi(z, oc);
 }
 
+/* Win: a 2-D convolution's window, and the dims and strides of its data
+** x, weight w and result r in reference order: N, C, H, W for x and r,
+** the kernel reference layout's four letters for w */
+typedef struct Win {
+	int64_t st[2], dil[2], p[4];
+	int64_t xd[4], wd[4], od[4];
+	int64_t xs[4], ws[4], os[4];
+} Win;
+
+/* win: v for the convolution o of x by w into r, its kernel layout read
+** against kref ("OIHW", or "IOHW" for a transposed one); 0, or fail()'s
+** value */
+static int
+win(RefCtx *c, const RefOp *o, const Val *x, const Val *w, const Val *r, const char *kref, Win *v)
+{
+	const char *ol = astr(c, o, "out_layout");
+	int dp[4], kp[4], op[4];
+	int64_t xst[MAXD], wst[MAXD], rst[MAXD];
+
+	if (!ir_layout_perm(astr(c, o, "data_layout"), "NCHW", dp) || !ir_layout_perm(astr(c, o, "kernel_layout"), kref, kp) ||
+	    !ir_layout_perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
+		return fail(c, o, "bad layout");
+	pair(c, o, "strides", v->st, 1);
+	pair(c, o, "dilation", v->dil, 1);
+	pad4(c, o, v->p);
+	ir_fold_strides(x->dims, 4, xst);
+	ir_fold_strides(w->dims, 4, wst);
+	ir_fold_strides(r->dims, 4, rst);
+	for (int k = 0; k < 4; k++) {
+		v->xd[k] = x->dims[dp[k]], v->xs[k] = xst[dp[k]];
+		v->wd[k] = w->dims[kp[k]], v->ws[k] = wst[kp[k]];
+		v->od[k] = r->dims[op[k]], v->os[k] = rst[op[k]];
+	}
+	return 0;
+}
+
 /* conv2d: nn.conv2d and qnn.conv2d (izp, kzv: the zero points, or NULL) */
 static int
 conv2d(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	const Val *x = a[0], *w = a[1], *kz = o->op == OP_QNN_CONV2D ? a[3] : NULL;
 	int64_t izp = o->op == OP_QNN_CONV2D ? ldi(a[2], 0) : 0;
-	const char *ol = astr(c, o, "out_layout");
-	int dp[4], kp[4], op[4];
-	int64_t st[2], dil[2], p[4], xs[4], ws[4], os[4], xst[MAXD], wst[MAXD], rst[MAXD];
+	Win v;
+	const int64_t *st = v.st, *dil = v.dil, *p = v.p, *xs = v.xs, *ws = v.ws, *os = v.os;
 	int64_t N, C, H, W, OC, OH, OW, KO, KI, KH, KW, groups = aint(c, o, "groups", 1), ocpg, dwm = 0;
+	int e;
 
-	if (!ir_layout_perm(astr(c, o, "data_layout"), "NCHW", dp) || !ir_layout_perm(astr(c, o, "kernel_layout"), "OIHW", kp) ||
-	    !ir_layout_perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
-		return fail(c, o, "bad layout");
-	pair(c, o, "strides", st, 1);
-	pair(c, o, "dilation", dil, 1);
-	pad4(c, o, p);
-	ir_fold_strides(x->dims, 4, xst);
-	ir_fold_strides(w->dims, 4, wst);
-	ir_fold_strides(r->dims, 4, rst);
-	for (int k = 0; k < 4; k++) {
-		xs[k] = xst[dp[k]];
-		ws[k] = wst[kp[k]];
-		os[k] = rst[op[k]];
-	}
-	N = x->dims[dp[0]], C = x->dims[dp[1]], H = x->dims[dp[2]], W = x->dims[dp[3]];
-	KO = w->dims[kp[0]], KI = w->dims[kp[1]], KH = w->dims[kp[2]], KW = w->dims[kp[3]];
-	OC = r->dims[op[1]], OH = r->dims[op[2]], OW = r->dims[op[3]];
+	if ((e = win(c, o, x, w, r, "OIHW", &v)))
+		return e;
+	N = v.xd[0], C = v.xd[1], H = v.xd[2], W = v.xd[3];
+	KO = v.wd[0], KI = v.wd[1], KH = v.wd[2], KW = v.wd[3];
+	OC = v.od[1], OH = v.od[2], OW = v.od[3];
 	if (KO != OC) {
 		/* depthwise with a multiplier: weight (C, M, kh, kw) */
 		if (!(groups == C && KO == C && KO * KI == OC))
@@ -1844,28 +1868,16 @@ deconv2d(RefCtx *c, const RefOp *o, Args a, Val *r)
 	int q = o->op == OP_QNN_CONV2D_TRANSPOSE;
 	const Val *x = a[0], *w = a[1], *kz = q ? a[3] : NULL;
 	int64_t izp = q ? ldi(a[2], 0) : 0;
-	const char *ol = astr(c, o, "out_layout");
-	int dp[4], kp[4], op[4];
-	int64_t st[2], dil[2], p[4], xs[4], ws[4], os[4], xst[MAXD], wst[MAXD], rst[MAXD];
+	Win v;
+	const int64_t *st = v.st, *dil = v.dil, *p = v.p, *xs = v.xs, *ws = v.ws, *os = v.os;
 	int64_t N, C, H, W, OC, OH, OW, KI, KO, KH, KW, groups = aint(c, o, "groups", 1), icpg;
+	int e;
 
-	if (!ir_layout_perm(astr(c, o, "data_layout"), "NCHW", dp) || !ir_layout_perm(astr(c, o, "kernel_layout"), "IOHW", kp) ||
-	    !ir_layout_perm(*ol ? ol : astr(c, o, "data_layout"), "NCHW", op))
-		return fail(c, o, "bad layout");
-	pair(c, o, "strides", st, 1);
-	pair(c, o, "dilation", dil, 1);
-	pad4(c, o, p);
-	ir_fold_strides(x->dims, 4, xst);
-	ir_fold_strides(w->dims, 4, wst);
-	ir_fold_strides(r->dims, 4, rst);
-	for (int k = 0; k < 4; k++) {
-		xs[k] = xst[dp[k]];
-		ws[k] = wst[kp[k]];
-		os[k] = rst[op[k]];
-	}
-	N = x->dims[dp[0]], C = x->dims[dp[1]], H = x->dims[dp[2]], W = x->dims[dp[3]];
-	KI = w->dims[kp[0]], KO = w->dims[kp[1]], KH = w->dims[kp[2]], KW = w->dims[kp[3]];
-	OC = r->dims[op[1]], OH = r->dims[op[2]], OW = r->dims[op[3]];
+	if ((e = win(c, o, x, w, r, "IOHW", &v)))
+		return e;
+	N = v.xd[0], C = v.xd[1], H = v.xd[2], W = v.xd[3];
+	KI = v.wd[0], KO = v.wd[1], KH = v.wd[2], KW = v.wd[3];
+	OC = v.od[1], OH = v.od[2], OW = v.od[3];
 	if (groups < 1 || KI != C || C % groups || KO * groups != OC)
 		return fail(c, o, "weight shape");
 	icpg = C / groups;
