@@ -160,29 +160,31 @@ ldflt(const unsigned char *p, DType dt, int64_t i)
 	return (double)ldint(p, dt, i);
 }
 
-/* konst: the Const behind operand arg of inst i, or NULL */
+/* konst: the Const behind operand arg of inst i, or NULL; *k becomes 0
+** past its end (one value for all channels) and *dt its dtype */
 static const Const *
-konst(Gen *g, Fn *f, Inst *i, uint32_t arg)
+konst(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t *k, DType *dt)
 {
 	Inst *o = cg_op(f, i, arg);
 	const Node *n = &g->m->nodes[o->node];
+	const Const *c;
 
-	if (n->kind != NK_CONST || !g->m->consts[n->aux].data)
+	if (n->kind != NK_CONST || !(c = &g->m->consts[n->aux])->data)
 		return NULL;
-	return &g->m->consts[n->aux];
+	if (*k >= ir_type_numel(g->m, c->type))
+		*k = 0;
+	*dt = (DType)g->m->types[c->type].dtype;
+	return c;
 }
 
 int
 cg_kint(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t k, int64_t *out)
 {
-	const Const *c = konst(g, f, i, arg);
 	DType dt;
+	const Const *c = konst(g, f, i, arg, &k, &dt);
 
 	if (!c)
 		return 0;
-	dt = (DType)g->m->types[c->type].dtype;
-	if (k >= ir_type_numel(g->m, c->type))
-		k = 0;      /* one value for all channels */
 	*out = ir_dtype_kind[dt] == 'f' ? (int64_t)ldflt(c->data, dt, k) : ldint(c->data, dt, k);
 	return 1;
 }
@@ -190,14 +192,11 @@ cg_kint(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t k, int64_t *out)
 int
 cg_kflt(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t k, double *out)
 {
-	const Const *c = konst(g, f, i, arg);
 	DType dt;
+	const Const *c = konst(g, f, i, arg, &k, &dt);
 
 	if (!c)
 		return 0;
-	dt = (DType)g->m->types[c->type].dtype;
-	if (k >= ir_type_numel(g->m, c->type))
-		k = 0;
 	*out = ldflt(c->data, dt, k);
 	return 1;
 }
