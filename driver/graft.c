@@ -185,6 +185,22 @@ graft_opt_rules(Pipeline *o, const char *name)
 	return 1;
 }
 
+/* graft_opt_model: see run.h */
+int
+graft_opt_model(Pipeline *o, const char *a)
+{
+	if (a[0] == '-' && a[1]) {
+		fprintf(stderr, "graft: error: unknown option '%s'\n", a);
+		return 0;
+	}
+	if (o->model) {
+		fprintf(stderr, "graft: error: more than one model given ('%s' and '%s')\n", o->model, a);
+		return 0;
+	}
+	o->model = a;
+	return 1;
+}
+
 /* suffix: whether s ends in suf */
 static int
 suffix(const char *s, const char *suf)
@@ -266,14 +282,8 @@ parseargs(int argc, char **argv, Opts *o)
 			val = &o->save_params;
 		} else if (strcmp(a, "-o") == 0) {
 			val = &o->out;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "graft: error: unknown option '%s'\n", a);
+		} else if (!graft_opt_model(&o->p, a)) {
 			return 0;
-		} else if (o->p.model) {
-			fprintf(stderr, "graft: error: more than one model given ('%s' and '%s')\n", o->p.model, a);
-			return 0;
-		} else {
-			o->p.model = a;
 		}
 		if (val) {
 			if (++i == argc) {

@@ -167,14 +167,8 @@ parseargs(int argc, char **argv, RunOpts *o)
 			o->p.stats = 1;
 		} else if (strcmp(a, "--verify") == 0) {
 			o->p.verify = 1;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "graft: error: unknown option '%s'\n", a);
+		} else if (!graft_opt_model(&o->p, a)) {
 			return 0;
-		} else if (o->p.model) {
-			fprintf(stderr, "graft: error: more than one model given ('%s' and '%s')\n", o->p.model, a);
-			return 0;
-		} else {
-			o->p.model = a;
 		}
 	}
 	if (!o->p.model) {

@@ -42,6 +42,13 @@ int graft_opt_rules(Pipeline *p, const char *name);
 int graft_opt_target(Pipeline *p, const char *list);
 
 /*
+** graft_opt_model: a command-line word that is no known option: the model
+** (p->model), unless it looks like an option or a model was given already.
+** Returns 1, or 0 after printing a usage error.
+*/
+int graft_opt_model(Pipeline *p, const char *a);
+
+/*
 ** graft_pipeline: reads p->model into m (fresh from ir_module_new(), with
 ** d initialised on it), binds p->params (read into *params, which the
 ** caller frees with ir_st_free() after m), infers types, applies p->rules
