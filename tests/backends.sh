@@ -30,20 +30,29 @@ py=${PYTHON3:-python3}
 [ $? -ne 0 ]
 ok $? "an unknown backend is refused"
 
+# emitrun F EXT: runs the command on line 1 of F ("// RUN: graft ... %s")
+# from the source directory with -o $tmpdir/NAME.EXT, its standard output
+# and error into $tmpdir/out and $tmpdir/err; sets name, run and status.
+# Returns 1, after a failing test point, when line 1 is no such command.
+emitrun() {
+	name=$(basename "${1%.relay}")
+	line1=$(sed -n '1p' "$srcdir/$1")
+	case "$line1" in
+	"// RUN: graft "*) run=${line1#// RUN: graft } ;;
+	*) ok 1 "$1: line 1 must be '// RUN: graft ... %s'"; return 1 ;;
+	esac
+	args=$(echo "$run" | sed "s|%s|$1|g")
+	rm -f "$tmpdir/$name.c" "$tmpdir/$name.h" "$tmpdir/$name.ll"
+	# shellcheck disable=SC2086
+	(cd "$srcdir" && "$GRAFT" $args -o "$tmpdir/$name.$2") >"$tmpdir/out" 2>"$tmpdir/err"
+	status=$?
+	return 0
+}
+
 # ------------------------------------------------------------------ 1. goldens
 (cd "$srcdir" && ls tests/backends/*.relay) >"$tmpdir/files"
 while read -r f; do
-	name=$(basename "${f%.relay}")
-	line1=$(sed -n '1p' "$srcdir/$f")
-	case "$line1" in
-	"// RUN: graft "*) run=${line1#// RUN: graft } ;;
-	*) ok 1 "$f: line 1 must be '// RUN: graft ... %s'"; continue ;;
-	esac
-	args=$(echo "$run" | sed "s|%s|$f|g")
-	rm -f "$tmpdir/$name.c" "$tmpdir/$name.h"
-	# shellcheck disable=SC2086
-	(cd "$srcdir" && "$GRAFT" $args -o "$tmpdir/$name.c") >"$tmpdir/out" 2>"$tmpdir/err"
-	status=$?
+	emitrun "$f" c || continue
 	: >"$tmpdir/got"
 	for x in c h; do
 		if [ -f "$tmpdir/$name.$x" ]; then
@@ -202,17 +211,7 @@ ok $? "a failing C compiler is reported (exit $st)"
 # ------------------------------------------------------------------ 3. llvm goldens
 (cd "$srcdir" && ls tests/backends/llvm/*.relay) >"$tmpdir/files"
 while read -r f; do
-	name=$(basename "${f%.relay}")
-	line1=$(sed -n '1p' "$srcdir/$f")
-	case "$line1" in
-	"// RUN: graft "*) run=${line1#// RUN: graft } ;;
-	*) ok 1 "$f: line 1 must be '// RUN: graft ... %s'"; continue ;;
-	esac
-	args=$(echo "$run" | sed "s|%s|$f|g")
-	rm -f "$tmpdir/$name.ll"
-	# shellcheck disable=SC2086
-	(cd "$srcdir" && "$GRAFT" $args -o "$tmpdir/$name.ll") >"$tmpdir/out" 2>"$tmpdir/err"
-	status=$?
+	emitrun "$f" ll || continue
 	: >"$tmpdir/got"
 	[ -f "$tmpdir/$name.ll" ] && cat "$tmpdir/$name.ll" >>"$tmpdir/got"
 	cat "$tmpdir/out" "$tmpdir/err" >>"$tmpdir/got"
