@@ -108,6 +108,25 @@ attrrehash(Module *m)
 	free(old);
 }
 
+/* ir_attr_intern_op: ir_attr_intern for the attributes of a call of op:
+** calls of one op often come in runs with the same attributes (a model's
+** layers, a rule applied again and again), so the run op's last call got
+** is compared first */
+AttrId
+ir_attr_intern_op(Module *m, OpId op, AttrId a, uint32_t n)
+{
+	AttrId last = m->oplast[op];
+
+	if (!a || !n)
+		return a;
+	if (last && last != a && runequal(m, last, a, n)) {
+		if (a + n == m->nattrs)
+			m->nattrs = a;
+		return last;
+	}
+	return m->oplast[op] = ir_attr_intern(m, a, n);
+}
+
 AttrId
 ir_attr_intern(Module *m, AttrId a, uint32_t n)
 {

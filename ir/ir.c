@@ -755,7 +755,7 @@ ir_call(Module *m, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs, Lo
 {
 	NodeId id;
 
-	attrs = ir_attr_intern(m, attrs, (uint32_t)ir_ops[op].nattrs);
+	attrs = ir_attr_intern_op(m, op, attrs, (uint32_t)ir_ops[op].nattrs);
 	id = withargs(m, NK_CALL, args, nargs, loc);
 	m->nodes[id].op = op;
 	m->nodes[id].aux = attrs;

@@ -331,6 +331,7 @@ struct Module {
 	const char **files; uint32_t nfiles, capfiles;   /* source file names */
 	Arena data;         /* constant tensor data, file names */
 	AttrId opdefaults[OP_COUNT];  /* cached default attributes per op */
+	AttrId oplast[OP_COUNT];      /* per op: the attributes its last call got */
 	/* While `reuse` is on, killed nodes are kept by operand count (the
 	** last list holds constants) and new nodes take their ids and operand
 	** slots; while `track` is on, every new node is listed in created. */
@@ -449,6 +450,7 @@ AttrId ir_attr_push(Module *m, const AttrVal *v, uint32_t n);   /* copies n valu
 ** of the table is dropped.  ir_call interns its attributes; array values
 ** are pushed with ir_attr_array, which is ir_attr_push then ir_attr_intern. */
 AttrId ir_attr_intern(Module *m, AttrId a, uint32_t n);
+AttrId ir_attr_intern_op(Module *m, OpId op, AttrId a, uint32_t n);  /* a call of op's (ir_call) */
 AttrId ir_attr_array(Module *m, const AttrVal *v, uint32_t n);
 int ir_attr_interned(const Module *m, AttrId a, uint32_t n);    /* a is canonical */
 uint64_t ir_attr_hash(const Module *m, const AttrVal *a, uint64_t h);  /* h extended with a */
