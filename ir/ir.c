@@ -117,7 +117,7 @@ struct ArenaBlock {
 enum { ARENA_BLOCK = 64 * 1024 };
 
 void *
-ir_arena_alloc(Arena *a, size_t n)
+ir_arena_raw(Arena *a, size_t n)
 {
 	ArenaBlock *b;
 	void *p;
@@ -134,8 +134,25 @@ ir_arena_alloc(Arena *a, size_t n)
 	p = a->head->mem + a->used;
 	a->used += n;
 	a->total += n;
+	return p;
+}
+
+void *
+ir_arena_alloc(Arena *a, size_t n)
+{
+	void *p = ir_arena_raw(a, n);
 	memset(p, 0, n);
 	return p;
+}
+
+void
+ir_arena_giveback(Arena *a, void *p, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (a->head && a->used >= n && (unsigned char *)p == a->head->mem + a->used - n) {
+		a->used -= n;
+		a->total -= n;
+	}
 }
 
 char *
@@ -731,16 +748,29 @@ newconst(Module *m, TypeId type, int32_t meta, Loc loc)
 NodeId
 ir_const(Module *m, TypeId type, const void *data, Loc loc)
 {
-	NodeId id = newconst(m, type, -1, loc);
-	Const *c = ir_node_const(m, id);
 	int64_t n = ir_type_numel(m, type);
+	size_t nbytes;
+	void *p;
 
 	if (n < 0)
 		ir_die("constant with unknown shape");
-	c->nbytes = (size_t)n * ir_dtype_bytes[m->types[type].dtype];
-	c->data = ir_arena_alloc(&m->data, c->nbytes);
-	if (data && c->nbytes)
-		memcpy(c->data, data, c->nbytes);
+	nbytes = (size_t)n * ir_dtype_bytes[m->types[type].dtype];
+	p = ir_arena_raw(&m->data, nbytes);
+	if (data && nbytes)
+		memcpy(p, data, nbytes);
+	else
+		memset(p, 0, nbytes);
+	return ir_const_own(m, type, p, loc);
+}
+
+NodeId
+ir_const_own(Module *m, TypeId type, void *data, Loc loc)
+{
+	NodeId id = newconst(m, type, -1, loc);
+	Const *c = ir_node_const(m, id);
+
+	c->nbytes = (size_t)ir_type_numel(m, type) * ir_dtype_bytes[m->types[type].dtype];
+	c->data = data;
 	return id;
 }
 
@@ -885,28 +915,110 @@ ir_replace_uses(Module *m, NodeId old, NodeId with)
 
 	if (old == with)
 		return;
-	for (slot = m->firstuse[old]; slot; slot = next) {
-		next = m->uses[slot].next;
-		useunlink(m, slot);
-		uselink(m, slot, with);
+	if (!with) {
+		for (slot = m->firstuse[old]; slot; slot = next) {
+			next = m->uses[slot].next;
+			useunlink(m, slot);
+		}
+		return;
 	}
+	/* old's whole list moves: each slot goes to the head of with's list,
+	   as uselink() would put it */
+	{
+		NodeId *argv = m->argv;
+		Use *uses = m->uses;
+		uint32_t head = m->firstuse[with];
+		for (slot = m->firstuse[old]; slot; slot = next) {
+			Use *u = &uses[slot];
+			next = u->next;
+			argv[slot] = with;
+			if (with >= u->user)
+				m->unordered = 1;
+			u->prev = 0;
+			u->next = head;
+			if (head)
+				uses[head].prev = slot;
+			head = slot;
+		}
+		m->firstuse[old] = 0;
+		m->firstuse[with] = head;
+	}
+}
+
+/* tofree: while reuse is on, a node killed as kind k with na operand slots
+** goes to the free list of its operand count (constants: their own) */
+static inline void
+tofree(Module *m, NodeId n, uint8_t k, uint32_t na)
+{
+	uint32_t list;
+
+	if (!m->reuse)
+		return;
+	if (k == NK_CONST)
+		list = IR_FREE_LISTS - 1;
+	else if ((k == NK_CALL || k == NK_TUPLE || k == NK_GETITEM) && na < IR_FREE_LISTS - 1)
+		list = na;
+	else
+		return;
+	ir_vgrow(&m->freed[list], &m->capfreed[list], m->nfreed[list] + 1);
+	m->freed[list][m->nfreed[list]++] = n;
 }
 
 void
 ir_node_kill(Module *m, NodeId n)
 {
 	Node *nd = &m->nodes[n];
-	uint32_t list = nd->kind == NK_CONST ? IR_FREE_LISTS - 1
-	              : nd->nargs < IR_FREE_LISTS - 1 ? nd->nargs : IR_FREE_LISTS;
+	uint8_t k = nd->kind;
+	uint32_t na = nd->nargs, base = nd->args;
 
-	for (uint32_t i = 0; i < nd->nargs; i++)
-		useunlink(m, nd->args + i);
-	if (m->reuse && nd->kind != NK_DEAD && list < IR_FREE_LISTS &&
-	    (nd->kind == NK_CONST || nd->kind == NK_CALL || nd->kind == NK_TUPLE || nd->kind == NK_GETITEM)) {
-		ir_vgrow(&m->freed[list], &m->capfreed[list], m->nfreed[list] + 1);
-		m->freed[list][m->nfreed[list]++] = n;
-	}
+	for (uint32_t i = 0; i < na; i++)
+		useunlink(m, base + i);
 	nd->kind = NK_DEAD;
+	if (k != NK_DEAD)
+		tofree(m, n, k, na);
+}
+
+void
+ir_reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
+{
+	uint32_t sp = 0;
+
+	if (m->firstuse[n])
+		return;
+	ir_vgrow(stack, cap, 8);
+	(*stack)[sp++] = n;
+	while (sp) {
+		NodeId x = (*stack)[--sp], *st;
+		Node *nd = &m->nodes[x];
+		uint8_t k = nd->kind;
+		uint32_t na = nd->nargs, base = nd->args;
+		NodeId *argv = m->argv, *first = m->firstuse;
+		Use *uses = m->uses;
+
+		if (k == NK_DEAD || k == NK_VAR || k == NK_FUNC)
+			continue;
+		ir_vgrow(stack, cap, sp + na);
+		st = *stack;
+		for (uint32_t i = 0; i < na; i++) {
+			uint32_t slot = base + i;
+			NodeId val = argv[slot];
+			Use *u = &uses[slot];
+			if (!val)
+				continue;
+			if (u->prev)
+				uses[u->prev].next = u->next;
+			else
+				first[val] = u->next;
+			if (u->next)
+				uses[u->next].prev = u->prev;
+			argv[slot] = 0;
+			u->next = u->prev = 0;
+			if (!first[val])
+				st[sp++] = val;     /* its last use: once only */
+		}
+		nd->kind = NK_DEAD;
+		tofree(m, x, k, na);
+	}
 }
 
 uint32_t

@@ -50,6 +50,9 @@ typedef struct Arena {
 } Arena;
 
 void *ir_arena_alloc(Arena *a, size_t n);   /* 16-byte aligned, zeroed */
+void *ir_arena_raw(Arena *a, size_t n);     /* 16-byte aligned, not zeroed */
+/* Takes back p, n bytes: the last thing allocated from a. */
+void ir_arena_giveback(Arena *a, void *p, size_t n);
 char *ir_arena_strdup(Arena *a, const char *s, size_t n);
 void ir_arena_free(Arena *a);
 
@@ -408,6 +411,8 @@ static inline NodeId ir_arg(const Module *m, NodeId n, uint32_t i) { return m->a
 
 NodeId ir_var(Module *m, Sym name, TypeId type, Loc loc);
 NodeId ir_const(Module *m, TypeId type, const void *data, Loc loc);   /* copies data */
+/* takes data: as many bytes as type holds, allocated from Module.data */
+NodeId ir_const_own(Module *m, TypeId type, void *data, Loc loc);
 NodeId ir_const_meta(Module *m, TypeId type, int32_t meta, Loc loc);   /* no data yet */
 NodeId ir_call(Module *m, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs, Loc loc);
 NodeId ir_callfn(Module *m, NodeId fn, const NodeId *args, uint32_t nargs, Loc loc);
@@ -435,6 +440,10 @@ static inline NodeId ir_func_body(const Module *m, NodeId fn) { return ir_arg(m,
 void ir_set_arg(Module *m, NodeId user, uint32_t i, NodeId val);
 void ir_replace_uses(Module *m, NodeId old, NodeId with);  /* every use of old now uses with */
 void ir_node_kill(Module *m, NodeId n);    /* NK_DEAD; its operands lose a use */
+/* Kills n if nothing uses it, then likewise each operand that this leaves
+** unused, and so on down; variables and functions are never killed.
+** stack is scratch space, grown as needed, for the caller to free. */
+void ir_reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap);
 uint32_t ir_nuses(const Module *m, NodeId n);
 #define IR_FOR_USES(m, n, slot) \
 	for (uint32_t slot = (m)->firstuse[n]; slot; slot = (m)->uses[slot].next)

@@ -907,22 +907,28 @@ typedef struct QRange {
 	int64_t min, max;
 } QRange;
 
-static QRange
+/* QR: dtype id's QRange, from be_dtype_min() and be_dtype_max() spelled
+** as constant expressions.  Every max is 2^k - 1 (bool's is 1), so
+** clearing the bits below float32's 24 of precision takes 2^(k-24) off
+** 2^k. */
+#define QRMIN(b, k) ((k) != 'i' ? 0 : (b) == 8 ? INT64_MIN : -((int64_t)1 << (8 * (b) - 1)))
+#define QRMAX(id, b, k) \
+	(DT_##id == DT_BOOL ? 1 : (k) == 'i' ? ((b) == 8 ? INT64_MAX : ((int64_t)1 << (8 * (b) - 1)) - 1) \
+	 : (b) >= 8 ? INT64_MAX : ((int64_t)1 << (8 * (b))) - 1)
+#define QRHIOK(max) \
+	((max) > 0xffffff ? (float)((max) - (int64_t)(((uint64_t)(max) + 1) >> 24) + 1) : (float)(max))
+#define QR(id, name, b, k) [DT_##id] = { (float)QRMIN(b, k), (float)QRMAX(id, b, k), QRHIOK(QRMAX(id, b, k)), \
+	(double)QRMIN(b, k), (double)QRMAX(id, b, k), QRMIN(b, k), QRMAX(id, b, k) },
+static const QRange qranges[DT_COUNT] = { IR_DTYPES(QR) };
+#undef QR
+#undef QRHIOK
+#undef QRMAX
+#undef QRMIN
+
+static const QRange *
 qrange(int dt)
 {
-	QRange r;
-	int sh;
-
-	r.min = be_dtype_min(dt);
-	r.max = be_dtype_max(dt);
-	r.lo = (float)r.min;
-	r.hi = (float)r.max;
-	r.dmin = (double)r.min;
-	r.dmax = (double)r.max;
-	/* max with the bits below float32's 24 of precision cleared */
-	sh = r.max > 0 ? 64 - __builtin_clzll((unsigned long long)r.max) - 24 : 0;
-	r.hiok = sh > 0 ? (float)(r.max & ~(((int64_t)1 << sh) - 1)) : r.hi;
-	return r;
+	return &qranges[dt];
 }
 
 /* qone: one element of quantize(): x / scale rounded half away from
@@ -972,14 +978,17 @@ qone(int exact, int even, float x, float sc, float z, const QRange *b, int64_t *
 }
 
 /* qexact: qone() in exact mode with TVM's rounding for the n floats at x
-** (little-endian bytes), each into q as the low 32 bits of its integer;
-** 0 if one is refused.  Four
-** at a time where SSE2 is: the same float32 steps, without branches (the
-** way a value rounds is data, and a branch on it mispredicts). */
+** (little-endian bytes), each stored at q as the low esz bytes (1, 2 or 4)
+** of its integer, which fits dtype dt (b is its range); 0 if one is
+** refused, with q partly written.  Four at a time where SSE2 is: the same
+** float32 steps, without branches (the way a value rounds is data, and a
+** branch on it mispredicts), narrowed by saturating packs, which keep
+** every value in range. */
 static int
-qexact(const unsigned char *x, int64_t n, float sc, float z, const QRange *b, uint32_t *q)
+qexact(const unsigned char *x, int64_t n, float sc, float z, int dt, const QRange *b, unsigned char *q)
 {
 	int64_t i = 0;
+	int esz = ir_dtype_bytes[dt];
 
 #ifdef __SSE2__
 	if (b->max <= INT32_MAX) {      /* uint32's top half does not convert */
@@ -987,6 +996,9 @@ qexact(const unsigned char *x, int64_t n, float sc, float z, const QRange *b, ui
 		const __m128 hiok = _mm_set1_ps(b->hiok), big = _mm_set1_ps(8388608.0f), one = _mm_set1_ps(1.0f);
 		const __m128 half = _mm_set1_ps(0.5f), mhalf = _mm_set1_ps(-0.5f);
 		const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+		const __m128i bias = _mm_set1_epi32(dt == DT_UINT16 ? 32768 : 0);
+		const __m128i flip = _mm_set1_epi16(dt == DT_UINT16 ? -32768 : 0);
+		const int u8 = dt == DT_UINT8;
 		__m128 ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
 		for (; i + 4 <= n; i += 4) {
 			__m128 v = _mm_div_ps(_mm_loadu_ps((const float *)(const void *)(x + 4 * i)), vs);
@@ -995,6 +1007,8 @@ qexact(const unsigned char *x, int64_t n, float sc, float z, const QRange *b, ui
 			__m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(_mm_andnot_ps(keep, v)));
 			__m128 f = _mm_sub_ps(v, t);
 			__m128 r;
+			__m128i k, h;
+			int32_t w;
 			t = _mm_add_ps(t, _mm_and_ps(_mm_cmpge_ps(f, half), one));
 			t = _mm_sub_ps(t, _mm_and_ps(_mm_cmple_ps(f, mhalf), one));
 			r = _mm_or_ps(_mm_and_ps(keep, v), _mm_andnot_ps(keep, t));
@@ -1003,7 +1017,23 @@ qexact(const unsigned char *x, int64_t n, float sc, float z, const QRange *b, ui
 			r = _mm_max_ps(_mm_min_ps(_mm_add_ps(r, vz), hi), lo);
 			ok = _mm_and_ps(ok, _mm_cmpord_ps(v, v));
 			ok = _mm_and_ps(ok, _mm_cmple_ps(r, hiok));
-			_mm_storeu_si128((__m128i *)(void *)(q + i), _mm_cvttps_epi32(r));
+			k = _mm_cvttps_epi32(r);
+			switch (esz) {
+			case 4:
+				_mm_storeu_si128((__m128i *)(void *)(q + 4 * i), k);
+				break;
+			case 2:
+				/* uint16 goes through int16 shifted down by 2^15 */
+				h = _mm_xor_si128(_mm_packs_epi32(_mm_sub_epi32(k, bias), k), flip);
+				_mm_storel_epi64((__m128i *)(void *)(q + 2 * i), h);
+				break;
+			default:
+				h = _mm_packs_epi32(k, k);
+				h = u8 ? _mm_packus_epi16(h, h) : _mm_packs_epi16(h, h);
+				w = _mm_cvtsi128_si32(h);
+				memcpy(q + i, &w, 4);
+				break;
+			}
 		}
 		if (_mm_movemask_ps(ok) != 0xf)
 			return 0;
@@ -1012,10 +1042,16 @@ qexact(const unsigned char *x, int64_t n, float sc, float z, const QRange *b, ui
 	for (; i < n; i++) {
 		float xv;
 		int64_t v;
+		uint32_t w;
 		memcpy(&xv, x + 4 * i, 4);
 		if (!qone(1, 0, xv, sc, z, b, &v))
 			return 0;
-		q[i] = (uint32_t)v;
+		w = (uint32_t)v;
+		switch (esz) {
+		case 4: memcpy(q + 4 * i, &w, 4); break;
+		case 2: { uint16_t h = (uint16_t)w; memcpy(q + 2 * i, &h, 2); break; }
+		default: q[i] = (unsigned char)w; break;
+		}
 	}
 	return 1;
 }
@@ -1026,7 +1062,7 @@ quantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	const Val *x = a[0], *s = a[1], *z = a[2];
 	int64_t ax = aint(c, o, "axis", -1), in;
-	QRange b = qrange(r->dt);
+	const QRange *b = qrange(r->dt);
 	int even = strcmp(astr(c, o, "rounding"), "HALF_TO_EVEN") == 0;
 
 	if (ax < 0)
@@ -1039,7 +1075,7 @@ quantize(RefCtx *c, const RefOp *o, Args a, Val *r)
 	for (int64_t i = 0; i < r->n; i++) {
 		int64_t q;
 		if (!qone(c->exact, even, (float)ldf(x, i), (float)ldf(s, chan(x, ax, in, i, s->n)),
-		          (float)(int32_t)ldi(z, chan(x, ax, in, i, z->n)), &b, &q))
+		          (float)(int32_t)ldi(z, chan(x, ax, in, i, z->n)), b, &q))
 			return 1;
 		sti(r, i, q);
 	}
@@ -1372,14 +1408,14 @@ qunary(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	float s = (float)ldf(a[1], 0), os = (float)ldf(a[3], 0);
 	int32_t z = (int32_t)ldi(a[2], 0), oz = (int32_t)ldi(a[4], 0);
-	QRange b = qrange(r->dt);
+	const QRange *b = qrange(r->dt);
 
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
 		float x = (float)(int32_t)wrap32(ldi(a[0], i) - z) * s, y;
 		int64_t q;
 		y = o->op == OP_QNN_SIGMOID ? 1.0f / (1.0f + expf(-x)) : tanhf(x);
-		qone(0, 0, y, os, (float)oz, &b, &q);
+		qone(0, 0, y, os, (float)oz, b, &q);
 		sti(r, i, q);
 	}
 	return 0;
@@ -2332,16 +2368,15 @@ int64_t
 ref_quickquantize(Module *m, NodeId n)
 {
 	const Node *nd = &m->nodes[n];
-	NodeId x, out;
+	const Node *xn;
 	const Const *cx;
 	const void *sp, *zp;
-	int dt, esz;
+	int dt;
 	float sc, z;
 	int32_t zi;
 	int64_t count;
+	size_t nbytes;
 	unsigned char *dst;
-	const unsigned char *src;
-	QRange b;
 
 	if (nd->kind != NK_CALL || nd->op != OP_QNN_QUANTIZE || !nd->type)
 		return -1;
@@ -2356,11 +2391,11 @@ ref_quickquantize(Module *m, NodeId n)
 		if (rd->kind == AV_STR && rd->u.s != SYM_None)
 			return -1;
 	}
-	x = ir_arg(m, n, 0);
-	if (m->nodes[x].kind != NK_CONST || !(sp = scalarconst(m, ir_arg(m, n, 1), DT_FLOAT32)) ||
+	xn = &m->nodes[ir_arg(m, n, 0)];
+	if (xn->kind != NK_CONST || !(sp = scalarconst(m, ir_arg(m, n, 1), DT_FLOAT32)) ||
 	    !(zp = scalarconst(m, ir_arg(m, n, 2), DT_INT32)))
 		return -1;
-	cx = &m->consts[m->nodes[x].aux];
+	cx = &m->consts[xn->aux];
 	dt = (DType)m->types[nd->type].dtype;
 	count = ir_type_numel(m, nd->type);
 	if (!cx->data || m->types[cx->type].dtype != DT_FLOAT32 || ir_type_numel(m, cx->type) != count ||
@@ -2369,32 +2404,14 @@ ref_quickquantize(Module *m, NodeId n)
 	memcpy(&sc, sp, 4);
 	memcpy(&zi, zp, 4);
 	z = (float)zi;
-	b = qrange(dt);
-	esz = ir_dtype_bytes[dt];   /* in locals: the stores below may alias any table */
-	/* into scratch first: a refused fold adds nothing to the module */
-	src = cx->data;
-	{
-		uint32_t small[256], *q = (size_t)count <= 256 ? small : ir_xmalloc((size_t)count * 4);
-		if (!qexact(src, count, sc, z, &b, q)) {
-			if (q != small)
-				free(q);
-			return 0;
-		}
-		/* narrow in place: element i's bytes never pass element i's int32 */
-		dst = (unsigned char *)q;
-		for (int64_t i = 0; esz < 4 && i < count; i++) {
-			if (esz == 1) {
-				dst[i] = (unsigned char)q[i];
-			} else {
-				uint16_t h = (uint16_t)q[i];
-				memcpy(dst + 2 * i, &h, 2);
-			}
-		}
-		out = ir_const(m, nd->type, dst, m->locs[n]);
-		if (q != small)
-			free(q);
+	/* straight into the module's data; a refused fold gives it back */
+	nbytes = (size_t)count * ir_dtype_bytes[dt];
+	dst = ir_arena_raw(&m->data, nbytes);
+	if (!qexact(cx->data, count, sc, z, dt, qrange(dt), dst)) {
+		ir_arena_giveback(&m->data, dst, nbytes);
+		return 0;
 	}
-	return out;
+	return ir_const_own(m, nd->type, dst, m->locs[n]);
 }
 
 /* ---------------------------------------------------------------- dispatch */
