@@ -49,6 +49,9 @@ typedef struct Emit {
 	/* the leaf being emitted */
 	const Rule *rule;
 	const Variant *var;
+	/* the loads and tests on the way from the tree's root to it */
+	const Step **loads; uint32_t nloads, caploads;
+	const Step **tests; uint32_t ntests, captests;
 } Emit;
 
 /* ---------------------------------------------------------------- text */
@@ -676,11 +679,60 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 	e->errors++;
 }
 
+/* loadof: the load step that fills variable v on the way to the leaf */
+static const Step *
+loadof(const Emit *e, const char *v)
+{
+	for (uint32_t i = e->nloads; i-- > 0;)
+		if (strcmp(e->loads[i]->v, v) == 0)
+			return e->loads[i];
+	return NULL;
+}
+
+/* inplace: for a rule's result a, a call whose operands are the operands
+** 0..n-1 of one matched node d below the root, in order, the arguments
+** that rw_call_in_place() takes after the attributes: d and the matched
+** nodes between the root and d; NULL if a is not such a call */
+static const char *
+inplace(Emit *e, const Ast *a)
+{
+	const char *d = NULL, *path = "";
+	const Step *l;
+	uint32_t n = 0, np = 0;
+
+	if (a != e->rule->result)
+		return NULL;
+	for (uint32_t i = 0; i < a->nkid; i++) {
+		const Ast *k = a->kid[i];
+		const Bind *b;
+		if (k->kind == A_ATTR || k->kind == A_ATTRS)
+			continue;
+		if (k->kind != A_NAME || !(b = findbind(e, k->s)) || b->kind != 0 || !(l = loadof(e, b->var)) ||
+		    l->k != (int)n || (d && strcmp(l->v2, d) != 0))
+			return NULL;
+		d = l->v2;
+		n++;
+	}
+	if (!d || strcmp(d, "v") == 0)
+		return NULL;
+	for (uint32_t i = 0;; i++) {
+		if (i == e->ntests)
+			return NULL;        /* d is not known to be a call of a's op */
+		if (e->tests[i]->kind == S_OP && strcmp(e->tests[i]->v, d) == 0 && e->tests[i]->n == a->op)
+			break;
+	}
+	for (l = loadof(e, d); l && strcmp(l->v2, "v") != 0; l = loadof(e, l->v2))
+		path = fmt(e, "%s%s", np++ ? fmt(e, "%s, ", path) : "", l->v2);
+	if (!l)
+		return NULL;
+	return np ? fmt(e, "%s, (const NodeId[]){ %s }, %u", d, path, np) : fmt(e, "%s, NULL, 0", d);
+}
+
 /* rcall: statements building an op call; returns its variable */
 static const char *
 rcall(Emit *e, const Ast *a, Out *o, int ind)
 {
-	const char *args, *av = "0", *t;
+	const char *args, *av = "0", *t, *over;
 	uint32_t n = 0;
 	Cat cat;
 
@@ -709,7 +761,12 @@ rcall(Emit *e, const Ast *a, Out *o, int ind)
 				setattr(e, o, ind, av, a->op, ir_op_attr_index(a->op, a->kid[i]->s, strlen(a->kid[i]->s)), a->kid[i]->kid[0]);
 	}
 	t = temp(e);
-	put(o, ind, fmt(e, "NodeId %s = rw_call(rw, %s, (const NodeId[]){ %s }, %u, %s);", t, opname(e, a->op), args, n, av));
+	if ((over = inplace(e, a)))
+		put(o, ind, fmt(e, "NodeId %s = rw_call_in_place(rw, %s, (const NodeId[]){ %s }, %u, %s, %s);", t,
+		                opname(e, a->op), args, n, av, over));
+	else
+		put(o, ind, fmt(e, "NodeId %s = rw_call(rw, %s, (const NodeId[]){ %s }, %u, %s);", t, opname(e, a->op),
+		                args, n, av));
 	return t;
 }
 
@@ -938,20 +995,29 @@ node(Emit *e, Out *o, const TNode *t, int ind)
 		} else if (k->step.kind == S_LOAD) {
 			e->usesm = 1;
 			put(o, ind, fmt(e, "%s = rw_arg(m, %s, %d);", k->step.v, k->step.v2, k->step.k));
+			ir_vgrow(&e->loads, &e->caploads, e->nloads + 1);
+			e->loads[e->nloads++] = &k->step;
 			node(e, o, k, ind);
+			e->nloads--;
 		} else {
 			/* a chain of tests with one child each becomes one condition */
+			uint32_t mark = e->ntests;
 			Cat c;
 			catinit(&c);
 			catf(&c, "if (%s", cond(e, &k->step));
+			ir_vgrow(&e->tests, &e->captests, e->ntests + 1);
+			e->tests[e->ntests++] = &k->step;
 			while (k->nkids == 1 && istest(&k->kids[0]->step)) {
 				k = k->kids[0];
 				catf(&c, " &&\n%s", cond(e, &k->step));
+				ir_vgrow(&e->tests, &e->captests, e->ntests + 1);
+				e->tests[e->ntests++] = &k->step;
 			}
 			catf(&c, ") {");
 			put(o, ind, catend(e, &c));
 			node(e, o, k, ind + 1);
 			put(o, ind, "}");
+			e->ntests = mark;
 		}
 	}
 }
@@ -1205,6 +1271,8 @@ out:
 	free(e.funcs.v);
 	free(e.strs);
 	free(e.lits);
+	free(e.loads);
+	free(e.tests);
 	dsl_map_free(&e.strmap);
 	dsl_map_free(&e.litmap);
 	dsl_map_free(&e.bound);

@@ -43,7 +43,7 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 #line 18 "rulesets/canonicalize.rules"
 					AttrId a1 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, v_0_0);
 					rw_set_dtype(rw, a1, 3 /* out_dtype */, DT_UINT8);
-					NodeId t2 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4 }, 5, a1);
+					NodeId t2 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4 }, 5, a1, v_0_0, (const NodeId[]){ v_0 }, 1);
 					if (t2 && !rw->gfail) {
 						*rule = 1;
 						return t2;
@@ -73,7 +73,7 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 #line 22 "rulesets/canonicalize.rules"
 					AttrId a3 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, v_0_0);
 					rw_set_dtype(rw, a3, 3 /* out_dtype */, DT_INT8);
-					NodeId t4 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4 }, 5, a3);
+					NodeId t4 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4 }, 5, a3, v_0_0, (const NodeId[]){ v_0 }, 1);
 					if (t4 && !rw->gfail) {
 						*rule = 2;
 						return t4;

@@ -314,6 +314,38 @@ rw_call(Rw *rw, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs)
 	return ir_call(rw->m, op, args, nargs, attrs, rootloc(rw));
 }
 
+/* oneuse: n has exactly one use */
+static int
+oneuse(const Module *m, NodeId n)
+{
+	uint32_t s = m->firstuse[n];
+	return s && !m->uses[s].next;
+}
+
+NodeId
+rw_call_in_place(Rw *rw, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs, NodeId d,
+                 const NodeId *path, uint32_t npath)
+{
+	Module *m = rw->m;
+	Node *nd;
+
+	if (rw->dry || rw->gfail || rw->inplace || !d || (ir_ops[op].nattrs && !attrs))
+		return rw_call(rw, op, args, nargs, attrs);
+	nd = &m->nodes[d];
+	if (nd->kind != NK_CALL || nd->op != op || nd->nargs != nargs || !oneuse(m, d) ||
+	    memcmp(&m->argv[nd->args], args, nargs * sizeof *args) != 0)
+		return rw_call(rw, op, args, nargs, attrs);
+	for (uint32_t i = 0; i < npath; i++)
+		if (!oneuse(m, path[i]))
+			return rw_call(rw, op, args, nargs, attrs);
+	rw->inplace = d;
+	rw->oldaux = nd->aux;
+	rw->oldtype = nd->type;
+	nd->aux = ir_attr_intern_op(m, op, attrs, (uint32_t)ir_ops[op].nattrs);
+	nd->type = 0;           /* the driver infers it */
+	return d;
+}
+
 static int
 fits(int dt, int64_t v)
 {
@@ -439,17 +471,19 @@ rw_fold(Rw *rw, NodeId n)
 	/* the usual case, an op of constants (qnn.quantize(const, const,
 	   const)): look at them directly */
 	if (m->nodes[n].kind == NK_CALL) {
+		const NodeId *a = &m->argv[m->nodes[n].args];
 		uint32_t i, na = m->nodes[n].nargs;
-		for (i = 0; i < na && m->nodes[rw_arg(m, n, i)].kind == NK_CONST; i++) {
-			const Const *k = ir_node_const(m, rw_arg(m, n, i));
-			inl &= (k->flags & CF_INLINE) || m->types[k->type].n == 0;
-		}
+		for (i = 0; i < na && m->nodes[a[i]].kind == NK_CONST; i++)
+			;
 		if (i == na) {
+			for (i = 0; i < na && inl; i++) {
+				const Const *k = ir_node_const(m, a[i]);
+				inl = (k->flags & CF_INLINE) || m->types[k->type].n == 0;
+			}
 			if (inl)
 				ir_node_const(m, c)->flags |= CF_INLINE;
 			return c;
 		}
-		inl = 1;
 	}
 	/* else walk the subtree with the tuple builder's stack as scratch */
 	rw_tb_add(rw, n);
@@ -685,26 +719,6 @@ queue(Work *w, const Module *m, NodeId n)
 	w->v[w->n++] = n;
 }
 
-/* reap: kill n if nothing uses it, then its operands likewise */
-static void
-reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
-{
-	uint32_t sp = 0;
-
-	ir_vgrow(stack, cap, 1);
-	(*stack)[sp++] = n;
-	while (sp) {
-		NodeId x = (*stack)[--sp];
-		Node *nd = &m->nodes[x];
-		if (m->firstuse[x] || nd->kind == NK_DEAD || nd->kind == NK_VAR || nd->kind == NK_FUNC)
-			continue;
-		ir_vgrow(stack, cap, sp + nd->nargs);
-		for (uint32_t i = 0; i < nd->nargs; i++)
-			(*stack)[sp++] = rw_arg(m, x, i);
-		ir_node_kill(m, x);
-	}
-}
-
 /* seeddfs: seed() for a module whose operands are not all older than
 ** their users: a depth-first walk from the globals */
 static void
@@ -793,6 +807,16 @@ dfs:
 	free(seen);
 }
 
+/* undo: the node a failed rewrite built in place of a matched one gets
+** its attributes and type back */
+static void
+undo(Rw *rw)
+{
+	rw->m->nodes[rw->inplace].aux = rw->oldaux;
+	rw->m->nodes[rw->inplace].type = rw->oldtype;
+	rw->inplace = 0;
+}
+
 static void
 rulename(char *buf, size_t n, const Ruleset *rs, uint32_t rule)
 {
@@ -836,7 +860,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 	Work w = { 0 };
 	Log log = { 0 };
 	NodeId *stack = NULL;
-	uint32_t capstack = 0;
+	uint32_t capstack = 0, rule = 0;
 	int before = d->errors;
 	uint64_t budget = 64 * (uint64_t)m->nnodes + 100000, visits = 0, rewrites = 0;
 	/* the budget is of rewrites: with ids reused the node count stays flat */
@@ -850,7 +874,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 	m->track = 1;
 	for (;;) {
 		NodeId n, r, *made;
-		uint32_t rule = 0, nmade;
+		uint32_t nmade;
 		uint8_t k;
 
 		if (w.n) {
@@ -867,6 +891,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM)
 			continue;
 		visits++;
+		rule = 0;
 		m->ncreated = 0;
 		rw.root = n;
 		rw.gfail = 0;
@@ -878,6 +903,8 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			for (uint32_t i = nmade; i-- > 0;)
 				if (m->nodes[made[i]].kind != NK_DEAD && !m->firstuse[made[i]])
 					ir_node_kill(m, made[i]);
+			if (rw.inplace)
+				undo(&rw);
 			continue;
 		}
 		for (uint32_t i = 0; i < nmade; i++) {
@@ -885,32 +912,36 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			uint8_t xk = m->nodes[x].kind;
 			if (xk == NK_DEAD || xk == NK_CONST)
 				continue;       /* a constant is made with its type */
-			if (!(m->nodes[x].type = ir_infer_node(m, x, d))) {
-				ir_note(d, m->locs[n], "in the result of rule '%s' (%s:%u)", rs->rules[rule].name,
-				        rs->rules[rule].file, rs->rules[rule].line);
-				goto out;
-			}
+			if (!(m->nodes[x].type = ir_infer_node(m, x, d)))
+				goto badresult;
 		}
+		if (rw.inplace && !(m->nodes[rw.inplace].type = ir_infer_node(m, rw.inplace, d)))
+			goto badresult;
 		if (m->nodes[r].type != m->nodes[n].type) {
 			ir_error(d, m->locs[n], "rule '%s' (%s:%u) replaced a %s with a %s", rs->rules[rule].name,
 			         rs->rules[rule].file, rs->rules[rule].line,
 			         ir_type_str(m, m->nodes[n].type, b1, sizeof b1), ir_type_str(m, m->nodes[r].type, b2, sizeof b2));
-			goto out;
+			goto undo;
 		}
 		/* what the rule built is one rewrite further down n's chain; only
 		   long chains pay for the signatures that find cycles */
 		if (m->nnodes > w.capin)
 			grow(&w, m, m->nnodes - 1);
 		{
+			uint8_t g = w.gen[n] < 255 ? (uint8_t)(w.gen[n] + 1) : 255;
 			int rnew = 0;
 			for (uint32_t i = 0; i < nmade; i++) {
-				w.gen[made[i]] = w.gen[n] < 255 ? (uint8_t)(w.gen[n] + 1) : 255;
+				w.gen[made[i]] = g;
 				rnew |= made[i] == r;
+			}
+			if (rw.inplace) {
+				w.gen[rw.inplace] = g;
+				rnew |= rw.inplace == r;
 			}
 			if (w.gen[n] >= WATCH || (!rnew && w.gen[r] >= WATCH)) {
 				uint64_t sn = sig(m, n), sr = sig(m, r);
 				if (cycle(&rw, &log, sn, sr, rule))
-					goto out;
+					goto undo;
 				logadd(&log, sn, sr, rule);
 				/* signatures name operands by id: ids must not be reused now */
 				m->reuse = 0;
@@ -919,7 +950,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		if (++rewrites > budget) {
 			ir_error(d, m->locs[n], "rewriting did not finish after %llu rewrites; the last rule to fire was '%s' (%s:%u)",
 			         (unsigned long long)rewrites, rs->rules[rule].name, rs->rules[rule].file, rs->rules[rule].line);
-			goto out;
+			goto undo;
 		}
 		fired[rule]++;
 		ir_replace_uses(m, n, r);
@@ -932,9 +963,20 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			if (xk == NK_CALL || xk == NK_TUPLE || xk == NK_GETITEM)
 				queue(&w, m, made[i]);      /* what a rule can match */
 		}
+		if (rw.inplace) {
+			queue(&w, m, rw.inplace);
+			rw.inplace = 0;
+		}
 		queue(&w, m, r);
-		reap(m, n, &stack, &capstack);
+		ir_reap(m, n, &stack, &capstack);
 	}
+	goto out;
+badresult:
+	ir_note(d, m->locs[rw.root], "in the result of rule '%s' (%s:%u)", rs->rules[rule].name,
+	        rs->rules[rule].file, rs->rules[rule].line);
+undo:
+	if (rw.inplace)
+		undo(&rw);
 out:
 	m->reuse = 0;
 	m->track = 0;

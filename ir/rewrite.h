@@ -65,6 +65,12 @@ struct Rw {
 	int dry;                /* benchmarks: builders make nothing and return
 	                           root, so only matching is measured */
 	AttrId scratch;         /* dry: attributes are written here */
+	/* a result built in place of a matched node (rw_call_in_place): the
+	** node, and its attributes and type before, for the driver to commit
+	** or restore */
+	NodeId inplace;
+	AttrId oldaux;
+	TypeId oldtype;
 	/* a scratch stack for tuples built with rest fields */
 	NodeId *tb; uint32_t ntb, captb;
 	/* target tables: called for each entry (rule, in the table's order)
@@ -226,6 +232,13 @@ void rw_set_sym(Rw *rw, AttrId a, int k, Sym s);
 void rw_set_lit(Rw *rw, AttrId a, int k, uint32_t j);
 void rw_set_from(Rw *rw, AttrId a, int k, NodeId n, int kn);
 NodeId rw_call(Rw *rw, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs);
+/* rw_call(), for a result whose operands are those of d, a matched call
+** of the same op, in order: while only the match uses d (d and each node
+** of path, the matched nodes between the root and d, have one use), d
+** itself takes the attributes and is returned; the root's replacement
+** then leaves d alive and kills the rest.  Otherwise as rw_call(). */
+NodeId rw_call_in_place(Rw *rw, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs, NodeId d,
+                        const NodeId *path, uint32_t npath);
 NodeId rw_scalar_i(Rw *rw, int dt, int64_t v);
 NodeId rw_scalar_f(Rw *rw, int dt, double v);
 NodeId rw_getitem(Rw *rw, NodeId t, uint32_t i);

@@ -1,8 +1,11 @@
 /*
-** rewrite.c: unit tests of the rewrite driver's visiting order, through the
-** C API (the text parser drops unused values, so it cannot make them):
-** which nodes the worklist starts from, for modules whose ids put operands
-** first (Module.unordered clear) and for modules where they do not.
+** rewrite.c: unit tests of the rewrite driver through the C API.
+**
+** The visiting order (the text parser drops unused values, so it cannot
+** make them): which nodes the worklist starts from, for modules whose ids
+** put operands first (Module.unordered clear) and for modules where they
+** do not.  Results built in place of a matched node (rw_call_in_place):
+** which node they are, and what a failed rewrite leaves.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +14,9 @@
 #include "ir.h"
 #include "rewrite.h"
 #include "tap.h"
+#include "text.h"
 
-extern const Ruleset graft_ruleset_algebra;
+extern const Ruleset graft_ruleset_algebra, graft_ruleset_canonicalize, graft_ruleset_broken;
 
 static Loc noloc;
 
@@ -72,11 +76,97 @@ test_unreachable(int unordered)
 	ir_module_free(m);
 }
 
+/* The seed's requantize, clip and cast, as text. */
+static const char chain[] =
+	"def @main(%x: Tensor[(1, 8), int32]) {\n"
+	"  %0 = qnn.requantize(%x, 0.5f, 0, 0.25f, 3, out_dtype=\"int32\");\n"
+	"  %1 = clip(%0, a_min=0f, a_max=255f);\n"
+	"  cast(%1, dtype=\"uint8\")\n"
+	"}\n";
+
+/* parsed: chain parsed and typed; *rq gets the requantize's id */
+static Module *
+parsed(Diag *d, NodeId *rq)
+{
+	Module *m = ir_module_new();
+
+	ir_diag_init(d, stderr, m);
+	if (ir_parse(m, d, "chain.relay", chain, sizeof chain - 1) || ir_infer_types(m, d))
+		return NULL;
+	for (*rq = 1; *rq < m->nnodes && !(m->nodes[*rq].kind == NK_CALL && m->nodes[*rq].op == OP_QNN_REQUANTIZE);)
+		++*rq;
+	return m;
+}
+
+/* test_in_place: canonicalize turns the chain into its requantize, which
+** keeps its id and takes out_dtype="uint8" and the cast's type */
+static void
+test_in_place(void)
+{
+	Diag d;
+	NodeId rq, cast;
+	TypeId castty;
+	Module *m = parsed(&d, &rq);
+	RwStats st;
+	int k = ir_op_attr_index(OP_QNN_REQUANTIZE, "out_dtype", 9);
+
+	if (!m) {
+		ok(0, "the chain parses");
+		return;
+	}
+	cast = ir_func_body(m, m->globals[0].fn);
+	castty = m->nodes[cast].type;
+	ok(m->nodes[cast].op == OP_CAST, "the chain's body is the cast");
+	is_int(ir_rewrite(m, &graft_ruleset_canonicalize, &d, &st), 0, "canonicalize succeeds");
+	is_int((int64_t)st.rewrites, 1, "one rewrite");
+	free(st.fired);
+	is_int(ir_func_body(m, m->globals[0].fn), rq, "the body is the requantize that was matched, changed in place");
+	is_int(m->nodes[rq].type, castty, "it has the cast's type");
+	is_int(rw_attr_i(m, rq, k), DT_UINT8, "and out_dtype=\"uint8\"");
+	ok(m->nodes[cast].kind == NK_DEAD, "the cast is gone");
+	is_int(ir_nuses(m, rq), 1, "the requantize has one use, the function's");
+	is_int(ir_verify(m, &d), 0, "the result verifies");
+	ir_diag_free(&d);
+	ir_module_free(m);
+}
+
+/* test_in_place_undone: a result built in place whose type is wrong is an
+** error, and the requantize gets its attributes and type back */
+static void
+test_in_place_undone(void)
+{
+	Diag d;
+	NodeId rq;
+	Module *m = parsed(&d, &rq);
+	AttrId aux;
+	TypeId ty;
+	FILE *null = fopen("/dev/null", "w");
+
+	if (!m || !null) {
+		ok(0, "the chain parses");
+		return;
+	}
+	aux = m->nodes[rq].aux;
+	ty = m->nodes[rq].type;
+	d.out = null;
+	is_int(ir_rewrite(m, &graft_ruleset_broken, &d, NULL), 1, "a result of the wrong type is one error");
+	is_int(m->nodes[rq].aux, aux, "the requantize has its attributes back");
+	is_int(m->nodes[rq].type, ty, "and its type");
+	ok(m->nodes[ir_func_body(m, m->globals[0].fn)].op == OP_CAST, "the cast is still the body");
+	d.out = stderr;
+	is_int(ir_verify(m, &d), 0, "the module verifies");
+	ir_diag_free(&d);
+	ir_module_free(m);
+	fclose(null);
+}
+
 int
 main(void)
 {
 	plan_lazy();
 	test_unreachable(0);
 	test_unreachable(1);
+	test_in_place();
+	test_in_place_undone();
 	return done_testing();
 }
