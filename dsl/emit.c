@@ -1209,6 +1209,20 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	if (!e.nlits)
 		put(&e.tables, 1, "\"\",");
 	put(&e.tables, 0, "};");
+	put(&e.tables, 0, "");
+	put(&e.tables, 0, "/* the ops of the calls that patterns are rooted at */");
+	put(&e.tables, 0, "static const OpId roots[] = {");
+	{
+		uint32_t nroots = 0;
+		for (uint32_t i = 0; i < r->ntrees; i++)
+			if (r->trees[i].kind == NK_CALL) {
+				put(&e.tables, 1, fmt(&e, "%s,", opname(&e, r->trees[i].op)));
+				nroots++;
+			}
+		if (!nroots)
+			put(&e.tables, 1, "OP_NONE,");
+	}
+	put(&e.tables, 0, "};");
 
 	/* the dispatcher */
 	put(&e.funcs, 0, "");
@@ -1242,6 +1256,18 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 1, fmt(&e, "%u, lits,", e.nlits));
 	put(&e.funcs, 1, "match,");
 	put(&e.funcs, 1, r->target ? "1," : "0,");
+	{
+		uint32_t nroots = 0;
+		unsigned kinds = 0;
+		for (uint32_t i = 0; i < r->ntrees; i++)
+			if (r->trees[i].kind == NK_CALL)
+				nroots++;
+			else
+				kinds |= 1u << r->trees[i].kind;
+		put(&e.funcs, 1, fmt(&e, "%u, roots,", nroots));
+		put(&e.funcs, 1, kinds == 0 ? "0," : kinds == 1u << NK_TUPLE ? "1 << NK_TUPLE," :
+		    kinds == 1u << NK_GETITEM ? "1 << NK_GETITEM," : "1 << NK_TUPLE | 1 << NK_GETITEM,");
+	}
 	put(&e.funcs, 0, "};");
 
 	{

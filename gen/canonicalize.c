@@ -16,6 +16,12 @@ static const char *const lits[] = {
 	"",
 };
 
+/* the ops of the calls that patterns are rooted at */
+static const OpId roots[] = {
+	OP_CAST,
+	OP_QNN_QUANTIZE,
+};
+
 /* rules rooted at cast */
 static NodeId
 match_cast(Rw *rw, NodeId v, uint32_t *rule)
@@ -48,7 +54,7 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 						*rule = 1;
 						return t2;
 					}
-#line 51 "gen/canonicalize.c"
+#line 57 "gen/canonicalize.c"
 				}
 			}
 		}
@@ -78,7 +84,7 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 						*rule = 2;
 						return t4;
 					}
-#line 81 "gen/canonicalize.c"
+#line 87 "gen/canonicalize.c"
 				}
 			}
 		}
@@ -109,7 +115,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 						*rule = 0;
 						return t1;
 					}
-#line 112 "gen/canonicalize.c"
+#line 118 "gen/canonicalize.c"
 				}
 			}
 		}
@@ -138,5 +144,7 @@ const Ruleset graft_ruleset_canonicalize = {
 	0, strs,
 	0, lits,
 	match,
+	0,
+	2, roots,
 	0,
 };

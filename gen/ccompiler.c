@@ -17,6 +17,11 @@ static const char *const lits[] = {
 	"",
 };
 
+/* the ops of the calls that patterns are rooted at */
+static const OpId roots[] = {
+	OP_MULTIPLY,
+};
+
 /* rules rooted at multiply */
 static NodeId
 match_multiply(Rw *rw, NodeId v, uint32_t *rule)
@@ -42,7 +47,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 							{
 #line 17 "rulesets/ccompiler.rules"
 								rw_report(rw, 0, (const NodeId[]){ v, v_0, v_1 }, 3, 1);
-#line 45 "gen/ccompiler.c"
+#line 50 "gen/ccompiler.c"
 							}
 						}
 					}
@@ -66,7 +71,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 					{
 #line 17 "rulesets/ccompiler.rules"
 						rw_report(rw, 0, (const NodeId[]){ v, v_0, v_1 }, 3, 1);
-#line 69 "gen/ccompiler.c"
+#line 74 "gen/ccompiler.c"
 					}
 				}
 			}
@@ -88,7 +93,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 							{
 #line 17 "rulesets/ccompiler.rules"
 								rw_report(rw, 0, (const NodeId[]){ v, v_0, v_1 }, 3, 1);
-#line 91 "gen/ccompiler.c"
+#line 96 "gen/ccompiler.c"
 							}
 						}
 					}
@@ -112,7 +117,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 					{
 #line 17 "rulesets/ccompiler.rules"
 						rw_report(rw, 0, (const NodeId[]){ v, v_0, v_1 }, 3, 1);
-#line 115 "gen/ccompiler.c"
+#line 120 "gen/ccompiler.c"
 					}
 				}
 			}
@@ -141,4 +146,6 @@ const Ruleset graft_ruleset_ccompiler = {
 	0, lits,
 	match,
 	1,
+	1, roots,
+	0,
 };

@@ -27,6 +27,17 @@ static const char *const lits[] = {
 	"",
 };
 
+/* the ops of the calls that patterns are rooted at */
+static const OpId roots[] = {
+	OP_CAST,
+	OP_CLIP,
+	OP_NN_MAX_POOL2D,
+	OP_QNN_ADD,
+	OP_QNN_MUL,
+	OP_QNN_QUANTIZE,
+	OP_QNN_REQUANTIZE,
+};
+
 /* rules rooted at cast */
 static NodeId
 match_cast(Rw *rw, NodeId v, uint32_t *rule)
@@ -48,7 +59,7 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 				rw->gfail = 0;
 				int ok = ((((rw_attr_s(m, v_0, 4 /* layout */) == rw->syms[0]) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && (((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v) == DT_INT8)) || ((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v) == DT_INT16))))) && !rw->gfail;
 				rw_report(rw, 2, (const NodeId[]){ v, v_0, v_0_0 }, 3, ok);
-#line 51 "gen/cmsis-nn.c"
+#line 62 "gen/cmsis-nn.c"
 			}
 		}
 	}
@@ -104,7 +115,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 																	rw->gfail = 0;
 																	int ok = (((((((((rw_dtype(m, v_0_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_0_3) == 0LL)) && (1 || (!((rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 0LL))))))))) && !rw->gfail;
 																	rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_0, v_0_0_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 16, ok);
-#line 107 "gen/cmsis-nn.c"
+#line 118 "gen/cmsis-nn.c"
 																}
 															}
 														}
@@ -146,7 +157,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 															rw->gfail = 0;
 															int ok = (((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_0_3) == 0LL)) && (1 || (!((rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 0LL))))))))) && !rw->gfail;
 															rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, ok);
-#line 149 "gen/cmsis-nn.c"
+#line 160 "gen/cmsis-nn.c"
 														}
 													}
 												}
@@ -192,7 +203,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 															rw->gfail = 0;
 															int ok = (((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_3) == 0LL)) && (0 || (!((rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 0LL))))))))) && !rw->gfail;
 															rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, ok);
-#line 195 "gen/cmsis-nn.c"
+#line 206 "gen/cmsis-nn.c"
 														}
 													}
 												}
@@ -231,7 +242,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 													rw->gfail = 0;
 													int ok = (((((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_3) == 0LL)) && (0 || (!((rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 0LL))))))))) && !rw->gfail;
 													rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, ok);
-#line 234 "gen/cmsis-nn.c"
+#line 245 "gen/cmsis-nn.c"
 												}
 											}
 										}
@@ -275,7 +286,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 															rw->gfail = 0;
 															int ok = (((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (rw_value(rw, v_0_0_0_3) == 0LL))) && !rw->gfail;
 															rw_report(rw, 1, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, ok);
-#line 278 "gen/cmsis-nn.c"
+#line 289 "gen/cmsis-nn.c"
 														}
 													}
 												}
@@ -317,7 +328,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 													rw->gfail = 0;
 													int ok = (((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (rw_value(rw, v_0_0_3) == 0LL))) && !rw->gfail;
 													rw_report(rw, 1, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, ok);
-#line 320 "gen/cmsis-nn.c"
+#line 331 "gen/cmsis-nn.c"
 												}
 											}
 										}
@@ -344,7 +355,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 					rw->gfail = 0;
 					int ok = ((((rw_attr_s(m, v_0_0, 4 /* layout */) == rw->syms[0]) && (rw_dim(rw, v_0_0_0_0, 0LL) == 1LL)) && (((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0) == DT_INT8)) || ((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0) == DT_INT16))))) && !rw->gfail;
 					rw_report(rw, 2, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0 }, 4, ok);
-#line 347 "gen/cmsis-nn.c"
+#line 358 "gen/cmsis-nn.c"
 				}
 			}
 		}
@@ -359,7 +370,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 			rw->gfail = 0;
 			int ok = ((((rw_attr_s(m, v_0, 4 /* layout */) == rw->syms[0]) && (rw_dim(rw, v_0_0, 0LL) == 1LL)) && (((rw_dtype(m, v_0_0) == DT_INT8) && (rw_dtype(m, v_0) == DT_INT8)) || ((rw_dtype(m, v_0_0) == DT_INT16) && (rw_dtype(m, v_0) == DT_INT16))))) && !rw->gfail;
 			rw_report(rw, 3, (const NodeId[]){ v, v_0 }, 2, ok);
-#line 362 "gen/cmsis-nn.c"
+#line 373 "gen/cmsis-nn.c"
 		}
 	}
 	if (rw_op(m, v_0) == OP_QNN_MUL) {
@@ -385,7 +396,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = (((((!((((rw_kind(m, v_0_0) == NK_CONST) && (rw_rank(rw, v_0_0) == 0LL)) && (rw_kind(m, v_0_1) == NK_CONST)) && (rw_rank(rw, v_0_1) == 0LL))) && ((rw_dtype(m, v_0_0) == DT_INT8) || (rw_dtype(m, v_0_0) == DT_INT16))) && (rw_dtype(m, v_0_1) == rw_dtype(m, v_0_0))) && (!(rw_dtype(m, v_0_0) == DT_INT16) || (((rw_value(rw, v_0_3) == 0LL) && (rw_value(rw, v_0_5) == 0LL)) && (rw_value(rw, v_0_7) == 0LL))))) && !rw->gfail;
 									rw_report(rw, 4, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, ok);
-#line 388 "gen/cmsis-nn.c"
+#line 399 "gen/cmsis-nn.c"
 								}
 								/* composite qnn_mul, variant 2 of 4
 								 * match:  clip(qnn.mul(b, a, const, zb:const, const, za:const, const, zo:const))
@@ -395,7 +406,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = (((((!((((rw_kind(m, v_0_1) == NK_CONST) && (rw_rank(rw, v_0_1) == 0LL)) && (rw_kind(m, v_0_0) == NK_CONST)) && (rw_rank(rw, v_0_0) == 0LL))) && ((rw_dtype(m, v_0_1) == DT_INT8) || (rw_dtype(m, v_0_1) == DT_INT16))) && (rw_dtype(m, v_0_0) == rw_dtype(m, v_0_1))) && (!(rw_dtype(m, v_0_1) == DT_INT16) || (((rw_value(rw, v_0_5) == 0LL) && (rw_value(rw, v_0_3) == 0LL)) && (rw_value(rw, v_0_7) == 0LL))))) && !rw->gfail;
 									rw_report(rw, 4, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, ok);
-#line 398 "gen/cmsis-nn.c"
+#line 409 "gen/cmsis-nn.c"
 								}
 							}
 						}
@@ -427,7 +438,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = (((((!((((rw_kind(m, v_0_0) == NK_CONST) && (rw_rank(rw, v_0_0) == 0LL)) && (rw_kind(m, v_0_1) == NK_CONST)) && (rw_rank(rw, v_0_1) == 0LL))) && ((rw_dtype(m, v_0_0) == DT_INT8) || (rw_dtype(m, v_0_0) == DT_INT16))) && (rw_dtype(m, v_0_1) == rw_dtype(m, v_0_0))) && (!(rw_dtype(m, v_0_0) == DT_INT16) || (((rw_value(rw, v_0_3) == 0LL) && (rw_value(rw, v_0_5) == 0LL)) && (rw_value(rw, v_0_7) == 0LL))))) && !rw->gfail;
 									rw_report(rw, 5, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, ok);
-#line 430 "gen/cmsis-nn.c"
+#line 441 "gen/cmsis-nn.c"
 								}
 								/* composite qnn_add, variant 2 of 4
 								 * match:  clip(qnn.add(b, a, const, zb:const, const, za:const, const, zo:const))
@@ -437,7 +448,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = (((((!((((rw_kind(m, v_0_1) == NK_CONST) && (rw_rank(rw, v_0_1) == 0LL)) && (rw_kind(m, v_0_0) == NK_CONST)) && (rw_rank(rw, v_0_0) == 0LL))) && ((rw_dtype(m, v_0_1) == DT_INT8) || (rw_dtype(m, v_0_1) == DT_INT16))) && (rw_dtype(m, v_0_0) == rw_dtype(m, v_0_1))) && (!(rw_dtype(m, v_0_1) == DT_INT16) || (((rw_value(rw, v_0_5) == 0LL) && (rw_value(rw, v_0_3) == 0LL)) && (rw_value(rw, v_0_7) == 0LL))))) && !rw->gfail;
 									rw_report(rw, 5, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, ok);
-#line 440 "gen/cmsis-nn.c"
+#line 451 "gen/cmsis-nn.c"
 								}
 							}
 						}
@@ -466,7 +477,7 @@ match_nn_max_pool2d(Rw *rw, NodeId v, uint32_t *rule)
 		rw->gfail = 0;
 		int ok = ((((rw_attr_s(m, v, 4 /* layout */) == rw->syms[0]) && (rw_dim(rw, v_0, 0LL) == 1LL)) && (((rw_dtype(m, v_0) == DT_INT8) && (rw_dtype(m, v) == DT_INT8)) || ((rw_dtype(m, v_0) == DT_INT16) && (rw_dtype(m, v) == DT_INT16))))) && !rw->gfail;
 		rw_report(rw, 3, (const NodeId[]){ v }, 1, ok);
-#line 469 "gen/cmsis-nn.c"
+#line 480 "gen/cmsis-nn.c"
 	}
 	return 0;
 }
@@ -501,7 +512,7 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = (((((!((((rw_kind(m, v_0) == NK_CONST) && (rw_rank(rw, v_0) == 0LL)) && (rw_kind(m, v_1) == NK_CONST)) && (rw_rank(rw, v_1) == 0LL))) && ((rw_dtype(m, v_0) == DT_INT8) || (rw_dtype(m, v_0) == DT_INT16))) && (rw_dtype(m, v_1) == rw_dtype(m, v_0))) && (!(rw_dtype(m, v_0) == DT_INT16) || (((rw_value(rw, v_3) == 0LL) && (rw_value(rw, v_5) == 0LL)) && (rw_value(rw, v_7) == 0LL))))) && !rw->gfail;
 								rw_report(rw, 5, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 504 "gen/cmsis-nn.c"
+#line 515 "gen/cmsis-nn.c"
 							}
 							/* composite qnn_add, variant 4 of 4
 							 * match:  qnn.add(b, a, const, zb:const, const, za:const, const, zo:const)
@@ -511,7 +522,7 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = (((((!((((rw_kind(m, v_1) == NK_CONST) && (rw_rank(rw, v_1) == 0LL)) && (rw_kind(m, v_0) == NK_CONST)) && (rw_rank(rw, v_0) == 0LL))) && ((rw_dtype(m, v_1) == DT_INT8) || (rw_dtype(m, v_1) == DT_INT16))) && (rw_dtype(m, v_0) == rw_dtype(m, v_1))) && (!(rw_dtype(m, v_1) == DT_INT16) || (((rw_value(rw, v_5) == 0LL) && (rw_value(rw, v_3) == 0LL)) && (rw_value(rw, v_7) == 0LL))))) && !rw->gfail;
 								rw_report(rw, 5, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 514 "gen/cmsis-nn.c"
+#line 525 "gen/cmsis-nn.c"
 							}
 						}
 					}
@@ -552,7 +563,7 @@ match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = (((((!((((rw_kind(m, v_0) == NK_CONST) && (rw_rank(rw, v_0) == 0LL)) && (rw_kind(m, v_1) == NK_CONST)) && (rw_rank(rw, v_1) == 0LL))) && ((rw_dtype(m, v_0) == DT_INT8) || (rw_dtype(m, v_0) == DT_INT16))) && (rw_dtype(m, v_1) == rw_dtype(m, v_0))) && (!(rw_dtype(m, v_0) == DT_INT16) || (((rw_value(rw, v_3) == 0LL) && (rw_value(rw, v_5) == 0LL)) && (rw_value(rw, v_7) == 0LL))))) && !rw->gfail;
 								rw_report(rw, 4, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 555 "gen/cmsis-nn.c"
+#line 566 "gen/cmsis-nn.c"
 							}
 							/* composite qnn_mul, variant 4 of 4
 							 * match:  qnn.mul(b, a, const, zb:const, const, za:const, const, zo:const)
@@ -562,7 +573,7 @@ match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = (((((!((((rw_kind(m, v_1) == NK_CONST) && (rw_rank(rw, v_1) == 0LL)) && (rw_kind(m, v_0) == NK_CONST)) && (rw_rank(rw, v_0) == 0LL))) && ((rw_dtype(m, v_1) == DT_INT8) || (rw_dtype(m, v_1) == DT_INT16))) && (rw_dtype(m, v_0) == rw_dtype(m, v_1))) && (!(rw_dtype(m, v_1) == DT_INT16) || (((rw_value(rw, v_5) == 0LL) && (rw_value(rw, v_3) == 0LL)) && (rw_value(rw, v_7) == 0LL))))) && !rw->gfail;
 								rw_report(rw, 4, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 565 "gen/cmsis-nn.c"
+#line 576 "gen/cmsis-nn.c"
 							}
 						}
 					}
@@ -602,7 +613,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = ((((((rw_value(rw, v_1) == (1.0 / 256LL)) && (rw_value(rw, v_2) == -128LL)) && (rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT8)) || ((((rw_value(rw, v_1) == (1.0 / 32768LL)) && (rw_value(rw, v_2) == 0LL)) && (rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT16)) && (rw_dtype(m, v_0_0_0) == DT_INT16)))) && !rw->gfail;
 								rw_report(rw, 6, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, ok);
-#line 605 "gen/cmsis-nn.c"
+#line 616 "gen/cmsis-nn.c"
 							}
 						}
 					}
@@ -660,7 +671,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 																rw->gfail = 0;
 																int ok = (((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_3) == 0LL)) && (1 || (!((rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 0LL))))))))) && !rw->gfail;
 																rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 15, ok);
-#line 663 "gen/cmsis-nn.c"
+#line 674 "gen/cmsis-nn.c"
 															}
 														}
 													}
@@ -702,7 +713,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														int ok = (((((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_3) == 0LL)) && (1 || (!((rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 0LL))))))))) && !rw->gfail;
 														rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 705 "gen/cmsis-nn.c"
+#line 716 "gen/cmsis-nn.c"
 													}
 												}
 											}
@@ -748,7 +759,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														int ok = (((((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0) == DT_INT16) || (rw_value(rw, v_0_2) == 0LL))) && (rw_value(rw, v_0_3) == 0LL)) && (0 || (!((rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 3LL))) || ((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 2LL)))) || (((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 0LL))))))))) && !rw->gfail;
 														rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 751 "gen/cmsis-nn.c"
+#line 762 "gen/cmsis-nn.c"
 													}
 												}
 											}
@@ -787,7 +798,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 												rw->gfail = 0;
 												int ok = (((((((((rw_dtype(m, v_0_0) == DT_INT8) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0) == DT_INT16) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (!(rw_dtype(m, v_0_0) == DT_INT16) || (rw_value(rw, v_0_2) == 0LL))) && (rw_value(rw, v_0_3) == 0LL)) && (0 || (!((rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_0, 3LL)) && ((((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 3LL))) || ((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 2LL)))) || (((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 0LL))))))))) && !rw->gfail;
 												rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, ok);
-#line 790 "gen/cmsis-nn.c"
+#line 801 "gen/cmsis-nn.c"
 											}
 										}
 									}
@@ -831,7 +842,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														int ok = (((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (rw_value(rw, v_0_0_3) == 0LL))) && !rw->gfail;
 														rw_report(rw, 1, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 834 "gen/cmsis-nn.c"
+#line 845 "gen/cmsis-nn.c"
 													}
 												}
 											}
@@ -873,7 +884,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 												rw->gfail = 0;
 												int ok = (((((((rw_dtype(m, v_0_0) == DT_INT8) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0) == DT_INT16) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (rw_value(rw, v_0_3) == 0LL))) && !rw->gfail;
 												rw_report(rw, 1, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, ok);
-#line 876 "gen/cmsis-nn.c"
+#line 887 "gen/cmsis-nn.c"
 											}
 										}
 									}
@@ -920,4 +931,6 @@ const Ruleset graft_ruleset_cmsis_nn = {
 	0, lits,
 	match,
 	1,
+	7, roots,
+	0,
 };

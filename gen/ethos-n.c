@@ -38,6 +38,22 @@ static const char *const lits[] = {
 	"",
 };
 
+/* the ops of the calls that patterns are rooted at */
+static const OpId roots[] = {
+	OP_CAST,
+	OP_CLIP,
+	OP_IMAGE_RESIZE2D,
+	OP_NN_DEPTH_TO_SPACE,
+	OP_NN_MAX_POOL2D,
+	OP_QNN_ADD,
+	OP_QNN_CONCATENATE,
+	OP_QNN_MUL,
+	OP_QNN_QUANTIZE,
+	OP_QNN_REQUANTIZE,
+	OP_RESHAPE,
+	OP_SPLIT,
+};
+
 /* rules rooted at cast */
 static NodeId
 match_cast(Rw *rw, NodeId v, uint32_t *rule)
@@ -59,7 +75,7 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 				rw->gfail = 0;
 				int ok = (((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL))) && !rw->gfail;
 				rw_report(rw, 7, (const NodeId[]){ v, v_0, v_0_0 }, 3, ok);
-#line 62 "gen/ethos-n.c"
+#line 78 "gen/ethos-n.c"
 			}
 		}
 	}
@@ -83,7 +99,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 		rw->gfail = 0;
 		int ok = (((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 		rw_report(rw, 20, (const NodeId[]){ v }, 1, ok);
-#line 86 "gen/ethos-n.c"
+#line 102 "gen/ethos-n.c"
 	}
 	return 0;
 }
@@ -106,7 +122,7 @@ match_image_resize2d(Rw *rw, NodeId v, uint32_t *rule)
 			rw->gfail = 0;
 			int ok = (((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 			rw_report(rw, 13, (const NodeId[]){ v }, 1, ok);
-#line 109 "gen/ethos-n.c"
+#line 125 "gen/ethos-n.c"
 		}
 	}
 	return 0;
@@ -130,7 +146,7 @@ match_nn_depth_to_space(Rw *rw, NodeId v, uint32_t *rule)
 			rw->gfail = 0;
 			int ok = ((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 			rw_report(rw, 19, (const NodeId[]){ v }, 1, ok);
-#line 133 "gen/ethos-n.c"
+#line 149 "gen/ethos-n.c"
 		}
 	}
 	return 0;
@@ -153,7 +169,7 @@ match_nn_max_pool2d(Rw *rw, NodeId v, uint32_t *rule)
 		rw->gfail = 0;
 		int ok = ((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 		rw_report(rw, 15, (const NodeId[]){ v }, 1, ok);
-#line 156 "gen/ethos-n.c"
+#line 172 "gen/ethos-n.c"
 	}
 	return 0;
 }
@@ -189,7 +205,7 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = ((((((rw_numel(rw, v_1) == 1LL) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 									rw_report(rw, 2, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 192 "gen/ethos-n.c"
+#line 208 "gen/ethos-n.c"
 								}
 							}
 						}
@@ -220,7 +236,7 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = ((((((rw_numel(rw, v_0) == 1LL) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_1))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL))) && !rw->gfail;
 									rw_report(rw, 2, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 223 "gen/ethos-n.c"
+#line 239 "gen/ethos-n.c"
 								}
 							}
 						}
@@ -251,7 +267,7 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = ((((((rw_numel(rw, v_1) == rw_dim(rw, v, (rw_rank(rw, v) - 1LL))) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 									rw_report(rw, 3, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 254 "gen/ethos-n.c"
+#line 270 "gen/ethos-n.c"
 								}
 							}
 						}
@@ -282,7 +298,7 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = ((((((rw_numel(rw, v_0) == rw_dim(rw, v, (rw_rank(rw, v) - 1LL))) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_1))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL))) && !rw->gfail;
 									rw_report(rw, 3, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 285 "gen/ethos-n.c"
+#line 301 "gen/ethos-n.c"
 								}
 							}
 						}
@@ -312,7 +328,7 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = (((((((((((((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL)) && (rw_dim(rw, v_1, 0LL) == 1LL)) && rw_is_scalar(m, v_2)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && rw_is_scalar(m, v_5)) && rw_is_scalar(m, v_6)) && rw_is_scalar(m, v_7))) && !rw->gfail;
 								rw_report(rw, 4, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 315 "gen/ethos-n.c"
+#line 331 "gen/ethos-n.c"
 							}
 							/* composite qnn_add, variant 2 of 2
 							 * match:  a:qnn.add(y, x, s1:const, z1:const, s0:const, z0:const, so:const, zo:const)
@@ -322,7 +338,7 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = (((((((((((((((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8)) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL)) && (rw_dim(rw, v_0, 0LL) == 1LL)) && rw_is_scalar(m, v_4)) && rw_is_scalar(m, v_5)) && rw_is_scalar(m, v_2)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_6)) && rw_is_scalar(m, v_7))) && !rw->gfail;
 								rw_report(rw, 4, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 325 "gen/ethos-n.c"
+#line 341 "gen/ethos-n.c"
 							}
 						}
 					}
@@ -353,7 +369,7 @@ match_qnn_concatenate(Rw *rw, NodeId v, uint32_t *rule)
 				rw->gfail = 0;
 				int ok = (((((((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8)) && (rw_rank(rw, v) <= 4LL)) && (rw_dim(rw, v, 0LL) == 1LL)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4))) && !rw->gfail;
 				rw_report(rw, 17, (const NodeId[]){ v, v_3, v_4 }, 3, ok);
-#line 356 "gen/ethos-n.c"
+#line 372 "gen/ethos-n.c"
 			}
 		}
 	}
@@ -391,7 +407,7 @@ match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = ((((((rw_numel(rw, v_1) == 1LL) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 									rw_report(rw, 0, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 394 "gen/ethos-n.c"
+#line 410 "gen/ethos-n.c"
 								}
 							}
 						}
@@ -422,7 +438,7 @@ match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = ((((((rw_numel(rw, v_0) == 1LL) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_1))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL))) && !rw->gfail;
 									rw_report(rw, 0, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 425 "gen/ethos-n.c"
+#line 441 "gen/ethos-n.c"
 								}
 							}
 						}
@@ -453,7 +469,7 @@ match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = ((((((rw_numel(rw, v_1) == rw_dim(rw, v, (rw_rank(rw, v) - 1LL))) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 									rw_report(rw, 1, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 456 "gen/ethos-n.c"
+#line 472 "gen/ethos-n.c"
 								}
 							}
 						}
@@ -484,7 +500,7 @@ match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
 									rw->gfail = 0;
 									int ok = ((((((rw_numel(rw, v_0) == rw_dim(rw, v, (rw_rank(rw, v) - 1LL))) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_1))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL))) && !rw->gfail;
 									rw_report(rw, 1, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 487 "gen/ethos-n.c"
+#line 503 "gen/ethos-n.c"
 								}
 							}
 						}
@@ -525,7 +541,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = ((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0_0_0) <= 4LL)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_1) == (1.0 / 256LL))) && (((rw_dtype(m, v_0_0_0) == DT_UINT8) && (rw_value(rw, v_2) == 0LL)) || ((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_value(rw, v_2) == -128LL))))) && !rw->gfail;
 								rw_report(rw, 8, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, ok);
-#line 528 "gen/ethos-n.c"
+#line 544 "gen/ethos-n.c"
 							}
 						}
 					}
@@ -553,7 +569,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = ((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0_0_0) <= 4LL)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_1) == (1.0 / 128LL))) && (((rw_dtype(m, v) == DT_UINT8) && (rw_value(rw, v_2) == 128LL)) || ((rw_dtype(m, v) == DT_INT8) && (rw_value(rw, v_2) == 0LL))))) && !rw->gfail;
 								rw_report(rw, 11, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, ok);
-#line 556 "gen/ethos-n.c"
+#line 572 "gen/ethos-n.c"
 							}
 						}
 					}
@@ -581,7 +597,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = ((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0_0_0) <= 4LL)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_attr_f(m, v_0, 0 /* alpha */) > 0LL)) && (rw_attr_f(m, v_0, 0 /* alpha */) < 1LL))) && !rw->gfail;
 								rw_report(rw, 12, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, ok);
-#line 584 "gen/ethos-n.c"
+#line 600 "gen/ethos-n.c"
 							}
 						}
 					}
@@ -637,7 +653,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 															rw->gfail = 0;
 															int ok = (((((((((((((((rw_dtype(m, v_0_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_0_1) == DT_UINT8) || (rw_dtype(m, v_0_0_1) == DT_INT8))) && (rw_dtype(m, v_0_0) == DT_INT32)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_0_3)) && rw_is_scalar(m, v_0_0_4)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && (rw_attr_ints_eq(m, v_0_0, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((rw_attr_i(m, v_0_0, 3 /* groups */) == 1LL) || (rw_attr_num(rw, v_0_0, 4 /* channels */) == rw_attr_i(m, v_0_0, 3 /* groups */)))) && ((((!1) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !rw->gfail;
 															rw_report(rw, 5, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 14, ok);
-#line 640 "gen/ethos-n.c"
+#line 656 "gen/ethos-n.c"
 														}
 													}
 												}
@@ -678,7 +694,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														int ok = (((((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_0_1) == DT_UINT8) || (rw_dtype(m, v_0_0_1) == DT_INT8))) && (rw_dtype(m, v_0_0) == DT_INT32)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_0_3)) && rw_is_scalar(m, v_0_0_4)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && (rw_attr_ints_eq(m, v_0_0, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((rw_attr_i(m, v_0_0, 3 /* groups */) == 1LL) || (rw_attr_num(rw, v_0_0, 4 /* channels */) == rw_attr_i(m, v_0_0, 3 /* groups */)))) && ((((!0) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !rw->gfail;
 														rw_report(rw, 5, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 681 "gen/ethos-n.c"
+#line 697 "gen/ethos-n.c"
 													}
 												}
 											}
@@ -721,7 +737,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														int ok = ((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_0_1) == DT_UINT8) || (rw_dtype(m, v_0_0_1) == DT_INT8))) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_0_3)) && rw_is_scalar(m, v_0_0_4)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && (rw_attr_ints_eq(m, v_0_0, 5 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2)))) && !rw->gfail;
 														rw_report(rw, 6, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 724 "gen/ethos-n.c"
+#line 740 "gen/ethos-n.c"
 													}
 												}
 											}
@@ -763,7 +779,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 												rw->gfail = 0;
 												int ok = ((((((((((((rw_dtype(m, v_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_1) == DT_UINT8) || (rw_dtype(m, v_0_1) == DT_INT8))) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_2)) && rw_is_scalar(m, v_0_3)) && rw_is_scalar(m, v_0_4)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && (rw_attr_ints_eq(m, v_0, 5 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2)))) && !rw->gfail;
 												rw_report(rw, 6, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, ok);
-#line 766 "gen/ethos-n.c"
+#line 782 "gen/ethos-n.c"
 											}
 										}
 									}
@@ -807,7 +823,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 														rw->gfail = 0;
 														int ok = (((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_0_1) == DT_UINT8) || (rw_dtype(m, v_0_0_1) == DT_INT8))) && (rw_dtype(m, v_0_0) == DT_INT32)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_0_3)) && rw_is_scalar(m, v_0_0_4)) && rw_is_scalar(m, v_0_0_5)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4))) && !rw->gfail;
 														rw_report(rw, 9, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 810 "gen/ethos-n.c"
+#line 826 "gen/ethos-n.c"
 													}
 												}
 											}
@@ -841,7 +857,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 								rw->gfail = 0;
 								int ok = ((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0_0_0) <= 4LL)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4))) && !rw->gfail;
 								rw_report(rw, 10, (const NodeId[]){ v, v_0, v_0_0, v_1, v_2, v_3, v_4 }, 7, ok);
-#line 844 "gen/ethos-n.c"
+#line 860 "gen/ethos-n.c"
 							}
 						}
 					}
@@ -865,7 +881,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 						rw->gfail = 0;
 						int ok = ((((((((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4))) && !rw->gfail;
 						rw_report(rw, 14, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, ok);
-#line 868 "gen/ethos-n.c"
+#line 884 "gen/ethos-n.c"
 					}
 				}
 			}
@@ -891,7 +907,7 @@ match_reshape(Rw *rw, NodeId v, uint32_t *rule)
 		rw->gfail = 0;
 		int ok = ((((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_rank(rw, v_0) <= 4LL)) && (rw_rank(rw, v) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 		rw_report(rw, 16, (const NodeId[]){ v }, 1, ok);
-#line 894 "gen/ethos-n.c"
+#line 910 "gen/ethos-n.c"
 	}
 	return 0;
 }
@@ -913,7 +929,7 @@ match_split(Rw *rw, NodeId v, uint32_t *rule)
 		rw->gfail = 0;
 		int ok = (((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
 		rw_report(rw, 18, (const NodeId[]){ v }, 1, ok);
-#line 916 "gen/ethos-n.c"
+#line 932 "gen/ethos-n.c"
 	}
 	return 0;
 }
@@ -960,4 +976,6 @@ const Ruleset graft_ruleset_ethos_n = {
 	0, lits,
 	match,
 	1,
+	12, roots,
+	0,
 };

@@ -44,6 +44,13 @@ static const char *const lits[] = {
 	"[]",
 };
 
+/* the ops of the calls that patterns are rooted at */
+static const OpId roots[] = {
+	OP_CAST,
+	OP_QNN_DEQUANTIZE,
+	OP_QNN_QUANTIZE,
+};
+
 /* rules rooted at cast */
 static NodeId
 match_cast(Rw *rw, NodeId v, uint32_t *rule)
@@ -63,7 +70,7 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 				*rule = 20;
 				return t1;
 			}
-#line 66 "gen/qdq.c"
+#line 73 "gen/qdq.c"
 		}
 	}
 	/* rule drop_cast
@@ -79,7 +86,7 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 				*rule = 21;
 				return v_0;
 			}
-#line 82 "gen/qdq.c"
+#line 89 "gen/qdq.c"
 		}
 	}
 	return 0;
@@ -109,7 +116,7 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 						*rule = 22;
 						return t1;
 					}
-#line 112 "gen/qdq.c"
+#line 119 "gen/qdq.c"
 				}
 			}
 		}
@@ -141,7 +148,7 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 						*rule = 23;
 						return t9;
 					}
-#line 144 "gen/qdq.c"
+#line 151 "gen/qdq.c"
 				}
 			}
 		}
@@ -171,7 +178,7 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 									*rule = 25;
 									return v_0_0_0;
 								}
-#line 174 "gen/qdq.c"
+#line 181 "gen/qdq.c"
 							}
 						}
 					}
@@ -216,7 +223,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 									*rule = 0;
 									return v_0_0;
 								}
-#line 219 "gen/qdq.c"
+#line 226 "gen/qdq.c"
 							}
 						}
 					}
@@ -293,7 +300,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 1;
 													return t29;
 												}
-#line 296 "gen/qdq.c"
+#line 303 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_add_qnnpack, variant 2 of 2
@@ -346,7 +353,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 1;
 													return t58;
 												}
-#line 349 "gen/qdq.c"
+#line 356 "gen/qdq.c"
 											}
 										}
 									}
@@ -397,7 +404,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 2;
 										return t70;
 									}
-#line 400 "gen/qdq.c"
+#line 407 "gen/qdq.c"
 								}
 							}
 						}
@@ -432,7 +439,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 									*rule = 3;
 									return t72;
 								}
-#line 435 "gen/qdq.c"
+#line 442 "gen/qdq.c"
 							}
 						}
 					}
@@ -467,7 +474,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								*rule = 4;
 								return t76;
 							}
-#line 470 "gen/qdq.c"
+#line 477 "gen/qdq.c"
 						}
 					}
 				}
@@ -501,7 +508,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 								*rule = 5;
 								return t80;
 							}
-#line 504 "gen/qdq.c"
+#line 511 "gen/qdq.c"
 						}
 					}
 				}
@@ -534,7 +541,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 							*rule = 6;
 							return t84;
 						}
-#line 537 "gen/qdq.c"
+#line 544 "gen/qdq.c"
 					}
 				}
 			}
@@ -608,7 +615,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																*rule = 7;
 																return t98;
 															}
-#line 611 "gen/qdq.c"
+#line 618 "gen/qdq.c"
 														}
 													}
 												}
@@ -677,7 +684,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 														*rule = 8;
 														return t105;
 													}
-#line 680 "gen/qdq.c"
+#line 687 "gen/qdq.c"
 												}
 											}
 										}
@@ -750,7 +757,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																*rule = 9;
 																return t119;
 															}
-#line 753 "gen/qdq.c"
+#line 760 "gen/qdq.c"
 														}
 													}
 												}
@@ -822,7 +829,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																*rule = 9;
 																return t133;
 															}
-#line 825 "gen/qdq.c"
+#line 832 "gen/qdq.c"
 														}
 													}
 												}
@@ -883,7 +890,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 														*rule = 10;
 														return t140;
 													}
-#line 886 "gen/qdq.c"
+#line 893 "gen/qdq.c"
 												}
 											}
 										}
@@ -930,7 +937,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 11;
 													return t142;
 												}
-#line 933 "gen/qdq.c"
+#line 940 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_add, variant 2 of 2
@@ -948,7 +955,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 11;
 													return t144;
 												}
-#line 951 "gen/qdq.c"
+#line 958 "gen/qdq.c"
 											}
 										}
 									}
@@ -994,7 +1001,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 12;
 													return t146;
 												}
-#line 997 "gen/qdq.c"
+#line 1004 "gen/qdq.c"
 											}
 										}
 										/* rule qdq_mul, variant 2 of 2
@@ -1012,7 +1019,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 													*rule = 12;
 													return t148;
 												}
-#line 1015 "gen/qdq.c"
+#line 1022 "gen/qdq.c"
 											}
 										}
 									}
@@ -1051,7 +1058,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 13;
 										return t150;
 									}
-#line 1054 "gen/qdq.c"
+#line 1061 "gen/qdq.c"
 								}
 							}
 						}
@@ -1087,7 +1094,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 14;
 										return t152;
 									}
-#line 1090 "gen/qdq.c"
+#line 1097 "gen/qdq.c"
 								}
 							}
 						}
@@ -1123,7 +1130,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 15;
 										return t154;
 									}
-#line 1126 "gen/qdq.c"
+#line 1133 "gen/qdq.c"
 								}
 							}
 						}
@@ -1165,7 +1172,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 16;
 										return t160;
 									}
-#line 1168 "gen/qdq.c"
+#line 1175 "gen/qdq.c"
 								}
 							}
 						}
@@ -1207,7 +1214,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 										*rule = 17;
 										return t166;
 									}
-#line 1210 "gen/qdq.c"
+#line 1217 "gen/qdq.c"
 								}
 							}
 						}
@@ -1269,7 +1276,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 															*rule = 18;
 															return t174;
 														}
-#line 1272 "gen/qdq.c"
+#line 1279 "gen/qdq.c"
 													}
 												}
 											}
@@ -1341,7 +1348,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 																		*rule = 19;
 																		return t182;
 																	}
-#line 1344 "gen/qdq.c"
+#line 1351 "gen/qdq.c"
 																}
 															}
 														}
@@ -1385,7 +1392,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 						*rule = 24;
 						return t190;
 					}
-#line 1388 "gen/qdq.c"
+#line 1395 "gen/qdq.c"
 				}
 			}
 		}
@@ -1416,5 +1423,7 @@ const Ruleset graft_ruleset_qdq = {
 	6, strs,
 	1, lits,
 	match,
+	0,
+	3, roots,
 	0,
 };

@@ -65,10 +65,16 @@ runhash(const Module *m, AttrId a, uint32_t n)
 	return (uint32_t)h | 1;
 }
 
-/* runequal: whether the n values at a and at b are equal (ir_attr_equal) */
+/* runequal: whether the n values at a and at b are equal (ir_attr_equal).
+** Equal bytes are equal values (floats compare bitwise, and arrays with
+** the same first and n are the same elements); values built apart may
+** differ in bytes their kind leaves unused, so unequal bytes are looked
+** at value by value. */
 static int
 runequal(const Module *m, AttrId a, AttrId b, uint32_t n)
 {
+	if (memcmp(&m->attrs[a], &m->attrs[b], n * sizeof *m->attrs) == 0)
+		return 1;
 	for (uint32_t i = 0; i < n; i++)
 		if (!ir_attr_equal(m, &m->attrs[a + i], &m->attrs[b + i]))
 			return 0;

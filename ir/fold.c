@@ -55,6 +55,14 @@ ir_fold_bcast_strides(const int64_t *dims, int rank, const int64_t *odims, int o
 	return 1;
 }
 
+int
+ir_fold_data(Module *m, NodeId n, void **data)
+{
+	if (!n || n >= m->nnodes)
+		return -1;
+	return ref_quickquantize_data(m, n, data);
+}
+
 NodeId
 ir_fold(Module *m, NodeId n)
 {

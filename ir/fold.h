@@ -21,6 +21,12 @@
 ** in integers).  Nodes are visited iteratively (no recursion over operands). */
 NodeId ir_fold(Module *m, NodeId n);
 
+/* ir_fold()'s fast path alone (qnn.quantize of a float32 constant by one
+** scale and zero point), with no node: 1 and *data, n's value in
+** Module.data for a constant of n's type; 0 if the result would not be
+** exact; -1 if n is not that case (ir_fold() may still fold it). */
+int ir_fold_data(Module *m, NodeId n, void **data);
+
 /* The row-major strides, in elements, of a tensor of the rank dims:
 ** strides[rank - 1] = 1.  Used by ir_fold; exported for its unit tests. */
 void ir_fold_strides(const int64_t *dims, int rank, int64_t *strides);

@@ -658,7 +658,7 @@ newnode(Module *m, NodeKind k, uint32_t nargs, Loc loc)
 	return created(m, m->nnodes++);
 }
 
-static void
+static inline void
 uselink(Module *m, uint32_t slot, NodeId val)
 {
 	Use *u = &m->uses[slot];
@@ -675,7 +675,7 @@ uselink(Module *m, uint32_t slot, NodeId val)
 	m->firstuse[val] = slot;
 }
 
-static void
+static inline void
 useunlink(Module *m, uint32_t slot)
 {
 	Use *u = &m->uses[slot];
@@ -978,15 +978,10 @@ ir_node_kill(Module *m, NodeId n)
 		tofree(m, n, k, na);
 }
 
-void
-ir_reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
+/* reapstack: ir_reap() of the sp nodes on *stack, none of which has uses */
+static void
+reapstack(Module *m, NodeId **stack, uint32_t *cap, uint32_t sp)
 {
-	uint32_t sp = 0;
-
-	if (m->firstuse[n])
-		return;
-	ir_vgrow(stack, cap, 8);
-	(*stack)[sp++] = n;
 	while (sp) {
 		NodeId x = (*stack)[--sp], *st;
 		Node *nd = &m->nodes[x];
@@ -1019,6 +1014,54 @@ ir_reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
 		nd->kind = NK_DEAD;
 		tofree(m, x, k, na);
 	}
+}
+
+void
+ir_reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap)
+{
+	if (m->firstuse[n])
+		return;
+	ir_vgrow(stack, cap, 8);
+	(*stack)[0] = n;
+	reapstack(m, stack, cap, 1);
+}
+
+void
+ir_node_to_const(Module *m, NodeId n, void *data, NodeId **stack, uint32_t *cap)
+{
+	Node *nd = &m->nodes[n];
+	uint32_t na = nd->nargs, base = nd->args, sp = 0, ci;
+	Const *c;
+
+	/* a Const slot: a killed constant's (its node stays dead, off the
+	   lists), or a new one */
+	if (m->reuse && m->nfreed[IR_FREE_LISTS - 1]) {
+		NodeId x = m->freed[IR_FREE_LISTS - 1][--m->nfreed[IR_FREE_LISTS - 1]];
+		ci = m->nodes[x].aux;
+		m->nodes[x].aux = 0;
+	} else {
+		ir_vgrow(&m->consts, &m->capconsts, m->nconsts + 1);
+		ci = m->nconsts++;
+	}
+	ir_vgrow(stack, cap, na + 1);
+	for (uint32_t i = 0; i < na; i++) {
+		NodeId val = m->argv[base + i];
+		useunlink(m, base + i);
+		if (val && !m->firstuse[val])
+			(*stack)[sp++] = val;
+	}
+	nd->kind = NK_CONST;
+	nd->op = 0;
+	nd->nargs = 0;
+	nd->args = 0;
+	nd->aux = ci;
+	c = &m->consts[ci];
+	memset(c, 0, sizeof *c);
+	c->type = nd->type;
+	c->meta = -1;
+	c->nbytes = (size_t)ir_type_numel(m, nd->type) * ir_dtype_bytes[m->types[nd->type].dtype];
+	c->data = data;
+	reapstack(m, stack, cap, sp);
 }
 
 uint32_t

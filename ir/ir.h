@@ -444,6 +444,10 @@ void ir_node_kill(Module *m, NodeId n);    /* NK_DEAD; its operands lose a use *
 ** unused, and so on down; variables and functions are never killed.
 ** stack is scratch space, grown as needed, for the caller to free. */
 void ir_reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap);
+/* The call n becomes a constant of its type holding data (allocated from
+** Module.data, as many bytes as the type holds), keeping its id and its
+** uses; its operands lose their uses to it and are reaped as by ir_reap. */
+void ir_node_to_const(Module *m, NodeId n, void *data, NodeId **stack, uint32_t *cap);
 uint32_t ir_nuses(const Module *m, NodeId n);
 #define IR_FOR_USES(m, n, slot) \
 	for (uint32_t slot = (m)->firstuse[n]; slot; slot = (m)->uses[slot].next)

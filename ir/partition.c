@@ -452,6 +452,8 @@ composites(State *S, NodeId fnnode)
 		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM)
 			continue;
 		S->supported[n] = 0;
+		if (!ir_rw_rooted(&S->rw, n))
+			continue;
 		S->rw.root = n;
 		S->rw.gfail = 0;
 		S->rs->match(&S->rw, n, &rule);

@@ -466,6 +466,23 @@ rw_fold(Rw *rw, NodeId n)
 
 	if (rw->dry)
 		return rw->root;
+	if (n == rw->root && !rw->folddata && !rw->gfail) {
+		/* the fast path's folds make the root itself the constant */
+		void *data;
+		int st = ir_fold_data(m, n, &data);
+		if (st == 0)
+			return 0;
+		if (st > 0) {
+			const NodeId *a = &m->argv[m->nodes[n].args];
+			for (uint32_t i = 0; i < m->nodes[n].nargs && inl; i++) {
+				const Const *k = ir_node_const(m, a[i]);
+				inl = (k->flags & CF_INLINE) || m->types[k->type].n == 0;
+			}
+			rw->folddata = data;
+			rw->foldinline = inl;
+			return n;
+		}
+	}
 	if (!(c = ir_fold(m, n)))
 		return 0;
 	/* the usual case, an op of constants (qnn.quantize(const, const,
@@ -664,6 +681,15 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 	for (uint32_t i = 0; i < rs->nlits; i++)
 		if (!ir_attr_parse(m, rs->lits[i], &rw->lits[i]))
 			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
+	rw->isroot = ir_xcalloc(OP_COUNT, 1);
+	if (rs->roots) {
+		for (uint32_t i = 0; i < rs->nroots; i++)
+			rw->isroot[rs->roots[i]] = 1;
+		rw->rootkinds = rs->rootkinds;
+	} else {
+		memset(rw->isroot, 1, OP_COUNT);
+		rw->rootkinds = 1u << NK_TUPLE | 1u << NK_GETITEM;
+	}
 	{
 		/* scratch attributes for dry runs: room for any op's */
 		AttrVal none[32];
@@ -677,6 +703,7 @@ ir_rw_free(Rw *rw)
 {
 	free(rw->syms);
 	free(rw->lits);
+	free(rw->isroot);
 	free(rw->tb);
 }
 
@@ -888,7 +915,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			break;
 		}
 		k = m->nodes[n].kind;
-		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM)
+		if ((k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM) || !ir_rw_rooted(&rw, n))
 			continue;
 		visits++;
 		rule = 0;
@@ -896,6 +923,29 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		rw.root = n;
 		rw.gfail = 0;
 		r = rs->match(&rw, n, &rule);
+		if (rw.folddata) {
+			void *data = rw.folddata;
+			rw.folddata = NULL;
+			if (r == n && (n >= w.capin || w.gen[n] < WATCH)) {
+				/* the root becomes the constant it folds to: its
+				   users are queued, its operands reaped */
+				if (++rewrites > budget)
+					goto overbudget;
+				fired[rule]++;
+				ir_node_to_const(m, n, data, &stack, &capstack);
+				if (rw.foldinline)
+					ir_node_const(m, n)->flags |= CF_INLINE;
+				IR_FOR_USES(m, n, s)
+					queue(&w, m, m->uses[s].user);
+				continue;
+			}
+			if (r == n) {
+				/* a long chain, watched for cycles: a new node */
+				r = ir_const_own(m, m->nodes[n].type, data, m->locs[n]);
+				if (rw.foldinline)
+					ir_node_const(m, r)->flags |= CF_INLINE;
+			}
+		}
 		made = m->created;
 		nmade = m->ncreated;
 		if (!r) {
@@ -947,11 +997,8 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 				m->reuse = 0;
 			}
 		}
-		if (++rewrites > budget) {
-			ir_error(d, m->locs[n], "rewriting did not finish after %llu rewrites; the last rule to fire was '%s' (%s:%u)",
-			         (unsigned long long)rewrites, rs->rules[rule].name, rs->rules[rule].file, rs->rules[rule].line);
-			goto undo;
-		}
+		if (++rewrites > budget)
+			goto overbudget;
 		fired[rule]++;
 		ir_replace_uses(m, n, r);
 		/* queue what changed, before reaping can reuse any id: the result,
@@ -971,6 +1018,10 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		ir_reap(m, n, &stack, &capstack);
 	}
 	goto out;
+overbudget:
+	ir_error(d, m->locs[rw.root], "rewriting did not finish after %llu rewrites; the last rule to fire was '%s' (%s:%u)",
+	         (unsigned long long)rewrites, rs->rules[rule].name, rs->rules[rule].file, rs->rules[rule].line);
+	goto undo;
 badresult:
 	ir_note(d, m->locs[rw.root], "in the result of rule '%s' (%s:%u)", rs->rules[rule].name,
 	        rs->rules[rule].file, rs->rules[rule].line);
@@ -1021,8 +1072,9 @@ ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st)
 {
 	uint32_t *order = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *order);
 	uint32_t n = ir_fired_order(st->fired, rs->nrules, order);
-	fprintf(f, "ruleset %s: %llu rewrite%s in %llu match attempts\n", rs->name,
-	        (unsigned long long)st->rewrites, st->rewrites == 1 ? "" : "s", (unsigned long long)st->visits);
+	fprintf(f, "ruleset %s: %llu rewrite%s in %llu match attempt%s\n", rs->name,
+	        (unsigned long long)st->rewrites, st->rewrites == 1 ? "" : "s", (unsigned long long)st->visits,
+	        st->visits == 1 ? "" : "s");
 	for (uint32_t i = 0; i < n; i++)
 		fprintf(f, "  %8llu  %s  (%s:%u)\n", (unsigned long long)st->fired[order[i]],
 		        rs->rules[order[i]].name, rs->rules[order[i]].file, rs->rules[order[i]].line);

@@ -52,6 +52,13 @@ typedef struct Ruleset {
 	** entry whose pattern matches at n through rw_report(). */
 	NodeId (*match)(Rw *rw, NodeId n, uint32_t *rule);
 	int target;
+	/* what match() can match at: calls of these ops, and tuples
+	** or projections where rootkinds has 1 << NK_TUPLE or 1 << NK_GETITEM;
+	** a ruleset with roots NULL is tried at every call, tuple and
+	** projection */
+	uint32_t nroots;
+	const OpId *roots;
+	unsigned rootkinds;
 } Ruleset;
 
 struct Rw {
@@ -59,6 +66,8 @@ struct Rw {
 	Diag *d;
 	const Ruleset *rs;
 	Sym *syms;              /* rs->strs interned in m */
+	uint8_t *isroot;        /* per op: rs has rules rooted at its calls */
+	unsigned rootkinds;     /* rs->rootkinds, or all kinds if rs has no roots */
 	AttrVal *lits;          /* rs->lits parsed in m */
 	NodeId root;            /* the node being matched */
 	int gfail;              /* a guard or builder failed */
@@ -71,6 +80,11 @@ struct Rw {
 	NodeId inplace;
 	AttrId oldaux;
 	TypeId oldtype;
+	/* fold_const of the root by ir_fold_data(): its value, for the driver
+	** to turn the root into that constant (ir_node_to_const), and whether
+	** it is printed inline */
+	void *folddata;
+	int foldinline;
 	/* a scratch stack for tuples built with rest fields */
 	NodeId *tb; uint32_t ntb, captb;
 	/* target tables: called for each entry (rule, in the table's order)
@@ -100,6 +114,15 @@ int ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats);
 ** rs->match directly with one). */
 void ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d);
 void ir_rw_free(Rw *rw);
+
+/* Whether rs has rules rooted at n, a call, tuple or projection: where
+** calling rs->match can find something. */
+static inline int
+ir_rw_rooted(const Rw *rw, NodeId n)
+{
+	const Node *nd = &rw->m->nodes[n];
+	return nd->kind == NK_CALL ? rw->isroot[nd->op] : (rw->rootkinds >> nd->kind) & 1;
+}
 
 /* The indices of the entries of fired[0..n) that are not 0, most first,
 ** ties in table order, into order; returns how many. */

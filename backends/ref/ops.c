@@ -2364,8 +2364,8 @@ scalarconst(const Module *m, NodeId n, DType dt)
 ** constant with quantize()'s arithmetic.  Returns the constant, 0 if the
 ** result is not exact (as quantize() would), or -1 if this is not that
 ** case (the general evaluator then takes it). */
-int64_t
-ref_quickquantize(Module *m, NodeId n)
+int
+ref_quickquantize_data(Module *m, NodeId n, void **data)
 {
 	const Node *nd = &m->nodes[n];
 	const Node *xn;
@@ -2411,7 +2411,17 @@ ref_quickquantize(Module *m, NodeId n)
 		ir_arena_giveback(&m->data, dst, nbytes);
 		return 0;
 	}
-	return ir_const_own(m, nd->type, dst, m->locs[n]);
+	*data = dst;
+	return 1;
+}
+
+int64_t
+ref_quickquantize(Module *m, NodeId n)
+{
+	void *data;
+	int st = ref_quickquantize_data(m, n, &data);
+
+	return st > 0 ? (int64_t)ir_const_own(m, m->nodes[n].type, data, m->locs[n]) : st;
 }
 
 /* ---------------------------------------------------------------- dispatch */

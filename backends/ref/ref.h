@@ -27,6 +27,9 @@ NodeId ref_fold(Module *m, NodeId n);
 ** scale and zero point.  The new constant, 0 if the result is not exact,
 ** or -1 if n is not that case. */
 int64_t ref_quickquantize(Module *m, NodeId n);
+/* The same, with no node: 1 and *data (n's value, in Module.data), 0 if
+** the result is not exact, -1 if n is not that case. */
+int ref_quickquantize_data(Module *m, NodeId n, void **data);
 
 /* ---------------------------------------------------------------- internal */
 

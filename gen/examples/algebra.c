@@ -14,6 +14,11 @@ static const char *const lits[] = {
 	"",
 };
 
+/* the ops of the calls that patterns are rooted at */
+static const OpId roots[] = {
+	OP_MULTIPLY,
+};
+
 /* rules rooted at multiply */
 static NodeId
 match_multiply(Rw *rw, NodeId v, uint32_t *rule)
@@ -43,7 +48,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 							*rule = 0;
 							return t3;
 						}
-#line 46 "gen/examples/algebra.c"
+#line 51 "gen/examples/algebra.c"
 					}
 				}
 			}
@@ -70,7 +75,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 							*rule = 0;
 							return t6;
 						}
-#line 73 "gen/examples/algebra.c"
+#line 78 "gen/examples/algebra.c"
 					}
 				}
 			}
@@ -97,7 +102,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 							*rule = 0;
 							return t9;
 						}
-#line 100 "gen/examples/algebra.c"
+#line 105 "gen/examples/algebra.c"
 					}
 				}
 			}
@@ -124,7 +129,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 							*rule = 0;
 							return t12;
 						}
-#line 127 "gen/examples/algebra.c"
+#line 132 "gen/examples/algebra.c"
 					}
 				}
 			}
@@ -152,5 +157,7 @@ const Ruleset graft_ruleset_algebra = {
 	0, strs,
 	0, lits,
 	match,
+	0,
+	1, roots,
 	0,
 };

@@ -5,7 +5,8 @@
 ** make them): which nodes the worklist starts from, for modules whose ids
 ** put operands first (Module.unordered clear) and for modules where they
 ** do not.  Results built in place of a matched node (rw_call_in_place):
-** which node they are, and what a failed rewrite leaves.
+** which node they are, and what a failed rewrite leaves.  A quantize of a
+** constant folded in place: the root becomes the constant.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,46 @@ test_in_place_undone(void)
 	fclose(null);
 }
 
+/* test_fold_in_place: canonicalize folds the quantize of a constant into
+** the quantize's own node, which keeps its id and its use; the float
+** constant is gone */
+static void
+test_fold_in_place(void)
+{
+	static const char text[] =
+		"def @main(%x: Tensor[(4), int8]) {\n"
+		"  %0 = qnn.quantize(const([2.5, -1f, 0.4, 300f], dtype=\"float32\"), 0.5f, 0, out_dtype=\"int8\");\n"
+		"  add(%x, %0)\n"
+		"}\n";
+	static const int8_t want[] = { 5, -2, 1, 127 };
+	Module *m = ir_module_new();
+	NodeId add, q, f;
+	TypeId ty;
+	Diag d;
+
+	ir_diag_init(&d, stderr, m);
+	if (ir_parse(m, &d, "fold.relay", text, sizeof text - 1) || ir_infer_types(m, &d)) {
+		ok(0, "the fold test parses");
+		ir_diag_free(&d);
+		ir_module_free(m);
+		return;
+	}
+	add = ir_func_body(m, m->globals[0].fn);
+	q = ir_arg(m, add, 1);
+	f = ir_arg(m, q, 0);
+	ty = m->nodes[q].type;
+	is_int(ir_rewrite(m, &graft_ruleset_canonicalize, &d, NULL), 0, "canonicalize folds the quantize");
+	is_int(ir_arg(m, add, 1), q, "the add's operand is the quantize's node");
+	ok(m->nodes[q].kind == NK_CONST && m->nodes[q].nargs == 0, "which is now a constant");
+	is_int(m->nodes[q].type, ty, "of the quantize's type");
+	ok(ir_node_const(m, q)->type == ty && ir_node_const(m, q)->nbytes == 4 &&
+	   memcmp(ir_node_const(m, q)->data, want, 4) == 0, "holding the quantized values");
+	ok(m->nodes[f].kind == NK_DEAD, "the float constant is gone");
+	is_int(ir_verify(m, &d), 0, "the result verifies");
+	ir_diag_free(&d);
+	ir_module_free(m);
+}
+
 int
 main(void)
 {
@@ -168,5 +209,6 @@ main(void)
 	test_unreachable(1);
 	test_in_place();
 	test_in_place_undone();
+	test_fold_in_place();
 	return done_testing();
 }
