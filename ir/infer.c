@@ -133,6 +133,7 @@ memogrow(Module *m)
 
 	m->relmemo = ir_xcalloc(cap, sizeof *m->relmemo);
 	m->relmemocap = cap;
+	memset(m->oprel, 0, sizeof m->oprel);   /* slots move */
 	for (uint32_t i = 0; i < oldcap; i++)
 		if (old[i].h)
 			*memoslot(m, old[i].h, old[i].op, old[i].attrs, old[i].args, old[i].nargs) = old[i];
@@ -288,14 +289,28 @@ ir_infer_node(Module *m, NodeId n, Diag *d)
 	   remembered; everything else, and errors, the general way */
 	if (nd->kind == NK_CALL && nd->nargs <= MEMO_ARGS && m->nrelmemo) {
 		TypeId ts[MEMO_ARGS];
-		uint32_t k = nd->nargs;
+		const NodeId *a = &m->argv[nd->args];
+		uint32_t k = nd->nargs, j = 0, last = m->oprel[nd->op];
 		const RelMemo *e;
+		/* first the entry this op found last time (its operand types are
+		   never 0) */
+		if (last) {
+			e = &m->relmemo[last - 1];
+			if (e->op == nd->op && e->attrs == nd->aux && e->nargs == k) {
+				while (j < k && e->args[j] == m->nodes[a[j]].type)
+					j++;
+				if (j == k)
+					return e->ret;
+			}
+		}
 		for (uint32_t i = 0; i < k; i++)
-			if (!(ts[i] = m->nodes[m->argv[nd->args + i]].type))
+			if (!(ts[i] = m->nodes[a[i]].type))
 				return typeof_(m, n, d);
 		e = memoslot(m, memohash(nd->op, nd->aux, ts, k), nd->op, nd->aux, ts, k);
-		if (e->h)
+		if (e->h) {
+			m->oprel[nd->op] = (uint32_t)(e - m->relmemo) + 1;
 			return e->ret;
+		}
 	}
 	return typeof_(m, n, d);
 }

@@ -335,6 +335,7 @@ struct Module {
 	Arena data;         /* constant tensor data, file names */
 	AttrId opdefaults[OP_COUNT];  /* cached default attributes per op */
 	AttrId oplast[OP_COUNT];      /* per op: the attributes its last call got */
+	uint32_t oprel[OP_COUNT];     /* per op: 1 + the relmemo slot it last found */
 	/* While `reuse` is on, killed nodes are kept by operand count (the
 	** last list holds constants) and new nodes take their ids and operand
 	** slots; while `track` is on, every new node is listed in created. */

@@ -332,9 +332,11 @@ rw_call_in_place(Rw *rw, OpId op, const NodeId *args, uint32_t nargs, AttrId att
 	if (rw->dry || rw->gfail || rw->inplace || !d || (ir_ops[op].nattrs && !attrs))
 		return rw_call(rw, op, args, nargs, attrs);
 	nd = &m->nodes[d];
-	if (nd->kind != NK_CALL || nd->op != op || nd->nargs != nargs || !oneuse(m, d) ||
-	    memcmp(&m->argv[nd->args], args, nargs * sizeof *args) != 0)
+	if (nd->kind != NK_CALL || nd->op != op || nd->nargs != nargs || !oneuse(m, d))
 		return rw_call(rw, op, args, nargs, attrs);
+	for (uint32_t i = 0; i < nargs; i++)
+		if (m->argv[nd->args + i] != args[i])
+			return rw_call(rw, op, args, nargs, attrs);
 	for (uint32_t i = 0; i < npath; i++)
 		if (!oneuse(m, path[i]))
 			return rw_call(rw, op, args, nargs, attrs);
@@ -732,11 +734,19 @@ grow(Work *w, const Module *m, NodeId n)
 	w->capin = cap;
 }
 
-static void
+static void queuex(Work *w, const Module *m, NodeId n);
+
+static inline void
 queue(Work *w, const Module *m, NodeId n)
 {
-	if (n >= w->next && n < w->end)
-		return;         /* the id-order sweep is still to reach it */
+	if (n < w->next || n >= w->end)
+		queuex(w, m, n);    /* else the id-order sweep is still to reach it */
+}
+
+/* queuex: queue() of a node the sweep has passed */
+static void
+queuex(Work *w, const Module *m, NodeId n)
+{
 	if (n >= w->capin)
 		grow(w, m, n);
 	if (w->in[n])
@@ -902,21 +912,20 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 	for (;;) {
 		NodeId n, r, *made;
 		uint32_t nmade;
-		uint8_t k;
 
+		/* only calls, tuples and projections are ever rooted at */
 		if (w.n) {
 			n = w.v[--w.n];
 			w.in[n] = 0;
+			if (!ir_rw_rooted(&rw, n))
+				continue;
 		} else if (w.next < w.end) {
 			n = w.next++;
-			if (!m->firstuse[n])
-				continue;       /* unreachable */
+			if (!ir_rw_rooted(&rw, n) || !m->firstuse[n])
+				continue;       /* nothing to try, or unreachable */
 		} else {
 			break;
 		}
-		k = m->nodes[n].kind;
-		if ((k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM) || !ir_rw_rooted(&rw, n))
-			continue;
 		visits++;
 		rule = 0;
 		m->ncreated = 0;

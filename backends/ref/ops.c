@@ -2346,7 +2346,7 @@ resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 /* ---------------------------------------------------------------- the fold fast path */
 
 /* scalarconst: the data of n if it is a one-element constant of dtype dt */
-static const void *
+static inline const void *
 scalarconst(const Module *m, NodeId n, DType dt)
 {
 	const Const *c;
