@@ -978,41 +978,49 @@ ir_node_kill(Module *m, NodeId n)
 		tofree(m, n, k, na);
 }
 
+/* unlinkargs: x's operands lose their uses by x; each left with none is
+** pushed on st at *sp (room for x's operand count is the caller's) */
+static inline void
+unlinkargs(Module *m, const Node *x, NodeId *st, uint32_t *sp)
+{
+	NodeId *argv = m->argv, *first = m->firstuse;
+	Use *uses = m->uses;
+	uint32_t base = x->args, na = x->nargs;
+
+	for (uint32_t i = 0; i < na; i++) {
+		uint32_t slot = base + i;
+		NodeId val = argv[slot];
+		Use *u = &uses[slot];
+		if (!val)
+			continue;
+		if (u->prev)
+			uses[u->prev].next = u->next;
+		else
+			first[val] = u->next;
+		if (u->next)
+			uses[u->next].prev = u->prev;
+		argv[slot] = 0;
+		u->next = u->prev = 0;
+		if (!first[val])
+			st[(*sp)++] = val;      /* its last use: once only */
+	}
+}
+
 /* reapstack: ir_reap() of the sp nodes on *stack, none of which has uses */
 static void
 reapstack(Module *m, NodeId **stack, uint32_t *cap, uint32_t sp)
 {
 	while (sp) {
-		NodeId x = (*stack)[--sp], *st;
+		NodeId x = (*stack)[--sp];
 		Node *nd = &m->nodes[x];
 		uint8_t k = nd->kind;
-		uint32_t na = nd->nargs, base = nd->args;
-		NodeId *argv = m->argv, *first = m->firstuse;
-		Use *uses = m->uses;
 
 		if (k == NK_DEAD || k == NK_VAR || k == NK_FUNC)
 			continue;
-		ir_vgrow(stack, cap, sp + na);
-		st = *stack;
-		for (uint32_t i = 0; i < na; i++) {
-			uint32_t slot = base + i;
-			NodeId val = argv[slot];
-			Use *u = &uses[slot];
-			if (!val)
-				continue;
-			if (u->prev)
-				uses[u->prev].next = u->next;
-			else
-				first[val] = u->next;
-			if (u->next)
-				uses[u->next].prev = u->prev;
-			argv[slot] = 0;
-			u->next = u->prev = 0;
-			if (!first[val])
-				st[sp++] = val;     /* its last use: once only */
-		}
+		ir_vgrow(stack, cap, sp + nd->nargs);
+		unlinkargs(m, nd, *stack, &sp);
 		nd->kind = NK_DEAD;
-		tofree(m, x, k, na);
+		tofree(m, x, k, nd->nargs);
 	}
 }
 
@@ -1030,7 +1038,7 @@ void
 ir_node_to_const(Module *m, NodeId n, void *data, NodeId **stack, uint32_t *cap)
 {
 	Node *nd = &m->nodes[n];
-	uint32_t na = nd->nargs, base = nd->args, sp = 0, ci;
+	uint32_t sp = 0, ci;
 	Const *c;
 
 	/* a Const slot: a killed constant's (its node stays dead, off the
@@ -1043,13 +1051,8 @@ ir_node_to_const(Module *m, NodeId n, void *data, NodeId **stack, uint32_t *cap)
 		ir_vgrow(&m->consts, &m->capconsts, m->nconsts + 1);
 		ci = m->nconsts++;
 	}
-	ir_vgrow(stack, cap, na + 1);
-	for (uint32_t i = 0; i < na; i++) {
-		NodeId val = m->argv[base + i];
-		useunlink(m, base + i);
-		if (val && !m->firstuse[val])
-			(*stack)[sp++] = val;
-	}
+	ir_vgrow(stack, cap, nd->nargs);
+	unlinkargs(m, nd, *stack, &sp);
 	nd->kind = NK_CONST;
 	nd->op = 0;
 	nd->nargs = 0;
