@@ -2,16 +2,22 @@
 ** rewrite.c: the rewrite driver, and the run-time helpers of generated
 ** matchers.
 **
-** ir_rewrite() keeps a worklist of nodes to try, seeded with every live
-** node in post-order (operands before users).  When a rule replaces n by
-** r, only r, the nodes the rule built and the users of r are queued again;
-** nothing is ever rescanned as a whole.  n and whatever only n used are
-** killed on the spot.  Each result is type-checked against what it
-** replaces.  Termination: a rewrite whose result has the exact structure
-** of something replaced earlier, on a chain that leads back to the node
-** being replaced, is a cycle, reported with the rules on it; a budget of
-** rewrites proportional to the graph stops anything else that never ends
-** (results that keep growing).
+** ir_rewrite() tries the nodes in post-order (operands before users):
+** it sweeps the ids in order while they are in operand order, else it
+** seeds a worklist, and it tries only nodes some rule is rooted at.  When
+** a rule replaces n by r, only r, the nodes the rule built and the users
+** of r are queued again; nothing is ever rescanned as a whole.  n and
+** whatever only n used are killed on the spot.  Each result is
+** type-checked against what it replaces.  Termination: a rewrite whose
+** result has the exact structure of something replaced earlier, on a
+** chain that leads back to the node being replaced, is a cycle, reported
+** with the rules on it; a budget of rewrites proportional to the graph
+** stops anything else that never ends (results that keep growing).
+**
+** Two rewrites keep ids: a result built in place of a matched node
+** (rw_call_in_place) is that node with new attributes, undone if the
+** rewrite fails; a fold of the root by ir_fold_data() turns the root into
+** its constant (ir_node_to_const), except on a chain watched for cycles.
 **
 ** Preserves: node ids of everything not rewritten, the types of all live
 ** nodes, def-use lists.
