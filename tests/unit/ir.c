@@ -298,6 +298,47 @@ test_floats(void)
 	}
 }
 
+/* test_node_to_const: a call turned into a constant keeps its id, type
+** and use; its operands are reaped; while reuse is on it takes a killed
+** constant's Const slot */
+static void
+test_node_to_const(void)
+{
+	Module *m = ir_module_new();
+	int64_t dims[] = { 4 };
+	TypeId t = ir_type_tensor(m, DT_FLOAT32, 1, dims);
+	static const float one[4] = { 1, 2, 3, 4 }, two[4] = { 10, 20, 30, 40 }, sum[4] = { 11, 22, 33, 44 };
+	NodeId x = ir_var(m, ir_symz(m, "x"), t, noloc), old = ir_const(m, t, one, noloc);
+	NodeId c1 = ir_const(m, t, one, noloc), c2 = ir_const(m, t, two, noloc);
+	NodeId cc[2] = { c1, c2 }, add = ir_call(m, OP_ADD, cc, 2, 0, noloc);
+	NodeId xa[2] = { x, add }, mul = ir_call(m, OP_MULTIPLY, xa, 2, 0, noloc), fn;
+	NodeId *stack = NULL;
+	uint32_t cap = 0, oldci = m->nodes[old].aux;
+	void *data;
+	Diag d;
+
+	fn = ir_func(m, &x, 1, mul, 0, 0, 0, noloc);
+	ir_global_add(m, ir_symz(m, "main"), fn);
+	ir_diag_init(&d, NULL, m);
+	is_int(ir_infer_types(m, &d), 0, "types infer");
+	m->reuse = 1;
+	ir_node_kill(m, old);
+	data = ir_arena_raw(&m->data, sizeof sum);
+	memcpy(data, sum, sizeof sum);
+	ir_node_to_const(m, add, data, &stack, &cap);
+	ok(m->nodes[add].kind == NK_CONST && m->nodes[add].nargs == 0, "the add is a constant");
+	ok(m->nodes[add].type == t && ir_node_const(m, add)->type == t && ir_node_const(m, add)->nbytes == 16 &&
+	   memcmp(ir_node_const(m, add)->data, sum, 16) == 0, "of its type, holding the data");
+	is_int(ir_arg(m, mul, 1), add, "the multiply still uses it");
+	ok(m->nodes[c1].kind == NK_DEAD && m->nodes[c2].kind == NK_DEAD, "its operands are reaped");
+	is_int(m->nodes[add].aux, oldci, "it took the killed constant's Const slot");
+	is_int(ir_nuses(m, x), 2, "x: the multiply and the parameter");
+	m->reuse = 0;
+	is_int(ir_verify(m, &d), 0, "the module verifies");
+	free(stack);
+	ir_module_free(m);
+}
+
 int
 main(void)
 {
@@ -308,5 +349,6 @@ main(void)
 	test_attrs();
 	test_attr_interning();
 	test_floats();
+	test_node_to_const();
 	return done_testing();
 }
