@@ -434,6 +434,21 @@ axis3(Gen *g, Fn *f, const Leaf *l, int ax, char *ix)
 	sprintf(ix, "(i0 * %lld + c) * %lld + i2", (long long)l->dims[ax], (long long)in);
 }
 
+/* elemloop: opens the loops over o's elements: per channel along ax
+** (axis3) when pc, else one flat loop i; ix gets the index expression;
+** returns how many loops closen() closes */
+static int
+elemloop(Gen *g, Fn *f, const Leaf *o, int pc, int ax, char *ix)
+{
+	if (pc) {
+		axis3(g, f, o, ax, ix);
+		return 3;
+	}
+	cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
+	strcpy(ix, "i");
+	return 1;
+}
+
 static int
 biasadd(Gen *g, Fn *f, Inst *i)
 {
@@ -506,6 +521,7 @@ quantize(Gen *g, Fn *f, Inst *i)
 	int64_t ax = aint(g, i, "axis", -1);
 	int pc = perchan(g, f, i, 1) || perchan(g, f, i, 2);
 	char nx[64], no[64], ix[256], sb[64], zb[64], qlo[64], qhi[64];
+	int nloops;
 	const char *s, *z;
 
 	if (x->dt != DT_FLOAT32 || isflt(o->dt) || ir_dtype_bytes[o->dt] > 4)
@@ -521,12 +537,7 @@ quantize(Gen *g, Fn *f, Inst *i)
 	cg_lit((float)be_dtype_max(o->dt), DT_FLOAT32, qhi);
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
-	if (pc) {
-		axis3(g, f, o, (int)ax, ix);
-	} else {
-		cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
-		strcpy(ix, "i");
-	}
+	nloops = elemloop(g, f, o, pc, (int)ax, ix);
 	if (strcmp(astr(g, i, "rounding"), "HALF_TO_EVEN") == 0) {
 		/* ONNX's QuantizeLinear: x / scale rounded half to even, the zero
 		   point added to that integer (exactly, in double), saturated */
@@ -537,7 +548,7 @@ quantize(Gen *g, Fn *f, Inst *i)
 		cg_line(g, f, "double t = (double)r + (double)%s;", z);
 		cg_line(g, f, "%s[%s] = (%s)(!(t < %s) ? %s : !(t > %s) ? %s : t);", no, ix, cg_ctype(o->dt), qhi, qhi,
 		        qlo, qlo);
-		closen(f, pc ? 3 : 1);
+		closen(f, nloops);
 		return 1;
 	}
 	/* round(x / scale) + zp, all in float32; llvm.round: halves away from zero */
@@ -551,7 +562,7 @@ quantize(Gen *g, Fn *f, Inst *i)
 	} else {
 		cg_line(g, f, "%s[%s] = (%s)v;", no, ix, cg_ctype(o->dt));
 	}
-	closen(f, pc ? 3 : 1);
+	closen(f, nloops);
 	return 1;
 }
 
@@ -562,6 +573,7 @@ dequantize(Gen *g, Fn *f, Inst *i)
 	int64_t ax = aint(g, i, "axis", -1);
 	int pc = perchan(g, f, i, 1) || perchan(g, f, i, 2);
 	char nx[64], no[64], ix[256], sb[64], zb[64];
+	int nloops;
 	const char *s, *z;
 
 	if (isflt(x->dt) || ir_dtype_bytes[x->dt] > 4 || o->dt != DT_FLOAT32)
@@ -575,17 +587,12 @@ dequantize(Gen *g, Fn *f, Inst *i)
 		return refuse(g, i, "with quantization parameters that are not constants");
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
-	if (pc) {
-		axis3(g, f, o, (int)ax, ix);
-	} else {
-		cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
-		strcpy(ix, "i");
-	}
+	nloops = elemloop(g, f, o, pc, (int)ax, ix);
 	if (ir_dtype_bytes[x->dt] < 4 && !pc)
 		cg_line(g, f, "%s[%s] = (float)(%s[%s] - %s) * %s;", no, ix, nx, ix, z, s);
 	else
 		cg_line(g, f, "%s[%s] = (float)(int32_t)((int64_t)%s[%s] - %s) * %s;", no, ix, nx, ix, z, s);
-	closen(f, pc ? 3 : 1);
+	closen(f, nloops);
 	return 1;
 }
 
@@ -628,6 +635,7 @@ requantize(Gen *g, Fn *f, Inst *i)
 	int even = strcmp(rounding, "HALF_TO_EVEN") == 0 && strcmp(cdt, "float32") == 0;
 	double os, s0;
 	char nx[64], no[64], ix[256], zb[64], mb[80], lb[80], tb[80], dst[600], src[600];
+	int nloops;
 	Rq r;
 
 	if (isflt(x->dt) || x->dt == DT_UINT32 || x->dt == DT_INT64 || isflt(o->dt) || ir_dtype_bytes[o->dt] > 4)
@@ -667,21 +675,7 @@ requantize(Gen *g, Fn *f, Inst *i)
 			cg_lit(m[0], DT_FLOAT32, mb);
 			free(m);
 		}
-		cg_name(g, f, x, nx);
-		cg_name(g, f, o, no);
-		if (pcs || pcz) {
-			axis3(g, f, o, (int)ax, ix);
-		} else {
-			cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
-			strcpy(ix, "i");
-		}
-		sprintf(dst, "%s[%s]", no, ix);
-		sprintf(src, "%s[%s]", nx, ix);
-		f32line(g, f, dst, src, (DType)x->dt, r.iz, mb, oz, (DType)o->dt);
-		closen(f, pcs || pcz ? 3 : 1);
-		return 1;
-	}
-	if (!pcs) {
+	} else if (!pcs) {
 		Fx fx;
 		if (s0 != os) {
 			if (!fixed(s0 / os, &fx))
@@ -721,16 +715,14 @@ requantize(Gen *g, Fn *f, Inst *i)
 	}
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
-	if (pcs || pcz) {
-		axis3(g, f, o, (int)ax, ix);
-	} else {
-		cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)o->n);
-		strcpy(ix, "i");
-	}
+	nloops = elemloop(g, f, o, pcs || pcz, (int)ax, ix);
 	sprintf(dst, "%s[%s]", no, ix);
 	sprintf(src, "%s[%s]", nx, ix);
-	rqline(g, f, dst, src, (DType)x->dt, &r);
-	closen(f, pcs || pcz ? 3 : 1);
+	if (even)
+		f32line(g, f, dst, src, (DType)x->dt, r.iz, mb, oz, (DType)o->dt);
+	else
+		rqline(g, f, dst, src, (DType)x->dt, &r);
+	closen(f, nloops);
 	return 1;
 }
 
