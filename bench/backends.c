@@ -121,13 +121,15 @@ main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "bench-qconv";
 	int runs = argc > 2 ? atoi(argv[2]) : 7;
-	char path[4096], err[512], line[256];
+	char path[4096], err[512];
 	Diag d;
 	BeSig sig;
 	Module *m;
 	Tensor in = { 0 }, want = { 0 }, ref[4] = { { 0 } }, c[4] = { { 0 } }, llvm[4] = { { 0 } };
 	double tref, tc, tllvm, macs = 0;
-	FILE *f;
+	char engine[BENCH_ENGINES][64];
+	double ns[BENCH_ENGINES];
+	int nengines;
 
 	if (runs < 1 || runs > BENCH_MAXRUNS) {
 		fprintf(stderr, "usage: graft-bench-backends DIR [RUNS (1..%d)]\n", BENCH_MAXRUNS);
@@ -162,19 +164,12 @@ main(int argc, char **argv)
 		printf("%-22s %12.2f %10.2f\n", "c (cc -O2)", tc / 1e6, macs / tc);
 	if (tllvm > 0)
 		printf("%-22s %12.2f %10.2f\n", "llvm (O2, JIT)", tllvm / 1e6, macs / tllvm);
-	snprintf(path, sizeof path, "%s/torch.txt", dir);
-	if ((f = fopen(path, "r"))) {
-		while (fgets(line, sizeof line, f)) {
-			char engine[64];
-			double ns;
-			if (sscanf(line, "torch_ns %63s %lf", engine, &ns) != 2)
-				continue;
-			printf("%-22s %12.2f %10.2f", engine, ns / 1e6, macs / ns);
-			if (tllvm > 0)
-				printf("   llvm/%s %.2fx", engine, tllvm / ns);
-			printf("\n");
-		}
-		fclose(f);
+	nengines = bench_torch_ns(dir, engine, ns, BENCH_ENGINES);
+	for (int k = 0; k < nengines; k++) {
+		printf("%-22s %12.2f %10.2f", engine[k], ns[k] / 1e6, macs / ns[k]);
+		if (tllvm > 0)
+			printf("   llvm/%s %.2fx", engine[k], tllvm / ns[k]);
+		printf("\n");
 	}
 	printf("\n");
 	if (tc > 0 && tllvm > 0)

@@ -2,6 +2,7 @@
 ** bench.c: the helpers of bench.h.
 */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,4 +80,21 @@ bench_call(Module *m, OpId op, const NodeId *args, uint32_t n, const char *const
 	for (; kv && kv[0]; kv += 2)
 		setattr(m, op, a, kv[0], kv[1]);
 	return ir_call(m, op, args, n, a, (Loc){ 0, 0, 0 });
+}
+
+int
+bench_torch_ns(const char *dir, char (*engine)[64], double *ns, int max)
+{
+	char path[4096], line[256];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof path, "%s/torch.txt", dir);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (n < max && fgets(line, sizeof line, f))
+		if (sscanf(line, "torch_ns %63s %lf", engine[n], &ns[n]) == 2)
+			n++;
+	fclose(f);
+	return n;
 }

@@ -20,6 +20,12 @@ extern const uint32_t bench_sizes[BENCH_SIZES];
 int bench_args(int argc, char **argv, int *runs);
 
 double bench_now(void);                 /* ns, monotonic */
+
+/* PyTorch's timings as the benchmarks' python scripts write them to
+** dir/torch.txt, lines "torch_ns ENGINE NS": at most max of them into
+** engine[] and ns[]; returns how many (0 without the file) */
+enum { BENCH_ENGINES = 8 };
+int bench_torch_ns(const char *dir, char (*engine)[64], double *ns, int max);
 double bench_median(double *v, int n);  /* sorts v */
 
 NodeId bench_scalarf(Module *m, float v);

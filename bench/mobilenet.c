@@ -151,7 +151,7 @@ main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "bench/mobilenet";
 	int runs = argc > 2 ? atoi(argv[2]) : 7, zp = 0, top = -1;
-	char path[4096], err[512], line[256];
+	char path[4096], err[512];
 	const Ruleset *rules[2] = { graft_ruleset_find("qdq"), graft_ruleset_find("canonicalize") };
 	const Ruleset *target = graft_ruleset_find("ethos-n");
 	double t[NPHASES][BENCH_MAXRUNS], med[NPHASES], tinf[BENCH_MAXRUNS], total = 0, tllvm, scale = 0;
@@ -159,7 +159,9 @@ main(int argc, char **argv)
 	Tensor in = { 0 }, out = { 0 }, want = { 0 };
 	Diag d;
 	Module *none = ir_module_new();
-	FILE *f;
+	char engine[BENCH_ENGINES][64];
+	double ns[BENCH_ENGINES];
+	int nengines;
 
 	if (runs < 1 || runs > BENCH_MAXRUNS) {
 		fprintf(stderr, "usage: graft-bench-mobilenet DIR [RUNS (1..%d)]\n", BENCH_MAXRUNS);
@@ -213,17 +215,9 @@ main(int argc, char **argv)
 	tllvm = bench_median(tinf, runs);
 	printf("\n%-22s %12s\n", "inference", "ms");
 	printf("%-22s %12.2f\n", "llvm (O2, JIT)", tllvm / 1e6);
-	snprintf(path, sizeof path, "%s/torch.txt", dir);
-	if ((f = fopen(path, "r"))) {
-		while (fgets(line, sizeof line, f)) {
-			char engine[64];
-			double ns;
-			if (sscanf(line, "torch_ns %63s %lf", engine, &ns) != 2)
-				continue;
-			printf("%-22s %12.2f   llvm/%s %.2fx the time\n", engine, ns / 1e6, engine, tllvm / ns);
-		}
-		fclose(f);
-	}
+	nengines = bench_torch_ns(dir, engine, ns, BENCH_ENGINES);
+	for (int k = 0; k < nengines; k++)
+		printf("%-22s %12.2f   llvm/%s %.2fx the time\n", engine[k], ns[k] / 1e6, engine[k], tllvm / ns[k]);
 	printf("\n");
 	snprintf(path, sizeof path, "%s/torch_int.npy", dir);
 	if (torchq(dir, &scale, &zp, &top) && scale > 0 && npy_read(path, &want, err, sizeof err) == 0)
