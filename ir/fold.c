@@ -9,7 +9,7 @@
 ** sources each rule follows, is told at the top of backends/ref/ops.c.
 **
 ** The common fold, qnn.quantize of a float32 constant by per-tensor
-** parameters, takes a fast path (ref_quickquantize) with the same
+** parameters, takes a fast path (ref_quickquantize_data) with the same
 ** arithmetic, straight into the new constant.
 */
 #include <stdint.h>
@@ -66,11 +66,12 @@ ir_fold_data(Module *m, NodeId n, void **data)
 NodeId
 ir_fold(Module *m, NodeId n)
 {
-	int64_t at;
+	void *data;
+	int st;
 
 	if (!n || n >= m->nnodes)
 		return 0;
-	if ((at = ref_quickquantize(m, n)) >= 0)
-		return (NodeId)at;
+	if ((st = ref_quickquantize_data(m, n, &data)) >= 0)
+		return st ? ir_const_own(m, m->nodes[n].type, data, m->locs[n]) : 0;
 	return ref_fold(m, n);
 }

@@ -2360,8 +2360,8 @@ scalarconst(const Module *m, NodeId n, DType dt)
 }
 
 /* quickquantize: the common fold, qnn.quantize of a float32 constant with
-** a per-tensor scale and zero point, computed straight into the new
-** constant with quantize()'s arithmetic.  Returns the constant, 0 if the
+** a per-tensor scale and zero point, computed straight into the module's
+** data with quantize()'s arithmetic.  Returns 1 with *data, 0 if the
 ** result is not exact (as quantize() would), or -1 if this is not that
 ** case (the general evaluator then takes it). */
 int
@@ -2415,14 +2415,6 @@ ref_quickquantize_data(Module *m, NodeId n, void **data)
 	return 1;
 }
 
-int64_t
-ref_quickquantize(Module *m, NodeId n)
-{
-	void *data;
-	int st = ref_quickquantize_data(m, n, &data);
-
-	return st > 0 ? (int64_t)ir_const_own(m, m->nodes[n].type, data, m->locs[n]) : st;
-}
 
 /* ---------------------------------------------------------------- dispatch */
 

@@ -24,10 +24,7 @@
 ** fold.h); 0 when something is not exactly defined. */
 NodeId ref_fold(Module *m, NodeId n);
 /* The fast path of ir_fold: qnn.quantize of a float32 constant by one
-** scale and zero point.  The new constant, 0 if the result is not exact,
-** or -1 if n is not that case. */
-int64_t ref_quickquantize(Module *m, NodeId n);
-/* The same, with no node: 1 and *data (n's value, in Module.data), 0 if
+** scale and zero point.  1 and *data (n's value, in Module.data), 0 if
 ** the result is not exact, -1 if n is not that case. */
 int ref_quickquantize_data(Module *m, NodeId n, void **data);
 
