@@ -462,6 +462,24 @@ rw_tb_end(Rw *rw, uint32_t mark)
 	return n;
 }
 
+/* inlined: the constant x is printed inline (written so, or a scalar) */
+static int
+inlined(const Module *m, NodeId x)
+{
+	const Const *k = &m->consts[m->nodes[x].aux];
+	return (k->flags & CF_INLINE) || m->types[k->type].n == 0;
+}
+
+/* argsinlined: every operand of n, all constants, is inlined */
+static int
+argsinlined(const Module *m, NodeId n)
+{
+	for (uint32_t i = 0; i < m->nodes[n].nargs; i++)
+		if (!inlined(m, rw_arg(m, n, i)))
+			return 0;
+	return 1;
+}
+
 /* rw_fold: fold_const; the result is printed inline when every constant
 ** it was computed from was written inline */
 NodeId
@@ -481,13 +499,8 @@ rw_fold(Rw *rw, NodeId n)
 		if (st == 0)
 			return 0;
 		if (st > 0) {
-			const NodeId *a = &m->argv[m->nodes[n].args];
-			for (uint32_t i = 0; i < m->nodes[n].nargs && inl; i++) {
-				const Const *k = ir_node_const(m, a[i]);
-				inl = (k->flags & CF_INLINE) || m->types[k->type].n == 0;
-			}
 			rw->folddata = data;
-			rw->foldinline = inl;
+			rw->foldinline = argsinlined(m, n);
 			return n;
 		}
 	}
@@ -501,11 +514,7 @@ rw_fold(Rw *rw, NodeId n)
 		for (i = 0; i < na && m->nodes[a[i]].kind == NK_CONST; i++)
 			;
 		if (i == na) {
-			for (i = 0; i < na && inl; i++) {
-				const Const *k = ir_node_const(m, a[i]);
-				inl = (k->flags & CF_INLINE) || m->types[k->type].n == 0;
-			}
-			if (inl)
+			if (argsinlined(m, n))
 				ir_node_const(m, c)->flags |= CF_INLINE;
 			return c;
 		}
@@ -515,8 +524,7 @@ rw_fold(Rw *rw, NodeId n)
 	for (sp = rw->ntb; sp > mark && inl; sp = rw->ntb) {
 		NodeId x = rw->tb[--rw->ntb];
 		if (m->nodes[x].kind == NK_CONST) {
-			const Const *k = ir_node_const(m, x);
-			inl = (k->flags & CF_INLINE) || m->types[k->type].n == 0;
+			inl = inlined(m, x);
 			continue;
 		}
 		for (uint32_t i = 0; i < m->nodes[x].nargs; i++)
@@ -569,20 +577,10 @@ rw_fold_new(Rw *rw, NodeId n)
 	}
 	c = rw_fold(rw, n);
 out:
-	/* and the constants only the template used (matched ones have users) */
-	for (uint32_t i = nbuilt; i-- > 0;) {
-		NodeId x = built[i];
-		if (m->nodes[x].kind == NK_DEAD || m->firstuse[x])
-			continue;
-		nst = 0;
-		ir_vgrow(&st, &capst, m->nodes[x].nargs + 1);
-		for (uint32_t j = 0; j < m->nodes[x].nargs; j++)
-			st[nst++] = rw_arg(m, x, j);
-		ir_node_kill(m, x);
-		for (uint32_t j = 0; j < nst; j++)
-			if (m->nodes[st[j]].kind == NK_CONST && !m->firstuse[st[j]])
-				ir_node_kill(m, st[j]);
-	}
+	/* and the constants only the template used (matched nodes have users) */
+	for (uint32_t i = nbuilt; i-- > 0;)
+		if (m->nodes[built[i]].kind != NK_DEAD)
+			ir_reap(m, built[i], &st, &capst);
 	if (!c)
 		rw->gfail = 1;
 	free(built);
