@@ -49,9 +49,8 @@ typedef struct Emit {
 	/* the leaf being emitted */
 	const Rule *rule;
 	const Variant *var;
-	/* the loads and tests on the way from the tree's root to it */
-	const Step **loads; uint32_t nloads, caploads;
-	const Step **tests; uint32_t ntests, captests;
+	/* the steps (loads and tests) on the way from the tree's root to it */
+	const Step **path; uint32_t npath, cappath;
 } Emit;
 
 /* ---------------------------------------------------------------- text */
@@ -679,14 +678,22 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 	e->errors++;
 }
 
-/* loadof: the load step that fills variable v on the way to the leaf */
+/* onpath: the step of kind k about variable v on the way to the leaf */
 static const Step *
-loadof(const Emit *e, const char *v)
+onpath(const Emit *e, int k, const char *v)
 {
-	for (uint32_t i = e->nloads; i-- > 0;)
-		if (strcmp(e->loads[i]->v, v) == 0)
-			return e->loads[i];
+	for (uint32_t i = e->npath; i-- > 0;)
+		if (e->path[i]->kind == k && strcmp(e->path[i]->v, v) == 0)
+			return e->path[i];
 	return NULL;
+}
+
+/* pathpush: step s is on the way to the leaves below it */
+static void
+pathpush(Emit *e, const Step *s)
+{
+	ir_vgrow(&e->path, &e->cappath, e->npath + 1);
+	e->path[e->npath++] = s;
 }
 
 /* inplace: for a rule's result a, a call whose operands are the operands
@@ -707,21 +714,15 @@ inplace(Emit *e, const Ast *a)
 		const Bind *b;
 		if (k->kind == A_ATTR || k->kind == A_ATTRS)
 			continue;
-		if (k->kind != A_NAME || !(b = findbind(e, k->s)) || b->kind != 0 || !(l = loadof(e, b->var)) ||
+		if (k->kind != A_NAME || !(b = findbind(e, k->s)) || b->kind != 0 || !(l = onpath(e, S_LOAD, b->var)) ||
 		    l->k != (int)n || (d && strcmp(l->v2, d) != 0))
 			return NULL;
 		d = l->v2;
 		n++;
 	}
-	if (!d || strcmp(d, "v") == 0)
-		return NULL;
-	for (uint32_t i = 0;; i++) {
-		if (i == e->ntests)
-			return NULL;        /* d is not known to be a call of a's op */
-		if (e->tests[i]->kind == S_OP && strcmp(e->tests[i]->v, d) == 0 && e->tests[i]->n == a->op)
-			break;
-	}
-	for (l = loadof(e, d); l && strcmp(l->v2, "v") != 0; l = loadof(e, l->v2))
+	if (!d || strcmp(d, "v") == 0 || !(l = onpath(e, S_OP, d)) || l->n != a->op)
+		return NULL;        /* d is not known to be a call of a's op */
+	for (l = onpath(e, S_LOAD, d); l && strcmp(l->v2, "v") != 0; l = onpath(e, S_LOAD, l->v2))
 		path = fmt(e, "%s%s", np++ ? fmt(e, "%s, ", path) : "", l->v2);
 	if (!l)
 		return NULL;
@@ -995,29 +996,26 @@ node(Emit *e, Out *o, const TNode *t, int ind)
 		} else if (k->step.kind == S_LOAD) {
 			e->usesm = 1;
 			put(o, ind, fmt(e, "%s = rw_arg(m, %s, %d);", k->step.v, k->step.v2, k->step.k));
-			ir_vgrow(&e->loads, &e->caploads, e->nloads + 1);
-			e->loads[e->nloads++] = &k->step;
+			pathpush(e, &k->step);
 			node(e, o, k, ind);
-			e->nloads--;
+			e->npath--;
 		} else {
 			/* a chain of tests with one child each becomes one condition */
-			uint32_t mark = e->ntests;
+			uint32_t mark = e->npath;
 			Cat c;
 			catinit(&c);
 			catf(&c, "if (%s", cond(e, &k->step));
-			ir_vgrow(&e->tests, &e->captests, e->ntests + 1);
-			e->tests[e->ntests++] = &k->step;
+			pathpush(e, &k->step);
 			while (k->nkids == 1 && istest(&k->kids[0]->step)) {
 				k = k->kids[0];
 				catf(&c, " &&\n%s", cond(e, &k->step));
-				ir_vgrow(&e->tests, &e->captests, e->ntests + 1);
-				e->tests[e->ntests++] = &k->step;
+				pathpush(e, &k->step);
 			}
 			catf(&c, ") {");
 			put(o, ind, catend(e, &c));
 			node(e, o, k, ind + 1);
 			put(o, ind, "}");
-			e->ntests = mark;
+			e->npath = mark;
 		}
 	}
 }
@@ -1297,8 +1295,7 @@ out:
 	free(e.funcs.v);
 	free(e.strs);
 	free(e.lits);
-	free(e.loads);
-	free(e.tests);
+	free(e.path);
 	dsl_map_free(&e.strmap);
 	dsl_map_free(&e.litmap);
 	dsl_map_free(&e.bound);
