@@ -21,11 +21,11 @@ onnx; graft itself never uses PyTorch.
 """
 import os
 import runpy
-import statistics
 import sys
-import time
 
 import torch
+
+from torchtime import timed
 
 
 def repack(model):
@@ -33,18 +33,6 @@ def repack(model):
     for mod in model.modules():
         if hasattr(mod, "set_weight_bias") and hasattr(mod, "weight") and callable(mod.weight):
             mod.set_weight_bias(mod.weight(), mod.bias())
-
-
-def timed(model, x, runs):
-    """median ns of runs calls of model(x), after one warm-up call"""
-    with torch.no_grad():
-        y = model(x)
-        times = []
-        for _ in range(runs):
-            t0 = time.perf_counter_ns()
-            model(x)
-            times.append(time.perf_counter_ns() - t0)
-    return statistics.median(times), y
 
 
 def main():

@@ -22,13 +22,13 @@ step.  Only this script uses PyTorch; graft never does.
 """
 import json
 import os
-import statistics
 import struct
 import sys
-import time
 
 import numpy as np
 import torch
+
+from torchtime import timed
 
 LAYERS = 4
 C, H, W = 64, 56, 56
@@ -116,16 +116,10 @@ def main():
         net = torch.nn.Sequential(*layers)
         qx = torch.quantize_per_tensor(torch.from_numpy(x.astype(np.float32) - ZP) * ACT[0], ACT[0], ZP,
                                        torch.quint8)
-        with torch.no_grad():
-            y = net(qx)
-            times = []
-            for _ in range(runs):
-                t0 = time.perf_counter_ns()
-                net(qx)
-                times.append(time.perf_counter_ns() - t0)
+        ns, y = timed(net, qx, runs)
         if engine == engines[0]:
             np.save(os.path.join(out, "torch.npy"), y.int_repr().numpy())
-        lines.append("torch_ns %s %d\n" % (engine, statistics.median(times)))
+        lines.append("torch_ns %s %d\n" % (engine, ns))
     with open(os.path.join(out, "torch.txt"), "w") as f:
         f.write("".join(lines))
 
