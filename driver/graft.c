@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bind.h"
@@ -209,6 +210,18 @@ suffix(const char *s, const char *suf)
 	return n > k && strcmp(s + n - k, suf) == 0;
 }
 
+/* samefile: whether paths a and b name one file (or, where neither
+** exists yet, are the same string) */
+static int
+samefile(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* parseargs: o from the command line; 0 after printing a usage error */
 static int
 parseargs(int argc, char **argv, Opts *o)
@@ -301,6 +314,10 @@ parseargs(int argc, char **argv, Opts *o)
 		fprintf(stderr, "graft: error: %s needs --target\n", o->p.explain ? "--explain" : "--stop-after");
 		return 0;
 	}
+	if (o->out && o->save_params && samefile(o->out, o->save_params)) {
+		fprintf(stderr, "graft: error: -o and --save-params name the same file, '%s'\n", o->out);
+		return 0;
+	}
 	if (o->emit >= EM_C) {
 		const char *what = emits[o->emit];
 		if (!o->out || (o->emit == EM_C && !suffix(o->out, ".c"))) {
@@ -330,111 +347,103 @@ parseargs(int argc, char **argv, Opts *o)
 	return 1;
 }
 
-/* emit: print m to o->out (atomically, through a temporary) or stdout */
+/* cantwrite: reports that an output file cannot be written; returns 0 */
+static int
+cantwrite(const IrOut *f)
+{
+	fprintf(stderr, "graft: error: %s: %s\n", f->path, f->msg);
+	return 0;
+}
+
+/* hname: FILE.h for FILE.c or FILE.o, fresh */
+static char *
+hname(const char *path)
+{
+	size_t n = strlen(path);
+	char *h = ir_xmalloc(n + 1);
+
+	memcpy(h, path, n + 1);
+	h[n - 1] = 'h';
+	return h;
+}
+
+/* emit: --emit relay|dot: m to o->out (or standard output) and, with
+** --save-params, its constants; the text is put in place only once the
+** parameters are written */
 static int
 emit(Module *m, const Opts *o, MetaList *meta)
 {
 	PrintOpts po = { .show_types = (unsigned)o->show_types };
-	char *tmp;
-	FILE *f;
+	IrOut f;
+	char err[512];
 
-	if (!o->out) {
-		if (o->emit == EM_DOT)
-			ir_print_dot(stdout, m);
-		else
-			ir_print(stdout, m, &po, meta);
-		if (fflush(stdout) != 0) {
-			fprintf(stderr, "graft: error: cannot write output: %s\n", strerror(errno));
-			return 0;
-		}
-		return 1;
-	}
-	tmp = ir_xmalloc(strlen(o->out) + 16);
-	sprintf(tmp, "%s.tmp%ld", o->out, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "graft: error: cannot create '%s': %s\n", tmp, strerror(errno));
-		free(tmp);
-		return 0;
-	}
+	if (ir_out_open(&f, o->out ? o->out : "-", 0) != 0)
+		return cantwrite(&f);
 	if (o->emit == EM_DOT)
-		ir_print_dot(f, m);
+		ir_print_dot(f.f, m);
 	else
-		ir_print(f, m, &po, meta);
-	if (ferror(f) | (fclose(f) != 0) || rename(tmp, o->out) != 0) {
-		fprintf(stderr, "graft: error: cannot write '%s': %s\n", o->out, strerror(errno));
-		remove(tmp);
-		free(tmp);
+		ir_print(f.f, m, &po, meta);
+	if (o->save_params && ir_save_params(m, meta, o->save_params, err, sizeof err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		ir_out_abort(&f);
 		return 0;
 	}
-	free(tmp);
+	if (ir_out_commit(&f) != 0)
+		return cantwrite(&f);
 	return 1;
 }
 
-/* emit_c: --emit c: o->out (FILE.c) and FILE.h, both or neither, through
-** temporaries renamed once both are whole */
+/* emit_files: a backend's output to o->out and, where want_h, FILE.h
+** beside it; emitter writes both, and both are put in place, or neither */
 static int
-emit_c(const Module *m, const Opts *o, Diag *d)
+emit_files(const Module *m, const Opts *o, Diag *d, int want_h,
+           int (*emitter)(const Module *, const Opts *, FILE *, FILE *, const char *, Diag *))
 {
-	size_t n = strlen(o->out);
-	char *h = ir_xmalloc(n + 1), *tc = ir_xmalloc(n + 32), *th = ir_xmalloc(n + 32);
-	const char *hname;
-	FILE *fc = NULL, *fh = NULL;
-	int ok = 0, errs;
+	char *h = want_h ? hname(o->out) : NULL;
+	const char *base = h && strrchr(h, '/') ? strrchr(h, '/') + 1 : h;
+	IrOut fc, fh;
+	int ok = 0;
 
-	memcpy(h, o->out, n + 1);
-	h[n - 1] = 'h';
-	hname = strrchr(h, '/') ? strrchr(h, '/') + 1 : h;
-	sprintf(tc, "%s.tmp%ld", o->out, (long)getpid());
-	sprintf(th, "%s.tmp%ld", h, (long)getpid());
-	if (!(fc = fopen(tc, "w")) || !(fh = fopen(th, "w"))) {
-		fprintf(stderr, "graft: error: cannot create '%s': %s\n", fc ? th : tc, strerror(errno));
-		goto out;
+	if (ir_out_open(&fc, o->out, 0) != 0) {
+		free(h);
+		return cantwrite(&fc);
 	}
-	errs = be_c_emit(m, o->emit_target, fc, fh, hname, d);
-	if (ferror(fc) | ferror(fh) | (fclose(fc) != 0) | (fclose(fh) != 0)) {
-		fc = fh = NULL;
-		fprintf(stderr, "graft: error: cannot write '%s': %s\n", o->out, strerror(errno));
-		goto out;
+	if (h && ir_out_open(&fh, h, 0) != 0) {
+		cantwrite(&fh);
+		ir_out_abort(&fc);
+		free(h);
+		return 0;
 	}
-	fc = fh = NULL;
-	if (errs)
-		goto out;
-	if (rename(th, h) != 0 || rename(tc, o->out) != 0) {
-		fprintf(stderr, "graft: error: cannot write '%s': %s\n", o->out, strerror(errno));
-		goto out;
+	if (emitter(m, o, fc.f, h ? fh.f : NULL, base, d) != 0) {
+		ir_out_abort(&fc);
+		if (h)
+			ir_out_abort(&fh);
+	} else if (h && ir_out_commit(&fh) != 0) {
+		cantwrite(&fh);
+		ir_out_abort(&fc);
+	} else if (ir_out_commit(&fc) != 0) {
+		cantwrite(&fc);
+	} else {
+		ok = 1;
 	}
-	ok = 1;
-out:
-	if (fc)
-		fclose(fc);
-	if (fh)
-		fclose(fh);
-	remove(tc);
-	remove(th);
 	free(h);
-	free(tc);
-	free(th);
 	return ok;
 }
 
-/* emit_llvm: --emit llvm|obj to o->out (and, for obj to FILE.o, FILE.h) */
+/* cemit: --emit c, the model and its header */
 static int
-emit_llvm(const Module *m, const Opts *o, Diag *d)
+cemit(const Module *m, const Opts *o, FILE *c, FILE *h, const char *hbase, Diag *d)
+{
+	return be_c_emit(m, o->emit_target, c, h, hbase, d);
+}
+
+/* llvmemit: --emit llvm|obj (and, for obj to FILE.o, FILE.h) */
+static int
+llvmemit(const Module *m, const Opts *o, FILE *out, FILE *h, const char *hbase, Diag *d)
 {
 	BeOpts bo = { .opt = o->opt };
-	char *h = NULL;
-	int errs;
 
-	if (o->emit == EM_OBJ && suffix(o->out, ".o")) {
-		size_t n = strlen(o->out);
-		h = ir_xmalloc(n + 1);
-		memcpy(h, o->out, n + 1);
-		h[n - 1] = 'h';
-	}
-	errs = be_llvm_emit(m, &bo, o->emit == EM_OBJ ? BE_LLVM_OBJ : BE_LLVM_IR, o->out, h, d);
-	free(h);
-	return !errs;
+	return be_llvm_emit(m, &bo, o->emit == EM_OBJ ? BE_LLVM_OBJ : BE_LLVM_IR, out, h, d);
 }
 
 /* graft_pipeline: see run.h */
@@ -529,24 +538,12 @@ main(int argc, char **argv)
 	   output: Relay text or Graphviz (and the parameters), C, LLVM */
 	if (graft_pipeline(&o.p, m, &d, &params))
 		goto out;
-	if (o.emit == EM_C) {
-		if (!emit_c(m, &o, &d))
-			goto out;
-	} else if (o.emit == EM_LLVM || o.emit == EM_OBJ) {
-		if (!emit_llvm(m, &o, &d))
-			goto out;
-	} else {
-		if (!emit(m, &o, &meta))
-			goto out;
-		if (o.save_params) {
-			char err[512];
-			if (ir_save_params(m, &meta, o.save_params, err, sizeof err) != 0) {
-				fprintf(stderr, "%s\n", err);
-				goto out;
-			}
-		}
-	}
-	ok = 1;
+	if (o.emit == EM_C)
+		ok = emit_files(m, &o, &d, 1, cemit);
+	else if (o.emit == EM_LLVM || o.emit == EM_OBJ)
+		ok = emit_files(m, &o, &d, o.emit == EM_OBJ && suffix(o.out, ".o"), llvmemit);
+	else
+		ok = emit(m, &o, &meta);
 out:
 	ir_metalist_free(&meta);
 	ir_st_free(&params);

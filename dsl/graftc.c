@@ -27,25 +27,11 @@ static const char usage[] =
 	"  --header FILE  also write a header declaring the ruleset and its externs\n"
 	"  --no-line      no #line directives back to the .rules file\n";
 
-/* tmpname: a temporary file next to path */
-static char *
-tmpname(const char *path)
+/* cantwrite: reports that an output file cannot be written */
+static void
+cantwrite(const IrOut *f)
 {
-	char *t = ir_xmalloc(strlen(path) + 32);
-	sprintf(t, "%s.tmp%ld", path, (long)getpid());
-	return t;
-}
-
-/* commit: close f and move tmp over path; 0 on success */
-static int
-commit(FILE *f, const char *tmp, const char *path)
-{
-	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
-		fprintf(stderr, "graftc: error: cannot write '%s': %s\n", path, strerror(errno));
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	fprintf(stderr, "graftc: error: %s: %s\n", f->path, f->msg);
 }
 
 int
@@ -112,33 +98,30 @@ main(int argc, char **argv)
 		goto done;
 	}
 	{
+		/* the matcher and its header are put in place both or neither */
 		EmitOpts eo = { out, header, lines };
-		char *ctmp = out ? tmpname(out) : NULL, *htmp = header ? tmpname(header) : NULL;
-		FILE *c = out ? fopen(ctmp, "w") : stdout, *h = header ? fopen(htmp, "w") : NULL;
-		int ok = c && (!header || h);
-		if (!ok)
-			fprintf(stderr, "graftc: error: cannot create '%s': %s\n", !c ? ctmp : htmp, strerror(errno));
-		if (ok && dsl_emit(&r, c, h, &eo) != 0)
-			ok = 0;
-		if (out && c) {
-			if (ok)
-				ok = commit(c, ctmp, out) == 0;
-			else {
-				fclose(c);
-				remove(ctmp);
-			}
+		IrOut c, h;
+		if (ir_out_open(&c, out ? out : "-", 0) != 0) {
+			cantwrite(&c);
+			goto done;
 		}
-		if (h) {
-			if (ok)
-				ok = commit(h, htmp, header) == 0;
-			else {
-				fclose(h);
-				remove(htmp);
-			}
+		if (header && ir_out_open(&h, header, 0) != 0) {
+			cantwrite(&h);
+			ir_out_abort(&c);
+			goto done;
 		}
-		free(ctmp);
-		free(htmp);
-		status = ok ? 0 : 1;
+		if (dsl_emit(&r, c.f, header ? h.f : NULL, &eo) != 0) {
+			ir_out_abort(&c);
+			if (header)
+				ir_out_abort(&h);
+		} else if (header && ir_out_commit(&h) != 0) {
+			cantwrite(&h);
+			ir_out_abort(&c);
+		} else if (ir_out_commit(&c) != 0) {
+			cantwrite(&c);
+		} else {
+			status = 0;
+		}
 	}
 done:
 	dsl_rules_free(&r);

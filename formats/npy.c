@@ -21,7 +21,8 @@
 ** The writer emits what NumPy 1.24's np.save emits for the same array:
 ** the dict with keys in sorted order, spare spaces so that the first dim
 ** can grow in place, padding that aligns the data to 64 bytes, a newline.
-** It writes a temporary file next to the target and renames it over it.
+** It writes through ir_out_open() (ir/file.c), so a regular file is
+** replaced whole or not at all and a device or FIFO is written to.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -845,58 +846,33 @@ npy_encode(const char *name, const Tensor *t, unsigned char **out, size_t *len, 
 	return 0;
 }
 
-/* npy_write: see npy.h; the temporary file is PATH.tmpPID.K, created
-** exclusively (mode 0666 less the umask), synced, then renamed */
+/* npy_write: see npy.h; written and synced through ir_out_open() */
 int
 npy_write(const char *path, const Tensor *t, char *err, size_t errsz)
 {
 	Err e = { path, err, errsz };
 	unsigned char *h = NULL;
-	size_t hlen, tlen = strlen(path) + 48;
-	char *tmp = ir_xmalloc(tlen);
+	size_t hlen;
 	uint64_t size;
-	FILE *fp = NULL;
-	int fd = -1, rc = -1;
+	IrOut o;
+	int rc = -1;
 
 	if (check(&e, t, &size) < 0)
 		goto out;
 	hdr(t, &h, &hlen);
-	for (unsigned k = 0; fd < 0; k++) {
-		snprintf(tmp, tlen, "%s.tmp%ld.%u", path, (long)getpid(), k);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-		if (fd < 0 && (errno != EEXIST || k == 1000)) {
-			fail(&e, "cannot create %s: %s", tmp, strerror(errno));
-			goto out;
-		}
-	}
-	if (!(fp = fdopen(fd, "wb"))) {
-		fail(&e, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
+	if (ir_out_open(&o, path, IR_OUT_SYNC) != 0) {
+		fail(&e, "%s", o.msg);
 		goto out;
 	}
-	fwrite(h, 1, hlen, fp);
+	fwrite(h, 1, hlen, o.f);
 	if (size)
-		fwrite(t->data, 1, (size_t)size, fp);
-	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-		fail(&e, "cannot write %s: %s", tmp, strerror(errno));
-		fclose(fp);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(fp) != 0) {
-		fail(&e, "cannot write %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path) != 0) {
-		fail(&e, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
+		fwrite(t->data, 1, (size_t)size, o.f);
+	if (ir_out_commit(&o) != 0) {
+		fail(&e, "%s", o.msg);
 		goto out;
 	}
 	rc = 0;
 out:
 	free(h);
-	free(tmp);
 	return rc;
 }

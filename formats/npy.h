@@ -46,9 +46,9 @@ int npy_encode(const char *name, const Tensor *t, unsigned char **out, size_t *l
                char *err, size_t errsz);
 
 /*
-** npy_write: writes t to path as a .npy file, atomically (a temporary
-** file next to path, synced, renamed over it).  Returns 0, or -1 with
-** the message in err and path untouched.
+** npy_write: writes t to path as a .npy file through ir_out_open(): a
+** regular file whole or not at all (synced), a device or FIFO directly.
+** Returns 0, or -1 with the message in err and a regular file untouched.
 */
 int npy_write(const char *path, const Tensor *t, char *err, size_t errsz);
 

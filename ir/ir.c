@@ -1141,50 +1141,6 @@ ir_f32_from_f16(uint16_t h)
 
 /* ---------------------------------------------------------------- file formats */
 
-int
-ir_read_file(const char *path, size_t max, char **buf, size_t *len, const char **what)
-{
-	FILE *f = fopen(path, "rb");
-	char *b = NULL;
-	size_t cap = 0, n = 0;
-	int err;
-
-	*buf = NULL;
-	*len = 0;
-	*what = "open";
-	if (!f)
-		return -1;
-	for (;;) {
-		size_t got;
-		if (n == cap) {
-			if (cap > max) {
-				fclose(f);
-				free(b);
-				return -2;
-			}
-			cap = cap ? cap * 2 : 65536;
-			b = ir_xrealloc(b, cap + 1);
-		}
-		got = fread(b + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f) || n > max) {
-		err = errno;
-		fclose(f);
-		free(b);
-		*what = "read";
-		errno = err;
-		return n > max ? -2 : -1;
-	}
-	fclose(f);
-	b[n] = 0;
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 size_t
 ir_utf8_len(const unsigned char *s, size_t n)
 {

@@ -393,6 +393,31 @@ size_t ir_utf8_len(const unsigned char *s, size_t n);
 ** *len.  Returns 0; -1 when fopen or fread fails (errno says why, *what is
 ** "open" or "read"); -2 when the file holds more than max bytes. */
 int ir_read_file(const char *path, size_t max, char **buf, size_t *len, const char **what);
+
+/* An output file (file.c): every file graft writes goes through one.
+** ir_out_open(o, path, flags) readies o->f for writing to path: "-" is
+** standard output; a device or FIFO is written directly, never replaced;
+** a regular file (through any symbolic links) is written to a temporary
+** file and only ir_out_commit() puts it in place, keeping the file's
+** mode, owner and other links.  Each returns 0, or -1 with errno set and
+** o->msg saying what failed, of the file as "it" (print "PATH: MSG"); a
+** failed ir_out_open() holds nothing.  After a successful open, exactly
+** one of ir_out_commit() (even when writing failed: it reports that) or
+** ir_out_abort() (nothing written; the old file untouched) must follow.
+** IR_OUT_SYNC: the data reaches the disk before commit returns. */
+enum { IR_OUT_SYNC = 1 };
+typedef struct IrOut {
+	FILE *f;                /* where the output goes */
+	const char *path;       /* the path given (borrowed) */
+	char *target;           /* the regular file that gets the data, or NULL */
+	char *tmp;              /* the temporary file's name, or NULL */
+	int kind;               /* how it gets there (file.c) */
+	unsigned flags;         /* IR_OUT_* */
+	char msg[256];          /* what failed */
+} IrOut;
+int ir_out_open(IrOut *o, const char *path, unsigned flags);
+int ir_out_commit(IrOut *o);
+void ir_out_abort(IrOut *o);
 int ir_tensor_nbytes(const int64_t *d, uint32_t rank, unsigned esz, uint64_t *out);
 uint16_t ir_file(Module *m, const char *name);
 

@@ -17,8 +17,8 @@
 **
 ** The writer emits deterministic bytes: keys in the caller's order, JSON
 ** without whitespace, spaces padding the header to a multiple of 8, data
-** back to back.  It writes a temporary file next to the target and renames
-** it over the target.
+** back to back.  It writes through ir_out_open() (ir/file.c), so a regular
+** file is replaced whole or not at all and a device or FIFO is written to.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -1204,61 +1204,35 @@ build(const Err *e, const StTensor *t, uint32_t n, Buf *b)
 	return 0;
 }
 
-/* ir_st_write: see safetensors.h; the temporary file is PATH.tmpPID.K,
-** created exclusively (mode 0666 less the umask), synced, then renamed */
+/* ir_st_write: see safetensors.h; written and synced through ir_out_open() */
 int
 ir_st_write(const char *path, const StTensor *t, uint32_t n, char *err, size_t errsz)
 {
 	Err e = {path, err, errsz};
 	Buf b = {0};
 	unsigned char lenb[8];
-	size_t tlen = strlen(path) + 48;
-	char *tmp = ir_xmalloc(tlen);
-	FILE *fp = NULL;
-	int fd = -1, rc = -1;
+	IrOut o;
+	int rc = -1;
 
 	if (build(&e, t, n, &b) < 0)
 		goto out;
-	for (unsigned k = 0; fd < 0; k++) {
-		snprintf(tmp, tlen, "%s.tmp%ld.%u", path, (long)getpid(), k);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-		if (fd < 0 && (errno != EEXIST || k == 1000)) {
-			fail(&e, "cannot create %s: %s", tmp, strerror(errno));
-			goto out;
-		}
-	}
-	if (!(fp = fdopen(fd, "wb"))) {
-		fail(&e, "cannot write %s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
+	if (ir_out_open(&o, path, IR_OUT_SYNC) != 0) {
+		fail(&e, "%s", o.msg);
 		goto out;
 	}
 	for (int i = 0; i < 8; i++)
 		lenb[i] = (unsigned char)((uint64_t)b.n >> (8 * i));
-	fwrite(lenb, 1, 8, fp);
-	fwrite(b.p, 1, b.n, fp);
-	for (uint32_t i = 0; i < n && !ferror(fp); i++)
+	fwrite(lenb, 1, 8, o.f);
+	fwrite(b.p, 1, b.n, o.f);
+	for (uint32_t i = 0; i < n && !ferror(o.f); i++)
 		if (t[i].nbytes)
-			fwrite(t[i].data, 1, t[i].nbytes, fp);
-	if (ferror(fp) || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-		fail(&e, "cannot write %s: %s", tmp, strerror(errno));
-		fclose(fp);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(fp) != 0) {
-		fail(&e, "cannot write %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path) != 0) {
-		fail(&e, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
+			fwrite(t[i].data, 1, t[i].nbytes, o.f);
+	if (ir_out_commit(&o) != 0) {
+		fail(&e, "%s", o.msg);
 		goto out;
 	}
 	rc = 0;
 out:
 	free(b.p);
-	free(tmp);
 	return rc;
 }

@@ -64,8 +64,8 @@ void ir_st_free(StFile *f);
 /* Writes the n tensors t to path in the given order.  The bytes depend only
 ** on the arguments: header keys in order, JSON without whitespace, padded
 ** with spaces to a multiple of 8 bytes, data back to back.  The file is
-** written under a temporary name in the same directory and renamed over
-** path, so a failure leaves an existing file intact.  Returns 0, or -1
+** written through ir_out_open(), so a failure leaves an existing file
+** intact, and a device or FIFO is written to, not replaced.  Returns 0, or -1
 ** with "PATH: error: ..." in err. */
 int ir_st_write(const char *path, const StTensor *t, uint32_t n, char *err, size_t errsz);
 

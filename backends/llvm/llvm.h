@@ -12,11 +12,11 @@ typedef enum BeLlvmOut {
 	BE_LLVM_OBJ,            /* --emit obj: a native object file (.o) */
 } BeLlvmOut;
 
-/* Compiles m (every global function) at o->opt and writes it to path as
-** kind, with, for BE_LLVM_OBJ, a header declaring its entry points at
-** hpath (NULL for none).  Returns 0, or reports through d and returns the
-** number of errors. */
-int be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, const char *path, const char *hpath, Diag *d);
+/* Compiles m (every global function) at o->opt and writes it to out as
+** kind, with, for BE_LLVM_OBJ, a header declaring its entry points to h
+** (NULL for none).  Returns 0, or reports through d and returns the
+** number of errors; the caller checks out and h for write errors. */
+int be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *h, Diag *d);
 
 /* be_llvm.prepare, with where its time went in *st (see BeStats); the
 ** Program is be_llvm's, for be_llvm.run and be_llvm.release. */
