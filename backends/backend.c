@@ -7,55 +7,6 @@
 
 #include "backend.h"
 
-int64_t
-be_tensor_numel(const Tensor *t)
-{
-	int64_t n = 1;
-
-	for (uint32_t i = 0; i < t->rank; i++) {
-		if (t->dims[i] < 0 || (t->dims[i] && n > INT64_MAX / t->dims[i]))
-			return 0;
-		n *= t->dims[i];
-	}
-	return n;
-}
-
-size_t
-be_tensor_bytes(const Tensor *t)
-{
-	int64_t n = be_tensor_numel(t);
-	if (t->dt <= DT_VOID || t->dt >= DT_COUNT || (uint64_t)n > SIZE_MAX / 8)
-		return 0;
-	return (size_t)n * ir_dtype_bytes[t->dt];
-}
-
-double
-be_tensor_get(const Tensor *t, int64_t i)
-{
-	const unsigned char *p = t->data + (size_t)i * ir_dtype_bytes[t->dt];
-
-	switch (t->dt) {
-	case DT_BOOL: case DT_UINT8: return p[0];
-	case DT_INT8: return (int8_t)p[0];
-	case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
-	case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
-	case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
-	case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
-	case DT_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
-	case DT_FLOAT16: { uint16_t x; memcpy(&x, p, 2); return ir_f32_from_f16(x); }
-	case DT_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
-	case DT_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
-	default: ir_die("be_tensor_get: a tensor of dtype %d", (int)t->dt);
-	}
-}
-
-void
-be_tensor_free(Tensor *t)
-{
-	free(t->data);
-	memset(t, 0, sizeof *t);
-}
-
 int
 be_run_entry(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, Diag *d)
 {
@@ -67,7 +18,7 @@ be_run_entry(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, Diag 
 		ip[i] = in[i].data;
 	for (uint32_t j = 0; j < sig->nout; j++) {
 		out[j] = sig->out[j];
-		out[j].data = ir_xmalloc(be_tensor_bytes(&out[j]) + 1);
+		out[j].data = ir_xmalloc(ir_tensor_bytes(&out[j]) + 1);
 		op[j] = out[j].data;
 	}
 	rc = fn(ip, op);
@@ -75,35 +26,11 @@ be_run_entry(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, Diag 
 	free(op);
 	if (rc) {
 		for (uint32_t j = 0; j < sig->nout; j++)
-			be_tensor_free(&out[j]);
+			ir_tensor_free(&out[j]);
 		ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
 		return 1;
 	}
 	return 0;
-}
-
-int
-be_fixed(double d, BeFixed *f)
-{
-	int exp;
-	int64_t q;
-
-	f->mul = 0;
-	f->shift = 0;
-	if (!isfinite(d))
-		return 0;
-	if (d == 0)
-		return 1;
-	/* frexp: d = sig * 2^exp, sig in [0.5, 1); sig * 2^31 rounded, and a
-	   rounding up to 2^31 is 2^30 with one more shift */
-	q = (int64_t)round(frexp(d, &exp) * 2147483648.0);
-	if (q == ((int64_t)1 << 31)) {
-		q /= 2;
-		exp++;
-	}
-	f->mul = (int32_t)q;
-	f->shift = exp;
-	return 1;
 }
 
 /* flatten: appends the tensors of type t (a tensor, or a tuple of them,
@@ -119,7 +46,7 @@ flatten(const Module *m, TypeId t, BeSig *sig, uint32_t *cap)
 				return 0;
 		return 1;
 	}
-	if (ty->kind != TY_TENSOR || ty->n > BE_MAXDIMS || ir_type_numel(m, t) < 0)
+	if (ty->kind != TY_TENSOR || ty->n > IR_MAXDIMS || ir_type_numel(m, t) < 0)
 		return 0;
 	ir_vgrow(&sig->out, cap, sig->nout + 1);
 	memset(&sig->out[sig->nout], 0, sizeof *sig->out);
@@ -154,7 +81,7 @@ be_sig(const Module *m, BeSig *sig, Diag *d)
 		TypeId t = m->nodes[p].type;
 		const Type *ty = &m->types[t];
 		sig->inname[i] = m->nodes[p].aux;
-		if (ty->kind != TY_TENSOR || ty->n > BE_MAXDIMS || ir_type_numel(m, t) < 0) {
+		if (ty->kind != TY_TENSOR || ty->n > IR_MAXDIMS || ir_type_numel(m, t) < 0) {
 			ir_error(d, m->locs[p], "parameter %%%s of @main is a %s; graft runs only tensors of known shape",
 			         ir_symstr(m, sig->inname[i]), ir_type_str(m, t, buf, sizeof buf));
 			be_sig_free(sig);

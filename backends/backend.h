@@ -8,8 +8,8 @@
 ** a target graft cannot drive natively (its Compiler attribute) runs as
 ** ordinary code, so every partitioned module is executable end to end.
 **
-**   ref    backends/ref:  the reference interpreter, graft's numerics
-**                         oracle (exact TVM QNN integer semantics)
+**   ref    backends/ref:  the reference interpreter (ref/), graft's
+**                         numerics oracle (exact TVM QNN integer semantics)
 **   c      backends/c:    C99 source, compiled with the system's cc and
 **                         loaded in-process
 **   llvm   backends/llvm: LLVM IR through the LLVM-C API, optimized and
@@ -17,7 +17,7 @@
 **
 ** Ownership: a Program owns copies of everything it needs from the module
 ** (the module may be freed or changed after be_prepare()); run() allocates
-** the output tensors' data, which the caller frees with be_tensor_free().
+** the output tensors' data, which the caller frees with ir_tensor_free().
 ** Inputs are borrowed.
 */
 #ifndef GRAFT_BACKEND_H
@@ -27,61 +27,6 @@
 #include <stdint.h>
 
 #include "ir.h"
-
-#define BE_MAXDIMS 8
-
-/* A dense tensor: row-major, little-endian, no padding between elements
-** (bool is one byte, 0 or 1; float16 is IEEE binary16). */
-typedef struct Tensor {
-	DType dt;
-	uint32_t rank;
-	int64_t dims[BE_MAXDIMS];
-	unsigned char *data;    /* be_tensor_bytes() bytes */
-} Tensor;
-
-/* The number of elements and of bytes of t's data (0 if a dim is < 0). */
-int64_t be_tensor_numel(const Tensor *t);
-size_t be_tensor_bytes(const Tensor *t);
-/* Element i of t as a double (int64 beyond 2^53 rounds). */
-double be_tensor_get(const Tensor *t, int64_t i);
-/* Frees t's data and clears it. */
-void be_tensor_free(Tensor *t);
-
-/* The smallest and largest values of an integer or bool dtype (only
-** those: the ref, c and llvm backends saturate to them). */
-static inline int64_t
-be_dtype_min(DType dt)
-{
-	int bits = ir_dtype_bytes[dt] * 8;
-
-	if (ir_dtype_kind[dt] != 'i')
-		return 0;
-	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
-}
-
-static inline int64_t
-be_dtype_max(DType dt)
-{
-	int bits = ir_dtype_bytes[dt] * 8;
-
-	if (dt == DT_BOOL)
-		return 1;
-	if (ir_dtype_kind[dt] == 'i')
-		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
-	return bits >= 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
-}
-
-/* A Q31 fixed-point multiplier: d = mul * 2^(shift - 31), mul in
-** [2^30, 2^31) (0 for d = 0), as TVM's GetFixedPointMultiplierShift makes
-** it for qnn.requantize and the ops lowered to it.  Every backend takes it
-** from be_fixed(), so that they agree on it bit for bit. */
-typedef struct BeFixed {
-	int32_t mul;
-	int32_t shift;
-} BeFixed;
-
-/* The multiplier of d into *f; 0 (and *f zero) if d is not finite. */
-int be_fixed(double d, BeFixed *f);
 
 /* The signature of @main: its parameters, in order, and its results (a
 ** tuple result is flattened into one tensor per field, depth first). */

@@ -83,7 +83,7 @@ timed(const Backend *be, const Module *m, const BeSig *sig, const Tensor *in, Te
 		double t0;
 		if (r)
 			for (uint32_t j = 0; j < sig->nout; j++)
-				be_tensor_free(&out[j]);
+				ir_tensor_free(&out[j]);
 		t0 = bench_now();
 		if (be->run(p, in, out, d)) {
 			be->release(p);
@@ -99,17 +99,17 @@ timed(const Backend *be, const Module *m, const BeSig *sig, const Tensor *in, Te
 static int
 same(const Tensor *a, const Tensor *b)
 {
-	size_t n = be_tensor_bytes(a);
-	return a->dt == b->dt && n == be_tensor_bytes(b) && memcmp(a->data, b->data, n) == 0;
+	size_t n = ir_tensor_bytes(a);
+	return a->dt == b->dt && n == ir_tensor_bytes(b) && memcmp(a->data, b->data, n) == 0;
 }
 
 /* within1: the percentage of uint8 elements of a and b that differ by at most 1 */
 static double
 within1(const Tensor *a, const Tensor *b)
 {
-	size_t n = be_tensor_bytes(a), k = 0;
+	size_t n = ir_tensor_bytes(a), k = 0;
 
-	if (a->dt != DT_UINT8 || b->dt != DT_UINT8 || n != be_tensor_bytes(b) || !n)
+	if (a->dt != DT_UINT8 || b->dt != DT_UINT8 || n != ir_tensor_bytes(b) || !n)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		k += abs((int)a->data[i] - (int)b->data[i]) <= 1;
@@ -181,11 +181,11 @@ main(int argc, char **argv)
 	snprintf(path, sizeof path, "%s/torch.npy", dir);
 	if (tref > 0 && npy_read(path, &want, err, sizeof err) == 0)
 		printf("ref within one step of PyTorch on %.2f%% of the outputs\n", within1(&ref[0], &want));
-	be_tensor_free(&in);
-	be_tensor_free(&want);
-	be_tensor_free(&ref[0]);
-	be_tensor_free(&c[0]);
-	be_tensor_free(&llvm[0]);
+	ir_tensor_free(&in);
+	ir_tensor_free(&want);
+	ir_tensor_free(&ref[0]);
+	ir_tensor_free(&c[0]);
+	ir_tensor_free(&llvm[0]);
 	be_sig_free(&sig);
 	ir_diag_free(&d);
 	ir_module_free(m);

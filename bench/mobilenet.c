@@ -126,11 +126,11 @@ torchq(const char *dir, double *scale, int *zp, int *top)
 static void
 compare(const Tensor *got, const Tensor *want, double scale, int zp, int top)
 {
-	int64_t n = be_tensor_numel(got), close = 0, equal = 0, best = 0;
+	int64_t n = ir_tensor_numel(got), close = 0, equal = 0, best = 0;
 	const float *g = (const float *)(const void *)got->data;
 	const int32_t *w = (const int32_t *)(const void *)want->data;
 
-	if (got->dt != DT_FLOAT32 || want->dt != DT_INT32 || n != be_tensor_numel(want) || n == 0) {
+	if (got->dt != DT_FLOAT32 || want->dt != DT_INT32 || n != ir_tensor_numel(want) || n == 0) {
 		printf("outputs not compared: graft's and PyTorch's differ in shape or dtype\n");
 		return;
 	}
@@ -206,7 +206,7 @@ main(int argc, char **argv)
 	ir_diag_init(&d, stderr, none);
 	for (int r = 0; r < runs; r++) {
 		double t0;
-		be_tensor_free(&out);
+		ir_tensor_free(&out);
 		t0 = bench_now();
 		if (be_llvm.run(prog, &in, &out, &d))
 			return 1;
@@ -225,9 +225,9 @@ main(int argc, char **argv)
 	else
 		printf("outputs not compared: no PyTorch output in %s\n", dir);
 	be_llvm.release(prog);
-	be_tensor_free(&in);
-	be_tensor_free(&out);
-	be_tensor_free(&want);
+	ir_tensor_free(&in);
+	ir_tensor_free(&out);
+	ir_tensor_free(&want);
 	ir_diag_free(&d);
 	ir_module_free(none);
 	return 0;

@@ -27,12 +27,8 @@
 #include "bind.h"
 #include "c/c.h"
 #include "dot.h"
-#include "ir.h"
 #include "llvm/llvm.h"
-#include "onnx.h"
-#include "partition.h"
-#include "rewrite.h"
-#include "rulesets.h"
+#include "pipeline.h"
 #include "run.h"
 #include "text.h"
 
@@ -94,113 +90,6 @@ static const char usage[] =
 	"  --help, --version\n"
 	"\n"
 	"graft run --help tells how to run a model.\n";
-
-/* readfile: the whole of path, or NULL after printing why */
-static char *
-readfile(const char *path, size_t *len)
-{
-	char *buf;
-	const char *what;
-
-	if (ir_read_file(path, SIZE_MAX / 2, &buf, len, &what) != 0) {
-		fprintf(stderr, "graft: error: cannot %s '%s': %s\n", what, path, strerror(errno));
-		return NULL;
-	}
-	return buf;
-}
-
-/* graft_opt_target: see run.h */
-int
-graft_opt_target(Pipeline *o, const char *list)
-{
-	const char *s = list;
-	int host = 0;
-
-	for (;;) {
-		const char *e;
-		size_t n;
-		char name[128];
-		const Ruleset *rs;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		e = strchr(s, ',');
-		n = e ? (size_t)(e - s) : strlen(s);
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-			n--;
-		if (!n || n >= sizeof name) {
-			fprintf(stderr, "graft: error: --target \"%s\": %s\n", list, n ? "a name is too long" : "an empty name");
-			return 0;
-		}
-		memcpy(name, s, n);
-		name[n] = 0;
-		if (host) {
-			fprintf(stderr, "graft: error: --target \"%s\": '%s' comes after the host target; "
-			        "partitioned targets come first\n", list, name);
-			return 0;
-		}
-		if (strcmp(name, "host") == 0 || strcmp(name, "llvm") == 0 || strcmp(name, "c") == 0) {
-			host = 1;
-		} else if (!(rs = graft_ruleset_find(name)) || !rs->target) {
-			fprintf(stderr, "graft: error: --target: %s '%s' (built-in targets: ", rs ? "not a target table, but the ruleset" :
-			        "no target called", name);
-			graft_rulesets_list(stderr, 1);
-			fprintf(stderr, ", and host)%s\n", rs ? "; apply rulesets with --rules" : "");
-			return 0;
-		} else {
-			for (int i = 0; i < o->ntargets; i++)
-				if (o->targets[i] == rs) {
-					fprintf(stderr, "graft: error: --target \"%s\": '%s' is listed twice\n", list, name);
-					return 0;
-				}
-			if (o->ntargets == GRAFT_MAXSETS) {
-				fprintf(stderr, "graft: error: more than 32 targets\n");
-				return 0;
-			}
-			o->targets[o->ntargets++] = rs;
-		}
-		if (!e)
-			break;
-		s = e + 1;
-	}
-	return 1;
-}
-
-/* graft_opt_rules: see run.h */
-int
-graft_opt_rules(Pipeline *o, const char *name)
-{
-	const Ruleset *rs = graft_ruleset_find(name);
-
-	if (!rs || rs->target) {
-		fprintf(stderr, "graft: error: %s '%s' (built-in rulesets: ", rs ? "not a ruleset, but the target table" :
-		        "no ruleset called", name);
-		graft_rulesets_list(stderr, 0);
-		fprintf(stderr, ")%s\n", rs ? "; partition with --target" : "");
-		return 0;
-	}
-	if (o->nrules == GRAFT_MAXSETS) {
-		fprintf(stderr, "graft: error: more than %d --rules\n", GRAFT_MAXSETS);
-		return 0;
-	}
-	o->rules[o->nrules++] = rs;
-	return 1;
-}
-
-/* graft_opt_model: see run.h */
-int
-graft_opt_model(Pipeline *o, const char *a)
-{
-	if (a[0] == '-' && a[1]) {
-		fprintf(stderr, "graft: error: unknown option '%s'\n", a);
-		return 0;
-	}
-	if (o->model) {
-		fprintf(stderr, "graft: error: more than one model given ('%s' and '%s')\n", o->model, a);
-		return 0;
-	}
-	o->model = a;
-	return 1;
-}
 
 /* suffix: whether s ends in suf */
 static int
@@ -444,75 +333,6 @@ llvmemit(const Module *m, const Opts *o, FILE *out, FILE *h, const char *hbase, 
 	BeOpts bo = { .opt = o->opt };
 
 	return be_llvm_emit(m, &bo, o->emit == EM_OBJ ? BE_LLVM_OBJ : BE_LLVM_IR, out, h, d);
-}
-
-/* graft_pipeline: see run.h */
-int
-graft_pipeline(const Pipeline *o, Module *m, Diag *d, StFile *params)
-{
-	char *text;
-	size_t len = 0;
-
-	memset(params, 0, sizeof *params);
-
-	/* read (an ONNX model is imported, anything else parsed as Relay
-	   text), bind (and drop what binding replaced), infer, verify, rewrite
-	   with each ruleset, partition */
-	if (onnx_is_model(o->model)) {
-		if (onnx_import(m, o->model, d))
-			return 1;
-	} else {
-		if (!(text = readfile(o->model, &len)))
-			return 1;
-		if (ir_parse(m, d, o->model, text, len)) {
-			free(text);
-			return 1;
-		}
-		free(text);     /* the module keeps its own copy for diagnostics */
-	}
-	if (o->params) {
-		char err[512];
-		if (ir_st_read(o->params, params, err, sizeof err) != 0) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
-		if (ir_bind_params(m, params, o->params, d))
-			return 1;
-		ir_dce(m);      /* the parameters bound are gone */
-	}
-	if (ir_infer_types(m, d))
-		return 1;
-	if (o->verify && ir_verify(m, d))
-		return 1;
-	for (int i = 0; i < o->nrules; i++) {
-		RwStats st;
-		int errs = ir_rewrite(m, o->rules[i], d, &st);
-		if (o->stats)
-			ir_rewrite_stats(stderr, o->rules[i], &st);
-		free(st.fired);
-		if (errs || (o->verify && ir_verify(m, d)))
-			return 1;
-	}
-	if (o->ntargets) {
-		Partitioner p;
-		int errs;
-		memset(&p, 0, sizeof p);
-		p.m = m;
-		p.d = d;
-		p.targets = o->targets;
-		p.ntargets = (uint32_t)o->ntargets;
-		p.stop = o->stop ? o->stop : PS_ALL;
-		p.explain = o->explain;
-		errs = ir_partition(&p);
-		if (o->stats)
-			ir_partition_stats(stderr, &p);
-		if (o->explain)
-			ir_partition_explain(stderr, &p);
-		ir_partition_free(&p);
-		if (errs || (o->verify && ir_verify(m, d)))
-			return 1;
-	}
-	return 0;
 }
 
 int

@@ -27,6 +27,7 @@
 
 #include "backend.h"
 #include "npy.h"
+#include "pipeline.h"
 #include "run.h"
 #include "text.h"
 
@@ -218,10 +219,10 @@ elem(FILE *f, const Tensor *t, size_t i)
 	} else if (t->dt == DT_BOOL) {
 		fputs(t->data[i] ? "True" : "False", f);
 	} else if (ir_dtype_kind[t->dt] == 'f') {
-		ir_fmt_float(buf, sizeof buf, be_tensor_get(t, (int64_t)i), t->dt);
+		ir_fmt_float(buf, sizeof buf, ir_tensor_get(t, (int64_t)i), t->dt);
 		fputs(buf, f);
 	} else {
-		fprintf(f, "%.0f", be_tensor_get(t, (int64_t)i));
+		fprintf(f, "%.0f", ir_tensor_get(t, (int64_t)i));
 	}
 }
 
@@ -248,7 +249,7 @@ nested(FILE *f, const Tensor *t, uint32_t k, size_t *i)
 static void
 summary(FILE *f, const Tensor *t)
 {
-	size_t n = (size_t)be_tensor_numel(t), i = 0;
+	size_t n = (size_t)ir_tensor_numel(t), i = 0;
 	char buf[300];
 
 	fprintf(f, "%s\n", tystr(t, buf, sizeof buf));
@@ -257,7 +258,7 @@ summary(FILE *f, const Tensor *t)
 	} else if (n <= SMALL) {
 		nested(f, t, 0, &i);
 	} else {
-		double lo = be_tensor_get(t, 0), hi = lo, sum = 0;
+		double lo = ir_tensor_get(t, 0), hi = lo, sum = 0;
 		int nan = 0;
 		fputs("first:", f);
 		for (i = 0; i < FIRST; i++) {
@@ -266,7 +267,7 @@ summary(FILE *f, const Tensor *t)
 		}
 		fprintf(f, " ... (%zu values)\n", n);
 		for (i = 0; i < n; i++) {
-			double x = be_tensor_get(t, (int64_t)i);
+			double x = ir_tensor_get(t, (int64_t)i);
 			if (isnan(x))
 				nan = 1;
 			lo = x < lo ? x : lo;
@@ -325,7 +326,7 @@ inputs(const RunOpts *o, const Module *m, const BeSig *sig, Tensor *in)
 			fprintf(stderr, "graft: error: --input %s: %s is %s, %s holds %s %s\n", x->arg, x->name,
 			        tystr(&sig->in[k], want, sizeof want), x->file, npy_shapestr(got, sizeof got, t.dims, t.rank),
 			        ir_dtype_names[t.dt]);
-			be_tensor_free(&t);
+			ir_tensor_free(&t);
 			errs++;
 			continue;
 		}
@@ -394,9 +395,9 @@ out:
 	if (prog)
 		o->be->release(prog);
 	for (uint32_t k = 0; k < sig.nin; k++)
-		be_tensor_free(&in[k]);
+		ir_tensor_free(&in[k]);
 	for (uint32_t j = 0; ran && j < sig.nout; j++)
-		be_tensor_free(&out[j]);
+		ir_tensor_free(&out[j]);
 	free(in);
 	free(out);
 	be_sig_free(&sig);

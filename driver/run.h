@@ -1,61 +1,9 @@
 /*
-** run.h: what the graft command's two halves share.  driver/graft.c
-** defines the pipeline (read, parse, bind, infer, rewrite, partition) and
-** the option helpers that feed it; driver/run.c is `graft run`, which runs
-** the pipeline's module on a backend.
+** run.h: `graft run` (driver/run.c), which runs the pipeline's module
+** (pipeline.h) on a backend.
 */
 #ifndef GRAFT_RUN_H
 #define GRAFT_RUN_H
-
-#include "ir.h"
-#include "partition.h"
-#include "rulesets.h"
-#include "safetensors.h"
-
-enum { GRAFT_MAXSETS = 32 };    /* --rules, and --target's targets */
-
-/* What the pipeline does to a model. */
-typedef struct Pipeline {
-	const char *model;      /* MODEL.relay */
-	const char *params;     /* --params FILE, or NULL */
-	const Ruleset *rules[GRAFT_MAXSETS];    /* --rules, in order */
-	int nrules;
-	const Ruleset *targets[GRAFT_MAXSETS];  /* --target, before the host */
-	int ntargets;
-	PartStop stop;          /* 0 for PS_ALL */
-	int verify;             /* run the IR verifier after each step */
-	int stats;              /* rule firings and offloads, to stderr */
-	int explain;            /* why ops stayed on the host, to stderr */
-} Pipeline;
-
-/*
-** graft_opt_rules: appends the built-in ruleset called name (--rules
-** NAME) to p->rules.  Returns 1, or 0 after printing a usage error.
-*/
-int graft_opt_rules(Pipeline *p, const char *name);
-
-/*
-** graft_opt_target: appends the targets of a --target list "a, b, host"
-** (those before the host, named host, llvm or c) to p->targets.  Returns
-** 1, or 0 after printing a usage error.
-*/
-int graft_opt_target(Pipeline *p, const char *list);
-
-/*
-** graft_opt_model: a command-line word that is no known option: the model
-** (p->model), unless it looks like an option or a model was given already.
-** Returns 1, or 0 after printing a usage error.
-*/
-int graft_opt_model(Pipeline *p, const char *a);
-
-/*
-** graft_pipeline: reads p->model into m (fresh from ir_module_new(), with
-** d initialised on it), binds p->params (read into *params, which the
-** caller frees with ir_st_free() after m), infers types, applies p->rules
-** in order and partitions for p->targets.  Returns 0, or 1 after
-** reporting every error it found through d or to stderr.
-*/
-int graft_pipeline(const Pipeline *p, Module *m, Diag *d, StFile *params);
 
 /* graft run ARGS: argv[0] is "run"; returns the exit status */
 int graft_run(int argc, char **argv);

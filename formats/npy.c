@@ -165,7 +165,7 @@ typedef enum Kind {
 	V_FLOAT,        /* nothing kept */
 	V_BOOL,         /* b */
 	V_NONE,         /* nothing */
-	V_TUPLE,        /* n elements; d[0..min(n, BE_MAXDIMS)) if all ints */
+	V_TUPLE,        /* n elements; d[0..min(n, IR_MAXDIMS)) if all ints */
 	V_LIST,         /* n elements */
 	V_DICT,         /* n members */
 } Kind;
@@ -186,7 +186,7 @@ typedef struct Val {
 	uint32_t n;
 	int allint;             /* V_TUPLE, V_LIST: every element an int */
 	int negdim, bigdim;     /* V_TUPLE: an element < 0, or > INT64_MAX */
-	int64_t d[BE_MAXDIMS];
+	int64_t d[IR_MAXDIMS];
 } Val;
 
 /* The parser: the header text s[0..n) and the position i. */
@@ -392,7 +392,7 @@ seq(P *p, Val *v, int depth)
 				v->negdim = 1;
 			else if (x.big || x.v > INT64_MAX)
 				v->bigdim = 1;
-			else if (v->n < BE_MAXDIMS)
+			else if (v->n < IR_MAXDIMS)
 				v->d[v->n] = (int64_t)x.v;
 		}
 		v->n++;
@@ -456,7 +456,7 @@ typedef struct Hdr {
 	int swap;               /* big-endian multi-byte elements */
 	int fortran;
 	uint32_t rank;
-	int64_t dims[BE_MAXDIMS];
+	int64_t dims[IR_MAXDIMS];
 	uint64_t size;          /* bytes of data the shape needs */
 } Hdr;
 
@@ -577,8 +577,8 @@ header(const Err *e, const unsigned char *s, size_t n, int major, Hdr *h)
 		return fail(e, "'shape' %s has a negative dimension", q);
 	if (val[2].bigdim)
 		return fail(e, "'shape' %s has a dimension larger than 2^63 - 1", q);
-	if (val[2].n > BE_MAXDIMS)
-		return fail(e, "'shape' %s has %u dimensions; graft handles at most %d", q, val[2].n, BE_MAXDIMS);
+	if (val[2].n > IR_MAXDIMS)
+		return fail(e, "'shape' %s has %u dimensions; graft handles at most %d", q, val[2].n, IR_MAXDIMS);
 	h->rank = val[2].n;
 	memcpy(h->dims, val[2].d, h->rank * sizeof *h->dims);
 	if (ir_tensor_nbytes(h->dims, h->rank, ir_dtype_bytes[h->dt], &h->size) < 0)
@@ -665,7 +665,7 @@ finish(const Err *e, const Hdr *h, unsigned char *raw, Tensor *t)
 		/* walk the row-major index odometer-wise, keeping the Fortran
 		   offset of the same element */
 		unsigned char *row = ir_xmalloc((size_t)h->size);
-		size_t stride[BE_MAXDIMS], idx[BE_MAXDIMS] = { 0 }, src = 0;
+		size_t stride[IR_MAXDIMS], idx[IR_MAXDIMS] = { 0 }, src = 0;
 		uint32_t r = h->rank;
 
 		stride[0] = 1;
@@ -774,8 +774,8 @@ check(const Err *e, const Tensor *t, uint64_t *size)
 
 	if (t->dt <= DT_VOID || t->dt >= DT_COUNT)
 		return fail(e, "cannot write a tensor of dtype %d", (int)t->dt);
-	if (t->rank > BE_MAXDIMS)
-		return fail(e, "cannot write a tensor of rank %u (at most %d)", t->rank, BE_MAXDIMS);
+	if (t->rank > IR_MAXDIMS)
+		return fail(e, "cannot write a tensor of rank %u (at most %d)", t->rank, IR_MAXDIMS);
 	npy_shapestr(sh, sizeof sh, t->dims, t->rank);
 	for (uint32_t i = 0; i < t->rank; i++)
 		if (t->dims[i] < 0)

@@ -4,20 +4,20 @@
 ** The reader takes format versions 1.0, 2.0 and 3.0 holding one of the
 ** dtypes graft has (b1 i1 u1 i2 u2 i4 u4 i8 f2 f4 f8), in either byte
 ** order, in C or Fortran order; it returns a row-major, little-endian
-** Tensor (backend.h).  The writer writes what NumPy 1.24's np.save writes,
+** Tensor (ir.h).  The writer writes what NumPy 1.24's np.save writes,
 ** byte for byte: format 1.0 (2.0 when the header needs more than 65535
 ** bytes), 64-byte aligned data.
 **
 ** Errors are "NAME: error: what is wrong" in the caller's buffer, NAME
 ** being the file's path.  Ownership: a Tensor read holds fresh data,
-** freed with be_tensor_free(); the writer borrows its tensor.
+** freed with ir_tensor_free(); the writer borrows its tensor.
 */
 #ifndef GRAFT_NPY_H
 #define GRAFT_NPY_H
 
 #include <stddef.h>
 
-#include "backend.h"
+#include "ir.h"
 
 enum {
 	NPY_HDR_MAX = 1 << 20,  /* the longest header read, in bytes */

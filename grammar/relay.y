@@ -2,7 +2,7 @@
 ** relay.y: the grammar of TVM's Relay text format, as graft reads it.
 **
 ** A pure, reentrant Bison parser with locations.  Actions build the
-** Module directly through the helpers in ir/parse.c (prefix p_), which
+** Module directly through the helpers in text/parse.c (prefix p_), which
 ** also check names, ops and attributes, so that one pass reports every
 ** error it can.  A syntax error skips to the next ';' (inside a function
 ** body) or '}' (a whole definition), and parsing goes on.

@@ -1139,7 +1139,56 @@ ir_f32_from_f16(uint16_t h)
 	return f;
 }
 
-/* ---------------------------------------------------------------- file formats */
+/* ---------------------------------------------------------------- tensors */
+
+int64_t
+ir_tensor_numel(const Tensor *t)
+{
+	int64_t n = 1;
+
+	for (uint32_t i = 0; i < t->rank; i++) {
+		if (t->dims[i] < 0 || (t->dims[i] && n > INT64_MAX / t->dims[i]))
+			return 0;
+		n *= t->dims[i];
+	}
+	return n;
+}
+
+size_t
+ir_tensor_bytes(const Tensor *t)
+{
+	int64_t n = ir_tensor_numel(t);
+	if (t->dt <= DT_VOID || t->dt >= DT_COUNT || (uint64_t)n > SIZE_MAX / 8)
+		return 0;
+	return (size_t)n * ir_dtype_bytes[t->dt];
+}
+
+double
+ir_tensor_get(const Tensor *t, int64_t i)
+{
+	const unsigned char *p = t->data + (size_t)i * ir_dtype_bytes[t->dt];
+
+	switch (t->dt) {
+	case DT_BOOL: case DT_UINT8: return p[0];
+	case DT_INT8: return (int8_t)p[0];
+	case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
+	case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
+	case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+	case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
+	case DT_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+	case DT_FLOAT16: { uint16_t x; memcpy(&x, p, 2); return ir_f32_from_f16(x); }
+	case DT_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
+	case DT_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
+	default: ir_die("ir_tensor_get: a tensor of dtype %d", (int)t->dt);
+	}
+}
+
+void
+ir_tensor_free(Tensor *t)
+{
+	free(t->data);
+	memset(t, 0, sizeof *t);
+}
 
 size_t
 ir_utf8_len(const unsigned char *s, size_t n)

@@ -99,6 +99,54 @@ extern const uint8_t ir_dtype_bytes[DT_COUNT];
 extern const char ir_dtype_kind[DT_COUNT];
 DType ir_dtype_parse(const char *s, size_t n);    /* DT_COUNT if unknown */
 
+/* The smallest and largest values of an integer or bool dtype (only
+** those: the interpreter and the backends saturate to them). */
+static inline int64_t
+ir_dtype_min(DType dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+
+	if (ir_dtype_kind[dt] != 'i')
+		return 0;
+	return bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+}
+
+static inline int64_t
+ir_dtype_max(DType dt)
+{
+	int bits = ir_dtype_bytes[dt] * 8;
+
+	if (dt == DT_BOOL)
+		return 1;
+	if (ir_dtype_kind[dt] == 'i')
+		return bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+	return bits >= 64 ? INT64_MAX : ((int64_t)1 << bits) - 1;
+}
+
+/* ---------------------------------------------------------------- tensors */
+
+/* The most dims a tensor value has in the interpreter, the backends and
+** the tensor files. */
+#define IR_MAXDIMS 8
+
+/* A dense tensor value: row-major, little-endian, no padding between
+** elements (bool is one byte, 0 or 1; float16 is IEEE binary16).  What
+** runs a model takes and gives them; the tensor files read and write them. */
+typedef struct Tensor {
+	DType dt;
+	uint32_t rank;
+	int64_t dims[IR_MAXDIMS];
+	unsigned char *data;    /* ir_tensor_bytes() bytes */
+} Tensor;
+
+/* The number of elements and of bytes of t's data (0 if a dim is < 0). */
+int64_t ir_tensor_numel(const Tensor *t);
+size_t ir_tensor_bytes(const Tensor *t);
+/* Element i of t as a double (int64 beyond 2^53 rounds). */
+double ir_tensor_get(const Tensor *t, int64_t i);
+/* Frees t's data and clears it. */
+void ir_tensor_free(Tensor *t);
+
 /* ---------------------------------------------------------------- types */
 
 typedef enum TypeKind {

@@ -1946,7 +1946,7 @@ rel_qnn_dequantize(Module *m, const TypeId *args, int nargs, const AttrVal *attr
 ** output_zero_point): integer data to an integer out_dtype; the input
 ** parameters run along axis, the output ones are scalars.  rounding is
 ** TVM's "None", "UPWARD" or "TONEAREST", or graft's "HALF_TO_EVEN"
-** (QNNPACK's float32 requantization, backends/ref/ops.c), which needs
+** (QNNPACK's float32 requantization, ref/ops.c), which needs
 ** compute_dtype "float32". */
 TypeId
 rel_qnn_requantize(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)

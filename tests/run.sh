@@ -100,7 +100,7 @@ ls "$tmpdir" | grep -q '^a\.npy'
 ok $? "no output is written after an error"
 
 # ---------------------------------------------------------------- runs
-# These need the reference interpreter (backends/ref); while it refuses
+# These need the reference interpreter (ref/); while it refuses
 # every model, they are skipped with its message.
 "$GRAFT" run --input x="$x" --input y="$y" "$d/add.relay" >/dev/null 2>"$tmpdir/err"
 if [ $? -eq 0 ]; then

@@ -445,7 +445,7 @@ mkleaf(Gen *g, TypeId t, Loc loc, Leaf *l)
 	char tb[256];
 
 	memset(l, 0, sizeof *l);
-	if (ty->kind != TY_TENSOR || ty->n > BE_MAXDIMS || ir_type_numel(g->m, t) < 0 ||
+	if (ty->kind != TY_TENSOR || ty->n > IR_MAXDIMS || ir_type_numel(g->m, t) < 0 ||
 	    !cg_ctype((DType)ty->dtype)) {
 		ir_error(g->d, loc, "the c backend cannot hold a value of type %s",
 		         ir_type_str(g->m, t, tb, sizeof tb));

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 
 #include "c.h"
+#include "ref.h"
 
 enum {
 	LK_PARAM,       /* in[id] of the function: pN */
@@ -31,7 +32,7 @@ typedef struct Leaf {
 	uint8_t rank;
 	uint32_t id;        /* see LK_* */
 	NodeId node;        /* LK_CONST: the constant's node */
-	int64_t dims[BE_MAXDIMS];
+	int64_t dims[IR_MAXDIMS];
 	int64_t n;          /* element count */
 } Leaf;
 

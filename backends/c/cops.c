@@ -6,7 +6,7 @@
 ** quantization parameters and fixed-point multipliers are worked out here
 ** and baked into the code as constants; what needs a table (per-channel
 ** parameters, rearranged weights) becomes a static const array.  The
-** integer semantics are those of ir/fold.c's header (TVM's lowering on
+** integer semantics are those of ref/ops.c's header (TVM's lowering on
 ** LLVM), computed with unsigned arithmetic where TVM's would wrap, so that
 ** the generated code has no undefined behaviour; integer division by zero
 ** returns 1 from the entry point.
@@ -17,7 +17,7 @@
 
 #include "cgen.h"
 
-#define MAXD BE_MAXDIMS
+#define MAXD IR_MAXDIMS
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -192,7 +192,7 @@ ewopen(Gen *g, Fn *f, const Leaf *o, const Leaf *const *in, int nin, Ew *e)
 
 /* ---------------------------------------------------------------- requantization */
 
-/* A Q31 fixed-point multiplier (be_fixed()) and the shifts graft_fpm takes. */
+/* A Q31 fixed-point multiplier (ref_fixed()) and the shifts graft_fpm takes. */
 typedef struct Fx {
 	int32_t mul;
 	int ls, total;
@@ -201,9 +201,9 @@ typedef struct Fx {
 static int
 fixed(double d, Fx *f)
 {
-	BeFixed b;
+	RefFixed b;
 
-	if (!be_fixed(d, &b))
+	if (!ref_fixed(d, &b))
 		return 0;
 	f->mul = b.mul;
 	f->ls = b.shift > 0 ? b.shift : 0;
@@ -238,7 +238,7 @@ rqline(Gen *g, Fn *f, const char *dst, const char *src, DType srcdt, const Rq *r
 		cg_line(g, f, "%s = (int32_t)w;", dst);
 	else
 		cg_line(g, f, "%s = (%s)(w < %lld ? %lld : w > %lld ? %lld : w);", dst, cg_ctype(r->out),
-		        (long long)be_dtype_min(r->out), (long long)be_dtype_min(r->out), (long long)be_dtype_max(r->out), (long long)be_dtype_max(r->out));
+		        (long long)ir_dtype_min(r->out), (long long)ir_dtype_min(r->out), (long long)ir_dtype_max(r->out), (long long)ir_dtype_max(r->out));
 }
 
 /* rqscalar: a per-tensor Rq from in_scale, in_zp to out_scale, out_zp,
@@ -309,7 +309,7 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
 		if (ir_dtype_kind[o->dt] == 'i')
 			cg_line(g, f, "if (y == 0 || (x == %s%lld && y == -1))", o->dt == DT_INT64 ? "-9223372036854775807 - " : "",
-			        o->dt == DT_INT64 ? 1LL : (long long)be_dtype_min(o->dt));
+			        o->dt == DT_INT64 ? 1LL : (long long)ir_dtype_min(o->dt));
 		else
 			cg_line(g, f, "if (y == 0)");
 		cg_line(g, f, "\treturn 1;");
@@ -327,7 +327,7 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 static void
 f2iexpr(Gen *g, DType to, const char *x, char *buf)
 {
-	int64_t l = be_dtype_min(to), h = be_dtype_max(to);
+	int64_t l = ir_dtype_min(to), h = ir_dtype_max(to);
 	char ls[32], hs[32];
 
 	g->helpers |= H_F2I;
@@ -388,8 +388,8 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 		} else {
 			/* tir.const truncates the bounds toward zero */
 			double tl = trunc(amin), th = trunc(amax);
-			tl = tl < (double)be_dtype_min(o->dt) ? (double)be_dtype_min(o->dt) : tl > (double)be_dtype_max(o->dt) ? (double)be_dtype_max(o->dt) : tl;
-			th = th < (double)be_dtype_min(o->dt) ? (double)be_dtype_min(o->dt) : th > (double)be_dtype_max(o->dt) ? (double)be_dtype_max(o->dt) : th;
+			tl = tl < (double)ir_dtype_min(o->dt) ? (double)ir_dtype_min(o->dt) : tl > (double)ir_dtype_max(o->dt) ? (double)ir_dtype_max(o->dt) : tl;
+			th = th < (double)ir_dtype_min(o->dt) ? (double)ir_dtype_min(o->dt) : th > (double)ir_dtype_max(o->dt) ? (double)ir_dtype_max(o->dt) : th;
 			sprintf(l1, "%lld", (long long)tl);
 			sprintf(l2, "%lld", (long long)th);
 		}
@@ -533,8 +533,8 @@ quantize(Gen *g, Fn *f, Inst *i)
 	if (!(s = param(g, f, i, 1, DT_FLOAT32, pc ? x->dims[ax] : 1, sb)) ||
 	    !(z = param(g, f, i, 2, DT_FLOAT32, pc ? x->dims[ax] : 1, zb)))
 		return refuse(g, i, "with quantization parameters that are not constants");
-	cg_lit((float)be_dtype_min(o->dt), DT_FLOAT32, qlo);
-	cg_lit((float)be_dtype_max(o->dt), DT_FLOAT32, qhi);
+	cg_lit((float)ir_dtype_min(o->dt), DT_FLOAT32, qlo);
+	cg_lit((float)ir_dtype_max(o->dt), DT_FLOAT32, qhi);
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
 	nloops = elemloop(g, f, o, pc, (int)ax, ix);
@@ -622,7 +622,7 @@ f32line(Gen *g, Fn *f, const char *dst, const char *src, DType srcdt, const char
 	closen(f, 1);
 	cg_line(g, f, "double t = (double)q + %lld.0;", (long long)oz);
 	cg_line(g, f, "%s = (%s)(!(t > %lld.0) ? %lld : !(t < %lld.0) ? %lld : t);", dst, cg_ctype(out),
-	        (long long)be_dtype_min(out), (long long)be_dtype_min(out), (long long)be_dtype_max(out), (long long)be_dtype_max(out));
+	        (long long)ir_dtype_min(out), (long long)ir_dtype_min(out), (long long)ir_dtype_max(out), (long long)ir_dtype_max(out));
 }
 
 static int
@@ -781,7 +781,7 @@ qbinary(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "%s[%s] = s;", no, e.oi);
 		else
 			cg_line(g, f, "%s[%s] = (%s)(s < %lld ? %lld : s > %lld ? %lld : s);", no, e.oi, cg_ctype(o->dt),
-			        (long long)be_dtype_min(o->dt), (long long)be_dtype_min(o->dt), (long long)be_dtype_max(o->dt), (long long)be_dtype_max(o->dt));
+			        (long long)ir_dtype_min(o->dt), (long long)ir_dtype_min(o->dt), (long long)ir_dtype_max(o->dt), (long long)ir_dtype_max(o->dt));
 	} else {
 		/* (a - za) * (b - zb) in int32, requantized from scale sa * sb
 		** (a float32 product) and zero point 0 */
@@ -977,7 +977,7 @@ pad(Gen *g, Fn *f, Inst *i)
 			if (isflt(pv->dt) && !isflt(o->dt)) {
 				/* saturating, NaN -> 0, as graft_f2i */
 				double t = pval != pval ? 0 : trunc(pval);
-				t = t < (double)be_dtype_min(o->dt) ? (double)be_dtype_min(o->dt) : t > (double)be_dtype_max(o->dt) ? (double)be_dtype_max(o->dt) : t;
+				t = t < (double)ir_dtype_min(o->dt) ? (double)ir_dtype_min(o->dt) : t > (double)ir_dtype_max(o->dt) ? (double)ir_dtype_max(o->dt) : t;
 				sprintf(v, "(%s)%lld", cg_ctype(o->dt), (long long)t);
 			} else {
 				convexpr(g, (DType)pv->dt, (DType)o->dt, pvx, v);
@@ -1156,7 +1156,7 @@ pool(Gen *g, Fn *f, Inst *i, OpId op)
 	}
 	cg_line(g, f, "const %s *x = %s + n * %lld + c * %lld;", t, nx, (long long)xst[pn], (long long)xst[pc]);
 	if (op == OP_NN_MAX_POOL2D) {
-		cg_line(g, f, "%s m = %s;", t, isflt(o->dt) ? "-INFINITY" : cg_lit((double)be_dtype_min(o->dt), (DType)o->dt, lit));
+		cg_line(g, f, "%s m = %s;", t, isflt(o->dt) ? "-INFINITY" : cg_lit((double)ir_dtype_min(o->dt), (DType)o->dt, lit));
 	} else {
 		cg_line(g, f, "%s s = 0;", isflt(o->dt) ? t : "int64_t");
 		cg_line(g, f, "int64_t cnt = 0;");

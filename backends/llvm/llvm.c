@@ -13,10 +13,10 @@
 ** sequence of loop nests.  Names are numbered in lowering order, so the
 ** IR is the same on every run.
 **
-** Numerics follow ir/fold.c (TVM's rules) bit for bit on integers:
+** Numerics follow ref/fold.c (TVM's rules) bit for bit on integers:
 ** requantize in int64 Q31 fixed point, UPWARD or TONEAREST, or with
 ** graft's rounding "HALF_TO_EVEN" (compute_dtype "float32") QNNPACK's
-** float32 product rounded to even (backends/ref/ops.c); quantize in
+** float32 product rounded to even (ref/ops.c); quantize in
 ** float32 dividing by the scale and rounding halves away from zero;
 ** integer ops wrap; integer division by zero sets the entry's return
 ** value to 1 (the divisor is replaced by 1, nothing traps).  Float
@@ -52,8 +52,9 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "llvm.h"
+#include "ref.h"
 
-#define MAXD BE_MAXDIMS
+#define MAXD IR_MAXDIMS
 
 /* The value of a node while lowering. */
 typedef struct Val {
@@ -353,17 +354,17 @@ sat32(G *g, LLVMValueRef v, DType to)
 {
 	if (to == DT_INT32 || to == DT_UINT32 || ir_dtype_bytes[to] > 4)
 		return cvt(g, v, DT_INT32, to);
-	v = iminmax(g, v, c32(g, be_dtype_max(to)), 1, 0);
-	v = iminmax(g, v, c32(g, be_dtype_min(to)), 1, 1);
+	v = iminmax(g, v, c32(g, ir_dtype_max(to)), 1, 0);
+	v = iminmax(g, v, c32(g, ir_dtype_min(to)), 1, 1);
 	return LLVMBuildTrunc(g->b, v, elty(g, to), "");
 }
 
-/* fixed: be_fixed(d), zero for a d that is not finite (refused earlier) */
-static BeFixed
+/* fixed: ref_fixed(d), zero for a d that is not finite (refused earlier) */
+static RefFixed
 fixed(double d)
 {
-	BeFixed f;
-	be_fixed(d, &f);
+	RefFixed f;
+	ref_fixed(d, &f);
 	return f;
 }
 
@@ -610,7 +611,7 @@ typedef struct Ew {
 	int nearest;            /* requantize: TONEAREST */
 	int even;               /* quantize: rounding="HALF_TO_EVEN" (ONNX) */
 	int skip[2];            /* requantize: no multiply (equal scales); qnn.add: cast only */
-	BeFixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
+	RefFixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
 	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
 } Ew;
 
@@ -643,7 +644,7 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 		if (sgn) {
 			/* MIN / -1 overflows: give MIN, as wrapping would */
 			LLVMValueRef ov = LLVMBuildAnd(g->b,
-				LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMConstInt(t, (unsigned long long)be_dtype_min(e->dt), 1), ""),
+				LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMConstInt(t, (unsigned long long)ir_dtype_min(e->dt), 1), ""),
 				LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), "");
 			b = LLVMBuildSelect(g->b, ov, LLVMConstInt(t, 1, 0), b, "");
 			return LLVMBuildSDiv(g->b, a, b, "");
@@ -713,7 +714,7 @@ ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
 	if (e->even) {
 		/* ONNX: halves to even, then the zero point added exactly (in
 		   double) and saturated; NaN goes to the top, as in ref */
-		LLVMValueRef t, hi = LLVMConstReal(g->f64, (double)be_dtype_max(e->odt)), lo = LLVMConstReal(g->f64, (double)be_dtype_min(e->odt));
+		LLVMValueRef t, hi = LLVMConstReal(g->f64, (double)ir_dtype_max(e->odt)), lo = LLVMConstReal(g->f64, (double)ir_dtype_min(e->odt));
 		v = callf(g, "llvm.roundeven.f32", g->f32, a, 1);
 		t = LLVMBuildFAdd(g->b, LLVMBuildFPExt(g->b, v, g->f64, ""), LLVMBuildSIToFP(g->b, x[2], g->f64, ""), "");
 		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, hi, ""), t, hi, "");
@@ -722,8 +723,8 @@ ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
 	}
 	v = callf(g, "llvm.round.f32", g->f32, a, 1);
 	v = LLVMBuildFAdd(g->b, v, LLVMBuildSIToFP(g->b, x[2], g->f32, ""), "");
-	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)be_dtype_max(e->odt)), 0);
-	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)be_dtype_min(e->odt)), 1);
+	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)ir_dtype_max(e->odt)), 0);
+	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)ir_dtype_min(e->odt)), 1);
 	return cvt(g, v, DT_FLOAT32, e->odt);
 }
 
@@ -758,7 +759,7 @@ ew_requantize_f32(G *g, const void *ctx, LLVMValueRef *x)
 {
 	const Ew *e = ctx;
 	LLVMValueRef v = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[1], ""), a[1], t;
-	LLVMValueRef hi = LLVMConstReal(g->f64, (double)be_dtype_max(e->odt)), lo = LLVMConstReal(g->f64, (double)be_dtype_min(e->odt));
+	LLVMValueRef hi = LLVMConstReal(g->f64, (double)ir_dtype_max(e->odt)), lo = LLVMConstReal(g->f64, (double)ir_dtype_min(e->odt));
 
 	a[0] = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, v, g->f32, ""), x[2], "");
 	t = LLVMBuildFPExt(g->b, callf(g, "llvm.roundeven.f32", g->f32, a, 1), g->f64, "");
@@ -802,7 +803,7 @@ ibound(DType dt, double b, double *out)
 {
 	double t = trunc(b);
 
-	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) || !(t >= (double)be_dtype_min(dt) && t <= (double)be_dtype_max(dt)))
+	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) || !(t >= (double)ir_dtype_min(dt) && t <= (double)ir_dtype_max(dt)))
 		return 0;
 	*out = t;
 	return 1;
@@ -911,7 +912,7 @@ rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int
 	*mul = ir_xcalloc((size_t)*ns, sizeof **mul);
 	*sh = ir_xcalloc((size_t)*ns, sizeof **sh);
 	for (int64_t k = 0; k < *ns; k++) {
-		BeFixed f;
+		RefFixed f;
 		cnum(g, c->a[1], k, &isc);
 		f = fixed((double)(float)isc / (double)(float)os);
 		(*mul)[k] = f.mul;
@@ -1160,7 +1161,7 @@ qconcat(G *g, Call *c)
 		int fr = tdims(m, ft, fd);
 		double s, z;
 		Ew e = { .dt = tdt(m, ft), .odt = tdt(m, ft) };
-		BeFixed f;
+		RefFixed f;
 		int32_t iz, mul, sh, ozi = (int32_t)oz;
 		Acc in[5], out;
 
@@ -1475,7 +1476,7 @@ pool2d(G *g, Call *c, int avg)
 		iv[k] = loop_open(g, &l[k], 0, c->od[k], 1);
 		ooff = add64(g, ooff, mul64(g, iv[k], ost[k]));
 	}
-	LLVMBuildStore(g->b, avg ? LLVMConstNull(at) : isint(dt) ? LLVMConstInt(at, (unsigned long long)be_dtype_min(dt), 1)
+	LLVMBuildStore(g->b, avg ? LLVMConstNull(at) : isint(dt) ? LLVMConstInt(at, (unsigned long long)ir_dtype_min(dt), 1)
 	                                                         : LLVMConstReal(at, -INFINITY), acc);
 	LLVMBuildStore(g->b, c64(g, 0), cnt);
 	hh = add64(g, mul64(g, iv[pos[2]], sd[0]), mul64(g, loop_open(g, &l[4], 0, ps[0], 1), dl[0]));
@@ -2137,8 +2138,8 @@ vrequant(G *g, const Epi *e, LLVMValueRef x, LLVMValueRef ob)
 		x = LLVMBuildTrunc(g->b, t, LLVMVectorType(g->i32, VL), "");
 	}
 	x = LLVMBuildAdd(g->b, x, vsplat(g->i32, e->ozp), "");
-	x = iminmax(g, x, vsplat(g->i32, be_dtype_max(e->odt)), 1, 0);
-	x = iminmax(g, x, vsplat(g->i32, be_dtype_min(e->odt)), 1, 1);
+	x = iminmax(g, x, vsplat(g->i32, ir_dtype_max(e->odt)), 1, 0);
+	x = iminmax(g, x, vsplat(g->i32, ir_dtype_min(e->odt)), 1, 1);
 	return LLVMBuildTrunc(g->b, x, v8, "");
 }
 

@@ -29,7 +29,7 @@ enum {
 	OPSET_MIN = 10,
 	OPSET_MAX = 17,
 	FILE_MAX = INT_MAX,     /* protobuf's 2 GB limit */
-	MAXRANK = BE_MAXDIMS,
+	MAXRANK = IR_MAXDIMS,
 };
 
 /* ---------------------------------------------------------------- dtypes */
@@ -260,7 +260,7 @@ onnx_tensor_data(const OTensor *tp, const char *dir, Tensor *t, char *msg, size_
 		continue;
 range:
 		snprintf(msg, msgsz, "tensor element %zu is out of range for %s", i, onnx_dtype_name(tp->data_type));
-		be_tensor_free(t);
+		ir_tensor_free(t);
 		return -1;
 	}
 	return 0;
@@ -723,7 +723,7 @@ import(Imp *im, const GraftOnnx__ModelProto *mp)
 		}
 		*v = ir_const(im->m, ir_type_tensor(im->m, t.dt, (int)t.rank, t.dims), t.data, im->loc);
 		im->m->nodes[*v].type = ir_node_const(im->m, *v)->type;
-		be_tensor_free(&t);
+		ir_tensor_free(&t);
 	}
 	params = ir_xcalloc(g->n_input + 1, sizeof *params);
 	pnames = ir_xcalloc(g->n_input + 1, sizeof *pnames);

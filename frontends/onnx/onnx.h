@@ -18,7 +18,6 @@
 
 #include <stddef.h>
 
-#include "backend.h"
 #include "ir.h"
 
 /*
@@ -30,7 +29,7 @@ int onnx_import(Module *m, const char *path, Diag *d);
 
 /*
 ** onnx_read_tensor: reads a serialized TensorProto (a .pb file of ONNX's
-** test data) into *t, whose data the caller frees with be_tensor_free().
+** test data) into *t, whose data the caller frees with ir_tensor_free().
 ** Returns 0, or -1 with "PATH: error: message" (no newline) in err and *t
 ** cleared.
 */

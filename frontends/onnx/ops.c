@@ -16,7 +16,7 @@
 
 #include "onnxi.h"
 
-enum { MAXD = BE_MAXDIMS };     /* the largest rank handled */
+enum { MAXD = IR_MAXDIMS };     /* the largest rank handled */
 
 /* ---------------------------------------------------------------- attributes */
 
@@ -478,7 +478,7 @@ constant(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		if (onnx_tensor_data(a->t, im->dir, &t, msg, sizeof msg) != 0)
 			return onnx_err(im, "attribute 'value': %s", msg);
 		out[0] = kconst(im, t.dt, (int)t.rank, t.dims, t.data);
-		be_tensor_free(&t);
+		ir_tensor_free(&t);
 	} else if (strcmp(a->name, "value_float") == 0) {
 		if (!attyped(im, a, OA_FLOAT))
 			return -1;
@@ -527,8 +527,8 @@ constantofshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			return -1;
 		if (!a->t || onnx_tensor_data(a->t, im->dir, &v, msg, sizeof msg) != 0)
 			return onnx_err(im, "attribute 'value': %s", a->t ? msg : "no tensor");
-		if (be_tensor_numel(&v) != 1) {
-			be_tensor_free(&v);
+		if (ir_tensor_numel(&v) != 1) {
+			ir_tensor_free(&v);
 			return onnx_err(im, "attribute 'value' must have one element");
 		}
 		val = v.data;
@@ -539,7 +539,7 @@ constantofshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		memcpy(buf + (size_t)i * esz, val, esz);
 	out[0] = kconst(im, v.dt, r, d, buf);
 	free(buf);
-	be_tensor_free(&v);
+	ir_tensor_free(&v);
 	return 0;
 }
 

@@ -13,7 +13,7 @@ Two references per vector:
          which PyTorch has no public fixed-point op for, its float route:
          dequantize, then quantize_per_tensor to the output parameters.
   tvm    TVM's own algorithm, computed here with torch tensor ops from the
-         TVM sources that ir/fold.c cites: quantize divides in float32,
+         TVM sources that ref/fold.c cites: quantize divides in float32,
          rounds halves away from zero (llvm.round), adds the zero point in
          float32, clamps and casts; requantize uses the Q31 multiplier of
          src/relay/qnn/utils.cc in int64 arithmetic.

@@ -45,6 +45,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "onnx.h"
 #include "tap.h"
 
@@ -220,7 +221,7 @@ compare(const Tensor *got, const Tensor *want, char *why, size_t size)
 		snprintf(why, size, "got %s, want %s", shapestr(got, a, sizeof a), shapestr(want, b, sizeof b));
 		return 0;
 	}
-	n = (size_t)be_tensor_numel(want);
+	n = (size_t)ir_tensor_numel(want);
 	if (!isf && ir_dtype_bytes[want->dt] == 8) {
 		/* int64: exact, without going through double */
 		for (size_t i = 0; i < n; i++) {
@@ -231,7 +232,7 @@ compare(const Tensor *got, const Tensor *want, char *why, size_t size)
 		}
 	} else {
 		for (size_t i = 0; i < n; i++) {
-			double g = be_tensor_get(got, (int64_t)i), w = be_tensor_get(want, (int64_t)i);
+			double g = ir_tensor_get(got, (int64_t)i), w = ir_tensor_get(want, (int64_t)i);
 			int same = isf ? (isnan(g) && isnan(w)) || g == w || fabs(g - w) <= ATOL + RTOL * fabs(w) : g == w;
 			if (!same && !bad++)
 				first = i;
@@ -246,7 +247,7 @@ compare(const Tensor *got, const Tensor *want, char *why, size_t size)
 		         (long long)lo, (long long)hi);
 	} else {
 		snprintf(why, size, "%zu of %zu values differ%s; the first, [%zu]: got %.9g, want %.9g", bad, n,
-		         isf ? " beyond rtol 1e-3, atol 1e-7" : "", first, be_tensor_get(got, (int64_t)first), be_tensor_get(want, (int64_t)first));
+		         isf ? " beyond rtol 1e-3, atol 1e-7" : "", first, ir_tensor_get(got, (int64_t)first), ir_tensor_get(want, (int64_t)first));
 	}
 	return 0;
 }
@@ -514,9 +515,9 @@ casefree(Case *c)
 {
 	for (int s = 0; s < c->nsets; s++) {
 		for (int k = 0; k < c->nin[s]; k++)
-			be_tensor_free(&c->in[s][k]);
+			ir_tensor_free(&c->in[s][k]);
 		for (int k = 0; k < c->nout[s]; k++)
-			be_tensor_free(&c->out[s][k]);
+			ir_tensor_free(&c->out[s][k]);
 	}
 	for (int k = 0; k < c->ninputs; k++)
 		free(c->input[k]);
@@ -767,7 +768,7 @@ runon(const Case *c, const Module *m, const BeSig *sig, int b, char *why, size_t
 				snprintf(why, size, "data set %d, output %u: %s", s, k, cmp);
 				good = 0;
 			}
-			be_tensor_free(&out[k]);
+			ir_tensor_free(&out[k]);
 		}
 	}
 	be->release(p);

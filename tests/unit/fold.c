@@ -1,8 +1,8 @@
 /*
-** tests/unit/fold.c: ir_fold, graft's exact constant evaluation.  Each case
+** tests/unit/fold.c: ref_fold, graft's exact constant evaluation.  Each case
 ** builds a small function by hand, infers its types, folds its body and
 ** compares the new constant with values worked out by hand in the comment
-** beside it.  The semantics are TVM's (see the top of ir/fold.c); where
+** beside it.  The semantics are TVM's (see the top of ref/ops.c); where
 ** PyTorch differs, the comment says so.  The last group replays the
 ** vectors of tests/unit/fold_vectors.h, made by tests/data/fold_vectors.py
 ** with PyTorch: every result must equal the TVM reference bit for bit, and
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold.h"
+#include "ref.h"
 #include "ir.h"
 #include "tap.h"
 
@@ -162,7 +162,7 @@ foldp(NodeId body, const NodeId *params, uint32_t np)
 	if (ir_infer_types(M, &D))
 		bail("type inference failed for", name);
 	lastnodes = M->nnodes;
-	r = ir_fold(M, body);
+	r = ref_fold(M, body);
 	if (r && (M->nnodes != lastnodes + 1 || M->nodes[r].kind != NK_CONST ||
 	          M->nodes[r].type != M->nodes[body].type || ir_node_const(M, r)->type != M->nodes[body].type))
 		bail("fold made a bad constant for", name);
@@ -214,24 +214,24 @@ test_strides(void)
 {
 	int64_t st[8];
 
-	ir_fold_strides(S(2, 3, 4), 3, st);
+	ref_strides(S(2, 3, 4), 3, st);
 	ok(st[0] == 12 && st[1] == 4 && st[2] == 1, "strides of (2, 3, 4) are (12, 4, 1)");
-	ir_fold_strides(S(5, 1), 2, st);
+	ref_strides(S(5, 1), 2, st);
 	ok(st[0] == 1 && st[1] == 1, "strides of (5, 1) are (1, 1)");
 	/* (3) read as (2, 3): the row axis is missing, stride 0 */
-	ok(ir_fold_bcast_strides(S(3), 1, S(2, 3), 2, st) && st[0] == 0 && st[1] == 1,
+	ok(ref_bcast_strides(S(3), 1, S(2, 3), 2, st) && st[0] == 0 && st[1] == 1,
 	   "(3) broadcast to (2, 3) reads with strides (0, 1)");
 	/* (2, 1) read as (2, 3): the column axis is 1, stride 0 */
-	ok(ir_fold_bcast_strides(S(2, 1), 2, S(2, 3), 2, st) && st[0] == 1 && st[1] == 0,
+	ok(ref_bcast_strides(S(2, 1), 2, S(2, 3), 2, st) && st[0] == 1 && st[1] == 0,
 	   "(2, 1) broadcast to (2, 3) reads with strides (1, 0)");
-	ok(ir_fold_bcast_strides(S(1, 3), 2, S(4, 2, 3), 3, st) && st[0] == 0 && st[1] == 0 && st[2] == 1,
+	ok(ref_bcast_strides(S(1, 3), 2, S(4, 2, 3), 3, st) && st[0] == 0 && st[1] == 0 && st[2] == 1,
 	   "(1, 3) broadcast to (4, 2, 3) reads with strides (0, 0, 1)");
-	ok(ir_fold_bcast_strides(S(0), 0, S(2, 2), 2, st) && st[0] == 0 && st[1] == 0,
+	ok(ref_bcast_strides(S(0), 0, S(2, 2), 2, st) && st[0] == 0 && st[1] == 0,
 	   "a scalar broadcasts with all strides 0");
-	ok(ir_fold_bcast_strides(S(4, 1, 2), 3, S(4, 3, 2), 3, st) && st[0] == 2 && st[1] == 0 && st[2] == 1,
+	ok(ref_bcast_strides(S(4, 1, 2), 3, S(4, 3, 2), 3, st) && st[0] == 2 && st[1] == 0 && st[2] == 1,
 	   "(4, 1, 2) broadcast to (4, 3, 2) reads with strides (2, 0, 1)");
-	ok(!ir_fold_bcast_strides(S(2, 3), 2, S(3, 3), 2, st), "(2, 3) does not broadcast to (3, 3)");
-	ok(!ir_fold_bcast_strides(S(2, 3), 2, S(3), 1, st), "a higher rank does not broadcast to a lower one");
+	ok(!ref_bcast_strides(S(2, 3), 2, S(3, 3), 2, st), "(2, 3) does not broadcast to (3, 3)");
+	ok(!ref_bcast_strides(S(2, 3), 2, S(3), 1, st), "a higher rank does not broadcast to a lower one");
 }
 
 /* ---------------------------------------------------------------- qnn.quantize */

@@ -104,7 +104,7 @@ rd(const void *b, size_t n)
 			return "the tensor is not cleared after an error";
 		return err;
 	}
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	return "ok";
 }
 
@@ -124,7 +124,7 @@ rdh(const char *h, size_t dlen)
 static int
 same(const Tensor *t, DType dt, uint32_t rank, const int64_t *dims, const void *data, size_t n)
 {
-	if (t->dt != dt || t->rank != rank || be_tensor_bytes(t) != n || !t->data)
+	if (t->dt != dt || t->rank != rank || ir_tensor_bytes(t) != n || !t->data)
 		return 0;
 	for (uint32_t i = 0; i < rank; i++)
 		if (t->dims[i] != dims[i])
@@ -190,9 +190,9 @@ numpy_files(void)
 		ok(encodes(&t, b, n), "writes a 2x3 %s as NumPy does, byte for byte", dn);
 		snprintf(name, sizeof name, "%s.npy", dn);
 		ok(npy_write(path(name), &t, err, sizeof err) == 0 && npy_read(path(name), &u, err, sizeof err) == 0 &&
-		   same(&u, t.dt, t.rank, t.dims, t.data, be_tensor_bytes(&t)), "%s round-trips through a file", dn);
-		be_tensor_free(&t);
-		be_tensor_free(&u);
+		   same(&u, t.dt, t.rank, t.dims, t.data, ir_tensor_bytes(&t)), "%s round-trips through a file", dn);
+		ir_tensor_free(&t);
+		ir_tensor_free(&u);
 		free(b);
 	}
 }
@@ -215,34 +215,34 @@ layouts(void)
 	ok(npy_read_mem("x.npy", zerod, sizeof zerod - 1, &t, err, sizeof err) == 0 &&
 	   same(&t, DT_INT32, 0, d0, &seven, 4), "reads a 0-d array");
 	ok(encodes(&t, zerod, sizeof zerod - 1), "writes a 0-d array as NumPy does");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	ok(npy_read_mem("x.npy", empty, sizeof empty - 1, &t, err, sizeof err) == 0 &&
 	   t.dt == DT_INT64 && t.rank == 3 && t.dims[0] == 2 && t.dims[1] == 0 && t.dims[2] == 3 &&
-	   be_tensor_bytes(&t) == 0 && t.data, "reads an empty (2, 0, 3) array, with a data pointer");
+	   ir_tensor_bytes(&t) == 0 && t.data, "reads an empty (2, 0, 3) array, with a data pointer");
 	ok(encodes(&t, empty, sizeof empty - 1), "writes an empty array as NumPy does");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	(void)d203;
 	ok(npy_read_mem("x.npy", fort2, sizeof fort2 - 1, &t, err, sizeof err) == 0 &&
 	   same(&t, DT_INT32, 2, d23, i6, sizeof i6), "a Fortran-order 2x3 array is read in row order");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	ok(npy_read_mem("x.npy", fort3, sizeof fort3 - 1, &t, err, sizeof err) == 0 &&
 	   same(&t, DT_INT16, 3, d234, i24, sizeof i24), "a Fortran-order 2x3x4 array is read in row order");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	ok(npy_read_mem("x.npy", big_i2, sizeof big_i2 - 1, &t, err, sizeof err) == 0 &&
 	   same(&t, DT_INT16, 2, d23, bi2, sizeof bi2), "big-endian int16 is read little-endian");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	ok(npy_read_mem("x.npy", big_f8, sizeof big_f8 - 1, &t, err, sizeof err) == 0 &&
 	   same(&t, DT_FLOAT64, 1, d2, f2, sizeof f2), "big-endian float64 is read little-endian");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	ok(npy_read_mem("x.npy", big_fort, sizeof big_fort - 1, &t, err, sizeof err) == 0 &&
 	   same(&t, DT_UINT32, 2, d32, u6, sizeof u6), "big-endian Fortran-order uint32 is swapped and transposed");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	ok(npy_read_mem("x.npy", v2, sizeof v2 - 1, &t, err, sizeof err) == 0 &&
 	   same(&t, DT_UINT8, 1, d3, u3, 3), "reads format version 2.0");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	ok(npy_read_mem("x.npy", v3, sizeof v3 - 1, &t, err, sizeof err) == 0 &&
 	   same(&t, DT_UINT8, 1, d3, u3, 3), "reads format version 3.0");
-	be_tensor_free(&t);
+	ir_tensor_free(&t);
 	is_str(rdh("{'shape':(3L,),'fortran_order':False,'descr':'|u1'}\n", 3), "ok",
 	       "Python 2's headers: keys in any order, long ints");
 	is_str(rdh("{\"descr\": \"<i1\", \"fortran_order\": True, \"shape\": (1, 3,),}", 3), "ok",
@@ -419,7 +419,7 @@ files(void)
 	putfile("old.npy", "old", 3);
 	ok(npy_write(path("old.npy"), &t, err, sizeof err) == 0 && npy_read(path("old.npy"), &u, err, sizeof err) == 0 &&
 	   u.dims[0] == 3 && memcmp(u.data, "abc", 3) == 0, "a write replaces an existing file");
-	be_tensor_free(&u);
+	ir_tensor_free(&u);
 }
 
 int

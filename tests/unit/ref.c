@@ -1,10 +1,10 @@
 /*
-** ref.c: unit tests of the reference interpreter (backends/ref).  Each
+** ref.c: unit tests of the reference interpreter (ref/).  Each
 ** case is a small module in Relay text whose @main the ref backend runs;
 ** the module is freed after prepare (a Program owns what it needs).  The
 ** expected numbers are worked out by hand in the comment beside each case
 ** (for float math, to the digits given, with a tolerance); the integer
-** semantics are TVM's, as told at the top of backends/ref/ops.c.
+** semantics are TVM's, as told at the top of ref/ops.c.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "backend.h"
-#include "fold.h"
 #include "ref.h"
 #include "tap.h"
 #include "text.h"
@@ -29,7 +28,7 @@ static void
 clear(void)
 {
 	for (uint32_t i = 0; i < nouts; i++)
-		be_tensor_free(&outs[i]);
+		ir_tensor_free(&outs[i]);
 	nouts = 0;
 }
 
@@ -97,7 +96,7 @@ at(const Tensor *t, int64_t i)
 static int
 same(uint32_t k, double tol, const double *want, int n)
 {
-	if (k >= nouts || be_tensor_numel(&outs[k]) != n) {
+	if (k >= nouts || ir_tensor_numel(&outs[k]) != n) {
 		printf("#   output %u: %s\n", k, k >= nouts ? "missing" : "wrong size");
 		return 0;
 	}
@@ -730,15 +729,15 @@ test_fold(void)
 		return;
 	}
 	body = ir_func_body(m, ir_global_find(m, ir_symz(m, "main")));
-	c = ir_fold(m, ir_arg(m, body, 0));
+	c = ref_fold(m, ir_arg(m, body, 0));
 	ok(c && m->nodes[c].kind == NK_CONST && ((int32_t *)ir_node_const(m, c)->data)[1] == 6,
 	   "fold runs the interpreter in exact mode");
-	ok(!ir_fold(m, ir_arg(m, body, 1)), "fold refuses exp (libm)");
-	ok(!ir_fold(m, ir_arg(m, body, 2)), "fold refuses integer division by zero");
-	ok(!ir_fold(m, ir_arg(m, body, 3)), "fold refuses int32 overflow");
-	ok(!ir_fold(m, ir_arg(m, body, 4)), "fold refuses an out-of-range float to int cast");
-	ok(!ir_fold(m, body), "fold refuses a tuple root");
-	c = ir_fold(m, ir_arg(m, body, 5));
+	ok(!ref_fold(m, ir_arg(m, body, 1)), "fold refuses exp (libm)");
+	ok(!ref_fold(m, ir_arg(m, body, 2)), "fold refuses integer division by zero");
+	ok(!ref_fold(m, ir_arg(m, body, 3)), "fold refuses int32 overflow");
+	ok(!ref_fold(m, ir_arg(m, body, 4)), "fold refuses an out-of-range float to int cast");
+	ok(!ref_fold(m, body), "fold refuses a tuple root");
+	c = ref_fold(m, ir_arg(m, body, 5));
 	ok(c && m->nodes[c].kind == NK_CONST && ((int32_t *)ir_node_const(m, c)->data)[0] == 138,
 	   "fold evaluates requantize HALF_TO_EVEN (exactly defined in float32)");
 	ir_diag_free(&d);

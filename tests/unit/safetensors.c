@@ -1,6 +1,6 @@
 /*
 ** tests/unit/safetensors.c: unit tests of the safetensors reader and
-** writer (ir/safetensors.c).
+** writer (formats/safetensors.c).
 **
 ** Covers a write->read->write round trip of every dtype (with rank 0,
 ** zero-size tensors and names full of escapes), the exact bytes of a small

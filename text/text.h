@@ -1,7 +1,7 @@
 /*
 ** text.h: TVM Relay text format, parser and printer.
 **
-** The parser (grammar/relay.y, lexer ir/relay_lex.re) reads a module as
+** The parser (grammar/relay.y, lexer text/relay_lex.re) reads a module as
 ** printed by TVM (`def @main(...) { ... }`, graph bindings `%N = ...;`,
 ** `fn (...) { ... }` literals with attributes, `meta[relay.Constant][N]`,
 ** and `ty=` annotation comments) into a Module.  The printer writes it

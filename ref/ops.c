@@ -150,14 +150,13 @@
 #endif
 #include <string.h>
 
-#include "fold.h"
-#include "ref.h"
+#include "refi.h"
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD < 0 || FLT_EVAL_METHOD > 1
 #error "ops.c needs double arithmetic evaluated in double (FLT_EVAL_METHOD 0 or 1)"
 #endif
 
-#define MAXD REF_MAXDIMS
+#define MAXD IR_MAXDIMS
 
 typedef RefVal Val;
 typedef const RefVal *const *Args;
@@ -435,7 +434,7 @@ wrap32(int64_t x)
 static int64_t
 sat(int dt, int64_t x)
 {
-	return x < be_dtype_min(dt) ? be_dtype_min(dt) : x > be_dtype_max(dt) ? be_dtype_max(dt) : x;
+	return x < ir_dtype_min(dt) ? ir_dtype_min(dt) : x > ir_dtype_max(dt) ? ir_dtype_max(dt) : x;
 }
 
 /* ---------------------------------------------------------------- integer arithmetic */
@@ -597,7 +596,7 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 	int bits = ir_dtype_bytes[dt] * 8;
 
 	if (op == OP_DIVIDE) {
-		if (b == 0 || (ir_dtype_kind[dt] == 'i' && b == -1 && a == be_dtype_min(dt)))
+		if (b == 0 || (ir_dtype_kind[dt] == 'i' && b == -1 && a == ir_dtype_min(dt)))
 			return 0;
 		*r = a / b;
 		return 1;
@@ -610,7 +609,7 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 	if (op == OP_ADD ? !addov(a, b, r) : op == OP_SUBTRACT ? (b == INT64_MIN || !addov(a, -b, r))
 	                                                       : !mulov(a, b, r))
 		return 0;
-	return *r >= be_dtype_min(dt) && *r <= be_dtype_max(dt);
+	return *r >= ir_dtype_min(dt) && *r <= ir_dtype_max(dt);
 }
 
 /* farith: a op b in double; the caller rounds to the dtype */
@@ -635,8 +634,8 @@ binop(RefCtx *c, const RefOp *o, OpId op, const Val *a, const int64_t *ad, int a
 	int dt = r->dt;
 
 	if (a->dt != dt || b->dt != dt || dt == DT_BOOL ||
-	    !ir_fold_bcast_strides(ad, ar, r->dims, r->rank, st[0]) ||
-	    !ir_fold_bcast_strides(bd, br, r->dims, r->rank, st[1]))
+	    !ref_bcast_strides(ad, ar, r->dims, r->rank, st[0]) ||
+	    !ref_bcast_strides(bd, br, r->dims, r->rank, st[1]))
 		return fail(c, o, "operands do not broadcast");
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
@@ -710,10 +709,10 @@ conv(int exact, const Val *a, int64_t i, Val *r, int64_t j)
 		}
 		t = trunc(x);
 		if (to == DT_INT64 ? !(t >= -9223372036854775808.0 && t < 9223372036854775808.0)
-		                   : !(t >= (double)be_dtype_min(to) && t <= (double)be_dtype_max(to))) {
+		                   : !(t >= (double)ir_dtype_min(to) && t <= (double)ir_dtype_max(to))) {
 			if (exact)
 				return 0;
-			sti(r, j, isnan(t) ? 0 : t < 0 ? be_dtype_min(to) : be_dtype_max(to));    /* saturating */
+			sti(r, j, isnan(t) ? 0 : t < 0 ? ir_dtype_min(to) : ir_dtype_max(to));    /* saturating */
 			return 1;
 		}
 		sti(r, j, (int64_t)t);
@@ -788,10 +787,10 @@ ibound(int exact, int dt, double b, int64_t *out)
 	double t = trunc(b);
 
 	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) ||
-	    !(t >= (double)be_dtype_min(dt) && t <= (double)be_dtype_max(dt))) {
+	    !(t >= (double)ir_dtype_min(dt) && t <= (double)ir_dtype_max(dt))) {
 		if (exact)
 			return 0;
-		*out = isnan(b) ? 0 : b < 0 ? be_dtype_min(dt) : be_dtype_max(dt);
+		*out = isnan(b) ? 0 : b < 0 ? ir_dtype_min(dt) : ir_dtype_max(dt);
 		return 1;
 	}
 	*out = (int64_t)t;
@@ -907,7 +906,7 @@ typedef struct QRange {
 	int64_t min, max;
 } QRange;
 
-/* QR: dtype id's QRange, from be_dtype_min() and be_dtype_max() spelled
+/* QR: dtype id's QRange, from ir_dtype_min() and ir_dtype_max() spelled
 ** as constant expressions.  Every max is 2^k - 1 (bool's is 1), so
 ** clearing the bits below float32's 24 of precision takes 2^(k-24) off
 ** 2^k. */
@@ -1129,7 +1128,7 @@ floorshr(int64_t x, int k)
 ** int32.  Exact mode: 0 where an int64 step overflows or a shift is out
 ** of range; run mode wraps as the generated code does. */
 static int
-fpm(int exact, int32_t x, BeFixed f, int nearest, int pow2, int32_t *out)
+fpm(int exact, int32_t x, RefFixed f, int nearest, int pow2, int32_t *out)
 {
 	int ls = f.shift > 0 ? f.shift : 0, rs = f.shift > 0 ? 0 : -f.shift, total = rs + 31;
 	int64_t t, half;
@@ -1209,7 +1208,7 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
    int64_t axis, int mode, Val *r)
 {
 	int64_t ax, in, chax, ns;
-	BeFixed *fx = NULL;
+	RefFixed *fx = NULL;
 	float *fm = NULL;
 	int pertensor, bad = 1, nearest = mode == RQ_TONEAREST;
 
@@ -1242,7 +1241,7 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
 				fail(c, o, "input scale %g", ldf(is, k));
 				goto out;
 			}
-		} else if (!isfinite(ldf(is, k)) || !be_fixed(ldf(is, k) / (double)out_s, &fx[k])) {
+		} else if (!isfinite(ldf(is, k)) || !ref_fixed(ldf(is, k) / (double)out_s, &fx[k])) {
 			fail(c, o, "input scale %g", ldf(is, k));
 			goto out;
 		}
@@ -1259,7 +1258,7 @@ rq(RefCtx *c, const RefOp *o, const Val *x, const Val *is, const Val *iz, float 
 		y = (int32_t)v;
 		if (mode == RQ_F32EVEN) {
 			double t = f32even(y, fm[pertensor ? 0 : chan(x, ax, in, i, ns)]) + out_z;
-			int64_t l = be_dtype_min(r->dt), h = be_dtype_max(r->dt);
+			int64_t l = ir_dtype_min(r->dt), h = ir_dtype_max(r->dt);
 			sti(r, i, !(t > (double)l) ? l : !(t < (double)h) ? h : (int64_t)t);
 			continue;
 		}
@@ -1348,8 +1347,8 @@ qbinary(RefCtx *c, const RefOp *o, Args a, Val *r)
 
 	memset(&l, 0, sizeof l);
 	memset(&h, 0, sizeof h);
-	if (!ir_fold_bcast_strides(a[0]->dims, a[0]->rank, r->dims, r->rank, st[0]) ||
-	    !ir_fold_bcast_strides(a[1]->dims, a[1]->rank, r->dims, r->rank, st[1]))
+	if (!ref_bcast_strides(a[0]->dims, a[0]->rank, r->dims, r->rank, st[0]) ||
+	    !ref_bcast_strides(a[1]->dims, a[1]->rank, r->dims, r->rank, st[1]))
 		return fail(c, o, "operands do not broadcast");
 	if (o->op == OP_QNN_ADD) {
 		if (toi32(c, o, a[0], a[2], a[3], a[6], a[7], aint(c, o, "lhs_axis", -1), &l) ||
@@ -1467,7 +1466,7 @@ transpose(RefCtx *c, const RefOp *o, Args a, Val *r)
 	}
 	if (n != a[0]->rank)
 		return fail(c, o, "bad axes");
-	ir_fold_strides(a[0]->dims, a[0]->rank, ast);
+	ref_strides(a[0]->dims, a[0]->rank, ast);
 	for (int k = 0; k < n; k++) {
 		if (!normaxis(&axes[k], n) || seen[axes[k]]++ || a[0]->dims[axes[k]] != r->dims[k])
 			return fail(c, o, "bad axes");
@@ -1514,7 +1513,7 @@ slice(RefCtx *c, const RefOp *o, Args a, Val *r)
 		for (int k = 0; k < na; k++)
 			ax[k] = k;
 	}
-	ir_fold_strides(x->dims, x->rank, ast);
+	ref_strides(x->dims, x->rank, ast);
 	memcpy(st, ast, (size_t)x->rank * sizeof st[0]);
 	for (int k = 0; k < na; k++) {
 		int64_t stp = size ? 1 : s[k], n = x->dims[ax[k]], end = en[k], l, h, mag;
@@ -1576,7 +1575,7 @@ pad(RefCtx *c, const RefOp *o, Args a, Val *r)
 	fill.dt = x->dt;
 	fill.n = 1;
 	fill.data = fillbuf;
-	ir_fold_strides(x->dims, x->rank, ast);
+	ref_strides(x->dims, x->rank, ast);
 	memset(nost, 0, sizeof nost);
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
@@ -1741,8 +1740,8 @@ depth2space(RefCtx *c, const RefOp *o, Args a, Val *r)
 
 	if (!ir_layout_perm(astr(c, o, "layout"), "NCHW", pos) || x->rank != 4)
 		return fail(c, o, "bad layout");
-	ir_fold_strides(x->dims, 4, xs);
-	ir_fold_strides(r->dims, 4, ost);
+	ref_strides(x->dims, 4, xs);
+	ref_strides(r->dims, 4, ost);
 	cc = r->dims[pos[1]];
 	ref_valloc(r);
 	for (int64_t n = 0; n < r->dims[pos[0]]; n++)
@@ -1830,9 +1829,9 @@ win(RefCtx *c, const RefOp *o, const Val *x, const Val *w, const Val *r, const c
 	pair(c, o, "strides", v->st, 1);
 	pair(c, o, "dilation", v->dil, 1);
 	pad4(c, o, v->p);
-	ir_fold_strides(x->dims, 4, xst);
-	ir_fold_strides(w->dims, 4, wst);
-	ir_fold_strides(r->dims, 4, rst);
+	ref_strides(x->dims, 4, xst);
+	ref_strides(w->dims, 4, wst);
+	ref_strides(r->dims, 4, rst);
 	for (int k = 0; k < 4; k++) {
 		v->xd[k] = x->dims[dp[k]], v->xs[k] = xst[dp[k]];
 		v->wd[k] = w->dims[kp[k]], v->ws[k] = wst[kp[k]];
@@ -2049,13 +2048,13 @@ pool2d(RefCtx *c, const RefOp *o, Args a, Val *r)
 	pair(c, o, "dilation", dil, 1);
 	pad4(c, o, p);
 	H = x->dims[hp], W = x->dims[wp];
-	ir_fold_strides(x->dims, x->rank, xst);
+	ref_strides(x->dims, x->rank, xst);
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
 		int64_t base = 0, cnt = 0;
 		Acc acc = { x->dt, 0, 0.0 };
 		double mf = -INFINITY;
-		int64_t mi = be_dtype_min(x->dt);
+		int64_t mi = ir_dtype_min(x->dt);
 		for (int k = 0; k < x->rank; k++)
 			if (k != hp && k != wp)
 				base += idx[k] * xst[k];
@@ -2105,7 +2104,7 @@ globalpool(RefCtx *c, const RefOp *o, Args a, Val *r)
 
 	if (!hwpos(astr(c, o, "layout"), x->rank, &hp, &wp))
 		return fail(c, o, "bad layout");
-	ir_fold_strides(x->dims, x->rank, xst);
+	ref_strides(x->dims, x->rank, xst);
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
 		int64_t base = 0;
@@ -2150,7 +2149,7 @@ mean(RefCtx *c, const RefOp *o, Args a, Val *r)
 	if (exclude)
 		for (int k = 0; k < x->rank; k++)
 			red[k] = !red[k];
-	ir_fold_strides(x->dims, x->rank, xst);
+	ref_strides(x->dims, x->rank, xst);
 	for (int k = 0; k < x->rank; k++) {
 		if (red[k]) {
 			rdims[nr] = x->dims[k];
@@ -2288,8 +2287,8 @@ resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 		return fail(c, o, "bad layout");
 	if (!*rm)
 		rm = !strcmp(mode, "align_corners") ? "round" : "floor";
-	ir_fold_strides(x->dims, 4, xst);
-	ir_fold_strides(r->dims, 4, rst);
+	ref_strides(x->dims, 4, xst);
+	ref_strides(r->dims, 4, rst);
 	ref_valloc(r);
 	for (int64_t n = 0; n < r->dims[pos[0]]; n++)
 	for (int64_t ch = 0; ch < r->dims[pos[1]]; ch++)

@@ -16,7 +16,7 @@
 **
 ** Two rewrites keep ids: a result built in place of a matched node
 ** (rw_call_in_place) is that node with new attributes, undone if the
-** rewrite fails; a fold of the root by ir_fold_data() turns the root into
+** rewrite fails; a fold of the root by ref_fold_data() turns the root into
 ** its constant (ir_node_to_const), except on a chain watched for cycles.
 **
 ** Preserves: node ids of everything not rewritten, the types of all live
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold.h"
+#include "ref.h"
 #include "rewrite.h"
 
 /* ---------------------------------------------------------------- guards */
@@ -495,7 +495,7 @@ rw_fold(Rw *rw, NodeId n)
 	if (n == rw->root && !rw->folddata && !rw->gfail) {
 		/* the fast path's folds make the root itself the constant */
 		void *data;
-		int st = ir_fold_data(m, n, &data);
+		int st = ref_fold_data(m, n, &data);
 		if (st == 0)
 			return 0;
 		if (st > 0) {
@@ -504,7 +504,7 @@ rw_fold(Rw *rw, NodeId n)
 			return n;
 		}
 	}
-	if (!(c = ir_fold(m, n)))
+	if (!(c = ref_fold(m, n)))
 		return 0;
 	/* the usual case, an op of constants (qnn.quantize(const, const,
 	   const)): look at them directly */

@@ -80,7 +80,7 @@ struct Rw {
 	NodeId inplace;
 	AttrId oldaux;
 	TypeId oldtype;
-	/* fold_const of the root by ir_fold_data(): its value, for the driver
+	/* fold_const of the root by ref_fold_data(): its value, for the driver
 	** to turn the root into that constant (ir_node_to_const), and whether
 	** it is printed inline */
 	void *folddata;

@@ -1,12 +1,12 @@
 /*
 ** fold.c: exact constant evaluation, the fold_const of graft's rules
-** language, by the reference interpreter (backends/ref) in its exact mode:
-** ir_fold() hands the subtree to ref_fold(), which compiles it like a
+** language, by the reference interpreter (interp.c) in its exact mode:
+** ref_fold() hands the subtree to ref_evalconst(), which compiles it like a
 ** function, runs it with kernels that refuse whatever TVM does not define
 ** bit for bit, and makes one constant of the root's value.  Nothing else
 ** is added to the module, and a subtree that cannot be evaluated exactly
 ** leaves it unchanged.  What "exactly" means op by op, and which TVM
-** sources each rule follows, is told at the top of backends/ref/ops.c.
+** sources each rule follows, is told at the top of ref/ops.c.
 **
 ** The common fold, qnn.quantize of a float32 constant by per-tensor
 ** parameters, takes a fast path (ref_quickquantize_data) with the same
@@ -15,16 +15,12 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "fold.h"
-#include "ir.h"
-#include "ref.h"
-
-#define MAXDIMS 8
+#include "refi.h"
 
 /* ---------------------------------------------------------------- shapes */
 
 void
-ir_fold_strides(const int64_t *dims, int rank, int64_t *strides)
+ref_strides(const int64_t *dims, int rank, int64_t *strides)
 {
 	int64_t s = 1;
 
@@ -35,14 +31,14 @@ ir_fold_strides(const int64_t *dims, int rank, int64_t *strides)
 }
 
 int
-ir_fold_bcast_strides(const int64_t *dims, int rank, const int64_t *odims, int orank,
+ref_bcast_strides(const int64_t *dims, int rank, const int64_t *odims, int orank,
                       int64_t *strides)
 {
-	int64_t own[MAXDIMS];
+	int64_t own[IR_MAXDIMS];
 
-	if (rank > orank || rank > MAXDIMS || orank > MAXDIMS)
+	if (rank > orank || rank > IR_MAXDIMS || orank > IR_MAXDIMS)
 		return 0;
-	ir_fold_strides(dims, rank, own);
+	ref_strides(dims, rank, own);
 	for (int k = 0; k < orank; k++) {
 		int j = k - (orank - rank);
 		if (j < 0 || dims[j] == 1)
@@ -56,7 +52,7 @@ ir_fold_bcast_strides(const int64_t *dims, int rank, const int64_t *odims, int o
 }
 
 int
-ir_fold_data(Module *m, NodeId n, void **data)
+ref_fold_data(Module *m, NodeId n, void **data)
 {
 	if (!n || n >= m->nnodes)
 		return -1;
@@ -64,7 +60,7 @@ ir_fold_data(Module *m, NodeId n, void **data)
 }
 
 NodeId
-ir_fold(Module *m, NodeId n)
+ref_fold(Module *m, NodeId n)
 {
 	void *data;
 	int st;
@@ -73,5 +69,5 @@ ir_fold(Module *m, NodeId n)
 		return 0;
 	if ((st = ref_quickquantize_data(m, n, &data)) >= 0)
 		return st ? ir_const_own(m, m->nodes[n].type, data, m->locs[n]) : 0;
-	return ref_fold(m, n);
+	return ref_evalconst(m, n);
 }

@@ -1,5 +1,5 @@
 /*
-** parse.h: the state shared by the Relay text lexer (ir/relay_lex.re) and
+** parse.h: the state shared by the Relay text lexer (text/relay_lex.re) and
 ** grammar (grammar/relay.y).  Not for use outside those two and parse.c.
 **
 ** Semantic values hold no heap memory: nodes, types and attributes go

@@ -1,5 +1,5 @@
 /*
-** pfuncs.h: the grammar actions of relay.y, defined in ir/parse.c.
+** pfuncs.h: the grammar actions of relay.y, defined in text/parse.c.
 ** Every action tolerates a 0 node or type from an earlier error and then
 ** reports nothing more, so one mistake gives one message.
 */

@@ -1,0 +1,110 @@
+/*
+** ref.h: graft's reference semantics, the layer every other rests on for
+** numbers: the interpreter that defines what each op of ir/ops.def
+** computes (ops.c, with the TVM sources each rule follows), exact constant
+** folding (the fold_const of the rules language, fold.c) and the
+** fixed-point arithmetic every backend shares.  The rewrite driver folds
+** through it, `graftc verify` and every backend test compare against it,
+** and the ref backend (backends/ref) runs models with it.
+**
+** Ownership: a value's tensor data is either borrowed (rc NULL: a
+** constant's data, an input tensor) or held through a reference count
+** shared by every value that aliases it; ref_vdrop() releases one hold.
+** A RefProg owns copies of everything it reads at run time.
+*/
+#ifndef GRAFT_REF_H
+#define GRAFT_REF_H
+
+#include <stdint.h>
+
+#include "ir.h"
+
+/* ---------------------------------------------------------------- folding */
+
+/* Evaluates the subtree rooted at n, whose leaves must all be constants with
+** data (Const.data != NULL), into one new NK_CONST node with n's inferred type
+** (Node.type, already set) and n's location, exactly as TVM computes it.
+** Returns 0 and creates no node if a leaf is not a constant with data, an op
+** in the subtree is not supported, or the result would not be exactly
+** defined (integer overflow where the op does not define wrapping, float ->
+** int cast out of range or NaN, division by zero in integers).  Nodes are
+** visited iteratively (no recursion over operands). */
+NodeId ref_fold(Module *m, NodeId n);
+
+/* ref_fold()'s fast path alone (qnn.quantize of a float32 constant by one
+** scale and zero point), with no node: 1 and *data, n's value in
+** Module.data for a constant of n's type; 0 if the result would not be
+** exact; -1 if n is not that case (ref_fold() may still fold it). */
+int ref_fold_data(Module *m, NodeId n, void **data);
+
+/* The row-major strides, in elements, of a tensor of the rank dims:
+** strides[rank - 1] = 1. */
+void ref_strides(const int64_t *dims, int rank, int64_t *strides);
+
+/* The strides, in elements, with which an operand of the rank dims is read
+** when numpy broadcasting stretches it to the orank odims: the operand's
+** axes align with the last ones of the result, and an axis of size 1 (or a
+** missing one) reads with stride 0.  Returns 1, or 0 if the shapes do not
+** broadcast to odims. */
+int ref_bcast_strides(const int64_t *dims, int rank, const int64_t *odims, int orank,
+                      int64_t *strides);
+
+/* ---------------------------------------------------------------- fixed point */
+
+/* A Q31 fixed-point multiplier: d = mul * 2^(shift - 31), mul in
+** [2^30, 2^31) (0 for d = 0), as TVM's GetFixedPointMultiplierShift makes
+** it for qnn.requantize and the ops lowered to it.  Every backend takes it
+** from ref_fixed(), so that they agree on it bit for bit. */
+typedef struct RefFixed {
+	int32_t mul;
+	int32_t shift;
+} RefFixed;
+
+/* The multiplier of d into *f; 0 (and *f zero) if d is not finite. */
+int ref_fixed(double d, RefFixed *f);
+
+/* ---------------------------------------------------------------- values */
+
+enum {
+	RV_NONE,        /* an empty slot */
+	RV_TENSOR,      /* dt, rank, dims, n, data (rc: its hold) */
+	RV_TUPLE,       /* nf fields at f (owned) */
+};
+
+typedef struct RefVal {
+	uint8_t kind;       /* RV_* */
+	uint8_t dt;         /* DType */
+	uint16_t rank;
+	uint32_t nf;
+	int64_t n;          /* element count */
+	int64_t dims[IR_MAXDIMS];
+	unsigned char *data;
+	int64_t *rc;        /* the hold count of data; NULL when borrowed */
+	struct RefVal *f;   /* RV_TUPLE: the fields */
+} RefVal;
+
+void ref_vdrop(RefVal *v);                 /* releases v's holds; v empty */
+void ref_vcopy(RefVal *dst, const RefVal *src);   /* a new hold on src */
+/* Sets v to an empty tensor of tensor type t; 0 unless t is a tensor of
+** known dims, at most IR_MAXDIMS of them. */
+int ref_vshape(const Module *m, TypeId t, RefVal *v);
+void ref_valloc(RefVal *v);                /* gives v fresh data, held once */
+
+/* ---------------------------------------------------------------- programs */
+
+/* A function compiled for the interpreter, with every function it calls
+** (partitions and composite functions alike). */
+typedef struct RefProg RefProg;
+
+/* Compiles fn, an NK_FUNC of the typed module m (ir_infer_types done).
+** Returns NULL after reporting through d (an op or dtype the interpreter
+** does not run).  The module may change or be freed afterwards. */
+RefProg *ref_prepare(const Module *m, NodeId fn, Diag *d);
+uint32_t ref_nparams(const RefProg *p);
+/* Runs p on args[0..ref_nparams(p)) (borrowed) into *res (RV_NONE on
+** entry; fresh, released with ref_vdrop()).  Returns 0, or 1 after
+** reporting a run-time error (an integer division by zero) through d. */
+int ref_run(RefProg *p, const RefVal *const *args, RefVal *res, Diag *d);
+void ref_release(RefProg *p);
+
+#endif
