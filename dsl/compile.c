@@ -1,15 +1,27 @@
 /*
 ** compile.c: rules -> decision trees.
 **
-** Every variant of every rule becomes a sequence of steps along operand
-** paths: loads (`v_0_1` is operand 1 of operand 0 of the root `v`) and
-** tests (op, node kind, operand count, tuple index, attribute, type, the
-** same node twice), ending in a leaf that runs the guard and builds the
-** result.  Sequences are merged into one trie per root op: a sequence
-** shares the steps it has in common with the latest one inserted before
-** it, so every test is evaluated once per match attempt, rules are tried
-** in exactly their priority order, and the tree's size is the sum of the
-** rules' sizes (no backtracking blow-up).
+** Every variant of every rule becomes a row: a sequence of steps along
+** operand paths, loads (`v_0_1` is operand 1 of operand 0 of the root
+** `v`) and tests (op, node kind, operand count, tuple index, attribute,
+** type, the same node twice), ending in a leaf that runs the guard and
+** builds the result.  The rows rooted at one op, in priority order, make
+** one decision tree (build()):
+**
+**  - the tree asks the first test still pending in the first row (the
+**    highest-priority variant that can still match), loading first the
+**    variables that test needs;
+**  - where the test holds, every row that asks the same test has it
+**    answered and every row whose test on that variable cannot then hold
+**    (another op, node kind, operand count, field or attribute value) is
+**    gone; where it fails, every row that asks it is gone; rows that do
+**    not ask it go both ways;
+**  - a first row with nothing pending is a leaf: its guard and result are
+**    tried, and the rest of the rows follow it.
+** So every test is evaluated at most once on any path, tests are shared by
+** all the rows that ask them (not only neighbours), and leaves are reached
+** in exactly their priority order.  Rows that ignore a test are copied
+** into both of its branches; MAXNODES bounds what that may cost.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +39,11 @@
 **   MAXRULESTEPS  steps of all the variants of one rule (1024 variants of
 **                 a 1000-level pattern would be a million)
 **   MAXNAME       characters of a variable named by its path; deeper
-**                 paths get aliases (see child()) */
-enum { MAXSTEPS = 10000, MAXRULESTEPS = 100000, MAXNAME = 40 };
+**                 paths get aliases (see child())
+**   MAXNODES      nodes of one root op's decision tree, per step of its
+**                 rows (rows that ignore a test go both ways, which can
+**                 multiply the tree; this stops a pathological file) */
+enum { MAXSTEPS = 10000, MAXRULESTEPS = 100000, MAXNAME = 40, MAXNODES = 64 };
 
 /* Names are kept in maps (dsl.h): compiling stays linear in the size of
 ** a rule however many names it binds. */
@@ -37,6 +52,7 @@ typedef struct Build {
 	Rule *rule;
 	Variant *var;
 	NameMap used;           /* names the guard and result use */
+	NameMap read;           /* ... and read (not only ask present() of) */
 	NameMap repeats;        /* names the variant uses more than once */
 	NameMap seen;           /* names the variant uses */
 	Step *steps;
@@ -60,18 +76,25 @@ isneeded(const Build *b, const char *name)
 	return dsl_map_get(&b->used, name) != UINT32_MAX || dsl_map_get(&b->repeats, name) != UINT32_MAX;
 }
 
-/* uses: the names an expression refers to */
+/* uses: the names an expression refers to, into b->used; those it reads
+** (all but present(x)'s: whether x is bound is known statically) into
+** b->read as well */
 static void
-uses(Build *b, const Ast *a)
+uses(Build *b, const Ast *a, int reads)
 {
 	if (!a)
 		return;
 	if ((a->kind == A_NAME || a->kind == A_ATTRS || a->kind == A_REST) && a->s) {
 		const char *dot = strchr(a->s, '.');
-		dsl_map_put(&b->used, dot ? dsl_strdup(b->r, a->s, (size_t)(dot - a->s)) : a->s, 0);
+		const char *name = dot ? dsl_strdup(b->r, a->s, (size_t)(dot - a->s)) : a->s;
+		dsl_map_put(&b->used, name, 0);
+		if (reads)
+			dsl_map_put(&b->read, name, 0);
 	}
+	if (a->kind == A_CALL && !a->op && a->s && strcmp(a->s, "present") == 0)
+		reads = 0;
 	for (uint32_t i = 0; i < a->nkid; i++)
-		uses(b, a->kid[i]);
+		uses(b, a->kid[i], reads);
 }
 
 /* counts: names a pattern uses more than once are needed (equality tests) */
@@ -135,6 +158,7 @@ bind(Build *b, const char *name, int kind, const char *var, int attr, uint32_t s
 	x->attr = attr;
 	x->start = start;
 	x->at = at;
+	x->used = dsl_map_get(&b->read, name) != UINT32_MAX;
 	while (at && (at->kind == A_TYPED || at->kind == A_BIND))
 		at = at->kid[0];
 	if (at && at->kind == A_CALL)
@@ -291,9 +315,11 @@ walk(Build *b, const Ast *a, const char *v, int root)
 		if (!root)
 			step(b, S_KIND, v)->k = NK_TUPLE;
 		inner(b, v);
-		s = step(b, S_NARGS, v);
-		s->n = n;
-		s->atleast = (uint8_t)rest;
+		if (n || !rest) {       /* "at least 0 fields" asks nothing */
+			s = step(b, S_NARGS, v);
+			s->n = n;
+			s->atleast = (uint8_t)rest;
+		}
 		args(b, a, v);
 		return;
 	}
@@ -373,40 +399,448 @@ samestep(const Step *a, const Step *b)
 	       samelit(a->lit, b->lit);
 }
 
-static TNode *
-addkid(Rules *r, TNode *t, const Step *s)
+/* conflicts: 1 if tests a and b, both of one variable, cannot both hold:
+** another op, node kind, exact operand count, field, or literal value of
+** one integer, bool or string attribute */
+static int
+conflicts(const Step *a, const Step *b)
 {
-	TNode *k = ir_arena_alloc(&r->arena, sizeof *k);
-
-	k->step = *s;
-	if (t->nkids == t->capkids) {
-		uint32_t cap = t->capkids ? 2 * t->capkids : 4;
-		TNode **v = ir_arena_alloc(&r->arena, cap * sizeof *v);
-		if (t->nkids)
-			memcpy(v, t->kids, t->nkids * sizeof *v);
-		t->kids = v;
-		t->capkids = cap;
+	if (strcmp(a->v, b->v) != 0)
+		return 0;
+	if (a->kind == S_OP && b->kind == S_OP)
+		return a->n != b->n;
+	if ((a->kind == S_OP && b->kind == S_KIND) || (a->kind == S_KIND && b->kind == S_OP))
+		return 1;           /* a call is no constant, variable, tuple or projection */
+	if (a->kind == S_KIND && b->kind == S_KIND)
+		return a->k != b->k;
+	if (a->kind == S_NARGS && b->kind == S_NARGS && !a->atleast && !b->atleast)
+		return a->n != b->n;
+	if (a->kind == S_INDEX && b->kind == S_INDEX)
+		return a->n != b->n;
+	if (a->kind == S_ATTR && b->kind == S_ATTR && a->k == b->k && a->op == b->op && a->lit && b->lit &&
+	    a->lit->kind == b->lit->kind) {
+		int t = AT_TYPE(ir_ops[a->op].attrs[a->k].type);
+		if ((t == AT_INT || t == AT_BOOL) && (a->lit->kind == A_INT || a->lit->kind == A_BOOL))
+			return a->lit->i != b->lit->i;
+		if ((t == AT_STR || t == AT_DTYPE) && a->lit->kind == A_STR)
+			return strcmp(a->lit->s, b->lit->s) != 0;
 	}
-	t->kids[t->nkids++] = k;
-	return k;
+	return 0;
 }
 
-/* insert: add a step sequence ending in leaf (rule, variant) to tree t */
-static void
-insert(Rules *r, TNode *t, const Step *steps, uint32_t n, Rule *ru, uint32_t variant)
+/* Loaded: the variables loaded on the way from the root to a node. */
+typedef struct Loaded {
+	const char **v;
+	uint32_t n, cap;
+} Loaded;
+
+static int
+isloaded(const Loaded *l, const char *v)
 {
-	Step leaf;
+	if (strcmp(v, "v") == 0)
+		return 1;
+	for (uint32_t i = l->n; i-- > 0;)
+		if (strcmp(l->v[i], v) == 0)
+			return 1;
+	return 0;
+}
+
+/* A state of the rows: what is left to decide, wherever on the tree it
+** arises.  One reached on several paths is built once (shared). */
+typedef struct Memo {
+	uint64_t h;
+	const Row *rows;
+	uint32_t n;
+	uint32_t seen;          /* on how many paths (the first pass) */
+	DNode *shared;          /* its subtree, once built (the second) */
+} Memo;
+
+/* TreeB: the state of building one tree. */
+typedef struct TreeB {
+	Rules *r;
+	Tree *t;
+	Loaded ld;
+	uint32_t budget;        /* nodes it may still make */
+	int pass;               /* 1: count states; 2: build, sharing */
+	Memo *memo;             /* open addressing, cap a power of two */
+	uint32_t nmemo, capmemo;
+} TreeB;
+
+static uint64_t
+statehash(const Row *rows, uint32_t n)
+{
+	uint64_t h = 1469598103934665603u;
 
 	for (uint32_t i = 0; i < n; i++) {
-		TNode *last = t->nkids ? t->kids[t->nkids - 1] : NULL;
-		t = last && last->step.kind != S_LEAF && samestep(&last->step, &steps[i]) ? last : addkid(r, t, &steps[i]);
+		h = (h ^ rows[i].prio) * 1099511628211u;
+		for (uint32_t k = 0; k < rows[i].nsteps; k++)
+			h = (h ^ (uint64_t)(uintptr_t)rows[i].steps[k]) * 1099511628211u;
+		h = (h ^ 0xff) * 1099511628211u;
 	}
-	memset(&leaf, 0, sizeof leaf);
-	leaf.kind = S_LEAF;
-	leaf.v = "";
-	t = addkid(r, t, &leaf);
-	t->rule = ru;
-	t->variant = variant;
+	return h;
+}
+
+static int
+samestate(const Memo *m, const Row *rows, uint32_t n)
+{
+	if (m->n != n)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const Row *a = &m->rows[i], *b = &rows[i];
+		if (a->prio != b->prio || a->nsteps != b->nsteps ||
+		    memcmp(a->steps, b->steps, a->nsteps * sizeof *a->steps) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* memo: the entry of state rows[0..n), made if new */
+static Memo *
+memo(TreeB *tb, const Row *rows, uint32_t n)
+{
+	uint64_t h = statehash(rows, n);
+	uint32_t i;
+
+	if (2 * (tb->nmemo + 1) > tb->capmemo) {
+		Memo *old = tb->memo;
+		uint32_t oldcap = tb->capmemo;
+		tb->capmemo = oldcap ? 2 * oldcap : 64;
+		tb->memo = ir_xcalloc(tb->capmemo, sizeof *tb->memo);
+		for (uint32_t j = 0; j < oldcap; j++)
+			if (old[j].rows) {
+				for (i = (uint32_t)old[j].h & (tb->capmemo - 1); tb->memo[i].rows; i = (i + 1) & (tb->capmemo - 1))
+					;
+				tb->memo[i] = old[j];
+			}
+		free(old);
+	}
+	for (i = (uint32_t)h & (tb->capmemo - 1); tb->memo[i].rows; i = (i + 1) & (tb->capmemo - 1))
+		if (tb->memo[i].h == h && samestate(&tb->memo[i], rows, n))
+			return &tb->memo[i];
+	tb->memo[i].h = h;
+	tb->memo[i].rows = rows;
+	tb->memo[i].n = n;
+	tb->nmemo++;
+	return &tb->memo[i];
+}
+
+/* worthsharing: a state with a test left to ask (a lone leaf is as short
+** as a call) */
+static int
+worthsharing(const Row *rows, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < rows[i].nsteps; k++)
+			if (rows[i].steps[k]->kind != S_LOAD)
+				return 1;
+	return 0;
+}
+
+/* strhash: h extended with the string s */
+static uint32_t
+strhash(uint32_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return (h ^ 0xff) * 16777619u;
+}
+
+/* contenthash: what is left to decide in rows[0..n): their rules and
+** pending steps, by content (names, not addresses) */
+static uint32_t
+contenthash(const Row *rows, uint32_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (uint32_t i = 0; i < n; i++) {
+		h = strhash(h, rows[i].rule->name);
+		h = (h ^ rows[i].variant) * 16777619u;
+		for (uint32_t k = 0; k < rows[i].nsteps; k++) {
+			const Step *s = rows[i].steps[k];
+			const Ast *l = s->lit;
+			h = (h ^ s->kind) * 16777619u;
+			h = (h ^ (uint32_t)s->k ^ (uint32_t)s->k2 << 8 ^ (uint32_t)s->n << 16 ^ s->atleast) * 16777619u;
+			h = strhash(strhash(h, s->v), s->v2);
+			if (l) {
+				h = (h ^ l->kind ^ (uint32_t)l->i) * 16777619u;
+				h = strhash(h, l->kind == A_STR ? l->s : NULL);
+			}
+		}
+	}
+	return h;
+}
+
+static DNode *
+dnode(TreeB *tb, DKind k, const Row *first, uint32_t n)
+{
+	DNode *d = ir_arena_alloc(&tb->r->arena, sizeof *d);
+
+	d->kind = (uint8_t)k;
+	d->prio = first->prio;
+	d->hash = tb->pass == 2 ? contenthash(first, n) : 0;
+	tb->t->nnodes++;
+	if (tb->budget)
+		tb->budget--;
+	return d;
+}
+
+/* takeloads: the loads of row r up to its first pending test (all of them
+** when it has none), of variables not loaded yet, onto d and tb->ld; the
+** index of that test, or r->nsteps */
+static uint32_t
+takeloads(TreeB *tb, DNode *d, const Row *r)
+{
+	const Variant *var = &r->rule->variants[r->variant];
+	NameMap need = { 0 };
+	uint32_t i;
+
+	/* what the row still reads: its pending tests, its leaf's names and
+	   nodes, and the nodes on the way to them */
+	for (i = 0; i < r->nsteps; i++)
+		if (r->steps[i]->kind != S_LOAD) {
+			dsl_map_put(&need, r->steps[i]->v, 0);
+			if (r->steps[i]->v2)
+				dsl_map_put(&need, r->steps[i]->v2, 0);
+		}
+	for (i = 0; i < var->nbinds; i++)
+		if (var->binds[i].used)
+			dsl_map_put(&need, var->binds[i].var, 0);
+	for (i = 0; i < var->ninner; i++)
+		dsl_map_put(&need, var->inner[i], 0);
+	for (i = r->nsteps; i-- > 0;)
+		if (r->steps[i]->kind == S_LOAD && dsl_map_get(&need, r->steps[i]->v) != UINT32_MAX)
+			dsl_map_put(&need, r->steps[i]->v2, 0);
+
+	for (i = 0; i < r->nsteps && r->steps[i]->kind == S_LOAD; i++)
+		;
+	if (i)
+		d->loads = ir_arena_alloc(&tb->r->arena, i * sizeof *d->loads);
+	for (i = 0; i < r->nsteps && r->steps[i]->kind == S_LOAD; i++) {
+		const Step *s = r->steps[i];
+		if (isloaded(&tb->ld, s->v) || dsl_map_get(&need, s->v) == UINT32_MAX)
+			continue;
+		d->loads[d->nloads++] = s;
+		ir_vgrow(&tb->ld.v, &tb->ld.cap, tb->ld.n + 1);
+		tb->ld.v[tb->ld.n++] = s->v;
+	}
+	dsl_map_free(&need);
+	return i;
+}
+
+/* takechain: the loads of the variables that test i of row r reads, and
+** of the nodes on the way to them, not loaded yet, onto d and tb->ld */
+static void
+takechain(TreeB *tb, DNode *d, const Row *r, uint32_t ti)
+{
+	NameMap need = { 0 };
+	uint32_t n = 0;
+
+	dsl_map_put(&need, r->steps[ti]->v, 0);
+	if (r->steps[ti]->v2)
+		dsl_map_put(&need, r->steps[ti]->v2, 0);
+	for (uint32_t i = ti; i-- > 0;)
+		if (r->steps[i]->kind == S_LOAD && dsl_map_get(&need, r->steps[i]->v) != UINT32_MAX) {
+			dsl_map_put(&need, r->steps[i]->v2, 0);
+			n++;
+		}
+	if (n)
+		d->loads = ir_arena_alloc(&tb->r->arena, n * sizeof *d->loads);
+	for (uint32_t i = 0; i < ti; i++) {
+		const Step *s = r->steps[i];
+		if (s->kind != S_LOAD || dsl_map_get(&need, s->v) == UINT32_MAX || isloaded(&tb->ld, s->v))
+			continue;
+		d->loads[d->nloads++] = s;
+		ir_vgrow(&tb->ld.v, &tb->ld.cap, tb->ld.n + 1);
+		tb->ld.v[tb->ld.n++] = s->v;
+	}
+	dsl_map_free(&need);
+}
+
+/* structural: a test that says what a node is, and so which operands
+** and attributes it has */
+static int
+structural(const Step *s)
+{
+	return s->kind == S_OP || s->kind == S_KIND || s->kind == S_NARGS;
+}
+
+/* choose: which pending test of the first row to ask, as an index into
+** its steps (its nsteps if none is pending).  A test can be asked once the
+** nodes it reads can be loaded (every structural test of a node on the
+** way is answered) and, for an attribute, once its node's op is known.
+** Of those, the one the most rows ask or rule out goes first: it splits
+** the rows without copying them into both branches, and keeps the tests
+** of one node together (a run of op tests becomes one switch).  Ties go
+** to the earliest; at most MAXCHOICE are weighed. */
+enum { MAXCHOICE = 16 };
+static uint32_t
+choose(const Row *rows, uint32_t n)
+{
+	const Row *r0 = &rows[0];
+	NameMap blocked = { 0 }, pend = { 0 };
+	uint32_t best = r0->nsteps, bestscore = 0, weighed = 0;
+
+	for (uint32_t i = 0; i < r0->nsteps && weighed < MAXCHOICE; i++) {
+		const Step *s = r0->steps[i];
+		int ok;
+		if (s->kind == S_LOAD) {
+			if (dsl_map_get(&blocked, s->v2) != UINT32_MAX || dsl_map_get(&pend, s->v2) != UINT32_MAX)
+				dsl_map_put(&blocked, s->v, 0);
+			continue;
+		}
+		ok = dsl_map_get(&blocked, s->v) == UINT32_MAX && (!s->v2 || dsl_map_get(&blocked, s->v2) == UINT32_MAX);
+		if (ok && (s->kind == S_ATTR || s->kind == S_ATTREQ))
+			ok = dsl_map_get(&pend, s->v) == UINT32_MAX && (!s->v2 || dsl_map_get(&pend, s->v2) == UINT32_MAX);
+		if (ok) {
+			uint32_t score = 0;
+			weighed++;
+			for (uint32_t j = 1; j < n; j++)
+				for (uint32_t k = 0; k < rows[j].nsteps; k++)
+					if (rows[j].steps[k]->kind != S_LOAD &&
+					    (samestep(rows[j].steps[k], s) || conflicts(rows[j].steps[k], s))) {
+						score++;
+						break;
+					}
+			if (best == r0->nsteps || score > bestscore) {
+				best = i;
+				bestscore = score;
+			}
+		}
+		if (structural(s))
+			dsl_map_put(&pend, s->v, 0);
+	}
+	dsl_map_free(&blocked);
+	dsl_map_free(&pend);
+	return best;
+}
+
+/* without: row r with step i answered (a copy, in the arena) */
+static Row
+without(Rules *r, const Row *row, uint32_t i)
+{
+	Row c = *row;
+
+	c.steps = ir_arena_alloc(&r->arena, (row->nsteps ? row->nsteps : 1) * sizeof *c.steps);
+	memcpy(c.steps, row->steps, i * sizeof *c.steps);
+	memcpy(c.steps + i, row->steps + i + 1, (row->nsteps - i - 1) * sizeof *c.steps);
+	c.nsteps = row->nsteps - 1;
+	return c;
+}
+
+/* build: the decision tree of rows[0..n), in priority order, given the
+** variables tb->ld loaded on the way; NULL when n is 0.  Leaves and failed
+** tests continue in a loop; only a test with both branches recurses (for
+** its yes branch), at most once per test of the first row. */
+static DNode *
+build(TreeB *tb, Row *rows, uint32_t n, int top)
+{
+	DNode *root = NULL, **slot = &root;
+	uint32_t mark = tb->ld.n;
+
+	while (n && tb->budget) {
+		Row *r0 = &rows[0];
+		DNode *d;
+		uint32_t ti, ny = 0, nn = 0;
+		const Step *t;
+		Row *yes, *no;
+
+		if (!top && worthsharing(rows, n)) {
+			/* a state met before: the first pass counts it once and
+			   goes no further; the second builds it once, by itself */
+			Memo *me = memo(tb, rows, n);
+			if (tb->pass == 1 && me->seen++)
+				break;
+			if (tb->pass == 2 && me->seen > 1) {
+				if (!me->shared) {
+					Loaded outer = tb->ld;
+					memset(&tb->ld, 0, sizeof tb->ld);
+					me->shared = build(tb, rows, n, 1);
+					free(tb->ld.v);
+					tb->ld = outer;
+				}
+				d = dnode(tb, D_SHARED, r0, n);
+				d->yes = me->shared;
+				*slot = d;
+				break;
+			}
+		}
+		top = 0;
+		d = dnode(tb, D_LEAF, r0, n);
+		ti = choose(rows, n);
+		if (ti == r0->nsteps)
+			takeloads(tb, d, r0);
+		else
+			takechain(tb, d, r0, ti);
+		if (ti == r0->nsteps) {
+			/* row 0 is decided: its leaf, then the rest */
+			d->rule = r0->rule;
+			d->variant = r0->variant;
+			*slot = d;
+			slot = &d->next;
+			rows++;
+			n--;
+			continue;
+		}
+		d->kind = D_TEST;
+		d->test = t = r0->steps[ti];
+		yes = ir_arena_alloc(&tb->r->arena, n * sizeof *yes);
+		no = ir_arena_alloc(&tb->r->arena, n * sizeof *no);
+		for (uint32_t j = 0; j < n; j++) {
+			const Row *r = &rows[j];
+			uint32_t k, asks = UINT32_MAX;
+			int dead = 0;
+			for (k = 0; k < r->nsteps; k++) {
+				const Step *s = r->steps[k];
+				if (s->kind == S_LOAD)
+					continue;
+				if (asks == UINT32_MAX && samestep(s, t))
+					asks = k;
+				else if (conflicts(s, t))
+					dead = 1;
+			}
+			if (asks != UINT32_MAX)
+				yes[ny++] = without(tb->r, r, asks);
+			else {
+				if (!dead)
+					yes[ny++] = *r;
+				no[nn++] = *r;
+			}
+		}
+		*slot = d;
+		if (nn) {
+			uint32_t m2 = tb->ld.n;
+			d->yes = build(tb, yes, ny, 0);
+			tb->ld.n = m2;
+			slot = &d->no;
+			rows = no;
+			n = nn;
+		} else {
+			slot = &d->yes;
+			rows = yes;
+			n = ny;
+		}
+	}
+	tb->ld.n = mark;
+	return root;
+}
+
+/* addrow: the steps of variant v of rule ru as the last row of tree t */
+static void
+addrow(Rules *r, Tree *t, const Step *steps, uint32_t n, Rule *ru, uint32_t v)
+{
+	Step *own = ir_arena_alloc(&r->arena, (n ? n : 1) * sizeof *own);
+	Row *row;
+
+	memcpy(own, steps, n * sizeof *own);
+	ir_vgrow(&t->rows, &t->caprows, t->nrows + 1);
+	row = &t->rows[t->nrows];
+	row->steps = ir_arena_alloc(&r->arena, (n ? n : 1) * sizeof *row->steps);
+	for (uint32_t i = 0; i < n; i++)
+		row->steps[i] = &own[i];
+	row->nsteps = n;
+	row->rule = ru;
+	row->variant = v;
+	row->prio = t->nrows++;
 }
 
 /* treefor: the tree of root op (or node kind), created in sorted order */
@@ -447,8 +881,9 @@ dsl_compile(Rules *r)
 		uint32_t rulesteps = 0;
 		b.rule = ru;
 		dsl_map_clear(&b.used);
-		uses(&b, ru->guard);
-		uses(&b, ru->result);
+		dsl_map_clear(&b.read);
+		uses(&b, ru->guard, 1);
+		uses(&b, ru->result, 1);
 		for (uint32_t v = 0; v < ru->nvariants; v++) {
 			const Ast *root = ru->variants[v].pat;
 			Tree *t;
@@ -477,7 +912,7 @@ dsl_compile(Rules *r)
 				root = root->kid[0];
 			t = root->kind == A_CALL ? treefor(r, NK_CALL, root->op)
 			  : treefor(r, root->kind == A_TUPLE ? NK_TUPLE : NK_GETITEM, 0);
-			insert(r, &t->root, b.steps, b.nsteps, ru, v);
+			addrow(r, t, b.steps, b.nsteps, ru, v);
 			ru->variants[v].binds = ir_arena_alloc(&r->arena, (b.nbinds ? b.nbinds : 1) * sizeof(Bind));
 			if (b.nbinds)
 				memcpy(ru->variants[v].binds, b.binds, b.nbinds * sizeof(Bind));
@@ -491,7 +926,37 @@ dsl_compile(Rules *r)
 	}
 	if (r->ntrees > 1)
 		qsort(r->trees, r->ntrees, sizeof *r->trees, treecmp);
+	for (uint32_t i = 0; i < r->ntrees && !errors; i++) {
+		Tree *t = &r->trees[i];
+		TreeB tb;
+		uint64_t steps = t->nrows;
+		for (uint32_t j = 0; j < t->nrows; j++)
+			steps += t->rows[j].nsteps;
+		memset(&tb, 0, sizeof tb);
+		tb.r = r;
+		tb.t = t;
+		tb.budget = steps * MAXNODES + 1024 > UINT32_MAX ? UINT32_MAX : (uint32_t)(steps * MAXNODES + 1024);
+		/* count the states met on several paths, then build sharing them */
+		tb.pass = 1;
+		build(&tb, t->rows, t->nrows, 1);
+		tb.pass = 2;
+		t->nnodes = 0;
+		if (tb.budget)
+			t->root = build(&tb, t->rows, t->nrows, 1);
+		free(tb.ld.v);
+		free(tb.memo);
+		if (!tb.budget) {
+			const Rule *ru = t->rows[0].rule;
+			ir_error(r->d, ru->loc, "the rules rooted at %s make a decision tree of more than %u nodes: "
+			         "many rules that test different things of one node; give them guards instead, or "
+			         "split them into rulesets",
+			         t->kind == NK_CALL ? ir_ops[t->op].name : t->kind == NK_TUPLE ? "a tuple" : "a projection",
+			         t->nnodes);
+			errors++;
+		}
+	}
 	dsl_map_free(&b.used);
+	dsl_map_free(&b.read);
 	dsl_map_free(&b.repeats);
 	dsl_map_free(&b.seen);
 	dsl_map_free(&b.bound);

@@ -30,19 +30,49 @@ typedef struct Step {
 	OpId op;
 } Step;
 
-typedef struct TNode {
-	Step step;
-	struct TNode **kids;    /* tried in order */
-	uint32_t nkids, capkids;
-	Rule *rule;             /* S_LEAF */
+/* One variant as a row of the decision tree: its steps in order (loads
+** before the tests that need them), then its leaf. */
+typedef struct Row {
+	const Step **steps;     /* pending steps, in order */
+	uint32_t nsteps;
+	Rule *rule;
 	uint32_t variant;
-} TNode;
+	uint32_t prio;          /* the row's place in priority order */
+} Row;
+
+typedef enum DKind {
+	D_TEST,         /* loads, then test: yes when it holds, else no */
+	D_LEAF,         /* loads, then the variant's guard and result; next when
+	                   they do not return (a target's leaves never do) */
+	D_SHARED,       /* what is left is the subtree yes, which other paths
+	                   reach too: it loads all it needs itself */
+} DKind;
+
+/* A node of a decision tree.  A NULL subtree means nothing more can match:
+** the matcher returns. */
+typedef struct DNode {
+	uint8_t kind;           /* DKind */
+	const Step **loads;     /* variables loaded first, none loaded before */
+	uint32_t nloads;
+	const Step *test;       /* D_TEST */
+	struct DNode *yes, *no; /* D_TEST; D_SHARED: yes */
+	Rule *rule;             /* D_LEAF */
+	uint32_t variant;
+	struct DNode *next;     /* D_LEAF */
+	uint32_t prio;          /* the first row under this node */
+	uint32_t hash;          /* of what is left to decide at this node, by
+	                           content: names the functions a tree is split
+	                           into, the same whatever else the file holds */
+} DNode;
 
 /* The tree of one root: a call of op, or a tuple or projection. */
 typedef struct Tree {
 	int kind;               /* NK_CALL, NK_TUPLE or NK_GETITEM */
 	OpId op;
-	TNode root;             /* its kids are the first steps */
+	Row *rows;              /* every variant rooted here, in priority order */
+	uint32_t nrows, caprows;
+	DNode *root;            /* NULL: no rows */
+	uint32_t nnodes;
 } Tree;
 
 #endif

@@ -45,11 +45,29 @@ typedef struct DParser {
 	int last;               /* the last token returned */
 } DParser;
 
+/* A location: Bison's four fields, and the byte offsets of its first
+** character and past its last one in the file's text (a rule's text is
+** quoted from them in generated code). */
 typedef struct DLTYPE {
 	int first_line, first_column, last_line, last_column;
+	uint32_t first_off, last_off;
 } DLTYPE;
 #define DLTYPE_IS_DECLARED 1
 #define DLTYPE_IS_TRIVIAL 1
+#define YYLLOC_DEFAULT(cur, rhs, n) do { \
+		if (n) { \
+			(cur).first_line = YYRHSLOC(rhs, 1).first_line; \
+			(cur).first_column = YYRHSLOC(rhs, 1).first_column; \
+			(cur).first_off = YYRHSLOC(rhs, 1).first_off; \
+			(cur).last_line = YYRHSLOC(rhs, n).last_line; \
+			(cur).last_column = YYRHSLOC(rhs, n).last_column; \
+			(cur).last_off = YYRHSLOC(rhs, n).last_off; \
+		} else { \
+			(cur).first_line = (cur).last_line = YYRHSLOC(rhs, 0).last_line; \
+			(cur).first_column = (cur).last_column = YYRHSLOC(rhs, 0).last_column; \
+			(cur).first_off = (cur).last_off = YYRHSLOC(rhs, 0).last_off; \
+		} \
+	} while (0)
 
 Loc dsl_loc(const DParser *p, const DLTYPE *l);
 AList dsl_list1(DParser *p, Ast *a);

@@ -102,6 +102,7 @@ typedef struct Bind {
 	uint32_t start;         /* kind 2: the first field in the rest */
 	OpId op;                /* kind 0: the op if the node is a matched call */
 	const Ast *at;          /* the pattern that bound it */
+	int used;               /* the guard or result reads it */
 } Bind;
 
 /* What an item of a .rules file is: a rewrite rule (a ruleset's), or an
@@ -120,6 +121,9 @@ typedef struct Rule {
 	uint32_t order;         /* position in the file (includes first) */
 	int kind;               /* RuleKind */
 	Ast *pat, *guard, *result;   /* result: NULL in a target table */
+	/* the pattern, guard and result as the author wrote them, on one
+	** line (for comments in generated code); NULL where absent */
+	const char *qpat, *qguard, *qresult;
 	uint32_t nvariants;
 	Variant *variants;
 	uint32_t index;         /* in priority order: the id in generated code */

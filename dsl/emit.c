@@ -43,15 +43,37 @@ typedef struct Emit {
 	const char **lits; uint32_t nlits, caplits;
 	NameMap strmap, litmap;     /* text -> index in strs, lits */
 	NameMap bound;              /* the leaf's variant: name -> its bind */
+	NameMap names;          /* C names given out: strings, literals, rules */
 	int usesm;              /* the current function reads the module */
+	int usesv;              /* ... and the root */
 	uint32_t ntemp;
 	int errors;
-	/* the leaf being emitted */
+	/* the rule being emitted, and its variant as the function sees it */
 	const Rule *rule;
 	const Variant *var;
-	/* the steps (loads and tests) on the way from the tree's root to it */
-	const Step **path; uint32_t npath, cappath;
+	int inplace;            /* its result may be built in place (ip_* parameters) */
+	/* per rule (by index): the functions its variants call (RuleFn) */
+	struct RuleFn **fns;    /* by Rule.order */
+	const char **rids;      /* by Rule.order: the rules' C names */
+	/* the tree being emitted, and the functions it is split into */
+	const Tree *tree;
+	struct Split *splits; uint32_t nsplits, capsplits;
+	struct Split *shared; uint32_t nshared, capshared;   /* D_SHARED subtrees, and their calls */
+	uint32_t cursplit;      /* the split being rendered */
 } Emit;
+
+/* A function made of a subtree: its name, its root, and the variables
+** loaded before it, which it takes as parameters. */
+typedef struct Split {
+	const char *name;
+	const DNode *d;
+	const char **vars;
+	uint32_t nvars;
+	Out out;                /* the function, rendered */
+	uint32_t *calls;        /* the splits it calls */
+	uint32_t ncalls, capcalls;
+	int done;               /* written out */
+} Split;
 
 /* ---------------------------------------------------------------- text */
 
@@ -190,34 +212,65 @@ cstr(Emit *e, const char *s)
 	return catend(e, &c);
 }
 
-static uint32_t
+/* cident: a C name for text, after prefix: its letters, digits and
+** underscores (runs of anything else one underscore), at most MAXIDENT
+** characters in all, with _2, _3, ... where another text took the name
+** first */
+enum { MAXIDENT = 63 };
+static const char *
+cident(Emit *e, const char *prefix, const char *text)
+{
+	char buf[MAXIDENT + 1];
+	size_t n = strlen(prefix);
+	const char *name;
+
+	memcpy(buf, prefix, n);      /* prefixes are short: "R_", "S_", ... */
+	for (const char *p = text; *p && n < MAXIDENT; p++) {
+		int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
+		if (ok)
+			buf[n++] = *p;
+		else if (n && buf[n - 1] != '_')
+			buf[n++] = '_';
+	}
+	while (n > strlen(prefix) && buf[n - 1] == '_')
+		n--;
+	buf[n] = 0;
+	name = dsl_strdup(e->r, buf, n);
+	for (uint32_t k = 2; dsl_map_get(&e->names, name) != UINT32_MAX; k++)
+		name = fmt(e, "%s_%u", buf, k);
+	dsl_map_put(&e->names, name, 0);
+	return name;
+}
+
+/* strid: the C name of a string compared as an interned symbol */
+static const char *
 strid(Emit *e, const char *s)
 {
 	uint32_t i = dsl_map_get(&e->strmap, s);
 
 	if (i != UINT32_MAX)
-		return i;
-	ir_vgrow(&e->strs, &e->capstrs, e->nstrs + 1);
-	e->strs[e->nstrs] = s;
+		return e->strs[2 * i];
+	ir_vgrow(&e->strs, &e->capstrs, 2 * e->nstrs + 2);
+	e->strs[2 * e->nstrs] = cident(e, "S_", s);
+	e->strs[2 * e->nstrs + 1] = s;
 	dsl_map_put(&e->strmap, s, e->nstrs);
-	return e->nstrs++;
+	return e->strs[2 * e->nstrs++];
 }
 
-/* litid: the index of an attribute literal, kept as Relay text */
-static uint32_t
+/* litid: the C name of an attribute literal, kept as Relay text */
+static const char *
 litid(Emit *e, const Ast *lit)
 {
 	const char *s = printed(e, lit);
+	uint32_t i = dsl_map_get(&e->litmap, s);
 
-	{
-		uint32_t i = dsl_map_get(&e->litmap, s);
-		if (i != UINT32_MAX)
-			return i;
-	}
-	ir_vgrow(&e->lits, &e->caplits, e->nlits + 1);
-	e->lits[e->nlits] = s;
+	if (i != UINT32_MAX)
+		return e->lits[2 * i];
+	ir_vgrow(&e->lits, &e->caplits, 2 * e->nlits + 2);
+	e->lits[2 * e->nlits] = cident(e, "L_", s);
+	e->lits[2 * e->nlits + 1] = s;
 	dsl_map_put(&e->litmap, s, e->nlits);
-	return e->nlits++;
+	return e->lits[2 * e->nlits++];
 }
 
 /* upper: prefix followed by name as an upper-case C identifier */
@@ -388,13 +441,6 @@ incomment(Emit *e, const char *s)
 	return c;
 }
 
-/* comment: a pattern, guard or result as text safe inside a C comment */
-static const char *
-comment(Emit *e, const Ast *a)
-{
-	return incomment(e, printed(e, a));
-}
-
 /* ---------------------------------------------------------------- guards */
 
 /* findbind: the (first) bind of name in the variant being emitted */
@@ -482,7 +528,7 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 			res = fmt(e, "%s == %s", gexpr(e, x), dtname(e, dt));
 		} else if (attrref(e, x, &var, &k, &op)) {
 			e->usesm = 1;
-			res = fmt(e, "rw_attr_s(m, %s, %d /* %s */) == rw->syms[%u]", var, k, ir_ops[op].attrs[k].name,
+			res = fmt(e, "rw_attr_s(m, %s, %d /* %s */) == rw->syms[%s]", var, k, ir_ops[op].attrs[k].name,
 			          strid(e, y->s));
 		} else {
 			ir_error(e->r->d, x->loc, "a string compares with dtype(x) or a string attribute");
@@ -610,6 +656,7 @@ gexpr(Emit *e, const Ast *a)
 			catinit(&args);
 			for (uint32_t i = 0; i < a->nkid; i++)
 				catf(&args, ", %s", nodevar(e, a->kid[i]));
+			e->usesv = 1;
 			return fmt(e, "graft_pred_%s(rw, v%s)", a->s, catend(e, &args));
 		}
 	}
@@ -662,7 +709,7 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 		break;
 	case AT_STR:
 		if (a->kind == A_STR) {
-			put(o, ind, fmt(e, "rw_set_sym(rw, %s, %d /* %s */, rw->syms[%u]);", av, k, name, strid(e, a->s)));
+			put(o, ind, fmt(e, "rw_set_sym(rw, %s, %d /* %s */, rw->syms[%s]);", av, k, name, strid(e, a->s)));
 			return;
 		}
 		break;
@@ -671,58 +718,56 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 	}
 	if (a->kind == A_INT || a->kind == A_FLOAT || a->kind == A_STR || a->kind == A_BOOL ||
 	    a->kind == A_NONE || a->kind == A_LIST) {
-		put(o, ind, fmt(e, "rw_set_lit(rw, %s, %d /* %s */, %u);", av, k, name, litid(e, a)));
+		put(o, ind, fmt(e, "rw_set_lit(rw, %s, %d /* %s */, %s);", av, k, name, litid(e, a)));
 		return;
 	}
 	ir_error(e->r->d, a->loc, "cannot compute attribute '%s' of %s from this expression", name, ir_ops[op].name);
 	e->errors++;
 }
 
-/* onpath: the step of kind k about variable v on the way to the leaf */
+/* onpath: the step of kind k about variable v in row r (a variant's steps) */
 static const Step *
-onpath(const Emit *e, int k, const char *v)
+onpath(const Row *r, int k, const char *v)
 {
-	for (uint32_t i = e->npath; i-- > 0;)
-		if (e->path[i]->kind == k && strcmp(e->path[i]->v, v) == 0)
-			return e->path[i];
+	for (uint32_t i = r->nsteps; i-- > 0;)
+		if (r->steps[i]->kind == k && strcmp(r->steps[i]->v, v) == 0)
+			return r->steps[i];
 	return NULL;
 }
 
-/* pathpush: step s is on the way to the leaves below it */
-static void
-pathpush(Emit *e, const Step *s)
-{
-	ir_vgrow(&e->path, &e->cappath, e->npath + 1);
-	e->path[e->npath++] = s;
-}
-
-/* inplace: for a rule's result a, a call whose operands are the operands
-** 0..n-1 of one matched node d below the root, in order, the arguments
-** that rw_call_in_place() takes after the attributes: d and the matched
-** nodes between the root and d; NULL if a is not such a call */
+/* inplace: for rule ru whose variant's steps are row r and names binds
+** (by e->bound), when its result is a call whose operands are the
+** operands 0..n-1 of one matched node d below the root, in order, the
+** arguments that rw_call_in_place() takes after the attributes: d and the
+** matched nodes between the root and d; NULL if it is not such a call */
 static const char *
-inplace(Emit *e, const Ast *a)
+inplace(Emit *e, const Rule *ru, const Variant *var, const Row *r)
 {
+	const Ast *a = ru->result;
 	const char *d = NULL, *path = "";
 	const Step *l;
 	uint32_t n = 0, np = 0;
 
-	if (a != e->rule->result)
+	if (!a || a->kind != A_CALL || !a->op)
 		return NULL;
 	for (uint32_t i = 0; i < a->nkid; i++) {
 		const Ast *k = a->kid[i];
-		const Bind *b;
+		const Bind *b = NULL;
 		if (k->kind == A_ATTR || k->kind == A_ATTRS)
 			continue;
-		if (k->kind != A_NAME || !(b = findbind(e, k->s)) || b->kind != 0 || !(l = onpath(e, S_LOAD, b->var)) ||
-		    l->k != (int)n || (d && strcmp(l->v2, d) != 0))
+		if (k->kind == A_NAME)
+			for (uint32_t j = 0; j < var->nbinds && !b; j++)
+				if (strcmp(var->binds[j].name, k->s) == 0)
+					b = &var->binds[j];
+		if (!b || b->kind != 0 || !(l = onpath(r, S_LOAD, b->var)) || l->k != (int)n ||
+		    (d && strcmp(l->v2, d) != 0))
 			return NULL;
 		d = l->v2;
 		n++;
 	}
-	if (!d || strcmp(d, "v") == 0 || !(l = onpath(e, S_OP, d)) || l->n != a->op)
+	if (!d || strcmp(d, "v") == 0 || !(l = onpath(r, S_OP, d)) || l->n != a->op)
 		return NULL;        /* d is not known to be a call of a's op */
-	for (l = onpath(e, S_LOAD, d); l && strcmp(l->v2, "v") != 0; l = onpath(e, S_LOAD, l->v2))
+	for (l = onpath(r, S_LOAD, d); l && strcmp(l->v2, "v") != 0; l = onpath(r, S_LOAD, l->v2))
 		path = fmt(e, "%s%s", np++ ? fmt(e, "%s, ", path) : "", l->v2);
 	if (!l)
 		return NULL;
@@ -762,7 +807,7 @@ rcall(Emit *e, const Ast *a, Out *o, int ind)
 				setattr(e, o, ind, av, a->op, ir_op_attr_index(a->op, a->kid[i]->s, strlen(a->kid[i]->s)), a->kid[i]->kid[0]);
 	}
 	t = temp(e);
-	if ((over = inplace(e, a)))
+	if ((over = e->inplace && a == e->rule->result ? "ip_d, ip_path, ip_n" : NULL))
 		put(o, ind, fmt(e, "NodeId %s = rw_call_in_place(rw, %s, (const NodeId[]){ %s }, %u, %s, %s);", t,
 		                opname(e, a->op), args, n, av, over));
 	else
@@ -798,6 +843,7 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 			return t;
 		}
 		t = temp(e);
+		e->usesv = 1;
 		put(o, ind, fmt(e, "NodeId %s = rw_fold(rw, v);", t));
 		return t;
 	case A_GETITEM: {
@@ -845,6 +891,7 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 			for (uint32_t i = 0; i < a->nkid; i++)
 				catf(&args, ", %s", nodevar(e, a->kid[i]));
 			t = temp(e);
+			e->usesv = 1;
 			put(o, ind, fmt(e, "NodeId %s = graft_action_%s(rw, v%s);", t, a->s, catend(e, &args)));
 			return t;
 		}
@@ -906,9 +953,9 @@ cond(Emit *e, const Step *s)
 			return fmt(e, "rw_attr_i(m, %s, %d /* %s */) == %s", s->v, s->k, f->name,
 			           dtname(e, ir_dtype_parse(l->s, strlen(l->s))));
 		case AT_STR:
-			return fmt(e, "rw_attr_s(m, %s, %d /* %s */) == rw->syms[%u]", s->v, s->k, f->name, strid(e, l->s));
+			return fmt(e, "rw_attr_s(m, %s, %d /* %s */) == rw->syms[%s]", s->v, s->k, f->name, strid(e, l->s));
 		default:
-			return fmt(e, "rw_attr_lit(rw, %s, %d /* %s */, %u)", s->v, s->k, f->name, litid(e, l));
+			return fmt(e, "rw_attr_lit(rw, %s, %d /* %s */, %s)", s->v, s->k, f->name, litid(e, l));
 		}
 	}
 	default:
@@ -916,124 +963,361 @@ cond(Emit *e, const Step *s)
 	}
 }
 
-/* leaf: the guard and result of one rule variant */
-static void
-leaf(Emit *e, Out *o, const TNode *t, int ind)
-{
-	const Rule *ru = t->rule;
-	const Variant *v = &ru->variants[t->variant];
-	int inner = ind;
+/* ---------------------------------------------------------------- rule functions */
 
-	e->rule = ru;
-	e->var = v;
-	dsl_map_clear(&e->bound);
-	for (uint32_t i = 0; i < v->nbinds; i++)
-		if (dsl_map_get(&e->bound, v->binds[i].name) == UINT32_MAX)
-			dsl_map_put(&e->bound, v->binds[i].name, i);
-	put(o, ind, fmt(e, "/* %s %s%s", ru->kind == RK_RULE ? "rule" : ru->kind == RK_COMPOSITE ? "composite" : "supports",
-	                incomment(e, ru->name), (v->pat->flags & AF_SWAPPED) || ru->nvariants > 1 ?
-	                fmt(e, ", variant %u of %u", t->variant + 1, ru->nvariants) : ""));
-	if (ru->kind != RK_RULE) {
-		/* a target's entry: report the match, guard or not, and go on */
-		const char *nodes = "";
-		put(o, ind, fmt(e, " * match:  %s%s", comment(e, v->pat), ru->guard ? "" : " */"));
-		if (ru->guard)
-			put(o, ind, fmt(e, " * cond:   %s */", comment(e, ru->guard)));
-		for (uint32_t i = 0; i < v->ninner; i++)
-			nodes = fmt(e, "%s%s%s", nodes, i ? ", " : "", v->inner[i]);
-		put(o, ind, "{");
-		mark(e, o, e->r->m->files[(ru->guard ? ru->guard : v->pat)->loc.file], (ru->guard ? ru->guard : v->pat)->loc.line);
-		if (ru->guard) {
-			put(o, ind + 1, "rw->gfail = 0;");
-			put(o, ind + 1, fmt(e, "int ok = (%s) && !rw->gfail;", gexpr(e, ru->guard)));
-		}
-		put(o, ind + 1, fmt(e, "rw_report(rw, %u, (const NodeId[]){ %s }, %u, %s);", ru->index, nodes, v->ninner,
-		                    ru->guard ? "ok" : "1"));
-		mark(e, o, NULL, 0);
-		put(o, ind, "}");
+/* A function that variants of a rule call with their nodes: one per rule,
+** or more where its variants bind its names differently. */
+typedef struct RuleFn {
+	const char *name;
+	const char *sig;            /* what the variants calling it share */
+	const char **params;        /* the names the guard and result use */
+	uint32_t nparams;
+	int inplace;                /* takes ip_d, ip_path, ip_n */
+	int usesv;                  /* takes the root */
+	uint32_t variant;           /* the first variant that calls it */
+	struct RuleFn *next;
+} RuleFn;
+
+/* usednames: the names expression a reads, into map (as Bind.used) */
+static void
+usednames(Emit *e, const Ast *a, NameMap *map)
+{
+	if (!a)
 		return;
+	if ((a->kind == A_NAME || a->kind == A_ATTRS || a->kind == A_REST) && a->s) {
+		const char *dot = strchr(a->s, '.');
+		dsl_map_put(map, dot ? dsl_strdup(e->r, a->s, (size_t)(dot - a->s)) : a->s, 0);
 	}
-	put(o, ind, fmt(e, " * match:  %s", comment(e, v->pat)));
-	if (ru->guard)
-		put(o, ind, fmt(e, " * cond:   %s", comment(e, ru->guard)));
-	put(o, ind, fmt(e, " * result: %s */", comment(e, ru->result)));
-	put(o, ind, "{");
-	inner = ind + 1;
-	if (ru->guard) {
-		mark(e, o, e->r->m->files[ru->guard->loc.file], ru->guard->loc.line);
-		put(o, inner, "rw->gfail = 0;");
-		put(o, inner, fmt(e, "if (%s && !rw->gfail) {", gexpr(e, ru->guard)));
-		inner++;
+	if (a->kind == A_CALL && !a->op && a->s && strcmp(a->s, "present") == 0)
+		return;         /* known statically: reads nothing */
+	for (uint32_t i = 0; i < a->nkid; i++)
+		usednames(e, a->kid[i], map);
+}
+
+/* presentnames: the names present(x) asks of in expression a, into map */
+static void
+presentnames(const Ast *a, NameMap *map)
+{
+	if (!a)
+		return;
+	if (a->kind == A_CALL && !a->op && a->s && strcmp(a->s, "present") == 0 && a->nkid && a->kid[0]->kind == A_NAME)
+		dsl_map_put(map, a->kid[0]->s, 0);
+	for (uint32_t i = 0; i < a->nkid; i++)
+		presentnames(a->kid[i], map);
+}
+
+/* rowof: the steps of variant v of rule ru, as its tree has them */
+static const Row *
+rowof(const Emit *e, const Rule *ru, uint32_t v)
+{
+	for (uint32_t i = 0; i < e->r->ntrees; i++)
+		for (uint32_t j = 0; j < e->r->trees[i].nrows; j++)
+			if (e->r->trees[i].rows[j].rule == ru && e->r->trees[i].rows[j].variant == v)
+				return &e->r->trees[i].rows[j];
+	ir_die("rowof: rule '%s' variant %u has no row", ru->name, v);
+}
+
+/* firstbind: the first bind of name in variant var, or NULL */
+static const Bind *
+firstbind(const Variant *var, const char *name)
+{
+	for (uint32_t i = 0; i < var->nbinds; i++)
+		if (strcmp(var->binds[i].name, name) == 0)
+			return &var->binds[i];
+	return NULL;
+}
+
+/* fnof: the function variant v of rule ru calls, made on first need */
+static RuleFn *
+fnof(Emit *e, const Rule *ru, uint32_t v, const char *id)
+{
+	const Variant *var = &ru->variants[v];
+	NameMap used = { 0 };
+	const char **params = ir_arena_alloc(&e->r->arena, (var->nbinds ? var->nbinds : 1) * sizeof *params);
+	uint32_t np = 0, k = 0;
+	int ip = ru->kind == RK_RULE && inplace(e, ru, var, rowof(e, ru, v)) != NULL;
+	Cat sig;
+	RuleFn **fp, *fn;
+
+	usednames(e, ru->guard, &used);
+	usednames(e, ru->result, &used);
+	catinit(&sig);
+	catf(&sig, "%d", ip);
+	/* the names in the order the rule's first variant binds them (the
+	   pattern as written), so that its operand orders share a function */
+	for (uint32_t w = 0; w < 2; w++) {
+		const Variant *order = w ? var : &ru->variants[0];
+		for (uint32_t i = 0; i < order->nbinds; i++) {
+			const Bind *b = firstbind(var, order->binds[i].name);
+			if (!b || dsl_map_get(&used, b->name) == UINT32_MAX || firstbind(order, b->name) != &order->binds[i])
+				continue;
+			params[np++] = b->name;
+			dsl_map_put(&used, b->name, UINT32_MAX);     /* taken */
+			catf(&sig, " %s:%d:%d:%d:%u", b->name, b->kind, (int)b->op, b->attr, b->start);
+		}
 	}
-	mark(e, o, e->r->m->files[ru->result->loc.file], ru->result->loc.line);
+	dsl_map_free(&used);
 	{
-		const char *r = rexpr(e, ru->result, o, inner);
-		put(o, inner, fmt(e, "if (%s && !rw->gfail) {", r));
-		put(o, inner + 1, fmt(e, "*rule = %u;", ru->index));
-		put(o, inner + 1, fmt(e, "return %s;", r));
-		put(o, inner, "}");
+		/* present(x) is answered by whether the variant binds x */
+		NameMap asked = { 0 };
+		presentnames(ru->guard, &asked);
+		for (uint32_t i = 0; i < asked.cap; i++)
+			if (asked.key && asked.key[i])
+				catf(&sig, " present(%s)=%d", asked.key[i], firstbind(var, asked.key[i]) != NULL);
+		dsl_map_free(&asked);
 	}
-	mark(e, o, NULL, 0);
-	if (ru->guard)
-		put(o, ind + 1, "}");
-	put(o, ind, "}");
+	{
+		const char *sg = catend(e, &sig);
+		for (fp = &e->fns[ru->order]; *fp; fp = &(*fp)->next, k++)
+			if (strcmp((*fp)->sig, sg) == 0)
+				return *fp;
+		fn = ir_arena_alloc(&e->r->arena, sizeof *fn);
+		fn->sig = sg;
+	}
+	fn->name = k ? fmt(e, "%s_%u", id, k + 1) : id;
+	fn->params = params;
+	fn->nparams = np;
+	fn->inplace = ip;
+	fn->variant = v;
+	*fp = fn;
+	return fn;
 }
 
-static int
-istest(const Step *s)
+/* paramname: the C parameter that holds name in a rule's function */
+static const char *
+paramname(Emit *e, const char *name)
 {
-	return s->kind != S_LOAD && s->kind != S_LEAF;
+	return fmt(e, "p_%s", cname(e, name));
 }
 
-/* node: render the children of t, in order */
+/* quoted: a rule part as its author wrote it (or printed, where the text
+** is not at hand), safe in a C comment */
+static const char *
+quoted(Emit *e, const char *q, const Ast *a)
+{
+	return incomment(e, q ? q : printed(e, a));
+}
+
+/* rulefn: the function fn of rule ru, whose id is id: the guard and the
+** result, or the report to the partitioner */
 static void
-node(Emit *e, Out *o, const TNode *t, int ind)
+rulefn(Emit *e, const Rule *ru, RuleFn *fn, const char *id)
 {
-	for (uint32_t i = 0; i < t->nkids; i++) {
-		const TNode *k = t->kids[i];
-		if (k->step.kind == S_LEAF) {
-			leaf(e, o, k, ind);
-		} else if (k->step.kind == S_LOAD) {
-			e->usesm = 1;
-			put(o, ind, fmt(e, "%s = rw_arg(m, %s, %d);", k->step.v, k->step.v2, k->step.k));
-			pathpush(e, &k->step);
-			node(e, o, k, ind);
-			e->npath--;
-		} else {
-			/* a chain of tests with one child each becomes one condition */
-			uint32_t mark = e->npath;
-			Cat c;
-			catinit(&c);
-			catf(&c, "if (%s", cond(e, &k->step));
-			pathpush(e, &k->step);
-			while (k->nkids == 1 && istest(&k->kids[0]->step)) {
-				k = k->kids[0];
-				catf(&c, " &&\n%s", cond(e, &k->step));
-				pathpush(e, &k->step);
+	const Variant *src = &ru->variants[fn->variant];
+	Variant var = *src;
+	Bind *binds = ir_arena_alloc(&e->r->arena, (src->nbinds ? src->nbinds : 1) * sizeof *binds);
+	Out body = { 0 }, *o = &e->funcs;
+	const char *kind = ru->kind == RK_RULE ? "rule" : ru->kind == RK_COMPOSITE ? "composite" : "supports";
+	Cat sig;
+
+	/* the variant's names, as the function's parameters hold them */
+	memcpy(binds, src->binds, src->nbinds * sizeof *binds);
+	for (uint32_t i = 0; i < fn->nparams; i++)
+		for (uint32_t j = 0; j < var.nbinds; j++)
+			if (strcmp(binds[j].name, fn->params[i]) == 0) {
+				binds[j].var = paramname(e, fn->params[i]);
+				break;
 			}
-			catf(&c, ") {");
-			put(o, ind, catend(e, &c));
-			node(e, o, k, ind + 1);
-			put(o, ind, "}");
-			e->npath = mark;
+	var.binds = binds;
+	e->rule = ru;
+	e->var = &var;
+	e->inplace = fn->inplace;
+	e->usesm = e->usesv = 0;
+	e->ntemp = 0;
+	dsl_map_clear(&e->bound);
+	for (uint32_t i = 0; i < var.nbinds; i++)
+		if (dsl_map_get(&e->bound, var.binds[i].name) == UINT32_MAX)
+			dsl_map_put(&e->bound, var.binds[i].name, i);
+
+	if (ru->guard) {
+		mark(e, &body, e->r->m->files[ru->guard->loc.file], ru->guard->loc.line);
+		put(&body, 1, "rw->gfail = 0;");
+	}
+	if (ru->kind != RK_RULE) {
+		if (ru->guard)
+			put(&body, 1, fmt(e, "rw_report(rw, %s, in, nin, (%s) && !rw->gfail);", id, gexpr(e, ru->guard)));
+		else
+			put(&body, 1, fmt(e, "rw_report(rw, %s, in, nin, 1);", id));
+	} else {
+		const char *r;
+		if (ru->guard) {
+			put(&body, 1, fmt(e, "if (!(%s) || rw->gfail)", gexpr(e, ru->guard)));
+			put(&body, 2, "return 0;");
 		}
+		mark(e, &body, e->r->m->files[ru->result->loc.file], ru->result->loc.line);
+		r = rexpr(e, ru->result, &body, 1);
+		put(&body, 1, fmt(e, "if (!%s || rw->gfail)", r));
+		put(&body, 2, "return 0;");
+		put(&body, 1, fmt(e, "*rule = %s;", id));
+		put(&body, 1, fmt(e, "return %s;", r));
+	}
+	mark(e, &body, NULL, 0);
+	fn->usesv = e->usesv;
+
+	put(o, 0, "");
+	put(o, 0, fmt(e, "/* %s %s%s", kind, incomment(e, ru->name),
+	              fn->variant ? fmt(e, ", its variants that bind names as variant %u does", fn->variant + 1) : ""));
+	if (ru->kind == RK_SUPPORTS && !ru->guard) {
+		o->v[o->n - 1].text = fmt(e, "%s */", o->v[o->n - 1].text);
+	} else if (ru->kind == RK_SUPPORTS) {
+		put(o, 0, fmt(e, " * cond:   %s */", quoted(e, ru->qguard, ru->guard)));
+	} else {
+		put(o, 0, fmt(e, " * match:  %s%s", quoted(e, ru->qpat, ru->pat), ru->guard || ru->result ? "" : " */"));
+		if (ru->guard)
+			put(o, 0, fmt(e, " * cond:   %s%s", quoted(e, ru->qguard, ru->guard), ru->result ? "" : " */"));
+		if (ru->result)
+			put(o, 0, fmt(e, " * result: %s */", quoted(e, ru->qresult, ru->result)));
+	}
+	put(o, 0, ru->kind == RK_RULE ? "static NodeId" : "static void");
+	catinit(&sig);
+	catf(&sig, "%s(Rw *rw%s%s", fn->name, ru->kind == RK_RULE ? ", uint32_t *rule" : "", fn->usesv ? ", NodeId v" : "");
+	if (ru->kind != RK_RULE)
+		catf(&sig, ", const NodeId *in, uint32_t nin");
+	for (uint32_t i = 0; i < fn->nparams; i++)
+		catf(&sig, ", NodeId %s", paramname(e, fn->params[i]));
+	if (fn->inplace)
+		catf(&sig, ", NodeId ip_d, const NodeId *ip_path, uint32_t ip_n");
+	catf(&sig, ")");
+	put(o, 0, catend(e, &sig));
+	put(o, 0, "{");
+	if (e->usesm)
+		put(o, 1, "const Module *m = rw->m;");
+	for (uint32_t i = 0; i < body.n; i++) {
+		ir_vgrow(&o->v, &o->cap, o->n + 1);
+		o->v[o->n++] = body.v[i];
+	}
+	put(o, 0, "}");
+	free(body.v);
+}
+
+/* ruleid: the C name of rule ru: R_ and its name; an unnamed rule's name
+** holds its line, so it is named by its root op and a hash of its text,
+** which moving it leaves alone */
+static const char *
+ruleid(Emit *e, const Rule *ru)
+{
+	const Ast *root = ru->pat;
+	uint32_t h = 2166136261u;
+	const char *parts[3] = { ru->qpat, ru->qguard, ru->qresult };
+
+	if (ru->named || ru->kind != RK_RULE)
+		return cident(e, "R_", ru->name);
+	while (root && (root->kind == A_BIND || root->kind == A_TYPED))
+		root = root->kid[0];
+	for (int i = 0; i < 3; i++)
+		for (const char *p = parts[i] ? parts[i] : ""; ; p++) {
+			h = (h ^ (unsigned char)*p) * 16777619u;
+			if (!*p)
+				break;
+		}
+	return cident(e, "R_", fmt(e, "%s_%06x", root && root->kind == A_CALL ? root->s :
+	                            root && root->kind == A_TUPLE ? "tuple" : "getitem", (unsigned)(h & 0xffffff)));
+}
+
+/* ---------------------------------------------------------------- trees */
+
+/* Limits on what one generated function holds: blocks nest at most
+** MAXNEST deep (a deeper subtree, or one of more than SPLITLINES lines,
+** becomes a function of its own), and a function goes on in another once
+** it has MAXLINES lines. */
+enum { MAXNEST = 7, SPLITLINES = 60, MAXLINES = 120 };
+
+/* Fn: the function being rendered: its body and the variables it loads */
+typedef struct Fn {
+	Out body;
+	NameMap decl;
+	const char **vars;
+	uint32_t nvars, capvars;
+	int leaves;             /* calls a rule's function (needs r) */
+} Fn;
+
+/* Path: the variables loaded on the way to a node */
+typedef struct Path {
+	const char **v;
+	uint32_t n, cap;
+} Path;
+
+static void
+pathpush(Path *p, const char *v)
+{
+	ir_vgrow(&p->v, &p->cap, p->n + 1);
+	p->v[p->n++] = v;
+}
+
+/* leafargs: the arguments variant d of its rule passes to its function,
+** after rw (and rule), into *args; the variables they read into refs */
+static const char *
+leafargs(Emit *e, const DNode *d, NameMap *refs)
+{
+	const Rule *ru = d->rule;
+	const Variant *var = &ru->variants[d->variant];
+	RuleFn *fn = fnof(e, ru, d->variant, NULL);
+	Cat c;
+
+	catinit(&c);
+	if (fn->usesv) {
+		catf(&c, ", v");
+		dsl_map_put(refs, "v", 0);
+	}
+	if (ru->kind != RK_RULE) {
+		catf(&c, ", (const NodeId[]){ ");
+		for (uint32_t i = 0; i < var->ninner; i++) {
+			catf(&c, "%s%s", i ? ", " : "", var->inner[i]);
+			dsl_map_put(refs, var->inner[i], 0);
+		}
+		catf(&c, "%s }, %u", var->ninner ? "" : "0", var->ninner);
+	}
+	for (uint32_t i = 0; i < fn->nparams; i++) {
+		const Bind *b = firstbind(var, fn->params[i]);
+		catf(&c, ", %s", b->var);
+		dsl_map_put(refs, b->var, 0);
+	}
+	if (fn->inplace) {
+		const Row *row = rowof(e, ru, d->variant);
+		const char *ip = inplace(e, ru, var, row);
+		catf(&c, ", %s", ip);
+		/* d and the nodes on the way to it */
+		for (const char *p = ip; *p;) {
+			size_t n = strcspn(p, ", (){}[]");
+			if (n && (p[0] == 'v' || p[0] == 'w') && (n == 1 || p[1] == '_' || (p[1] >= '0' && p[1] <= '9')))
+				dsl_map_put(refs, dsl_strdup(e->r, p, n), 0);
+			p += n ? n : 1;
+		}
+	}
+	return catend(e, &c);
+}
+
+/* refs: the variables the subtree d reads, into map */
+static void
+refs(Emit *e, const DNode *d, NameMap *map)
+{
+	for (; d; d = d->kind == D_LEAF ? d->next : d->no) {
+		if (d->kind == D_SHARED) {
+			refs(e, d->yes, map);
+			return;
+		}
+		for (uint32_t i = 0; i < d->nloads; i++)
+			dsl_map_put(map, d->loads[i]->v2, 0);
+		if (d->kind == D_LEAF) {
+			leafargs(e, d, map);
+			continue;
+		}
+		dsl_map_put(map, d->test->v, 0);
+		if (d->test->v2)
+			dsl_map_put(map, d->test->v2, 0);
+		refs(e, d->yes, map);
 	}
 }
 
-/* loads: the variables a tree loads, once each, into vars (seen: those
-** already there) */
-static void
-loads(const TNode *t, const char ***vars, uint32_t *n, uint32_t *cap, NameMap *seen)
+/* lines: about how many lines the subtree d renders to */
+static uint32_t
+lines(const DNode *d)
 {
-	for (uint32_t i = 0; i < t->nkids; i++) {
-		const TNode *k = t->kids[i];
-		if (k->step.kind == S_LOAD && dsl_map_get(seen, k->step.v) == UINT32_MAX) {
-			dsl_map_put(seen, k->step.v, *n);
-			ir_vgrow(vars, cap, *n + 1);
-			(*vars)[(*n)++] = k->step.v;
-		}
-		loads(k, vars, n, cap, seen);
-	}
+	uint32_t n = 0;
+
+	for (; d; d = d->kind == D_LEAF ? d->next : d->no)
+		n += d->kind == D_SHARED ? 1 : d->nloads + (d->kind == D_LEAF ? 2 : 3 + lines(d->yes));
+	return n;
 }
 
 static int
@@ -1052,52 +1336,310 @@ treename(Emit *e, const Tree *t)
 	return t->kind == NK_TUPLE ? "match_tuple" : "match_getitem";
 }
 
-/* tree: one function for the rules rooted at one op */
+/* calls: the split being rendered calls split k */
 static void
-tree(Emit *e, const Tree *t)
+calls(Emit *e, uint32_t k)
 {
-	Out body = { 0 };
-	const char **vars = NULL;
-	uint32_t nvars = 0, capvars = 0;
-	Out *o = &e->funcs;
+	Split *c = &e->splits[e->cursplit];
+	ir_vgrow(&c->calls, &c->capcalls, c->ncalls + 1);
+	c->calls[c->ncalls++] = k;
+}
 
-	e->usesm = 0;
-	e->ntemp = 0;
-	node(e, &body, &t->root, 1);
-	{
-		NameMap seen = { 0 };
-		loads(&t->root, &vars, &nvars, &capvars, &seen);
-		dsl_map_free(&seen);
+/* split: the call of a new function made of subtree d, given the path's
+** loaded variables; the function is rendered after the current one */
+static const char *
+split(Emit *e, const DNode *d, const Path *p, const char *name)
+{
+	NameMap r = { 0 };
+	Split *s;
+	Cat call;
+	const char *first = cname(e, e->tree->rows[d->prio].rule->name);
+
+	refs(e, d, &r);
+	ir_vgrow(&e->splits, &e->capsplits, e->nsplits + 1);
+	calls(e, e->nsplits);
+	s = &e->splits[e->nsplits++];
+	memset(s, 0, sizeof *s);
+	s->d = d;
+	/* named by what it decides, not by where: the same name whatever
+	   else the file holds */
+	s->name = name ? cident(e, "", name) : cident(e, "", fmt(e, "%s_at_%s_%04x", treename(e, e->tree), first,
+	                                                    (unsigned)(d->hash & 0xffff)));
+	s->vars = ir_arena_alloc(&e->r->arena, (p->n + 1) * sizeof *s->vars);
+	if (dsl_map_get(&r, "v") != UINT32_MAX)
+		s->vars[s->nvars++] = "v";
+	for (uint32_t i = 0; i < p->n; i++)
+		if (strcmp(p->v[i], "v") != 0 && dsl_map_get(&r, p->v[i]) != UINT32_MAX)
+			s->vars[s->nvars++] = p->v[i];
+	if (s->nvars > 1)
+		qsort(s->vars + (strcmp(s->vars[0], "v") == 0), s->nvars - (strcmp(s->vars[0], "v") == 0),
+		      sizeof *s->vars, varcmp);
+	dsl_map_free(&r);
+	catinit(&call);
+	catf(&call, "%s(rw%s", s->name, e->r->target ? "" : ", rule");
+	for (uint32_t i = 0; i < s->nvars; i++)
+		catf(&call, ", %s", s->vars[i]);
+	catf(&call, ")");
+	return catend(e, &call);
+}
+
+/* returns: 1 if the statements o end, at indent ind, in a return that
+** is not inside an if */
+static int
+returns(const Out *o, int ind)
+{
+	const Line *l = o->n ? &o->v[o->n - 1] : NULL;
+	return l && l->text && l->indent == ind && strncmp(l->text, "return ", 7) == 0 &&
+	       !(o->n > 1 && o->v[o->n - 2].text && o->v[o->n - 2].indent == ind - 1 &&
+	         strncmp(o->v[o->n - 2].text, "if (", 4) == 0 && !strchr(o->v[o->n - 2].text, '{'));
+}
+
+static void render(Emit *e, Fn *f, const DNode *d, int ind, Path *p);
+
+/* opswitch: a run of tests of one variable's op, each where the one before
+** failed, as one switch, each case its subtree: inline where it is short,
+** else a function of its own, named by the variable and op, so that a
+** rule added for one op changes that case alone.  Returns what follows
+** the run (NULL: nothing). */
+static const DNode *
+opswitch(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
+{
+	const char *x = d->test->v;
+
+	e->usesm = 1;
+	put(&f->body, ind, fmt(e, "switch (rw_op(m, %s)) {", x));
+	for (int first = 1; d && d->kind == D_TEST && d->test->kind == S_OP && strcmp(d->test->v, x) == 0 &&
+	     (first || !d->nloads); d = d->no, first = 0) {
+		const char *op = opname(e, (OpId)d->test->n);
+		put(&f->body, ind, fmt(e, "case %s:", op));
+		if ((ind == 1 && lines(d->yes) > 4) || ind + 1 >= MAXNEST || lines(d->yes) > SPLITLINES) {
+			const char *name = fmt(e, "%s_%s_%s", treename(e, e->tree), x, cname(e, ir_ops[d->test->n].name));
+			put(&f->body, ind + 1, fmt(e, "return %s;", split(e, d->yes, p, name)));
+		} else {
+			uint32_t mark = p->n;
+			render(e, f, d->yes, ind + 1, p);
+			p->n = mark;
+			if (!returns(&f->body, ind + 1))
+				put(&f->body, ind + 1, "return 0;");
+		}
 	}
-	if (nvars > 1)
-		qsort(vars, nvars, sizeof *vars, varcmp);
+	put(&f->body, ind, "default:");
+	put(&f->body, ind + 1, "break;");
+	put(&f->body, ind, "}");
+	return d;
+}
+
+/* render: the statements of subtree d into f at indent ind; p holds the
+** variables loaded on the way.  Every path ends in a return, or falls
+** off the end of the statements (the caller returns 0 there). */
+static void
+render(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
+{
+	int first = 1;
+
+	while (d) {
+		if (!first && f->body.n > MAXLINES) {
+			put(&f->body, ind, fmt(e, "return %s;", split(e, d, p, NULL)));
+			return;
+		}
+		first = 0;
+		if (d->kind == D_SHARED) {
+			/* reached on other paths too: one function for all */
+			const char *call = NULL;
+			for (uint32_t i = 0; i < e->nshared && !call; i++)
+				if (e->shared[i].d == d->yes) {
+					call = e->shared[i].name;
+					calls(e, e->shared[i].nvars);
+				}
+			if (!call) {
+				Path none = { 0 };
+				uint32_t k = e->nsplits;
+				call = split(e, d->yes, &none, NULL);
+				ir_vgrow(&e->shared, &e->capshared, e->nshared + 1);
+				memset(&e->shared[e->nshared], 0, sizeof *e->shared);
+				e->shared[e->nshared].d = d->yes;
+				e->shared[e->nshared].nvars = k;        /* its split */
+				e->shared[e->nshared++].name = call;
+			}
+			put(&f->body, ind, fmt(e, "return %s;", call));
+			return;
+		}
+		for (uint32_t i = 0; i < d->nloads; i++) {
+			const Step *l = d->loads[i];
+			e->usesm = 1;
+			put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, %d);", l->v, l->v2, l->k));
+			if (dsl_map_get(&f->decl, l->v) == UINT32_MAX) {
+				dsl_map_put(&f->decl, l->v, 0);
+				ir_vgrow(&f->vars, &f->capvars, f->nvars + 1);
+				f->vars[f->nvars++] = l->v;
+			}
+			pathpush(p, l->v);
+		}
+		if (d->kind == D_LEAF) {
+			NameMap r = { 0 };
+			RuleFn *fn = fnof(e, d->rule, d->variant, NULL);
+			const char *args = leafargs(e, d, &r);
+			dsl_map_free(&r);
+			if (d->rule->kind == RK_RULE) {
+				put(&f->body, ind, fmt(e, "if ((r = %s(rw, rule%s)))", fn->name, args));
+				put(&f->body, ind + 1, "return r;");
+				f->leaves = 1;
+			} else {
+				put(&f->body, ind, fmt(e, "%s(rw%s);", fn->name, args));
+			}
+			d = d->next;
+			continue;
+		}
+		if (!d->no) {
+			/* nothing matches where the test fails: a chain of such
+			   tests is one early return */
+			Cat c;
+			catinit(&c);
+			catf(&c, "if (!(%s", cond(e, d->test));
+			while (d->yes && d->yes->kind == D_TEST && !d->yes->nloads && !d->yes->no) {
+				d = d->yes;
+				catf(&c, " &&\n%s", cond(e, d->test));
+			}
+			catf(&c, "))");
+			put(&f->body, ind, catend(e, &c));
+			put(&f->body, ind + 1, "return 0;");
+			d = d->yes;
+			continue;
+		}
+		if (d->test->kind == S_OP && d->no->kind == D_TEST && d->no->test->kind == S_OP && !d->no->nloads &&
+		    strcmp(d->no->test->v, d->test->v) == 0) {
+			d = opswitch(e, f, d, ind, p);
+			continue;
+		}
+		if (ind >= MAXNEST || lines(d->yes) > SPLITLINES) {
+			put(&f->body, ind, fmt(e, "if (%s)", cond(e, d->test)));
+			put(&f->body, ind + 1, fmt(e, "return %s;", split(e, d->yes, p, NULL)));
+		} else {
+			uint32_t mark = p->n;
+			put(&f->body, ind, fmt(e, "if (%s) {", cond(e, d->test)));
+			render(e, f, d->yes, ind + 1, p);
+			p->n = mark;
+			if (!returns(&f->body, ind + 1))
+				put(&f->body, ind + 1, "return 0;");
+			put(&f->body, ind, "}");
+		}
+		d = d->no;
+	}
+}
+
+/* function: the function name(params) of subtree d, after the comment
+** about it */
+static void
+function(Emit *e, Out *o, const char *comment, const char *name, const char *const *params, uint32_t nparams,
+         int top, const DNode *d)
+{
+	Fn f;
+	Path p = { 0 };
+	Cat sig;
+
+	memset(&f, 0, sizeof f);
+	e->usesm = 0;
+	for (uint32_t i = 0; i < nparams; i++)
+		pathpush(&p, params[i]);
+	render(e, &f, d, 1, &p);
+	free(p.v);
+	if (f.nvars > 1)
+		qsort(f.vars, f.nvars, sizeof *f.vars, varcmp);
 
 	put(o, 0, "");
-	put(o, 0, fmt(e, "/* %s */", t->kind == NK_CALL ? fmt(e, "rules rooted at %s", ir_ops[t->op].name) :
-	              t->kind == NK_TUPLE ? "rules rooted at a tuple" : "rules rooted at a projection"));
+	put(o, 0, comment);
 	put(o, 0, "static NodeId");
-	put(o, 0, fmt(e, "%s(Rw *rw, NodeId v, uint32_t *rule)", treename(e, t)));
+	catinit(&sig);
+	catf(&sig, "%s(Rw *rw", name);
+	if (top)
+		catf(&sig, ", NodeId v, uint32_t *rule");
+	else {
+		if (!e->r->target)
+			catf(&sig, ", uint32_t *rule");
+		for (uint32_t i = 0; i < nparams; i++)
+			catf(&sig, ", NodeId %s", params[i]);
+	}
+	catf(&sig, ")");
+	put(o, 0, catend(e, &sig));
 	put(o, 0, "{");
 	if (e->usesm)
 		put(o, 1, "const Module *m = rw->m;");
-	if (e->r->target)
+	if (top && e->r->target)
 		put(o, 1, "(void)rule;");
-	for (uint32_t i = 0; i < nvars; i += 8) {
+	if (f.leaves)
+		put(o, 1, "NodeId r;");
+	for (uint32_t i = 0; i < f.nvars; i += 8) {
 		const char *line = "NodeId ";
-		for (uint32_t j = i; j < nvars && j < i + 8; j++)
-			line = fmt(e, "%s%s%s", line, vars[j], j + 1 < nvars && j + 1 < i + 8 ? ", " : ";");
+		for (uint32_t j = i; j < f.nvars && j < i + 8; j++)
+			line = fmt(e, "%s%s%s", line, f.vars[j], j + 1 < f.nvars && j + 1 < i + 8 ? ", " : ";");
 		put(o, 1, line);
 	}
-	if (e->usesm || nvars)
+	if (e->usesm || f.nvars || f.leaves || (top && e->r->target))
 		put(o, 0, "");
-	for (uint32_t i = 0; i < body.n; i++) {
+	for (uint32_t i = 0; i < f.body.n; i++) {
 		ir_vgrow(&o->v, &o->cap, o->n + 1);
-		o->v[o->n++] = body.v[i];
+		o->v[o->n++] = f.body.v[i];
 	}
-	put(o, 1, "return 0;");
+	if (!returns(&f.body, 1))
+		put(o, 1, "return 0;");
 	put(o, 0, "}");
-	free(body.v);
-	free(vars);
+	free(f.body.v);
+	free(f.vars);
+	dsl_map_free(&f.decl);
+}
+
+/* emitfn: split k after every split it calls (callees first: no
+** prototypes, and a new function stands next to its caller) */
+static void
+emitfn(Emit *e, uint32_t k)
+{
+	Split *s = &e->splits[k];
+
+	if (s->done)
+		return;
+	s->done = 1;
+	for (uint32_t i = 0; i < s->ncalls; i++)
+		emitfn(e, s->calls[i]);
+	s = &e->splits[k];
+	for (uint32_t i = 0; i < s->out.n; i++) {
+		ir_vgrow(&e->funcs.v, &e->funcs.cap, e->funcs.n + 1);
+		e->funcs.v[e->funcs.n++] = s->out.v[i];
+	}
+}
+
+/* tree: the functions of the rules rooted at one op: one, and those it
+** is split into */
+static void
+tree(Emit *e, const Tree *t)
+{
+	const char *what = t->kind == NK_CALL ? fmt(e, "rules rooted at %s", ir_ops[t->op].name) :
+	                   t->kind == NK_TUPLE ? "rules rooted at a tuple" : "rules rooted at a projection";
+
+	e->tree = t;
+	e->nsplits = 0;
+	e->nshared = 0;
+	/* split 0 is the tree's own function; rendering one may add more */
+	ir_vgrow(&e->splits, &e->capsplits, 1);
+	memset(&e->splits[0], 0, sizeof *e->splits);
+	e->splits[0].name = treename(e, t);
+	e->splits[0].d = t->root;
+	e->nsplits = 1;
+	for (uint32_t i = 0; i < e->nsplits; i++) {
+		Split s = e->splits[i];
+		Out o = { 0 };
+		e->cursplit = i;
+		if (i == 0)
+			function(e, &o, fmt(e, "/* %s */", what), s.name, NULL, 0, 1, s.d);
+		else
+			function(e, &o, fmt(e, "/* %s, from %s on */", what, incomment(e, e->tree->rows[s.d->prio].rule->name)),
+			         s.name, s.vars, s.nvars, 0, s.d);
+		e->splits[i].out = o;
+	}
+	emitfn(e, 0);
+	for (uint32_t i = 0; i < e->nsplits; i++) {
+		free(e->splits[i].out.v);
+		free(e->splits[i].calls);
+	}
 }
 
 /* ---------------------------------------------------------------- files */
@@ -1106,10 +1648,10 @@ tree(Emit *e, const Tree *t)
 ** tests) is still linear in size. */
 enum { MAXINDENT = 64 };
 
-/* render: write the lines of o, the first being output line line + 1;
+/* render_: write the lines of o, the first being output line line + 1;
 ** outname, the generated file's name, is a C string literal */
 static uint32_t
-render(FILE *f, const Out *o, const char *outname, uint32_t line)
+render_(FILE *f, const Out *o, const char *outname, uint32_t line)
 {
 	for (uint32_t i = 0; i < o->n; i++) {
 		const Line *l = &o->v[i];
@@ -1145,7 +1687,8 @@ int
 dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 {
 	Emit e;
-	const char *name, *src = r->path;
+	const char *name, *src = r->path, **rids;
+	uint32_t *byorder;
 	uint32_t line;
 
 	memset(&e, 0, sizeof e);
@@ -1153,7 +1696,26 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	e.o = o;
 	name = cname(&e, r->name);
 
-	/* functions first: they decide the string and literal tables */
+	/* each rule's id and functions, then the trees that call them: they
+	   decide the string and literal tables */
+	/* rules are named, and their functions written, in the order of the
+	   file; they are tried in priority order (Rule.index) */
+	rids = ir_arena_alloc(&r->arena, (r->nrules ? r->nrules : 1) * sizeof *rids);
+	byorder = ir_arena_alloc(&r->arena, (r->nrules ? r->nrules : 1) * sizeof *byorder);
+	e.rids = rids;
+	e.fns = ir_arena_alloc(&r->arena, (r->nrules ? r->nrules : 1) * sizeof *e.fns);
+	for (uint32_t i = 0; i < r->nrules; i++)
+		byorder[r->rules[i].order] = i;
+	for (uint32_t i = 0; i < r->nrules; i++) {
+		const Rule *ru = &r->rules[byorder[i]];
+		rids[i] = ruleid(&e, ru);
+		for (uint32_t v = 0; v < ru->nvariants; v++)
+			fnof(&e, ru, v, fmt(&e, "%s_%s", ru->kind == RK_RULE ? "rule" : ru->kind == RK_COMPOSITE ?
+			                    "composite" : "supports", rids[i] + 2));
+	}
+	for (uint32_t i = 0; i < r->nrules; i++)
+		for (RuleFn *fn = e.fns[i]; fn; fn = fn->next)
+			rulefn(&e, &r->rules[byorder[i]], fn, rids[i]);
 	for (uint32_t i = 0; i < r->ntrees; i++)
 		tree(&e, &r->trees[i]);
 	if (e.errors)
@@ -1184,43 +1746,60 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		}
 	}
 	put(&e.tables, 0, "");
-	put(&e.tables, 0, "static const RuleInfo rules[] = {");
-	for (uint32_t i = 0; i < r->nrules; i++)
-		put(&e.tables, 1, fmt(&e, "{ %s, %s, %u, %s },", cstr(&e, r->rules[i].name),
-		                      cstr(&e, r->m->files[r->rules[i].loc.file]), r->rules[i].loc.line,
-		                      r->rules[i].kind == RK_COMPOSITE ? "RI_COMPOSITE" :
-		                      r->rules[i].kind == RK_SUPPORTS ? "RI_SUPPORTS" : "RI_RULE"));
-	if (!r->nrules)
-		put(&e.tables, 1, "{ \"\", \"\", 0, RI_RULE },");
-	put(&e.tables, 0, "};");
-	put(&e.tables, 0, "");
-	put(&e.tables, 0, "static const char *const strs[] = {");
-	for (uint32_t i = 0; i < e.nstrs; i++)
-		put(&e.tables, 1, fmt(&e, "%s,", cstr(&e, e.strs[i])));
-	if (!e.nstrs)
-		put(&e.tables, 1, "\"\",");
-	put(&e.tables, 0, "};");
-	put(&e.tables, 0, "");
-	put(&e.tables, 0, "static const char *const lits[] = {");
-	for (uint32_t i = 0; i < e.nlits; i++)
-		put(&e.tables, 1, fmt(&e, "%s,", cstr(&e, e.lits[i])));
-	if (!e.nlits)
-		put(&e.tables, 1, "\"\",");
-	put(&e.tables, 0, "};");
-	put(&e.tables, 0, "");
-	put(&e.tables, 0, "/* the ops of the calls that patterns are rooted at */");
-	put(&e.tables, 0, "static const OpId roots[] = {");
-	{
-		uint32_t nroots = 0;
-		for (uint32_t i = 0; i < r->ntrees; i++)
-			if (r->trees[i].kind == NK_CALL) {
-				put(&e.tables, 1, fmt(&e, "%s,", opname(&e, r->trees[i].op)));
-				nroots++;
-			}
-		if (!nroots)
-			put(&e.tables, 1, "OP_NONE,");
+	put(&e.tables, 0, "/* The rules in the order of the file, where each is (the one place that");
+	put(&e.tables, 0, "   holds line numbers) and its priority; the strings compared as interned");
+	put(&e.tables, 0, "   symbols; the attribute literals, in Relay syntax.  The code below names");
+	put(&e.tables, 0, "   each one. */");
+	put(&e.tables, 0, "#define RULES(X) \\");
+	for (uint32_t i = 0; i < r->nrules; i++) {
+		const Rule *ru = &r->rules[byorder[i]];
+		put(&e.tables, 1, fmt(&e, "X(%s, %s, %s, %u, %s, %d) \\", rids[i], cstr(&e, ru->name),
+		                      cstr(&e, r->m->files[ru->loc.file]), ru->loc.line,
+		                      ru->kind == RK_COMPOSITE ? "RI_COMPOSITE" :
+		                      ru->kind == RK_SUPPORTS ? "RI_SUPPORTS" : "RI_RULE", ru->prio));
 	}
-	put(&e.tables, 0, "};");
+	put(&e.tables, 1, "/* end */");
+	{
+		/* strings and literals sorted by name: one added is one line */
+		const char **v[2] = { e.strs, e.lits };
+		uint32_t n[2] = { e.nstrs, e.nlits };
+		const char *list[2] = { "STRS", "LITS" };
+		for (int k = 0; k < 2; k++) {
+			const char **sorted = ir_xmalloc((n[k] ? n[k] : 1) * sizeof *sorted);
+			for (uint32_t i = 0; i < n[k]; i++)
+				sorted[i] = v[k][2 * i];
+			if (n[k] > 1)
+				qsort(sorted, n[k], sizeof *sorted, varcmp);
+			put(&e.tables, 0, fmt(&e, "#define %s(X) \\", list[k]));
+			for (uint32_t i = 0; i < n[k]; i++) {
+				uint32_t j = 0;
+				while (strcmp(v[k][2 * j], sorted[i]) != 0)
+					j++;
+				put(&e.tables, 1, fmt(&e, "X(%s, %s) \\", sorted[i], cstr(&e, v[k][2 * j + 1])));
+			}
+			put(&e.tables, 1, "/* end */");
+			free(sorted);
+		}
+	}
+	put(&e.tables, 0, "");
+	put(&e.tables, 0, "#define ID(id, ...) id,");
+	put(&e.tables, 0, "#define TEXT(id, text) text,");
+	put(&e.tables, 0, "#define INFO(id, name, file, line, kind, prio) { name, file, line, kind, prio },");
+	put(&e.tables, 0, "enum { RULES(ID) NRULES };");
+	put(&e.tables, 0, "enum { STRS(ID) NSTRS };");
+	put(&e.tables, 0, "enum { LITS(ID) NLITS };");
+	put(&e.tables, 0, "static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };");
+	put(&e.tables, 0, "static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };");
+	put(&e.tables, 0, "static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };");
+	put(&e.tables, 0, "");
+	put(&e.tables, 0, "/* the ops of the calls that patterns are rooted at, and their matchers */");
+	put(&e.tables, 0, "#define ROOTS(X) \\");
+	for (uint32_t i = 0; i < r->ntrees; i++)
+		if (r->trees[i].kind == NK_CALL)
+			put(&e.tables, 1, fmt(&e, "X(%s, %s) \\", opname(&e, r->trees[i].op), treename(&e, &r->trees[i])));
+	put(&e.tables, 1, "/* end */");
+	put(&e.tables, 0, "#define OPOF(op, fn) op,");
+	put(&e.tables, 0, "static const OpId roots[] = { ROOTS(OPOF) OP_NONE };");
 
 	/* the dispatcher */
 	put(&e.funcs, 0, "");
@@ -1229,11 +1808,9 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 0, "match(Rw *rw, NodeId v, uint32_t *rule)");
 	put(&e.funcs, 0, "{");
 	put(&e.funcs, 1, "switch (rw_op(rw->m, v)) {");
-	for (uint32_t i = 0; i < r->ntrees; i++)
-		if (r->trees[i].kind == NK_CALL) {
-			put(&e.funcs, 1, fmt(&e, "case %s:", opname(&e, r->trees[i].op)));
-			put(&e.funcs, 2, fmt(&e, "return %s(rw, v, rule);", treename(&e, &r->trees[i])));
-		}
+	put(&e.funcs, 0, "#define CASE(op, fn) case op: return fn(rw, v, rule);");
+	put(&e.funcs, 1, "ROOTS(CASE)");
+	put(&e.funcs, 0, "#undef CASE");
 	put(&e.funcs, 1, "default:");
 	put(&e.funcs, 2, "break;");
 	put(&e.funcs, 1, "}");
@@ -1249,9 +1826,9 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 0, "");
 	put(&e.funcs, 0, fmt(&e, "const Ruleset graft_ruleset_%s = {", name));
 	put(&e.funcs, 1, fmt(&e, "%s, %s,", cstr(&e, r->name), cstr(&e, src)));
-	put(&e.funcs, 1, fmt(&e, "%u, rules,", r->nrules));
-	put(&e.funcs, 1, fmt(&e, "%u, strs,", e.nstrs));
-	put(&e.funcs, 1, fmt(&e, "%u, lits,", e.nlits));
+	put(&e.funcs, 1, "NRULES, rules,");
+	put(&e.funcs, 1, "NSTRS, strs,");
+	put(&e.funcs, 1, "NLITS, lits,");
 	put(&e.funcs, 1, "match,");
 	put(&e.funcs, 1, r->target ? "1," : "0,");
 	{
@@ -1262,7 +1839,8 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 				nroots++;
 			else
 				kinds |= 1u << r->trees[i].kind;
-		put(&e.funcs, 1, fmt(&e, "%u, roots,", nroots));
+		(void)nroots;
+		put(&e.funcs, 1, "sizeof roots / sizeof *roots - 1, roots,");
 		put(&e.funcs, 1, kinds == 0 ? "0," : kinds == 1u << NK_TUPLE ? "1 << NK_TUPLE," :
 		    kinds == 1u << NK_GETITEM ? "1 << NK_GETITEM," : "1 << NK_TUPLE | 1 << NK_GETITEM,");
 	}
@@ -1270,8 +1848,8 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 
 	{
 		const char *outname = cstr(&e, o->out ? o->out : "<stdout>");
-		line = render(c, &e.tables, outname, 0);
-		render(c, &e.funcs, outname, line);
+		line = render_(c, &e.tables, outname, 0);
+		render_(c, &e.funcs, outname, line);
 	}
 
 	if (h) {
@@ -1295,7 +1873,9 @@ out:
 	free(e.funcs.v);
 	free(e.strs);
 	free(e.lits);
-	free(e.path);
+	free(e.splits);
+	free(e.shared);
+	dsl_map_free(&e.names);
 	dsl_map_free(&e.strmap);
 	dsl_map_free(&e.litmap);
 	dsl_map_free(&e.bound);

@@ -1,7 +1,7 @@
 /*
 ** graftc.c: the rules compiler's command.
 **
-**   graftc [-o OUT.c] [--header OUT.h] [--no-line] FILE.rules
+**   graftc [-o OUT.c] [--header OUT.h] [--line] FILE.rules
 **   graftc check FILE.rules
 **
 ** Exit status: 0 on success, 1 after errors in the rules (each reported as
@@ -18,14 +18,17 @@
 #include "dsl.h"
 
 static const char usage[] =
-	"usage: graftc [-o OUT.c] [--header OUT.h] [--no-line] FILE.rules\n"
+	"usage: graftc [-o OUT.c] [--header OUT.h] [--line] FILE.rules\n"
 	"       graftc check FILE.rules\n"
 	"\n"
 	"Compiles a .rules file into a C matcher (docs/rules.md), or only checks it.\n"
 	"\n"
 	"  -o FILE        write the C source to FILE (default: standard output)\n"
 	"  --header FILE  also write a header declaring the ruleset and its externs\n"
-	"  --no-line      no #line directives back to the .rules file\n";
+	"  --line         #line directives back to the .rules file, for debuggers\n"
+	"                 (they change with every line moved above them, so leave\n"
+	"                 them out of generated code that is committed)\n"
+	"  --no-line      none (the default)\n";
 
 /* cantwrite: reports that an output file cannot be written */
 static void
@@ -38,7 +41,7 @@ int
 main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *header = NULL;
-	int checkonly = 0, lines = 1, status = 1;
+	int checkonly = 0, lines = 0, status = 1;
 	Module *m;
 	Diag d;
 	Rules r;
@@ -50,8 +53,8 @@ main(int argc, char **argv)
 			return 0;
 		} else if (strcmp(a, "check") == 0 && i == 1) {
 			checkonly = 1;
-		} else if (strcmp(a, "--no-line") == 0) {
-			lines = 0;
+		} else if (strcmp(a, "--no-line") == 0 || strcmp(a, "--line") == 0) {
+			lines = a[2] == 'l';
 		} else if ((strcmp(a, "-o") == 0 || strcmp(a, "--header") == 0) && i + 1 < argc) {
 			*(a[1] == 'o' ? &out : &header) = argv[++i];
 		} else if (a[0] == '-' && a[1]) {

@@ -28,6 +28,8 @@ locate(DParser *p, DLTYPE *l)
 	l->first_line = l->last_line = (int)p->line;
 	l->first_column = (int)(p->tok - p->linestart) + 1;
 	l->last_column = (int)(p->cur - p->linestart);
+	l->first_off = (uint32_t)(p->tok - p->src);
+	l->last_off = (uint32_t)(p->cur - p->src);
 }
 
 /* here: the location of the current token; columns past 65535 (the most a

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compile.h"
 #include "dparse.h"
 #include "rfuncs.h"
 #include "rules.tab.h"
@@ -67,6 +68,8 @@ dsl_rules_free(Rules *r)
 	free(r->pats);
 	free(r->exts);
 	free(r->incs);
+	for (uint32_t i = 0; i < r->ntrees; i++)
+		free(r->trees[i].rows);
 	free(r->trees);
 	ir_arena_free(&r->arena);
 }
@@ -366,8 +369,71 @@ r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio)
 	return h;
 }
 
+/* quote: the text at l as its author wrote it, on one line: comments
+** dropped, each run of blanks and line breaks one space, and none just
+** inside brackets or before a comma (so re-wrapping a line changes
+** nothing); a leading keyword `skip` (e.g. "if") is left out */
+static const char *
+quote(DParser *p, const DLTYPE *l, const char *skip)
+{
+	const char *s = p->src + l->first_off, *e = p->src + l->last_off;
+	char *out, *o;
+	int blank = 0;
+
+	if (l->last_off <= l->first_off || e > p->end)
+		return NULL;
+	if (skip && (size_t)(e - s) > strlen(skip) && strncmp(s, skip, strlen(skip)) == 0)
+		s += strlen(skip);
+	o = out = ir_xmalloc((size_t)(e - s) + 1);
+	while (s < e) {
+		if (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') {
+			blank = 1;
+			s++;
+		} else if (s + 1 < e && s[0] == '/' && s[1] == '/') {
+			while (s < e && *s != '\n')
+				s++;
+			blank = 1;
+		} else if (s + 1 < e && s[0] == '/' && s[1] == '*') {
+			int depth = 0;
+			do {
+				if (s + 1 < e && s[0] == '/' && s[1] == '*')
+					depth++, s += 2;
+				else if (s + 1 < e && s[0] == '*' && s[1] == '/')
+					depth--, s += 2;
+				else
+					s++;
+			} while (depth > 0 && s < e);
+			blank = 1;
+		} else {
+			if (blank && o > out && !strchr("([", o[-1]) && !strchr(")],", *s))
+				*o++ = ' ';
+			blank = 0;
+			if (*s == '"') {
+				/* a string: as it is, to its closing quote */
+				*o++ = *s++;
+				while (s < e && *s != '"' && *s != '\n') {
+					if (*s == '\\' && s + 1 < e)
+						*o++ = *s++;
+					*o++ = *s++;
+				}
+				if (s < e && *s == '"')
+					*o++ = *s++;
+			} else {
+				*o++ = *s++;
+			}
+		}
+	}
+	*o = 0;
+	{
+		const char *q = dsl_strdup(p->r, out, (size_t)(o - out));
+		free(out);
+		return q;
+	}
+}
+
 void
-r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const DLTYPE *l)
+r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const DLTYPE *l,
+       const DLTYPE *lguard, const DLTYPE *lresult)
 {
 	Rules *r = p->r;
 	Rule *ru;
@@ -393,6 +459,9 @@ r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const D
 	ru->pat = pat;
 	ru->guard = guard;
 	ru->result = result;
+	ru->qpat = quote(p, l, NULL);
+	ru->qguard = guard ? quote(p, lguard, "if") : NULL;
+	ru->qresult = quote(p, lresult, NULL);
 }
 
 /* entry: a new entry of a target table, in file order */
@@ -417,14 +486,20 @@ entry(DParser *p, RuleKind kind, const char *name, Loc loc, int prio, Ast *pat, 
 }
 
 void
-r_composite(DParser *p, const RStr *name, const DLTYPE *l, int prio, Ast *pat, Ast *guard)
+r_composite(DParser *p, const RStr *name, const DLTYPE *l, int prio, Ast *pat, Ast *guard,
+            const DLTYPE *lpat, const DLTYPE *lguard)
 {
-	entry(p, RK_COMPOSITE, str(p, name), LOC(l), prio, pat, guard);
+	Rule *ru = entry(p, RK_COMPOSITE, str(p, name), LOC(l), prio, pat, guard);
+
+	if (ru) {
+		ru->qpat = quote(p, lpat, NULL);
+		ru->qguard = guard ? quote(p, lguard, "if") : NULL;
+	}
 }
 
 /* r_supports: one entry per pattern; a bare name `op` is op(...) */
 void
-r_supports(DParser *p, AList pats, Ast *guard, const DLTYPE *l)
+r_supports(DParser *p, AList pats, Ast *guard, const DLTYPE *l, const DLTYPE *lguard)
 {
 	if (guard && pats.n > 1) {
 		ir_error(p->r->d, LOC(l), "a guard belongs to one op: write one 'supports' line for each guarded op");
@@ -442,7 +517,9 @@ r_supports(DParser *p, AList pats, Ast *guard, const DLTYPE *l)
 		while (root->kind == A_BIND || root->kind == A_TYPED)
 			root = root->kid[0];
 		/* named after its op; dsl_check rejects other roots */
-		entry(p, RK_SUPPORTS, root->kind == A_CALL ? root->s : "?", a->loc, 0, a, guard);
+		Rule *ru = entry(p, RK_SUPPORTS, root->kind == A_CALL ? root->s : "?", a->loc, 0, a, guard);
+		if (ru && guard)
+			ru->qguard = quote(p, lguard, "if");
 	}
 }
 

@@ -12,10 +12,12 @@ void r_subpat(DParser *p, const RStr *name, const DLTYPE *l, AList params, Ast *
 void r_extern(DParser *p, const RStr *name, const DLTYPE *l, AList params, int action);
 int r_prio(DParser *p, const RNum *n, int neg, const DLTYPE *l);
 RuleHead r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio);
-void r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const DLTYPE *l);
+void r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const DLTYPE *l,
+            const DLTYPE *lguard, const DLTYPE *lresult);
 void r_target(DParser *p, const RStr *name, const DLTYPE *l);
-void r_composite(DParser *p, const RStr *name, const DLTYPE *l, int prio, Ast *pat, Ast *guard);
-void r_supports(DParser *p, AList pats, Ast *guard, const DLTYPE *l);
+void r_composite(DParser *p, const RStr *name, const DLTYPE *l, int prio, Ast *pat, Ast *guard,
+                 const DLTYPE *lpat, const DLTYPE *lguard);
+void r_supports(DParser *p, AList pats, Ast *guard, const DLTYPE *l, const DLTYPE *lguard);
 
 AList r_list0(void);
 AList r_prepend(DParser *p, Ast *a, AList l);

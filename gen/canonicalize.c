@@ -2,93 +2,126 @@
 
 #include "rewrite.h"
 
-static const RuleInfo rules[] = {
-	{ "fold_quantize", "rulesets/canonicalize.rules", 10, RI_RULE },
-	{ "requantize_clip_cast_uint8", "rulesets/canonicalize.rules", 16, RI_RULE },
-	{ "requantize_clip_cast_int8", "rulesets/canonicalize.rules", 20, RI_RULE },
-};
+/* The rules in the order of the file, where each is (the one place that
+   holds line numbers) and its priority; the strings compared as interned
+   symbols; the attribute literals, in Relay syntax.  The code below names
+   each one. */
+#define RULES(X) \
+	X(R_fold_quantize, "fold_quantize", "rulesets/canonicalize.rules", 10, RI_RULE, 0) \
+	X(R_requantize_clip_cast_uint8, "requantize_clip_cast_uint8", "rulesets/canonicalize.rules", 16, RI_RULE, 0) \
+	X(R_requantize_clip_cast_int8, "requantize_clip_cast_int8", "rulesets/canonicalize.rules", 20, RI_RULE, 0) \
+	/* end */
+#define STRS(X) \
+	/* end */
+#define LITS(X) \
+	/* end */
 
-static const char *const strs[] = {
-	"",
-};
+#define ID(id, ...) id,
+#define TEXT(id, text) text,
+#define INFO(id, name, file, line, kind, prio) { name, file, line, kind, prio },
+enum { RULES(ID) NRULES };
+enum { STRS(ID) NSTRS };
+enum { LITS(ID) NLITS };
+static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
+static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-static const char *const lits[] = {
-	"",
-};
+/* the ops of the calls that patterns are rooted at, and their matchers */
+#define ROOTS(X) \
+	X(OP_CAST, match_cast) \
+	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
+	/* end */
+#define OPOF(op, fn) op,
+static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
 
-/* the ops of the calls that patterns are rooted at */
-static const OpId roots[] = {
-	OP_CAST,
-	OP_QNN_QUANTIZE,
-};
+/* rule fold_quantize
+ * match:  qnn.quantize(const, const, const)
+ * result: fold_const */
+static NodeId
+rule_fold_quantize(Rw *rw, uint32_t *rule, NodeId v)
+{
+	NodeId t1 = rw_fold(rw, v);
+	if (!t1 || rw->gfail)
+		return 0;
+	*rule = R_fold_quantize;
+	return t1;
+}
+
+/* rule requantize_clip_cast_uint8
+ * match:  cast(clip(r:qnn.requantize(x, is, iz, os, oz, out_dtype="int32"), a_min=0f, a_max=255f), dtype="uint8")
+ * result: qnn.requantize(x, is, iz, os, oz, attrs(r), out_dtype="uint8") */
+static NodeId
+rule_requantize_clip_cast_uint8(Rw *rw, uint32_t *rule, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_iz, NodeId p_os, NodeId p_oz, NodeId ip_d, const NodeId *ip_path, uint32_t ip_n)
+{
+	AttrId a1 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, p_r);
+	rw_set_dtype(rw, a1, 3 /* out_dtype */, DT_UINT8);
+	NodeId t2 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ p_x, p_is, p_iz, p_os, p_oz }, 5, a1, ip_d, ip_path, ip_n);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_requantize_clip_cast_uint8;
+	return t2;
+}
+
+/* rule requantize_clip_cast_int8
+ * match:  cast(clip(r:qnn.requantize(x, is, iz, os, oz, out_dtype="int32"), a_min=-128f, a_max=127f), dtype="int8")
+ * result: qnn.requantize(x, is, iz, os, oz, attrs(r), out_dtype="int8") */
+static NodeId
+rule_requantize_clip_cast_int8(Rw *rw, uint32_t *rule, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_iz, NodeId p_os, NodeId p_oz, NodeId ip_d, const NodeId *ip_path, uint32_t ip_n)
+{
+	AttrId a1 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, p_r);
+	rw_set_dtype(rw, a1, 3 /* out_dtype */, DT_INT8);
+	NodeId t2 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ p_x, p_is, p_iz, p_os, p_oz }, 5, a1, ip_d, ip_path, ip_n);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_requantize_clip_cast_int8;
+	return t2;
+}
 
 /* rules rooted at cast */
 static NodeId
 match_cast(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
+	NodeId r;
 	NodeId v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4;
 
 	if (rw_attr_i(m, v, 0 /* dtype */) == DT_UINT8) {
 		v_0 = rw_arg(m, v, 0);
-		if (rw_op(m, v_0) == OP_CLIP &&
+		if (!(rw_op(m, v_0) == OP_CLIP &&
 			    rw_attr_f(m, v_0, 0 /* a_min */) == 0.0 &&
-			    rw_attr_f(m, v_0, 1 /* a_max */) == 255.0) {
-			v_0_0 = rw_arg(m, v_0, 0);
-			if (rw_op(m, v_0_0) == OP_QNN_REQUANTIZE &&
-				    rw_attr_i(m, v_0_0, 3 /* out_dtype */) == DT_INT32) {
-				v_0_0_0 = rw_arg(m, v_0_0, 0);
-				v_0_0_1 = rw_arg(m, v_0_0, 1);
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				v_0_0_3 = rw_arg(m, v_0_0, 3);
-				v_0_0_4 = rw_arg(m, v_0_0, 4);
-				/* rule requantize_clip_cast_uint8
-				 * match:  cast(clip(r:qnn.requantize(x, is, iz, os, oz, out_dtype="int32"), a_min=0f, a_max=255f), dtype="uint8")
-				 * result: qnn.requantize(x, is, iz, os, oz, attrs(r), out_dtype="uint8") */
-				{
-#line 18 "rulesets/canonicalize.rules"
-					AttrId a1 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, v_0_0);
-					rw_set_dtype(rw, a1, 3 /* out_dtype */, DT_UINT8);
-					NodeId t2 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4 }, 5, a1, v_0_0, (const NodeId[]){ v_0 }, 1);
-					if (t2 && !rw->gfail) {
-						*rule = 1;
-						return t2;
-					}
-#line 57 "gen/canonicalize.c"
-				}
-			}
-		}
+			    rw_attr_f(m, v_0, 1 /* a_max */) == 255.0))
+			return 0;
+		v_0_0 = rw_arg(m, v_0, 0);
+		if (!(rw_op(m, v_0_0) == OP_QNN_REQUANTIZE &&
+			    rw_attr_i(m, v_0_0, 3 /* out_dtype */) == DT_INT32))
+			return 0;
+		v_0_0_0 = rw_arg(m, v_0_0, 0);
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		v_0_0_2 = rw_arg(m, v_0_0, 2);
+		v_0_0_3 = rw_arg(m, v_0_0, 3);
+		v_0_0_4 = rw_arg(m, v_0_0, 4);
+		if ((r = rule_requantize_clip_cast_uint8(rw, rule, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0, (const NodeId[]){ v_0 }, 1)))
+			return r;
+		return 0;
 	}
-	if (rw_attr_i(m, v, 0 /* dtype */) == DT_INT8) {
-		v_0 = rw_arg(m, v, 0);
-		if (rw_op(m, v_0) == OP_CLIP &&
-			    rw_attr_f(m, v_0, 0 /* a_min */) == -128.0 &&
-			    rw_attr_f(m, v_0, 1 /* a_max */) == 127.0) {
-			v_0_0 = rw_arg(m, v_0, 0);
-			if (rw_op(m, v_0_0) == OP_QNN_REQUANTIZE &&
-				    rw_attr_i(m, v_0_0, 3 /* out_dtype */) == DT_INT32) {
-				v_0_0_0 = rw_arg(m, v_0_0, 0);
-				v_0_0_1 = rw_arg(m, v_0_0, 1);
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				v_0_0_3 = rw_arg(m, v_0_0, 3);
-				v_0_0_4 = rw_arg(m, v_0_0, 4);
-				/* rule requantize_clip_cast_int8
-				 * match:  cast(clip(r:qnn.requantize(x, is, iz, os, oz, out_dtype="int32"), a_min=-128f, a_max=127f), dtype="int8")
-				 * result: qnn.requantize(x, is, iz, os, oz, attrs(r), out_dtype="int8") */
-				{
-#line 22 "rulesets/canonicalize.rules"
-					AttrId a3 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, v_0_0);
-					rw_set_dtype(rw, a3, 3 /* out_dtype */, DT_INT8);
-					NodeId t4 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4 }, 5, a3, v_0_0, (const NodeId[]){ v_0 }, 1);
-					if (t4 && !rw->gfail) {
-						*rule = 2;
-						return t4;
-					}
-#line 87 "gen/canonicalize.c"
-				}
-			}
-		}
-	}
+	if (!(rw_attr_i(m, v, 0 /* dtype */) == DT_INT8))
+		return 0;
+	v_0 = rw_arg(m, v, 0);
+	if (!(rw_op(m, v_0) == OP_CLIP &&
+		    rw_attr_f(m, v_0, 0 /* a_min */) == -128.0 &&
+		    rw_attr_f(m, v_0, 1 /* a_max */) == 127.0))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_QNN_REQUANTIZE &&
+		    rw_attr_i(m, v_0_0, 3 /* out_dtype */) == DT_INT32))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	v_0_0_3 = rw_arg(m, v_0_0, 3);
+	v_0_0_4 = rw_arg(m, v_0_0, 4);
+	if ((r = rule_requantize_clip_cast_int8(rw, rule, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0, (const NodeId[]){ v_0 }, 1)))
+		return r;
 	return 0;
 }
 
@@ -97,29 +130,20 @@ static NodeId
 match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
+	NodeId r;
 	NodeId v_0, v_1, v_2;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_kind(m, v_0) == NK_CONST) {
-		v_1 = rw_arg(m, v, 1);
-		if (rw_kind(m, v_1) == NK_CONST) {
-			v_2 = rw_arg(m, v, 2);
-			if (rw_kind(m, v_2) == NK_CONST) {
-				/* rule fold_quantize
-				 * match:  qnn.quantize(const, const, const)
-				 * result: fold_const */
-				{
-#line 11 "rulesets/canonicalize.rules"
-					NodeId t1 = rw_fold(rw, v);
-					if (t1 && !rw->gfail) {
-						*rule = 0;
-						return t1;
-					}
-#line 118 "gen/canonicalize.c"
-				}
-			}
-		}
-	}
+	if (!(rw_kind(m, v_0) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	if ((r = rule_fold_quantize(rw, rule, v)))
+		return r;
 	return 0;
 }
 
@@ -128,10 +152,9 @@ static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
 	switch (rw_op(rw->m, v)) {
-	case OP_CAST:
-		return match_cast(rw, v, rule);
-	case OP_QNN_QUANTIZE:
-		return match_qnn_quantize(rw, v, rule);
+#define CASE(op, fn) case op: return fn(rw, v, rule);
+	ROOTS(CASE)
+#undef CASE
 	default:
 		break;
 	}
@@ -140,11 +163,11 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 
 const Ruleset graft_ruleset_canonicalize = {
 	"canonicalize", "rulesets/canonicalize.rules",
-	3, rules,
-	0, strs,
-	0, lits,
+	NRULES, rules,
+	NSTRS, strs,
+	NLITS, lits,
 	match,
 	0,
-	2, roots,
+	sizeof roots / sizeof *roots - 1, roots,
 	0,
 };

@@ -5,22 +5,140 @@
 
 #include "rewrite.h"
 
-static const RuleInfo rules[] = {
-	{ "add_subtract_multiply", "rulesets/ccompiler.rules", 16, RI_COMPOSITE },
-};
+/* The rules in the order of the file, where each is (the one place that
+   holds line numbers) and its priority; the strings compared as interned
+   symbols; the attribute literals, in Relay syntax.  The code below names
+   each one. */
+#define RULES(X) \
+	X(R_add_subtract_multiply, "add_subtract_multiply", "rulesets/ccompiler.rules", 16, RI_COMPOSITE, 0) \
+	/* end */
+#define STRS(X) \
+	/* end */
+#define LITS(X) \
+	/* end */
 
-static const char *const strs[] = {
-	"",
-};
+#define ID(id, ...) id,
+#define TEXT(id, text) text,
+#define INFO(id, name, file, line, kind, prio) { name, file, line, kind, prio },
+enum { RULES(ID) NRULES };
+enum { STRS(ID) NSTRS };
+enum { LITS(ID) NLITS };
+static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
+static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-static const char *const lits[] = {
-	"",
-};
+/* the ops of the calls that patterns are rooted at, and their matchers */
+#define ROOTS(X) \
+	X(OP_MULTIPLY, match_multiply) \
+	/* end */
+#define OPOF(op, fn) op,
+static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
 
-/* the ops of the calls that patterns are rooted at */
-static const OpId roots[] = {
-	OP_MULTIPLY,
-};
+/* composite add_subtract_multiply
+ * match:  multiply(add(x:var, y:var), subtract(x, y)) */
+static void
+composite_add_subtract_multiply(Rw *rw, const NodeId *in, uint32_t nin)
+{
+	rw_report(rw, R_add_subtract_multiply, in, nin, 1);
+}
+
+/* rules rooted at multiply, from add_subtract_multiply on */
+static NodeId
+match_multiply_at_add_subtract_multiply_cf99(Rw *rw, NodeId v)
+{
+	const Module *m = rw->m;
+	NodeId v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+
+	v_0 = rw_arg(m, v, 0);
+	v_0_1 = rw_arg(m, v_0, 1);
+	v_1 = rw_arg(m, v, 1);
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (!(v_1_0 == v_0_1))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	v_1_1 = rw_arg(m, v_1, 1);
+	if (!(v_1_1 == v_0_0))
+		return 0;
+	composite_add_subtract_multiply(rw, (const NodeId[]){ v, v_0, v_1 }, 3);
+	return 0;
+}
+
+/* rules rooted at multiply, from add_subtract_multiply on */
+static NodeId
+match_multiply_v_0_add(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_kind(m, v_0_0) == NK_VAR))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_VAR))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_op(m, v_1) == OP_SUBTRACT))
+		return 0;
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (v_1_0 == v_0_0) {
+		v_1_1 = rw_arg(m, v_1, 1);
+		if (v_1_1 == v_0_1) {
+			composite_add_subtract_multiply(rw, (const NodeId[]){ v, v_0, v_1 }, 3);
+			return match_multiply_at_add_subtract_multiply_cf99(rw, v);
+		}
+		return match_multiply_at_add_subtract_multiply_cf99(rw, v);
+	}
+	return match_multiply_at_add_subtract_multiply_cf99(rw, v);
+}
+
+/* rules rooted at multiply, from add_subtract_multiply on */
+static NodeId
+match_multiply_at_add_subtract_multiply_4822(Rw *rw, NodeId v)
+{
+	const Module *m = rw->m;
+	NodeId v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+
+	v_0 = rw_arg(m, v, 0);
+	v_0_1 = rw_arg(m, v_0, 1);
+	v_1 = rw_arg(m, v, 1);
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (!(v_1_0 == v_0_1))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	v_1_1 = rw_arg(m, v_1, 1);
+	if (!(v_1_1 == v_0_0))
+		return 0;
+	composite_add_subtract_multiply(rw, (const NodeId[]){ v, v_0, v_1 }, 3);
+	return 0;
+}
+
+/* rules rooted at multiply, from add_subtract_multiply on */
+static NodeId
+match_multiply_v_0_subtract(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_op(m, v_1) == OP_ADD))
+		return 0;
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (!(rw_kind(m, v_1_0) == NK_VAR))
+		return 0;
+	v_1_1 = rw_arg(m, v_1, 1);
+	if (!(rw_kind(m, v_1_1) == NK_VAR))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (v_1_0 == v_0_0) {
+		v_0_1 = rw_arg(m, v_0, 1);
+		if (v_1_1 == v_0_1) {
+			composite_add_subtract_multiply(rw, (const NodeId[]){ v, v_0, v_1 }, 3);
+			return match_multiply_at_add_subtract_multiply_4822(rw, v);
+		}
+		return match_multiply_at_add_subtract_multiply_4822(rw, v);
+	}
+	return match_multiply_at_add_subtract_multiply_4822(rw, v);
+}
 
 /* rules rooted at multiply */
 static NodeId
@@ -28,100 +146,16 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
 	(void)rule;
-	NodeId v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_kind(m, v_0_0) == NK_VAR) {
-			v_0_1 = rw_arg(m, v_0, 1);
-			if (rw_kind(m, v_0_1) == NK_VAR) {
-				v_1 = rw_arg(m, v, 1);
-				if (rw_op(m, v_1) == OP_SUBTRACT) {
-					v_1_0 = rw_arg(m, v_1, 0);
-					if (v_1_0 == v_0_0) {
-						v_1_1 = rw_arg(m, v_1, 1);
-						if (v_1_1 == v_0_1) {
-							/* composite add_subtract_multiply, variant 1 of 4
-							 * match:  multiply(add(x:var, y:var), subtract(x, y)) */
-							{
-#line 17 "rulesets/ccompiler.rules"
-								rw_report(rw, 0, (const NodeId[]){ v, v_0, v_1 }, 3, 1);
-#line 50 "gen/ccompiler.c"
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_SUBTRACT) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		v_1 = rw_arg(m, v, 1);
-		if (rw_op(m, v_1) == OP_ADD) {
-			v_1_0 = rw_arg(m, v_1, 0);
-			if (v_1_0 == v_0_0 &&
-				    rw_kind(m, v_1_0) == NK_VAR) {
-				v_1_1 = rw_arg(m, v_1, 1);
-				if (v_1_1 == v_0_1 &&
-					    rw_kind(m, v_1_1) == NK_VAR) {
-					/* composite add_subtract_multiply, variant 2 of 4
-					 * match:  multiply(subtract(x, y), add(x:var, y:var)) */
-					{
-#line 17 "rulesets/ccompiler.rules"
-						rw_report(rw, 0, (const NodeId[]){ v, v_0, v_1 }, 3, 1);
-#line 74 "gen/ccompiler.c"
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_kind(m, v_0_0) == NK_VAR) {
-			v_0_1 = rw_arg(m, v_0, 1);
-			if (rw_kind(m, v_0_1) == NK_VAR) {
-				v_1 = rw_arg(m, v, 1);
-				if (rw_op(m, v_1) == OP_SUBTRACT) {
-					v_1_0 = rw_arg(m, v_1, 0);
-					if (v_1_0 == v_0_1) {
-						v_1_1 = rw_arg(m, v_1, 1);
-						if (v_1_1 == v_0_0) {
-							/* composite add_subtract_multiply, variant 3 of 4
-							 * match:  multiply(add(y:var, x:var), subtract(x, y)) */
-							{
-#line 17 "rulesets/ccompiler.rules"
-								rw_report(rw, 0, (const NodeId[]){ v, v_0, v_1 }, 3, 1);
-#line 96 "gen/ccompiler.c"
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_SUBTRACT) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		v_1 = rw_arg(m, v, 1);
-		if (rw_op(m, v_1) == OP_ADD) {
-			v_1_0 = rw_arg(m, v_1, 0);
-			if (v_1_0 == v_0_1 &&
-				    rw_kind(m, v_1_0) == NK_VAR) {
-				v_1_1 = rw_arg(m, v_1, 1);
-				if (v_1_1 == v_0_0 &&
-					    rw_kind(m, v_1_1) == NK_VAR) {
-					/* composite add_subtract_multiply, variant 4 of 4
-					 * match:  multiply(subtract(x, y), add(y:var, x:var)) */
-					{
-#line 17 "rulesets/ccompiler.rules"
-						rw_report(rw, 0, (const NodeId[]){ v, v_0, v_1 }, 3, 1);
-#line 120 "gen/ccompiler.c"
-					}
-				}
-			}
-		}
+	switch (rw_op(m, v_0)) {
+	case OP_ADD:
+		return match_multiply_v_0_add(rw, v, v_0);
+	case OP_SUBTRACT:
+		return match_multiply_v_0_subtract(rw, v, v_0);
+	default:
+		break;
 	}
 	return 0;
 }
@@ -131,8 +165,9 @@ static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
 	switch (rw_op(rw->m, v)) {
-	case OP_MULTIPLY:
-		return match_multiply(rw, v, rule);
+#define CASE(op, fn) case op: return fn(rw, v, rule);
+	ROOTS(CASE)
+#undef CASE
 	default:
 		break;
 	}
@@ -141,11 +176,11 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 
 const Ruleset graft_ruleset_ccompiler = {
 	"ccompiler", "rulesets/ccompiler.rules",
-	1, rules,
-	0, strs,
-	0, lits,
+	NRULES, rules,
+	NSTRS, strs,
+	NLITS, lits,
 	match,
 	1,
-	1, roots,
+	sizeof roots / sizeof *roots - 1, roots,
 	0,
 };

@@ -5,38 +5,139 @@
 
 #include "rewrite.h"
 
-static const RuleInfo rules[] = {
-	{ "qnn_conv2d", "rulesets/cmsis-nn.rules", 32, RI_COMPOSITE },
-	{ "qnn_fully_connected", "rulesets/cmsis-nn.rules", 46, RI_COMPOSITE },
-	{ "qnn_avg_pool2d", "rulesets/cmsis-nn.rules", 55, RI_COMPOSITE },
-	{ "qnn_max_pool2d", "rulesets/cmsis-nn.rules", 61, RI_COMPOSITE },
-	{ "qnn_mul", "rulesets/cmsis-nn.rules", 68, RI_COMPOSITE },
-	{ "qnn_add", "rulesets/cmsis-nn.rules", 75, RI_COMPOSITE },
-	{ "qnn_softmax", "rulesets/cmsis-nn.rules", 83, RI_COMPOSITE },
-};
+/* The rules in the order of the file, where each is (the one place that
+   holds line numbers) and its priority; the strings compared as interned
+   symbols; the attribute literals, in Relay syntax.  The code below names
+   each one. */
+#define RULES(X) \
+	X(R_qnn_conv2d, "qnn_conv2d", "rulesets/cmsis-nn.rules", 32, RI_COMPOSITE, 0) \
+	X(R_qnn_fully_connected, "qnn_fully_connected", "rulesets/cmsis-nn.rules", 46, RI_COMPOSITE, 0) \
+	X(R_qnn_avg_pool2d, "qnn_avg_pool2d", "rulesets/cmsis-nn.rules", 55, RI_COMPOSITE, 0) \
+	X(R_qnn_max_pool2d, "qnn_max_pool2d", "rulesets/cmsis-nn.rules", 61, RI_COMPOSITE, 0) \
+	X(R_qnn_mul, "qnn_mul", "rulesets/cmsis-nn.rules", 68, RI_COMPOSITE, 0) \
+	X(R_qnn_add, "qnn_add", "rulesets/cmsis-nn.rules", 75, RI_COMPOSITE, 0) \
+	X(R_qnn_softmax, "qnn_softmax", "rulesets/cmsis-nn.rules", 83, RI_COMPOSITE, 0) \
+	/* end */
+#define STRS(X) \
+	X(S_HWIO, "HWIO") \
+	X(S_HWOI, "HWOI") \
+	X(S_NHWC, "NHWC") \
+	X(S_OHWI, "OHWI") \
+	X(S_OIHW, "OIHW") \
+	/* end */
+#define LITS(X) \
+	/* end */
 
-static const char *const strs[] = {
-	"NHWC",
-	"HWIO",
-	"HWOI",
-	"OHWI",
-	"OIHW",
-};
+#define ID(id, ...) id,
+#define TEXT(id, text) text,
+#define INFO(id, name, file, line, kind, prio) { name, file, line, kind, prio },
+enum { RULES(ID) NRULES };
+enum { STRS(ID) NSTRS };
+enum { LITS(ID) NLITS };
+static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
+static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-static const char *const lits[] = {
-	"",
-};
+/* the ops of the calls that patterns are rooted at, and their matchers */
+#define ROOTS(X) \
+	X(OP_CAST, match_cast) \
+	X(OP_CLIP, match_clip) \
+	X(OP_NN_MAX_POOL2D, match_nn_max_pool2d) \
+	X(OP_QNN_ADD, match_qnn_add) \
+	X(OP_QNN_MUL, match_qnn_mul) \
+	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
+	X(OP_QNN_REQUANTIZE, match_qnn_requantize) \
+	/* end */
+#define OPOF(op, fn) op,
+static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
 
-/* the ops of the calls that patterns are rooted at */
-static const OpId roots[] = {
-	OP_CAST,
-	OP_CLIP,
-	OP_NN_MAX_POOL2D,
-	OP_QNN_ADD,
-	OP_QNN_MUL,
-	OP_QNN_QUANTIZE,
-	OP_QNN_REQUANTIZE,
-};
+/* composite qnn_conv2d
+ * match:  clip?(r:qnn.requantize(ba:nn.bias_add?(c:qnn.conv2d(nn.pad?(x, const), w:const, izp:const, kzp:const, const, const), const), const, const, const, const))
+ * cond:   ((dtype(x) == "int8" && dtype(w) == "int8" && dtype(c) == "int32" && dtype(r) == "int8") || (dtype(x) == "int16" && dtype(w) == "int8" && dtype(c) == "int64" && dtype(r) == "int16")) && (dtype(x) != "int16" || value(izp) == 0) && value(kzp) == 0 && (present(ba) || !(c.groups == shape(x)[3] && ((c.kernel_layout == "HWIO" && c.groups == shape(w)[3]) || (c.kernel_layout == "HWOI" && c.groups == shape(w)[2]) || ((c.kernel_layout == "OHWI" || c.kernel_layout == "OIHW") && c.groups == shape(w)[0])))) */
+static void
+composite_qnn_conv2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_conv2d, in, nin, (((((((((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_c) == DT_INT32)) && (rw_dtype(m, p_r) == DT_INT8)) || ((((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_c) == DT_INT64)) && (rw_dtype(m, p_r) == DT_INT16))) && (!(rw_dtype(m, p_x) == DT_INT16) || (rw_value(rw, p_izp) == 0LL))) && (rw_value(rw, p_kzp) == 0LL)) && (1 || (!((rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_x, 3LL)) && ((((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_HWIO]) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 3LL))) || ((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_HWOI]) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 2LL)))) || (((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_OHWI]) || (rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_OIHW])) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 0LL))))))))) && !rw->gfail);
+}
+
+/* composite qnn_conv2d, its variants that bind names as variant 3 does
+ * match:  clip?(r:qnn.requantize(ba:nn.bias_add?(c:qnn.conv2d(nn.pad?(x, const), w:const, izp:const, kzp:const, const, const), const), const, const, const, const))
+ * cond:   ((dtype(x) == "int8" && dtype(w) == "int8" && dtype(c) == "int32" && dtype(r) == "int8") || (dtype(x) == "int16" && dtype(w) == "int8" && dtype(c) == "int64" && dtype(r) == "int16")) && (dtype(x) != "int16" || value(izp) == 0) && value(kzp) == 0 && (present(ba) || !(c.groups == shape(x)[3] && ((c.kernel_layout == "HWIO" && c.groups == shape(w)[3]) || (c.kernel_layout == "HWOI" && c.groups == shape(w)[2]) || ((c.kernel_layout == "OHWI" || c.kernel_layout == "OIHW") && c.groups == shape(w)[0])))) */
+static void
+composite_qnn_conv2d_2(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_conv2d, in, nin, (((((((((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_c) == DT_INT32)) && (rw_dtype(m, p_r) == DT_INT8)) || ((((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_c) == DT_INT64)) && (rw_dtype(m, p_r) == DT_INT16))) && (!(rw_dtype(m, p_x) == DT_INT16) || (rw_value(rw, p_izp) == 0LL))) && (rw_value(rw, p_kzp) == 0LL)) && (0 || (!((rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_x, 3LL)) && ((((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_HWIO]) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 3LL))) || ((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_HWOI]) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 2LL)))) || (((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_OHWI]) || (rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_OIHW])) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 0LL))))))))) && !rw->gfail);
+}
+
+/* composite qnn_fully_connected
+ * match:  clip?(r:qnn.requantize(nn.bias_add?(d:qnn.dense(x, w:const, const, kzp:const, const, const), const), const, const, const, const))
+ * cond:   ((dtype(x) == "int8" && dtype(w) == "int8" && dtype(d) == "int32" && dtype(r) == "int8") || (dtype(x) == "int16" && dtype(w) == "int8" && dtype(d) == "int64" && dtype(r) == "int16")) && value(kzp) == 0 */
+static void
+composite_qnn_fully_connected(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_d, NodeId p_x, NodeId p_w, NodeId p_kzp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_fully_connected, in, nin, (((((((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_d) == DT_INT32)) && (rw_dtype(m, p_r) == DT_INT8)) || ((((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_d) == DT_INT64)) && (rw_dtype(m, p_r) == DT_INT16))) && (rw_value(rw, p_kzp) == 0LL))) && !rw->gfail);
+}
+
+/* composite qnn_avg_pool2d
+ * match:  clip?(o:cast(p:nn.avg_pool2d(cast(x))))
+ * cond:   p.layout == "NHWC" && shape(x)[0] == 1 && ((dtype(x) == "int8" && dtype(o) == "int8") || (dtype(x) == "int16" && dtype(o) == "int16")) */
+static void
+composite_qnn_avg_pool2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_o, NodeId p_p, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_avg_pool2d, in, nin, ((((rw_attr_s(m, p_p, 4 /* layout */) == rw->syms[S_NHWC]) && (rw_dim(rw, p_x, 0LL) == 1LL)) && (((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_o) == DT_INT8)) || ((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_o) == DT_INT16))))) && !rw->gfail);
+}
+
+/* composite qnn_max_pool2d
+ * match:  clip?(p:nn.max_pool2d(x))
+ * cond:   p.layout == "NHWC" && shape(x)[0] == 1 && ((dtype(x) == "int8" && dtype(p) == "int8") || (dtype(x) == "int16" && dtype(p) == "int16")) */
+static void
+composite_qnn_max_pool2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_p, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_max_pool2d, in, nin, ((((rw_attr_s(m, p_p, 4 /* layout */) == rw->syms[S_NHWC]) && (rw_dim(rw, p_x, 0LL) == 1LL)) && (((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_p) == DT_INT8)) || ((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_p) == DT_INT16))))) && !rw->gfail);
+}
+
+/* composite qnn_mul
+ * match:  clip?(qnn.mul(a, b, const, za:const, const, zb:const, const, zo:const))
+ * cond:   !(is_const(a) && rank(a) == 0 && is_const(b) && rank(b) == 0) && (dtype(a) == "int8" || dtype(a) == "int16") && dtype(b) == dtype(a) && (dtype(a) != "int16" || (value(za) == 0 && value(zb) == 0 && value(zo) == 0)) */
+static void
+composite_qnn_mul(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_b, NodeId p_za, NodeId p_zb, NodeId p_zo)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_mul, in, nin, (((((!((((rw_kind(m, p_a) == NK_CONST) && (rw_rank(rw, p_a) == 0LL)) && (rw_kind(m, p_b) == NK_CONST)) && (rw_rank(rw, p_b) == 0LL))) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_INT16))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (!(rw_dtype(m, p_a) == DT_INT16) || (((rw_value(rw, p_za) == 0LL) && (rw_value(rw, p_zb) == 0LL)) && (rw_value(rw, p_zo) == 0LL))))) && !rw->gfail);
+}
+
+/* composite qnn_add
+ * match:  clip?(qnn.add(a, b, const, za:const, const, zb:const, const, zo:const))
+ * cond:   !(is_const(a) && rank(a) == 0 && is_const(b) && rank(b) == 0) && (dtype(a) == "int8" || dtype(a) == "int16") && dtype(b) == dtype(a) && (dtype(a) != "int16" || (value(za) == 0 && value(zb) == 0 && value(zo) == 0)) */
+static void
+composite_qnn_add(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_b, NodeId p_za, NodeId p_zb, NodeId p_zo)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_add, in, nin, (((((!((((rw_kind(m, p_a) == NK_CONST) && (rw_rank(rw, p_a) == 0LL)) && (rw_kind(m, p_b) == NK_CONST)) && (rw_rank(rw, p_b) == 0LL))) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_INT16))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (!(rw_dtype(m, p_a) == DT_INT16) || (((rw_value(rw, p_za) == 0LL) && (rw_value(rw, p_zb) == 0LL)) && (rw_value(rw, p_zo) == 0LL))))) && !rw->gfail);
+}
+
+/* composite qnn_softmax
+ * match:  q:qnn.quantize(nn.softmax(qnn.dequantize(x, const, const)), s:const, z:const)
+ * cond:   (value(s) == 1.0 / 256 && value(z) == -128 && q.out_dtype == "int8" && dtype(x) == "int8") || (value(s) == 1.0 / 32768 && value(z) == 0 && q.out_dtype == "int16" && dtype(x) == "int16") */
+static void
+composite_qnn_softmax(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_q, NodeId p_x, NodeId p_s, NodeId p_z)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_softmax, in, nin, ((((((rw_value(rw, p_s) == (1.0 / 256LL)) && (rw_value(rw, p_z) == -128LL)) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8)) && (rw_dtype(m, p_x) == DT_INT8)) || ((((rw_value(rw, p_s) == (1.0 / 32768LL)) && (rw_value(rw, p_z) == 0LL)) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT16)) && (rw_dtype(m, p_x) == DT_INT16)))) && !rw->gfail);
+}
 
 /* rules rooted at cast */
 static NodeId
@@ -47,22 +148,323 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0, v_0_0, v_0_0_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_NN_AVG_POOL2D) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_CAST) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			/* composite qnn_avg_pool2d, variant 2 of 2
-			 * match:  o:cast(p:nn.avg_pool2d(cast(x)))
-			 * cond:   (((p.layout == "NHWC") && (shape(x)[0] == 1)) && (((dtype(x) == "int8") && (dtype(o) == "int8")) || ((dtype(x) == "int16") && (dtype(o) == "int16")))) */
-			{
-#line 58 "rulesets/cmsis-nn.rules"
-				rw->gfail = 0;
-				int ok = ((((rw_attr_s(m, v_0, 4 /* layout */) == rw->syms[0]) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && (((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v) == DT_INT8)) || ((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v) == DT_INT16))))) && !rw->gfail;
-				rw_report(rw, 2, (const NodeId[]){ v, v_0, v_0_0 }, 3, ok);
-#line 62 "gen/cmsis-nn.c"
-			}
+	if (!(rw_op(m, v_0) == OP_NN_AVG_POOL2D))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_CAST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0 }, 3, v, v_0, v_0_0_0);
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_conv2d on */
+static NodeId
+match_clip_v_0_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0, NodeId v_0_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_1, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2;
+	NodeId v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_0_0_0, v_0_0_0_0_1;
+
+	v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+	if (!(rw_kind(m, v_0_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
+	if (!(rw_kind(m, v_0_0_0_2) == NK_CONST))
+		return 0;
+	v_0_0_0_3 = rw_arg(m, v_0_0_0, 3);
+	if (!(rw_kind(m, v_0_0_0_3) == NK_CONST))
+		return 0;
+	v_0_0_0_4 = rw_arg(m, v_0_0_0, 4);
+	if (!(rw_kind(m, v_0_0_0_4) == NK_CONST))
+		return 0;
+	v_0_0_0_5 = rw_arg(m, v_0_0_0, 5);
+	if (!(rw_kind(m, v_0_0_0_5) == NK_CONST))
+		return 0;
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_0_2 = rw_arg(m, v_0, 2);
+	if (!(rw_kind(m, v_0_2) == NK_CONST))
+		return 0;
+	v_0_3 = rw_arg(m, v_0, 3);
+	if (!(rw_kind(m, v_0_3) == NK_CONST))
+		return 0;
+	v_0_4 = rw_arg(m, v_0, 4);
+	if (!(rw_kind(m, v_0_4) == NK_CONST))
+		return 0;
+	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+	if (rw_op(m, v_0_0_0_0) == OP_NN_PAD) {
+		v_0_0_0_0_1 = rw_arg(m, v_0_0_0_0, 1);
+		if (rw_kind(m, v_0_0_0_0_1) == NK_CONST) {
+			v_0_0_0_0_0 = rw_arg(m, v_0_0_0_0, 0);
+			composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_0, v_0_0_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 16, v_0, v_0_0_0, v_0_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
+			composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
+			return 0;
 		}
+		composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
+		return 0;
 	}
+	composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_fully_connected on */
+static NodeId
+match_clip_v_0_0_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0, NodeId v_0_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_1, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2;
+	NodeId v_0_0_0_3, v_0_0_0_4, v_0_0_0_5;
+
+	v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+	if (!(rw_kind(m, v_0_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
+	if (!(rw_kind(m, v_0_0_0_2) == NK_CONST))
+		return 0;
+	v_0_0_0_3 = rw_arg(m, v_0_0_0, 3);
+	if (!(rw_kind(m, v_0_0_0_3) == NK_CONST))
+		return 0;
+	v_0_0_0_4 = rw_arg(m, v_0_0_0, 4);
+	if (!(rw_kind(m, v_0_0_0_4) == NK_CONST))
+		return 0;
+	v_0_0_0_5 = rw_arg(m, v_0_0_0, 5);
+	if (!(rw_kind(m, v_0_0_0_5) == NK_CONST))
+		return 0;
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_0_2 = rw_arg(m, v_0, 2);
+	if (!(rw_kind(m, v_0_2) == NK_CONST))
+		return 0;
+	v_0_3 = rw_arg(m, v_0, 3);
+	if (!(rw_kind(m, v_0_3) == NK_CONST))
+		return 0;
+	v_0_4 = rw_arg(m, v_0, 4);
+	if (!(rw_kind(m, v_0_4) == NK_CONST))
+		return 0;
+	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+	composite_qnn_fully_connected(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_3);
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_conv2d on */
+static NodeId
+match_clip_v_0_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0_0;
+
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	switch (rw_op(m, v_0_0_0)) {
+	case OP_QNN_CONV2D:
+		return match_clip_v_0_0_0_qnn_conv2d(rw, v, v_0, v_0_0, v_0_0_0);
+	case OP_QNN_DENSE:
+		return match_clip_v_0_0_0_qnn_dense(rw, v, v_0, v_0_0, v_0_0_0);
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_conv2d on */
+static NodeId
+match_clip_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3;
+	NodeId v_0_0_4, v_0_0_5, v_0_0_0_0, v_0_0_0_1;
+
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+		return 0;
+	v_0_0_3 = rw_arg(m, v_0_0, 3);
+	if (!(rw_kind(m, v_0_0_3) == NK_CONST))
+		return 0;
+	v_0_0_4 = rw_arg(m, v_0_0, 4);
+	if (!(rw_kind(m, v_0_0_4) == NK_CONST))
+		return 0;
+	v_0_0_5 = rw_arg(m, v_0_0, 5);
+	if (!(rw_kind(m, v_0_0_5) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_0_2 = rw_arg(m, v_0, 2);
+	if (!(rw_kind(m, v_0_2) == NK_CONST))
+		return 0;
+	v_0_3 = rw_arg(m, v_0, 3);
+	if (!(rw_kind(m, v_0_3) == NK_CONST))
+		return 0;
+	v_0_4 = rw_arg(m, v_0, 4);
+	if (!(rw_kind(m, v_0_4) == NK_CONST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	if (rw_op(m, v_0_0_0) == OP_NN_PAD) {
+		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
+			v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+			composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+			composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+			return 0;
+		}
+		composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+		return 0;
+	}
+	composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_fully_connected on */
+static NodeId
+match_clip_v_0_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3;
+	NodeId v_0_0_4, v_0_0_5;
+
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+		return 0;
+	v_0_0_3 = rw_arg(m, v_0_0, 3);
+	if (!(rw_kind(m, v_0_0_3) == NK_CONST))
+		return 0;
+	v_0_0_4 = rw_arg(m, v_0_0, 4);
+	if (!(rw_kind(m, v_0_0_4) == NK_CONST))
+		return 0;
+	v_0_0_5 = rw_arg(m, v_0_0, 5);
+	if (!(rw_kind(m, v_0_0_5) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_0_2 = rw_arg(m, v_0, 2);
+	if (!(rw_kind(m, v_0_2) == NK_CONST))
+		return 0;
+	v_0_3 = rw_arg(m, v_0, 3);
+	if (!(rw_kind(m, v_0_3) == NK_CONST))
+		return 0;
+	v_0_4 = rw_arg(m, v_0, 4);
+	if (!(rw_kind(m, v_0_4) == NK_CONST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	composite_qnn_fully_connected(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_3);
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_conv2d on */
+static NodeId
+match_clip_v_0_qnn_requantize(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	switch (rw_op(m, v_0_0)) {
+	case OP_NN_BIAS_ADD:
+		return match_clip_v_0_0_nn_bias_add(rw, v, v_0, v_0_0);
+	case OP_QNN_CONV2D:
+		return match_clip_v_0_0_qnn_conv2d(rw, v, v_0, v_0_0);
+	case OP_QNN_DENSE:
+		return match_clip_v_0_0_qnn_dense(rw, v, v_0, v_0_0);
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_avg_pool2d on */
+static NodeId
+match_clip_v_0_cast(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0, v_0_0_0, v_0_0_0_0;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_NN_AVG_POOL2D))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	if (!(rw_op(m, v_0_0_0) == OP_CAST))
+		return 0;
+	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0 }, 4, v_0, v_0_0, v_0_0_0_0);
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_mul on */
+static NodeId
+match_clip_v_0_qnn_mul(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7;
+
+	v_0_2 = rw_arg(m, v_0, 2);
+	if (!(rw_kind(m, v_0_2) == NK_CONST))
+		return 0;
+	v_0_3 = rw_arg(m, v_0, 3);
+	if (!(rw_kind(m, v_0_3) == NK_CONST))
+		return 0;
+	v_0_4 = rw_arg(m, v_0, 4);
+	if (!(rw_kind(m, v_0_4) == NK_CONST))
+		return 0;
+	v_0_5 = rw_arg(m, v_0, 5);
+	if (!(rw_kind(m, v_0_5) == NK_CONST))
+		return 0;
+	v_0_6 = rw_arg(m, v_0, 6);
+	if (!(rw_kind(m, v_0_6) == NK_CONST))
+		return 0;
+	v_0_7 = rw_arg(m, v_0, 7);
+	if (!(rw_kind(m, v_0_7) == NK_CONST))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	v_0_1 = rw_arg(m, v_0, 1);
+	composite_qnn_mul(rw, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_0, v_0_1, v_0_3, v_0_5, v_0_7);
+	composite_qnn_mul(rw, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_1, v_0_0, v_0_5, v_0_3, v_0_7);
+	return 0;
+}
+
+/* rules rooted at clip, from qnn_add on */
+static NodeId
+match_clip_v_0_qnn_add(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7;
+
+	v_0_2 = rw_arg(m, v_0, 2);
+	if (!(rw_kind(m, v_0_2) == NK_CONST))
+		return 0;
+	v_0_3 = rw_arg(m, v_0, 3);
+	if (!(rw_kind(m, v_0_3) == NK_CONST))
+		return 0;
+	v_0_4 = rw_arg(m, v_0, 4);
+	if (!(rw_kind(m, v_0_4) == NK_CONST))
+		return 0;
+	v_0_5 = rw_arg(m, v_0, 5);
+	if (!(rw_kind(m, v_0_5) == NK_CONST))
+		return 0;
+	v_0_6 = rw_arg(m, v_0, 6);
+	if (!(rw_kind(m, v_0_6) == NK_CONST))
+		return 0;
+	v_0_7 = rw_arg(m, v_0, 7);
+	if (!(rw_kind(m, v_0_7) == NK_CONST))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	v_0_1 = rw_arg(m, v_0, 1);
+	composite_qnn_add(rw, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_0, v_0_1, v_0_3, v_0_5, v_0_7);
+	composite_qnn_add(rw, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_1, v_0_0, v_0_5, v_0_3, v_0_7);
 	return 0;
 }
 
@@ -72,390 +474,24 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
 	(void)rule;
-	NodeId v_0, v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6;
-	NodeId v_0_7, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_0_0_0;
-	NodeId v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_0_0_0, v_0_0_0_0_1;
+	NodeId v_0, v_0_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_QNN_REQUANTIZE) {
+	switch (rw_op(m, v_0)) {
+	case OP_QNN_REQUANTIZE:
+		return match_clip_v_0_qnn_requantize(rw, v, v_0);
+	case OP_CAST:
+		return match_clip_v_0_cast(rw, v, v_0);
+	case OP_NN_MAX_POOL2D:
 		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_NN_BIAS_ADD) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_op(m, v_0_0_0) == OP_QNN_CONV2D) {
-				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-				if (rw_op(m, v_0_0_0_0) == OP_NN_PAD) {
-					v_0_0_0_0_0 = rw_arg(m, v_0_0_0_0, 0);
-					v_0_0_0_0_1 = rw_arg(m, v_0_0_0_0, 1);
-					if (rw_kind(m, v_0_0_0_0_1) == NK_CONST) {
-						v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-						if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-							v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-							if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
-								v_0_0_0_3 = rw_arg(m, v_0_0_0, 3);
-								if (rw_kind(m, v_0_0_0_3) == NK_CONST) {
-									v_0_0_0_4 = rw_arg(m, v_0_0_0, 4);
-									if (rw_kind(m, v_0_0_0_4) == NK_CONST) {
-										v_0_0_0_5 = rw_arg(m, v_0_0_0, 5);
-										if (rw_kind(m, v_0_0_0_5) == NK_CONST) {
-											v_0_0_1 = rw_arg(m, v_0_0, 1);
-											if (rw_kind(m, v_0_0_1) == NK_CONST) {
-												v_0_1 = rw_arg(m, v_0, 1);
-												if (rw_kind(m, v_0_1) == NK_CONST) {
-													v_0_2 = rw_arg(m, v_0, 2);
-													if (rw_kind(m, v_0_2) == NK_CONST) {
-														v_0_3 = rw_arg(m, v_0, 3);
-														if (rw_kind(m, v_0_3) == NK_CONST) {
-															v_0_4 = rw_arg(m, v_0, 4);
-															if (rw_kind(m, v_0_4) == NK_CONST) {
-																/* composite qnn_conv2d, variant 1 of 8
-																 * match:  clip(r:qnn.requantize(ba:nn.bias_add(c:qnn.conv2d(nn.pad(x, const), w:const, izp:const, kzp:const, const, const), const), const, const, const, const))
-																 * cond:   ((((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(c) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(c) == "int64")) && (dtype(r) == "int16"))) && ((dtype(x) != "int16") || (value(izp) == 0))) && (value(kzp) == 0)) && (present(ba) || !((c.groups == shape(x)[3]) && ((((c.kernel_layout == "HWIO") && (c.groups == shape(w)[3])) || ((c.kernel_layout == "HWOI") && (c.groups == shape(w)[2]))) || (((c.kernel_layout == "OHWI") || (c.kernel_layout == "OIHW")) && (c.groups == shape(w)[0])))))) */
-																{
-#line 39 "rulesets/cmsis-nn.rules"
-																	rw->gfail = 0;
-																	int ok = (((((((((rw_dtype(m, v_0_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_0_3) == 0LL)) && (1 || (!((rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 0LL))))))))) && !rw->gfail;
-																	rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_0, v_0_0_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 16, ok);
-#line 118 "gen/cmsis-nn.c"
-																}
-															}
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-				v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-				if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-					v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-					if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
-						v_0_0_0_3 = rw_arg(m, v_0_0_0, 3);
-						if (rw_kind(m, v_0_0_0_3) == NK_CONST) {
-							v_0_0_0_4 = rw_arg(m, v_0_0_0, 4);
-							if (rw_kind(m, v_0_0_0_4) == NK_CONST) {
-								v_0_0_0_5 = rw_arg(m, v_0_0_0, 5);
-								if (rw_kind(m, v_0_0_0_5) == NK_CONST) {
-									v_0_0_1 = rw_arg(m, v_0_0, 1);
-									if (rw_kind(m, v_0_0_1) == NK_CONST) {
-										v_0_1 = rw_arg(m, v_0, 1);
-										if (rw_kind(m, v_0_1) == NK_CONST) {
-											v_0_2 = rw_arg(m, v_0, 2);
-											if (rw_kind(m, v_0_2) == NK_CONST) {
-												v_0_3 = rw_arg(m, v_0, 3);
-												if (rw_kind(m, v_0_3) == NK_CONST) {
-													v_0_4 = rw_arg(m, v_0, 4);
-													if (rw_kind(m, v_0_4) == NK_CONST) {
-														/* composite qnn_conv2d, variant 2 of 8
-														 * match:  clip(r:qnn.requantize(ba:nn.bias_add(c:qnn.conv2d(x, w:const, izp:const, kzp:const, const, const), const), const, const, const, const))
-														 * cond:   ((((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(c) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(c) == "int64")) && (dtype(r) == "int16"))) && ((dtype(x) != "int16") || (value(izp) == 0))) && (value(kzp) == 0)) && (present(ba) || !((c.groups == shape(x)[3]) && ((((c.kernel_layout == "HWIO") && (c.groups == shape(w)[3])) || ((c.kernel_layout == "HWOI") && (c.groups == shape(w)[2]))) || (((c.kernel_layout == "OHWI") || (c.kernel_layout == "OIHW")) && (c.groups == shape(w)[0])))))) */
-														{
-#line 39 "rulesets/cmsis-nn.rules"
-															rw->gfail = 0;
-															int ok = (((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_0_3) == 0LL)) && (1 || (!((rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_1, 0LL))))))))) && !rw->gfail;
-															rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, ok);
-#line 160 "gen/cmsis-nn.c"
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-		if (rw_op(m, v_0_0) == OP_QNN_CONV2D) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_op(m, v_0_0_0) == OP_NN_PAD) {
-				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-				v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-				if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-					v_0_0_1 = rw_arg(m, v_0_0, 1);
-					if (rw_kind(m, v_0_0_1) == NK_CONST) {
-						v_0_0_2 = rw_arg(m, v_0_0, 2);
-						if (rw_kind(m, v_0_0_2) == NK_CONST) {
-							v_0_0_3 = rw_arg(m, v_0_0, 3);
-							if (rw_kind(m, v_0_0_3) == NK_CONST) {
-								v_0_0_4 = rw_arg(m, v_0_0, 4);
-								if (rw_kind(m, v_0_0_4) == NK_CONST) {
-									v_0_0_5 = rw_arg(m, v_0_0, 5);
-									if (rw_kind(m, v_0_0_5) == NK_CONST) {
-										v_0_1 = rw_arg(m, v_0, 1);
-										if (rw_kind(m, v_0_1) == NK_CONST) {
-											v_0_2 = rw_arg(m, v_0, 2);
-											if (rw_kind(m, v_0_2) == NK_CONST) {
-												v_0_3 = rw_arg(m, v_0, 3);
-												if (rw_kind(m, v_0_3) == NK_CONST) {
-													v_0_4 = rw_arg(m, v_0, 4);
-													if (rw_kind(m, v_0_4) == NK_CONST) {
-														/* composite qnn_conv2d, variant 3 of 8
-														 * match:  clip(r:qnn.requantize(c:qnn.conv2d(nn.pad(x, const), w:const, izp:const, kzp:const, const, const), const, const, const, const))
-														 * cond:   ((((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(c) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(c) == "int64")) && (dtype(r) == "int16"))) && ((dtype(x) != "int16") || (value(izp) == 0))) && (value(kzp) == 0)) && (present(ba) || !((c.groups == shape(x)[3]) && ((((c.kernel_layout == "HWIO") && (c.groups == shape(w)[3])) || ((c.kernel_layout == "HWOI") && (c.groups == shape(w)[2]))) || (((c.kernel_layout == "OHWI") || (c.kernel_layout == "OIHW")) && (c.groups == shape(w)[0])))))) */
-														{
-#line 39 "rulesets/cmsis-nn.rules"
-															rw->gfail = 0;
-															int ok = (((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_3) == 0LL)) && (0 || (!((rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 0LL))))))))) && !rw->gfail;
-															rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, ok);
-#line 206 "gen/cmsis-nn.c"
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_0_3 = rw_arg(m, v_0_0, 3);
-					if (rw_kind(m, v_0_0_3) == NK_CONST) {
-						v_0_0_4 = rw_arg(m, v_0_0, 4);
-						if (rw_kind(m, v_0_0_4) == NK_CONST) {
-							v_0_0_5 = rw_arg(m, v_0_0, 5);
-							if (rw_kind(m, v_0_0_5) == NK_CONST) {
-								v_0_1 = rw_arg(m, v_0, 1);
-								if (rw_kind(m, v_0_1) == NK_CONST) {
-									v_0_2 = rw_arg(m, v_0, 2);
-									if (rw_kind(m, v_0_2) == NK_CONST) {
-										v_0_3 = rw_arg(m, v_0, 3);
-										if (rw_kind(m, v_0_3) == NK_CONST) {
-											v_0_4 = rw_arg(m, v_0, 4);
-											if (rw_kind(m, v_0_4) == NK_CONST) {
-												/* composite qnn_conv2d, variant 4 of 8
-												 * match:  clip(r:qnn.requantize(c:qnn.conv2d(x, w:const, izp:const, kzp:const, const, const), const, const, const, const))
-												 * cond:   ((((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(c) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(c) == "int64")) && (dtype(r) == "int16"))) && ((dtype(x) != "int16") || (value(izp) == 0))) && (value(kzp) == 0)) && (present(ba) || !((c.groups == shape(x)[3]) && ((((c.kernel_layout == "HWIO") && (c.groups == shape(w)[3])) || ((c.kernel_layout == "HWOI") && (c.groups == shape(w)[2]))) || (((c.kernel_layout == "OHWI") || (c.kernel_layout == "OIHW")) && (c.groups == shape(w)[0])))))) */
-												{
-#line 39 "rulesets/cmsis-nn.rules"
-													rw->gfail = 0;
-													int ok = (((((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_3) == 0LL)) && (0 || (!((rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 0LL))))))))) && !rw->gfail;
-													rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, ok);
-#line 245 "gen/cmsis-nn.c"
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-		if (rw_op(m, v_0_0) == OP_NN_BIAS_ADD) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_op(m, v_0_0_0) == OP_QNN_DENSE) {
-				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-				v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-				if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-					v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-					if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
-						v_0_0_0_3 = rw_arg(m, v_0_0_0, 3);
-						if (rw_kind(m, v_0_0_0_3) == NK_CONST) {
-							v_0_0_0_4 = rw_arg(m, v_0_0_0, 4);
-							if (rw_kind(m, v_0_0_0_4) == NK_CONST) {
-								v_0_0_0_5 = rw_arg(m, v_0_0_0, 5);
-								if (rw_kind(m, v_0_0_0_5) == NK_CONST) {
-									v_0_0_1 = rw_arg(m, v_0_0, 1);
-									if (rw_kind(m, v_0_0_1) == NK_CONST) {
-										v_0_1 = rw_arg(m, v_0, 1);
-										if (rw_kind(m, v_0_1) == NK_CONST) {
-											v_0_2 = rw_arg(m, v_0, 2);
-											if (rw_kind(m, v_0_2) == NK_CONST) {
-												v_0_3 = rw_arg(m, v_0, 3);
-												if (rw_kind(m, v_0_3) == NK_CONST) {
-													v_0_4 = rw_arg(m, v_0, 4);
-													if (rw_kind(m, v_0_4) == NK_CONST) {
-														/* composite qnn_fully_connected, variant 1 of 4
-														 * match:  clip(r:qnn.requantize(nn.bias_add(d:qnn.dense(x, w:const, const, kzp:const, const, const), const), const, const, const, const))
-														 * cond:   ((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(d) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(d) == "int64")) && (dtype(r) == "int16"))) && (value(kzp) == 0)) */
-														{
-#line 52 "rulesets/cmsis-nn.rules"
-															rw->gfail = 0;
-															int ok = (((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (rw_value(rw, v_0_0_0_3) == 0LL))) && !rw->gfail;
-															rw_report(rw, 1, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, ok);
-#line 289 "gen/cmsis-nn.c"
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-		if (rw_op(m, v_0_0) == OP_QNN_DENSE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_0_3 = rw_arg(m, v_0_0, 3);
-					if (rw_kind(m, v_0_0_3) == NK_CONST) {
-						v_0_0_4 = rw_arg(m, v_0_0, 4);
-						if (rw_kind(m, v_0_0_4) == NK_CONST) {
-							v_0_0_5 = rw_arg(m, v_0_0, 5);
-							if (rw_kind(m, v_0_0_5) == NK_CONST) {
-								v_0_1 = rw_arg(m, v_0, 1);
-								if (rw_kind(m, v_0_1) == NK_CONST) {
-									v_0_2 = rw_arg(m, v_0, 2);
-									if (rw_kind(m, v_0_2) == NK_CONST) {
-										v_0_3 = rw_arg(m, v_0, 3);
-										if (rw_kind(m, v_0_3) == NK_CONST) {
-											v_0_4 = rw_arg(m, v_0, 4);
-											if (rw_kind(m, v_0_4) == NK_CONST) {
-												/* composite qnn_fully_connected, variant 2 of 4
-												 * match:  clip(r:qnn.requantize(d:qnn.dense(x, w:const, const, kzp:const, const, const), const, const, const, const))
-												 * cond:   ((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(d) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(d) == "int64")) && (dtype(r) == "int16"))) && (value(kzp) == 0)) */
-												{
-#line 52 "rulesets/cmsis-nn.rules"
-													rw->gfail = 0;
-													int ok = (((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v_0) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v_0) == DT_INT16))) && (rw_value(rw, v_0_0_3) == 0LL))) && !rw->gfail;
-													rw_report(rw, 1, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, ok);
-#line 331 "gen/cmsis-nn.c"
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_CAST) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_NN_AVG_POOL2D) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_op(m, v_0_0_0) == OP_CAST) {
-				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-				/* composite qnn_avg_pool2d, variant 1 of 2
-				 * match:  clip(o:cast(p:nn.avg_pool2d(cast(x))))
-				 * cond:   (((p.layout == "NHWC") && (shape(x)[0] == 1)) && (((dtype(x) == "int8") && (dtype(o) == "int8")) || ((dtype(x) == "int16") && (dtype(o) == "int16")))) */
-				{
-#line 58 "rulesets/cmsis-nn.rules"
-					rw->gfail = 0;
-					int ok = ((((rw_attr_s(m, v_0_0, 4 /* layout */) == rw->syms[0]) && (rw_dim(rw, v_0_0_0_0, 0LL) == 1LL)) && (((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0) == DT_INT8)) || ((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0) == DT_INT16))))) && !rw->gfail;
-					rw_report(rw, 2, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0 }, 4, ok);
-#line 358 "gen/cmsis-nn.c"
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_MAX_POOL2D) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		/* composite qnn_max_pool2d, variant 1 of 2
-		 * match:  clip(p:nn.max_pool2d(x))
-		 * cond:   (((p.layout == "NHWC") && (shape(x)[0] == 1)) && (((dtype(x) == "int8") && (dtype(p) == "int8")) || ((dtype(x) == "int16") && (dtype(p) == "int16")))) */
-		{
-#line 64 "rulesets/cmsis-nn.rules"
-			rw->gfail = 0;
-			int ok = ((((rw_attr_s(m, v_0, 4 /* layout */) == rw->syms[0]) && (rw_dim(rw, v_0_0, 0LL) == 1LL)) && (((rw_dtype(m, v_0_0) == DT_INT8) && (rw_dtype(m, v_0) == DT_INT8)) || ((rw_dtype(m, v_0_0) == DT_INT16) && (rw_dtype(m, v_0) == DT_INT16))))) && !rw->gfail;
-			rw_report(rw, 3, (const NodeId[]){ v, v_0 }, 2, ok);
-#line 373 "gen/cmsis-nn.c"
-		}
-	}
-	if (rw_op(m, v_0) == OP_QNN_MUL) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		v_0_2 = rw_arg(m, v_0, 2);
-		if (rw_kind(m, v_0_2) == NK_CONST) {
-			v_0_3 = rw_arg(m, v_0, 3);
-			if (rw_kind(m, v_0_3) == NK_CONST) {
-				v_0_4 = rw_arg(m, v_0, 4);
-				if (rw_kind(m, v_0_4) == NK_CONST) {
-					v_0_5 = rw_arg(m, v_0, 5);
-					if (rw_kind(m, v_0_5) == NK_CONST) {
-						v_0_6 = rw_arg(m, v_0, 6);
-						if (rw_kind(m, v_0_6) == NK_CONST) {
-							v_0_7 = rw_arg(m, v_0, 7);
-							if (rw_kind(m, v_0_7) == NK_CONST) {
-								/* composite qnn_mul, variant 1 of 4
-								 * match:  clip(qnn.mul(a, b, const, za:const, const, zb:const, const, zo:const))
-								 * cond:   (((!(((is_const(a) && (rank(a) == 0)) && is_const(b)) && (rank(b) == 0)) && ((dtype(a) == "int8") || (dtype(a) == "int16"))) && (dtype(b) == dtype(a))) && ((dtype(a) != "int16") || (((value(za) == 0) && (value(zb) == 0)) && (value(zo) == 0)))) */
-								{
-#line 72 "rulesets/cmsis-nn.rules"
-									rw->gfail = 0;
-									int ok = (((((!((((rw_kind(m, v_0_0) == NK_CONST) && (rw_rank(rw, v_0_0) == 0LL)) && (rw_kind(m, v_0_1) == NK_CONST)) && (rw_rank(rw, v_0_1) == 0LL))) && ((rw_dtype(m, v_0_0) == DT_INT8) || (rw_dtype(m, v_0_0) == DT_INT16))) && (rw_dtype(m, v_0_1) == rw_dtype(m, v_0_0))) && (!(rw_dtype(m, v_0_0) == DT_INT16) || (((rw_value(rw, v_0_3) == 0LL) && (rw_value(rw, v_0_5) == 0LL)) && (rw_value(rw, v_0_7) == 0LL))))) && !rw->gfail;
-									rw_report(rw, 4, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, ok);
-#line 399 "gen/cmsis-nn.c"
-								}
-								/* composite qnn_mul, variant 2 of 4
-								 * match:  clip(qnn.mul(b, a, const, zb:const, const, za:const, const, zo:const))
-								 * cond:   (((!(((is_const(a) && (rank(a) == 0)) && is_const(b)) && (rank(b) == 0)) && ((dtype(a) == "int8") || (dtype(a) == "int16"))) && (dtype(b) == dtype(a))) && ((dtype(a) != "int16") || (((value(za) == 0) && (value(zb) == 0)) && (value(zo) == 0)))) */
-								{
-#line 72 "rulesets/cmsis-nn.rules"
-									rw->gfail = 0;
-									int ok = (((((!((((rw_kind(m, v_0_1) == NK_CONST) && (rw_rank(rw, v_0_1) == 0LL)) && (rw_kind(m, v_0_0) == NK_CONST)) && (rw_rank(rw, v_0_0) == 0LL))) && ((rw_dtype(m, v_0_1) == DT_INT8) || (rw_dtype(m, v_0_1) == DT_INT16))) && (rw_dtype(m, v_0_0) == rw_dtype(m, v_0_1))) && (!(rw_dtype(m, v_0_1) == DT_INT16) || (((rw_value(rw, v_0_5) == 0LL) && (rw_value(rw, v_0_3) == 0LL)) && (rw_value(rw, v_0_7) == 0LL))))) && !rw->gfail;
-									rw_report(rw, 4, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, ok);
-#line 409 "gen/cmsis-nn.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_QNN_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		v_0_2 = rw_arg(m, v_0, 2);
-		if (rw_kind(m, v_0_2) == NK_CONST) {
-			v_0_3 = rw_arg(m, v_0, 3);
-			if (rw_kind(m, v_0_3) == NK_CONST) {
-				v_0_4 = rw_arg(m, v_0, 4);
-				if (rw_kind(m, v_0_4) == NK_CONST) {
-					v_0_5 = rw_arg(m, v_0, 5);
-					if (rw_kind(m, v_0_5) == NK_CONST) {
-						v_0_6 = rw_arg(m, v_0, 6);
-						if (rw_kind(m, v_0_6) == NK_CONST) {
-							v_0_7 = rw_arg(m, v_0, 7);
-							if (rw_kind(m, v_0_7) == NK_CONST) {
-								/* composite qnn_add, variant 1 of 4
-								 * match:  clip(qnn.add(a, b, const, za:const, const, zb:const, const, zo:const))
-								 * cond:   (((!(((is_const(a) && (rank(a) == 0)) && is_const(b)) && (rank(b) == 0)) && ((dtype(a) == "int8") || (dtype(a) == "int16"))) && (dtype(b) == dtype(a))) && ((dtype(a) != "int16") || (((value(za) == 0) && (value(zb) == 0)) && (value(zo) == 0)))) */
-								{
-#line 79 "rulesets/cmsis-nn.rules"
-									rw->gfail = 0;
-									int ok = (((((!((((rw_kind(m, v_0_0) == NK_CONST) && (rw_rank(rw, v_0_0) == 0LL)) && (rw_kind(m, v_0_1) == NK_CONST)) && (rw_rank(rw, v_0_1) == 0LL))) && ((rw_dtype(m, v_0_0) == DT_INT8) || (rw_dtype(m, v_0_0) == DT_INT16))) && (rw_dtype(m, v_0_1) == rw_dtype(m, v_0_0))) && (!(rw_dtype(m, v_0_0) == DT_INT16) || (((rw_value(rw, v_0_3) == 0LL) && (rw_value(rw, v_0_5) == 0LL)) && (rw_value(rw, v_0_7) == 0LL))))) && !rw->gfail;
-									rw_report(rw, 5, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, ok);
-#line 441 "gen/cmsis-nn.c"
-								}
-								/* composite qnn_add, variant 2 of 4
-								 * match:  clip(qnn.add(b, a, const, zb:const, const, za:const, const, zo:const))
-								 * cond:   (((!(((is_const(a) && (rank(a) == 0)) && is_const(b)) && (rank(b) == 0)) && ((dtype(a) == "int8") || (dtype(a) == "int16"))) && (dtype(b) == dtype(a))) && ((dtype(a) != "int16") || (((value(za) == 0) && (value(zb) == 0)) && (value(zo) == 0)))) */
-								{
-#line 79 "rulesets/cmsis-nn.rules"
-									rw->gfail = 0;
-									int ok = (((((!((((rw_kind(m, v_0_1) == NK_CONST) && (rw_rank(rw, v_0_1) == 0LL)) && (rw_kind(m, v_0_0) == NK_CONST)) && (rw_rank(rw, v_0_0) == 0LL))) && ((rw_dtype(m, v_0_1) == DT_INT8) || (rw_dtype(m, v_0_1) == DT_INT16))) && (rw_dtype(m, v_0_0) == rw_dtype(m, v_0_1))) && (!(rw_dtype(m, v_0_1) == DT_INT16) || (((rw_value(rw, v_0_5) == 0LL) && (rw_value(rw, v_0_3) == 0LL)) && (rw_value(rw, v_0_7) == 0LL))))) && !rw->gfail;
-									rw_report(rw, 5, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, ok);
-#line 451 "gen/cmsis-nn.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
+		composite_qnn_max_pool2d(rw, (const NodeId[]){ v, v_0 }, 2, v_0, v_0_0);
+		return 0;
+	case OP_QNN_MUL:
+		return match_clip_v_0_qnn_mul(rw, v, v_0);
+	case OP_QNN_ADD:
+		return match_clip_v_0_qnn_add(rw, v, v_0);
+	default:
+		break;
 	}
 	return 0;
 }
@@ -469,16 +505,7 @@ match_nn_max_pool2d(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	/* composite qnn_max_pool2d, variant 2 of 2
-	 * match:  p:nn.max_pool2d(x)
-	 * cond:   (((p.layout == "NHWC") && (shape(x)[0] == 1)) && (((dtype(x) == "int8") && (dtype(p) == "int8")) || ((dtype(x) == "int16") && (dtype(p) == "int16")))) */
-	{
-#line 64 "rulesets/cmsis-nn.rules"
-		rw->gfail = 0;
-		int ok = ((((rw_attr_s(m, v, 4 /* layout */) == rw->syms[0]) && (rw_dim(rw, v_0, 0LL) == 1LL)) && (((rw_dtype(m, v_0) == DT_INT8) && (rw_dtype(m, v) == DT_INT8)) || ((rw_dtype(m, v_0) == DT_INT16) && (rw_dtype(m, v) == DT_INT16))))) && !rw->gfail;
-		rw_report(rw, 3, (const NodeId[]){ v }, 1, ok);
-#line 480 "gen/cmsis-nn.c"
-	}
+	composite_qnn_max_pool2d(rw, (const NodeId[]){ v }, 1, v, v_0);
 	return 0;
 }
 
@@ -490,46 +517,28 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 	(void)rule;
 	NodeId v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
 
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_5 = rw_arg(m, v, 5);
+	if (!(rw_kind(m, v_5) == NK_CONST))
+		return 0;
+	v_6 = rw_arg(m, v, 6);
+	if (!(rw_kind(m, v_6) == NK_CONST))
+		return 0;
+	v_7 = rw_arg(m, v, 7);
+	if (!(rw_kind(m, v_7) == NK_CONST))
+		return 0;
 	v_0 = rw_arg(m, v, 0);
 	v_1 = rw_arg(m, v, 1);
-	v_2 = rw_arg(m, v, 2);
-	if (rw_kind(m, v_2) == NK_CONST) {
-		v_3 = rw_arg(m, v, 3);
-		if (rw_kind(m, v_3) == NK_CONST) {
-			v_4 = rw_arg(m, v, 4);
-			if (rw_kind(m, v_4) == NK_CONST) {
-				v_5 = rw_arg(m, v, 5);
-				if (rw_kind(m, v_5) == NK_CONST) {
-					v_6 = rw_arg(m, v, 6);
-					if (rw_kind(m, v_6) == NK_CONST) {
-						v_7 = rw_arg(m, v, 7);
-						if (rw_kind(m, v_7) == NK_CONST) {
-							/* composite qnn_add, variant 3 of 4
-							 * match:  qnn.add(a, b, const, za:const, const, zb:const, const, zo:const)
-							 * cond:   (((!(((is_const(a) && (rank(a) == 0)) && is_const(b)) && (rank(b) == 0)) && ((dtype(a) == "int8") || (dtype(a) == "int16"))) && (dtype(b) == dtype(a))) && ((dtype(a) != "int16") || (((value(za) == 0) && (value(zb) == 0)) && (value(zo) == 0)))) */
-							{
-#line 79 "rulesets/cmsis-nn.rules"
-								rw->gfail = 0;
-								int ok = (((((!((((rw_kind(m, v_0) == NK_CONST) && (rw_rank(rw, v_0) == 0LL)) && (rw_kind(m, v_1) == NK_CONST)) && (rw_rank(rw, v_1) == 0LL))) && ((rw_dtype(m, v_0) == DT_INT8) || (rw_dtype(m, v_0) == DT_INT16))) && (rw_dtype(m, v_1) == rw_dtype(m, v_0))) && (!(rw_dtype(m, v_0) == DT_INT16) || (((rw_value(rw, v_3) == 0LL) && (rw_value(rw, v_5) == 0LL)) && (rw_value(rw, v_7) == 0LL))))) && !rw->gfail;
-								rw_report(rw, 5, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 515 "gen/cmsis-nn.c"
-							}
-							/* composite qnn_add, variant 4 of 4
-							 * match:  qnn.add(b, a, const, zb:const, const, za:const, const, zo:const)
-							 * cond:   (((!(((is_const(a) && (rank(a) == 0)) && is_const(b)) && (rank(b) == 0)) && ((dtype(a) == "int8") || (dtype(a) == "int16"))) && (dtype(b) == dtype(a))) && ((dtype(a) != "int16") || (((value(za) == 0) && (value(zb) == 0)) && (value(zo) == 0)))) */
-							{
-#line 79 "rulesets/cmsis-nn.rules"
-								rw->gfail = 0;
-								int ok = (((((!((((rw_kind(m, v_1) == NK_CONST) && (rw_rank(rw, v_1) == 0LL)) && (rw_kind(m, v_0) == NK_CONST)) && (rw_rank(rw, v_0) == 0LL))) && ((rw_dtype(m, v_1) == DT_INT8) || (rw_dtype(m, v_1) == DT_INT16))) && (rw_dtype(m, v_0) == rw_dtype(m, v_1))) && (!(rw_dtype(m, v_1) == DT_INT16) || (((rw_value(rw, v_5) == 0LL) && (rw_value(rw, v_3) == 0LL)) && (rw_value(rw, v_7) == 0LL))))) && !rw->gfail;
-								rw_report(rw, 5, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 525 "gen/cmsis-nn.c"
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+	composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_0, v_1, v_3, v_5, v_7);
+	composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_1, v_0, v_5, v_3, v_7);
 	return 0;
 }
 
@@ -541,46 +550,28 @@ match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
 	(void)rule;
 	NodeId v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
 
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_5 = rw_arg(m, v, 5);
+	if (!(rw_kind(m, v_5) == NK_CONST))
+		return 0;
+	v_6 = rw_arg(m, v, 6);
+	if (!(rw_kind(m, v_6) == NK_CONST))
+		return 0;
+	v_7 = rw_arg(m, v, 7);
+	if (!(rw_kind(m, v_7) == NK_CONST))
+		return 0;
 	v_0 = rw_arg(m, v, 0);
 	v_1 = rw_arg(m, v, 1);
-	v_2 = rw_arg(m, v, 2);
-	if (rw_kind(m, v_2) == NK_CONST) {
-		v_3 = rw_arg(m, v, 3);
-		if (rw_kind(m, v_3) == NK_CONST) {
-			v_4 = rw_arg(m, v, 4);
-			if (rw_kind(m, v_4) == NK_CONST) {
-				v_5 = rw_arg(m, v, 5);
-				if (rw_kind(m, v_5) == NK_CONST) {
-					v_6 = rw_arg(m, v, 6);
-					if (rw_kind(m, v_6) == NK_CONST) {
-						v_7 = rw_arg(m, v, 7);
-						if (rw_kind(m, v_7) == NK_CONST) {
-							/* composite qnn_mul, variant 3 of 4
-							 * match:  qnn.mul(a, b, const, za:const, const, zb:const, const, zo:const)
-							 * cond:   (((!(((is_const(a) && (rank(a) == 0)) && is_const(b)) && (rank(b) == 0)) && ((dtype(a) == "int8") || (dtype(a) == "int16"))) && (dtype(b) == dtype(a))) && ((dtype(a) != "int16") || (((value(za) == 0) && (value(zb) == 0)) && (value(zo) == 0)))) */
-							{
-#line 72 "rulesets/cmsis-nn.rules"
-								rw->gfail = 0;
-								int ok = (((((!((((rw_kind(m, v_0) == NK_CONST) && (rw_rank(rw, v_0) == 0LL)) && (rw_kind(m, v_1) == NK_CONST)) && (rw_rank(rw, v_1) == 0LL))) && ((rw_dtype(m, v_0) == DT_INT8) || (rw_dtype(m, v_0) == DT_INT16))) && (rw_dtype(m, v_1) == rw_dtype(m, v_0))) && (!(rw_dtype(m, v_0) == DT_INT16) || (((rw_value(rw, v_3) == 0LL) && (rw_value(rw, v_5) == 0LL)) && (rw_value(rw, v_7) == 0LL))))) && !rw->gfail;
-								rw_report(rw, 4, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 566 "gen/cmsis-nn.c"
-							}
-							/* composite qnn_mul, variant 4 of 4
-							 * match:  qnn.mul(b, a, const, zb:const, const, za:const, const, zo:const)
-							 * cond:   (((!(((is_const(a) && (rank(a) == 0)) && is_const(b)) && (rank(b) == 0)) && ((dtype(a) == "int8") || (dtype(a) == "int16"))) && (dtype(b) == dtype(a))) && ((dtype(a) != "int16") || (((value(za) == 0) && (value(zb) == 0)) && (value(zo) == 0)))) */
-							{
-#line 72 "rulesets/cmsis-nn.rules"
-								rw->gfail = 0;
-								int ok = (((((!((((rw_kind(m, v_1) == NK_CONST) && (rw_rank(rw, v_1) == 0LL)) && (rw_kind(m, v_0) == NK_CONST)) && (rw_rank(rw, v_0) == 0LL))) && ((rw_dtype(m, v_1) == DT_INT8) || (rw_dtype(m, v_1) == DT_INT16))) && (rw_dtype(m, v_0) == rw_dtype(m, v_1))) && (!(rw_dtype(m, v_1) == DT_INT16) || (((rw_value(rw, v_5) == 0LL) && (rw_value(rw, v_3) == 0LL)) && (rw_value(rw, v_7) == 0LL))))) && !rw->gfail;
-								rw_report(rw, 4, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 576 "gen/cmsis-nn.c"
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+	composite_qnn_mul(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_0, v_1, v_3, v_5, v_7);
+	composite_qnn_mul(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_1, v_0, v_5, v_3, v_7);
 	return 0;
 }
 
@@ -593,34 +584,232 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_NN_SOFTMAX) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* composite qnn_softmax
-							 * match:  q:qnn.quantize(nn.softmax(qnn.dequantize(x, const, const)), s:const, z:const)
-							 * cond:   (((((value(s) == (1f / 256)) && (value(z) == -128)) && (q.out_dtype == "int8")) && (dtype(x) == "int8")) || ((((value(s) == (1f / 32768)) && (value(z) == 0)) && (q.out_dtype == "int16")) && (dtype(x) == "int16"))) */
-							{
-#line 86 "rulesets/cmsis-nn.rules"
-								rw->gfail = 0;
-								int ok = ((((((rw_value(rw, v_1) == (1.0 / 256LL)) && (rw_value(rw, v_2) == -128LL)) && (rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8)) && (rw_dtype(m, v_0_0_0) == DT_INT8)) || ((((rw_value(rw, v_1) == (1.0 / 32768LL)) && (rw_value(rw, v_2) == 0LL)) && (rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT16)) && (rw_dtype(m, v_0_0_0) == DT_INT16)))) && !rw->gfail;
-								rw_report(rw, 6, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, ok);
-#line 616 "gen/cmsis-nn.c"
-							}
-						}
-					}
-				}
-			}
+	if (!(rw_op(m, v_0) == OP_NN_SOFTMAX))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE))
+		return 0;
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	composite_qnn_softmax(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_1, v_2);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_conv2d on */
+static NodeId
+match_qnn_requantize_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_2, v_3, v_4, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2;
+	NodeId v_0_0_3, v_0_0_4, v_0_0_5, v_0_0_0_0, v_0_0_0_1;
+
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+		return 0;
+	v_0_0_3 = rw_arg(m, v_0_0, 3);
+	if (!(rw_kind(m, v_0_0_3) == NK_CONST))
+		return 0;
+	v_0_0_4 = rw_arg(m, v_0_0, 4);
+	if (!(rw_kind(m, v_0_0_4) == NK_CONST))
+		return 0;
+	v_0_0_5 = rw_arg(m, v_0_0, 5);
+	if (!(rw_kind(m, v_0_0_5) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	if (rw_op(m, v_0_0_0) == OP_NN_PAD) {
+		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
+			v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+			composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 15, v, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+			composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+			return 0;
 		}
+		composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+		return 0;
 	}
+	composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_fully_connected on */
+static NodeId
+match_qnn_requantize_v_0_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_2, v_3, v_4, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2;
+	NodeId v_0_0_3, v_0_0_4, v_0_0_5;
+
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+		return 0;
+	v_0_0_3 = rw_arg(m, v_0_0, 3);
+	if (!(rw_kind(m, v_0_0_3) == NK_CONST))
+		return 0;
+	v_0_0_4 = rw_arg(m, v_0_0, 4);
+	if (!(rw_kind(m, v_0_0_4) == NK_CONST))
+		return 0;
+	v_0_0_5 = rw_arg(m, v_0_0, 5);
+	if (!(rw_kind(m, v_0_0_5) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	composite_qnn_fully_connected(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_3);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_conv2d on */
+static NodeId
+match_qnn_requantize_v_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	switch (rw_op(m, v_0_0)) {
+	case OP_QNN_CONV2D:
+		return match_qnn_requantize_v_0_0_qnn_conv2d(rw, v, v_0, v_0_0);
+	case OP_QNN_DENSE:
+		return match_qnn_requantize_v_0_0_qnn_dense(rw, v, v_0, v_0_0);
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_conv2d on */
+static NodeId
+match_qnn_requantize_v_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_2, v_0_3;
+	NodeId v_0_4, v_0_5, v_0_0_0, v_0_0_1;
+
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_0_2 = rw_arg(m, v_0, 2);
+	if (!(rw_kind(m, v_0_2) == NK_CONST))
+		return 0;
+	v_0_3 = rw_arg(m, v_0, 3);
+	if (!(rw_kind(m, v_0_3) == NK_CONST))
+		return 0;
+	v_0_4 = rw_arg(m, v_0, 4);
+	if (!(rw_kind(m, v_0_4) == NK_CONST))
+		return 0;
+	v_0_5 = rw_arg(m, v_0, 5);
+	if (!(rw_kind(m, v_0_5) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_NN_PAD) {
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		if (rw_kind(m, v_0_0_1) == NK_CONST) {
+			v_0_0_0 = rw_arg(m, v_0_0, 0);
+			composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 13, v, v_0, v_0_0_0, v_0_1, v_0_2, v_0_3);
+			composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
+			return 0;
+		}
+		composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
+		return 0;
+	}
+	composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_fully_connected on */
+static NodeId
+match_qnn_requantize_v_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_2, v_0_3;
+	NodeId v_0_4, v_0_5;
+
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_0_2 = rw_arg(m, v_0, 2);
+	if (!(rw_kind(m, v_0_2) == NK_CONST))
+		return 0;
+	v_0_3 = rw_arg(m, v_0, 3);
+	if (!(rw_kind(m, v_0_3) == NK_CONST))
+		return 0;
+	v_0_4 = rw_arg(m, v_0, 4);
+	if (!(rw_kind(m, v_0_4) == NK_CONST))
+		return 0;
+	v_0_5 = rw_arg(m, v_0, 5);
+	if (!(rw_kind(m, v_0_5) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	composite_qnn_fully_connected(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_3);
 	return 0;
 }
 
@@ -630,271 +819,18 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_2;
-	NodeId v_0_3, v_0_4, v_0_5, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4;
-	NodeId v_0_0_5, v_0_0_0_0, v_0_0_0_1;
+	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_NN_BIAS_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_CONV2D) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_op(m, v_0_0_0) == OP_NN_PAD) {
-				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-				v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-				if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-					v_0_0_1 = rw_arg(m, v_0_0, 1);
-					if (rw_kind(m, v_0_0_1) == NK_CONST) {
-						v_0_0_2 = rw_arg(m, v_0_0, 2);
-						if (rw_kind(m, v_0_0_2) == NK_CONST) {
-							v_0_0_3 = rw_arg(m, v_0_0, 3);
-							if (rw_kind(m, v_0_0_3) == NK_CONST) {
-								v_0_0_4 = rw_arg(m, v_0_0, 4);
-								if (rw_kind(m, v_0_0_4) == NK_CONST) {
-									v_0_0_5 = rw_arg(m, v_0_0, 5);
-									if (rw_kind(m, v_0_0_5) == NK_CONST) {
-										v_0_1 = rw_arg(m, v_0, 1);
-										if (rw_kind(m, v_0_1) == NK_CONST) {
-											v_1 = rw_arg(m, v, 1);
-											if (rw_kind(m, v_1) == NK_CONST) {
-												v_2 = rw_arg(m, v, 2);
-												if (rw_kind(m, v_2) == NK_CONST) {
-													v_3 = rw_arg(m, v, 3);
-													if (rw_kind(m, v_3) == NK_CONST) {
-														v_4 = rw_arg(m, v, 4);
-														if (rw_kind(m, v_4) == NK_CONST) {
-															/* composite qnn_conv2d, variant 5 of 8
-															 * match:  r:qnn.requantize(ba:nn.bias_add(c:qnn.conv2d(nn.pad(x, const), w:const, izp:const, kzp:const, const, const), const), const, const, const, const)
-															 * cond:   ((((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(c) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(c) == "int64")) && (dtype(r) == "int16"))) && ((dtype(x) != "int16") || (value(izp) == 0))) && (value(kzp) == 0)) && (present(ba) || !((c.groups == shape(x)[3]) && ((((c.kernel_layout == "HWIO") && (c.groups == shape(w)[3])) || ((c.kernel_layout == "HWOI") && (c.groups == shape(w)[2]))) || (((c.kernel_layout == "OHWI") || (c.kernel_layout == "OIHW")) && (c.groups == shape(w)[0])))))) */
-															{
-#line 39 "rulesets/cmsis-nn.rules"
-																rw->gfail = 0;
-																int ok = (((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_3) == 0LL)) && (1 || (!((rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 0LL))))))))) && !rw->gfail;
-																rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 15, ok);
-#line 674 "gen/cmsis-nn.c"
-															}
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_0_3 = rw_arg(m, v_0_0, 3);
-					if (rw_kind(m, v_0_0_3) == NK_CONST) {
-						v_0_0_4 = rw_arg(m, v_0_0, 4);
-						if (rw_kind(m, v_0_0_4) == NK_CONST) {
-							v_0_0_5 = rw_arg(m, v_0_0, 5);
-							if (rw_kind(m, v_0_0_5) == NK_CONST) {
-								v_0_1 = rw_arg(m, v_0, 1);
-								if (rw_kind(m, v_0_1) == NK_CONST) {
-									v_1 = rw_arg(m, v, 1);
-									if (rw_kind(m, v_1) == NK_CONST) {
-										v_2 = rw_arg(m, v, 2);
-										if (rw_kind(m, v_2) == NK_CONST) {
-											v_3 = rw_arg(m, v, 3);
-											if (rw_kind(m, v_3) == NK_CONST) {
-												v_4 = rw_arg(m, v, 4);
-												if (rw_kind(m, v_4) == NK_CONST) {
-													/* composite qnn_conv2d, variant 6 of 8
-													 * match:  r:qnn.requantize(ba:nn.bias_add(c:qnn.conv2d(x, w:const, izp:const, kzp:const, const, const), const), const, const, const, const)
-													 * cond:   ((((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(c) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(c) == "int64")) && (dtype(r) == "int16"))) && ((dtype(x) != "int16") || (value(izp) == 0))) && (value(kzp) == 0)) && (present(ba) || !((c.groups == shape(x)[3]) && ((((c.kernel_layout == "HWIO") && (c.groups == shape(w)[3])) || ((c.kernel_layout == "HWOI") && (c.groups == shape(w)[2]))) || (((c.kernel_layout == "OHWI") || (c.kernel_layout == "OIHW")) && (c.groups == shape(w)[0])))))) */
-													{
-#line 39 "rulesets/cmsis-nn.rules"
-														rw->gfail = 0;
-														int ok = (((((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0) == DT_INT16) || (rw_value(rw, v_0_0_2) == 0LL))) && (rw_value(rw, v_0_0_3) == 0LL)) && (1 || (!((rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 3LL))) || ((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 2LL)))) || (((rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0_0, 3 /* groups */) == rw_dim(rw, v_0_0_1, 0LL))))))))) && !rw->gfail;
-														rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 716 "gen/cmsis-nn.c"
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_QNN_CONV2D) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_NN_PAD) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_1 = rw_arg(m, v_0, 1);
-				if (rw_kind(m, v_0_1) == NK_CONST) {
-					v_0_2 = rw_arg(m, v_0, 2);
-					if (rw_kind(m, v_0_2) == NK_CONST) {
-						v_0_3 = rw_arg(m, v_0, 3);
-						if (rw_kind(m, v_0_3) == NK_CONST) {
-							v_0_4 = rw_arg(m, v_0, 4);
-							if (rw_kind(m, v_0_4) == NK_CONST) {
-								v_0_5 = rw_arg(m, v_0, 5);
-								if (rw_kind(m, v_0_5) == NK_CONST) {
-									v_1 = rw_arg(m, v, 1);
-									if (rw_kind(m, v_1) == NK_CONST) {
-										v_2 = rw_arg(m, v, 2);
-										if (rw_kind(m, v_2) == NK_CONST) {
-											v_3 = rw_arg(m, v, 3);
-											if (rw_kind(m, v_3) == NK_CONST) {
-												v_4 = rw_arg(m, v, 4);
-												if (rw_kind(m, v_4) == NK_CONST) {
-													/* composite qnn_conv2d, variant 7 of 8
-													 * match:  r:qnn.requantize(c:qnn.conv2d(nn.pad(x, const), w:const, izp:const, kzp:const, const, const), const, const, const, const)
-													 * cond:   ((((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(c) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(c) == "int64")) && (dtype(r) == "int16"))) && ((dtype(x) != "int16") || (value(izp) == 0))) && (value(kzp) == 0)) && (present(ba) || !((c.groups == shape(x)[3]) && ((((c.kernel_layout == "HWIO") && (c.groups == shape(w)[3])) || ((c.kernel_layout == "HWOI") && (c.groups == shape(w)[2]))) || (((c.kernel_layout == "OHWI") || (c.kernel_layout == "OIHW")) && (c.groups == shape(w)[0])))))) */
-													{
-#line 39 "rulesets/cmsis-nn.rules"
-														rw->gfail = 0;
-														int ok = (((((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (!(rw_dtype(m, v_0_0_0) == DT_INT16) || (rw_value(rw, v_0_2) == 0LL))) && (rw_value(rw, v_0_3) == 0LL)) && (0 || (!((rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_0_0, 3LL)) && ((((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 3LL))) || ((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 2LL)))) || (((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 0LL))))))))) && !rw->gfail;
-														rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 762 "gen/cmsis-nn.c"
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-		v_0_1 = rw_arg(m, v_0, 1);
-		if (rw_kind(m, v_0_1) == NK_CONST) {
-			v_0_2 = rw_arg(m, v_0, 2);
-			if (rw_kind(m, v_0_2) == NK_CONST) {
-				v_0_3 = rw_arg(m, v_0, 3);
-				if (rw_kind(m, v_0_3) == NK_CONST) {
-					v_0_4 = rw_arg(m, v_0, 4);
-					if (rw_kind(m, v_0_4) == NK_CONST) {
-						v_0_5 = rw_arg(m, v_0, 5);
-						if (rw_kind(m, v_0_5) == NK_CONST) {
-							v_1 = rw_arg(m, v, 1);
-							if (rw_kind(m, v_1) == NK_CONST) {
-								v_2 = rw_arg(m, v, 2);
-								if (rw_kind(m, v_2) == NK_CONST) {
-									v_3 = rw_arg(m, v, 3);
-									if (rw_kind(m, v_3) == NK_CONST) {
-										v_4 = rw_arg(m, v, 4);
-										if (rw_kind(m, v_4) == NK_CONST) {
-											/* composite qnn_conv2d, variant 8 of 8
-											 * match:  r:qnn.requantize(c:qnn.conv2d(x, w:const, izp:const, kzp:const, const, const), const, const, const, const)
-											 * cond:   ((((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(c) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(c) == "int64")) && (dtype(r) == "int16"))) && ((dtype(x) != "int16") || (value(izp) == 0))) && (value(kzp) == 0)) && (present(ba) || !((c.groups == shape(x)[3]) && ((((c.kernel_layout == "HWIO") && (c.groups == shape(w)[3])) || ((c.kernel_layout == "HWOI") && (c.groups == shape(w)[2]))) || (((c.kernel_layout == "OHWI") || (c.kernel_layout == "OIHW")) && (c.groups == shape(w)[0])))))) */
-											{
-#line 39 "rulesets/cmsis-nn.rules"
-												rw->gfail = 0;
-												int ok = (((((((((rw_dtype(m, v_0_0) == DT_INT8) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0) == DT_INT16) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (!(rw_dtype(m, v_0_0) == DT_INT16) || (rw_value(rw, v_0_2) == 0LL))) && (rw_value(rw, v_0_3) == 0LL)) && (0 || (!((rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_0, 3LL)) && ((((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[1]) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 3LL))) || ((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[2]) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 2LL)))) || (((rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[3]) || (rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[4])) && (rw_attr_i(m, v_0, 3 /* groups */) == rw_dim(rw, v_0_1, 0LL))))))))) && !rw->gfail;
-												rw_report(rw, 0, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, ok);
-#line 801 "gen/cmsis-nn.c"
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_BIAS_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DENSE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_0_3 = rw_arg(m, v_0_0, 3);
-					if (rw_kind(m, v_0_0_3) == NK_CONST) {
-						v_0_0_4 = rw_arg(m, v_0_0, 4);
-						if (rw_kind(m, v_0_0_4) == NK_CONST) {
-							v_0_0_5 = rw_arg(m, v_0_0, 5);
-							if (rw_kind(m, v_0_0_5) == NK_CONST) {
-								v_0_1 = rw_arg(m, v_0, 1);
-								if (rw_kind(m, v_0_1) == NK_CONST) {
-									v_1 = rw_arg(m, v, 1);
-									if (rw_kind(m, v_1) == NK_CONST) {
-										v_2 = rw_arg(m, v, 2);
-										if (rw_kind(m, v_2) == NK_CONST) {
-											v_3 = rw_arg(m, v, 3);
-											if (rw_kind(m, v_3) == NK_CONST) {
-												v_4 = rw_arg(m, v, 4);
-												if (rw_kind(m, v_4) == NK_CONST) {
-													/* composite qnn_fully_connected, variant 3 of 4
-													 * match:  r:qnn.requantize(nn.bias_add(d:qnn.dense(x, w:const, const, kzp:const, const, const), const), const, const, const, const)
-													 * cond:   ((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(d) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(d) == "int64")) && (dtype(r) == "int16"))) && (value(kzp) == 0)) */
-													{
-#line 52 "rulesets/cmsis-nn.rules"
-														rw->gfail = 0;
-														int ok = (((((((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0_0) == DT_INT16) && (rw_dtype(m, v_0_0_1) == DT_INT8)) && (rw_dtype(m, v_0_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (rw_value(rw, v_0_0_3) == 0LL))) && !rw->gfail;
-														rw_report(rw, 1, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 845 "gen/cmsis-nn.c"
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_QNN_DENSE) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		if (rw_kind(m, v_0_1) == NK_CONST) {
-			v_0_2 = rw_arg(m, v_0, 2);
-			if (rw_kind(m, v_0_2) == NK_CONST) {
-				v_0_3 = rw_arg(m, v_0, 3);
-				if (rw_kind(m, v_0_3) == NK_CONST) {
-					v_0_4 = rw_arg(m, v_0, 4);
-					if (rw_kind(m, v_0_4) == NK_CONST) {
-						v_0_5 = rw_arg(m, v_0, 5);
-						if (rw_kind(m, v_0_5) == NK_CONST) {
-							v_1 = rw_arg(m, v, 1);
-							if (rw_kind(m, v_1) == NK_CONST) {
-								v_2 = rw_arg(m, v, 2);
-								if (rw_kind(m, v_2) == NK_CONST) {
-									v_3 = rw_arg(m, v, 3);
-									if (rw_kind(m, v_3) == NK_CONST) {
-										v_4 = rw_arg(m, v, 4);
-										if (rw_kind(m, v_4) == NK_CONST) {
-											/* composite qnn_fully_connected, variant 4 of 4
-											 * match:  r:qnn.requantize(d:qnn.dense(x, w:const, const, kzp:const, const, const), const, const, const, const)
-											 * cond:   ((((((dtype(x) == "int8") && (dtype(w) == "int8")) && (dtype(d) == "int32")) && (dtype(r) == "int8")) || ((((dtype(x) == "int16") && (dtype(w) == "int8")) && (dtype(d) == "int64")) && (dtype(r) == "int16"))) && (value(kzp) == 0)) */
-											{
-#line 52 "rulesets/cmsis-nn.rules"
-												rw->gfail = 0;
-												int ok = (((((((rw_dtype(m, v_0_0) == DT_INT8) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT32)) && (rw_dtype(m, v) == DT_INT8)) || ((((rw_dtype(m, v_0_0) == DT_INT16) && (rw_dtype(m, v_0_1) == DT_INT8)) && (rw_dtype(m, v_0) == DT_INT64)) && (rw_dtype(m, v) == DT_INT16))) && (rw_value(rw, v_0_3) == 0LL))) && !rw->gfail;
-												rw_report(rw, 1, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, ok);
-#line 887 "gen/cmsis-nn.c"
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
+	switch (rw_op(m, v_0)) {
+	case OP_NN_BIAS_ADD:
+		return match_qnn_requantize_v_0_nn_bias_add(rw, v, v_0);
+	case OP_QNN_CONV2D:
+		return match_qnn_requantize_v_0_qnn_conv2d(rw, v, v_0);
+	case OP_QNN_DENSE:
+		return match_qnn_requantize_v_0_qnn_dense(rw, v, v_0);
+	default:
+		break;
 	}
 	return 0;
 }
@@ -904,20 +840,9 @@ static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
 	switch (rw_op(rw->m, v)) {
-	case OP_CAST:
-		return match_cast(rw, v, rule);
-	case OP_CLIP:
-		return match_clip(rw, v, rule);
-	case OP_NN_MAX_POOL2D:
-		return match_nn_max_pool2d(rw, v, rule);
-	case OP_QNN_ADD:
-		return match_qnn_add(rw, v, rule);
-	case OP_QNN_MUL:
-		return match_qnn_mul(rw, v, rule);
-	case OP_QNN_QUANTIZE:
-		return match_qnn_quantize(rw, v, rule);
-	case OP_QNN_REQUANTIZE:
-		return match_qnn_requantize(rw, v, rule);
+#define CASE(op, fn) case op: return fn(rw, v, rule);
+	ROOTS(CASE)
+#undef CASE
 	default:
 		break;
 	}
@@ -926,11 +851,11 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 
 const Ruleset graft_ruleset_cmsis_nn = {
 	"cmsis-nn", "rulesets/cmsis-nn.rules",
-	7, rules,
-	5, strs,
-	0, lits,
+	NRULES, rules,
+	NSTRS, strs,
+	NLITS, lits,
 	match,
 	1,
-	7, roots,
+	sizeof roots / sizeof *roots - 1, roots,
 	0,
 };

@@ -5,54 +5,303 @@
 
 #include "rewrite.h"
 
-static const RuleInfo rules[] = {
-	{ "qnn_mul_to_reinterpret_quantize", "rulesets/ethos-n.rules", 31, RI_COMPOSITE },
-	{ "qnn_mul_to_depthwise", "rulesets/ethos-n.rules", 39, RI_COMPOSITE },
-	{ "qnn_add_to_reinterpret_quantize", "rulesets/ethos-n.rules", 47, RI_COMPOSITE },
-	{ "qnn_add_to_depthwise", "rulesets/ethos-n.rules", 55, RI_COMPOSITE },
-	{ "qnn_add", "rulesets/ethos-n.rules", 62, RI_COMPOSITE },
-	{ "qnn_conv2d", "rulesets/ethos-n.rules", 79, RI_COMPOSITE },
-	{ "qnn_conv2d_transpose", "rulesets/ethos-n.rules", 94, RI_COMPOSITE },
-	{ "qnn_avg_pool2d", "rulesets/ethos-n.rules", 107, RI_COMPOSITE },
-	{ "qnn_sigmoid", "rulesets/ethos-n.rules", 115, RI_COMPOSITE },
-	{ "qnn_fc", "rulesets/ethos-n.rules", 126, RI_COMPOSITE },
-	{ "qnn_mean", "rulesets/ethos-n.rules", 138, RI_COMPOSITE },
-	{ "qnn_tanh", "rulesets/ethos-n.rules", 147, RI_COMPOSITE },
-	{ "qnn_leaky_relu", "rulesets/ethos-n.rules", 157, RI_COMPOSITE },
-	{ "qnn_resize", "rulesets/ethos-n.rules", 166, RI_COMPOSITE },
-	{ "qnn_requantize", "rulesets/ethos-n.rules", 173, RI_COMPOSITE },
-	{ "nn.max_pool2d", "rulesets/ethos-n.rules", 184, RI_SUPPORTS },
-	{ "reshape", "rulesets/ethos-n.rules", 186, RI_SUPPORTS },
-	{ "qnn.concatenate", "rulesets/ethos-n.rules", 191, RI_SUPPORTS },
-	{ "split", "rulesets/ethos-n.rules", 195, RI_SUPPORTS },
-	{ "nn.depth_to_space", "rulesets/ethos-n.rules", 199, RI_SUPPORTS },
-	{ "clip", "rulesets/ethos-n.rules", 203, RI_SUPPORTS },
-};
+/* The rules in the order of the file, where each is (the one place that
+   holds line numbers) and its priority; the strings compared as interned
+   symbols; the attribute literals, in Relay syntax.  The code below names
+   each one. */
+#define RULES(X) \
+	X(R_qnn_mul_to_reinterpret_quantize, "qnn_mul_to_reinterpret_quantize", "rulesets/ethos-n.rules", 31, RI_COMPOSITE, 0) \
+	X(R_qnn_mul_to_depthwise, "qnn_mul_to_depthwise", "rulesets/ethos-n.rules", 39, RI_COMPOSITE, 0) \
+	X(R_qnn_add_to_reinterpret_quantize, "qnn_add_to_reinterpret_quantize", "rulesets/ethos-n.rules", 47, RI_COMPOSITE, 0) \
+	X(R_qnn_add_to_depthwise, "qnn_add_to_depthwise", "rulesets/ethos-n.rules", 55, RI_COMPOSITE, 0) \
+	X(R_qnn_add, "qnn_add", "rulesets/ethos-n.rules", 62, RI_COMPOSITE, 0) \
+	X(R_qnn_conv2d, "qnn_conv2d", "rulesets/ethos-n.rules", 79, RI_COMPOSITE, 0) \
+	X(R_qnn_conv2d_transpose, "qnn_conv2d_transpose", "rulesets/ethos-n.rules", 94, RI_COMPOSITE, 0) \
+	X(R_qnn_avg_pool2d, "qnn_avg_pool2d", "rulesets/ethos-n.rules", 107, RI_COMPOSITE, 0) \
+	X(R_qnn_sigmoid, "qnn_sigmoid", "rulesets/ethos-n.rules", 115, RI_COMPOSITE, 0) \
+	X(R_qnn_fc, "qnn_fc", "rulesets/ethos-n.rules", 126, RI_COMPOSITE, 0) \
+	X(R_qnn_mean, "qnn_mean", "rulesets/ethos-n.rules", 138, RI_COMPOSITE, 0) \
+	X(R_qnn_tanh, "qnn_tanh", "rulesets/ethos-n.rules", 147, RI_COMPOSITE, 0) \
+	X(R_qnn_leaky_relu, "qnn_leaky_relu", "rulesets/ethos-n.rules", 157, RI_COMPOSITE, 0) \
+	X(R_qnn_resize, "qnn_resize", "rulesets/ethos-n.rules", 166, RI_COMPOSITE, 0) \
+	X(R_qnn_requantize, "qnn_requantize", "rulesets/ethos-n.rules", 173, RI_COMPOSITE, 0) \
+	X(R_nn_max_pool2d, "nn.max_pool2d", "rulesets/ethos-n.rules", 184, RI_SUPPORTS, 0) \
+	X(R_reshape, "reshape", "rulesets/ethos-n.rules", 186, RI_SUPPORTS, 0) \
+	X(R_qnn_concatenate, "qnn.concatenate", "rulesets/ethos-n.rules", 191, RI_SUPPORTS, 0) \
+	X(R_split, "split", "rulesets/ethos-n.rules", 195, RI_SUPPORTS, 0) \
+	X(R_nn_depth_to_space, "nn.depth_to_space", "rulesets/ethos-n.rules", 199, RI_SUPPORTS, 0) \
+	X(R_clip, "clip", "rulesets/ethos-n.rules", 203, RI_SUPPORTS, 0) \
+	/* end */
+#define STRS(X) \
+	X(S_DCR, "DCR") \
+	X(S_nearest_neighbor, "nearest_neighbor") \
+	/* end */
+#define LITS(X) \
+	/* end */
 
-static const char *const strs[] = {
-	"nearest_neighbor",
-	"DCR",
-};
+#define ID(id, ...) id,
+#define TEXT(id, text) text,
+#define INFO(id, name, file, line, kind, prio) { name, file, line, kind, prio },
+enum { RULES(ID) NRULES };
+enum { STRS(ID) NSTRS };
+enum { LITS(ID) NLITS };
+static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
+static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-static const char *const lits[] = {
-	"",
-};
+/* the ops of the calls that patterns are rooted at, and their matchers */
+#define ROOTS(X) \
+	X(OP_CAST, match_cast) \
+	X(OP_CLIP, match_clip) \
+	X(OP_IMAGE_RESIZE2D, match_image_resize2d) \
+	X(OP_NN_DEPTH_TO_SPACE, match_nn_depth_to_space) \
+	X(OP_NN_MAX_POOL2D, match_nn_max_pool2d) \
+	X(OP_QNN_ADD, match_qnn_add) \
+	X(OP_QNN_CONCATENATE, match_qnn_concatenate) \
+	X(OP_QNN_MUL, match_qnn_mul) \
+	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
+	X(OP_QNN_REQUANTIZE, match_qnn_requantize) \
+	X(OP_RESHAPE, match_reshape) \
+	X(OP_SPLIT, match_split) \
+	/* end */
+#define OPOF(op, fn) op,
+static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
 
-/* the ops of the calls that patterns are rooted at */
-static const OpId roots[] = {
-	OP_CAST,
-	OP_CLIP,
-	OP_IMAGE_RESIZE2D,
-	OP_NN_DEPTH_TO_SPACE,
-	OP_NN_MAX_POOL2D,
-	OP_QNN_ADD,
-	OP_QNN_CONCATENATE,
-	OP_QNN_MUL,
-	OP_QNN_QUANTIZE,
-	OP_QNN_REQUANTIZE,
-	OP_RESHAPE,
-	OP_SPLIT,
-};
+/* composite qnn_mul_to_reinterpret_quantize
+ * match:  m:qnn.mul(x, c:const, const, const, const, const, const, const)
+ * cond:   numel(c) == 1 && (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(m) == dtype(x) && rank(x) <= 4 && shape(x)[0] == 1 */
+static void
+composite_qnn_mul_to_reinterpret_quantize(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_m, NodeId p_x, NodeId p_c)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_mul_to_reinterpret_quantize, in, nin, ((((((rw_numel(rw, p_c) == 1LL) && ((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8))) && (rw_dtype(m, p_m) == rw_dtype(m, p_x))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* composite qnn_mul_to_depthwise
+ * match:  m:qnn.mul(x, c:const, const, const, const, const, const, const)
+ * cond:   numel(c) == shape(m)[rank(m) - 1] && (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(m) == dtype(x) && rank(x) <= 4 && shape(x)[0] == 1 */
+static void
+composite_qnn_mul_to_depthwise(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_m, NodeId p_x, NodeId p_c)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_mul_to_depthwise, in, nin, ((((((rw_numel(rw, p_c) == rw_dim(rw, p_m, (rw_rank(rw, p_m) - 1LL))) && ((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8))) && (rw_dtype(m, p_m) == rw_dtype(m, p_x))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* composite qnn_add_to_reinterpret_quantize
+ * match:  a:qnn.add(x, c:const, const, const, const, const, const, const)
+ * cond:   numel(c) == 1 && (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(a) == dtype(x) && rank(x) <= 4 && shape(x)[0] == 1 */
+static void
+composite_qnn_add_to_reinterpret_quantize(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_x, NodeId p_c)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_add_to_reinterpret_quantize, in, nin, ((((((rw_numel(rw, p_c) == 1LL) && ((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8))) && (rw_dtype(m, p_a) == rw_dtype(m, p_x))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* composite qnn_add_to_depthwise
+ * match:  a:qnn.add(x, c:const, const, const, const, const, const, const)
+ * cond:   numel(c) == shape(a)[rank(a) - 1] && (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(a) == dtype(x) && rank(x) <= 4 && shape(x)[0] == 1 */
+static void
+composite_qnn_add_to_depthwise(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_x, NodeId p_c)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_add_to_depthwise, in, nin, ((((((rw_numel(rw, p_c) == rw_dim(rw, p_a, (rw_rank(rw, p_a) - 1LL))) && ((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8))) && (rw_dtype(m, p_a) == rw_dtype(m, p_x))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* composite qnn_add
+ * match:  a:qnn.add(x, y, s0:const, z0:const, s1:const, z1:const, so:const, zo:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(y) == "uint8" || dtype(y) == "int8") && (dtype(a) == "uint8" || dtype(a) == "int8") && rank(x) <= 4 && rank(y) <= 4 && shape(x)[0] == 1 && shape(y)[0] == 1 && is_scalar(s0) && is_scalar(z0) && is_scalar(s1) && is_scalar(z1) && is_scalar(so) && is_scalar(zo) */
+static void
+composite_qnn_add(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_x, NodeId p_y, NodeId p_s0, NodeId p_z0, NodeId p_s1, NodeId p_z1, NodeId p_so, NodeId p_zo)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_add, in, nin, (((((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_y) == DT_UINT8) || (rw_dtype(m, p_y) == DT_INT8))) && ((rw_dtype(m, p_a) == DT_UINT8) || (rw_dtype(m, p_a) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_rank(rw, p_y) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && (rw_dim(rw, p_y, 0LL) == 1LL)) && rw_is_scalar(m, p_s0)) && rw_is_scalar(m, p_z0)) && rw_is_scalar(m, p_s1)) && rw_is_scalar(m, p_z1)) && rw_is_scalar(m, p_so)) && rw_is_scalar(m, p_zo))) && !rw->gfail);
+}
+
+/* composite qnn_conv2d
+ * match:  r:qnn.requantize(nn.bias_add(c:qnn.conv2d(p:nn.pad?(x, _), w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 && (dtype(w) == "uint8" || dtype(w) == "int8") && dtype(c) == "int32" && (dtype(r) == "uint8" || dtype(r) == "int8") && is_scalar(izp) && is_scalar(kzp) && is_scalar(is) && is_scalar(os) && is_scalar(ozp) && c.dilation == [1, 1] && (c.groups == 1 || c.channels == c.groups) && (!present(p) || c.padding == [0, 0, 0, 0] || c.padding == [0, 0] || c.padding == [0]) */
+static void
+composite_qnn_conv2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp, NodeId p_is, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_conv2d, in, nin, (((((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && ((rw_dtype(m, p_w) == DT_UINT8) || (rw_dtype(m, p_w) == DT_INT8))) && (rw_dtype(m, p_c) == DT_INT32)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_kzp)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_attr_ints_eq(m, p_c, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((rw_attr_i(m, p_c, 3 /* groups */) == 1LL) || (rw_attr_num(rw, p_c, 4 /* channels */) == rw_attr_i(m, p_c, 3 /* groups */)))) && ((((!1) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !rw->gfail);
+}
+
+/* composite qnn_conv2d, its variants that bind names as variant 2 does
+ * match:  r:qnn.requantize(nn.bias_add(c:qnn.conv2d(p:nn.pad?(x, _), w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 && (dtype(w) == "uint8" || dtype(w) == "int8") && dtype(c) == "int32" && (dtype(r) == "uint8" || dtype(r) == "int8") && is_scalar(izp) && is_scalar(kzp) && is_scalar(is) && is_scalar(os) && is_scalar(ozp) && c.dilation == [1, 1] && (c.groups == 1 || c.channels == c.groups) && (!present(p) || c.padding == [0, 0, 0, 0] || c.padding == [0, 0] || c.padding == [0]) */
+static void
+composite_qnn_conv2d_2(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp, NodeId p_is, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_conv2d, in, nin, (((((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && ((rw_dtype(m, p_w) == DT_UINT8) || (rw_dtype(m, p_w) == DT_INT8))) && (rw_dtype(m, p_c) == DT_INT32)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_kzp)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_attr_ints_eq(m, p_c, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((rw_attr_i(m, p_c, 3 /* groups */) == 1LL) || (rw_attr_num(rw, p_c, 4 /* channels */) == rw_attr_i(m, p_c, 3 /* groups */)))) && ((((!0) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !rw->gfail);
+}
+
+/* composite qnn_conv2d_transpose
+ * match:  r:qnn.requantize(nn.bias_add?(c:qnn.conv2d_transpose(x, w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 && (dtype(w) == "uint8" || dtype(w) == "int8") && (dtype(r) == "uint8" || dtype(r) == "int8") && is_scalar(izp) && is_scalar(kzp) && is_scalar(is) && is_scalar(os) && is_scalar(ozp) && c.dilation == [1, 1] */
+static void
+composite_qnn_conv2d_transpose(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp, NodeId p_is, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_conv2d_transpose, in, nin, ((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && ((rw_dtype(m, p_w) == DT_UINT8) || (rw_dtype(m, p_w) == DT_INT8))) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_kzp)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_attr_ints_eq(m, p_c, 5 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2)))) && !rw->gfail);
+}
+
+/* composite qnn_avg_pool2d
+ * match:  o:cast(nn.avg_pool2d(cast(x)))
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(o) == "uint8" || dtype(o) == "int8") && shape(x)[0] == 1 */
+static void
+composite_qnn_avg_pool2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_o, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_avg_pool2d, in, nin, (((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_o) == DT_UINT8) || (rw_dtype(m, p_o) == DT_INT8))) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* composite qnn_sigmoid
+ * match:  q:qnn.quantize(sigmoid(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(q) == "uint8" || dtype(q) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) && value(os) == 1.0 / 256 && ((dtype(x) == "uint8" && value(ozp) == 0) || (dtype(x) == "int8" && value(ozp) == -128)) */
+static void
+composite_qnn_sigmoid(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_q, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_sigmoid, in, nin, ((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_q) == DT_UINT8) || (rw_dtype(m, p_q) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_value(rw, p_os) == (1.0 / 256LL))) && (((rw_dtype(m, p_x) == DT_UINT8) && (rw_value(rw, p_ozp) == 0LL)) || ((rw_dtype(m, p_x) == DT_INT8) && (rw_value(rw, p_ozp) == -128LL))))) && !rw->gfail);
+}
+
+/* composite qnn_fc
+ * match:  r:qnn.requantize(nn.bias_add(d:qnn.dense(x, w:const, izp:const, kzp:const, is:const, ks:const), const), const, const, os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 && (dtype(w) == "uint8" || dtype(w) == "int8") && dtype(d) == "int32" && (dtype(r) == "uint8" || dtype(r) == "int8") && is_scalar(izp) && is_scalar(kzp) && is_scalar(is) && is_scalar(ks) && is_scalar(os) && is_scalar(ozp) */
+static void
+composite_qnn_fc(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_d, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp, NodeId p_is, NodeId p_ks, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_fc, in, nin, (((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && ((rw_dtype(m, p_w) == DT_UINT8) || (rw_dtype(m, p_w) == DT_INT8))) && (rw_dtype(m, p_d) == DT_INT32)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_kzp)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_ks)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp))) && !rw->gfail);
+}
+
+/* composite qnn_mean
+ * match:  r:qnn.requantize(mean(cast(x)), is:const, izp:const, os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(r) == "uint8" || dtype(r) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) */
+static void
+composite_qnn_mean(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_mean, in, nin, ((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp))) && !rw->gfail);
+}
+
+/* composite qnn_tanh
+ * match:  q:qnn.quantize(tanh(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(q) == "uint8" || dtype(q) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) && value(os) == 1.0 / 128 && ((dtype(q) == "uint8" && value(ozp) == 128) || (dtype(q) == "int8" && value(ozp) == 0)) */
+static void
+composite_qnn_tanh(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_q, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_tanh, in, nin, ((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_q) == DT_UINT8) || (rw_dtype(m, p_q) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_value(rw, p_os) == (1.0 / 128LL))) && (((rw_dtype(m, p_q) == DT_UINT8) && (rw_value(rw, p_ozp) == 128LL)) || ((rw_dtype(m, p_q) == DT_INT8) && (rw_value(rw, p_ozp) == 0LL))))) && !rw->gfail);
+}
+
+/* composite qnn_leaky_relu
+ * match:  q:qnn.quantize(l:nn.leaky_relu(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(q) == "uint8" || dtype(q) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) && l.alpha > 0 && l.alpha < 1 */
+static void
+composite_qnn_leaky_relu(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_q, NodeId p_l, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_leaky_relu, in, nin, ((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_q) == DT_UINT8) || (rw_dtype(m, p_q) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_attr_f(m, p_l, 0 /* alpha */) > 0LL)) && (rw_attr_f(m, p_l, 0 /* alpha */) < 1LL))) && !rw->gfail);
+}
+
+/* composite qnn_resize
+ * match:  r:image.resize2d(x, method="nearest_neighbor")
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(r) == dtype(x) && shape(x)[0] == 1 */
+static void
+composite_qnn_resize(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_resize, in, nin, (((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dtype(m, p_r) == rw_dtype(m, p_x))) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* composite qnn_requantize
+ * match:  r:qnn.requantize(x, is:const, izp:const, os:const, ozp:const)
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(r) == "uint8" || dtype(r) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) */
+static void
+composite_qnn_requantize(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_requantize, in, nin, ((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp))) && !rw->gfail);
+}
+
+/* supports nn.max_pool2d
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 */
+static void
+supports_nn_max_pool2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_nn_max_pool2d, in, nin, ((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* supports reshape
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && rank(x) <= 4 && rank(k) <= 4 && shape(x)[0] == 1 */
+static void
+supports_reshape(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_k, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_reshape, in, nin, ((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_rank(rw, p_x) <= 4LL)) && (rw_rank(rw, p_k) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* supports qnn.concatenate
+ * cond:   (dtype(k) == "uint8" || dtype(k) == "int8") && rank(k) <= 4 && shape(k)[0] == 1 && is_scalar(os) && is_scalar(ozp) */
+static void
+supports_qnn_concatenate(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_k, NodeId p_os, NodeId p_ozp)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_qnn_concatenate, in, nin, (((((((rw_dtype(m, p_k) == DT_UINT8) || (rw_dtype(m, p_k) == DT_INT8)) && (rw_rank(rw, p_k) <= 4LL)) && (rw_dim(rw, p_k, 0LL) == 1LL)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp))) && !rw->gfail);
+}
+
+/* supports split
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 */
+static void
+supports_split(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_split, in, nin, (((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* supports nn.depth_to_space
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 */
+static void
+supports_nn_depth_to_space(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_nn_depth_to_space, in, nin, ((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
+
+/* supports clip
+ * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 */
+static void
+supports_clip(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	rw_report(rw, R_clip, in, nin, (((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+}
 
 /* rules rooted at cast */
 static NodeId
@@ -63,22 +312,13 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0, v_0_0, v_0_0_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_NN_AVG_POOL2D) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_CAST) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			/* composite qnn_avg_pool2d
-			 * match:  o:cast(nn.avg_pool2d(cast(x)))
-			 * cond:   ((((dtype(x) == "uint8") || (dtype(x) == "int8")) && ((dtype(o) == "uint8") || (dtype(o) == "int8"))) && (shape(x)[0] == 1)) */
-			{
-#line 110 "rulesets/ethos-n.rules"
-				rw->gfail = 0;
-				int ok = (((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL))) && !rw->gfail;
-				rw_report(rw, 7, (const NodeId[]){ v, v_0, v_0_0 }, 3, ok);
-#line 78 "gen/ethos-n.c"
-			}
-		}
-	}
+	if (!(rw_op(m, v_0) == OP_NN_AVG_POOL2D))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_CAST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0 }, 3, v, v_0_0_0);
 	return 0;
 }
 
@@ -91,16 +331,7 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	/* supports clip
-	 * match:  k:clip(x)
-	 * cond:   ((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-	{
-#line 203 "rulesets/ethos-n.rules"
-		rw->gfail = 0;
-		int ok = (((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-		rw_report(rw, 20, (const NodeId[]){ v }, 1, ok);
-#line 102 "gen/ethos-n.c"
-	}
+	supports_clip(rw, (const NodeId[]){ v }, 1, v_0);
 	return 0;
 }
 
@@ -112,19 +343,10 @@ match_image_resize2d(Rw *rw, NodeId v, uint32_t *rule)
 	(void)rule;
 	NodeId v_0;
 
-	if (rw_attr_s(m, v, 3 /* method */) == rw->syms[0]) {
-		v_0 = rw_arg(m, v, 0);
-		/* composite qnn_resize
-		 * match:  r:image.resize2d(x, method="nearest_neighbor")
-		 * cond:   ((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (dtype(r) == dtype(x))) && (shape(x)[0] == 1)) */
-		{
-#line 168 "rulesets/ethos-n.rules"
-			rw->gfail = 0;
-			int ok = (((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-			rw_report(rw, 13, (const NodeId[]){ v }, 1, ok);
-#line 125 "gen/ethos-n.c"
-		}
-	}
+	if (!(rw_attr_s(m, v, 3 /* method */) == rw->syms[S_nearest_neighbor]))
+		return 0;
+	v_0 = rw_arg(m, v, 0);
+	composite_qnn_resize(rw, (const NodeId[]){ v }, 1, v, v_0);
 	return 0;
 }
 
@@ -136,19 +358,10 @@ match_nn_depth_to_space(Rw *rw, NodeId v, uint32_t *rule)
 	(void)rule;
 	NodeId v_0;
 
-	if (rw_attr_s(m, v, 2 /* mode */) == rw->syms[1]) {
-		v_0 = rw_arg(m, v, 0);
-		/* supports nn.depth_to_space
-		 * match:  k:nn.depth_to_space(x, mode="DCR")
-		 * cond:   (((dtype(x) == "uint8") || (dtype(x) == "int8")) && (shape(x)[0] == 1)) */
-		{
-#line 200 "rulesets/ethos-n.rules"
-			rw->gfail = 0;
-			int ok = ((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-			rw_report(rw, 19, (const NodeId[]){ v }, 1, ok);
-#line 149 "gen/ethos-n.c"
-		}
-	}
+	if (!(rw_attr_s(m, v, 2 /* mode */) == rw->syms[S_DCR]))
+		return 0;
+	v_0 = rw_arg(m, v, 0);
+	supports_nn_depth_to_space(rw, (const NodeId[]){ v }, 1, v_0);
 	return 0;
 }
 
@@ -161,16 +374,7 @@ match_nn_max_pool2d(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	/* supports nn.max_pool2d
-	 * match:  k:nn.max_pool2d(x)
-	 * cond:   (((dtype(x) == "uint8") || (dtype(x) == "int8")) && (shape(x)[0] == 1)) */
-	{
-#line 184 "rulesets/ethos-n.rules"
-		rw->gfail = 0;
-		int ok = ((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-		rw_report(rw, 15, (const NodeId[]){ v }, 1, ok);
-#line 172 "gen/ethos-n.c"
-	}
+	supports_nn_max_pool2d(rw, (const NodeId[]){ v }, 1, v_0);
 	return 0;
 }
 
@@ -182,170 +386,51 @@ match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
 	(void)rule;
 	NodeId v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
 
-	v_0 = rw_arg(m, v, 0);
-	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					v_5 = rw_arg(m, v, 5);
-					if (rw_kind(m, v_5) == NK_CONST) {
-						v_6 = rw_arg(m, v, 6);
-						if (rw_kind(m, v_6) == NK_CONST) {
-							v_7 = rw_arg(m, v, 7);
-							if (rw_kind(m, v_7) == NK_CONST) {
-								/* composite qnn_add_to_reinterpret_quantize, variant 1 of 2
-								 * match:  a:qnn.add(x, c:const, const, const, const, const, const, const)
-								 * cond:   (((((numel(c) == 1) && ((dtype(x) == "uint8") || (dtype(x) == "int8"))) && (dtype(a) == dtype(x))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-								{
-#line 50 "rulesets/ethos-n.rules"
-									rw->gfail = 0;
-									int ok = ((((((rw_numel(rw, v_1) == 1LL) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-									rw_report(rw, 2, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 208 "gen/ethos-n.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_kind(m, v_0) == NK_CONST) {
-		v_1 = rw_arg(m, v, 1);
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					v_5 = rw_arg(m, v, 5);
-					if (rw_kind(m, v_5) == NK_CONST) {
-						v_6 = rw_arg(m, v, 6);
-						if (rw_kind(m, v_6) == NK_CONST) {
-							v_7 = rw_arg(m, v, 7);
-							if (rw_kind(m, v_7) == NK_CONST) {
-								/* composite qnn_add_to_reinterpret_quantize, variant 2 of 2
-								 * match:  a:qnn.add(c:const, x, const, const, const, const, const, const)
-								 * cond:   (((((numel(c) == 1) && ((dtype(x) == "uint8") || (dtype(x) == "int8"))) && (dtype(a) == dtype(x))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-								{
-#line 50 "rulesets/ethos-n.rules"
-									rw->gfail = 0;
-									int ok = ((((((rw_numel(rw, v_0) == 1LL) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_1))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL))) && !rw->gfail;
-									rw_report(rw, 2, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 239 "gen/ethos-n.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					v_5 = rw_arg(m, v, 5);
-					if (rw_kind(m, v_5) == NK_CONST) {
-						v_6 = rw_arg(m, v, 6);
-						if (rw_kind(m, v_6) == NK_CONST) {
-							v_7 = rw_arg(m, v, 7);
-							if (rw_kind(m, v_7) == NK_CONST) {
-								/* composite qnn_add_to_depthwise, variant 1 of 2
-								 * match:  a:qnn.add(x, c:const, const, const, const, const, const, const)
-								 * cond:   (((((numel(c) == shape(a)[(rank(a) - 1)]) && ((dtype(x) == "uint8") || (dtype(x) == "int8"))) && (dtype(a) == dtype(x))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-								{
-#line 58 "rulesets/ethos-n.rules"
-									rw->gfail = 0;
-									int ok = ((((((rw_numel(rw, v_1) == rw_dim(rw, v, (rw_rank(rw, v) - 1LL))) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-									rw_report(rw, 3, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 270 "gen/ethos-n.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_kind(m, v_0) == NK_CONST) {
-		v_1 = rw_arg(m, v, 1);
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					v_5 = rw_arg(m, v, 5);
-					if (rw_kind(m, v_5) == NK_CONST) {
-						v_6 = rw_arg(m, v, 6);
-						if (rw_kind(m, v_6) == NK_CONST) {
-							v_7 = rw_arg(m, v, 7);
-							if (rw_kind(m, v_7) == NK_CONST) {
-								/* composite qnn_add_to_depthwise, variant 2 of 2
-								 * match:  a:qnn.add(c:const, x, const, const, const, const, const, const)
-								 * cond:   (((((numel(c) == shape(a)[(rank(a) - 1)]) && ((dtype(x) == "uint8") || (dtype(x) == "int8"))) && (dtype(a) == dtype(x))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-								{
-#line 58 "rulesets/ethos-n.rules"
-									rw->gfail = 0;
-									int ok = ((((((rw_numel(rw, v_0) == rw_dim(rw, v, (rw_rank(rw, v) - 1LL))) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_1))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL))) && !rw->gfail;
-									rw_report(rw, 3, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 301 "gen/ethos-n.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	v_1 = rw_arg(m, v, 1);
 	v_2 = rw_arg(m, v, 2);
-	if (rw_kind(m, v_2) == NK_CONST) {
-		v_3 = rw_arg(m, v, 3);
-		if (rw_kind(m, v_3) == NK_CONST) {
-			v_4 = rw_arg(m, v, 4);
-			if (rw_kind(m, v_4) == NK_CONST) {
-				v_5 = rw_arg(m, v, 5);
-				if (rw_kind(m, v_5) == NK_CONST) {
-					v_6 = rw_arg(m, v, 6);
-					if (rw_kind(m, v_6) == NK_CONST) {
-						v_7 = rw_arg(m, v, 7);
-						if (rw_kind(m, v_7) == NK_CONST) {
-							/* composite qnn_add, variant 1 of 2
-							 * match:  a:qnn.add(x, y, s0:const, z0:const, s1:const, z1:const, so:const, zo:const)
-							 * cond:   ((((((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && ((dtype(y) == "uint8") || (dtype(y) == "int8"))) && ((dtype(a) == "uint8") || (dtype(a) == "int8"))) && (rank(x) <= 4)) && (rank(y) <= 4)) && (shape(x)[0] == 1)) && (shape(y)[0] == 1)) && is_scalar(s0)) && is_scalar(z0)) && is_scalar(s1)) && is_scalar(z1)) && is_scalar(so)) && is_scalar(zo)) */
-							{
-#line 67 "rulesets/ethos-n.rules"
-								rw->gfail = 0;
-								int ok = (((((((((((((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL)) && (rw_dim(rw, v_1, 0LL) == 1LL)) && rw_is_scalar(m, v_2)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && rw_is_scalar(m, v_5)) && rw_is_scalar(m, v_6)) && rw_is_scalar(m, v_7))) && !rw->gfail;
-								rw_report(rw, 4, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 331 "gen/ethos-n.c"
-							}
-							/* composite qnn_add, variant 2 of 2
-							 * match:  a:qnn.add(y, x, s1:const, z1:const, s0:const, z0:const, so:const, zo:const)
-							 * cond:   ((((((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && ((dtype(y) == "uint8") || (dtype(y) == "int8"))) && ((dtype(a) == "uint8") || (dtype(a) == "int8"))) && (rank(x) <= 4)) && (rank(y) <= 4)) && (shape(x)[0] == 1)) && (shape(y)[0] == 1)) && is_scalar(s0)) && is_scalar(z0)) && is_scalar(s1)) && is_scalar(z1)) && is_scalar(so)) && is_scalar(zo)) */
-							{
-#line 67 "rulesets/ethos-n.rules"
-								rw->gfail = 0;
-								int ok = (((((((((((((((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8)) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL)) && (rw_dim(rw, v_0, 0LL) == 1LL)) && rw_is_scalar(m, v_4)) && rw_is_scalar(m, v_5)) && rw_is_scalar(m, v_2)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_6)) && rw_is_scalar(m, v_7))) && !rw->gfail;
-								rw_report(rw, 4, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, ok);
-#line 341 "gen/ethos-n.c"
-							}
-						}
-					}
-				}
-			}
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_5 = rw_arg(m, v, 5);
+	if (!(rw_kind(m, v_5) == NK_CONST))
+		return 0;
+	v_6 = rw_arg(m, v, 6);
+	if (!(rw_kind(m, v_6) == NK_CONST))
+		return 0;
+	v_7 = rw_arg(m, v, 7);
+	if (!(rw_kind(m, v_7) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (rw_kind(m, v_1) == NK_CONST) {
+		v_0 = rw_arg(m, v, 0);
+		composite_qnn_add_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+		if (rw_kind(m, v_0) == NK_CONST) {
+			composite_qnn_add_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+			composite_qnn_add_to_depthwise(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+			composite_qnn_add_to_depthwise(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+			composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
+			composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
+			return 0;
 		}
+		composite_qnn_add_to_depthwise(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+		composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
+		composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
+		return 0;
 	}
+	v_0 = rw_arg(m, v, 0);
+	if (rw_kind(m, v_0) == NK_CONST) {
+		composite_qnn_add_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+		composite_qnn_add_to_depthwise(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+		composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
+		composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
+		return 0;
+	}
+	composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
+	composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
 	return 0;
 }
 
@@ -358,21 +443,12 @@ match_qnn_concatenate(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_3, v_4;
 
 	v_3 = rw_arg(m, v, 3);
-	if (rw_kind(m, v_3) == NK_CONST) {
-		v_4 = rw_arg(m, v, 4);
-		if (rw_kind(m, v_4) == NK_CONST) {
-			/* supports qnn.concatenate
-			 * match:  k:qnn.concatenate(_, _, _, os:const, ozp:const)
-			 * cond:   ((((((dtype(k) == "uint8") || (dtype(k) == "int8")) && (rank(k) <= 4)) && (shape(k)[0] == 1)) && is_scalar(os)) && is_scalar(ozp)) */
-			{
-#line 193 "rulesets/ethos-n.rules"
-				rw->gfail = 0;
-				int ok = (((((((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8)) && (rw_rank(rw, v) <= 4LL)) && (rw_dim(rw, v, 0LL) == 1LL)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4))) && !rw->gfail;
-				rw_report(rw, 17, (const NodeId[]){ v, v_3, v_4 }, 3, ok);
-#line 372 "gen/ethos-n.c"
-			}
-		}
-	}
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	supports_qnn_concatenate(rw, (const NodeId[]){ v, v_3, v_4 }, 3, v, v_3, v_4);
 	return 0;
 }
 
@@ -384,131 +460,123 @@ match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
 	(void)rule;
 	NodeId v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
 
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_5 = rw_arg(m, v, 5);
+	if (!(rw_kind(m, v_5) == NK_CONST))
+		return 0;
+	v_6 = rw_arg(m, v, 6);
+	if (!(rw_kind(m, v_6) == NK_CONST))
+		return 0;
+	v_7 = rw_arg(m, v, 7);
+	if (!(rw_kind(m, v_7) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (rw_kind(m, v_1) == NK_CONST) {
+		v_0 = rw_arg(m, v, 0);
+		composite_qnn_mul_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+		if (rw_kind(m, v_0) == NK_CONST) {
+			composite_qnn_mul_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+			composite_qnn_mul_to_depthwise(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+			composite_qnn_mul_to_depthwise(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+			return 0;
+		}
+		composite_qnn_mul_to_depthwise(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+		return 0;
+	}
 	v_0 = rw_arg(m, v, 0);
+	if (!(rw_kind(m, v_0) == NK_CONST))
+		return 0;
+	composite_qnn_mul_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+	composite_qnn_mul_to_depthwise(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qnn_sigmoid on */
+static NodeId
+match_qnn_quantize_v_0_sigmoid(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE))
+		return 0;
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+		return 0;
 	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					v_5 = rw_arg(m, v, 5);
-					if (rw_kind(m, v_5) == NK_CONST) {
-						v_6 = rw_arg(m, v, 6);
-						if (rw_kind(m, v_6) == NK_CONST) {
-							v_7 = rw_arg(m, v, 7);
-							if (rw_kind(m, v_7) == NK_CONST) {
-								/* composite qnn_mul_to_reinterpret_quantize, variant 1 of 2
-								 * match:  m:qnn.mul(x, c:const, const, const, const, const, const, const)
-								 * cond:   (((((numel(c) == 1) && ((dtype(x) == "uint8") || (dtype(x) == "int8"))) && (dtype(m) == dtype(x))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-								{
-#line 34 "rulesets/ethos-n.rules"
-									rw->gfail = 0;
-									int ok = ((((((rw_numel(rw, v_1) == 1LL) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-									rw_report(rw, 0, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 410 "gen/ethos-n.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_kind(m, v_0) == NK_CONST) {
-		v_1 = rw_arg(m, v, 1);
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					v_5 = rw_arg(m, v, 5);
-					if (rw_kind(m, v_5) == NK_CONST) {
-						v_6 = rw_arg(m, v, 6);
-						if (rw_kind(m, v_6) == NK_CONST) {
-							v_7 = rw_arg(m, v, 7);
-							if (rw_kind(m, v_7) == NK_CONST) {
-								/* composite qnn_mul_to_reinterpret_quantize, variant 2 of 2
-								 * match:  m:qnn.mul(c:const, x, const, const, const, const, const, const)
-								 * cond:   (((((numel(c) == 1) && ((dtype(x) == "uint8") || (dtype(x) == "int8"))) && (dtype(m) == dtype(x))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-								{
-#line 34 "rulesets/ethos-n.rules"
-									rw->gfail = 0;
-									int ok = ((((((rw_numel(rw, v_0) == 1LL) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_1))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL))) && !rw->gfail;
-									rw_report(rw, 0, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 441 "gen/ethos-n.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	composite_qnn_sigmoid(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qnn_tanh on */
+static NodeId
+match_qnn_quantize_v_0_tanh(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE))
+		return 0;
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+		return 0;
 	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					v_5 = rw_arg(m, v, 5);
-					if (rw_kind(m, v_5) == NK_CONST) {
-						v_6 = rw_arg(m, v, 6);
-						if (rw_kind(m, v_6) == NK_CONST) {
-							v_7 = rw_arg(m, v, 7);
-							if (rw_kind(m, v_7) == NK_CONST) {
-								/* composite qnn_mul_to_depthwise, variant 1 of 2
-								 * match:  m:qnn.mul(x, c:const, const, const, const, const, const, const)
-								 * cond:   (((((numel(c) == shape(m)[(rank(m) - 1)]) && ((dtype(x) == "uint8") || (dtype(x) == "int8"))) && (dtype(m) == dtype(x))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-								{
-#line 42 "rulesets/ethos-n.rules"
-									rw->gfail = 0;
-									int ok = ((((((rw_numel(rw, v_1) == rw_dim(rw, v, (rw_rank(rw, v) - 1LL))) && ((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_0))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-									rw_report(rw, 1, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 472 "gen/ethos-n.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_kind(m, v_0) == NK_CONST) {
-		v_1 = rw_arg(m, v, 1);
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					v_5 = rw_arg(m, v, 5);
-					if (rw_kind(m, v_5) == NK_CONST) {
-						v_6 = rw_arg(m, v, 6);
-						if (rw_kind(m, v_6) == NK_CONST) {
-							v_7 = rw_arg(m, v, 7);
-							if (rw_kind(m, v_7) == NK_CONST) {
-								/* composite qnn_mul_to_depthwise, variant 2 of 2
-								 * match:  m:qnn.mul(c:const, x, const, const, const, const, const, const)
-								 * cond:   (((((numel(c) == shape(m)[(rank(m) - 1)]) && ((dtype(x) == "uint8") || (dtype(x) == "int8"))) && (dtype(m) == dtype(x))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-								{
-#line 42 "rulesets/ethos-n.rules"
-									rw->gfail = 0;
-									int ok = ((((((rw_numel(rw, v_0) == rw_dim(rw, v, (rw_rank(rw, v) - 1LL))) && ((rw_dtype(m, v_1) == DT_UINT8) || (rw_dtype(m, v_1) == DT_INT8))) && (rw_dtype(m, v) == rw_dtype(m, v_1))) && (rw_rank(rw, v_1) <= 4LL)) && (rw_dim(rw, v_1, 0LL) == 1LL))) && !rw->gfail;
-									rw_report(rw, 1, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, ok);
-#line 503 "gen/ethos-n.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	composite_qnn_tanh(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qnn_leaky_relu on */
+static NodeId
+match_qnn_quantize_v_0_nn_leaky_relu(Rw *rw, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE))
+		return 0;
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+		return 0;
+	v_0_0_2 = rw_arg(m, v_0_0, 2);
+	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	composite_qnn_leaky_relu(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
 	return 0;
 }
 
@@ -518,93 +586,242 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_SIGMOID) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* composite qnn_sigmoid
-							 * match:  q:qnn.quantize(sigmoid(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
-							 * cond:   (((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && ((dtype(q) == "uint8") || (dtype(q) == "int8"))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) && is_scalar(is)) && is_scalar(izp)) && is_scalar(os)) && is_scalar(ozp)) && (value(os) == (1f / 256))) && (((dtype(x) == "uint8") && (value(ozp) == 0)) || ((dtype(x) == "int8") && (value(ozp) == -128)))) */
-							{
-#line 121 "rulesets/ethos-n.rules"
-								rw->gfail = 0;
-								int ok = ((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0_0_0) <= 4LL)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_1) == (1.0 / 256LL))) && (((rw_dtype(m, v_0_0_0) == DT_UINT8) && (rw_value(rw, v_2) == 0LL)) || ((rw_dtype(m, v_0_0_0) == DT_INT8) && (rw_value(rw, v_2) == -128LL))))) && !rw->gfail;
-								rw_report(rw, 8, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, ok);
-#line 544 "gen/ethos-n.c"
-							}
-						}
-					}
-				}
-			}
-		}
+	switch (rw_op(m, v_0)) {
+	case OP_SIGMOID:
+		return match_qnn_quantize_v_0_sigmoid(rw, v, v_0);
+	case OP_TANH:
+		return match_qnn_quantize_v_0_tanh(rw, v, v_0);
+	case OP_NN_LEAKY_RELU:
+		return match_qnn_quantize_v_0_nn_leaky_relu(rw, v, v_0);
+	default:
+		break;
 	}
-	if (rw_op(m, v_0) == OP_TANH) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* composite qnn_tanh
-							 * match:  q:qnn.quantize(tanh(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
-							 * cond:   (((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && ((dtype(q) == "uint8") || (dtype(q) == "int8"))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) && is_scalar(is)) && is_scalar(izp)) && is_scalar(os)) && is_scalar(ozp)) && (value(os) == (1f / 128))) && (((dtype(q) == "uint8") && (value(ozp) == 128)) || ((dtype(q) == "int8") && (value(ozp) == 0)))) */
-							{
-#line 153 "rulesets/ethos-n.rules"
-								rw->gfail = 0;
-								int ok = ((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0_0_0) <= 4LL)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_1) == (1.0 / 128LL))) && (((rw_dtype(m, v) == DT_UINT8) && (rw_value(rw, v_2) == 128LL)) || ((rw_dtype(m, v) == DT_INT8) && (rw_value(rw, v_2) == 0LL))))) && !rw->gfail;
-								rw_report(rw, 11, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, ok);
-#line 572 "gen/ethos-n.c"
-							}
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_conv2d on */
+static NodeId
+match_qnn_requantize_at_qnn_conv2d_7157(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4, NodeId v_0_0, NodeId v_0_1, NodeId v_0_0_0, NodeId v_0_0_1, NodeId v_0_0_2, NodeId v_0_0_3, NodeId v_0_0_4, NodeId v_0_0_5)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0_0_0;
+
+	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+	composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 14, v, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
+	composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
+	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_conv2d on */
+static NodeId
+match_qnn_requantize_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
+
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (rw_kind(m, v_0_0_1) == NK_CONST) {
+		v_0_0_2 = rw_arg(m, v_0_0, 2);
+		if (rw_kind(m, v_0_0_2) == NK_CONST) {
+			v_0_0_3 = rw_arg(m, v_0_0, 3);
+			if (rw_kind(m, v_0_0_3) == NK_CONST) {
+				v_0_0_4 = rw_arg(m, v_0_0, 4);
+				if (rw_kind(m, v_0_0_4) == NK_CONST) {
+					v_0_0_5 = rw_arg(m, v_0_0, 5);
+					if (rw_kind(m, v_0_0_5) == NK_CONST) {
+						v_0_1 = rw_arg(m, v_0, 1);
+						if (rw_kind(m, v_0_1) == NK_CONST) {
+							v_0_0_0 = rw_arg(m, v_0_0, 0);
+							if (rw_op(m, v_0_0_0) == OP_NN_PAD)
+								return match_qnn_requantize_at_qnn_conv2d_7157(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5);
+							composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
+							composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+							return 0;
 						}
+						composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+						return 0;
 					}
+					composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+					return 0;
 				}
+				composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+				return 0;
 			}
+			composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+			return 0;
 		}
+		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		return 0;
 	}
-	if (rw_op(m, v_0) == OP_NN_LEAKY_RELU) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* composite qnn_leaky_relu
-							 * match:  q:qnn.quantize(l:nn.leaky_relu(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
-							 * cond:   (((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && ((dtype(q) == "uint8") || (dtype(q) == "int8"))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) && is_scalar(is)) && is_scalar(izp)) && is_scalar(os)) && is_scalar(ozp)) && (l.alpha > 0)) && (l.alpha < 1)) */
-							{
-#line 162 "rulesets/ethos-n.rules"
-								rw->gfail = 0;
-								int ok = ((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0_0_0) <= 4LL)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_attr_f(m, v_0, 0 /* alpha */) > 0LL)) && (rw_attr_f(m, v_0, 0 /* alpha */) < 1LL))) && !rw->gfail;
-								rw_report(rw, 12, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, ok);
-#line 600 "gen/ethos-n.c"
-							}
+	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_conv2d_transpose on */
+static NodeId
+match_qnn_requantize_v_0_0_qnn_conv2d_transpose(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
+
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (rw_kind(m, v_0_0_1) == NK_CONST) {
+		v_0_0_2 = rw_arg(m, v_0_0, 2);
+		if (rw_kind(m, v_0_0_2) == NK_CONST) {
+			v_0_0_3 = rw_arg(m, v_0_0, 3);
+			if (rw_kind(m, v_0_0_3) == NK_CONST) {
+				v_0_0_4 = rw_arg(m, v_0_0, 4);
+				if (rw_kind(m, v_0_0_4) == NK_CONST) {
+					v_0_0_5 = rw_arg(m, v_0_0, 5);
+					if (rw_kind(m, v_0_0_5) == NK_CONST) {
+						v_0_1 = rw_arg(m, v_0, 1);
+						if (rw_kind(m, v_0_1) == NK_CONST) {
+							v_0_0_0 = rw_arg(m, v_0_0, 0);
+							composite_qnn_conv2d_transpose(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
+							composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+							return 0;
 						}
+						composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+						return 0;
 					}
+					composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+					return 0;
 				}
+				composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+				return 0;
 			}
+			composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+			return 0;
 		}
+		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		return 0;
 	}
+	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_fc on */
+static NodeId
+match_qnn_requantize_v_0_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
+
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (rw_kind(m, v_0_0_1) == NK_CONST) {
+		v_0_0_2 = rw_arg(m, v_0_0, 2);
+		if (rw_kind(m, v_0_0_2) == NK_CONST) {
+			v_0_0_3 = rw_arg(m, v_0_0, 3);
+			if (rw_kind(m, v_0_0_3) == NK_CONST) {
+				v_0_0_4 = rw_arg(m, v_0_0, 4);
+				if (rw_kind(m, v_0_0_4) == NK_CONST) {
+					v_0_0_5 = rw_arg(m, v_0_0, 5);
+					if (rw_kind(m, v_0_0_5) == NK_CONST) {
+						v_0_1 = rw_arg(m, v_0, 1);
+						if (rw_kind(m, v_0_1) == NK_CONST) {
+							v_0_0_0 = rw_arg(m, v_0_0, 0);
+							composite_qnn_fc(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_3, v_4);
+							composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+							return 0;
+						}
+						composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+						return 0;
+					}
+					composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+					return 0;
+				}
+				composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+				return 0;
+			}
+			composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+			return 0;
+		}
+		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		return 0;
+	}
+	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_conv2d on */
+static NodeId
+match_qnn_requantize_v_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	switch (rw_op(m, v_0_0)) {
+	case OP_QNN_CONV2D:
+		return match_qnn_requantize_v_0_0_qnn_conv2d(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0);
+	case OP_QNN_CONV2D_TRANSPOSE:
+		return match_qnn_requantize_v_0_0_qnn_conv2d_transpose(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0);
+	case OP_QNN_DENSE:
+		return match_qnn_requantize_v_0_0_qnn_dense(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0);
+	default:
+		break;
+	}
+	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_conv2d_transpose on */
+static NodeId
+match_qnn_requantize_v_0_qnn_conv2d_transpose(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5;
+
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (rw_kind(m, v_0_1) == NK_CONST) {
+		v_0_2 = rw_arg(m, v_0, 2);
+		if (rw_kind(m, v_0_2) == NK_CONST) {
+			v_0_3 = rw_arg(m, v_0, 3);
+			if (rw_kind(m, v_0_3) == NK_CONST) {
+				v_0_4 = rw_arg(m, v_0, 4);
+				if (rw_kind(m, v_0_4) == NK_CONST) {
+					v_0_5 = rw_arg(m, v_0, 5);
+					if (rw_kind(m, v_0_5) == NK_CONST) {
+						v_0_0 = rw_arg(m, v_0, 0);
+						composite_qnn_conv2d_transpose(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_3, v_4);
+						composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+						return 0;
+					}
+					composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+					return 0;
+				}
+				composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+				return 0;
+			}
+			composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+			return 0;
+		}
+		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		return 0;
+	}
+	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	return 0;
+}
+
+/* rules rooted at qnn.requantize, from qnn_mean on */
+static NodeId
+match_qnn_requantize_v_0_mean(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0, v_0_0_0;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_CAST) {
+		v_0_0_0 = rw_arg(m, v_0_0, 0);
+		composite_qnn_mean(rw, (const NodeId[]){ v, v_0, v_0_0, v_1, v_2, v_3, v_4 }, 7, v, v_0_0_0, v_1, v_2, v_3, v_4);
+		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		return 0;
+	}
+	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
@@ -614,279 +831,32 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_2;
-	NodeId v_0_3, v_0_4, v_0_5, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4;
-	NodeId v_0_0_5, v_0_0_0_0;
+	NodeId v_0, v_1, v_2, v_3, v_4;
 
-	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_NN_BIAS_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_CONV2D) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_op(m, v_0_0_0) == OP_NN_PAD) {
-				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-				v_0_0_1 = rw_arg(m, v_0_0, 1);
-				if (rw_kind(m, v_0_0_1) == NK_CONST) {
-					v_0_0_2 = rw_arg(m, v_0_0, 2);
-					if (rw_kind(m, v_0_0_2) == NK_CONST) {
-						v_0_0_3 = rw_arg(m, v_0_0, 3);
-						if (rw_kind(m, v_0_0_3) == NK_CONST) {
-							v_0_0_4 = rw_arg(m, v_0_0, 4);
-							if (rw_kind(m, v_0_0_4) == NK_CONST) {
-								v_0_0_5 = rw_arg(m, v_0_0, 5);
-								if (rw_kind(m, v_0_0_5) == NK_CONST) {
-									v_0_1 = rw_arg(m, v_0, 1);
-									if (rw_kind(m, v_0_1) == NK_CONST) {
-										v_1 = rw_arg(m, v, 1);
-										if (rw_kind(m, v_1) == NK_CONST) {
-											v_2 = rw_arg(m, v, 2);
-											if (rw_kind(m, v_2) == NK_CONST) {
-												v_3 = rw_arg(m, v, 3);
-												if (rw_kind(m, v_3) == NK_CONST) {
-													v_4 = rw_arg(m, v, 4);
-													if (rw_kind(m, v_4) == NK_CONST) {
-														/* composite qnn_conv2d, variant 1 of 2
-														 * match:  r:qnn.requantize(nn.bias_add(c:qnn.conv2d(p:nn.pad(x, _), w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
-														 * cond:   ((((((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (shape(x)[0] == 1)) && ((dtype(w) == "uint8") || (dtype(w) == "int8"))) && (dtype(c) == "int32")) && ((dtype(r) == "uint8") || (dtype(r) == "int8"))) && is_scalar(izp)) && is_scalar(kzp)) && is_scalar(is)) && is_scalar(os)) && is_scalar(ozp)) && (c.dilation == [1, 1])) && ((c.groups == 1) || (c.channels == c.groups))) && (((!present(p) || (c.padding == [0, 0, 0, 0])) || (c.padding == [0, 0])) || (c.padding == [0]))) */
-														{
-#line 88 "rulesets/ethos-n.rules"
-															rw->gfail = 0;
-															int ok = (((((((((((((((rw_dtype(m, v_0_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_0_1) == DT_UINT8) || (rw_dtype(m, v_0_0_1) == DT_INT8))) && (rw_dtype(m, v_0_0) == DT_INT32)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_0_3)) && rw_is_scalar(m, v_0_0_4)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && (rw_attr_ints_eq(m, v_0_0, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((rw_attr_i(m, v_0_0, 3 /* groups */) == 1LL) || (rw_attr_num(rw, v_0_0, 4 /* channels */) == rw_attr_i(m, v_0_0, 3 /* groups */)))) && ((((!1) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !rw->gfail;
-															rw_report(rw, 5, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 14, ok);
-#line 656 "gen/ethos-n.c"
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_0_3 = rw_arg(m, v_0_0, 3);
-					if (rw_kind(m, v_0_0_3) == NK_CONST) {
-						v_0_0_4 = rw_arg(m, v_0_0, 4);
-						if (rw_kind(m, v_0_0_4) == NK_CONST) {
-							v_0_0_5 = rw_arg(m, v_0_0, 5);
-							if (rw_kind(m, v_0_0_5) == NK_CONST) {
-								v_0_1 = rw_arg(m, v_0, 1);
-								if (rw_kind(m, v_0_1) == NK_CONST) {
-									v_1 = rw_arg(m, v, 1);
-									if (rw_kind(m, v_1) == NK_CONST) {
-										v_2 = rw_arg(m, v, 2);
-										if (rw_kind(m, v_2) == NK_CONST) {
-											v_3 = rw_arg(m, v, 3);
-											if (rw_kind(m, v_3) == NK_CONST) {
-												v_4 = rw_arg(m, v, 4);
-												if (rw_kind(m, v_4) == NK_CONST) {
-													/* composite qnn_conv2d, variant 2 of 2
-													 * match:  r:qnn.requantize(nn.bias_add(c:qnn.conv2d(x, w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
-													 * cond:   ((((((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (shape(x)[0] == 1)) && ((dtype(w) == "uint8") || (dtype(w) == "int8"))) && (dtype(c) == "int32")) && ((dtype(r) == "uint8") || (dtype(r) == "int8"))) && is_scalar(izp)) && is_scalar(kzp)) && is_scalar(is)) && is_scalar(os)) && is_scalar(ozp)) && (c.dilation == [1, 1])) && ((c.groups == 1) || (c.channels == c.groups))) && (((!present(p) || (c.padding == [0, 0, 0, 0])) || (c.padding == [0, 0])) || (c.padding == [0]))) */
-													{
-#line 88 "rulesets/ethos-n.rules"
-														rw->gfail = 0;
-														int ok = (((((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_0_1) == DT_UINT8) || (rw_dtype(m, v_0_0_1) == DT_INT8))) && (rw_dtype(m, v_0_0) == DT_INT32)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_0_3)) && rw_is_scalar(m, v_0_0_4)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && (rw_attr_ints_eq(m, v_0_0, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((rw_attr_i(m, v_0_0, 3 /* groups */) == 1LL) || (rw_attr_num(rw, v_0_0, 4 /* channels */) == rw_attr_i(m, v_0_0, 3 /* groups */)))) && ((((!0) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (rw_attr_ints_eq(m, v_0_0, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !rw->gfail;
-														rw_report(rw, 5, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 697 "gen/ethos-n.c"
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-		if (rw_op(m, v_0_0) == OP_QNN_CONV2D_TRANSPOSE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_0_3 = rw_arg(m, v_0_0, 3);
-					if (rw_kind(m, v_0_0_3) == NK_CONST) {
-						v_0_0_4 = rw_arg(m, v_0_0, 4);
-						if (rw_kind(m, v_0_0_4) == NK_CONST) {
-							v_0_0_5 = rw_arg(m, v_0_0, 5);
-							if (rw_kind(m, v_0_0_5) == NK_CONST) {
-								v_0_1 = rw_arg(m, v_0, 1);
-								if (rw_kind(m, v_0_1) == NK_CONST) {
-									v_1 = rw_arg(m, v, 1);
-									if (rw_kind(m, v_1) == NK_CONST) {
-										v_2 = rw_arg(m, v, 2);
-										if (rw_kind(m, v_2) == NK_CONST) {
-											v_3 = rw_arg(m, v, 3);
-											if (rw_kind(m, v_3) == NK_CONST) {
-												v_4 = rw_arg(m, v, 4);
-												if (rw_kind(m, v_4) == NK_CONST) {
-													/* composite qnn_conv2d_transpose, variant 1 of 2
-													 * match:  r:qnn.requantize(nn.bias_add(c:qnn.conv2d_transpose(x, w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
-													 * cond:   (((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (shape(x)[0] == 1)) && ((dtype(w) == "uint8") || (dtype(w) == "int8"))) && ((dtype(r) == "uint8") || (dtype(r) == "int8"))) && is_scalar(izp)) && is_scalar(kzp)) && is_scalar(is)) && is_scalar(os)) && is_scalar(ozp)) && (c.dilation == [1, 1])) */
-													{
-#line 102 "rulesets/ethos-n.rules"
-														rw->gfail = 0;
-														int ok = ((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_0_1) == DT_UINT8) || (rw_dtype(m, v_0_0_1) == DT_INT8))) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_0_3)) && rw_is_scalar(m, v_0_0_4)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && (rw_attr_ints_eq(m, v_0_0, 5 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2)))) && !rw->gfail;
-														rw_report(rw, 6, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 740 "gen/ethos-n.c"
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_QNN_CONV2D_TRANSPOSE) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		if (rw_kind(m, v_0_1) == NK_CONST) {
-			v_0_2 = rw_arg(m, v_0, 2);
-			if (rw_kind(m, v_0_2) == NK_CONST) {
-				v_0_3 = rw_arg(m, v_0, 3);
-				if (rw_kind(m, v_0_3) == NK_CONST) {
-					v_0_4 = rw_arg(m, v_0, 4);
-					if (rw_kind(m, v_0_4) == NK_CONST) {
-						v_0_5 = rw_arg(m, v_0, 5);
-						if (rw_kind(m, v_0_5) == NK_CONST) {
-							v_1 = rw_arg(m, v, 1);
-							if (rw_kind(m, v_1) == NK_CONST) {
-								v_2 = rw_arg(m, v, 2);
-								if (rw_kind(m, v_2) == NK_CONST) {
-									v_3 = rw_arg(m, v, 3);
-									if (rw_kind(m, v_3) == NK_CONST) {
-										v_4 = rw_arg(m, v, 4);
-										if (rw_kind(m, v_4) == NK_CONST) {
-											/* composite qnn_conv2d_transpose, variant 2 of 2
-											 * match:  r:qnn.requantize(c:qnn.conv2d_transpose(x, w:const, izp:const, kzp:const, is:const, const), const, const, os:const, ozp:const)
-											 * cond:   (((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (shape(x)[0] == 1)) && ((dtype(w) == "uint8") || (dtype(w) == "int8"))) && ((dtype(r) == "uint8") || (dtype(r) == "int8"))) && is_scalar(izp)) && is_scalar(kzp)) && is_scalar(is)) && is_scalar(os)) && is_scalar(ozp)) && (c.dilation == [1, 1])) */
-											{
-#line 102 "rulesets/ethos-n.rules"
-												rw->gfail = 0;
-												int ok = ((((((((((((rw_dtype(m, v_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_1) == DT_UINT8) || (rw_dtype(m, v_0_1) == DT_INT8))) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_2)) && rw_is_scalar(m, v_0_3)) && rw_is_scalar(m, v_0_4)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4)) && (rw_attr_ints_eq(m, v_0, 5 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2)))) && !rw->gfail;
-												rw_report(rw, 6, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, ok);
-#line 782 "gen/ethos-n.c"
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_BIAS_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DENSE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_0_3 = rw_arg(m, v_0_0, 3);
-					if (rw_kind(m, v_0_0_3) == NK_CONST) {
-						v_0_0_4 = rw_arg(m, v_0_0, 4);
-						if (rw_kind(m, v_0_0_4) == NK_CONST) {
-							v_0_0_5 = rw_arg(m, v_0_0, 5);
-							if (rw_kind(m, v_0_0_5) == NK_CONST) {
-								v_0_1 = rw_arg(m, v_0, 1);
-								if (rw_kind(m, v_0_1) == NK_CONST) {
-									v_1 = rw_arg(m, v, 1);
-									if (rw_kind(m, v_1) == NK_CONST) {
-										v_2 = rw_arg(m, v, 2);
-										if (rw_kind(m, v_2) == NK_CONST) {
-											v_3 = rw_arg(m, v, 3);
-											if (rw_kind(m, v_3) == NK_CONST) {
-												v_4 = rw_arg(m, v, 4);
-												if (rw_kind(m, v_4) == NK_CONST) {
-													/* composite qnn_fc
-													 * match:  r:qnn.requantize(nn.bias_add(d:qnn.dense(x, w:const, izp:const, kzp:const, is:const, ks:const), const), const, const, os:const, ozp:const)
-													 * cond:   ((((((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (shape(x)[0] == 1)) && ((dtype(w) == "uint8") || (dtype(w) == "int8"))) && (dtype(d) == "int32")) && ((dtype(r) == "uint8") || (dtype(r) == "int8"))) && is_scalar(izp)) && is_scalar(kzp)) && is_scalar(is)) && is_scalar(ks)) && is_scalar(os)) && is_scalar(ozp)) */
-													{
-#line 134 "rulesets/ethos-n.rules"
-														rw->gfail = 0;
-														int ok = (((((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && ((rw_dtype(m, v_0_0_1) == DT_UINT8) || (rw_dtype(m, v_0_0_1) == DT_INT8))) && (rw_dtype(m, v_0_0) == DT_INT32)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_0_3)) && rw_is_scalar(m, v_0_0_4)) && rw_is_scalar(m, v_0_0_5)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4))) && !rw->gfail;
-														rw_report(rw, 9, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, ok);
-#line 826 "gen/ethos-n.c"
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_MEAN) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_CAST) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_1 = rw_arg(m, v, 1);
-			if (rw_kind(m, v_1) == NK_CONST) {
-				v_2 = rw_arg(m, v, 2);
-				if (rw_kind(m, v_2) == NK_CONST) {
-					v_3 = rw_arg(m, v, 3);
-					if (rw_kind(m, v_3) == NK_CONST) {
-						v_4 = rw_arg(m, v, 4);
-						if (rw_kind(m, v_4) == NK_CONST) {
-							/* composite qnn_mean
-							 * match:  r:qnn.requantize(mean(cast(x)), is:const, izp:const, os:const, ozp:const)
-							 * cond:   (((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && ((dtype(r) == "uint8") || (dtype(r) == "int8"))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) && is_scalar(is)) && is_scalar(izp)) && is_scalar(os)) && is_scalar(ozp)) */
-							{
-#line 142 "rulesets/ethos-n.rules"
-								rw->gfail = 0;
-								int ok = ((((((((((rw_dtype(m, v_0_0_0) == DT_UINT8) || (rw_dtype(m, v_0_0_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0_0_0) <= 4LL)) && (rw_dim(rw, v_0_0_0, 0LL) == 1LL)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4))) && !rw->gfail;
-								rw_report(rw, 10, (const NodeId[]){ v, v_0, v_0_0, v_1, v_2, v_3, v_4 }, 7, ok);
-#line 860 "gen/ethos-n.c"
-							}
-						}
-					}
-				}
-			}
-		}
-	}
 	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			v_3 = rw_arg(m, v, 3);
-			if (rw_kind(m, v_3) == NK_CONST) {
-				v_4 = rw_arg(m, v, 4);
-				if (rw_kind(m, v_4) == NK_CONST) {
-					/* composite qnn_requantize
-					 * match:  r:qnn.requantize(x, is:const, izp:const, os:const, ozp:const)
-					 * cond:   (((((((((dtype(x) == "uint8") || (dtype(x) == "int8")) && ((dtype(r) == "uint8") || (dtype(r) == "int8"))) && (rank(x) <= 4)) && (shape(x)[0] == 1)) && is_scalar(is)) && is_scalar(izp)) && is_scalar(os)) && is_scalar(ozp)) */
-					{
-#line 177 "rulesets/ethos-n.rules"
-						rw->gfail = 0;
-						int ok = ((((((((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && ((rw_dtype(m, v) == DT_UINT8) || (rw_dtype(m, v) == DT_INT8))) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && rw_is_scalar(m, v_3)) && rw_is_scalar(m, v_4))) && !rw->gfail;
-						rw_report(rw, 14, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, ok);
-#line 884 "gen/ethos-n.c"
-					}
-				}
-			}
-		}
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_3 = rw_arg(m, v, 3);
+	if (!(rw_kind(m, v_3) == NK_CONST))
+		return 0;
+	v_4 = rw_arg(m, v, 4);
+	if (!(rw_kind(m, v_4) == NK_CONST))
+		return 0;
+	v_0 = rw_arg(m, v, 0);
+	switch (rw_op(m, v_0)) {
+	case OP_NN_BIAS_ADD:
+		return match_qnn_requantize_v_0_nn_bias_add(rw, v, v_0, v_1, v_2, v_3, v_4);
+	case OP_QNN_CONV2D_TRANSPOSE:
+		return match_qnn_requantize_v_0_qnn_conv2d_transpose(rw, v, v_0, v_1, v_2, v_3, v_4);
+	case OP_MEAN:
+		return match_qnn_requantize_v_0_mean(rw, v, v_0, v_1, v_2, v_3, v_4);
+	default:
+		break;
 	}
+	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
@@ -899,16 +869,7 @@ match_reshape(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	/* supports reshape
-	 * match:  k:reshape(x)
-	 * cond:   (((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (rank(x) <= 4)) && (rank(k) <= 4)) && (shape(x)[0] == 1)) */
-	{
-#line 187 "rulesets/ethos-n.rules"
-		rw->gfail = 0;
-		int ok = ((((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_rank(rw, v_0) <= 4LL)) && (rw_rank(rw, v) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-		rw_report(rw, 16, (const NodeId[]){ v }, 1, ok);
-#line 910 "gen/ethos-n.c"
-	}
+	supports_reshape(rw, (const NodeId[]){ v }, 1, v, v_0);
 	return 0;
 }
 
@@ -921,16 +882,7 @@ match_split(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	/* supports split
-	 * match:  k:split(x)
-	 * cond:   ((((dtype(x) == "uint8") || (dtype(x) == "int8")) && (rank(x) <= 4)) && (shape(x)[0] == 1)) */
-	{
-#line 196 "rulesets/ethos-n.rules"
-		rw->gfail = 0;
-		int ok = (((((rw_dtype(m, v_0) == DT_UINT8) || (rw_dtype(m, v_0) == DT_INT8)) && (rw_rank(rw, v_0) <= 4LL)) && (rw_dim(rw, v_0, 0LL) == 1LL))) && !rw->gfail;
-		rw_report(rw, 18, (const NodeId[]){ v }, 1, ok);
-#line 932 "gen/ethos-n.c"
-	}
+	supports_split(rw, (const NodeId[]){ v }, 1, v_0);
 	return 0;
 }
 
@@ -939,30 +891,9 @@ static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
 	switch (rw_op(rw->m, v)) {
-	case OP_CAST:
-		return match_cast(rw, v, rule);
-	case OP_CLIP:
-		return match_clip(rw, v, rule);
-	case OP_IMAGE_RESIZE2D:
-		return match_image_resize2d(rw, v, rule);
-	case OP_NN_DEPTH_TO_SPACE:
-		return match_nn_depth_to_space(rw, v, rule);
-	case OP_NN_MAX_POOL2D:
-		return match_nn_max_pool2d(rw, v, rule);
-	case OP_QNN_ADD:
-		return match_qnn_add(rw, v, rule);
-	case OP_QNN_CONCATENATE:
-		return match_qnn_concatenate(rw, v, rule);
-	case OP_QNN_MUL:
-		return match_qnn_mul(rw, v, rule);
-	case OP_QNN_QUANTIZE:
-		return match_qnn_quantize(rw, v, rule);
-	case OP_QNN_REQUANTIZE:
-		return match_qnn_requantize(rw, v, rule);
-	case OP_RESHAPE:
-		return match_reshape(rw, v, rule);
-	case OP_SPLIT:
-		return match_split(rw, v, rule);
+#define CASE(op, fn) case op: return fn(rw, v, rule);
+	ROOTS(CASE)
+#undef CASE
 	default:
 		break;
 	}
@@ -971,11 +902,11 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 
 const Ruleset graft_ruleset_ethos_n = {
 	"ethos-n", "rulesets/ethos-n.rules",
-	21, rules,
-	2, strs,
-	0, lits,
+	NRULES, rules,
+	NSTRS, strs,
+	NLITS, lits,
 	match,
 	1,
-	12, roots,
+	sizeof roots / sizeof *roots - 1, roots,
 	0,
 };

@@ -2,93 +2,787 @@
 
 #include "rewrite.h"
 
-static const RuleInfo rules[] = {
-	{ "qdq_identity", "rulesets/qdq.rules", 34, RI_RULE },
-	{ "qdq_add_qnnpack", "rulesets/qdq.rules", 216, RI_RULE },
-	{ "qdq_global_avg_pool2d", "rulesets/qdq.rules", 301, RI_RULE },
-	{ "qdq_requantize", "rulesets/qdq.rules", 43, RI_RULE },
-	{ "qdq_relu_int8", "rulesets/qdq.rules", 57, RI_RULE },
-	{ "qdq_relu_uint8", "rulesets/qdq.rules", 62, RI_RULE },
-	{ "qdq_clip", "rulesets/qdq.rules", 73, RI_RULE },
-	{ "qdq_conv2d_bias", "rulesets/qdq.rules", 106, RI_RULE },
-	{ "qdq_conv2d", "rulesets/qdq.rules", 131, RI_RULE },
-	{ "qdq_dense_bias", "rulesets/qdq.rules", 156, RI_RULE },
-	{ "qdq_dense", "rulesets/qdq.rules", 175, RI_RULE },
-	{ "qdq_add", "rulesets/qdq.rules", 240, RI_RULE },
-	{ "qdq_mul", "rulesets/qdq.rules", 248, RI_RULE },
-	{ "qdq_max_pool2d", "rulesets/qdq.rules", 262, RI_RULE },
-	{ "qdq_reshape", "rulesets/qdq.rules", 268, RI_RULE },
-	{ "qdq_transpose", "rulesets/qdq.rules", 274, RI_RULE },
-	{ "qdq_avg_pool2d", "rulesets/qdq.rules", 285, RI_RULE },
-	{ "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 312, RI_RULE },
-	{ "qdq_concatenate2", "rulesets/qdq.rules", 322, RI_RULE },
-	{ "qdq_concatenate3", "rulesets/qdq.rules", 330, RI_RULE },
-	{ "fold_cast", "rulesets/qdq.rules", 344, RI_RULE },
-	{ "drop_cast", "rulesets/qdq.rules", 349, RI_RULE },
-	{ "fold_bias_dequantize", "rulesets/qdq.rules", 358, RI_RULE },
-	{ "scalar_dequantize_params", "rulesets/qdq.rules", 365, RI_RULE },
-	{ "scalar_quantize_params", "rulesets/qdq.rules", 370, RI_RULE },
-	{ "pytorch_bias", "rulesets/qdq.rules", 387, RI_RULE },
-};
+/* The rules in the order of the file, where each is (the one place that
+   holds line numbers) and its priority; the strings compared as interned
+   symbols; the attribute literals, in Relay syntax.  The code below names
+   each one. */
+#define RULES(X) \
+	X(R_qdq_identity, "qdq_identity", "rulesets/qdq.rules", 34, RI_RULE, 1) \
+	X(R_qdq_requantize, "qdq_requantize", "rulesets/qdq.rules", 43, RI_RULE, 0) \
+	X(R_qdq_relu_int8, "qdq_relu_int8", "rulesets/qdq.rules", 57, RI_RULE, 0) \
+	X(R_qdq_relu_uint8, "qdq_relu_uint8", "rulesets/qdq.rules", 62, RI_RULE, 0) \
+	X(R_qdq_clip, "qdq_clip", "rulesets/qdq.rules", 73, RI_RULE, 0) \
+	X(R_qdq_conv2d_bias, "qdq_conv2d_bias", "rulesets/qdq.rules", 106, RI_RULE, 0) \
+	X(R_qdq_conv2d, "qdq_conv2d", "rulesets/qdq.rules", 131, RI_RULE, 0) \
+	X(R_qdq_dense_bias, "qdq_dense_bias", "rulesets/qdq.rules", 156, RI_RULE, 0) \
+	X(R_qdq_dense, "qdq_dense", "rulesets/qdq.rules", 175, RI_RULE, 0) \
+	X(R_qdq_add_qnnpack, "qdq_add_qnnpack", "rulesets/qdq.rules", 216, RI_RULE, 1) \
+	X(R_qdq_add, "qdq_add", "rulesets/qdq.rules", 240, RI_RULE, 0) \
+	X(R_qdq_mul, "qdq_mul", "rulesets/qdq.rules", 248, RI_RULE, 0) \
+	X(R_qdq_max_pool2d, "qdq_max_pool2d", "rulesets/qdq.rules", 262, RI_RULE, 0) \
+	X(R_qdq_reshape, "qdq_reshape", "rulesets/qdq.rules", 268, RI_RULE, 0) \
+	X(R_qdq_transpose, "qdq_transpose", "rulesets/qdq.rules", 274, RI_RULE, 0) \
+	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 285, RI_RULE, 0) \
+	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 301, RI_RULE, 1) \
+	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 312, RI_RULE, 0) \
+	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 322, RI_RULE, 0) \
+	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 330, RI_RULE, 0) \
+	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 344, RI_RULE, 0) \
+	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 349, RI_RULE, 0) \
+	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 358, RI_RULE, 0) \
+	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 365, RI_RULE, 0) \
+	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 370, RI_RULE, 0) \
+	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 387, RI_RULE, 0) \
+	/* end */
+#define STRS(X) \
+	X(S_, "") \
+	X(S_NCHW, "NCHW") \
+	X(S_OIHW, "OIHW") \
+	X(S_float32, "float32") \
+	X(S_TONEAREST, "TONEAREST") \
+	X(S_HALF_TO_EVEN, "HALF_TO_EVEN") \
+	/* end */
+#define LITS(X) \
+	X(L_, "[]") \
+	/* end */
 
-static const char *const strs[] = {
-	"HALF_TO_EVEN",
-	"TONEAREST",
-	"NCHW",
-	"OIHW",
-	"",
-	"float32",
-};
+#define ID(id, ...) id,
+#define TEXT(id, text) text,
+#define INFO(id, name, file, line, kind, prio) { name, file, line, kind, prio },
+enum { RULES(ID) NRULES };
+enum { STRS(ID) NSTRS };
+enum { LITS(ID) NLITS };
+static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
+static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-static const char *const lits[] = {
-	"[]",
-};
+/* the ops of the calls that patterns are rooted at, and their matchers */
+#define ROOTS(X) \
+	X(OP_CAST, match_cast) \
+	X(OP_QNN_DEQUANTIZE, match_qnn_dequantize) \
+	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
+	/* end */
+#define OPOF(op, fn) op,
+static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
 
-/* the ops of the calls that patterns are rooted at */
-static const OpId roots[] = {
-	OP_CAST,
-	OP_QNN_DEQUANTIZE,
-	OP_QNN_QUANTIZE,
-};
+/* rule qdq_identity
+ * match:  q:qnn.quantize(qnn.dequantize(x, s:const, z:const), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x)
+ * result: x */
+static NodeId
+rule_qdq_identity(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!(((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x)))) || rw->gfail)
+		return 0;
+	if (!p_x || rw->gfail)
+		return 0;
+	*rule = R_qdq_identity;
+	return p_x;
+}
+
+/* rule qdq_requantize
+ * match:  q:qnn.quantize(qnn.dequantize(x, s:const, z:const), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && (dtype(x) == "int8" || dtype(x) == "uint8") && (q.out_dtype == "int8" || q.out_dtype == "uint8")
+ * result: qnn.requantize(x, s, z, s2, z2, out_dtype=q.out_dtype) */
+static NodeId
+rule_qdq_requantize(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && ((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8)))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_from(rw, a1, 3 /* out_dtype */, p_q, 0);
+	NodeId t2 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ p_x, p_s, p_z, p_s2, p_z2 }, 5, a1);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_qdq_requantize;
+	return t2;
+}
+
+/* rule qdq_relu_int8
+ * match:  q:qnn.quantize(r:nn.relu(v), s:const, z:const, out_dtype="int8")
+ * cond:   is_scalar(s) && is_scalar(z) && uses(r) == 1 && dtype(v) == "float32"
+ * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=value(z), a_max=127) */
+static NodeId
+rule_qdq_relu_int8(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_v, NodeId p_s, NodeId p_z)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && ((int64_t)ir_nuses(m, p_r) == 1LL)) && (rw_dtype(m, p_v) == DT_FLOAT32))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
+	NodeId t2 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
+	AttrId a3 = rw_attrs(rw, OP_CLIP);
+	rw_set_f(rw, a3, 0 /* a_min */, rw_value(rw, p_z));
+	rw_set_f(rw, a3, 1 /* a_max */, 127LL);
+	NodeId t4 = rw_call(rw, OP_CLIP, (const NodeId[]){ t2 }, 1, a3);
+	if (!t4 || rw->gfail)
+		return 0;
+	*rule = R_qdq_relu_int8;
+	return t4;
+}
+
+/* rule qdq_relu_uint8
+ * match:  q:qnn.quantize(r:nn.relu(v), s:const, z:const, out_dtype="uint8")
+ * cond:   is_scalar(s) && is_scalar(z) && uses(r) == 1 && dtype(v) == "float32"
+ * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=value(z), a_max=255) */
+static NodeId
+rule_qdq_relu_uint8(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_v, NodeId p_s, NodeId p_z)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && ((int64_t)ir_nuses(m, p_r) == 1LL)) && (rw_dtype(m, p_v) == DT_FLOAT32))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
+	NodeId t2 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
+	AttrId a3 = rw_attrs(rw, OP_CLIP);
+	rw_set_f(rw, a3, 0 /* a_min */, rw_value(rw, p_z));
+	rw_set_f(rw, a3, 1 /* a_max */, 255LL);
+	NodeId t4 = rw_call(rw, OP_CLIP, (const NodeId[]){ t2 }, 1, a3);
+	if (!t4 || rw->gfail)
+		return 0;
+	*rule = R_qdq_relu_uint8;
+	return t4;
+}
+
+/* rule qdq_clip
+ * match:  q:qnn.quantize(c:clip(v, a_min=lo, a_max=hi), s:const, z:const)
+ * cond:   is_scalar(s) && is_scalar(z) && uses(c) == 1 && dtype(v) == "float32" && value(s) > 0 && lo / value(s) + 0.5 - floor(lo / value(s) + 0.5) > 0.001 && lo / value(s) + 0.5 - floor(lo / value(s) + 0.5) < 0.999 && hi / value(s) + 0.5 - floor(hi / value(s) + 0.5) > 0.001 && hi / value(s) + 0.5 - floor(hi / value(s) + 0.5) < 0.999 && ((q.out_dtype == "int8" && value(z) + floor(lo / value(s) + 0.5) >= -128 && value(z) + floor(hi / value(s) + 0.5) <= 127) || (q.out_dtype == "uint8" && value(z) + floor(lo / value(s) + 0.5) >= 0 && value(z) + floor(hi / value(s) + 0.5) <= 255))
+ * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=value(z) + floor(lo / value(s) + 0.5), a_max=value(z) + floor(hi / value(s) + 0.5)) */
+static NodeId
+rule_qdq_clip(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_c, NodeId p_lo, NodeId p_hi, NodeId p_v, NodeId p_s, NodeId p_z)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && ((int64_t)ir_nuses(m, p_c) == 1LL)) && (rw_dtype(m, p_v) == DT_FLOAT32)) && (rw_value(rw, p_s) > 0LL)) && ((((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5) - floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5) - floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))) < 0.999)) && ((((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5) - floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5) - floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))) < 0.999)) && ((((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) && ((rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))) >= -128LL)) && ((rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))) <= 127LL)) || (((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8) && ((rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))) >= 0LL)) && ((rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))) <= 255LL))))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
+	NodeId t2 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
+	AttrId a3 = rw_attrs(rw, OP_CLIP);
+	rw_set_f(rw, a3, 0 /* a_min */, (rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))));
+	rw_set_f(rw, a3, 1 /* a_max */, (rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))));
+	NodeId t4 = rw_call(rw, OP_CLIP, (const NodeId[]){ t2 }, 1, a3);
+	if (!t4 || rw->gfail)
+		return 0;
+	*rule = R_qdq_clip;
+	return t4;
+}
+
+/* rule qdq_conv2d_bias
+ * match:  q:qnn.quantize(ba:nn.bias_add(c:nn.conv2d(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const), strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, data_layout="NCHW", kernel_layout="OIHW", out_layout=""), b:const<float32>), ys:const, yz:const)
+ * cond:   (dtype(x) == "int8" || dtype(x) == "uint8") && (dtype(w) == "int8" || dtype(w) == "uint8") && (q.out_dtype == "int8" || q.out_dtype == "uint8") && is_scalar(xs) && is_scalar(xz) && is_scalar(ys) && is_scalar(yz) && ((is_scalar(ws) && is_scalar(wz)) || (dw.axis == 0 && rank(ws) == 1 && shape(ws)[0] == shape(w)[0] && (is_scalar(wz) || (rank(wz) == 1 && shape(wz)[0] == shape(w)[0])))) && uses(c) == 1 && uses(ba) == 1 && ba.axis == 1 && rank(b) == 1
+ * result: qnn.requantize(nn.bias_add(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
+static NodeId
+rule_qdq_conv2d_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_ba, NodeId p_c, NodeId p_st, NodeId p_pd, NodeId p_dl, NodeId p_g, NodeId p_ch, NodeId p_ks, NodeId p_x, NodeId p_xs, NodeId p_xz, NodeId p_dw, NodeId p_w, NodeId p_ws, NodeId p_wz, NodeId p_b, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((((((((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8)) && ((rw_dtype(m, p_w) == DT_INT8) || (rw_dtype(m, p_w) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, p_xs)) && rw_is_scalar(m, p_xz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_is_scalar(m, p_ws) && rw_is_scalar(m, p_wz)) || ((((rw_attr_i(m, p_dw, 1 /* axis */) == 0LL) && (rw_rank(rw, p_ws) == 1LL)) && (rw_dim(rw, p_ws, 0LL) == rw_dim(rw, p_w, 0LL))) && (rw_is_scalar(m, p_wz) || ((rw_rank(rw, p_wz) == 1LL) && (rw_dim(rw, p_wz, 0LL) == rw_dim(rw, p_w, 0LL))))))) && ((int64_t)ir_nuses(m, p_c) == 1LL)) && ((int64_t)ir_nuses(m, p_ba) == 1LL)) && (rw_attr_i(m, p_ba, 0 /* axis */) == 1LL)) && (rw_rank(rw, p_b) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_QNN_CONV2D);
+	rw_set_from(rw, a1, 0 /* strides */, p_st, 0);
+	rw_set_from(rw, a1, 1 /* padding */, p_pd, 1);
+	rw_set_from(rw, a1, 2 /* dilation */, p_dl, 2);
+	rw_set_from(rw, a1, 3 /* groups */, p_g, 3);
+	rw_set_from(rw, a1, 4 /* channels */, p_ch, 4);
+	rw_set_from(rw, a1, 5 /* kernel_size */, p_ks, 5);
+	rw_set_dtype(rw, a1, 9 /* out_dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
+	NodeId t3 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t4 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a5 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	rw_set_dtype(rw, a5, 0 /* out_dtype */, DT_INT32);
+	rw_set_i(rw, a5, 1 /* axis */, 0LL);
+	NodeId t6 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_b, t3, t4 }, 3, a5);
+	NodeId t7 = rw_fold_new(rw, t6);
+	AttrId a8 = rw_attrs(rw, OP_NN_BIAS_ADD);
+	NodeId t9 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t2, t7 }, 2, a8);
+	NodeId t10 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t11 = rw_fold_new(rw, t10);
+	NodeId t12 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a13 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_i(rw, a13, 0 /* axis */, 1LL);
+	rw_set_sym(rw, a13, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	rw_set_sym(rw, a13, 2 /* compute_dtype */, rw->syms[S_float32]);
+	rw_set_from(rw, a13, 3 /* out_dtype */, p_q, 0);
+	NodeId t14 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t9, t11, t12, p_ys, p_yz }, 5, a13);
+	if (!t14 || rw->gfail)
+		return 0;
+	*rule = R_qdq_conv2d_bias;
+	return t14;
+}
+
+/* rule qdq_conv2d
+ * match:  q:qnn.quantize(c:nn.conv2d(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const), strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, data_layout="NCHW", kernel_layout="OIHW", out_layout=""), ys:const, yz:const)
+ * cond:   (dtype(x) == "int8" || dtype(x) == "uint8") && (dtype(w) == "int8" || dtype(w) == "uint8") && (q.out_dtype == "int8" || q.out_dtype == "uint8") && is_scalar(xs) && is_scalar(xz) && is_scalar(ys) && is_scalar(yz) && ((is_scalar(ws) && is_scalar(wz)) || (dw.axis == 0 && rank(ws) == 1 && shape(ws)[0] == shape(w)[0] && (is_scalar(wz) || (rank(wz) == 1 && shape(wz)[0] == shape(w)[0])))) && uses(c) == 1
+ * result: qnn.requantize(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
+static NodeId
+rule_qdq_conv2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_c, NodeId p_st, NodeId p_pd, NodeId p_dl, NodeId p_g, NodeId p_ch, NodeId p_ks, NodeId p_x, NodeId p_xs, NodeId p_xz, NodeId p_dw, NodeId p_w, NodeId p_ws, NodeId p_wz, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!(((((((((((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8)) && ((rw_dtype(m, p_w) == DT_INT8) || (rw_dtype(m, p_w) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, p_xs)) && rw_is_scalar(m, p_xz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_is_scalar(m, p_ws) && rw_is_scalar(m, p_wz)) || ((((rw_attr_i(m, p_dw, 1 /* axis */) == 0LL) && (rw_rank(rw, p_ws) == 1LL)) && (rw_dim(rw, p_ws, 0LL) == rw_dim(rw, p_w, 0LL))) && (rw_is_scalar(m, p_wz) || ((rw_rank(rw, p_wz) == 1LL) && (rw_dim(rw, p_wz, 0LL) == rw_dim(rw, p_w, 0LL))))))) && ((int64_t)ir_nuses(m, p_c) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_QNN_CONV2D);
+	rw_set_from(rw, a1, 0 /* strides */, p_st, 0);
+	rw_set_from(rw, a1, 1 /* padding */, p_pd, 1);
+	rw_set_from(rw, a1, 2 /* dilation */, p_dl, 2);
+	rw_set_from(rw, a1, 3 /* groups */, p_g, 3);
+	rw_set_from(rw, a1, 4 /* channels */, p_ch, 4);
+	rw_set_from(rw, a1, 5 /* kernel_size */, p_ks, 5);
+	rw_set_dtype(rw, a1, 9 /* out_dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
+	NodeId t3 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t4 = rw_fold_new(rw, t3);
+	NodeId t5 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a6 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_i(rw, a6, 0 /* axis */, 1LL);
+	rw_set_sym(rw, a6, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	rw_set_sym(rw, a6, 2 /* compute_dtype */, rw->syms[S_float32]);
+	rw_set_from(rw, a6, 3 /* out_dtype */, p_q, 0);
+	NodeId t7 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t2, t4, t5, p_ys, p_yz }, 5, a6);
+	if (!t7 || rw->gfail)
+		return 0;
+	*rule = R_qdq_conv2d;
+	return t7;
+}
+
+/* rule qdq_dense_bias
+ * match:  q:qnn.quantize(a:add(d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const)), b:const<float32>), ys:const, yz:const)
+ * cond:   (dtype(x) == "int8" || dtype(x) == "uint8") && (dtype(w) == "int8" || dtype(w) == "uint8") && (q.out_dtype == "int8" || q.out_dtype == "uint8") && is_scalar(xs) && is_scalar(xz) && is_scalar(ys) && is_scalar(yz) && ((is_scalar(ws) && is_scalar(wz)) || (dw.axis == 0 && rank(ws) == 1 && shape(ws)[0] == shape(w)[0] && (is_scalar(wz) || (rank(wz) == 1 && shape(wz)[0] == shape(w)[0])))) && uses(d) == 1 && uses(a) == 1 && rank(d) == 2 && rank(b) == 1 && shape(b)[0] == shape(d)[1]
+ * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
+static NodeId
+rule_qdq_dense_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_a, NodeId p_d, NodeId p_x, NodeId p_xs, NodeId p_xz, NodeId p_dw, NodeId p_w, NodeId p_ws, NodeId p_wz, NodeId p_b, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!(((((((((((((((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8)) && ((rw_dtype(m, p_w) == DT_INT8) || (rw_dtype(m, p_w) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, p_xs)) && rw_is_scalar(m, p_xz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_is_scalar(m, p_ws) && rw_is_scalar(m, p_wz)) || ((((rw_attr_i(m, p_dw, 1 /* axis */) == 0LL) && (rw_rank(rw, p_ws) == 1LL)) && (rw_dim(rw, p_ws, 0LL) == rw_dim(rw, p_w, 0LL))) && (rw_is_scalar(m, p_wz) || ((rw_rank(rw, p_wz) == 1LL) && (rw_dim(rw, p_wz, 0LL) == rw_dim(rw, p_w, 0LL))))))) && ((int64_t)ir_nuses(m, p_d) == 1LL)) && ((int64_t)ir_nuses(m, p_a) == 1LL)) && (rw_rank(rw, p_d) == 2LL)) && (rw_rank(rw, p_b) == 1LL)) && (rw_dim(rw, p_b, 0LL) == rw_dim(rw, p_d, 1LL)))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_QNN_DENSE);
+	rw_set_from(rw, a1, 0 /* units */, p_d, 0);
+	rw_set_dtype(rw, a1, 1 /* out_dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
+	NodeId t3 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t4 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a5 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	rw_set_dtype(rw, a5, 0 /* out_dtype */, DT_INT32);
+	rw_set_i(rw, a5, 1 /* axis */, 0LL);
+	NodeId t6 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_b, t3, t4 }, 3, a5);
+	NodeId t7 = rw_fold_new(rw, t6);
+	AttrId a8 = rw_attrs(rw, OP_NN_BIAS_ADD);
+	NodeId t9 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t2, t7 }, 2, a8);
+	NodeId t10 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t11 = rw_fold_new(rw, t10);
+	NodeId t12 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a13 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_i(rw, a13, 0 /* axis */, 1LL);
+	rw_set_sym(rw, a13, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	rw_set_sym(rw, a13, 2 /* compute_dtype */, rw->syms[S_float32]);
+	rw_set_from(rw, a13, 3 /* out_dtype */, p_q, 0);
+	NodeId t14 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t9, t11, t12, p_ys, p_yz }, 5, a13);
+	if (!t14 || rw->gfail)
+		return 0;
+	*rule = R_qdq_dense_bias;
+	return t14;
+}
+
+/* rule qdq_dense
+ * match:  q:qnn.quantize(d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const)), ys:const, yz:const)
+ * cond:   (dtype(x) == "int8" || dtype(x) == "uint8") && (dtype(w) == "int8" || dtype(w) == "uint8") && (q.out_dtype == "int8" || q.out_dtype == "uint8") && is_scalar(xs) && is_scalar(xz) && is_scalar(ys) && is_scalar(yz) && ((is_scalar(ws) && is_scalar(wz)) || (dw.axis == 0 && rank(ws) == 1 && shape(ws)[0] == shape(w)[0] && (is_scalar(wz) || (rank(wz) == 1 && shape(wz)[0] == shape(w)[0])))) && uses(d) == 1 && rank(d) == 2
+ * result: qnn.requantize(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
+static NodeId
+rule_qdq_dense(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_d, NodeId p_x, NodeId p_xs, NodeId p_xz, NodeId p_dw, NodeId p_w, NodeId p_ws, NodeId p_wz, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((((((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8)) && ((rw_dtype(m, p_w) == DT_INT8) || (rw_dtype(m, p_w) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, p_xs)) && rw_is_scalar(m, p_xz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_is_scalar(m, p_ws) && rw_is_scalar(m, p_wz)) || ((((rw_attr_i(m, p_dw, 1 /* axis */) == 0LL) && (rw_rank(rw, p_ws) == 1LL)) && (rw_dim(rw, p_ws, 0LL) == rw_dim(rw, p_w, 0LL))) && (rw_is_scalar(m, p_wz) || ((rw_rank(rw, p_wz) == 1LL) && (rw_dim(rw, p_wz, 0LL) == rw_dim(rw, p_w, 0LL))))))) && ((int64_t)ir_nuses(m, p_d) == 1LL)) && (rw_rank(rw, p_d) == 2LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_QNN_DENSE);
+	rw_set_from(rw, a1, 0 /* units */, p_d, 0);
+	rw_set_dtype(rw, a1, 1 /* out_dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
+	NodeId t3 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t4 = rw_fold_new(rw, t3);
+	NodeId t5 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a6 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_i(rw, a6, 0 /* axis */, 1LL);
+	rw_set_sym(rw, a6, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	rw_set_sym(rw, a6, 2 /* compute_dtype */, rw->syms[S_float32]);
+	rw_set_from(rw, a6, 3 /* out_dtype */, p_q, 0);
+	NodeId t7 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t2, t4, t5, p_ys, p_yz }, 5, a6);
+	if (!t7 || rw->gfail)
+		return 0;
+	*rule = R_qdq_dense;
+	return t7;
+}
+
+/* rule qdq_add_qnnpack
+ * match:  q:qnn.quantize(o:add(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
+ * cond:   is_scalar(as) && is_scalar(az) && is_scalar(bs) && is_scalar(bz) && is_scalar(ys) && is_scalar(yz) && (dtype(a) == "int8" || dtype(a) == "uint8") && dtype(b) == dtype(a) && q.out_dtype == dtype(a) && uses(o) == 1 && value(ys) > 0 && value(bs) > 0 && value(as) >= value(bs) && log2(value(as) / value(ys)) >= -10 && log2(value(as) / value(ys)) < 8 && log2(value(as) / value(ys)) - floor(log2(value(as) / value(ys))) < 0.999999
+ * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2(floor(log2(value(as) / value(ys))) - 21)), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2(floor(log2(value(as) / value(ys))) - 21)), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2(floor(log2(value(as) / value(ys))) - 21)))), 0, ys, yz, rounding="TONEAREST", out_dtype=q.out_dtype) */
+static NodeId
+rule_qdq_add_qnnpack(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a, NodeId p_as, NodeId p_az, NodeId p_b, NodeId p_bs, NodeId p_bz, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_UINT8))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL)) && (rw_value(rw, p_ys) > 0LL)) && (rw_value(rw, p_bs) > 0LL)) && (rw_value(rw, p_as) >= rw_value(rw, p_bs))) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) >= -10LL)) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) < 8LL)) && ((log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) - floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys))))))) < 0.999999))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_CAST);
+	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_a }, 1, a1);
+	NodeId t3 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, p_az)));
+	NodeId t4 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t2, t3 }, 2, 0);
+	NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ p_as, p_ys }, 2, 0);
+	NodeId t6 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 21LL)))));
+	NodeId t7 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a8 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	rw_set_dtype(rw, a8, 0 /* out_dtype */, DT_INT32);
+	rw_set_sym(rw, a8, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	NodeId t9 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t5, t6, t7 }, 3, a8);
+	NodeId t10 = rw_fold_new(rw, t9);
+	NodeId t11 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t4, t10 }, 2, 0);
+	AttrId a12 = rw_attrs(rw, OP_CAST);
+	rw_set_dtype(rw, a12, 0 /* dtype */, DT_INT32);
+	NodeId t13 = rw_call(rw, OP_CAST, (const NodeId[]){ p_b }, 1, a12);
+	NodeId t14 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, p_bz)));
+	NodeId t15 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t13, t14 }, 2, 0);
+	NodeId t16 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ p_bs, p_ys }, 2, 0);
+	NodeId t17 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 21LL)))));
+	NodeId t18 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a19 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	rw_set_dtype(rw, a19, 0 /* out_dtype */, DT_INT32);
+	rw_set_sym(rw, a19, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	NodeId t20 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t16, t17, t18 }, 3, a19);
+	NodeId t21 = rw_fold_new(rw, t20);
+	NodeId t22 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t15, t21 }, 2, 0);
+	NodeId t23 = rw_call(rw, OP_ADD, (const NodeId[]){ t11, t22 }, 2, 0);
+	NodeId t24 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 21LL)))));
+	NodeId t25 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_ys, t24 }, 2, 0);
+	NodeId t26 = rw_fold_new(rw, t25);
+	NodeId t27 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a28 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_sym(rw, a28, 1 /* rounding */, rw->syms[S_TONEAREST]);
+	rw_set_from(rw, a28, 3 /* out_dtype */, p_q, 0);
+	NodeId t29 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t23, t26, t27, p_ys, p_yz }, 5, a28);
+	if (!t29 || rw->gfail)
+		return 0;
+	*rule = R_qdq_add_qnnpack;
+	return t29;
+}
+
+/* rule qdq_add
+ * match:  q:qnn.quantize(o:add(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
+ * cond:   is_scalar(as) && is_scalar(az) && is_scalar(bs) && is_scalar(bz) && is_scalar(ys) && is_scalar(yz) && (dtype(a) == "int8" || dtype(a) == "uint8") && dtype(b) == dtype(a) && q.out_dtype == dtype(a) && uses(o) == 1
+ * result: qnn.add(a, b, as, az, bs, bz, ys, yz) */
+static NodeId
+rule_qdq_add(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a, NodeId p_as, NodeId p_az, NodeId p_b, NodeId p_bs, NodeId p_bz, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_UINT8))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_QNN_ADD);
+	NodeId t2 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ p_a, p_b, p_as, p_az, p_bs, p_bz, p_ys, p_yz }, 8, a1);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_qdq_add;
+	return t2;
+}
+
+/* rule qdq_mul
+ * match:  q:qnn.quantize(o:multiply(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
+ * cond:   is_scalar(as) && is_scalar(az) && is_scalar(bs) && is_scalar(bz) && is_scalar(ys) && is_scalar(yz) && (dtype(a) == "int8" || dtype(a) == "uint8") && dtype(b) == dtype(a) && q.out_dtype == dtype(a) && uses(o) == 1
+ * result: qnn.mul(a, b, as, az, bs, bz, ys, yz) */
+static NodeId
+rule_qdq_mul(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a, NodeId p_as, NodeId p_az, NodeId p_b, NodeId p_bs, NodeId p_bz, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_UINT8))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_QNN_MUL);
+	NodeId t2 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ p_a, p_b, p_as, p_az, p_bs, p_bz, p_ys, p_yz }, 8, a1);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_qdq_mul;
+	return t2;
+}
+
+/* rule qdq_max_pool2d
+ * match:  q:qnn.quantize(p:nn.max_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x) && uses(p) == 1
+ * result: nn.max_pool2d(x, attrs(p)) */
+static NodeId
+rule_qdq_max_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_p) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs_copy(rw, OP_NN_MAX_POOL2D, p_p);
+	NodeId t2 = rw_call(rw, OP_NN_MAX_POOL2D, (const NodeId[]){ p_x }, 1, a1);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_qdq_max_pool2d;
+	return t2;
+}
+
+/* rule qdq_reshape
+ * match:  q:qnn.quantize(r:reshape(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x) && uses(r) == 1
+ * result: reshape(x, attrs(r)) */
+static NodeId
+rule_qdq_reshape(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_r) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs_copy(rw, OP_RESHAPE, p_r);
+	NodeId t2 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_x }, 1, a1);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_qdq_reshape;
+	return t2;
+}
+
+/* rule qdq_transpose
+ * match:  q:qnn.quantize(r:transpose(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x) && uses(r) == 1
+ * result: transpose(x, attrs(r)) */
+static NodeId
+rule_qdq_transpose(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_r) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs_copy(rw, OP_TRANSPOSE, p_r);
+	NodeId t2 = rw_call(rw, OP_TRANSPOSE, (const NodeId[]){ p_x }, 1, a1);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_qdq_transpose;
+	return t2;
+}
+
+/* rule qdq_avg_pool2d
+ * match:  q:qnn.quantize(p:nn.avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x) && uses(p) == 1
+ * result: cast(nn.avg_pool2d(cast(x, dtype="int32"), attrs(p)), dtype=q.out_dtype) */
+static NodeId
+rule_qdq_avg_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_p) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_CAST);
+	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_x }, 1, a1);
+	AttrId a3 = rw_attrs_copy(rw, OP_NN_AVG_POOL2D, p_p);
+	NodeId t4 = rw_call(rw, OP_NN_AVG_POOL2D, (const NodeId[]){ t2 }, 1, a3);
+	AttrId a5 = rw_attrs(rw, OP_CAST);
+	rw_set_from(rw, a5, 0 /* dtype */, p_q, 0);
+	NodeId t6 = rw_call(rw, OP_CAST, (const NodeId[]){ t4 }, 1, a5);
+	if (!t6 || rw->gfail)
+		return 0;
+	*rule = R_qdq_avg_pool2d;
+	return t6;
+}
+
+/* rule qdq_global_avg_pool2d
+ * match:  q:qnn.quantize(p:nn.global_avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x) && uses(p) == 1 && p.layout == "NCHW" && rank(x) == 4 && shape(x)[2] * shape(x)[3] <= 2048
+ * result: qnn.requantize(nn.global_avg_pool2d(multiply(cast(x, dtype="int32"), int32(shape(x)[2] * shape(x)[3])), attrs(p)), s, int32(value(z) * shape(x)[2] * shape(x)[3]), fold_const(multiply(s, float32(shape(x)[2] * shape(x)[3]))), z, out_dtype=q.out_dtype) */
+static NodeId
+rule_qdq_global_avg_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!(((((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_p) == 1LL)) && (rw_attr_s(m, p_p, 0 /* layout */) == rw->syms[S_NCHW])) && (rw_rank(rw, p_x) == 4LL)) && ((rw_dim(rw, p_x, 2LL) * rw_dim(rw, p_x, 3LL)) <= 2048LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_CAST);
+	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_x }, 1, a1);
+	NodeId t3 = rw_scalar_i(rw, DT_INT32, (int64_t)((rw_dim(rw, p_x, 2LL) * rw_dim(rw, p_x, 3LL))));
+	NodeId t4 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t2, t3 }, 2, 0);
+	AttrId a5 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, p_p);
+	NodeId t6 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t4 }, 1, a5);
+	NodeId t7 = rw_scalar_i(rw, DT_INT32, (int64_t)(((rw_value(rw, p_z) * rw_dim(rw, p_x, 2LL)) * rw_dim(rw, p_x, 3LL))));
+	NodeId t8 = rw_scalar_f(rw, DT_FLOAT32, (double)((rw_dim(rw, p_x, 2LL) * rw_dim(rw, p_x, 3LL))));
+	NodeId t9 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_s, t8 }, 2, 0);
+	NodeId t10 = rw_fold_new(rw, t9);
+	AttrId a11 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_from(rw, a11, 3 /* out_dtype */, p_q, 0);
+	NodeId t12 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t6, p_s, t7, t10, p_z }, 5, a11);
+	if (!t12 || rw->gfail)
+		return 0;
+	*rule = R_qdq_global_avg_pool2d;
+	return t12;
+}
+
+/* rule qdq_global_avg_pool2d_trunc
+ * match:  q:qnn.quantize(p:nn.global_avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x) && uses(p) == 1
+ * result: cast(nn.global_avg_pool2d(cast(x, dtype="int32"), attrs(p)), dtype=q.out_dtype) */
+static NodeId
+rule_qdq_global_avg_pool2d_trunc(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_p) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_CAST);
+	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_x }, 1, a1);
+	AttrId a3 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, p_p);
+	NodeId t4 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t2 }, 1, a3);
+	AttrId a5 = rw_attrs(rw, OP_CAST);
+	rw_set_from(rw, a5, 0 /* dtype */, p_q, 0);
+	NodeId t6 = rw_call(rw, OP_CAST, (const NodeId[]){ t4 }, 1, a5);
+	if (!t6 || rw->gfail)
+		return 0;
+	*rule = R_qdq_global_avg_pool2d_trunc;
+	return t6;
+}
+
+/* rule qdq_concatenate2
+ * match:  q:qnn.quantize(k:concatenate((qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const))), ys:const, yz:const)
+ * cond:   is_scalar(as) && is_scalar(az) && is_scalar(bs) && is_scalar(bz) && is_scalar(ys) && is_scalar(yz) && (dtype(a) == "int8" || dtype(a) == "uint8") && dtype(b) == dtype(a) && q.out_dtype == dtype(a) && uses(k) == 1
+ * result: qnn.concatenate((a, b), (as, bs), (az, bz), ys, yz, axis=k.axis) */
+static NodeId
+rule_qdq_concatenate2(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_k, NodeId p_a, NodeId p_as, NodeId p_az, NodeId p_b, NodeId p_bs, NodeId p_bz, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_UINT8))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_k) == 1LL))) || rw->gfail)
+		return 0;
+	uint32_t m1;
+	rw_tb_begin(rw, &m1);
+	rw_tb_add(rw, p_a);
+	rw_tb_add(rw, p_b);
+	NodeId t2 = rw_tb_end(rw, m1);
+	uint32_t m3;
+	rw_tb_begin(rw, &m3);
+	rw_tb_add(rw, p_as);
+	rw_tb_add(rw, p_bs);
+	NodeId t4 = rw_tb_end(rw, m3);
+	uint32_t m5;
+	rw_tb_begin(rw, &m5);
+	rw_tb_add(rw, p_az);
+	rw_tb_add(rw, p_bz);
+	NodeId t6 = rw_tb_end(rw, m5);
+	AttrId a7 = rw_attrs(rw, OP_QNN_CONCATENATE);
+	rw_set_from(rw, a7, 0 /* axis */, p_k, 0);
+	NodeId t8 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t2, t4, t6, p_ys, p_yz }, 5, a7);
+	if (!t8 || rw->gfail)
+		return 0;
+	*rule = R_qdq_concatenate2;
+	return t8;
+}
+
+/* rule qdq_concatenate3
+ * match:  q:qnn.quantize(k:concatenate((qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const), qnn.dequantize(c, cs:const, cz:const))), ys:const, yz:const)
+ * cond:   is_scalar(as) && is_scalar(az) && is_scalar(bs) && is_scalar(bz) && is_scalar(cs) && is_scalar(cz) && is_scalar(ys) && is_scalar(yz) && (dtype(a) == "int8" || dtype(a) == "uint8") && dtype(b) == dtype(a) && dtype(c) == dtype(a) && q.out_dtype == dtype(a) && uses(k) == 1
+ * result: qnn.concatenate((a, b, c), (as, bs, cs), (az, bz, cz), ys, yz, axis=k.axis) */
+static NodeId
+rule_qdq_concatenate3(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_k, NodeId p_a, NodeId p_as, NodeId p_az, NodeId p_b, NodeId p_bs, NodeId p_bz, NodeId p_c, NodeId p_cs, NodeId p_cz, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!(((((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_cs)) && rw_is_scalar(m, p_cz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_UINT8))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_dtype(m, p_c) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_k) == 1LL))) || rw->gfail)
+		return 0;
+	uint32_t m1;
+	rw_tb_begin(rw, &m1);
+	rw_tb_add(rw, p_a);
+	rw_tb_add(rw, p_b);
+	rw_tb_add(rw, p_c);
+	NodeId t2 = rw_tb_end(rw, m1);
+	uint32_t m3;
+	rw_tb_begin(rw, &m3);
+	rw_tb_add(rw, p_as);
+	rw_tb_add(rw, p_bs);
+	rw_tb_add(rw, p_cs);
+	NodeId t4 = rw_tb_end(rw, m3);
+	uint32_t m5;
+	rw_tb_begin(rw, &m5);
+	rw_tb_add(rw, p_az);
+	rw_tb_add(rw, p_bz);
+	rw_tb_add(rw, p_cz);
+	NodeId t6 = rw_tb_end(rw, m5);
+	AttrId a7 = rw_attrs(rw, OP_QNN_CONCATENATE);
+	rw_set_from(rw, a7, 0 /* axis */, p_k, 0);
+	NodeId t8 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t2, t4, t6, p_ys, p_yz }, 5, a7);
+	if (!t8 || rw->gfail)
+		return 0;
+	*rule = R_qdq_concatenate3;
+	return t8;
+}
+
+/* rule fold_cast
+ * match:  cast(const)
+ * result: fold_const */
+static NodeId
+rule_fold_cast(Rw *rw, uint32_t *rule, NodeId v)
+{
+	NodeId t1 = rw_fold(rw, v);
+	if (!t1 || rw->gfail)
+		return 0;
+	*rule = R_fold_cast;
+	return t1;
+}
+
+/* rule drop_cast
+ * match:  c:cast(x)
+ * cond:   dtype(x) == c.dtype
+ * result: x */
+static NodeId
+rule_drop_cast(Rw *rw, uint32_t *rule, NodeId p_c, NodeId p_x)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((rw_dtype(m, p_x) == rw_attr_i(m, p_c, 0 /* dtype */))) || rw->gfail)
+		return 0;
+	if (!p_x || rw->gfail)
+		return 0;
+	*rule = R_drop_cast;
+	return p_x;
+}
+
+/* rule fold_bias_dequantize
+ * match:  qnn.dequantize(const<int32>, const, const)
+ * result: fold_const */
+static NodeId
+rule_fold_bias_dequantize(Rw *rw, uint32_t *rule, NodeId v)
+{
+	NodeId t1 = rw_fold(rw, v);
+	if (!t1 || rw->gfail)
+		return 0;
+	*rule = R_fold_bias_dequantize;
+	return t1;
+}
+
+/* rule scalar_dequantize_params
+ * match:  d:qnn.dequantize(x, s:const, z:const)
+ * cond:   d.axis == -1 && rank(s) == 1 && numel(s) == 1 && rank(z) <= 1 && numel(z) == 1
+ * result: qnn.dequantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(d)) */
+static NodeId
+rule_scalar_dequantize_params(Rw *rw, uint32_t *rule, NodeId p_d, NodeId p_x, NodeId p_s, NodeId p_z)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((rw_attr_i(m, p_d, 1 /* axis */) == -1LL) && (rw_rank(rw, p_s) == 1LL)) && (rw_numel(rw, p_s) == 1LL)) && (rw_rank(rw, p_z) <= 1LL)) && (rw_numel(rw, p_z) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_RESHAPE);
+	rw_set_lit(rw, a1, 0 /* newshape */, L_);
+	NodeId t2 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_s }, 1, a1);
+	NodeId t3 = rw_fold_new(rw, t2);
+	AttrId a4 = rw_attrs(rw, OP_RESHAPE);
+	rw_set_lit(rw, a4, 0 /* newshape */, L_);
+	NodeId t5 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_z }, 1, a4);
+	NodeId t6 = rw_fold_new(rw, t5);
+	AttrId a7 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, p_d);
+	NodeId t8 = rw_call(rw, OP_QNN_DEQUANTIZE, (const NodeId[]){ p_x, t3, t6 }, 3, a7);
+	if (!t8 || rw->gfail)
+		return 0;
+	*rule = R_scalar_dequantize_params;
+	return t8;
+}
+
+/* rule scalar_quantize_params
+ * match:  q:qnn.quantize(x, s:const, z:const)
+ * cond:   q.axis == -1 && rank(s) == 1 && numel(s) == 1 && rank(z) <= 1 && numel(z) == 1
+ * result: qnn.quantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(q)) */
+static NodeId
+rule_scalar_quantize_params(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, NodeId p_s, NodeId p_z)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((rw_attr_i(m, p_q, 1 /* axis */) == -1LL) && (rw_rank(rw, p_s) == 1LL)) && (rw_numel(rw, p_s) == 1LL)) && (rw_rank(rw, p_z) <= 1LL)) && (rw_numel(rw, p_z) == 1LL))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_RESHAPE);
+	rw_set_lit(rw, a1, 0 /* newshape */, L_);
+	NodeId t2 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_s }, 1, a1);
+	NodeId t3 = rw_fold_new(rw, t2);
+	AttrId a4 = rw_attrs(rw, OP_RESHAPE);
+	rw_set_lit(rw, a4, 0 /* newshape */, L_);
+	NodeId t5 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_z }, 1, a4);
+	NodeId t6 = rw_fold_new(rw, t5);
+	AttrId a7 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
+	NodeId t8 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_x, t3, t6 }, 3, a7);
+	if (!t8 || rw->gfail)
+		return 0;
+	*rule = R_scalar_quantize_params;
+	return t8;
+}
+
+/* rule pytorch_bias
+ * match:  qnn.dequantize(cast(divide(b:const<float32>, s), dtype="int32"), s, z:const)
+ * cond:   is_scalar(z) && value(z) == 0
+ * result: b */
+static NodeId
+rule_pytorch_bias(Rw *rw, uint32_t *rule, NodeId p_b, NodeId p_z)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((rw_is_scalar(m, p_z) && (rw_value(rw, p_z) == 0LL))) || rw->gfail)
+		return 0;
+	if (!p_b || rw->gfail)
+		return 0;
+	*rule = R_pytorch_bias;
+	return p_b;
+}
 
 /* rules rooted at cast */
 static NodeId
 match_cast(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
+	NodeId r;
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
 	if (rw_kind(m, v_0) == NK_CONST) {
-		/* rule fold_cast
-		 * match:  cast(const)
-		 * result: fold_const */
-		{
-#line 345 "rulesets/qdq.rules"
-			NodeId t1 = rw_fold(rw, v);
-			if (t1 && !rw->gfail) {
-				*rule = 20;
-				return t1;
-			}
-#line 73 "gen/qdq.c"
-		}
+		if ((r = rule_fold_cast(rw, rule, v)))
+			return r;
+		if ((r = rule_drop_cast(rw, rule, v, v_0)))
+			return r;
+		return 0;
 	}
-	/* rule drop_cast
-	 * match:  c:cast(x)
-	 * cond:   (dtype(x) == c.dtype)
-	 * result: x */
-	{
-#line 350 "rulesets/qdq.rules"
-		rw->gfail = 0;
-		if ((rw_dtype(m, v_0) == rw_attr_i(m, v, 0 /* dtype */)) && !rw->gfail) {
-#line 350 "rulesets/qdq.rules"
-			if (v_0 && !rw->gfail) {
-				*rule = 21;
-				return v_0;
-			}
-#line 89 "gen/qdq.c"
-		}
-	}
+	if ((r = rule_drop_cast(rw, rule, v, v_0)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.dequantize, from pytorch_bias on */
+static NodeId
+match_qnn_dequantize_at_pytorch_bias_f76f(Rw *rw, uint32_t *rule, NodeId v)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1;
+
+	v_0 = rw_arg(m, v, 0);
+	if (!(rw_op(m, v_0) == OP_CAST &&
+		    rw_attr_i(m, v_0, 0 /* dtype */) == DT_INT32))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (!(rw_op(m, v_0_0) == OP_DIVIDE))
+		return 0;
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	if (!(rw_kind(m, v_0_0_0) == NK_CONST &&
+		    rw_dtype(m, v_0_0_0) == DT_FLOAT32))
+		return 0;
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	v_1 = rw_arg(m, v, 1);
+	if (!(v_1 == v_0_0_1))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if ((r = rule_pytorch_bias(rw, rule, v_0_0_0, v_2)))
+		return r;
 	return 0;
 }
 
@@ -97,95 +791,1008 @@ static NodeId
 match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
-	NodeId v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1;
+	NodeId r;
+	NodeId v_0, v_1, v_2;
 
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
 	v_0 = rw_arg(m, v, 0);
-	if (rw_kind(m, v_0) == NK_CONST &&
-		    rw_dtype(m, v_0) == DT_INT32) {
+	if (rw_kind(m, v_0) == NK_CONST) {
 		v_1 = rw_arg(m, v, 1);
-		if (rw_kind(m, v_1) == NK_CONST) {
-			v_2 = rw_arg(m, v, 2);
-			if (rw_kind(m, v_2) == NK_CONST) {
-				/* rule fold_bias_dequantize
-				 * match:  qnn.dequantize(const<int32>, const, const)
-				 * result: fold_const */
-				{
-#line 359 "rulesets/qdq.rules"
-					NodeId t1 = rw_fold(rw, v);
-					if (t1 && !rw->gfail) {
-						*rule = 22;
-						return t1;
-					}
-#line 119 "gen/qdq.c"
-				}
-			}
+		if (!(rw_kind(m, v_1) == NK_CONST))
+			return 0;
+		if (rw_dtype(m, v_0) == DT_INT32) {
+			if ((r = rule_fold_bias_dequantize(rw, rule, v)))
+				return r;
+			if ((r = rule_scalar_dequantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
 		}
+		if ((r = rule_scalar_dequantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
 	}
 	v_1 = rw_arg(m, v, 1);
 	if (rw_kind(m, v_1) == NK_CONST) {
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			/* rule scalar_dequantize_params
-			 * match:  d:qnn.dequantize(x, s:const, z:const)
-			 * cond:   (((((d.axis == -1) && (rank(s) == 1)) && (numel(s) == 1)) && (rank(z) <= 1)) && (numel(z) == 1))
-			 * result: qnn.dequantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(d)) */
-			{
-#line 367 "rulesets/qdq.rules"
-				rw->gfail = 0;
-				if ((((((rw_attr_i(m, v, 1 /* axis */) == -1LL) && (rw_rank(rw, v_1) == 1LL)) && (rw_numel(rw, v_1) == 1LL)) && (rw_rank(rw, v_2) <= 1LL)) && (rw_numel(rw, v_2) == 1LL)) && !rw->gfail) {
-#line 368 "rulesets/qdq.rules"
-					AttrId a2 = rw_attrs(rw, OP_RESHAPE);
-					rw_set_lit(rw, a2, 0 /* newshape */, 0);
-					NodeId t3 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a2);
-					NodeId t4 = rw_fold_new(rw, t3);
-					AttrId a5 = rw_attrs(rw, OP_RESHAPE);
-					rw_set_lit(rw, a5, 0 /* newshape */, 0);
-					NodeId t6 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_2 }, 1, a5);
-					NodeId t7 = rw_fold_new(rw, t6);
-					AttrId a8 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, v);
-					NodeId t9 = rw_call(rw, OP_QNN_DEQUANTIZE, (const NodeId[]){ v_0, t4, t7 }, 3, a8);
-					if (t9 && !rw->gfail) {
-						*rule = 23;
-						return t9;
-					}
-#line 151 "gen/qdq.c"
-				}
-			}
-		}
+		if ((r = rule_scalar_dequantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return match_qnn_dequantize_at_pytorch_bias_f76f(rw, rule, v);
 	}
-	if (rw_op(m, v_0) == OP_CAST &&
-		    rw_attr_i(m, v_0, 0 /* dtype */) == DT_INT32) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_DIVIDE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_kind(m, v_0_0_0) == NK_CONST &&
-				    rw_dtype(m, v_0_0_0) == DT_FLOAT32) {
+	return match_qnn_dequantize_at_pytorch_bias_f76f(rw, rule, v);
+}
+
+/* rules rooted at qnn.quantize, from qdq_identity on */
+static NodeId
+match_qnn_quantize_v_0_qnn_dequantize(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_1, v_0_2;
+
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (rw_kind(m, v_0_1) == NK_CONST) {
+		v_0_2 = rw_arg(m, v_0, 2);
+		if (rw_kind(m, v_0_2) == NK_CONST) {
+			v_0_0 = rw_arg(m, v_0, 0);
+			if ((r = rule_qdq_identity(rw, rule, v, v_0_0, v_0_1, v_0_2, v_1, v_2)))
+				return r;
+			if ((r = rule_qdq_requantize(rw, rule, v, v_0_0, v_0_1, v_0_2, v_1, v_2)))
+				return r;
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_add_qnnpack on */
+static NodeId
+match_qnn_quantize_v_0_0_qnn_dequantize(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2;
+
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (rw_kind(m, v_0_0_1) == NK_CONST) {
+		v_0_0_2 = rw_arg(m, v_0_0, 2);
+		if (rw_kind(m, v_0_0_2) == NK_CONST) {
+			v_0_1 = rw_arg(m, v_0, 1);
+			if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
+				v_0_1_1 = rw_arg(m, v_0_1, 1);
+				if (rw_kind(m, v_0_1_1) == NK_CONST) {
+					v_0_1_2 = rw_arg(m, v_0_1, 2);
+					if (rw_kind(m, v_0_1_2) == NK_CONST) {
+						v_0_0_0 = rw_arg(m, v_0_0, 0);
+						v_0_1_0 = rw_arg(m, v_0_1, 0);
+						if ((r = rule_qdq_add_qnnpack(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2, v_1, v_2)))
+							return r;
+						if ((r = rule_qdq_add_qnnpack(rw, rule, v, v_0, v_0_1_0, v_0_1_1, v_0_1_2, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+							return r;
+						if ((r = rule_qdq_add(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2, v_1, v_2)))
+							return r;
+						if ((r = rule_qdq_add(rw, rule, v, v_0, v_0_1_0, v_0_1_1, v_0_1_2, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+							return r;
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
+					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_dense_bias on */
+static NodeId
+match_qnn_quantize_at_qdq_dense_bias_260a(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0, NodeId v_0_0_0, NodeId v_0_0_1, NodeId v_0_0_0_1, NodeId v_0_0_0_2, NodeId v_0_0_1_0, NodeId v_0_0_1_1, NodeId v_0_0_1_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_1, v_0_0_0_0;
+
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (rw_kind(m, v_0_1) == NK_CONST) {
+		if (rw_dtype(m, v_0_1) == DT_FLOAT32) {
+			v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+			if ((r = rule_qdq_dense_bias(rw, rule, v, v_0, v_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_1, v_0_0_1_0, v_0_0_1_1, v_0_0_1_2, v_0_1, v_1, v_2)))
+				return r;
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_dense_bias on */
+static NodeId
+match_qnn_quantize_v_0_0_nn_dense(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0_0, v_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0, v_0_0_1_1, v_0_0_1_2;
+
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
+			v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
+			if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
 				v_0_0_1 = rw_arg(m, v_0_0, 1);
-				v_1 = rw_arg(m, v, 1);
-				if (v_1 == v_0_0_1) {
-					v_2 = rw_arg(m, v, 2);
-					if (rw_kind(m, v_2) == NK_CONST) {
-						/* rule pytorch_bias
-						 * match:  qnn.dequantize(cast(divide(b:const<float32>, s), dtype="int32"), s, z:const)
-						 * cond:   (is_scalar(z) && (value(z) == 0))
-						 * result: b */
-						{
-#line 389 "rulesets/qdq.rules"
-							rw->gfail = 0;
-							if ((rw_is_scalar(m, v_2) && (rw_value(rw, v_2) == 0LL)) && !rw->gfail) {
-#line 390 "rulesets/qdq.rules"
-								if (v_0_0_0 && !rw->gfail) {
-									*rule = 25;
-									return v_0_0_0;
-								}
-#line 181 "gen/qdq.c"
-							}
+				if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
+					v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
+					if (rw_kind(m, v_0_0_1_0) == NK_CONST) {
+						v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
+						if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
+							v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
+							if (rw_kind(m, v_0_0_1_2) == NK_CONST)
+								return match_qnn_quantize_at_qdq_dense_bias_260a(rw, rule, v, v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0, v_0_0_1_1, v_0_0_1_2);
+							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+								return r;
+							return 0;
 						}
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
 					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
 				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
 			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
 		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
 	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_dense_bias on */
+static NodeId
+match_qnn_quantize_at_qdq_dense_bias_079e(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0, NodeId v_0_1, NodeId v_0_1_0, NodeId v_0_1_1, NodeId v_0_1_0_1, NodeId v_0_1_0_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_1_0_0, v_0_1_1_0, v_0_1_1_1, v_0_1_1_2;
+
+	v_0_1_1_0 = rw_arg(m, v_0_1_1, 0);
+	if (rw_kind(m, v_0_1_1_0) == NK_CONST) {
+		v_0_1_1_1 = rw_arg(m, v_0_1_1, 1);
+		if (rw_kind(m, v_0_1_1_1) == NK_CONST) {
+			v_0_1_1_2 = rw_arg(m, v_0_1_1, 2);
+			if (rw_kind(m, v_0_1_1_2) == NK_CONST) {
+				v_0_1_0_0 = rw_arg(m, v_0_1_0, 0);
+				if ((r = rule_qdq_dense_bias(rw, rule, v, v_0, v_0_1, v_0_1_0_0, v_0_1_0_1, v_0_1_0_2, v_0_1_1, v_0_1_1_0, v_0_1_1_1, v_0_1_1_2, v_0_0, v_1, v_2)))
+					return r;
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_add_qnnpack on */
+static NodeId
+match_qnn_quantize_v_0_add(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_1, v_0_1_0, v_0_1_1, v_0_1_0_1, v_0_1_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	switch (rw_op(m, v_0_0)) {
+	case OP_QNN_DEQUANTIZE:
+		return match_qnn_quantize_v_0_0_qnn_dequantize(rw, rule, v, v_0, v_1, v_2, v_0_0);
+	case OP_NN_DENSE:
+		return match_qnn_quantize_v_0_0_nn_dense(rw, rule, v, v_0, v_1, v_2, v_0_0);
+	default:
+		break;
+	}
+	if (rw_kind(m, v_0_0) == NK_CONST) {
+		if (rw_dtype(m, v_0_0) == DT_FLOAT32) {
+			v_0_1 = rw_arg(m, v_0, 1);
+			if (rw_op(m, v_0_1) == OP_NN_DENSE) {
+				v_0_1_0 = rw_arg(m, v_0_1, 0);
+				if (rw_op(m, v_0_1_0) == OP_QNN_DEQUANTIZE) {
+					v_0_1_0_1 = rw_arg(m, v_0_1_0, 1);
+					if (rw_kind(m, v_0_1_0_1) == NK_CONST) {
+						v_0_1_0_2 = rw_arg(m, v_0_1_0, 2);
+						if (rw_kind(m, v_0_1_0_2) == NK_CONST) {
+							v_0_1_1 = rw_arg(m, v_0_1, 1);
+							if (rw_op(m, v_0_1_1) == OP_QNN_DEQUANTIZE)
+								return match_qnn_quantize_at_qdq_dense_bias_079e(rw, rule, v, v_0, v_1, v_2, v_0_0, v_0_1, v_0_1_0, v_0_1_1, v_0_1_0_1, v_0_1_0_2);
+							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+								return r;
+							return 0;
+						}
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
+					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_global_avg_pool2d on */
+static NodeId
+match_qnn_quantize_v_0_nn_global_avg_pool2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		if (rw_kind(m, v_0_0_1) == NK_CONST) {
+			v_0_0_2 = rw_arg(m, v_0_0, 2);
+			if (rw_kind(m, v_0_0_2) == NK_CONST) {
+				v_0_0_0 = rw_arg(m, v_0_0, 0);
+				if ((r = rule_qdq_global_avg_pool2d(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+					return r;
+				if ((r = rule_qdq_global_avg_pool2d_trunc(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+					return r;
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_relu_int8 on */
+static NodeId
+match_qnn_quantize_v_0_nn_relu(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0;
+
+	if (rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) {
+		v_0_0 = rw_arg(m, v_0, 0);
+		if ((r = rule_qdq_relu_int8(rw, rule, v, v_0, v_0_0, v_1, v_2)))
+			return r;
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8) {
+		v_0_0 = rw_arg(m, v_0, 0);
+		if ((r = rule_qdq_relu_uint8(rw, rule, v, v_0, v_0_0, v_1, v_2)))
+			return r;
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_clip on */
+static NodeId
+match_qnn_quantize_v_0_clip(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if ((r = rule_qdq_clip(rw, rule, v, v_0, v_0, v_0, v_0_0, v_1, v_2)))
+		return r;
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_conv2d_bias on */
+static NodeId
+match_qnn_quantize_at_qdq_conv2d_bias_7c28(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0, NodeId v_0_0_0, NodeId v_0_0_1, NodeId v_0_0_0_1, NodeId v_0_0_0_2, NodeId v_0_0_1_0, NodeId v_0_0_1_1)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_1, v_0_0_0_0, v_0_0_1_2;
+
+	v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
+	if (rw_kind(m, v_0_0_1_2) == NK_CONST) {
+		v_0_1 = rw_arg(m, v_0, 1);
+		if (rw_kind(m, v_0_1) == NK_CONST) {
+			if (rw_dtype(m, v_0_1) == DT_FLOAT32) {
+				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+				if ((r = rule_qdq_conv2d_bias(rw, rule, v, v_0, v_0_0, v_0_0, v_0_0, v_0_0, v_0_0, v_0_0, v_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_1, v_0_0_1_0, v_0_0_1_1, v_0_0_1_2, v_0_1, v_1, v_2)))
+					return r;
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_conv2d_bias on */
+static NodeId
+match_qnn_quantize_at_qdq_conv2d_bias_42d4(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0_0, v_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0, v_0_0_1_1;
+
+	if (rw_attr_s(m, v_0_0, 8 /* out_layout */) == rw->syms[S_]) {
+		v_0_0_0 = rw_arg(m, v_0_0, 0);
+		if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
+			v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+			if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
+				v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
+				if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
+					v_0_0_1 = rw_arg(m, v_0_0, 1);
+					if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
+						v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
+						if (rw_kind(m, v_0_0_1_0) == NK_CONST) {
+							v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
+							if (rw_kind(m, v_0_0_1_1) == NK_CONST)
+								return match_qnn_quantize_at_qdq_conv2d_bias_7c28(rw, rule, v, v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0, v_0_0_1_1);
+							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+								return r;
+							return 0;
+						}
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
+					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_conv2d_bias on */
+static NodeId
+match_qnn_quantize_at_qdq_conv2d_bias_9b07(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+
+	if (rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[S_OIHW])
+		return match_qnn_quantize_at_qdq_conv2d_bias_42d4(rw, rule, v, v_0, v_1, v_2, v_0_0);
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_conv2d_bias on */
+static NodeId
+match_qnn_quantize_at_qdq_conv2d_bias_66e6(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+
+	if (rw_attr_s(m, v_0_0, 6 /* data_layout */) == rw->syms[S_NCHW])
+		return match_qnn_quantize_at_qdq_conv2d_bias_9b07(rw, rule, v, v_0, v_1, v_2, v_0_0);
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_conv2d_bias on */
+static NodeId
+match_qnn_quantize_v_0_nn_bias_add(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_NN_CONV2D)
+		return match_qnn_quantize_at_qdq_conv2d_bias_66e6(rw, rule, v, v_0, v_1, v_2, v_0_0);
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_conv2d on */
+static NodeId
+match_qnn_quantize_at_qdq_conv2d_039a(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0, NodeId v_0_1, NodeId v_0_0_1, NodeId v_0_0_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0_0, v_0_1_0, v_0_1_1, v_0_1_2;
+
+	v_0_1_0 = rw_arg(m, v_0_1, 0);
+	if (rw_kind(m, v_0_1_0) == NK_CONST) {
+		v_0_1_1 = rw_arg(m, v_0_1, 1);
+		if (rw_kind(m, v_0_1_1) == NK_CONST) {
+			v_0_1_2 = rw_arg(m, v_0_1, 2);
+			if (rw_kind(m, v_0_1_2) == NK_CONST) {
+				v_0_0_0 = rw_arg(m, v_0_0, 0);
+				if ((r = rule_qdq_conv2d(rw, rule, v, v_0, v_0, v_0, v_0, v_0, v_0, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1, v_0_1_0, v_0_1_1, v_0_1_2, v_1, v_2)))
+					return r;
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_conv2d on */
+static NodeId
+match_qnn_quantize_v_0_nn_conv2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_1, v_0_0_1, v_0_0_2;
+
+	if (rw_attr_s(m, v_0, 6 /* data_layout */) == rw->syms[S_NCHW]) {
+		if (rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[S_OIHW]) {
+			if (rw_attr_s(m, v_0, 8 /* out_layout */) == rw->syms[S_]) {
+				v_0_0 = rw_arg(m, v_0, 0);
+				if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+					v_0_0_1 = rw_arg(m, v_0_0, 1);
+					if (rw_kind(m, v_0_0_1) == NK_CONST) {
+						v_0_0_2 = rw_arg(m, v_0_0, 2);
+						if (rw_kind(m, v_0_0_2) == NK_CONST) {
+							v_0_1 = rw_arg(m, v_0, 1);
+							if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE)
+								return match_qnn_quantize_at_qdq_conv2d_039a(rw, rule, v, v_0, v_1, v_2, v_0_0, v_0_1, v_0_0_1, v_0_0_2);
+							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+								return r;
+							return 0;
+						}
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
+					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_dense on */
+static NodeId
+match_qnn_quantize_at_qdq_dense_b28c(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0, NodeId v_0_1, NodeId v_0_0_1, NodeId v_0_0_2, NodeId v_0_1_0, NodeId v_0_1_1, NodeId v_0_1_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0_0;
+
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	if ((r = rule_qdq_dense(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1, v_0_1_0, v_0_1_1, v_0_1_2, v_1, v_2)))
+		return r;
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_dense on */
+static NodeId
+match_qnn_quantize_v_0_nn_dense(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_1, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		if (rw_kind(m, v_0_0_1) == NK_CONST) {
+			v_0_0_2 = rw_arg(m, v_0_0, 2);
+			if (rw_kind(m, v_0_0_2) == NK_CONST) {
+				v_0_1 = rw_arg(m, v_0, 1);
+				if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
+					v_0_1_0 = rw_arg(m, v_0_1, 0);
+					if (rw_kind(m, v_0_1_0) == NK_CONST) {
+						v_0_1_1 = rw_arg(m, v_0_1, 1);
+						if (rw_kind(m, v_0_1_1) == NK_CONST) {
+							v_0_1_2 = rw_arg(m, v_0_1, 2);
+							if (rw_kind(m, v_0_1_2) == NK_CONST)
+								return match_qnn_quantize_at_qdq_dense_b28c(rw, rule, v, v_0, v_1, v_2, v_0_0, v_0_1, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2);
+							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+								return r;
+							return 0;
+						}
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
+					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_mul on */
+static NodeId
+match_qnn_quantize_v_0_multiply(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		if (rw_kind(m, v_0_0_1) == NK_CONST) {
+			v_0_0_2 = rw_arg(m, v_0_0, 2);
+			if (rw_kind(m, v_0_0_2) == NK_CONST) {
+				v_0_1 = rw_arg(m, v_0, 1);
+				if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
+					v_0_1_1 = rw_arg(m, v_0_1, 1);
+					if (rw_kind(m, v_0_1_1) == NK_CONST) {
+						v_0_1_2 = rw_arg(m, v_0_1, 2);
+						if (rw_kind(m, v_0_1_2) == NK_CONST) {
+							v_0_0_0 = rw_arg(m, v_0_0, 0);
+							v_0_1_0 = rw_arg(m, v_0_1, 0);
+							if ((r = rule_qdq_mul(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2, v_1, v_2)))
+								return r;
+							if ((r = rule_qdq_mul(rw, rule, v, v_0, v_0_1_0, v_0_1_1, v_0_1_2, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+								return r;
+							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+								return r;
+							return 0;
+						}
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
+					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_max_pool2d on */
+static NodeId
+match_qnn_quantize_v_0_nn_max_pool2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		if (rw_kind(m, v_0_0_1) == NK_CONST) {
+			v_0_0_2 = rw_arg(m, v_0_0, 2);
+			if (rw_kind(m, v_0_0_2) == NK_CONST) {
+				v_0_0_0 = rw_arg(m, v_0_0, 0);
+				if ((r = rule_qdq_max_pool2d(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+					return r;
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_reshape on */
+static NodeId
+match_qnn_quantize_v_0_reshape(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		if (rw_kind(m, v_0_0_1) == NK_CONST) {
+			v_0_0_2 = rw_arg(m, v_0_0, 2);
+			if (rw_kind(m, v_0_0_2) == NK_CONST) {
+				v_0_0_0 = rw_arg(m, v_0_0, 0);
+				if ((r = rule_qdq_reshape(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+					return r;
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_transpose on */
+static NodeId
+match_qnn_quantize_v_0_transpose(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		if (rw_kind(m, v_0_0_1) == NK_CONST) {
+			v_0_0_2 = rw_arg(m, v_0_0, 2);
+			if (rw_kind(m, v_0_0_2) == NK_CONST) {
+				v_0_0_0 = rw_arg(m, v_0_0, 0);
+				if ((r = rule_qdq_transpose(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+					return r;
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_avg_pool2d on */
+static NodeId
+match_qnn_quantize_v_0_nn_avg_pool2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_1 = rw_arg(m, v_0_0, 1);
+		if (rw_kind(m, v_0_0_1) == NK_CONST) {
+			v_0_0_2 = rw_arg(m, v_0_0, 2);
+			if (rw_kind(m, v_0_0_2) == NK_CONST) {
+				v_0_0_0 = rw_arg(m, v_0_0, 0);
+				if ((r = rule_qdq_avg_pool2d(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+					return r;
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_concatenate2 on */
+static NodeId
+match_qnn_quantize_at_qdq_concatenate2_ca6f(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0_0, NodeId v_0_0_1, NodeId v_0_0_0_1, NodeId v_0_0_0_2, NodeId v_0_0_1_1, NodeId v_0_0_1_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0_0_0, v_0_0_1_0;
+
+	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+	v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
+	if ((r = rule_qdq_concatenate2(rw, rule, v, v_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0, v_0_0_1_1, v_0_0_1_2, v_1, v_2)))
+		return r;
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_concatenate3 on */
+static NodeId
+match_qnn_quantize_at_qdq_concatenate3_6b7b(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0_0, NodeId v_0_0_1, NodeId v_0_0_2, NodeId v_0_0_0_1, NodeId v_0_0_0_2, NodeId v_0_0_1_1, NodeId v_0_0_1_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0_0_0, v_0_0_1_0, v_0_0_2_0, v_0_0_2_1, v_0_0_2_2;
+
+	v_0_0_2_1 = rw_arg(m, v_0_0_2, 1);
+	if (rw_kind(m, v_0_0_2_1) == NK_CONST) {
+		v_0_0_2_2 = rw_arg(m, v_0_0_2, 2);
+		if (rw_kind(m, v_0_0_2_2) == NK_CONST) {
+			v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+			v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
+			v_0_0_2_0 = rw_arg(m, v_0_0_2, 0);
+			if ((r = rule_qdq_concatenate3(rw, rule, v, v_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0, v_0_0_1_1, v_0_0_1_2, v_0_0_2_0, v_0_0_2_1, v_0_0_2_2, v_1, v_2)))
+				return r;
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_concatenate3 on */
+static NodeId
+match_qnn_quantize_at_qdq_concatenate3_10f8(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_0_1, v_0_0_0_2, v_0_0_1_1, v_0_0_1_2;
+
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
+		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
+			v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
+			if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
+				v_0_0_1 = rw_arg(m, v_0_0, 1);
+				if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
+					v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
+					if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
+						v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
+						if (rw_kind(m, v_0_0_1_2) == NK_CONST) {
+							v_0_0_2 = rw_arg(m, v_0_0, 2);
+							if (rw_op(m, v_0_0_2) == OP_QNN_DEQUANTIZE)
+								return match_qnn_quantize_at_qdq_concatenate3_6b7b(rw, rule, v, v_0, v_1, v_2, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_0_1, v_0_0_0_2, v_0_0_1_1, v_0_0_1_2);
+							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+								return r;
+							return 0;
+						}
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
+					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_concatenate2 on */
+static NodeId
+match_qnn_quantize_at_qdq_concatenate2_3334(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0_0, v_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_1_1, v_0_0_1_2;
+
+	if (rw_nargs(m, v_0_0) == 2) {
+		v_0_0_0 = rw_arg(m, v_0_0, 0);
+		if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
+			v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+			if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
+				v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
+				if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
+					v_0_0_1 = rw_arg(m, v_0_0, 1);
+					if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
+						v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
+						if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
+							v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
+							if (rw_kind(m, v_0_0_1_2) == NK_CONST)
+								return match_qnn_quantize_at_qdq_concatenate2_ca6f(rw, rule, v, v_0, v_1, v_2, v_0_0_0, v_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_1_1, v_0_0_1_2);
+							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+								return r;
+							return 0;
+						}
+						if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+							return r;
+						return 0;
+					}
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if (rw_nargs(m, v_0_0) == 3)
+		return match_qnn_quantize_at_qdq_concatenate3_10f8(rw, rule, v, v_0, v_1, v_2, v_0_0);
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at qnn.quantize, from qdq_concatenate2 on */
+static NodeId
+match_qnn_quantize_v_0_concatenate(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_kind(m, v_0_0) == NK_TUPLE)
+		return match_qnn_quantize_at_qdq_concatenate2_3334(rw, rule, v, v_0, v_1, v_2, v_0_0);
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
 	return 0;
 }
 
@@ -194,1209 +1801,50 @@ static NodeId
 match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
-	NodeId v_0, v_1, v_2, v_0_0, v_0_1, v_0_2, v_0_0_0, v_0_0_1;
-	NodeId v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0;
-	NodeId v_0_0_1_1, v_0_0_1_2, v_0_0_2_0, v_0_0_2_1, v_0_0_2_2, v_0_1_0_0, v_0_1_0_1, v_0_1_0_2;
-	NodeId v_0_1_1_0, v_0_1_1_1, v_0_1_1_2;
+	NodeId r;
+	NodeId v_0, v_1, v_2;
 
-	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_QNN_DEQUANTIZE) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		if (rw_kind(m, v_0_1) == NK_CONST) {
-			v_0_2 = rw_arg(m, v_0, 2);
-			if (rw_kind(m, v_0_2) == NK_CONST) {
-				v_1 = rw_arg(m, v, 1);
-				if (rw_kind(m, v_1) == NK_CONST) {
-					v_2 = rw_arg(m, v, 2);
-					if (rw_kind(m, v_2) == NK_CONST) {
-						/* rule qdq_identity
-						 * match:  q:qnn.quantize(qnn.dequantize(x, s:const, z:const), s2:const, z2:const)
-						 * cond:   ((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x)))
-						 * result: x */
-						{
-#line 37 "rulesets/qdq.rules"
-							rw->gfail = 0;
-							if (((((((rw_is_scalar(m, v_0_1) && rw_is_scalar(m, v_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0))) && !rw->gfail) {
-#line 38 "rulesets/qdq.rules"
-								if (v_0_0 && !rw->gfail) {
-									*rule = 0;
-									return v_0_0;
-								}
-#line 226 "gen/qdq.c"
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_1 = rw_arg(m, v_0, 1);
-					if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
-						v_0_1_0 = rw_arg(m, v_0_1, 0);
-						v_0_1_1 = rw_arg(m, v_0_1, 1);
-						if (rw_kind(m, v_0_1_1) == NK_CONST) {
-							v_0_1_2 = rw_arg(m, v_0_1, 2);
-							if (rw_kind(m, v_0_1_2) == NK_CONST) {
-								v_1 = rw_arg(m, v, 1);
-								if (rw_kind(m, v_1) == NK_CONST) {
-									v_2 = rw_arg(m, v, 2);
-									if (rw_kind(m, v_2) == NK_CONST) {
-										/* rule qdq_add_qnnpack, variant 1 of 2
-										 * match:  q:qnn.quantize(o:add(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
-										 * cond:   (((((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1)) && (value(ys) > 0)) && (value(bs) > 0)) && (value(as) >= value(bs))) && (log2((value(as) / value(ys))) >= -10)) && (log2((value(as) / value(ys))) < 8)) && ((log2((value(as) / value(ys))) - floor(log2((value(as) / value(ys))))) < 0.999999f))
-										 * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2((floor(log2((value(as) / value(ys)))) - 21))))), 0, ys, yz, rounding="TONEAREST", out_dtype=q.out_dtype) */
-										{
-#line 223 "rulesets/qdq.rules"
-											rw->gfail = 0;
-											if ((((((((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_value(rw, v_1) > 0LL)) && (rw_value(rw, v_0_1_1) > 0LL)) && (rw_value(rw, v_0_0_1) >= rw_value(rw, v_0_1_1))) && (log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) >= -10LL)) && (log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) < 8LL)) && ((log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))) - floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1))))))) < 0.999999)) && !rw->gfail) {
-#line 224 "rulesets/qdq.rules"
-												AttrId a1 = rw_attrs(rw, OP_CAST);
-												rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
-												NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a1);
-												NodeId t3 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, v_0_0_2)));
-												NodeId t4 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t2, t3 }, 2, 0);
-												NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ v_0_0_1, v_1 }, 2, 0);
-												NodeId t6 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))))) - 21LL)))));
-												NodeId t7 = rw_scalar_i(rw, DT_INT32, 0LL);
-												AttrId a8 = rw_attrs(rw, OP_QNN_QUANTIZE);
-												rw_set_dtype(rw, a8, 0 /* out_dtype */, DT_INT32);
-												rw_set_sym(rw, a8, 2 /* rounding */, rw->syms[0]);
-												NodeId t9 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t5, t6, t7 }, 3, a8);
-												NodeId t10 = rw_fold_new(rw, t9);
-												NodeId t11 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t4, t10 }, 2, 0);
-												AttrId a12 = rw_attrs(rw, OP_CAST);
-												rw_set_dtype(rw, a12, 0 /* dtype */, DT_INT32);
-												NodeId t13 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_1_0 }, 1, a12);
-												NodeId t14 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, v_0_1_2)));
-												NodeId t15 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t13, t14 }, 2, 0);
-												NodeId t16 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ v_0_1_1, v_1 }, 2, 0);
-												NodeId t17 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))))) - 21LL)))));
-												NodeId t18 = rw_scalar_i(rw, DT_INT32, 0LL);
-												AttrId a19 = rw_attrs(rw, OP_QNN_QUANTIZE);
-												rw_set_dtype(rw, a19, 0 /* out_dtype */, DT_INT32);
-												rw_set_sym(rw, a19, 2 /* rounding */, rw->syms[0]);
-												NodeId t20 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t16, t17, t18 }, 3, a19);
-												NodeId t21 = rw_fold_new(rw, t20);
-												NodeId t22 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t15, t21 }, 2, 0);
-												NodeId t23 = rw_call(rw, OP_ADD, (const NodeId[]){ t11, t22 }, 2, 0);
-												NodeId t24 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_0_1) / rw_value(rw, v_1)))))) - 21LL)))));
-												NodeId t25 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_1, t24 }, 2, 0);
-												NodeId t26 = rw_fold_new(rw, t25);
-												NodeId t27 = rw_scalar_i(rw, DT_INT32, 0LL);
-												AttrId a28 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-												rw_set_sym(rw, a28, 1 /* rounding */, rw->syms[1]);
-												rw_set_from(rw, a28, 3 /* out_dtype */, v, 0);
-												NodeId t29 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t23, t26, t27, v_1, v_2 }, 5, a28);
-												if (t29 && !rw->gfail) {
-													*rule = 1;
-													return t29;
-												}
-#line 303 "gen/qdq.c"
-											}
-										}
-										/* rule qdq_add_qnnpack, variant 2 of 2
-										 * match:  q:qnn.quantize(o:add(qnn.dequantize(b, bs:const, bz:const), qnn.dequantize(a, as:const, az:const)), ys:const, yz:const)
-										 * cond:   (((((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1)) && (value(ys) > 0)) && (value(bs) > 0)) && (value(as) >= value(bs))) && (log2((value(as) / value(ys))) >= -10)) && (log2((value(as) / value(ys))) < 8)) && ((log2((value(as) / value(ys))) - floor(log2((value(as) / value(ys))))) < 0.999999f))
-										 * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2((floor(log2((value(as) / value(ys)))) - 21))), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2((floor(log2((value(as) / value(ys)))) - 21))))), 0, ys, yz, rounding="TONEAREST", out_dtype=q.out_dtype) */
-										{
-#line 223 "rulesets/qdq.rules"
-											rw->gfail = 0;
-											if ((((((((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_value(rw, v_1) > 0LL)) && (rw_value(rw, v_0_0_1) > 0LL)) && (rw_value(rw, v_0_1_1) >= rw_value(rw, v_0_0_1))) && (log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) >= -10LL)) && (log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) < 8LL)) && ((log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))) - floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1))))))) < 0.999999)) && !rw->gfail) {
-#line 224 "rulesets/qdq.rules"
-												AttrId a30 = rw_attrs(rw, OP_CAST);
-												rw_set_dtype(rw, a30, 0 /* dtype */, DT_INT32);
-												NodeId t31 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_1_0 }, 1, a30);
-												NodeId t32 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, v_0_1_2)));
-												NodeId t33 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t31, t32 }, 2, 0);
-												NodeId t34 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ v_0_1_1, v_1 }, 2, 0);
-												NodeId t35 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))))) - 21LL)))));
-												NodeId t36 = rw_scalar_i(rw, DT_INT32, 0LL);
-												AttrId a37 = rw_attrs(rw, OP_QNN_QUANTIZE);
-												rw_set_dtype(rw, a37, 0 /* out_dtype */, DT_INT32);
-												rw_set_sym(rw, a37, 2 /* rounding */, rw->syms[0]);
-												NodeId t38 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t34, t35, t36 }, 3, a37);
-												NodeId t39 = rw_fold_new(rw, t38);
-												NodeId t40 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t33, t39 }, 2, 0);
-												AttrId a41 = rw_attrs(rw, OP_CAST);
-												rw_set_dtype(rw, a41, 0 /* dtype */, DT_INT32);
-												NodeId t42 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a41);
-												NodeId t43 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, v_0_0_2)));
-												NodeId t44 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t42, t43 }, 2, 0);
-												NodeId t45 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ v_0_0_1, v_1 }, 2, 0);
-												NodeId t46 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))))) - 21LL)))));
-												NodeId t47 = rw_scalar_i(rw, DT_INT32, 0LL);
-												AttrId a48 = rw_attrs(rw, OP_QNN_QUANTIZE);
-												rw_set_dtype(rw, a48, 0 /* out_dtype */, DT_INT32);
-												rw_set_sym(rw, a48, 2 /* rounding */, rw->syms[0]);
-												NodeId t49 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t45, t46, t47 }, 3, a48);
-												NodeId t50 = rw_fold_new(rw, t49);
-												NodeId t51 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t44, t50 }, 2, 0);
-												NodeId t52 = rw_call(rw, OP_ADD, (const NodeId[]){ t40, t51 }, 2, 0);
-												NodeId t53 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, v_0_1_1) / rw_value(rw, v_1)))))) - 21LL)))));
-												NodeId t54 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_1, t53 }, 2, 0);
-												NodeId t55 = rw_fold_new(rw, t54);
-												NodeId t56 = rw_scalar_i(rw, DT_INT32, 0LL);
-												AttrId a57 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-												rw_set_sym(rw, a57, 1 /* rounding */, rw->syms[1]);
-												rw_set_from(rw, a57, 3 /* out_dtype */, v, 0);
-												NodeId t58 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t52, t55, t56, v_1, v_2 }, 5, a57);
-												if (t58 && !rw->gfail) {
-													*rule = 1;
-													return t58;
-												}
-#line 356 "gen/qdq.c"
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_GLOBAL_AVG_POOL2D) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* rule qdq_global_avg_pool2d
-							 * match:  q:qnn.quantize(p:nn.global_avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
-							 * cond:   ((((((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1)) && (p.layout == "NCHW")) && (rank(x) == 4)) && ((shape(x)[2] * shape(x)[3]) <= 2048))
-							 * result: qnn.requantize(nn.global_avg_pool2d(multiply(cast(x, dtype="int32"), int32((shape(x)[2] * shape(x)[3]))), attrs(p)), s, int32(((value(z) * shape(x)[2]) * shape(x)[3])), fold_const(multiply(s, float32((shape(x)[2] * shape(x)[3])))), z, out_dtype=q.out_dtype) */
-							{
-#line 305 "rulesets/qdq.rules"
-								rw->gfail = 0;
-								if (((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_attr_s(m, v_0, 0 /* layout */) == rw->syms[2])) && (rw_rank(rw, v_0_0_0) == 4LL)) && ((rw_dim(rw, v_0_0_0, 2LL) * rw_dim(rw, v_0_0_0, 3LL)) <= 2048LL)) && !rw->gfail) {
-#line 306 "rulesets/qdq.rules"
-									AttrId a59 = rw_attrs(rw, OP_CAST);
-									rw_set_dtype(rw, a59, 0 /* dtype */, DT_INT32);
-									NodeId t60 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a59);
-									NodeId t61 = rw_scalar_i(rw, DT_INT32, (int64_t)((rw_dim(rw, v_0_0_0, 2LL) * rw_dim(rw, v_0_0_0, 3LL))));
-									NodeId t62 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t60, t61 }, 2, 0);
-									AttrId a63 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, v_0);
-									NodeId t64 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t62 }, 1, a63);
-									NodeId t65 = rw_scalar_i(rw, DT_INT32, (int64_t)(((rw_value(rw, v_0_0_2) * rw_dim(rw, v_0_0_0, 2LL)) * rw_dim(rw, v_0_0_0, 3LL))));
-									NodeId t66 = rw_scalar_f(rw, DT_FLOAT32, (double)((rw_dim(rw, v_0_0_0, 2LL) * rw_dim(rw, v_0_0_0, 3LL))));
-									NodeId t67 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_1, t66 }, 2, 0);
-									NodeId t68 = rw_fold_new(rw, t67);
-									AttrId a69 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-									rw_set_from(rw, a69, 3 /* out_dtype */, v, 0);
-									NodeId t70 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t64, v_0_0_1, t65, t68, v_0_0_2 }, 5, a69);
-									if (t70 && !rw->gfail) {
-										*rule = 2;
-										return t70;
-									}
-#line 407 "gen/qdq.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_QNN_DEQUANTIZE) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		if (rw_kind(m, v_0_1) == NK_CONST) {
-			v_0_2 = rw_arg(m, v_0, 2);
-			if (rw_kind(m, v_0_2) == NK_CONST) {
-				v_1 = rw_arg(m, v, 1);
-				if (rw_kind(m, v_1) == NK_CONST) {
-					v_2 = rw_arg(m, v, 2);
-					if (rw_kind(m, v_2) == NK_CONST) {
-						/* rule qdq_requantize
-						 * match:  q:qnn.quantize(qnn.dequantize(x, s:const, z:const), s2:const, z2:const)
-						 * cond:   (((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && ((dtype(x) == "int8") || (dtype(x) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8")))
-						 * result: qnn.requantize(x, s, z, s2, z2, out_dtype=q.out_dtype) */
-						{
-#line 47 "rulesets/qdq.rules"
-							rw->gfail = 0;
-							if ((((((rw_is_scalar(m, v_0_1) && rw_is_scalar(m, v_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0) == DT_INT8) || (rw_dtype(m, v_0_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && !rw->gfail) {
-#line 48 "rulesets/qdq.rules"
-								AttrId a71 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-								rw_set_from(rw, a71, 3 /* out_dtype */, v, 0);
-								NodeId t72 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ v_0_0, v_0_1, v_0_2, v_1, v_2 }, 5, a71);
-								if (t72 && !rw->gfail) {
-									*rule = 3;
-									return t72;
-								}
-#line 442 "gen/qdq.c"
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) {
-		v_0 = rw_arg(m, v, 0);
-		if (rw_op(m, v_0) == OP_NN_RELU) {
-			v_0_0 = rw_arg(m, v_0, 0);
-			v_1 = rw_arg(m, v, 1);
-			if (rw_kind(m, v_1) == NK_CONST) {
-				v_2 = rw_arg(m, v, 2);
-				if (rw_kind(m, v_2) == NK_CONST) {
-					/* rule qdq_relu_int8
-					 * match:  q:qnn.quantize(r:nn.relu(v), s:const, z:const, out_dtype="int8")
-					 * cond:   (((is_scalar(s) && is_scalar(z)) && (uses(r) == 1)) && (dtype(v) == "float32"))
-					 * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=value(z), a_max=127) */
-					{
-#line 59 "rulesets/qdq.rules"
-						rw->gfail = 0;
-						if ((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && !rw->gfail) {
-#line 60 "rulesets/qdq.rules"
-							AttrId a73 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
-							NodeId t74 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a73);
-							AttrId a75 = rw_attrs(rw, OP_CLIP);
-							rw_set_f(rw, a75, 0 /* a_min */, rw_value(rw, v_2));
-							rw_set_f(rw, a75, 1 /* a_max */, 127LL);
-							NodeId t76 = rw_call(rw, OP_CLIP, (const NodeId[]){ t74 }, 1, a75);
-							if (t76 && !rw->gfail) {
-								*rule = 4;
-								return t76;
-							}
-#line 477 "gen/qdq.c"
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8) {
-		v_0 = rw_arg(m, v, 0);
-		if (rw_op(m, v_0) == OP_NN_RELU) {
-			v_0_0 = rw_arg(m, v_0, 0);
-			v_1 = rw_arg(m, v, 1);
-			if (rw_kind(m, v_1) == NK_CONST) {
-				v_2 = rw_arg(m, v, 2);
-				if (rw_kind(m, v_2) == NK_CONST) {
-					/* rule qdq_relu_uint8
-					 * match:  q:qnn.quantize(r:nn.relu(v), s:const, z:const, out_dtype="uint8")
-					 * cond:   (((is_scalar(s) && is_scalar(z)) && (uses(r) == 1)) && (dtype(v) == "float32"))
-					 * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=value(z), a_max=255) */
-					{
-#line 64 "rulesets/qdq.rules"
-						rw->gfail = 0;
-						if ((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && !rw->gfail) {
-#line 65 "rulesets/qdq.rules"
-							AttrId a77 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
-							NodeId t78 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a77);
-							AttrId a79 = rw_attrs(rw, OP_CLIP);
-							rw_set_f(rw, a79, 0 /* a_min */, rw_value(rw, v_2));
-							rw_set_f(rw, a79, 1 /* a_max */, 255LL);
-							NodeId t80 = rw_call(rw, OP_CLIP, (const NodeId[]){ t78 }, 1, a79);
-							if (t80 && !rw->gfail) {
-								*rule = 5;
-								return t80;
-							}
-#line 511 "gen/qdq.c"
-						}
-					}
-				}
-			}
-		}
-	}
-	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_CLIP) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_1 = rw_arg(m, v, 1);
-		if (rw_kind(m, v_1) == NK_CONST) {
-			v_2 = rw_arg(m, v, 2);
-			if (rw_kind(m, v_2) == NK_CONST) {
-				/* rule qdq_clip
-				 * match:  q:qnn.quantize(c:clip(v, a_min=lo, a_max=hi), s:const, z:const)
-				 * cond:   (((((((((is_scalar(s) && is_scalar(z)) && (uses(c) == 1)) && (dtype(v) == "float32")) && (value(s) > 0)) && ((((lo / value(s)) + 0.5f) - floor(((lo / value(s)) + 0.5f))) > 0.001f)) && ((((lo / value(s)) + 0.5f) - floor(((lo / value(s)) + 0.5f))) < 0.999f)) && ((((hi / value(s)) + 0.5f) - floor(((hi / value(s)) + 0.5f))) > 0.001f)) && ((((hi / value(s)) + 0.5f) - floor(((hi / value(s)) + 0.5f))) < 0.999f)) && ((((q.out_dtype == "int8") && ((value(z) + floor(((lo / value(s)) + 0.5f))) >= -128)) && ((value(z) + floor(((hi / value(s)) + 0.5f))) <= 127)) || (((q.out_dtype == "uint8") && ((value(z) + floor(((lo / value(s)) + 0.5f))) >= 0)) && ((value(z) + floor(((hi / value(s)) + 0.5f))) <= 255))))
-				 * result: clip(qnn.quantize(v, s, z, attrs(q)), a_min=(value(z) + floor(((lo / value(s)) + 0.5f))), a_max=(value(z) + floor(((hi / value(s)) + 0.5f)))) */
-				{
-#line 80 "rulesets/qdq.rules"
-					rw->gfail = 0;
-					if ((((((((((rw_is_scalar(m, v_1) && rw_is_scalar(m, v_2)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_dtype(m, v_0_0) == DT_FLOAT32)) && (rw_value(rw, v_1) > 0LL)) && ((((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) < 0.999)) && ((((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5) - floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) < 0.999)) && ((((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) >= -128LL)) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) <= 127LL)) || (((rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))) >= 0LL)) && ((rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))) <= 255LL)))) && !rw->gfail) {
-#line 84 "rulesets/qdq.rules"
-						AttrId a81 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
-						NodeId t82 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, v_1, v_2 }, 3, a81);
-						AttrId a83 = rw_attrs(rw, OP_CLIP);
-						rw_set_f(rw, a83, 0 /* a_min */, (rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 0 /* a_min */) / rw_value(rw, v_1)) + 0.5)))));
-						rw_set_f(rw, a83, 1 /* a_max */, (rw_value(rw, v_2) + floor((double)(((rw_attr_f(m, v_0, 1 /* a_max */) / rw_value(rw, v_1)) + 0.5)))));
-						NodeId t84 = rw_call(rw, OP_CLIP, (const NodeId[]){ t82 }, 1, a83);
-						if (t84 && !rw->gfail) {
-							*rule = 6;
-							return t84;
-						}
-#line 544 "gen/qdq.c"
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_BIAS_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_NN_CONV2D &&
-			    rw_attr_s(m, v_0_0, 6 /* data_layout */) == rw->syms[2] &&
-			    rw_attr_s(m, v_0_0, 7 /* kernel_layout */) == rw->syms[3] &&
-			    rw_attr_s(m, v_0_0, 8 /* out_layout */) == rw->syms[4]) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
-				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-				v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-				if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-					v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-					if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
-						v_0_0_1 = rw_arg(m, v_0_0, 1);
-						if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
-							v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
-							if (rw_kind(m, v_0_0_1_0) == NK_CONST) {
-								v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
-								if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
-									v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
-									if (rw_kind(m, v_0_0_1_2) == NK_CONST) {
-										v_0_1 = rw_arg(m, v_0, 1);
-										if (rw_kind(m, v_0_1) == NK_CONST &&
-											    rw_dtype(m, v_0_1) == DT_FLOAT32) {
-											v_1 = rw_arg(m, v, 1);
-											if (rw_kind(m, v_1) == NK_CONST) {
-												v_2 = rw_arg(m, v, 2);
-												if (rw_kind(m, v_2) == NK_CONST) {
-													/* rule qdq_conv2d_bias
-													 * match:  q:qnn.quantize(ba:nn.bias_add(c:nn.conv2d(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const), strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, data_layout="NCHW", kernel_layout="OIHW", out_layout=""), b:const<float32>), ys:const, yz:const)
-													 * cond:   (((((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(c) == 1)) && (uses(ba) == 1)) && (ba.axis == 1)) && (rank(b) == 1))
-													 * result: qnn.requantize(nn.bias_add(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
-													{
-#line 120 "rulesets/qdq.rules"
-														rw->gfail = 0;
-														if ((((((((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_0_1)) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_0_1_1) && rw_is_scalar(m, v_0_0_1_2)) || ((((rw_attr_i(m, v_0_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_0_1_1) == 1LL)) && (rw_dim(rw, v_0_0_1_1, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_0_1_2) || ((rw_rank(rw, v_0_0_1_2) == 1LL) && (rw_dim(rw, v_0_0_1_2, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_0) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_attr_i(m, v_0, 0 /* axis */) == 1LL)) && (rw_rank(rw, v_0_1) == 1LL)) && !rw->gfail) {
-#line 121 "rulesets/qdq.rules"
-															AttrId a85 = rw_attrs(rw, OP_QNN_CONV2D);
-															rw_set_from(rw, a85, 0 /* strides */, v_0_0, 0);
-															rw_set_from(rw, a85, 1 /* padding */, v_0_0, 1);
-															rw_set_from(rw, a85, 2 /* dilation */, v_0_0, 2);
-															rw_set_from(rw, a85, 3 /* groups */, v_0_0, 3);
-															rw_set_from(rw, a85, 4 /* channels */, v_0_0, 4);
-															rw_set_from(rw, a85, 5 /* kernel_size */, v_0_0, 5);
-															rw_set_dtype(rw, a85, 9 /* out_dtype */, DT_INT32);
-															NodeId t86 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ v_0_0_0_0, v_0_0_1_0, v_0_0_0_2, v_0_0_1_2, v_0_0_0_1, v_0_0_1_1 }, 6, a85);
-															NodeId t87 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
-															NodeId t88 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a89 = rw_attrs(rw, OP_QNN_QUANTIZE);
-															rw_set_dtype(rw, a89, 0 /* out_dtype */, DT_INT32);
-															rw_set_i(rw, a89, 1 /* axis */, 0LL);
-															NodeId t90 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_1, t87, t88 }, 3, a89);
-															NodeId t91 = rw_fold_new(rw, t90);
-															AttrId a92 = rw_attrs(rw, OP_NN_BIAS_ADD);
-															NodeId t93 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t86, t91 }, 2, a92);
-															NodeId t94 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
-															NodeId t95 = rw_fold_new(rw, t94);
-															NodeId t96 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a97 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-															rw_set_i(rw, a97, 0 /* axis */, 1LL);
-															rw_set_sym(rw, a97, 1 /* rounding */, rw->syms[0]);
-															rw_set_sym(rw, a97, 2 /* compute_dtype */, rw->syms[5]);
-															rw_set_from(rw, a97, 3 /* out_dtype */, v, 0);
-															NodeId t98 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t93, t95, t96, v_1, v_2 }, 5, a97);
-															if (t98 && !rw->gfail) {
-																*rule = 7;
-																return t98;
-															}
-#line 618 "gen/qdq.c"
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_CONV2D &&
-		    rw_attr_s(m, v_0, 6 /* data_layout */) == rw->syms[2] &&
-		    rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[3] &&
-		    rw_attr_s(m, v_0, 8 /* out_layout */) == rw->syms[4]) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_1 = rw_arg(m, v_0, 1);
-					if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
-						v_0_1_0 = rw_arg(m, v_0_1, 0);
-						if (rw_kind(m, v_0_1_0) == NK_CONST) {
-							v_0_1_1 = rw_arg(m, v_0_1, 1);
-							if (rw_kind(m, v_0_1_1) == NK_CONST) {
-								v_0_1_2 = rw_arg(m, v_0_1, 2);
-								if (rw_kind(m, v_0_1_2) == NK_CONST) {
-									v_1 = rw_arg(m, v, 1);
-									if (rw_kind(m, v_1) == NK_CONST) {
-										v_2 = rw_arg(m, v, 2);
-										if (rw_kind(m, v_2) == NK_CONST) {
-											/* rule qdq_conv2d
-											 * match:  q:qnn.quantize(c:nn.conv2d(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const), strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, data_layout="NCHW", kernel_layout="OIHW", out_layout=""), ys:const, yz:const)
-											 * cond:   ((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(c) == 1))
-											 * result: qnn.requantize(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
-											{
-#line 143 "rulesets/qdq.rules"
-												rw->gfail = 0;
-												if (((((((((((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) || ((((rw_attr_i(m, v_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1, 0LL) == rw_dim(rw, v_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_2) || ((rw_rank(rw, v_0_1_2) == 1LL) && (rw_dim(rw, v_0_1_2, 0LL) == rw_dim(rw, v_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 144 "rulesets/qdq.rules"
-													AttrId a99 = rw_attrs(rw, OP_QNN_CONV2D);
-													rw_set_from(rw, a99, 0 /* strides */, v_0, 0);
-													rw_set_from(rw, a99, 1 /* padding */, v_0, 1);
-													rw_set_from(rw, a99, 2 /* dilation */, v_0, 2);
-													rw_set_from(rw, a99, 3 /* groups */, v_0, 3);
-													rw_set_from(rw, a99, 4 /* channels */, v_0, 4);
-													rw_set_from(rw, a99, 5 /* kernel_size */, v_0, 5);
-													rw_set_dtype(rw, a99, 9 /* out_dtype */, DT_INT32);
-													NodeId t100 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_2, v_0_1_2, v_0_0_1, v_0_1_1 }, 6, a99);
-													NodeId t101 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_1, v_0_1_1 }, 2, 0);
-													NodeId t102 = rw_fold_new(rw, t101);
-													NodeId t103 = rw_scalar_i(rw, DT_INT32, 0LL);
-													AttrId a104 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-													rw_set_i(rw, a104, 0 /* axis */, 1LL);
-													rw_set_sym(rw, a104, 1 /* rounding */, rw->syms[0]);
-													rw_set_sym(rw, a104, 2 /* compute_dtype */, rw->syms[5]);
-													rw_set_from(rw, a104, 3 /* out_dtype */, v, 0);
-													NodeId t105 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t100, t102, t103, v_1, v_2 }, 5, a104);
-													if (t105 && !rw->gfail) {
-														*rule = 8;
-														return t105;
-													}
-#line 687 "gen/qdq.c"
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_NN_DENSE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
-				v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-				v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-				if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-					v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-					if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
-						v_0_0_1 = rw_arg(m, v_0_0, 1);
-						if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
-							v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
-							if (rw_kind(m, v_0_0_1_0) == NK_CONST) {
-								v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
-								if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
-									v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
-									if (rw_kind(m, v_0_0_1_2) == NK_CONST) {
-										v_0_1 = rw_arg(m, v_0, 1);
-										if (rw_kind(m, v_0_1) == NK_CONST &&
-											    rw_dtype(m, v_0_1) == DT_FLOAT32) {
-											v_1 = rw_arg(m, v, 1);
-											if (rw_kind(m, v_1) == NK_CONST) {
-												v_2 = rw_arg(m, v, 2);
-												if (rw_kind(m, v_2) == NK_CONST) {
-													/* rule qdq_dense_bias, variant 1 of 2
-													 * match:  q:qnn.quantize(a:add(d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const)), b:const<float32>), ys:const, yz:const)
-													 * cond:   ((((((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(d) == 1)) && (uses(a) == 1)) && (rank(d) == 2)) && (rank(b) == 1)) && (shape(b)[0] == shape(d)[1]))
-													 * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
-													{
-#line 167 "rulesets/qdq.rules"
-														rw->gfail = 0;
-														if (((((((((((((((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_0_1)) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_0_1_1) && rw_is_scalar(m, v_0_0_1_2)) || ((((rw_attr_i(m, v_0_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_0_1_1) == 1LL)) && (rw_dim(rw, v_0_0_1_1, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_0_1_2) || ((rw_rank(rw, v_0_0_1_2) == 1LL) && (rw_dim(rw, v_0_0_1_2, 0LL) == rw_dim(rw, v_0_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_0) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0_0) == 2LL)) && (rw_rank(rw, v_0_1) == 1LL)) && (rw_dim(rw, v_0_1, 0LL) == rw_dim(rw, v_0_0, 1LL))) && !rw->gfail) {
-#line 168 "rulesets/qdq.rules"
-															AttrId a106 = rw_attrs(rw, OP_QNN_DENSE);
-															rw_set_from(rw, a106, 0 /* units */, v_0_0, 0);
-															rw_set_dtype(rw, a106, 1 /* out_dtype */, DT_INT32);
-															NodeId t107 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_0_0_0, v_0_0_1_0, v_0_0_0_2, v_0_0_1_2, v_0_0_0_1, v_0_0_1_1 }, 6, a106);
-															NodeId t108 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
-															NodeId t109 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a110 = rw_attrs(rw, OP_QNN_QUANTIZE);
-															rw_set_dtype(rw, a110, 0 /* out_dtype */, DT_INT32);
-															rw_set_i(rw, a110, 1 /* axis */, 0LL);
-															NodeId t111 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_1, t108, t109 }, 3, a110);
-															NodeId t112 = rw_fold_new(rw, t111);
-															AttrId a113 = rw_attrs(rw, OP_NN_BIAS_ADD);
-															NodeId t114 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t107, t112 }, 2, a113);
-															NodeId t115 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_0_1, v_0_0_1_1 }, 2, 0);
-															NodeId t116 = rw_fold_new(rw, t115);
-															NodeId t117 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a118 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-															rw_set_i(rw, a118, 0 /* axis */, 1LL);
-															rw_set_sym(rw, a118, 1 /* rounding */, rw->syms[0]);
-															rw_set_sym(rw, a118, 2 /* compute_dtype */, rw->syms[5]);
-															rw_set_from(rw, a118, 3 /* out_dtype */, v, 0);
-															NodeId t119 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t114, t116, t117, v_1, v_2 }, 5, a118);
-															if (t119 && !rw->gfail) {
-																*rule = 9;
-																return t119;
-															}
-#line 760 "gen/qdq.c"
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-		if (rw_kind(m, v_0_0) == NK_CONST &&
-			    rw_dtype(m, v_0_0) == DT_FLOAT32) {
-			v_0_1 = rw_arg(m, v_0, 1);
-			if (rw_op(m, v_0_1) == OP_NN_DENSE) {
-				v_0_1_0 = rw_arg(m, v_0_1, 0);
-				if (rw_op(m, v_0_1_0) == OP_QNN_DEQUANTIZE) {
-					v_0_1_0_0 = rw_arg(m, v_0_1_0, 0);
-					v_0_1_0_1 = rw_arg(m, v_0_1_0, 1);
-					if (rw_kind(m, v_0_1_0_1) == NK_CONST) {
-						v_0_1_0_2 = rw_arg(m, v_0_1_0, 2);
-						if (rw_kind(m, v_0_1_0_2) == NK_CONST) {
-							v_0_1_1 = rw_arg(m, v_0_1, 1);
-							if (rw_op(m, v_0_1_1) == OP_QNN_DEQUANTIZE) {
-								v_0_1_1_0 = rw_arg(m, v_0_1_1, 0);
-								if (rw_kind(m, v_0_1_1_0) == NK_CONST) {
-									v_0_1_1_1 = rw_arg(m, v_0_1_1, 1);
-									if (rw_kind(m, v_0_1_1_1) == NK_CONST) {
-										v_0_1_1_2 = rw_arg(m, v_0_1_1, 2);
-										if (rw_kind(m, v_0_1_1_2) == NK_CONST) {
-											v_1 = rw_arg(m, v, 1);
-											if (rw_kind(m, v_1) == NK_CONST) {
-												v_2 = rw_arg(m, v, 2);
-												if (rw_kind(m, v_2) == NK_CONST) {
-													/* rule qdq_dense_bias, variant 2 of 2
-													 * match:  q:qnn.quantize(a:add(b:const<float32>, d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const))), ys:const, yz:const)
-													 * cond:   ((((((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(d) == 1)) && (uses(a) == 1)) && (rank(d) == 2)) && (rank(b) == 1)) && (shape(b)[0] == shape(d)[1]))
-													 * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
-													{
-#line 167 "rulesets/qdq.rules"
-														rw->gfail = 0;
-														if (((((((((((((((rw_dtype(m, v_0_1_0_0) == DT_INT8) || (rw_dtype(m, v_0_1_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_1_0_1)) && rw_is_scalar(m, v_0_1_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1_1) && rw_is_scalar(m, v_0_1_1_2)) || ((((rw_attr_i(m, v_0_1_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1_1, 0LL) == rw_dim(rw, v_0_1_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_1_2) || ((rw_rank(rw, v_0_1_1_2) == 1LL) && (rw_dim(rw, v_0_1_1_2, 0LL) == rw_dim(rw, v_0_1_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0_1) == 1LL)) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0_1) == 2LL)) && (rw_rank(rw, v_0_0) == 1LL)) && (rw_dim(rw, v_0_0, 0LL) == rw_dim(rw, v_0_1, 1LL))) && !rw->gfail) {
-#line 168 "rulesets/qdq.rules"
-															AttrId a120 = rw_attrs(rw, OP_QNN_DENSE);
-															rw_set_from(rw, a120, 0 /* units */, v_0_1, 0);
-															rw_set_dtype(rw, a120, 1 /* out_dtype */, DT_INT32);
-															NodeId t121 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_1_0_0, v_0_1_1_0, v_0_1_0_2, v_0_1_1_2, v_0_1_0_1, v_0_1_1_1 }, 6, a120);
-															NodeId t122 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1_0_1, v_0_1_1_1 }, 2, 0);
-															NodeId t123 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a124 = rw_attrs(rw, OP_QNN_QUANTIZE);
-															rw_set_dtype(rw, a124, 0 /* out_dtype */, DT_INT32);
-															rw_set_i(rw, a124, 1 /* axis */, 0LL);
-															NodeId t125 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0_0, t122, t123 }, 3, a124);
-															NodeId t126 = rw_fold_new(rw, t125);
-															AttrId a127 = rw_attrs(rw, OP_NN_BIAS_ADD);
-															NodeId t128 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t121, t126 }, 2, a127);
-															NodeId t129 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1_0_1, v_0_1_1_1 }, 2, 0);
-															NodeId t130 = rw_fold_new(rw, t129);
-															NodeId t131 = rw_scalar_i(rw, DT_INT32, 0LL);
-															AttrId a132 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-															rw_set_i(rw, a132, 0 /* axis */, 1LL);
-															rw_set_sym(rw, a132, 1 /* rounding */, rw->syms[0]);
-															rw_set_sym(rw, a132, 2 /* compute_dtype */, rw->syms[5]);
-															rw_set_from(rw, a132, 3 /* out_dtype */, v, 0);
-															NodeId t133 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t128, t130, t131, v_1, v_2 }, 5, a132);
-															if (t133 && !rw->gfail) {
-																*rule = 9;
-																return t133;
-															}
-#line 832 "gen/qdq.c"
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_DENSE) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_1 = rw_arg(m, v_0, 1);
-					if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
-						v_0_1_0 = rw_arg(m, v_0_1, 0);
-						if (rw_kind(m, v_0_1_0) == NK_CONST) {
-							v_0_1_1 = rw_arg(m, v_0_1, 1);
-							if (rw_kind(m, v_0_1_1) == NK_CONST) {
-								v_0_1_2 = rw_arg(m, v_0_1, 2);
-								if (rw_kind(m, v_0_1_2) == NK_CONST) {
-									v_1 = rw_arg(m, v, 1);
-									if (rw_kind(m, v_1) == NK_CONST) {
-										v_2 = rw_arg(m, v, 2);
-										if (rw_kind(m, v_2) == NK_CONST) {
-											/* rule qdq_dense
-											 * match:  q:qnn.quantize(d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const)), ys:const, yz:const)
-											 * cond:   (((((((((((dtype(x) == "int8") || (dtype(x) == "uint8")) && ((dtype(w) == "int8") || (dtype(w) == "uint8"))) && ((q.out_dtype == "int8") || (q.out_dtype == "uint8"))) && is_scalar(xs)) && is_scalar(xz)) && is_scalar(ys)) && is_scalar(yz)) && ((is_scalar(ws) && is_scalar(wz)) || ((((dw.axis == 0) && (rank(ws) == 1)) && (shape(ws)[0] == shape(w)[0])) && (is_scalar(wz) || ((rank(wz) == 1) && (shape(wz)[0] == shape(w)[0])))))) && (uses(d) == 1)) && (rank(d) == 2))
-											 * result: qnn.requantize(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
-											{
-#line 185 "rulesets/qdq.rules"
-												rw->gfail = 0;
-												if ((((((((((((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && ((rw_attr_i(m, v, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, v, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) || ((((rw_attr_i(m, v_0_1, 1 /* axis */) == 0LL) && (rw_rank(rw, v_0_1_1) == 1LL)) && (rw_dim(rw, v_0_1_1, 0LL) == rw_dim(rw, v_0_1_0, 0LL))) && (rw_is_scalar(m, v_0_1_2) || ((rw_rank(rw, v_0_1_2) == 1LL) && (rw_dim(rw, v_0_1_2, 0LL) == rw_dim(rw, v_0_1_0, 0LL))))))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && (rw_rank(rw, v_0) == 2LL)) && !rw->gfail) {
-#line 186 "rulesets/qdq.rules"
-													AttrId a134 = rw_attrs(rw, OP_QNN_DENSE);
-													rw_set_from(rw, a134, 0 /* units */, v_0, 0);
-													rw_set_dtype(rw, a134, 1 /* out_dtype */, DT_INT32);
-													NodeId t135 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_2, v_0_1_2, v_0_0_1, v_0_1_1 }, 6, a134);
-													NodeId t136 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0_1, v_0_1_1 }, 2, 0);
-													NodeId t137 = rw_fold_new(rw, t136);
-													NodeId t138 = rw_scalar_i(rw, DT_INT32, 0LL);
-													AttrId a139 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-													rw_set_i(rw, a139, 0 /* axis */, 1LL);
-													rw_set_sym(rw, a139, 1 /* rounding */, rw->syms[0]);
-													rw_set_sym(rw, a139, 2 /* compute_dtype */, rw->syms[5]);
-													rw_set_from(rw, a139, 3 /* out_dtype */, v, 0);
-													NodeId t140 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t135, t137, t138, v_1, v_2 }, 5, a139);
-													if (t140 && !rw->gfail) {
-														*rule = 10;
-														return t140;
-													}
-#line 893 "gen/qdq.c"
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_1 = rw_arg(m, v_0, 1);
-					if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
-						v_0_1_0 = rw_arg(m, v_0_1, 0);
-						v_0_1_1 = rw_arg(m, v_0_1, 1);
-						if (rw_kind(m, v_0_1_1) == NK_CONST) {
-							v_0_1_2 = rw_arg(m, v_0_1, 2);
-							if (rw_kind(m, v_0_1_2) == NK_CONST) {
-								v_1 = rw_arg(m, v, 1);
-								if (rw_kind(m, v_1) == NK_CONST) {
-									v_2 = rw_arg(m, v, 2);
-									if (rw_kind(m, v_2) == NK_CONST) {
-										/* rule qdq_add, variant 1 of 2
-										 * match:  q:qnn.quantize(o:add(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
-										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
-										 * result: qnn.add(a, b, as, az, bs, bz, ys, yz) */
-										{
-#line 245 "rulesets/qdq.rules"
-											rw->gfail = 0;
-											if ((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 246 "rulesets/qdq.rules"
-												AttrId a141 = rw_attrs(rw, OP_QNN_ADD);
-												NodeId t142 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_1, v_0_0_2, v_0_1_1, v_0_1_2, v_1, v_2 }, 8, a141);
-												if (t142 && !rw->gfail) {
-													*rule = 11;
-													return t142;
-												}
-#line 940 "gen/qdq.c"
-											}
-										}
-										/* rule qdq_add, variant 2 of 2
-										 * match:  q:qnn.quantize(o:add(qnn.dequantize(b, bs:const, bz:const), qnn.dequantize(a, as:const, az:const)), ys:const, yz:const)
-										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
-										 * result: qnn.add(a, b, as, az, bs, bz, ys, yz) */
-										{
-#line 245 "rulesets/qdq.rules"
-											rw->gfail = 0;
-											if ((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 246 "rulesets/qdq.rules"
-												AttrId a143 = rw_attrs(rw, OP_QNN_ADD);
-												NodeId t144 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ v_0_1_0, v_0_0_0, v_0_1_1, v_0_1_2, v_0_0_1, v_0_0_2, v_1, v_2 }, 8, a143);
-												if (t144 && !rw->gfail) {
-													*rule = 11;
-													return t144;
-												}
-#line 958 "gen/qdq.c"
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_MULTIPLY) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_0_1 = rw_arg(m, v_0, 1);
-					if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
-						v_0_1_0 = rw_arg(m, v_0_1, 0);
-						v_0_1_1 = rw_arg(m, v_0_1, 1);
-						if (rw_kind(m, v_0_1_1) == NK_CONST) {
-							v_0_1_2 = rw_arg(m, v_0_1, 2);
-							if (rw_kind(m, v_0_1_2) == NK_CONST) {
-								v_1 = rw_arg(m, v, 1);
-								if (rw_kind(m, v_1) == NK_CONST) {
-									v_2 = rw_arg(m, v, 2);
-									if (rw_kind(m, v_2) == NK_CONST) {
-										/* rule qdq_mul, variant 1 of 2
-										 * match:  q:qnn.quantize(o:multiply(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
-										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
-										 * result: qnn.mul(a, b, as, az, bs, bz, ys, yz) */
-										{
-#line 253 "rulesets/qdq.rules"
-											rw->gfail = 0;
-											if ((((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_0_1_1)) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_1_0) == rw_dtype(m, v_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 254 "rulesets/qdq.rules"
-												AttrId a145 = rw_attrs(rw, OP_QNN_MUL);
-												NodeId t146 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ v_0_0_0, v_0_1_0, v_0_0_1, v_0_0_2, v_0_1_1, v_0_1_2, v_1, v_2 }, 8, a145);
-												if (t146 && !rw->gfail) {
-													*rule = 12;
-													return t146;
-												}
-#line 1004 "gen/qdq.c"
-											}
-										}
-										/* rule qdq_mul, variant 2 of 2
-										 * match:  q:qnn.quantize(o:multiply(qnn.dequantize(b, bs:const, bz:const), qnn.dequantize(a, as:const, az:const)), ys:const, yz:const)
-										 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(o) == 1))
-										 * result: qnn.mul(a, b, as, az, bs, bz, ys, yz) */
-										{
-#line 253 "rulesets/qdq.rules"
-											rw->gfail = 0;
-											if ((((((((((rw_is_scalar(m, v_0_1_1) && rw_is_scalar(m, v_0_1_2)) && rw_is_scalar(m, v_0_0_1)) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_1_0) == DT_INT8) || (rw_dtype(m, v_0_1_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_0) == rw_dtype(m, v_0_1_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_1_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 254 "rulesets/qdq.rules"
-												AttrId a147 = rw_attrs(rw, OP_QNN_MUL);
-												NodeId t148 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ v_0_1_0, v_0_0_0, v_0_1_1, v_0_1_2, v_0_0_1, v_0_0_2, v_1, v_2 }, 8, a147);
-												if (t148 && !rw->gfail) {
-													*rule = 12;
-													return t148;
-												}
-#line 1022 "gen/qdq.c"
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_MAX_POOL2D) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* rule qdq_max_pool2d
-							 * match:  q:qnn.quantize(p:nn.max_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
-							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
-							 * result: nn.max_pool2d(x, attrs(p)) */
-							{
-#line 265 "rulesets/qdq.rules"
-								rw->gfail = 0;
-								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 266 "rulesets/qdq.rules"
-									AttrId a149 = rw_attrs_copy(rw, OP_NN_MAX_POOL2D, v_0);
-									NodeId t150 = rw_call(rw, OP_NN_MAX_POOL2D, (const NodeId[]){ v_0_0_0 }, 1, a149);
-									if (t150 && !rw->gfail) {
-										*rule = 13;
-										return t150;
-									}
-#line 1061 "gen/qdq.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_RESHAPE) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* rule qdq_reshape
-							 * match:  q:qnn.quantize(r:reshape(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
-							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(r) == 1))
-							 * result: reshape(x, attrs(r)) */
-							{
-#line 271 "rulesets/qdq.rules"
-								rw->gfail = 0;
-								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 272 "rulesets/qdq.rules"
-									AttrId a151 = rw_attrs_copy(rw, OP_RESHAPE, v_0);
-									NodeId t152 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_0_0_0 }, 1, a151);
-									if (t152 && !rw->gfail) {
-										*rule = 14;
-										return t152;
-									}
-#line 1097 "gen/qdq.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_TRANSPOSE) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* rule qdq_transpose
-							 * match:  q:qnn.quantize(r:transpose(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
-							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(r) == 1))
-							 * result: transpose(x, attrs(r)) */
-							{
-#line 277 "rulesets/qdq.rules"
-								rw->gfail = 0;
-								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 278 "rulesets/qdq.rules"
-									AttrId a153 = rw_attrs_copy(rw, OP_TRANSPOSE, v_0);
-									NodeId t154 = rw_call(rw, OP_TRANSPOSE, (const NodeId[]){ v_0_0_0 }, 1, a153);
-									if (t154 && !rw->gfail) {
-										*rule = 15;
-										return t154;
-									}
-#line 1133 "gen/qdq.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_AVG_POOL2D) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* rule qdq_avg_pool2d
-							 * match:  q:qnn.quantize(p:nn.avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
-							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
-							 * result: cast(nn.avg_pool2d(cast(x, dtype="int32"), attrs(p)), dtype=q.out_dtype) */
-							{
-#line 288 "rulesets/qdq.rules"
-								rw->gfail = 0;
-								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 289 "rulesets/qdq.rules"
-									AttrId a155 = rw_attrs(rw, OP_CAST);
-									rw_set_dtype(rw, a155, 0 /* dtype */, DT_INT32);
-									NodeId t156 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a155);
-									AttrId a157 = rw_attrs_copy(rw, OP_NN_AVG_POOL2D, v_0);
-									NodeId t158 = rw_call(rw, OP_NN_AVG_POOL2D, (const NodeId[]){ t156 }, 1, a157);
-									AttrId a159 = rw_attrs(rw, OP_CAST);
-									rw_set_from(rw, a159, 0 /* dtype */, v, 0);
-									NodeId t160 = rw_call(rw, OP_CAST, (const NodeId[]){ t158 }, 1, a159);
-									if (t160 && !rw->gfail) {
-										*rule = 16;
-										return t160;
-									}
-#line 1175 "gen/qdq.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_NN_GLOBAL_AVG_POOL2D) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			v_0_0_1 = rw_arg(m, v_0_0, 1);
-			if (rw_kind(m, v_0_0_1) == NK_CONST) {
-				v_0_0_2 = rw_arg(m, v_0_0, 2);
-				if (rw_kind(m, v_0_0_2) == NK_CONST) {
-					v_1 = rw_arg(m, v, 1);
-					if (rw_kind(m, v_1) == NK_CONST) {
-						v_2 = rw_arg(m, v, 2);
-						if (rw_kind(m, v_2) == NK_CONST) {
-							/* rule qdq_global_avg_pool2d_trunc
-							 * match:  q:qnn.quantize(p:nn.global_avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
-							 * cond:   (((((((is_scalar(s) && is_scalar(z)) && is_scalar(s2)) && is_scalar(z2)) && (value(s) == value(s2))) && (value(z) == value(z2))) && (q.out_dtype == dtype(x))) && (uses(p) == 1))
-							 * result: cast(nn.global_avg_pool2d(cast(x, dtype="int32"), attrs(p)), dtype=q.out_dtype) */
-							{
-#line 315 "rulesets/qdq.rules"
-								rw->gfail = 0;
-								if ((((((((rw_is_scalar(m, v_0_0_1) && rw_is_scalar(m, v_0_0_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && (rw_value(rw, v_0_0_1) == rw_value(rw, v_1))) && (rw_value(rw, v_0_0_2) == rw_value(rw, v_2))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 316 "rulesets/qdq.rules"
-									AttrId a161 = rw_attrs(rw, OP_CAST);
-									rw_set_dtype(rw, a161, 0 /* dtype */, DT_INT32);
-									NodeId t162 = rw_call(rw, OP_CAST, (const NodeId[]){ v_0_0_0 }, 1, a161);
-									AttrId a163 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, v_0);
-									NodeId t164 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t162 }, 1, a163);
-									AttrId a165 = rw_attrs(rw, OP_CAST);
-									rw_set_from(rw, a165, 0 /* dtype */, v, 0);
-									NodeId t166 = rw_call(rw, OP_CAST, (const NodeId[]){ t164 }, 1, a165);
-									if (t166 && !rw->gfail) {
-										*rule = 17;
-										return t166;
-									}
-#line 1217 "gen/qdq.c"
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_CONCATENATE) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_kind(m, v_0_0) == NK_TUPLE) {
-			if (rw_nargs(m, v_0_0) == 2) {
-				v_0_0_0 = rw_arg(m, v_0_0, 0);
-				if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
-					v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-					v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-					if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-						v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-						if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
-							v_0_0_1 = rw_arg(m, v_0_0, 1);
-							if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
-								v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
-								v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
-								if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
-									v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
-									if (rw_kind(m, v_0_0_1_2) == NK_CONST) {
-										v_1 = rw_arg(m, v, 1);
-										if (rw_kind(m, v_1) == NK_CONST) {
-											v_2 = rw_arg(m, v, 2);
-											if (rw_kind(m, v_2) == NK_CONST) {
-												/* rule qdq_concatenate2
-												 * match:  q:qnn.quantize(k:concatenate((qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const))), ys:const, yz:const)
-												 * cond:   (((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(k) == 1))
-												 * result: qnn.concatenate((a, b), (as, bs), (az, bz), ys, yz, axis=k.axis) */
-												{
-#line 327 "rulesets/qdq.rules"
-													rw->gfail = 0;
-													if ((((((((((rw_is_scalar(m, v_0_0_0_1) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_0_0_1_1)) && rw_is_scalar(m, v_0_0_1_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_1_0) == rw_dtype(m, v_0_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 328 "rulesets/qdq.rules"
-														uint32_t m167;
-														rw_tb_begin(rw, &m167);
-														rw_tb_add(rw, v_0_0_0_0);
-														rw_tb_add(rw, v_0_0_1_0);
-														NodeId t168 = rw_tb_end(rw, m167);
-														uint32_t m169;
-														rw_tb_begin(rw, &m169);
-														rw_tb_add(rw, v_0_0_0_1);
-														rw_tb_add(rw, v_0_0_1_1);
-														NodeId t170 = rw_tb_end(rw, m169);
-														uint32_t m171;
-														rw_tb_begin(rw, &m171);
-														rw_tb_add(rw, v_0_0_0_2);
-														rw_tb_add(rw, v_0_0_1_2);
-														NodeId t172 = rw_tb_end(rw, m171);
-														AttrId a173 = rw_attrs(rw, OP_QNN_CONCATENATE);
-														rw_set_from(rw, a173, 0 /* axis */, v_0, 0);
-														NodeId t174 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t168, t170, t172, v_1, v_2 }, 5, a173);
-														if (t174 && !rw->gfail) {
-															*rule = 18;
-															return t174;
-														}
-#line 1279 "gen/qdq.c"
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-			if (rw_nargs(m, v_0_0) == 3) {
-				v_0_0_0 = rw_arg(m, v_0_0, 0);
-				if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
-					v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-					v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-					if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-						v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-						if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
-							v_0_0_1 = rw_arg(m, v_0_0, 1);
-							if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
-								v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
-								v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
-								if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
-									v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
-									if (rw_kind(m, v_0_0_1_2) == NK_CONST) {
-										v_0_0_2 = rw_arg(m, v_0_0, 2);
-										if (rw_op(m, v_0_0_2) == OP_QNN_DEQUANTIZE) {
-											v_0_0_2_0 = rw_arg(m, v_0_0_2, 0);
-											v_0_0_2_1 = rw_arg(m, v_0_0_2, 1);
-											if (rw_kind(m, v_0_0_2_1) == NK_CONST) {
-												v_0_0_2_2 = rw_arg(m, v_0_0_2, 2);
-												if (rw_kind(m, v_0_0_2_2) == NK_CONST) {
-													v_1 = rw_arg(m, v, 1);
-													if (rw_kind(m, v_1) == NK_CONST) {
-														v_2 = rw_arg(m, v, 2);
-														if (rw_kind(m, v_2) == NK_CONST) {
-															/* rule qdq_concatenate3
-															 * match:  q:qnn.quantize(k:concatenate((qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const), qnn.dequantize(c, cs:const, cz:const))), ys:const, yz:const)
-															 * cond:   ((((((((((((is_scalar(as) && is_scalar(az)) && is_scalar(bs)) && is_scalar(bz)) && is_scalar(cs)) && is_scalar(cz)) && is_scalar(ys)) && is_scalar(yz)) && ((dtype(a) == "int8") || (dtype(a) == "uint8"))) && (dtype(b) == dtype(a))) && (dtype(c) == dtype(a))) && (q.out_dtype == dtype(a))) && (uses(k) == 1))
-															 * result: qnn.concatenate((a, b, c), (as, bs, cs), (az, bz, cz), ys, yz, axis=k.axis) */
-															{
-#line 337 "rulesets/qdq.rules"
-																rw->gfail = 0;
-																if (((((((((((((rw_is_scalar(m, v_0_0_0_1) && rw_is_scalar(m, v_0_0_0_2)) && rw_is_scalar(m, v_0_0_1_1)) && rw_is_scalar(m, v_0_0_1_2)) && rw_is_scalar(m, v_0_0_2_1)) && rw_is_scalar(m, v_0_0_2_2)) && rw_is_scalar(m, v_1)) && rw_is_scalar(m, v_2)) && ((rw_dtype(m, v_0_0_0_0) == DT_INT8) || (rw_dtype(m, v_0_0_0_0) == DT_UINT8))) && (rw_dtype(m, v_0_0_1_0) == rw_dtype(m, v_0_0_0_0))) && (rw_dtype(m, v_0_0_2_0) == rw_dtype(m, v_0_0_0_0))) && (rw_attr_i(m, v, 0 /* out_dtype */) == rw_dtype(m, v_0_0_0_0))) && ((int64_t)ir_nuses(m, v_0) == 1LL)) && !rw->gfail) {
-#line 338 "rulesets/qdq.rules"
-																	uint32_t m175;
-																	rw_tb_begin(rw, &m175);
-																	rw_tb_add(rw, v_0_0_0_0);
-																	rw_tb_add(rw, v_0_0_1_0);
-																	rw_tb_add(rw, v_0_0_2_0);
-																	NodeId t176 = rw_tb_end(rw, m175);
-																	uint32_t m177;
-																	rw_tb_begin(rw, &m177);
-																	rw_tb_add(rw, v_0_0_0_1);
-																	rw_tb_add(rw, v_0_0_1_1);
-																	rw_tb_add(rw, v_0_0_2_1);
-																	NodeId t178 = rw_tb_end(rw, m177);
-																	uint32_t m179;
-																	rw_tb_begin(rw, &m179);
-																	rw_tb_add(rw, v_0_0_0_2);
-																	rw_tb_add(rw, v_0_0_1_2);
-																	rw_tb_add(rw, v_0_0_2_2);
-																	NodeId t180 = rw_tb_end(rw, m179);
-																	AttrId a181 = rw_attrs(rw, OP_QNN_CONCATENATE);
-																	rw_set_from(rw, a181, 0 /* axis */, v_0, 0);
-																	NodeId t182 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t176, t178, t180, v_1, v_2 }, 5, a181);
-																	if (t182 && !rw->gfail) {
-																		*rule = 19;
-																		return t182;
-																	}
-#line 1351 "gen/qdq.c"
-																}
-															}
-														}
-													}
-												}
-											}
-										}
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
 	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		v_2 = rw_arg(m, v, 2);
-		if (rw_kind(m, v_2) == NK_CONST) {
-			/* rule scalar_quantize_params
-			 * match:  q:qnn.quantize(x, s:const, z:const)
-			 * cond:   (((((q.axis == -1) && (rank(s) == 1)) && (numel(s) == 1)) && (rank(z) <= 1)) && (numel(z) == 1))
-			 * result: qnn.quantize(x, fold_const(reshape(s, newshape=[])), fold_const(reshape(z, newshape=[])), attrs(q)) */
-			{
-#line 372 "rulesets/qdq.rules"
-				rw->gfail = 0;
-				if ((((((rw_attr_i(m, v, 1 /* axis */) == -1LL) && (rw_rank(rw, v_1) == 1LL)) && (rw_numel(rw, v_1) == 1LL)) && (rw_rank(rw, v_2) <= 1LL)) && (rw_numel(rw, v_2) == 1LL)) && !rw->gfail) {
-#line 373 "rulesets/qdq.rules"
-					AttrId a183 = rw_attrs(rw, OP_RESHAPE);
-					rw_set_lit(rw, a183, 0 /* newshape */, 0);
-					NodeId t184 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_1 }, 1, a183);
-					NodeId t185 = rw_fold_new(rw, t184);
-					AttrId a186 = rw_attrs(rw, OP_RESHAPE);
-					rw_set_lit(rw, a186, 0 /* newshape */, 0);
-					NodeId t187 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ v_2 }, 1, a186);
-					NodeId t188 = rw_fold_new(rw, t187);
-					AttrId a189 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, v);
-					NodeId t190 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ v_0, t185, t188 }, 3, a189);
-					if (t190 && !rw->gfail) {
-						*rule = 24;
-						return t190;
-					}
-#line 1395 "gen/qdq.c"
-				}
-			}
-		}
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	v_2 = rw_arg(m, v, 2);
+	if (!(rw_kind(m, v_2) == NK_CONST))
+		return 0;
+	v_0 = rw_arg(m, v, 0);
+	switch (rw_op(m, v_0)) {
+	case OP_QNN_DEQUANTIZE:
+		return match_qnn_quantize_v_0_qnn_dequantize(rw, rule, v, v_0, v_1, v_2);
+	case OP_ADD:
+		return match_qnn_quantize_v_0_add(rw, rule, v, v_0, v_1, v_2);
+	case OP_NN_GLOBAL_AVG_POOL2D:
+		return match_qnn_quantize_v_0_nn_global_avg_pool2d(rw, rule, v, v_0, v_1, v_2);
+	case OP_NN_RELU:
+		return match_qnn_quantize_v_0_nn_relu(rw, rule, v, v_0, v_1, v_2);
+	case OP_CLIP:
+		return match_qnn_quantize_v_0_clip(rw, rule, v, v_0, v_1, v_2);
+	case OP_NN_BIAS_ADD:
+		return match_qnn_quantize_v_0_nn_bias_add(rw, rule, v, v_0, v_1, v_2);
+	case OP_NN_CONV2D:
+		return match_qnn_quantize_v_0_nn_conv2d(rw, rule, v, v_0, v_1, v_2);
+	case OP_NN_DENSE:
+		return match_qnn_quantize_v_0_nn_dense(rw, rule, v, v_0, v_1, v_2);
+	case OP_MULTIPLY:
+		return match_qnn_quantize_v_0_multiply(rw, rule, v, v_0, v_1, v_2);
+	case OP_NN_MAX_POOL2D:
+		return match_qnn_quantize_v_0_nn_max_pool2d(rw, rule, v, v_0, v_1, v_2);
+	case OP_RESHAPE:
+		return match_qnn_quantize_v_0_reshape(rw, rule, v, v_0, v_1, v_2);
+	case OP_TRANSPOSE:
+		return match_qnn_quantize_v_0_transpose(rw, rule, v, v_0, v_1, v_2);
+	case OP_NN_AVG_POOL2D:
+		return match_qnn_quantize_v_0_nn_avg_pool2d(rw, rule, v, v_0, v_1, v_2);
+	case OP_CONCATENATE:
+		return match_qnn_quantize_v_0_concatenate(rw, rule, v, v_0, v_1, v_2);
+	default:
+		break;
 	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
 	return 0;
 }
 
@@ -1405,12 +1853,9 @@ static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
 	switch (rw_op(rw->m, v)) {
-	case OP_CAST:
-		return match_cast(rw, v, rule);
-	case OP_QNN_DEQUANTIZE:
-		return match_qnn_dequantize(rw, v, rule);
-	case OP_QNN_QUANTIZE:
-		return match_qnn_quantize(rw, v, rule);
+#define CASE(op, fn) case op: return fn(rw, v, rule);
+	ROOTS(CASE)
+#undef CASE
 	default:
 		break;
 	}
@@ -1419,11 +1864,11 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 
 const Ruleset graft_ruleset_qdq = {
 	"qdq", "rulesets/qdq.rules",
-	26, rules,
-	6, strs,
-	1, lits,
+	NRULES, rules,
+	NSTRS, strs,
+	NLITS, lits,
 	match,
 	0,
-	3, roots,
+	sizeof roots / sizeof *roots - 1, roots,
 	0,
 };

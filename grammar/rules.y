@@ -10,6 +10,12 @@
 ** where is checked in dsl/check.c.  Keep %expect at 0: resolve conflicts
 ** with precedence or by restructuring, never by raising it.
 */
+%code top {
+/* Bison initialises the default location with its four fields alone;
+   DLTYPE's offsets start at zero */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+}
+
 %code requires {
 #include "dparse.h"
 }
@@ -87,11 +93,11 @@ item
 	| EXTERN ACTION IDENT '(' names_opt ')' END
 	                                 { r_extern(p, &$3, &@3, $5, 1); }
 	| head pat guard_opt ARROW result END
-	                                 { r_rule(p, &$1, $2, $3, $5, &@2); }
+	                                 { r_rule(p, &$1, $2, $3, $5, &@2, &@3, &@5); }
 	| TARGET STRING END              { r_target(p, &$2, &@2); }
 	| COMPOSITE IDENT prio_opt ':' pat guard_opt END
-	                                 { r_composite(p, &$2, &@2, $3, $5, $6); }
-	| SUPPORTS spats guard_opt END   { r_supports(p, $2, $3, &@1); }
+	                                 { r_composite(p, &$2, &@2, $3, $5, $6, &@5, &@6); }
+	| SUPPORTS spats guard_opt END   { r_supports(p, $2, $3, &@1, &@3); }
 	| error END                      { yyerrok; }
 	;
 

@@ -52,6 +52,7 @@ typedef struct State {
 	NodeId *param;          /* outlining: the parameter standing for a node, when stamp says so */
 	uint32_t *pstamp;
 	uint32_t *nmade;        /* per entry: composites made in this target */
+	uint32_t *rank;         /* per entry: its place in priority order */
 	/* regions */
 	uint8_t *tgt;           /* annotated with this target */
 	Rg *rg;                 /* per node: union-find and region state */
@@ -110,7 +111,7 @@ statefree(State *S)
 	free(S->owner); free(S->stamp); free(S->param); free(S->pstamp); free(S->nmade);
 	free(S->tgt); free(S->rg); free(S->memo);
 	free(S->enode); free(S->enext);
-	free(S->stack); free(S->compname);
+	free(S->stack); free(S->compname); free(S->rank);
 	free(S->body); free(S->params); free(S->args); free(S->pst); free(S->pidx);
 	free(S->slots); free(S->pattern);
 }
@@ -462,12 +463,12 @@ composites(State *S, NodeId fnnode)
 	count = ir_xcalloc(nrules + 1, sizeof *count);
 	start = ir_xcalloc(nrules + 1, sizeof *start);
 	for (uint32_t i = 0; i < S->ncands; i++)
-		count[S->cands[i].rule]++;
+		count[S->rank[S->cands[i].rule]]++;
 	for (uint32_t r = 1; r <= nrules; r++)
 		start[r] = start[r - 1] + count[r - 1];
 	sorted = ir_xmalloc((S->ncands ? S->ncands : 1) * sizeof *sorted);
 	for (uint32_t i = 0; i < S->ncands; i++)
-		sorted[start[S->cands[i].rule]++] = S->cands[i];
+		sorted[start[S->rank[S->cands[i].rule]]++] = S->cands[i];
 
 	for (uint32_t ci = 0; ci < S->ncands; ci++) {
 		const Cand *c = &sorted[ci];
@@ -970,6 +971,14 @@ ir_partition(Partitioner *p)
 		S.rs = p->targets[t];
 		S.nmade = ir_xcalloc(S.rs->nrules ? S.rs->nrules : 1, sizeof *S.nmade);
 		S.compname = ir_xcalloc(S.rs->nrules ? S.rs->nrules : 1, sizeof *S.compname);
+		S.rank = ir_xmalloc((S.rs->nrules ? S.rs->nrules : 1) * sizeof *S.rank);
+		{
+			uint32_t *order = ir_xmalloc((S.rs->nrules ? S.rs->nrules : 1) * sizeof *order);
+			ir_rules_by_priority(S.rs, order);
+			for (uint32_t r = 0; r < S.rs->nrules; r++)
+				S.rank[order[r]] = r;
+			free(order);
+		}
 		S.k_pattern = ir_symz(m, "PartitionedFromPattern");
 		S.k_composite = ir_symz(m, "Composite");
 		S.k_compiler = ir_symz(m, "Compiler");
@@ -1181,7 +1190,7 @@ ir_partition_stats(FILE *f, const Partitioner *p)
 	for (uint32_t t = 0; t < p->ntargets; t++) {
 		const Ruleset *rs = p->targets[t];
 		uint32_t *idx = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *idx);
-		uint32_t n = fired ? ir_fired_order(fired, rs->nrules, idx) : 0;
+		uint32_t n = fired ? ir_fired_order(rs, fired, idx) : 0;
 		for (uint32_t i = 0; i < n; i++)
 			fprintf(f, "  %8llu  %s %s.%s  (%s:%u)\n", (unsigned long long)fired[idx[i]],
 			        rs->rules[idx[i]].kind == RI_COMPOSITE ? "composite" : "op       ", rs->name,

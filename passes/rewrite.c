@@ -862,7 +862,7 @@ static void
 rulename(char *buf, size_t n, const Ruleset *rs, uint32_t rule)
 {
 	const RuleInfo *ri = &rs->rules[rule];
-	snprintf(buf, n, "'%s' (%s:%u)", ri->name, ri->file, ri->line);
+	snprintf(buf, n, "'%s' (%s:%u)", ri->name, ri->file, rs->rules[rule].line);
 }
 
 /* cycle: if replacing n (signature sn) by r (signature sr) with rule closes a
@@ -1062,14 +1062,27 @@ out:
 	return d->errors - before;
 }
 
+void
+ir_rules_by_priority(const Ruleset *rs, uint32_t *order)
+{
+	/* insertion sort, stable: tables are small */
+	for (uint32_t i = 0; i < rs->nrules; i++) {
+		uint32_t j = i;
+		for (; j > 0 && rs->rules[order[j - 1]].prio < rs->rules[i].prio; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+}
+
 uint32_t
-ir_fired_order(const uint64_t *fired, uint32_t n, uint32_t *order)
+ir_fired_order(const Ruleset *rs, const uint64_t *fired, uint32_t *order)
 {
 	uint32_t k = 0;
 
-	for (uint32_t i = 0; i < n; i++)
-		if (fired[i])
-			order[k++] = i;
+	ir_rules_by_priority(rs, order);
+	for (uint32_t i = 0; i < rs->nrules; i++)
+		if (fired[order[i]])
+			order[k++] = order[i];
 	/* insertion sort, stable: tables are small */
 	for (uint32_t i = 1; i < k; i++)
 		for (uint32_t j = i; j > 0 && fired[order[j]] > fired[order[j - 1]]; j--) {
@@ -1084,7 +1097,7 @@ void
 ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st)
 {
 	uint32_t *order = ir_xmalloc((rs->nrules ? rs->nrules : 1) * sizeof *order);
-	uint32_t n = ir_fired_order(st->fired, rs->nrules, order);
+	uint32_t n = ir_fired_order(rs, st->fired, order);
 	fprintf(f, "ruleset %s: %llu rewrite%s in %llu match attempt%s\n", rs->name,
 	        (unsigned long long)st->rewrites, st->rewrites == 1 ? "" : "s", (unsigned long long)st->visits,
 	        st->visits == 1 ? "" : "s");

@@ -34,6 +34,7 @@ typedef struct RuleInfo {
 	const char *file;       /* the .rules file */
 	uint32_t line;
 	int kind;               /* RuleInfoKind */
+	int prio;               /* its `priority N` (0 when none): higher first */
 } RuleInfo;
 
 /* A ruleset, or a target's pattern table (target = 1), as graftc
@@ -42,7 +43,7 @@ typedef struct Ruleset {
 	const char *name;       /* from `ruleset NAME` or `target "NAME"` */
 	const char *source;     /* the .rules file it was generated from */
 	uint32_t nrules;
-	const RuleInfo *rules;  /* in priority order */
+	const RuleInfo *rules;  /* in file order (ir_rules_by_priority() sorts them) */
 	uint32_t nstrs;         /* strings compared as interned symbols */
 	const char *const *strs;
 	uint32_t nlits;         /* attribute literals in Relay syntax */
@@ -124,9 +125,13 @@ ir_rw_rooted(const Rw *rw, NodeId n)
 	return nd->kind == NK_CALL ? rw->isroot[nd->op] : (rw->rootkinds >> nd->kind) & 1;
 }
 
-/* The indices of the entries of fired[0..n) that are not 0, most first,
-** ties in table order, into order; returns how many. */
-uint32_t ir_fired_order(const uint64_t *fired, uint32_t n, uint32_t *order);
+/* The indices of rs's rules in priority order (higher `priority` first,
+** then file order), into order[0..rs->nrules). */
+void ir_rules_by_priority(const Ruleset *rs, uint32_t *order);
+
+/* The indices of the entries of fired[0..rs->nrules) that are not 0, most
+** first, ties in priority order, into order; returns how many. */
+uint32_t ir_fired_order(const Ruleset *rs, const uint64_t *fired, uint32_t *order);
 
 /* Prints the rules that fired, most first, as "  N  name  (file:line)". */
 void ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st);

@@ -2,138 +2,163 @@
 
 #include "rewrite.h"
 
-static const RuleInfo rules[] = {
-	{ "difference_of_squares", "rulesets/examples/algebra.rules", 7, RI_RULE },
-};
+/* The rules in the order of the file, where each is (the one place that
+   holds line numbers) and its priority; the strings compared as interned
+   symbols; the attribute literals, in Relay syntax.  The code below names
+   each one. */
+#define RULES(X) \
+	X(R_difference_of_squares, "difference_of_squares", "rulesets/examples/algebra.rules", 7, RI_RULE, 0) \
+	/* end */
+#define STRS(X) \
+	/* end */
+#define LITS(X) \
+	/* end */
 
-static const char *const strs[] = {
-	"",
-};
+#define ID(id, ...) id,
+#define TEXT(id, text) text,
+#define INFO(id, name, file, line, kind, prio) { name, file, line, kind, prio },
+enum { RULES(ID) NRULES };
+enum { STRS(ID) NSTRS };
+enum { LITS(ID) NLITS };
+static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
+static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-static const char *const lits[] = {
-	"",
-};
+/* the ops of the calls that patterns are rooted at, and their matchers */
+#define ROOTS(X) \
+	X(OP_MULTIPLY, match_multiply) \
+	/* end */
+#define OPOF(op, fn) op,
+static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
 
-/* the ops of the calls that patterns are rooted at */
-static const OpId roots[] = {
-	OP_MULTIPLY,
-};
+/* rule difference_of_squares
+ * match:  multiply(add(x, y), subtract(x, y))
+ * result: subtract(multiply(x, x), multiply(y, y)) */
+static NodeId
+rule_difference_of_squares(Rw *rw, uint32_t *rule, NodeId p_x, NodeId p_y)
+{
+	NodeId t1 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_x, p_x }, 2, 0);
+	NodeId t2 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_y, p_y }, 2, 0);
+	NodeId t3 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t1, t2 }, 2, 0);
+	if (!t3 || rw->gfail)
+		return 0;
+	*rule = R_difference_of_squares;
+	return t3;
+}
+
+/* rules rooted at multiply, from difference_of_squares on */
+static NodeId
+match_multiply_at_difference_of_squares_ca12(Rw *rw, uint32_t *rule, NodeId v)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+
+	v_0 = rw_arg(m, v, 0);
+	v_0_1 = rw_arg(m, v_0, 1);
+	v_1 = rw_arg(m, v, 1);
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (!(v_1_0 == v_0_1))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	v_1_1 = rw_arg(m, v_1, 1);
+	if (!(v_1_1 == v_0_0))
+		return 0;
+	if ((r = rule_difference_of_squares(rw, rule, v_0_1, v_0_0)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at multiply, from difference_of_squares on */
+static NodeId
+match_multiply_v_0_add(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_op(m, v_1) == OP_SUBTRACT))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (v_1_0 == v_0_0) {
+		v_0_1 = rw_arg(m, v_0, 1);
+		v_1_1 = rw_arg(m, v_1, 1);
+		if (v_1_1 == v_0_1) {
+			if ((r = rule_difference_of_squares(rw, rule, v_0_0, v_0_1)))
+				return r;
+			return match_multiply_at_difference_of_squares_ca12(rw, rule, v);
+		}
+		return match_multiply_at_difference_of_squares_ca12(rw, rule, v);
+	}
+	return match_multiply_at_difference_of_squares_ca12(rw, rule, v);
+}
+
+/* rules rooted at multiply, from difference_of_squares on */
+static NodeId
+match_multiply_at_difference_of_squares_3589(Rw *rw, uint32_t *rule, NodeId v)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+
+	v_0 = rw_arg(m, v, 0);
+	v_0_1 = rw_arg(m, v_0, 1);
+	v_1 = rw_arg(m, v, 1);
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (!(v_1_0 == v_0_1))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	v_1_1 = rw_arg(m, v_1, 1);
+	if (!(v_1_1 == v_0_0))
+		return 0;
+	if ((r = rule_difference_of_squares(rw, rule, v_0_0, v_0_1)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at multiply, from difference_of_squares on */
+static NodeId
+match_multiply_v_0_subtract(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_op(m, v_1) == OP_ADD))
+		return 0;
+	v_0_0 = rw_arg(m, v_0, 0);
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (v_1_0 == v_0_0) {
+		v_0_1 = rw_arg(m, v_0, 1);
+		v_1_1 = rw_arg(m, v_1, 1);
+		if (v_1_1 == v_0_1) {
+			if ((r = rule_difference_of_squares(rw, rule, v_0_0, v_0_1)))
+				return r;
+			return match_multiply_at_difference_of_squares_3589(rw, rule, v);
+		}
+		return match_multiply_at_difference_of_squares_3589(rw, rule, v);
+	}
+	return match_multiply_at_difference_of_squares_3589(rw, rule, v);
+}
 
 /* rules rooted at multiply */
 static NodeId
 match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 {
 	const Module *m = rw->m;
-	NodeId v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		v_1 = rw_arg(m, v, 1);
-		if (rw_op(m, v_1) == OP_SUBTRACT) {
-			v_1_0 = rw_arg(m, v_1, 0);
-			if (v_1_0 == v_0_0) {
-				v_1_1 = rw_arg(m, v_1, 1);
-				if (v_1_1 == v_0_1) {
-					/* rule difference_of_squares, variant 1 of 4
-					 * match:  multiply(add(x, y), subtract(x, y))
-					 * result: subtract(multiply(x, x), multiply(y, y)) */
-					{
-#line 8 "rulesets/examples/algebra.rules"
-						NodeId t1 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0, v_0_0 }, 2, 0);
-						NodeId t2 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1, v_0_1 }, 2, 0);
-						NodeId t3 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t1, t2 }, 2, 0);
-						if (t3 && !rw->gfail) {
-							*rule = 0;
-							return t3;
-						}
-#line 51 "gen/examples/algebra.c"
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_SUBTRACT) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		v_1 = rw_arg(m, v, 1);
-		if (rw_op(m, v_1) == OP_ADD) {
-			v_1_0 = rw_arg(m, v_1, 0);
-			if (v_1_0 == v_0_0) {
-				v_1_1 = rw_arg(m, v_1, 1);
-				if (v_1_1 == v_0_1) {
-					/* rule difference_of_squares, variant 2 of 4
-					 * match:  multiply(subtract(x, y), add(x, y))
-					 * result: subtract(multiply(x, x), multiply(y, y)) */
-					{
-#line 8 "rulesets/examples/algebra.rules"
-						NodeId t4 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0, v_0_0 }, 2, 0);
-						NodeId t5 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1, v_0_1 }, 2, 0);
-						NodeId t6 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t4, t5 }, 2, 0);
-						if (t6 && !rw->gfail) {
-							*rule = 0;
-							return t6;
-						}
-#line 78 "gen/examples/algebra.c"
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_ADD) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		v_1 = rw_arg(m, v, 1);
-		if (rw_op(m, v_1) == OP_SUBTRACT) {
-			v_1_0 = rw_arg(m, v_1, 0);
-			if (v_1_0 == v_0_1) {
-				v_1_1 = rw_arg(m, v_1, 1);
-				if (v_1_1 == v_0_0) {
-					/* rule difference_of_squares, variant 3 of 4
-					 * match:  multiply(add(y, x), subtract(x, y))
-					 * result: subtract(multiply(x, x), multiply(y, y)) */
-					{
-#line 8 "rulesets/examples/algebra.rules"
-						NodeId t7 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1, v_0_1 }, 2, 0);
-						NodeId t8 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0, v_0_0 }, 2, 0);
-						NodeId t9 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t7, t8 }, 2, 0);
-						if (t9 && !rw->gfail) {
-							*rule = 0;
-							return t9;
-						}
-#line 105 "gen/examples/algebra.c"
-					}
-				}
-			}
-		}
-	}
-	if (rw_op(m, v_0) == OP_SUBTRACT) {
-		v_0_0 = rw_arg(m, v_0, 0);
-		v_0_1 = rw_arg(m, v_0, 1);
-		v_1 = rw_arg(m, v, 1);
-		if (rw_op(m, v_1) == OP_ADD) {
-			v_1_0 = rw_arg(m, v_1, 0);
-			if (v_1_0 == v_0_1) {
-				v_1_1 = rw_arg(m, v_1, 1);
-				if (v_1_1 == v_0_0) {
-					/* rule difference_of_squares, variant 4 of 4
-					 * match:  multiply(subtract(x, y), add(y, x))
-					 * result: subtract(multiply(x, x), multiply(y, y)) */
-					{
-#line 8 "rulesets/examples/algebra.rules"
-						NodeId t10 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_0, v_0_0 }, 2, 0);
-						NodeId t11 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ v_0_1, v_0_1 }, 2, 0);
-						NodeId t12 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t10, t11 }, 2, 0);
-						if (t12 && !rw->gfail) {
-							*rule = 0;
-							return t12;
-						}
-#line 132 "gen/examples/algebra.c"
-					}
-				}
-			}
-		}
+	switch (rw_op(m, v_0)) {
+	case OP_ADD:
+		return match_multiply_v_0_add(rw, rule, v, v_0);
+	case OP_SUBTRACT:
+		return match_multiply_v_0_subtract(rw, rule, v, v_0);
+	default:
+		break;
 	}
 	return 0;
 }
@@ -143,8 +168,9 @@ static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
 	switch (rw_op(rw->m, v)) {
-	case OP_MULTIPLY:
-		return match_multiply(rw, v, rule);
+#define CASE(op, fn) case op: return fn(rw, v, rule);
+	ROOTS(CASE)
+#undef CASE
 	default:
 		break;
 	}
@@ -153,11 +179,11 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 
 const Ruleset graft_ruleset_algebra = {
 	"algebra", "rulesets/examples/algebra.rules",
-	1, rules,
-	0, strs,
-	0, lits,
+	NRULES, rules,
+	NSTRS, strs,
+	NLITS, lits,
 	match,
 	0,
-	1, roots,
+	sizeof roots / sizeof *roots - 1, roots,
 	0,
 };
