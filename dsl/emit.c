@@ -1293,7 +1293,10 @@ refs(Emit *e, const DNode *d, NameMap *map)
 {
 	for (; d; d = d->kind == D_LEAF ? d->next : d->no) {
 		if (d->kind == D_SHARED) {
-			refs(e, d->yes, map);
+			/* its function takes the root alone (it loads the rest
+			   itself): walking into it from every path that shares
+			   it would take exponential time */
+			dsl_map_put(map, "v", 0);
 			return;
 		}
 		for (uint32_t i = 0; i < d->nloads; i++)

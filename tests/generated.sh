@@ -5,7 +5,7 @@
 #  - no generated function is longer than MAXFN lines, and nothing nests
 #    deeper than 10 levels;
 #  - a change to a .rules file changes gen/ only where it must: on copies
-#    of rulesets/ethos-n.rules and rulesets/qdq.rules, re-wrapping one line
+#    of rulesets/ethos-n.rules, cmsis-nn.rules and qdq.rules, re-wrapping one line
 #    of a guard changes at most one hunk of the generated C, adding a rule
 #    in the middle at most four, and editing one rule's guard only the
 #    lines of that rule's function.
@@ -80,7 +80,7 @@ range() {
 }
 
 mkdir "$tmpdir/rulesets"
-for name in ethos-n qdq; do
+for name in ethos-n cmsis-nn qdq; do
 	src="$srcdir/rulesets/$name.rules"
 	lines=$(wc -l <"$src")
 	cp "$src" "$tmpdir/rulesets/$name.rules"
@@ -100,7 +100,7 @@ for name in ethos-n qdq; do
 
 	# add: a new rule (a composite for a target) before the first item
 	# past the middle of the file
-	if [ "$name" = ethos-n ]; then
+	if [ "$name" != qdq ]; then
 		new='composite probe_added:\n  q:qnn.quantize(nn.relu(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)\n  if dtype(x) == "int8" && is_scalar(os)\n'
 	else
 		new='rule probe_added:\n  q:qnn.quantize(nn.relu(nn.relu(x)), s:const, z:const)\n  if is_scalar(s)\n  => qnn.quantize(nn.relu(x), s, z, attrs(q))\n'
@@ -117,6 +117,9 @@ for name in ethos-n qdq; do
 	if [ "$name" = ethos-n ]; then
 		sed 's|value(os) == 1.0 / 256|value(os) == 1.0 / 512|' "$src" >"$tmpdir/rulesets/$name.rules"
 		rule=qnn_sigmoid
+	elif [ "$name" = cmsis-nn ]; then
+		sed '/^composite qnn_fully_connected/,/^$/s|value(kzp) == 0|value(kzp) == 1|' "$src" >"$tmpdir/rulesets/$name.rules"
+		rule=qnn_fully_connected
 	else
 		sed 's|log2(value(as) / value(ys)) >= -10|log2(value(as) / value(ys)) >= -11|' "$src" >"$tmpdir/rulesets/$name.rules"
 		rule=qdq_add_qnnpack
