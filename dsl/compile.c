@@ -831,7 +831,8 @@ addrow(Rules *r, Tree *t, const Step *steps, uint32_t n, Rule *ru, uint32_t v)
 	Step *own = ir_arena_alloc(&r->arena, (n ? n : 1) * sizeof *own);
 	Row *row;
 
-	memcpy(own, steps, n * sizeof *own);
+	if (n)
+		memcpy(own, steps, n * sizeof *own);
 	ir_vgrow(&t->rows, &t->caprows, t->nrows + 1);
 	row = &t->rows[t->nrows];
 	row->steps = ir_arena_alloc(&r->arena, (n ? n : 1) * sizeof *row->steps);

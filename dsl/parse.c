@@ -869,6 +869,35 @@ parsefile(Rules *r, const char *path, Loc from)
 	return r->d->errors - before;
 }
 
+/* unnamed: a file with no 'ruleset NAME' or 'target "NAME"' line is named
+** after its base name less ".rules" (acme.rules: acme): a target table if
+** all it holds is composites and 'supports' entries, else a ruleset */
+static void
+unnamed(Rules *r, const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+	int target = r->nrules > 0, ok = n > 0;
+
+	if (n > 6 && strcmp(base + n - 6, ".rules") == 0)
+		n -= 6;
+	for (size_t i = 0; i < n && ok; i++)
+		ok = (base[i] >= 'a' && base[i] <= 'z') || (base[i] >= 'A' && base[i] <= 'Z') || base[i] == '_' ||
+		     (i && ((base[i] >= '0' && base[i] <= '9') || base[i] == '-' || base[i] == '.'));
+	if (!n || !ok) {
+		ir_error(r->d, (Loc){ 1, 1, ir_file(r->m, path) }, "the file has no 'ruleset NAME' or 'target \"NAME\"' "
+		         "line, and its name '%.*s' cannot name it (a letter or '_', then letters, digits, '_', '-' "
+		         "and '.'): start it with one", (int)n, base);
+		return;
+	}
+	for (uint32_t i = 0; i < r->nrules; i++)
+		if (r->rules[i].kind == RK_RULE)
+			target = 0;
+	r->name = dsl_strdup(r, base, n);
+	r->nameloc = (Loc){ 1, 1, ir_file(r->m, path) };
+	r->target = target;
+}
+
 int
 dsl_parse(Rules *r, const char *path)
 {
@@ -878,6 +907,6 @@ dsl_parse(Rules *r, const char *path)
 	r->path = dsl_strdup(r, path, strlen(path));
 	errs = parsefile(r, path, none);
 	if (!r->name && !errs)
-		ir_error(r->d, (Loc){ 1, 1, ir_file(r->m, path) }, "a rules file starts with 'ruleset NAME' or 'target \"NAME\"'");
+		unnamed(r, path);
 	return r->d->errors ? r->d->errors : 0;
 }
