@@ -349,6 +349,7 @@ main(int argc, char **argv)
 		return graft_run(argc - 1, argv + 1);
 	if (!parseargs(argc, argv, &o)) {
 		fputs("Try 'graft --help'.\n", stderr);
+		graft_pipeline_free(&o.p);
 		return 2;
 	}
 	m = ir_module_new();
@@ -369,5 +370,6 @@ out:
 	ir_st_free(&params);
 	ir_diag_free(&d);
 	ir_module_free(m);
+	graft_pipeline_free(&o.p);
 	return ok ? 0 : 1;
 }

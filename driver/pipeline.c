@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bind.h"
+#include "interp.h"
 #include "onnx.h"
 #include "pipeline.h"
 #include "rewrite.h"
@@ -28,6 +29,14 @@ readfile(const char *path, size_t *len)
 		return NULL;
 	}
 	return buf;
+}
+
+/* isfile: whether a --rules or --target name is a .rules file */
+static int
+isfile(const char *name)
+{
+	size_t n = strlen(name);
+	return strchr(name, '/') || (n > 6 && strcmp(name + n - 6, ".rules") == 0);
 }
 
 /* graft_opt_target: see pipeline.h */
@@ -48,9 +57,26 @@ graft_opt_target(Pipeline *o, const char *list)
 		n = e ? (size_t)(e - s) : strlen(s);
 		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 			n--;
-		if (!n || n >= sizeof name) {
-			fprintf(stderr, "graft: error: --target \"%s\": %s\n", list, n ? "a name is too long" : "an empty name");
+		if (!n) {
+			fprintf(stderr, "graft: error: --target \"%s\": an empty name\n", list);
 			return 0;
+		}
+		if (n >= sizeof name) {
+			/* only a file's name is long */
+			char *file = ir_xmalloc(n + 1);
+			memcpy(file, s, n);
+			file[n] = 0;
+			if (host || !isfile(file) || o->ntargets == GRAFT_MAXSETS) {
+				fprintf(stderr, "graft: error: --target \"%s\": a name is too long\n", list);
+				free(file);
+				return 0;
+			}
+			o->targetfile[o->ntargets] = file;
+			o->targets[o->ntargets++] = NULL;
+			if (!e)
+				break;
+			s = e + 1;
+			continue;
 		}
 		memcpy(name, s, n);
 		name[n] = 0;
@@ -61,6 +87,14 @@ graft_opt_target(Pipeline *o, const char *list)
 		}
 		if (strcmp(name, "host") == 0 || strcmp(name, "llvm") == 0 || strcmp(name, "c") == 0) {
 			host = 1;
+		} else if (isfile(name)) {
+			if (o->ntargets == GRAFT_MAXSETS) {
+				fprintf(stderr, "graft: error: more than 32 targets\n");
+				return 0;
+			}
+			o->targetfile[o->ntargets] = ir_xmalloc(n + 1);
+			memcpy(o->targetfile[o->ntargets], name, n + 1);
+			o->targets[o->ntargets++] = NULL;
 		} else if (!(rs = graft_ruleset_find(name)) || !rs->target) {
 			fprintf(stderr, "graft: error: --target: %s '%s' (built-in targets: ", rs ? "not a target table, but the ruleset" :
 			        "no target called", name);
@@ -90,8 +124,17 @@ graft_opt_target(Pipeline *o, const char *list)
 int
 graft_opt_rules(Pipeline *o, const char *name)
 {
-	const Ruleset *rs = graft_ruleset_find(name);
+	const Ruleset *rs = isfile(name) ? NULL : graft_ruleset_find(name);
 
+	if (isfile(name)) {
+		if (o->nrules == GRAFT_MAXSETS) {
+			fprintf(stderr, "graft: error: more than %d --rules\n", GRAFT_MAXSETS);
+			return 0;
+		}
+		o->rulefile[o->nrules] = name;
+		o->rules[o->nrules++] = NULL;
+		return 1;
+	}
 	if (!rs || rs->target) {
 		fprintf(stderr, "graft: error: %s '%s' (built-in rulesets: ", rs ? "not a ruleset, but the target table" :
 		        "no ruleset called", name);
@@ -123,14 +166,59 @@ graft_opt_model(Pipeline *o, const char *a)
 	return 1;
 }
 
+/* load: the .rules file path, a target table if target (else a
+** ruleset), into *rs; 1 after reporting what is wrong */
+static int
+load(const char *path, int target, const Ruleset **rs)
+{
+	if (!(*rs = interp_load(path, stderr)))
+		return 1;
+	if ((*rs)->target != target) {
+		fprintf(stderr, "graft: error: %s: %s\n", path, target ? "a ruleset, not a target table: apply it "
+		        "with --rules" : "a target table, not a ruleset: partition with it with --target");
+		interp_free(*rs);
+		*rs = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+/* graft_pipeline_free: see pipeline.h */
+void
+graft_pipeline_free(Pipeline *o)
+{
+	for (int i = 0; i < o->nrules; i++)
+		if (o->rulefile[i]) {
+			interp_free(o->rules[i]);
+			o->rules[i] = NULL;
+		}
+	for (int i = 0; i < o->ntargets; i++)
+		if (o->targetfile[i]) {
+			interp_free(o->targets[i]);
+			o->targets[i] = NULL;
+			free(o->targetfile[i]);
+			o->targetfile[i] = NULL;
+		}
+}
+
 /* graft_pipeline: see pipeline.h */
 int
-graft_pipeline(const Pipeline *o, Module *m, Diag *d, StFile *params)
+graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 {
 	char *text;
 	size_t len = 0;
+	int bad = 0;
 
 	memset(params, 0, sizeof *params);
+	/* rules loaded at run time first: their errors before the model's */
+	for (int i = 0; i < o->nrules; i++)
+		if (o->rulefile[i] && !o->rules[i])
+			bad |= load(o->rulefile[i], 0, &o->rules[i]);
+	for (int i = 0; i < o->ntargets; i++)
+		if (o->targetfile[i] && !o->targets[i])
+			bad |= load(o->targetfile[i], 1, &o->targets[i]);
+	if (bad)
+		return 1;
 
 	/* read (an ONNX model is imported, anything else parsed as Relay
 	   text), bind (and drop what binding replaced), infer, verify, rewrite

@@ -22,6 +22,11 @@ typedef struct Pipeline {
 	int nrules;
 	const Ruleset *targets[GRAFT_MAXSETS];  /* --target, before the host */
 	int ntargets;
+	/* a .rules file given where rules[i] or targets[i] is NULL: loaded
+	** (interp/) when the pipeline runs; graft_pipeline_free() releases
+	** what was loaded */
+	const char *rulefile[GRAFT_MAXSETS];
+	char *targetfile[GRAFT_MAXSETS];
 	PartStop stop;          /* 0 for PS_ALL */
 	int verify;             /* run the IR verifier after each step */
 	int stats;              /* rule firings and offloads, to stderr */
@@ -30,14 +35,16 @@ typedef struct Pipeline {
 
 /*
 ** graft_opt_rules: appends the built-in ruleset called name (--rules
-** NAME) to p->rules.  Returns 1, or 0 after printing a usage error.
+** NAME), or the .rules file name names (one holding '/' or ending in
+** ".rules"), to p->rules.  Returns 1, or 0 after printing a usage error.
 */
 int graft_opt_rules(Pipeline *p, const char *name);
 
 /*
 ** graft_opt_target: appends the targets of a --target list "a, b, host"
-** (those before the host, named host, llvm or c) to p->targets.  Returns
-** 1, or 0 after printing a usage error.
+** (those before the host, named host, llvm or c; each a built-in target
+** or a .rules file, as for --rules) to p->targets.  Returns 1, or 0 after
+** printing a usage error.
 */
 int graft_opt_target(Pipeline *p, const char *list);
 
@@ -49,12 +56,16 @@ int graft_opt_target(Pipeline *p, const char *list);
 int graft_opt_model(Pipeline *p, const char *a);
 
 /*
-** graft_pipeline: reads p->model into m (fresh from ir_module_new(), with
-** d initialised on it), binds p->params (read into *params, which the
-** caller frees with ir_st_free() after m), infers types, applies p->rules
-** in order and partitions for p->targets.  Returns 0, or 1 after
-** reporting every error it found through d or to stderr.
+** graft_pipeline: loads the .rules files named, reads p->model into m
+** (fresh from ir_module_new(), with d initialised on it), binds p->params
+** (read into *params, which the caller frees with ir_st_free() after m),
+** infers types, applies p->rules in order and partitions for p->targets.
+** Returns 0, or 1 after reporting every error it found through d or to
+** stderr.
 */
-int graft_pipeline(const Pipeline *p, Module *m, Diag *d, StFile *params);
+int graft_pipeline(Pipeline *p, Module *m, Diag *d, StFile *params);
+
+/* graft_pipeline_free: releases the rulesets p loaded */
+void graft_pipeline_free(Pipeline *p);
 
 #endif

@@ -419,6 +419,7 @@ graft_run(int argc, char **argv)
 		if (r == 0)
 			fputs("Try 'graft run --help'.\n", stderr);
 		freeopts(&o);
+		graft_pipeline_free(&o.p);
 		return r == 0 ? 2 : 0;
 	}
 	m = ir_module_new();
@@ -431,5 +432,6 @@ graft_run(int argc, char **argv)
 	ir_diag_free(&d);
 	ir_module_free(m);
 	freeopts(&o);
+	graft_pipeline_free(&o.p);
 	return status;
 }

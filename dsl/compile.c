@@ -967,3 +967,49 @@ dsl_compile(Rules *r)
 	free(b.inner);
 	return errors;
 }
+
+/* onpath: the step of kind k about variable v in row r, the last one */
+static const Step *
+onpath(const Row *r, int k, const char *v)
+{
+	for (uint32_t i = r->nsteps; i-- > 0;)
+		if (r->steps[i]->kind == k && strcmp(r->steps[i]->v, v) == 0)
+			return r->steps[i];
+	return NULL;
+}
+
+int
+dsl_inplace(const Rule *ru, const Variant *var, const Row *r, const char **d, const char **chain, uint32_t max)
+{
+	const Ast *a = ru->result;
+	const Step *l;
+	uint32_t n = 0;
+	int np = 0;
+
+	*d = NULL;
+	if (!a || a->kind != A_CALL || !a->op)
+		return -1;
+	for (uint32_t i = 0; i < a->nkid; i++) {
+		const Ast *k = a->kid[i];
+		const Bind *b = NULL;
+		if (k->kind == A_ATTR || k->kind == A_ATTRS)
+			continue;
+		if (k->kind == A_NAME)
+			for (uint32_t j = 0; j < var->nbinds && !b; j++)
+				if (strcmp(var->binds[j].name, k->s) == 0)
+					b = &var->binds[j];
+		if (!b || b->kind != 0 || !(l = onpath(r, S_LOAD, b->var)) || l->k != (int)n ||
+		    (*d && strcmp(l->v2, *d) != 0))
+			return -1;
+		*d = l->v2;
+		n++;
+	}
+	if (!*d || strcmp(*d, "v") == 0 || !(l = onpath(r, S_OP, *d)) || l->n != a->op)
+		return -1;          /* d is not known to be a call of a's op */
+	for (l = onpath(r, S_LOAD, *d); l && strcmp(l->v2, "v") != 0; l = onpath(r, S_LOAD, l->v2)) {
+		if ((uint32_t)np == max)
+			return -1;
+		chain[np++] = l->v2;
+	}
+	return l ? np : -1;
+}

@@ -75,4 +75,12 @@ typedef struct Tree {
 	uint32_t nnodes;
 } Tree;
 
+/* When the result of variant var of rule ru (its steps: row r) is a call
+** of the same op as a matched node d below the root, whose operands are
+** d's operands 0..n-1 in order, the driver may build it in place of d
+** (rw_call_in_place): *d, and the matched nodes between the root and d
+** into chain[0..max), nearest the root first; returns their count, or -1
+** if the result cannot be built in place. */
+int dsl_inplace(const Rule *ru, const Variant *var, const Row *r, const char **d, const char **chain, uint32_t max);
+
 #endif

@@ -725,53 +725,21 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 	e->errors++;
 }
 
-/* onpath: the step of kind k about variable v in row r (a variant's steps) */
-static const Step *
-onpath(const Row *r, int k, const char *v)
-{
-	for (uint32_t i = r->nsteps; i-- > 0;)
-		if (r->steps[i]->kind == k && strcmp(r->steps[i]->v, v) == 0)
-			return r->steps[i];
-	return NULL;
-}
-
-/* inplace: for rule ru whose variant's steps are row r and names binds
-** (by e->bound), when its result is a call whose operands are the
-** operands 0..n-1 of one matched node d below the root, in order, the
-** arguments that rw_call_in_place() takes after the attributes: d and the
-** matched nodes between the root and d; NULL if it is not such a call */
+/* inplace: for variant var of rule ru, whose steps are row r, the
+** arguments rw_call_in_place() takes after the attributes (dsl_inplace):
+** the node d, and the matched nodes between the root and d; NULL if the
+** result cannot be built in place */
 static const char *
 inplace(Emit *e, const Rule *ru, const Variant *var, const Row *r)
 {
-	const Ast *a = ru->result;
-	const char *d = NULL, *path = "";
-	const Step *l;
-	uint32_t n = 0, np = 0;
+	const char *d, *chain[64], *path = "";
+	int np = dsl_inplace(ru, var, r, &d, chain, 64);
 
-	if (!a || a->kind != A_CALL || !a->op)
+	if (np < 0)
 		return NULL;
-	for (uint32_t i = 0; i < a->nkid; i++) {
-		const Ast *k = a->kid[i];
-		const Bind *b = NULL;
-		if (k->kind == A_ATTR || k->kind == A_ATTRS)
-			continue;
-		if (k->kind == A_NAME)
-			for (uint32_t j = 0; j < var->nbinds && !b; j++)
-				if (strcmp(var->binds[j].name, k->s) == 0)
-					b = &var->binds[j];
-		if (!b || b->kind != 0 || !(l = onpath(r, S_LOAD, b->var)) || l->k != (int)n ||
-		    (d && strcmp(l->v2, d) != 0))
-			return NULL;
-		d = l->v2;
-		n++;
-	}
-	if (!d || strcmp(d, "v") == 0 || !(l = onpath(r, S_OP, d)) || l->n != a->op)
-		return NULL;        /* d is not known to be a call of a's op */
-	for (l = onpath(r, S_LOAD, d); l && strcmp(l->v2, "v") != 0; l = onpath(r, S_LOAD, l->v2))
-		path = fmt(e, "%s%s", np++ ? fmt(e, "%s, ", path) : "", l->v2);
-	if (!l)
-		return NULL;
-	return np ? fmt(e, "%s, (const NodeId[]){ %s }, %u", d, path, np) : fmt(e, "%s, NULL, 0", d);
+	for (int i = 0; i < np; i++)
+		path = fmt(e, "%s%s%s", path, i ? ", " : "", chain[i]);
+	return np ? fmt(e, "%s, (const NodeId[]){ %s }, %d", d, path, np) : fmt(e, "%s, NULL, 0", d);
 }
 
 /* rcall: statements building an op call; returns its variable */
@@ -1129,10 +1097,10 @@ rulefn(Emit *e, const Rule *ru, RuleFn *fn, const char *id)
 		if (dsl_map_get(&e->bound, var.binds[i].name) == UINT32_MAX)
 			dsl_map_put(&e->bound, var.binds[i].name, i);
 
-	if (ru->guard) {
+	if (ru->guard)
 		mark(e, &body, e->r->m->files[ru->guard->loc.file], ru->guard->loc.line);
-		put(&body, 1, "rw->gfail = 0;");
-	}
+	if (ru->guard || ru->kind == RK_RULE)
+		put(&body, 1, "rw->gfail = 0;");     /* what an earlier rule's guard left */
 	if (ru->kind != RK_RULE) {
 		if (ru->guard)
 			put(&body, 1, fmt(e, "rw_report(rw, %s, in, nin, (%s) && !rw->gfail);", id, gexpr(e, ru->guard)));
@@ -1847,6 +1815,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		put(&e.funcs, 1, kinds == 0 ? "0," : kinds == 1u << NK_TUPLE ? "1 << NK_TUPLE," :
 		    kinds == 1u << NK_GETITEM ? "1 << NK_GETITEM," : "1 << NK_TUPLE | 1 << NK_GETITEM,");
 	}
+	put(&e.funcs, 1, "0,");
 	put(&e.funcs, 0, "};");
 
 	{

@@ -40,6 +40,7 @@ static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
 static NodeId
 rule_fold_quantize(Rw *rw, uint32_t *rule, NodeId v)
 {
+	rw->gfail = 0;
 	NodeId t1 = rw_fold(rw, v);
 	if (!t1 || rw->gfail)
 		return 0;
@@ -53,6 +54,7 @@ rule_fold_quantize(Rw *rw, uint32_t *rule, NodeId v)
 static NodeId
 rule_requantize_clip_cast_uint8(Rw *rw, uint32_t *rule, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_iz, NodeId p_os, NodeId p_oz, NodeId ip_d, const NodeId *ip_path, uint32_t ip_n)
 {
+	rw->gfail = 0;
 	AttrId a1 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, p_r);
 	rw_set_dtype(rw, a1, 3 /* out_dtype */, DT_UINT8);
 	NodeId t2 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ p_x, p_is, p_iz, p_os, p_oz }, 5, a1, ip_d, ip_path, ip_n);
@@ -68,6 +70,7 @@ rule_requantize_clip_cast_uint8(Rw *rw, uint32_t *rule, NodeId p_r, NodeId p_x, 
 static NodeId
 rule_requantize_clip_cast_int8(Rw *rw, uint32_t *rule, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_iz, NodeId p_os, NodeId p_oz, NodeId ip_d, const NodeId *ip_path, uint32_t ip_n)
 {
+	rw->gfail = 0;
 	AttrId a1 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, p_r);
 	rw_set_dtype(rw, a1, 3 /* out_dtype */, DT_INT8);
 	NodeId t2 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ p_x, p_is, p_iz, p_os, p_oz }, 5, a1, ip_d, ip_path, ip_n);
@@ -169,5 +172,6 @@ const Ruleset graft_ruleset_canonicalize = {
 	match,
 	0,
 	sizeof roots / sizeof *roots - 1, roots,
+	0,
 	0,
 };

@@ -183,4 +183,5 @@ const Ruleset graft_ruleset_ccompiler = {
 	1,
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
+	0,
 };

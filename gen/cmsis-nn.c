@@ -858,4 +858,5 @@ const Ruleset graft_ruleset_cmsis_nn = {
 	1,
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
+	0,
 };

@@ -909,4 +909,5 @@ const Ruleset graft_ruleset_ethos_n = {
 	1,
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
+	0,
 };

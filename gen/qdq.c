@@ -628,6 +628,7 @@ rule_qdq_concatenate3(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_k, NodeId p_a
 static NodeId
 rule_fold_cast(Rw *rw, uint32_t *rule, NodeId v)
 {
+	rw->gfail = 0;
 	NodeId t1 = rw_fold(rw, v);
 	if (!t1 || rw->gfail)
 		return 0;
@@ -658,6 +659,7 @@ rule_drop_cast(Rw *rw, uint32_t *rule, NodeId p_c, NodeId p_x)
 static NodeId
 rule_fold_bias_dequantize(Rw *rw, uint32_t *rule, NodeId v)
 {
+	rw->gfail = 0;
 	NodeId t1 = rw_fold(rw, v);
 	if (!t1 || rw->gfail)
 		return 0;
@@ -1870,5 +1872,6 @@ const Ruleset graft_ruleset_qdq = {
 	match,
 	0,
 	sizeof roots / sizeof *roots - 1, roots,
+	0,
 	0,
 };

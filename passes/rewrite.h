@@ -60,6 +60,9 @@ typedef struct Ruleset {
 	uint32_t nroots;
 	const OpId *roots;
 	unsigned rootkinds;
+	/* what match() runs on when it is not generated code: a ruleset
+	** loaded at run time (interp/) keeps its decision trees here */
+	const void *impl;
 } Ruleset;
 
 struct Rw {

@@ -37,6 +37,7 @@ static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
 static NodeId
 rule_difference_of_squares(Rw *rw, uint32_t *rule, NodeId p_x, NodeId p_y)
 {
+	rw->gfail = 0;
 	NodeId t1 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_x, p_x }, 2, 0);
 	NodeId t2 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_y, p_y }, 2, 0);
 	NodeId t3 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t1, t2 }, 2, 0);
@@ -185,5 +186,6 @@ const Ruleset graft_ruleset_algebra = {
 	match,
 	0,
 	sizeof roots / sizeof *roots - 1, roots,
+	0,
 	0,
 };
