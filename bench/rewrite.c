@@ -27,6 +27,7 @@
 
 #include "bench.h"
 #include "handmatch.h"
+#include "interp.h"
 #include "rewrite.h"
 
 extern const Ruleset graft_ruleset_canonicalize, graft_ruleset_bench_none, graft_ruleset_bench_cast,
@@ -137,6 +138,69 @@ matchpass(Module *m, Rw *rw, Matcher *fn, const NodeId *calls, uint32_t ncalls, 
 	return (bench_now() - t0) / (m->nnodes - 1);
 }
 
+/* interpreted: canonicalize loaded at run time (interp/) against its
+** generated matcher, matching alone and whole rewrites; 1 on failure */
+static int
+interpreted(int nsizes, int runs)
+{
+	const Ruleset *rs = interp_load(GRAFT_SRCDIR "/rulesets/canonicalize.rules", stderr);
+
+	if (!rs)
+		return 1;
+	printf("\nrules loaded at run time (interp/): canonicalize.rules interpreted, against its generated matcher\n");
+	printf("%9s  %10s  %12s  %6s  %10s  %12s  %6s\n", "nodes", "match gen", "match interp", "ratio", "rewrite gen",
+	       "rewrite interp", "ratio");
+	for (int s = 0; s < nsizes; s++) {
+		double tg[BENCH_MAXRUNS], ti[BENCH_MAXRUNS], g, i, rg, ri;
+		uint64_t hg = 0, hi = 0, ng, ni;
+		for (int r = 0; r < runs; r++) {
+			Module *m = build(bench_sizes[s]);
+			Diag d;
+			Rw rg_, ri_;
+			uint32_t ncalls;
+			NodeId *calls;
+
+			ir_diag_init(&d, stderr, m);
+			if (ir_infer_types(m, &d))
+				return 1;
+			calls = postorder(m, &ncalls);
+			ir_rw_init(&rg_, m, &graft_ruleset_canonicalize, &d);
+			ir_rw_init(&ri_, m, rs, &d);
+			rg_.dry = ri_.dry = 1;
+			if (r % 2) {
+				ti[r] = matchpass(m, &ri_, rs->match, calls, ncalls, &hi);
+				tg[r] = matchpass(m, &rg_, graft_ruleset_canonicalize.match, calls, ncalls, &hg);
+			} else {
+				tg[r] = matchpass(m, &rg_, graft_ruleset_canonicalize.match, calls, ncalls, &hg);
+				ti[r] = matchpass(m, &ri_, rs->match, calls, ncalls, &hi);
+			}
+			ir_rw_free(&rg_);
+			ir_rw_free(&ri_);
+			free(calls);
+			ir_diag_free(&d);
+			ir_module_free(m);
+			if (hg != hi) {
+				fprintf(stderr, "bench: generated and interpreted disagree: %llu and %llu matches\n",
+				        (unsigned long long)hg, (unsigned long long)hi);
+				return 1;
+			}
+		}
+		g = bench_median(tg, runs);
+		i = bench_median(ti, runs);
+		rg = rewritetime(bench_sizes[s], &graft_ruleset_canonicalize, runs, &ng);
+		ri = rewritetime(bench_sizes[s], rs, runs, &ni);
+		if (ng != ni) {
+			fprintf(stderr, "bench: generated and interpreted disagree: %llu and %llu rewrites\n",
+			        (unsigned long long)ng, (unsigned long long)ni);
+			return 1;
+		}
+		printf("%9u  %10.2f  %12.2f  %5.2fx  %11.2f  %14.2f  %5.2fx\n", bench_sizes[s], g, i, i / g, rg, ri, ri / rg);
+	}
+	printf("goal: interpreted within 3x of generated\n");
+	interp_free(rs);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -195,6 +259,8 @@ main(int argc, char **argv)
 		printf("%9u  %10.2f  %12.2f  %5.2fx  %8.2f  %llu (%llu matches)\n", nodes, gen[s], hand[s],
 		       gen[s] / hand[s], rew[s], (unsigned long long)rewrites, (unsigned long long)hg);
 	}
+	if (interpreted(nsizes, runs))
+		return 1;
 	printf("\nwhere the rewrite's time goes, ns per graph node (bench/rewrite_*.rules; rewrites in brackets)\n");
 	printf("%9s  %16s  %22s  %22s  %10s\n", "nodes", "no rule fires", "requantize-clip-cast", "fold of quantize",
 	       "all rules");

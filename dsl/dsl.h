@@ -78,7 +78,12 @@ struct Ast {
 	double f;
 	Ast **kid;
 	uint32_t nkid;
-	uint32_t id;            /* A_NAME, A_BIND, A_REST: the binding's slot */
+	/* what interp/ resolves before running a rule: a name's number
+	** (A_NAME, A_ATTRS, A_REST), a string's or literal's index, a
+	** builtin's code (A_CALL); and in k, a `name.attr`'s attribute index
+	** (-1: none; -2: no '.'), or the dtype a string names */
+	uint32_t id;
+	int32_t k;
 };
 
 /* One alternation-free form of a rule's pattern, and what it binds. */

@@ -59,6 +59,8 @@ typedef struct INode {
 	const Rule *rule;
 	const Variant *var;
 	uint32_t *bslot;        /* per bind of var: its node's slot */
+	const Bind **nb;        /* per name number: its first bind, or NULL */
+	uint32_t *nslot;        /* ... and its node's slot */
 	uint32_t *inner;        /* targets: the slots of what a match covers */
 	uint32_t ninner;
 	int ip;                 /* the result may be built in place */
@@ -69,6 +71,12 @@ typedef struct INode {
 } INode;
 
 enum { HOW_INT, HOW_FLOAT, HOW_STR, HOW_LIT };
+
+/* The builtins of guards (A_CALL.id), in the order of their names. */
+enum { B_FLOOR, B_LOG2, B_EXP2, B_DTYPE, B_RANK, B_NUMEL, B_VALUE, B_ISCONST, B_ISSCALAR, B_USES, B_PRESENT,
+       B_LEN, B_EXTERN };
+static const char *const builtins[] = { "floor", "log2", "exp2", "dtype", "rank", "numel", "value", "is_const",
+                                        "is_scalar", "uses", "present", "len" };
 
 typedef struct ITree {
 	INode *root;
@@ -92,6 +100,9 @@ typedef struct IProg {
 	/* per extern of the file (Rules.exts): its C function, found by name
 	** among what graft and the plugins it loaded define */
 	union Ext { Pred *pred; Action *action; } *ext;
+	NameMap names;          /* the names guards and results read, numbered */
+	const char **namev;     /* ... by number */
+	uint32_t nnames, capnamev;
 } IProg;
 
 /* ---------------------------------------------------------------- tables */
@@ -210,6 +221,32 @@ prep(IProg *p, const Variant *var, Ast *a)
 
 	if (!a)
 		return;
+	if ((a->kind == A_NAME || a->kind == A_ATTRS || a->kind == A_REST) && a->s) {
+		const char *dot = strchr(a->s, '.');
+		const char *base = dot ? dsl_strdup(&p->r, a->s, (size_t)(dot - a->s)) : a->s;
+		uint32_t id = dsl_map_get(&p->names, base);
+		if (id == UINT32_MAX) {
+			ir_vgrow(&p->namev, &p->capnamev, p->nnames + 1);
+			p->namev[p->nnames] = base;
+			dsl_map_put(&p->names, base, id = p->nnames++);
+		}
+		a->id = id;
+		a->k = -2;
+		if (dot) {
+			const Bind *bd = firstbind(var, base, NULL);
+			a->k = bd && bd->kind == 0 && bd->op ? ir_op_attr_index(bd->op, dot + 1, strlen(dot + 1)) : -1;
+		}
+	}
+	if (a->kind == A_CALL && !a->op) {
+		for (a->id = 0; a->id < B_EXTERN && strcmp(builtins[a->id], a->s) != 0; a->id++)
+			;
+		a->k = -1;
+		for (uint32_t i = 0; i < p->r.nexts; i++)
+			if (strcmp(p->r.exts[i].name, a->s) == 0)
+				a->k = (int32_t)i;
+	}
+	if (a->kind == A_STR)
+		a->k = (int32_t)ir_dtype_parse(a->s, strlen(a->s));
 	if (a->kind == A_BINOP && (a->i == T_EQ || a->i == T_NE)) {
 		Ast *x = a->kid[0], *y = a->kid[1];
 		if (x->kind == A_STR || x->kind == A_LIST || x->kind == A_NONE) {
@@ -277,27 +314,49 @@ typedef struct Env {
 	NodeId root;
 } Env;
 
-/* nodeof: the node bound to name a, 0 if unbound */
+/* nodeof: the node bound to name a, 0 if unbound (or a is `r.attr`) */
 static NodeId
 nodeof(const Env *e, const Ast *a)
 {
-	uint32_t i;
-
-	if (a->kind != A_NAME || !firstbind(e->leaf->var, a->s, &i))
+	if (a->kind != A_NAME || a->k != -2 || !e->leaf->nb[a->id])
 		return 0;
-	return e->vars[e->leaf->bslot[i]];
+	return e->vars[e->leaf->nslot[a->id]];
 }
 
+/* eattr: attrref(), at run time: the call's node, attribute index and op */
 static int
 eattr(const Env *e, const Ast *a, NodeId *n, int *k, OpId *op)
 {
 	const Bind *b;
-	uint32_t bi;
 
-	if (!attrref(e->leaf->var, a, &b, &bi, k, op))
+	if (a->kind != A_NAME || !(b = e->leaf->nb[a->id]))
 		return 0;
-	*n = e->vars[e->leaf->bslot[bi]];
+	if (a->k != -2) {
+		if (b->kind != 0 || !b->op || a->k < 0)
+			return 0;
+		*op = b->op;
+		*k = a->k;
+	} else if (b->kind == 1) {
+		const Ast *at = b->at;
+		while (at->kind == A_TYPED || at->kind == A_BIND)
+			at = at->kid[0];
+		*op = at->op;
+		*k = b->attr;
+	} else {
+		return 0;
+	}
+	*n = e->vars[e->leaf->nslot[a->id]];
 	return 1;
+}
+
+/* restof: a rest name's list node and first field into *start */
+static NodeId
+restof(const Env *e, const Ast *a, uint32_t *start)
+{
+	const Bind *b = e->leaf->nb[a->id];
+
+	*start = b ? b->start : 0;
+	return b ? e->vars[e->leaf->nslot[a->id]] : 0;
 }
 
 static Val gexpr(const Env *e, const Ast *a);
@@ -312,11 +371,9 @@ callext(const Env *e, const Ast *a, int action)
 	const union Ext *f = NULL;
 	Rw *rw = e->rw;
 
-	for (uint32_t i = 0; i < r->nexts && !f; i++)
-		if (strcmp(r->exts[i].name, a->s) == 0)
-			f = &e->p->ext[i];
-	if (!f)
+	if (a->k < 0 || (uint32_t)a->k >= r->nexts)
 		ir_die("interp: extern %s", a->s);
+	f = &e->p->ext[a->k];
 	for (uint32_t i = 0; i < a->nkid && i < MAXEXTPARAMS; i++)
 		x[i] = nodeof(e, a->kid[i]);
 	if (action)
@@ -356,7 +413,7 @@ compare(const Env *e, const Ast *x, const Ast *y, int ne)
 	}
 	if (y->kind == A_STR) {
 		if (isdtypeval(e->leaf->var, x))
-			res = asi(e->rw, gexpr(e, x)) == (int64_t)ir_dtype_parse(y->s, strlen(y->s));
+			res = asi(e->rw, gexpr(e, x)) == (int64_t)y->k;
 		else
 			res = eattr(e, x, &n, &k, &op) && rw_attr_s(m, n, k) == e->rw->syms[y->id];
 	} else if (y->kind == A_NONE) {
@@ -461,26 +518,23 @@ gexpr(const Env *e, const Ast *a)
 		ir_die("interp: operator %d", (int)a->i);
 	}
 	case A_CALL: {
-		const Bind *b;
-		uint32_t bi;
-		if (strcmp(a->s, "floor") == 0)
-			return fval(floor(asf(gexpr(e, a->kid[0]))));
-		if (strcmp(a->s, "log2") == 0)
-			return fval(log2(asf(gexpr(e, a->kid[0]))));
-		if (strcmp(a->s, "exp2") == 0)
-			return fval(exp2(asf(gexpr(e, a->kid[0]))));
-		n = a->nkid ? nodeof(e, a->kid[0]) : 0;
-		if (strcmp(a->s, "dtype") == 0) return ival(rw_dtype(m, n));
-		if (strcmp(a->s, "rank") == 0) return ival(rw_rank(rw, n));
-		if (strcmp(a->s, "numel") == 0) return ival(rw_numel(rw, n));
-		if (strcmp(a->s, "value") == 0) return fval(rw_value(rw, n));
-		if (strcmp(a->s, "is_const") == 0) return ival(rw_kind(m, n) == NK_CONST);
-		if (strcmp(a->s, "is_scalar") == 0) return ival(rw_is_scalar(m, n));
-		if (strcmp(a->s, "uses") == 0) return ival((int64_t)ir_nuses(m, n));
-		if (strcmp(a->s, "present") == 0) return ival(firstbind(e->leaf->var, a->kid[0]->s, NULL) != NULL);
-		if (strcmp(a->s, "len") == 0) {
-			b = firstbind(e->leaf->var, a->kid[0]->s, &bi);
-			return ival((int64_t)rw_nargs(m, b ? e->vars[e->leaf->bslot[bi]] : 0) - (b ? b->start : 0));
+		uint32_t start;
+		n = a->nkid && a->id != B_PRESENT ? nodeof(e, a->kid[0]) : 0;
+		switch (a->id) {
+		case B_FLOOR: return fval(floor(asf(gexpr(e, a->kid[0]))));
+		case B_LOG2: return fval(log2(asf(gexpr(e, a->kid[0]))));
+		case B_EXP2: return fval(exp2(asf(gexpr(e, a->kid[0]))));
+		case B_DTYPE: return ival(rw_dtype(m, n));
+		case B_RANK: return ival(rw_rank(rw, n));
+		case B_NUMEL: return ival(rw_numel(rw, n));
+		case B_VALUE: return fval(rw_value(rw, n));
+		case B_ISCONST: return ival(rw_kind(m, n) == NK_CONST);
+		case B_ISSCALAR: return ival(rw_is_scalar(m, n));
+		case B_USES: return ival((int64_t)ir_nuses(m, n));
+		case B_PRESENT: return ival(e->leaf->nb[a->kid[0]->id] != NULL);
+		case B_LEN:
+			n = restof(e, a->kid[0], &start);
+			return ival((int64_t)rw_nargs(m, n) - start);
 		}
 		return ival(callext(e, a, 0) != 0);
 	}
@@ -510,7 +564,7 @@ setattr(const Env *e, AttrId av, OpId op, int k, const Ast *a)
 	case AT_FLOAT: rw_set_f(rw, av, k, asf(gexpr(e, a))); return;
 	case AT_DTYPE:
 		if (a->kind == A_STR) {
-			rw_set_dtype(rw, av, k, ir_dtype_parse(a->s, strlen(a->s)));
+			rw_set_dtype(rw, av, k, a->k);
 			return;
 		}
 		break;
@@ -598,9 +652,9 @@ rexpr(const Env *e, const Ast *a)
 		rw_tb_begin(rw, &mark);
 		for (uint32_t i = 0; i < a->nkid; i++)
 			if (a->kid[i]->kind == A_REST) {
-				uint32_t bi;
-				const Bind *b = firstbind(e->leaf->var, a->kid[i]->s, &bi);
-				rw_tb_rest(rw, b ? e->vars[e->leaf->bslot[bi]] : 0, b ? b->start : 0);
+				uint32_t start;
+				NodeId t = a->kid[i]->s ? restof(e, a->kid[i], &start) : 0;
+				rw_tb_rest(rw, t, t ? start : 0);
 			} else {
 				rw_tb_add(rw, el[i]);
 			}
@@ -800,6 +854,13 @@ tnode(Tr *tr, const DNode *d)
 		n->bslot = ir_arena_alloc(&r->arena, (var->nbinds ? var->nbinds : 1) * sizeof *n->bslot);
 		for (uint32_t i = 0; i < var->nbinds; i++)
 			n->bslot[i] = slot(tr, var->binds[i].var);
+		n->nb = ir_arena_alloc(&r->arena, (tr->p->nnames ? tr->p->nnames : 1) * sizeof *n->nb);
+		n->nslot = ir_arena_alloc(&r->arena, (tr->p->nnames ? tr->p->nnames : 1) * sizeof *n->nslot);
+		for (uint32_t k = 0; k < tr->p->nnames; k++) {
+			uint32_t bi;
+			if ((n->nb[k] = firstbind(var, tr->p->namev[k], &bi)))
+				n->nslot[k] = n->bslot[bi];
+		}
 		n->ninner = var->ninner;
 		n->inner = ir_arena_alloc(&r->arena, (var->ninner ? var->ninner : 1) * sizeof *n->inner);
 		for (uint32_t i = 0; i < var->ninner; i++)
@@ -986,6 +1047,8 @@ interp_free(const Ruleset *rs)
 	free(p->roots);
 	free(p->byop);
 	free(p->ext);
+	free(p->namev);
+	dsl_map_free(&p->names);
 	dsl_map_free(&p->strmap);
 	dsl_map_free(&p->litmap);
 	if (p->parsed)
