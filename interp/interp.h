@@ -20,9 +20,9 @@
 /* Loads path.  Errors are reported to errs as graftc reports them
 ** (file:line:col: error: ..., with the source line and a caret); returns
 ** NULL then.  An `extern pred NAME` or `extern action NAME` is the
-** function graft_pred_NAME or graft_action_NAME that the program or a
-** plugin it loaded defines (found with dlsym); one that none defines is an
-** error naming it. */
+** function graft_pred_NAME or graft_action_NAME that the program, or a
+** shared library loaded into it, defines (found with dlsym); one that none
+** defines is an error naming it. */
 const Ruleset *interp_load(const char *path, FILE *errs);
 void interp_free(const Ruleset *rs);
 
