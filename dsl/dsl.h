@@ -162,12 +162,19 @@ typedef struct Rules {
 	SubPat *pats;    uint32_t npats, cappats;
 	Extern *exts;    uint32_t nexts, capexts;
 	const char **incs; uint32_t nincs, capincs;   /* files read, for cycles */
+	const char **incdirs; uint32_t nincdirs, capincdirs;  /* where includes are looked for */
 	struct Tree *trees;     /* per root op, after dsl_compile */
 	uint32_t ntrees;
 } Rules;
 
-/* Parses path (and what it includes) into r.  Returns the error count. */
+/* Parses path (and what it includes) into r.  Returns the error count.
+** `include "F"` reads F relative to the including file; where there is no
+** such file, in the folders given with dsl_include_dir(), in order, then
+** in the shipped rulesets' folder (GRAFT_RULESDIR, where `make install`
+** puts them). */
 int dsl_parse(Rules *r, const char *path);
+/* Adds dir (borrowed) to where includes are looked for. */
+void dsl_include_dir(Rules *r, const char *dir);
 /* Checks r; returns the error count (warnings are counted in r->d). */
 int dsl_check(Rules *r);
 /* Builds the variants and decision trees.  Returns the error count. */

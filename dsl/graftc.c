@@ -1,7 +1,7 @@
 /*
 ** graftc.c: the rules compiler's command.
 **
-**   graftc [-o OUT.c] [--header OUT.h] [--line] FILE.rules
+**   graftc [-o OUT.c] [--header OUT.h] [--line] [-I DIR ...] FILE.rules
 **   graftc check FILE.rules
 **
 ** Exit status: 0 on success, 1 after errors in the rules (each reported as
@@ -17,8 +17,12 @@
 
 #include "dsl.h"
 
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+
 static const char usage[] =
-	"usage: graftc [-o OUT.c] [--header OUT.h] [--line] FILE.rules\n"
+	"usage: graftc [-o OUT.c] [--header OUT.h] [--line] [-I DIR ...] FILE.rules\n"
 	"       graftc check FILE.rules\n"
 	"\n"
 	"Compiles a .rules file into a C matcher (docs/rules.md), or only checks it.\n"
@@ -28,7 +32,10 @@ static const char usage[] =
 	"  --line         #line directives back to the .rules file, for debuggers\n"
 	"                 (they change with every line moved above them, so leave\n"
 	"                 them out of generated code that is committed)\n"
-	"  --no-line      none (the default)\n";
+	"  --no-line      none (the default)\n"
+	"  -I DIR         look for included files in DIR too (after the including\n"
+	"                 file's folder; the shipped rulesets are looked for last)\n"
+	"  --version      print graftc's version\n";
 
 /* cantwrite: reports that an output file cannot be written */
 static void
@@ -42,6 +49,8 @@ main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *header = NULL;
 	int checkonly = 0, lines = 0, status = 1;
+	const char **incdirs = NULL;
+	uint32_t ninc = 0, capinc = 0;
 	Module *m;
 	Diag d;
 	Rules r;
@@ -50,7 +59,18 @@ main(int argc, char **argv)
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(usage, stdout);
+			free(incdirs);
 			return 0;
+		} else if (strcmp(a, "--version") == 0) {
+			printf("graftc (graft) %s\n", PACKAGE_VERSION);
+			free(incdirs);
+			return 0;
+		} else if (strcmp(a, "-I") == 0 && i + 1 < argc) {
+			ir_vgrow(&incdirs, &capinc, ninc + 1);
+			incdirs[ninc++] = argv[++i];
+		} else if (strncmp(a, "-I", 2) == 0 && a[2]) {
+			ir_vgrow(&incdirs, &capinc, ninc + 1);
+			incdirs[ninc++] = a + 2;
 		} else if (strcmp(a, "check") == 0 && i == 1) {
 			checkonly = 1;
 		} else if (strcmp(a, "--no-line") == 0 || strcmp(a, "--line") == 0) {
@@ -59,9 +79,11 @@ main(int argc, char **argv)
 			*(a[1] == 'o' ? &out : &header) = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "graftc: error: unknown option '%s'\nTry 'graftc --help'.\n", a);
+			free(incdirs);
 			return 2;
 		} else if (in) {
 			fprintf(stderr, "graftc: error: more than one rules file given\n");
+			free(incdirs);
 			return 2;
 		} else {
 			in = a;
@@ -69,6 +91,7 @@ main(int argc, char **argv)
 	}
 	if (!in) {
 		fprintf(stderr, "graftc: error: no rules file given\nTry 'graftc --help'.\n");
+		free(incdirs);
 		return 2;
 	}
 
@@ -76,6 +99,8 @@ main(int argc, char **argv)
 	ir_diag_init(&d, stderr, m);
 	d.prog = "graftc";
 	dsl_rules_init(&r, m, &d);
+	for (uint32_t i = 0; i < ninc; i++)
+		dsl_include_dir(&r, incdirs[i]);
 
 	/* the pipeline: parse, check, compile, emit; the rules that parsed are
 	   checked even after a syntax error elsewhere, to report more at once */
@@ -127,6 +152,7 @@ main(int argc, char **argv)
 		}
 	}
 done:
+	free(incdirs);
 	dsl_rules_free(&r);
 	ir_diag_free(&d);
 	ir_module_free(m);

@@ -10,11 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compile.h"
 #include "dparse.h"
 #include "rfuncs.h"
 #include "rules.tab.h"
+
+#ifndef GRAFT_RULESDIR
+#define GRAFT_RULESDIR ""       /* no shipped rulesets' folder */
+#endif
 
 /* Limits on what a rules file may read:
 **   MAXINCLUDE  files in one chain of includes (each level of it holds a
@@ -68,6 +73,7 @@ dsl_rules_free(Rules *r)
 	free(r->pats);
 	free(r->exts);
 	free(r->incs);
+	free(r->incdirs);
 	for (uint32_t i = 0; i < r->ntrees; i++)
 		free(r->trees[i].rows);
 	free(r->trees);
@@ -306,8 +312,36 @@ r_include(DParser *p, const RStr *file, const DLTYPE *l)
 	memcpy(path + dir, file->p, file->n);
 	path[dir + file->n] = 0;
 	normpath(path);
+	if (file->p[0] != '/' && access(path, F_OK) != 0) {
+		/* not beside the includer: the folders of -I, then the shipped
+		   rulesets' */
+		Rules *r = p->r;
+		for (uint32_t i = 0; i <= r->nincdirs; i++) {
+			const char *d = i < r->nincdirs ? r->incdirs[i] : GRAFT_RULESDIR;
+			size_t n = strlen(d);
+			char *alt = ir_xmalloc(n + file->n + 2);
+			memcpy(alt, d, n);
+			alt[n] = '/';
+			memcpy(alt + n + 1, file->p, file->n);
+			alt[n + 1 + file->n] = 0;
+			normpath(alt);
+			if (*d && access(alt, F_OK) == 0) {
+				free(path);
+				path = alt;
+				break;
+			}
+			free(alt);
+		}
+	}
 	parsefile(p->r, path, LOC(l));
 	free(path);
+}
+
+void
+dsl_include_dir(Rules *r, const char *dir)
+{
+	ir_vgrow(&r->incdirs, &r->capincdirs, r->nincdirs + 1);
+	r->incdirs[r->nincdirs++] = dir;
 }
 
 void
