@@ -91,6 +91,11 @@ for model in tests/models/mobilenet_v2.onnx tests/models/mobilenet_v2_folded.onn
 	fi
 done
 
+# graft run takes files too
+same "graft run --rules algebra --target ccompiler,host (interpreted as generated)" \
+	"$GRAFT" run --rules algebra --target ccompiler,host --input x=tests/run/x.npy --input y=tests/run/y.npy \
+	tests/run/add.relay
+
 # errors in a file given at run time are graftc's, and exit 1
 printf 'ruleset bad\nnn.relu(nosuch) => nosuch.op(x)\n' >"$tmpdir/bad.rules"
 "$GRAFT" --rules "$tmpdir/bad.rules" "$srcdir/tests/run/add.relay" >"$tmpdir/out" 2>"$tmpdir/err"
