@@ -28,6 +28,10 @@
 
 #include "ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The signature of @main: its parameters, in order, and its results (a
 ** tuple result is flattened into one tensor per field, depth first). */
 typedef struct BeSig {
@@ -85,5 +89,9 @@ typedef struct Backend {
 /* The backends, in the order of BACKENDS; be_find() by name, NULL if none. */
 extern const Backend be_ref, be_c, be_llvm;
 const Backend *be_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

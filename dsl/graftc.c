@@ -51,6 +51,7 @@ main(int argc, char **argv)
 	int checkonly = 0, lines = 0, status = 1;
 	const char **incdirs = NULL;
 	uint32_t ninc = 0, capinc = 0;
+	char exe[4096];
 	Module *m;
 	Diag d;
 	Rules r;
@@ -101,6 +102,19 @@ main(int argc, char **argv)
 	dsl_rules_init(&r, m, &d);
 	for (uint32_t i = 0; i < ninc; i++)
 		dsl_include_dir(&r, incdirs[i]);
+	/* an installed graftc moved elsewhere finds the rulesets installed
+	   beside it (BIN/../share/graft/rulesets) */
+	{
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
+		char *slash;
+		if (n > 0) {
+			exe[n] = 0;
+			if ((slash = strrchr(exe, '/'))) {
+				strcpy(slash, "/../share/graft/rulesets");
+				dsl_include_dir(&r, exe);
+			}
+		}
+	}
 
 	/* the pipeline: parse, check, compile, emit; the rules that parsed are
 	   checked even after a syntax error elsewhere, to report more at once */

@@ -19,6 +19,10 @@
 
 #include "ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
 	NPY_HDR_MAX = 1 << 20,  /* the longest header read, in bytes */
 };
@@ -57,5 +61,9 @@ int npy_write(const char *path, const Tensor *t, char *err, size_t errsz);
 ** into buf[0..size) (cut short with "...)" if it does not fit); returns buf.
 */
 const char *npy_shapestr(char *buf, size_t size, const int64_t *dims, uint32_t rank);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

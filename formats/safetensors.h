@@ -24,6 +24,10 @@
 
 #include "ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct StTensor {
 	const char *name;      /* NUL-terminated UTF-8, owned by the StFile */
 	DType dtype;
@@ -68,5 +72,9 @@ void ir_st_free(StFile *f);
 ** intact, and a device or FIFO is written to, not replaced.  Returns 0, or -1
 ** with "PATH: error: ..." in err. */
 int ir_st_write(const char *path, const StTensor *t, uint32_t n, char *err, size_t errsz);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

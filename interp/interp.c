@@ -20,7 +20,9 @@
 ** state between calls but a scratch array: one Ruleset is used by one
 ** thread at a time.
 */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE               /* open_memstream, RTLD_DEFAULT */
+#endif
 #include <dlfcn.h>
 #include <math.h>
 #include <stdlib.h>

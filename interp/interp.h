@@ -17,6 +17,10 @@
 
 #include "rewrite.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Loads path.  Errors are reported to errs as graftc reports them
 ** (file:line:col: error: ..., with the source line and a caret); returns
 ** NULL then.  An `extern pred NAME` or `extern action NAME` is the
@@ -25,5 +29,9 @@
 ** defines is an error naming it. */
 const Ruleset *interp_load(const char *path, FILE *errs);
 void interp_free(const Ruleset *rs);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

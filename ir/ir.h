@@ -26,6 +26,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef uint32_t NodeId;
 typedef uint32_t TypeId;
 typedef uint32_t Sym;
@@ -67,7 +71,11 @@ void ir_vgrow_(void **p, uint32_t *cap, uint32_t need, size_t esz);
 void *ir_xmalloc(size_t n);
 void *ir_xcalloc(size_t n, size_t sz);
 void *ir_xrealloc(void *p, size_t n);
+#ifdef __cplusplus
+[[noreturn]] void ir_die(const char *fmt, ...);
+#else
 _Noreturn void ir_die(const char *fmt, ...);
+#endif
 
 /* ---------------------------------------------------------------- dtypes */
 
@@ -610,5 +618,9 @@ int ir_infer_types(Module *m, Diag *d);   /* sets Node.type; checks TypeAnns */
 TypeId ir_infer_node(Module *m, NodeId n, Diag *d);
 int ir_verify(Module *m, Diag *d);        /* ids, arity, acyclicity, types */
 uint32_t ir_dce(Module *m);               /* marks unreachable nodes NK_DEAD */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

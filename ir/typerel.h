@@ -6,8 +6,16 @@
 
 #include "ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define OP(id, name, nargs, flags, rel, attrs) TypeRel rel_##rel;
 #include "ops.def"
 #undef OP
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -24,6 +24,10 @@
 
 #include "rewrite.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Where to stop: after which step (the later steps are skipped). */
 typedef enum PartStop {
 	PS_COMPOSITE = 1,       /* merge composites only */
@@ -86,5 +90,9 @@ void ir_partition_explain(FILE *f, const Partitioner *p);
 
 /* Writes what was offloaded, per target and entry, most first. */
 void ir_partition_stats(FILE *f, const Partitioner *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 
 #include "ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct Rw Rw;
 
 /* What an entry of a generated table is. */
@@ -144,7 +148,7 @@ void ir_rewrite_stats(FILE *f, const Ruleset *rs, const RwStats *st);
 static inline OpId
 rw_op(const Module *m, NodeId n)
 {
-	return m->nodes[n].kind == NK_CALL ? m->nodes[n].op : OP_NONE;
+	return m->nodes[n].kind == NK_CALL ? m->nodes[n].op : (OpId)OP_NONE;
 }
 
 static inline int
@@ -209,7 +213,7 @@ static inline int
 rw_dtype(const Module *m, NodeId n)
 {
 	const Type *t = &m->types[m->nodes[n].type];
-	return t->kind == TY_TENSOR ? t->dtype : DT_COUNT;
+	return t->kind == TY_TENSOR ? (int)t->dtype : (int)DT_COUNT;
 }
 
 /* n has a tensor type of this rank whose dims equal dims[] (-1: any) */
@@ -281,5 +285,9 @@ NodeId rw_fold(Rw *rw, NodeId n);
 /* fold_const(R): n is a result R just built; its new nodes are typed, it is
 ** evaluated as rw_fold() does, and those nodes are deleted again */
 NodeId rw_fold_new(Rw *rw, NodeId n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

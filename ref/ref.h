@@ -19,6 +19,10 @@
 
 #include "ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---------------------------------------------------------------- folding */
 
 /* Evaluates the subtree rooted at n, whose leaves must all be constants with
@@ -106,5 +110,9 @@ uint32_t ref_nparams(const RefProg *p);
 ** reporting a run-time error (an integer division by zero) through d. */
 int ref_run(RefProg *p, const RefVal *const *args, RefVal *res, Diag *d);
 void ref_release(RefProg *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 
 #include "ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Parses text (len bytes; it need not be NUL-terminated) named `file` into
 ** m, reporting errors through d.  Returns the number of errors.  The text
 ** must stay alive as long as d quotes from it. */
@@ -38,5 +42,9 @@ void ir_fmt_float(char *buf, size_t size, double v, DType dt);
 
 /* Prints one attribute value in Relay syntax. */
 void ir_attr_print(FILE *f, const Module *m, const AttrVal *v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

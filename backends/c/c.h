@@ -21,11 +21,19 @@
 
 #include "backend.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Writes m as one self-contained C99 file to c (and its header, which c
 ** includes as hname, to h): every global function, or with target set,
 ** only the partitions whose Compiler attribute is target (TVM's
 ** "ccompiler" flow).  Returns 0, or reports through d and returns the
 ** number of errors. */
 int be_c_emit(const Module *m, const char *target, FILE *c, FILE *h, const char *hname, Diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 
 #include "backend.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum BeLlvmOut {
 	BE_LLVM_IR,             /* --emit llvm: LLVM IR text (.ll) */
 	BE_LLVM_OBJ,            /* --emit obj: a native object file (.o) */
@@ -21,5 +25,9 @@ int be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FI
 /* be_llvm.prepare, with where its time went in *st (see BeStats); the
 ** Program is be_llvm's, for be_llvm.run and be_llvm.release. */
 Program *be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 
 #include "ir.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
 ** onnx_import: reads the ONNX model at path into m (which holds no @main
 ** yet), reporting through d.  Returns the number of errors reported; m
@@ -42,5 +46,9 @@ void onnx_relay_name(const char *name, char *b, size_t size);
 
 /* onnx_is_model: whether path names an ONNX model (ends in .onnx) */
 int onnx_is_model(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
