@@ -234,6 +234,10 @@ cident(Emit *e, const char *prefix, const char *text)
 	}
 	while (n > strlen(prefix) && buf[n - 1] == '_')
 		n--;
+	if (n == strlen(prefix) && n) {
+		memcpy(buf + n, "empty", 5);    /* "", "[]": nothing to name it by */
+		n += 5;
+	}
 	buf[n] = 0;
 	name = dsl_strdup(e->r, buf, n);
 	for (uint32_t k = 2; dsl_map_get(&e->names, name) != UINT32_MAX; k++)

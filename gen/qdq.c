@@ -35,15 +35,15 @@
 	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 387, RI_RULE, 0) \
 	/* end */
 #define STRS(X) \
-	X(S_, "") \
 	X(S_NCHW, "NCHW") \
 	X(S_OIHW, "OIHW") \
+	X(S_empty, "") \
 	X(S_float32, "float32") \
 	X(S_TONEAREST, "TONEAREST") \
 	X(S_HALF_TO_EVEN, "HALF_TO_EVEN") \
 	/* end */
 #define LITS(X) \
-	X(L_, "[]") \
+	X(L_empty, "[]") \
 	/* end */
 
 #define ID(id, ...) id,
@@ -679,11 +679,11 @@ rule_scalar_dequantize_params(Rw *rw, uint32_t *rule, NodeId p_d, NodeId p_x, No
 	if (!((((((rw_attr_i(m, p_d, 1 /* axis */) == -1LL) && (rw_rank(rw, p_s) == 1LL)) && (rw_numel(rw, p_s) == 1LL)) && (rw_rank(rw, p_z) <= 1LL)) && (rw_numel(rw, p_z) == 1LL))) || rw->gfail)
 		return 0;
 	AttrId a1 = rw_attrs(rw, OP_RESHAPE);
-	rw_set_lit(rw, a1, 0 /* newshape */, L_);
+	rw_set_lit(rw, a1, 0 /* newshape */, L_empty);
 	NodeId t2 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_s }, 1, a1);
 	NodeId t3 = rw_fold_new(rw, t2);
 	AttrId a4 = rw_attrs(rw, OP_RESHAPE);
-	rw_set_lit(rw, a4, 0 /* newshape */, L_);
+	rw_set_lit(rw, a4, 0 /* newshape */, L_empty);
 	NodeId t5 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_z }, 1, a4);
 	NodeId t6 = rw_fold_new(rw, t5);
 	AttrId a7 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, p_d);
@@ -706,11 +706,11 @@ rule_scalar_quantize_params(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, Node
 	if (!((((((rw_attr_i(m, p_q, 1 /* axis */) == -1LL) && (rw_rank(rw, p_s) == 1LL)) && (rw_numel(rw, p_s) == 1LL)) && (rw_rank(rw, p_z) <= 1LL)) && (rw_numel(rw, p_z) == 1LL))) || rw->gfail)
 		return 0;
 	AttrId a1 = rw_attrs(rw, OP_RESHAPE);
-	rw_set_lit(rw, a1, 0 /* newshape */, L_);
+	rw_set_lit(rw, a1, 0 /* newshape */, L_empty);
 	NodeId t2 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_s }, 1, a1);
 	NodeId t3 = rw_fold_new(rw, t2);
 	AttrId a4 = rw_attrs(rw, OP_RESHAPE);
-	rw_set_lit(rw, a4, 0 /* newshape */, L_);
+	rw_set_lit(rw, a4, 0 /* newshape */, L_empty);
 	NodeId t5 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_z }, 1, a4);
 	NodeId t6 = rw_fold_new(rw, t5);
 	AttrId a7 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
@@ -1201,7 +1201,7 @@ match_qnn_quantize_at_qdq_conv2d_bias_42d4(Rw *rw, uint32_t *rule, NodeId v, Nod
 	NodeId r;
 	NodeId v_0_0_0, v_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0, v_0_0_1_1;
 
-	if (rw_attr_s(m, v_0_0, 8 /* out_layout */) == rw->syms[S_]) {
+	if (rw_attr_s(m, v_0_0, 8 /* out_layout */) == rw->syms[S_empty]) {
 		v_0_0_0 = rw_arg(m, v_0_0, 0);
 		if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
 			v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
@@ -1332,7 +1332,7 @@ match_qnn_quantize_v_0_nn_conv2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, N
 
 	if (rw_attr_s(m, v_0, 6 /* data_layout */) == rw->syms[S_NCHW]) {
 		if (rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[S_OIHW]) {
-			if (rw_attr_s(m, v_0, 8 /* out_layout */) == rw->syms[S_]) {
+			if (rw_attr_s(m, v_0, 8 /* out_layout */) == rw->syms[S_empty]) {
 				v_0_0 = rw_arg(m, v_0, 0);
 				if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
 					v_0_0_1 = rw_arg(m, v_0_0, 1);
