@@ -295,6 +295,20 @@ unknownop(Check *c, const Ast *a, const char *what)
 		ir_error(c->d, a->loc, "unknown %s '%s'", what, a->s);
 }
 
+/* undeclared: op is a plugin's and this file has no `extern op` for it:
+** reported, so that the file compiles with graftc as it loads at run time */
+static int
+undeclared(Check *c, const Ast *a, OpId op)
+{
+	if (op < OP_COUNT)
+		return 0;
+	for (uint32_t i = 0; i < c->r->nxops; i++)
+		if (c->r->xops[i].op == op)
+			return 0;
+	ir_error(c->d, a->loc, "op %s comes from a plugin: declare it with 'extern op %s(...)' first", a->s, a->s);
+	return 1;
+}
+
 /* resolve: resolve and check the calls of pattern a */
 static void
 resolve(Check *c, Ast *a)
@@ -308,6 +322,8 @@ resolve(Check *c, Ast *a)
 			unknownop(c, a, "op");
 			break;
 		}
+		if (undeclared(c, a, op))
+			break;
 		a->op = op;
 		want = (uint32_t)ir_ops[op].nargs;
 		for (uint32_t i = 0; i < a->nkid; i++) {
@@ -1157,6 +1173,8 @@ result(Check *c, const Scope *s, Ast *a, int top)
 		OpId op = ir_op_lookup(a->s, strlen(a->s));
 		const Extern *e;
 		DType dt = scalarctor(a->s);
+		if (op && undeclared(c, a, op))
+			return;
 		if (op) {
 			uint32_t n = 0;
 			a->op = op;

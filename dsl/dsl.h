@@ -150,6 +150,16 @@ typedef struct Extern {
 	int action;             /* 1 action, 0 predicate */
 } Extern;
 
+/* `extern op NAME(operands, attributes)`: an op a plugin registers (a
+** target's fused op), declared so that graftc can check and compile rules
+** that use it without the plugin.  The declaration and the registered op
+** must agree on operands and attribute schema. */
+typedef struct XOp {
+	OpInfo info;            /* name, nargs, attrs (rel NULL) */
+	Loc loc;
+	OpId op;                /* the registered op it names */
+} XOp;
+
 typedef struct Rules {
 	Module *m;
 	Diag *d;
@@ -161,6 +171,11 @@ typedef struct Rules {
 	Rule *rules;     uint32_t nrules, caprules;
 	SubPat *pats;    uint32_t npats, cappats;
 	Extern *exts;    uint32_t nexts, capexts;
+	XOp *xops;       uint32_t nxops, capxops;
+	/* 1 (graftc): an `extern op` the registry lacks is registered from its
+	** declaration, with no type relation; 0 (rules loaded at run time): a
+	** plugin must have registered it */
+	int declops;
 	const char **incs; uint32_t nincs, capincs;   /* files read, for cycles */
 	const char **incdirs; uint32_t nincdirs, capincdirs;  /* where includes are looked for */
 	struct Tree *trees;     /* per root op, after dsl_compile */

@@ -298,11 +298,28 @@ dtname(Emit *e, int dt)
 	return upper(e, "DT_", ir_dtype_names[dt]);
 }
 
-/* opname: the OP_ enum name of an op */
+/* opname: the OP_ enum name of an op; for a plugin's op (extern op), the
+** XOP_ name the generated code compares op ids as seen through
+** rw_lop() with */
 static const char *
 opname(Emit *e, OpId op)
 {
-	return upper(e, "OP_", ir_ops[op].name);
+	return upper(e, op >= OP_COUNT ? "XOP_" : "OP_", ir_ops[op].name);
+}
+
+/* opbuild: the op a result builds: a plugin's op by the id it was
+** registered under */
+static const char *
+opbuild(Emit *e, OpId op)
+{
+	return op >= OP_COUNT ? fmt(e, "rw_gop(rw, %s)", opname(e, op)) : opname(e, op);
+}
+
+/* opof: the op of node x as matching compares it */
+static const char *
+opof(Emit *e, const char *m, const char *x)
+{
+	return e->r->nxops ? fmt(e, "rw_lop(rw, %s)", x) : fmt(e, "rw_op(%s, %s)", m, x);
 }
 
 static const char *
@@ -771,9 +788,9 @@ rcall(Emit *e, const Ast *a, Out *o, int ind)
 				from = b ? b->var : "0";
 			}
 		if (from)
-			put(o, ind, fmt(e, "AttrId %s = rw_attrs_copy(rw, %s, %s);", av, opname(e, a->op), from));
+			put(o, ind, fmt(e, "AttrId %s = rw_attrs_copy(rw, %s, %s);", av, opbuild(e, a->op), from));
 		else
-			put(o, ind, fmt(e, "AttrId %s = rw_attrs(rw, %s);", av, opname(e, a->op)));
+			put(o, ind, fmt(e, "AttrId %s = rw_attrs(rw, %s);", av, opbuild(e, a->op)));
 		for (uint32_t i = 0; i < a->nkid; i++)
 			if (a->kid[i]->kind == A_ATTR)
 				setattr(e, o, ind, av, a->op, ir_op_attr_index(a->op, a->kid[i]->s, strlen(a->kid[i]->s)), a->kid[i]->kid[0]);
@@ -781,9 +798,9 @@ rcall(Emit *e, const Ast *a, Out *o, int ind)
 	t = temp(e);
 	if ((over = e->inplace && a == e->rule->result ? "ip_d, ip_path, ip_n" : NULL))
 		put(o, ind, fmt(e, "NodeId %s = rw_call_in_place(rw, %s, (const NodeId[]){ %s }, %u, %s, %s);", t,
-		                opname(e, a->op), args, n, av, over));
+		                opbuild(e, a->op), args, n, av, over));
 	else
-		put(o, ind, fmt(e, "NodeId %s = rw_call(rw, %s, (const NodeId[]){ %s }, %u, %s);", t, opname(e, a->op),
+		put(o, ind, fmt(e, "NodeId %s = rw_call(rw, %s, (const NodeId[]){ %s }, %u, %s);", t, opbuild(e, a->op),
 		                args, n, av));
 	return t;
 }
@@ -881,7 +898,7 @@ cond(Emit *e, const Step *s)
 	e->usesm = 1;
 	switch (s->kind) {
 	case S_OP:
-		return fmt(e, "rw_op(m, %s) == %s", s->v, opname(e, (OpId)s->n));
+		return fmt(e, "%s == %s", opof(e, "m", s->v), opname(e, (OpId)s->n));
 	case S_KIND:
 		return fmt(e, "rw_kind(m, %s) == %s", s->v, s->k == NK_CONST ? "NK_CONST" : s->k == NK_VAR ? "NK_VAR" :
 		           s->k == NK_TUPLE ? "NK_TUPLE" : "NK_GETITEM");
@@ -1382,7 +1399,7 @@ opswitch(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
 	const char *x = d->test->v;
 
 	e->usesm = 1;
-	put(&f->body, ind, fmt(e, "switch (rw_op(m, %s)) {", x));
+	put(&f->body, ind, fmt(e, "switch (%s) {", opof(e, "m", x)));
 	for (int first = 1; d && d->kind == D_TEST && d->test->kind == S_OP && strcmp(d->test->v, x) == 0 &&
 	     (first || !d->nloads); d = d->no, first = 0) {
 		const char *op = opname(e, (OpId)d->test->n);
@@ -1756,6 +1773,43 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 			free(sorted);
 		}
 	}
+	if (r->nxops) {
+		/* the plugin ops (extern op): declared here as the file declares
+		   them, checked against the registry and bound to their ids when
+		   the ruleset is used */
+		put(&e.tables, 0, "");
+		put(&e.tables, 0, "/* The ops a plugin registers that these rules use (extern op), with the");
+		put(&e.tables, 0, "   schema the rules were checked against.  The code below compares them");
+		put(&e.tables, 0, "   as XOP_ ids through rw_lop() and builds them through rw_gop(). */");
+		for (uint32_t i = 0; i < r->nxops; i++) {
+			const OpInfo *x = &r->xops[i].info;
+			if (!x->nattrs)
+				continue;
+			put(&e.tables, 0, fmt(&e, "static const AttrField %s_attrs[] = {", cname(&e, x->name)));
+			for (int k = 0; k < x->nattrs; k++) {
+				const AttrField *f = &x->attrs[k];
+				static const char *const tn[] = { "0", "AT_INT", "AT_FLOAT", "AT_BOOL", "AT_STR", "AT_DTYPE",
+					"AT_INTS", "AT_INTS2", "AT_INT_INTS", "AT_FLOATS" };
+				put(&e.tables, 1, fmt(&e, "{ %s, %s%s, %s },", cstr(&e, f->name), tn[AT_TYPE(f->type) & 0xff],
+				                      f->type & AT_OPT ? " | AT_OPT" : "", f->deflt ? cstr(&e, f->deflt) : "NULL"));
+			}
+			put(&e.tables, 0, "};");
+		}
+		put(&e.tables, 0, "#define XOPS(X) \\");
+		for (uint32_t i = 0; i < r->nxops; i++) {
+			const OpInfo *x = &r->xops[i].info;
+			put(&e.tables, 1, fmt(&e, "X(%s, %s, %d, %s, %d) \\", opname(&e, r->xops[i].op), cstr(&e, x->name),
+			                      x->nargs, x->nattrs ? fmt(&e, "%s_attrs", cname(&e, x->name)) : "NULL",
+			                      x->nattrs));
+		}
+		put(&e.tables, 1, "/* end */");
+		put(&e.tables, 0, "#define XID(id, ...) id##_,");
+		put(&e.tables, 0, "#define XLOP(id, ...) id = IR_MAXOPS + id##_,");
+		put(&e.tables, 0, "#define XINFO(id, name, nargs, attrs, nattrs) { name, nargs, 0, NULL, attrs, nattrs },");
+		put(&e.tables, 0, "enum { XOPS(XID) NXOPS };");
+		put(&e.tables, 0, "enum { XOPS(XLOP) };");
+		put(&e.tables, 0, "static const OpInfo xops[NXOPS] = { XOPS(XINFO) };");
+	}
 	put(&e.tables, 0, "");
 	put(&e.tables, 0, "#define ID(id, ...) id,");
 	put(&e.tables, 0, "#define TEXT(id, text) text,");
@@ -1782,7 +1836,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 0, "static NodeId");
 	put(&e.funcs, 0, "match(Rw *rw, NodeId v, uint32_t *rule)");
 	put(&e.funcs, 0, "{");
-	put(&e.funcs, 1, "switch (rw_op(rw->m, v)) {");
+	put(&e.funcs, 1, fmt(&e, "switch (%s) {", opof(&e, "rw->m", "v")));
 	put(&e.funcs, 0, "#define CASE(op, fn) case op: return fn(rw, v, rule);");
 	put(&e.funcs, 1, "ROOTS(CASE)");
 	put(&e.funcs, 0, "#undef CASE");
@@ -1820,6 +1874,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		    kinds == 1u << NK_GETITEM ? "1 << NK_GETITEM," : "1 << NK_TUPLE | 1 << NK_GETITEM,");
 	}
 	put(&e.funcs, 1, "0,");
+	put(&e.funcs, 1, r->nxops ? "NXOPS, xops," : "0, NULL,");
 	put(&e.funcs, 0, "};");
 
 	{

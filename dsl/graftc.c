@@ -100,6 +100,7 @@ main(int argc, char **argv)
 	ir_diag_init(&d, stderr, m);
 	d.prog = "graftc";
 	dsl_rules_init(&r, m, &d);
+	r.declops = 1;
 	for (uint32_t i = 0; i < ninc; i++)
 		dsl_include_dir(&r, incdirs[i]);
 	/* an installed graftc moved elsewhere finds the rulesets installed

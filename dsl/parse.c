@@ -72,6 +72,7 @@ dsl_rules_free(Rules *r)
 	free(r->rules);
 	free(r->pats);
 	free(r->exts);
+	free(r->xops);
 	free(r->incs);
 	free(r->incdirs);
 	for (uint32_t i = 0; i < r->ntrees; i++)
@@ -374,6 +375,214 @@ r_extern(DParser *p, const RStr *name, const DLTYPE *l, AList params, int action
 	e->loc = LOC(l);
 	e->nparams = params.n;
 	e->action = action;
+}
+
+/* A bounded text buffer: what does not fit is cut (and then refused). */
+typedef struct Buf {
+	char s[512];
+	size_t n;
+} Buf;
+
+static void
+bputs(Buf *b, const char *t)
+{
+	size_t k = strlen(t);
+	if (b->n + k >= sizeof b->s)
+		k = sizeof b->s - 1 - b->n;
+	memcpy(b->s + b->n, t, k);
+	b->n += k;
+	b->s[b->n] = 0;
+}
+
+/* littext: literal a as Relay text, onto b */
+static void
+littext(Buf *b, const Ast *a)
+{
+	char t[64];
+
+	switch (a->kind) {
+	case A_INT: snprintf(t, sizeof t, "%lld", (long long)a->i); bputs(b, t); break;
+	case A_FLOAT: snprintf(t, sizeof t, "%.17g", a->f); bputs(b, t); break;
+	case A_BOOL: bputs(b, a->i ? "True" : "False"); break;
+	case A_NONE: bputs(b, "None"); break;
+	case A_STR:
+		bputs(b, "\"");
+		for (const char *s = a->s; *s; s++) {
+			char c[3] = { '\\', *s, 0 };
+			bputs(b, *s == '"' || *s == '\\' ? c : c + 1);
+		}
+		bputs(b, "\"");
+		break;
+	case A_LIST:
+		bputs(b, "[");
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			bputs(b, i ? ", " : "");
+			littext(b, a->kid[i]);
+		}
+		bputs(b, "]");
+		break;
+	default:
+		break;
+	}
+}
+
+/* the attribute types an extern op's schema names, as ops.def's AT_ */
+static const struct { const char *name; int type; } attrtypes[] = {
+	{ "int", AT_INT }, { "float", AT_FLOAT }, { "bool", AT_BOOL }, { "str", AT_STR },
+	{ "dtype", AT_DTYPE }, { "ints", AT_INTS }, { "ints2", AT_INTS2 },
+	{ "int_or_ints", AT_INT_INTS }, { "floats", AT_FLOATS },
+};
+
+/* r_xattr: NAME ':' TYPE ['?'] ['=' DEFAULT], an attribute of an extern op:
+** an A_ATTR with the type's name in kid[0] and the default or NULL in kid[1],
+** AF_OPTIONAL for '?' */
+Ast *
+r_xattr(DParser *p, const RStr *name, const DLTYPE *l, const RStr *type, const DLTYPE *tl, int opt,
+        Ast *deflt)
+{
+	Ast *a = dsl_ast(p->r, A_ATTR, LOC(l));
+
+	a->s = str(p, name);
+	a->kid = ir_arena_alloc(&p->r->arena, 2 * sizeof *a->kid);
+	a->kid[0] = r_name(p, type, tl);
+	a->kid[1] = deflt;
+	a->nkid = 2;
+	if (opt)
+		a->flags |= AF_OPTIONAL;
+	return a;
+}
+
+/* sameop: NULL if registered op o has x's operands and schema, else what
+** differs (in a static buffer) */
+static const char *
+sameop(const OpInfo *o, const OpInfo *x)
+{
+	static char why[256];
+#define dsl_strf(r, ...) (snprintf(why, sizeof why, __VA_ARGS__), why)
+	if (o->nargs != x->nargs)
+		return dsl_strf(r, "%d operand%s, not %d", o->nargs, o->nargs == 1 ? "" : "s", x->nargs);
+	if (o->nattrs != x->nattrs)
+		return dsl_strf(r, "%d attribute%s, not %d", o->nattrs, o->nattrs == 1 ? "" : "s", x->nattrs);
+	for (int i = 0; i < o->nattrs; i++) {
+		const AttrField *f = &o->attrs[i], *g = &x->attrs[i];
+		if (strcmp(f->name, g->name))
+			return dsl_strf(r, "attribute %d %s, not %s", i + 1, f->name, g->name);
+		if (AT_TYPE(f->type) != AT_TYPE(g->type))
+			return dsl_strf(r, "attribute %s of another type", f->name);
+		if (!f->deflt != !g->deflt)
+			return dsl_strf(r, "attribute %s %s", f->name, f->deflt ? "with a default" : "required");
+	}
+#undef dsl_strf
+	return NULL;
+}
+
+/* a declared op's type relation in graftc, which never infers types */
+static TypeId
+rel_declared(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	(void)m, (void)args, (void)nargs, (void)attrs, (void)d;
+	return 0;
+}
+
+/*
+** r_xop: `extern op NAME(operands, attributes)`: checks the declaration,
+** then finds the op in the registry (it must agree with the declaration)
+** or, in graftc (r->declops), registers it there, so that patterns name it
+** as any op.
+*/
+void
+r_xop(DParser *p, const RStr *kw, const DLTYPE *kl, const RStr *name, const DLTYPE *l, AList params)
+{
+	Rules *r = p->r;
+	Diag *d = r->d;
+	XOp x;
+	AttrField *f;
+	const char *why;
+	int bad = 0;
+
+	if (kw->n != 2 || memcmp(kw->p, "op", 2) != 0) {
+		ir_error(d, LOC(kl), "expected 'pred', 'action' or 'op' after 'extern', not '%.*s'", (int)kw->n, kw->p);
+		return;
+	}
+	memset(&x, 0, sizeof x);
+	x.info.name = str(p, name);
+	x.loc = LOC(l);
+	f = ir_arena_alloc(&r->arena, (params.n + 1) * sizeof *f);
+	for (uint32_t i = 0; i < params.n; i++) {
+		Ast *a = params.v[i];
+		if (a->kind == A_NAME) {
+			if (x.info.nattrs) {
+				ir_error(d, a->loc, "operand %s follows an attribute; operands come first", a->s);
+				bad = 1;
+			}
+			x.info.nargs++;
+			continue;
+		}
+		{
+			AttrField *g = &f[x.info.nattrs++];
+			size_t k;
+			g->name = a->s;
+			for (k = 0; k < sizeof attrtypes / sizeof *attrtypes; k++)
+				if (strcmp(attrtypes[k].name, a->kid[0]->s) == 0)
+					break;
+			if (k == sizeof attrtypes / sizeof *attrtypes) {
+				ir_error(d, a->kid[0]->loc, "unknown attribute type '%s' (int, float, bool, str, dtype, ints, "
+				         "ints2, int_or_ints or floats)", a->kid[0]->s);
+				bad = 1;
+				continue;
+			}
+			g->type = attrtypes[k].type | (a->flags & AF_OPTIONAL ? AT_OPT : 0);
+			if (a->kid[1]) {
+				Buf b = { "", 0 };
+				AttrVal v;
+				littext(&b, a->kid[1]);
+				g->deflt = dsl_strdup(r, b.s, b.n);
+				if (!ir_attr_parse(r->m, g->deflt, &v) || ir_attr_conform(r->m, g->type, &v)) {
+					ir_error(d, a->kid[1]->loc, "the default %s is not a%s %s", g->deflt,
+					         strchr("aeiou", a->kid[0]->s[0]) ? "n" : "", a->kid[0]->s);
+					bad = 1;
+				}
+			}
+			for (int j = 0; j + 1 < x.info.nattrs; j++)
+				if (strcmp(f[j].name, g->name) == 0) {
+					ir_error(d, a->loc, "attribute %s is declared twice", g->name);
+					bad = 1;
+				}
+		}
+	}
+	x.info.attrs = f;
+	if (bad)
+		return;
+	x.op = ir_op_lookup(x.info.name, strlen(x.info.name));
+	if (x.op && x.op < OP_COUNT) {
+		ir_error(d, x.loc, "%s is a built-in op; 'extern op' declares ops that plugins register", x.info.name);
+		return;
+	}
+	for (uint32_t i = 0; i < r->nxops; i++)
+		if (r->xops[i].op == x.op && x.op) {
+			ir_error(d, x.loc, "extern op %s is declared twice", x.info.name);
+			ir_note(d, r->xops[i].loc, "first declared here");
+			return;
+		}
+	if (x.op && (why = sameop(&ir_ops[x.op], &x.info))) {
+		ir_error(d, x.loc, "extern op %s: the op registered under this name has %s", x.info.name, why);
+		return;
+	}
+	if (!x.op && !r->declops) {
+		ir_error(d, x.loc, "extern op %s: no loaded plugin registers this op (load it with --plugin)",
+		         x.info.name);
+		return;
+	}
+	if (!x.op) {
+		char err[256];
+		x.info.rel = rel_declared;
+		if (!(x.op = ir_op_register(&x.info, err, sizeof err))) {
+			ir_error(d, x.loc, "extern op %s: %s", x.info.name, err);
+			return;
+		}
+	}
+	ir_vgrow(&r->xops, &r->capxops, r->nxops + 1);
+	r->xops[r->nxops++] = x;
 }
 
 /* r_prio: a priority, n or -n; an int, or an error */

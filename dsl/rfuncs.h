@@ -10,6 +10,9 @@ void r_ruleset(DParser *p, const RStr *name, const DLTYPE *l);
 void r_include(DParser *p, const RStr *file, const DLTYPE *l);
 void r_subpat(DParser *p, const RStr *name, const DLTYPE *l, AList params, Ast *body);
 void r_extern(DParser *p, const RStr *name, const DLTYPE *l, AList params, int action);
+void r_xop(DParser *p, const RStr *kw, const DLTYPE *kl, const RStr *name, const DLTYPE *l, AList params);
+Ast *r_xattr(DParser *p, const RStr *name, const DLTYPE *l, const RStr *type, const DLTYPE *tl, int opt,
+             Ast *deflt);
 int r_prio(DParser *p, const RNum *n, int neg, const DLTYPE *l);
 RuleHead r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio);
 void r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const DLTYPE *l,

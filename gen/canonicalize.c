@@ -174,4 +174,5 @@ const Ruleset graft_ruleset_canonicalize = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
+	0, NULL,
 };

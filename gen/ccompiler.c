@@ -184,4 +184,5 @@ const Ruleset graft_ruleset_ccompiler = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
+	0, NULL,
 };

@@ -859,4 +859,5 @@ const Ruleset graft_ruleset_cmsis_nn = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
+	0, NULL,
 };

@@ -910,4 +910,5 @@ const Ruleset graft_ruleset_ethos_n = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
+	0, NULL,
 };

@@ -1874,4 +1874,5 @@ const Ruleset graft_ruleset_qdq = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
+	0, NULL,
 };

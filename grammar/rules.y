@@ -61,7 +61,9 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 %token TARGET "target" COMPOSITE "composite" SUPPORTS "supports"
 
 %type <ast> pat alt prim post atom parg pelem lit attrval tcons tdim guard_opt expr primary earg result
+%type <ast> xparam xdefault_opt
 %type <list> spats pargs pargs_opt pelems lits lits_opt names names_opt eargs eargs_opt tdims
+%type <list> xparams xparams_opt
 %type <head> head
 %type <ival> prio_opt sint
 
@@ -77,6 +79,7 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 
 /* file := {item}
 ** item := ruleset NAME | target "NAME" | include "FILE" | pattern ... | extern ...
+**       | extern op NAME '(' xparams ')' 
 **       | rule | composite NAME [priority N] ':' pat [if guard] | supports pats [if guard] */
 file
 	: %empty
@@ -92,6 +95,8 @@ item
 	                                 { r_extern(p, &$3, &@3, $5, 0); }
 	| EXTERN ACTION IDENT '(' names_opt ')' END
 	                                 { r_extern(p, &$3, &@3, $5, 1); }
+	| EXTERN IDENT IDENT '(' xparams_opt ')' END
+	                                 { r_xop(p, &$2, &@2, &$3, &@3, $5); }
 	| head pat guard_opt ARROW result END
 	                                 { r_rule(p, &$1, $2, $3, $5, &@2, &@3, &@5); }
 	| TARGET STRING END              { r_target(p, &$2, &@2); }
@@ -99,6 +104,30 @@ item
 	                                 { r_composite(p, &$2, &@2, $3, $5, $6, &@5, &@6); }
 	| SUPPORTS spats guard_opt END   { r_supports(p, $2, $3, &@1, &@3); }
 	| error END                      { yyerrok; }
+	;
+
+/* xparams := xparam {',' xparam}: an extern op's operands, then its
+** attributes;  xparam := NAME | NAME ':' TYPE ['?'] ['=' lit] */
+xparams_opt
+	: %empty                         { $$ = r_list0(); }
+	| xparams
+	;
+
+xparams
+	: xparam                         { $$ = dsl_list1(p, $1); }
+	| xparams ',' xparam             { $$ = dsl_list_add(p, $1, $3); }
+	;
+
+xparam
+	: IDENT                          { $$ = r_name(p, &$1, &@1); }
+	| IDENT ':' IDENT xdefault_opt   { $$ = r_xattr(p, &$1, &@1, &$3, &@3, 0, $4); }
+	| IDENT ':' IDENT '?' xdefault_opt
+	                                 { $$ = r_xattr(p, &$1, &@1, &$3, &@3, 1, $5); }
+	;
+
+xdefault_opt
+	: %empty                         { $$ = NULL; }
+	| '=' lit                        { $$ = $2; }
 	;
 
 /* spats := pattern {',' pattern}: a bare op name stands for op(...) */

@@ -96,7 +96,7 @@ typedef struct IProg {
 	uint32_t nstrs, nlits, capstrs, caplits;
 	NameMap strmap, litmap;
 	OpId *roots;
-	ITree *byop;            /* per op, OP_COUNT of them */
+	ITree *byop;            /* per op, IR_MAXOPS of them */
 	ITree tuple, getitem;
 	uint32_t maxslots;
 	/* per extern of the file (Rules.exts): its C function, found by name
@@ -997,7 +997,7 @@ interp_load(const char *path, FILE *errs)
 		prep(p, &ru->variants[0], ru->guard);
 		prep(p, &ru->variants[0], ru->result);
 	}
-	p->byop = ir_xcalloc(OP_COUNT, sizeof *p->byop);
+	p->byop = ir_xcalloc(IR_MAXOPS, sizeof *p->byop);
 	p->roots = ir_xcalloc(r->ntrees + 1, sizeof *p->roots);
 	for (uint32_t i = 0; i < r->ntrees; i++) {
 		const Tree *t = &r->trees[i];

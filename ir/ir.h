@@ -262,7 +262,26 @@ enum {
 	OP_COUNT
 };
 
-extern const OpInfo ir_ops[OP_COUNT];
+/* Room for the built-in ops and those registered at run time. */
+enum { IR_MAXOPS = 512 };
+
+/* The op registry: ir_ops[1 .. ir_op_count()), the built-in ops of ops.def
+** (below OP_COUNT), then the registered ones. */
+extern const OpInfo *const ir_ops;
+OpId ir_op_count(void);
+
+/*
+** ir_op_register: adds an op that ops.def does not have (a target's fused
+** op, registered by a plugin) and returns its id, from OP_COUNT up.  The
+** registry copies o's name and schema; o->rel is kept as given.  The op
+** then reads and prints in Relay text, type-checks through o->rel, and can
+** be named in rules loaded afterwards.  Refused, with 0 and a message in
+** err: a name taken or not dotted identifiers, no type relation, a default
+** that does not read as its attribute's type, a full registry.  Not
+** thread-safe: register ops before modules using them are made.
+*/
+OpId ir_op_register(const OpInfo *o, char *err, size_t nerr);
+
 OpId ir_op_lookup(const char *name, size_t n);     /* OP_NONE if unknown */
 int ir_op_attr_index(OpId op, const char *name, size_t n);  /* -1 if none */
 /* The position in layout ("NHWC") of each letter of ref ("NCHW") into
@@ -389,9 +408,9 @@ struct Module {
 	uint32_t *tyhash;  uint32_t tyhashcap;
 	const char **files; uint32_t nfiles, capfiles;   /* source file names */
 	Arena data;         /* constant tensor data, file names */
-	AttrId opdefaults[OP_COUNT];  /* cached default attributes per op */
-	AttrId oplast[OP_COUNT];      /* per op: the attributes its last call got */
-	uint32_t oprel[OP_COUNT];     /* per op: 1 + the relmemo slot it last found */
+	AttrId opdefaults[IR_MAXOPS]; /* cached default attributes per op */
+	AttrId oplast[IR_MAXOPS];     /* per op: the attributes its last call got */
+	uint32_t oprel[IR_MAXOPS];    /* per op: 1 + the relmemo slot it last found */
 	/* While `reuse` is on, killed nodes are kept by operand count (the
 	** last list holds constants) and new nodes take their ids and operand
 	** slots; while `track` is on, every new node is listed in created. */

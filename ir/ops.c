@@ -1,7 +1,11 @@
 /*
-** ops.c: the op registry, expanded from ops.def.  Lookup by name, attribute
-** lookup by name, and the nearest op name for did-you-mean messages.
+** ops.c: the op registry, expanded from ops.def, and the ops registered at
+** run time (ir_op_register: a plugin's target-specific ops).  Lookup by
+** name, attribute lookup by name, and the nearest op name for did-you-mean
+** messages.
 */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -16,7 +20,7 @@
 #include "ops.def"
 #undef OP
 
-const OpInfo ir_ops[OP_COUNT] = {
+static OpInfo optab[IR_MAXOPS] = {
 	{ "", 0, 0, NULL, NULL, 0 },
 #define OP(id, name, nargs, flags, rel, attrs) \
 	{ name, nargs, flags, rel_##rel, schema_##id + 1, \
@@ -28,11 +32,121 @@ const OpInfo ir_ops[OP_COUNT] = {
 #undef A
 #undef NOATTRS
 
+const OpInfo *const ir_ops = optab;
+static OpId nops = OP_COUNT;    /* built-in ops, then registered ones */
+
+static char *
+dup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(ir_xcalloc(n, 1), s, n);
+}
+
+OpId
+ir_op_count(void)
+{
+	return nops;
+}
+
+/* opname_ok: a registered op's name is dotted identifiers, "acme.conv" */
+static int
+opname_ok(const char *s)
+{
+	int start = 1;
+
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s == '.') {
+			if (start)
+				return 0;
+			start = 1;
+		} else if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+		           (!start && *s >= '0' && *s <= '9')) {
+			start = 0;
+		} else {
+			return 0;
+		}
+	}
+	return !start;
+}
+
+/* ir_op_register: adds op o to the registry (ir.h) */
+OpId
+ir_op_register(const OpInfo *o, char *err, size_t nerr)
+{
+	OpInfo *r;
+	AttrField *fields;
+	Module *m;
+
+	if (!o->name || !opname_ok(o->name)) {
+		snprintf(err, nerr, "op name \"%s\" is not dotted identifiers (\"acme.conv2d\")",
+		         o->name ? o->name : "(null)");
+		return OP_NONE;
+	}
+	if (ir_op_lookup(o->name, strlen(o->name))) {
+		snprintf(err, nerr, "op %s is already registered", o->name);
+		return OP_NONE;
+	}
+	if (nops >= IR_MAXOPS) {
+		snprintf(err, nerr, "op %s: the registry is full (%d ops)", o->name, IR_MAXOPS);
+		return OP_NONE;
+	}
+	if (o->nargs < 0 || o->nargs > 64 || o->nattrs < 0 || o->nattrs > 32 || (o->nattrs && !o->attrs)) {
+		snprintf(err, nerr, "op %s: %d operands and %d attributes (at most 64 and 32)",
+		         o->name, o->nargs, o->nattrs);
+		return OP_NONE;
+	}
+	if (!o->rel) {
+		snprintf(err, nerr, "op %s has no type relation", o->name);
+		return OP_NONE;
+	}
+	/* every default must read and conform, as those of ops.def do */
+	m = ir_module_new();
+	for (int i = 0; i < o->nattrs; i++) {
+		const AttrField *f = &o->attrs[i];
+		AttrVal v;
+		int t = AT_TYPE(f->type) & ~AT_OPT;
+		if (!f->name || !opname_ok(f->name) || strchr(f->name, '.') || t < AT_INT || t > AT_FLOATS ||
+		    (f->type & ~(AT_OPT | AT_ALWAYS | 0xff))) {
+			snprintf(err, nerr, "op %s: attribute %d has a bad name or type", o->name, i);
+			ir_module_free(m);
+			return OP_NONE;
+		}
+		for (int j = 0; j < i; j++)
+			if (strcmp(o->attrs[j].name, f->name) == 0) {
+				snprintf(err, nerr, "op %s: attribute %s is given twice", o->name, f->name);
+				ir_module_free(m);
+				return OP_NONE;
+			}
+		if (f->deflt && (!ir_attr_parse(m, f->deflt, &v) || ir_attr_conform(m, f->type, &v))) {
+			snprintf(err, nerr, "op %s: the default %s of attribute %s does not read as its type",
+			         o->name, f->deflt, f->name);
+			ir_module_free(m);
+			return OP_NONE;
+		}
+	}
+	ir_module_free(m);
+	/* the registry keeps its own copies: the caller's may go away */
+	r = &optab[nops];
+	*r = *o;
+	r->flags &= OPF_COMM | OPF_ELEM | OPF_BCAST | OPF_QNN | OPF_TUPLE;
+	r->name = dup(o->name);
+	fields = o->nattrs ? ir_xcalloc((size_t)o->nattrs, sizeof *fields) : NULL;
+	for (int i = 0; i < o->nattrs; i++) {
+		fields[i].name = dup(o->attrs[i].name);
+		fields[i].type = o->attrs[i].type;
+		fields[i].deflt = o->attrs[i].deflt ? dup(o->attrs[i].deflt) : NULL;
+	}
+	r->attrs = fields;
+	return nops++;
+}
+
 OpId
 ir_op_lookup(const char *name, size_t n)
 {
-	/* a linear scan: ~50 ops, and callers intern the result */
-	for (OpId i = 1; i < OP_COUNT; i++)
+	/* a linear scan: ~100 ops, and callers intern the result */
+	for (OpId i = 1; i < nops; i++)
 		if (strlen(ir_ops[i].name) == n && memcmp(ir_ops[i].name, name, n) == 0)
 			return i;
 	return OP_NONE;
@@ -81,7 +195,7 @@ ir_op_suggest(const char *name, size_t n)
 	OpId best = OP_NONE;
 	int bestd = 99, bestfull = 99;
 
-	for (OpId i = 1; i < OP_COUNT; i++) {
+	for (OpId i = 1; i < nops; i++) {
 		const char *cand = ir_ops[i].name;
 		const char *dot = strrchr(cand, '.');
 		int full = editdist(name, n, cand), d = full;

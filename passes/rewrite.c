@@ -673,6 +673,35 @@ logadd(Log *l, uint64_t old, uint64_t new, uint32_t rule)
 
 /* ---------------------------------------------------------------- driver */
 
+/* ir_ruleset_ops_ok: rs's plugin ops are registered as declared (rewrite.h) */
+int
+ir_ruleset_ops_ok(const Ruleset *rs, char *err, size_t nerr)
+{
+	for (uint32_t i = 0; i < rs->nxops; i++) {
+		const OpInfo *x = &rs->xops[i];
+		OpId op = ir_op_lookup(x->name, strlen(x->name));
+		const OpInfo *o = &ir_ops[op];
+		if (!op || op < OP_COUNT) {
+			snprintf(err, nerr, "ruleset %s uses op %s, which %s", rs->name, x->name,
+			         op ? "is a built-in op here" : "no loaded plugin registers");
+			return 0;
+		}
+		if (o->nargs != x->nargs || o->nattrs != x->nattrs) {
+			snprintf(err, nerr, "ruleset %s was compiled for op %s with %d operands and %d attributes; "
+			         "the registered op has %d and %d", rs->name, x->name, x->nargs, x->nattrs, o->nargs, o->nattrs);
+			return 0;
+		}
+		for (int k = 0; k < x->nattrs; k++)
+			if (strcmp(o->attrs[k].name, x->attrs[k].name) || AT_TYPE(o->attrs[k].type) != AT_TYPE(x->attrs[k].type)) {
+				snprintf(err, nerr, "ruleset %s was compiled for op %s with attribute %d %s; the registered "
+				         "op's is %s, or of another type", rs->name, x->name, k + 1, x->attrs[k].name,
+				         o->attrs[k].name);
+				return 0;
+			}
+	}
+	return 1;
+}
+
 void
 ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 {
@@ -687,15 +716,33 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 	for (uint32_t i = 0; i < rs->nlits; i++)
 		if (!ir_attr_parse(m, rs->lits[i], &rw->lits[i]))
 			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
-	rw->isroot = ir_xcalloc(OP_COUNT, 1);
+	rw->isroot = ir_xcalloc(IR_MAXOPS, 1);
+	if (rs->nxops) {
+		char err[512];
+		rw->xop = ir_xcalloc(rs->nxops, sizeof *rw->xop);
+		rw->lop = ir_xcalloc(IR_MAXOPS, sizeof *rw->lop);
+		for (OpId op = 0; op < IR_MAXOPS; op++)
+			rw->lop[op] = op;
+		if (!ir_ruleset_ops_ok(rs, err, sizeof err)) {
+			/* nothing is rooted: the ruleset matches nothing */
+			if (d)
+				ir_error(d, (Loc){ 0, 0, 0 }, "%s", err);
+			goto scratch;
+		}
+		for (uint32_t i = 0; i < rs->nxops; i++) {
+			rw->xop[i] = ir_op_lookup(rs->xops[i].name, strlen(rs->xops[i].name));
+			rw->lop[rw->xop[i]] = (OpId)(IR_MAXOPS + i);
+		}
+	}
 	if (rs->roots) {
 		for (uint32_t i = 0; i < rs->nroots; i++)
-			rw->isroot[rs->roots[i]] = 1;
+			rw->isroot[rw_gop(rw, rs->roots[i])] = 1;
 		rw->rootkinds = rs->rootkinds;
 	} else {
-		memset(rw->isroot, 1, OP_COUNT);
+		memset(rw->isroot, 1, IR_MAXOPS);
 		rw->rootkinds = 1u << NK_TUPLE | 1u << NK_GETITEM;
 	}
+scratch:
 	{
 		/* scratch attributes for dry runs: room for any op's */
 		AttrVal none[32];
@@ -711,6 +758,8 @@ ir_rw_free(Rw *rw)
 	free(rw->lits);
 	free(rw->isroot);
 	free(rw->tb);
+	free(rw->xop);
+	free(rw->lop);
 }
 
 typedef struct Work {

@@ -67,6 +67,11 @@ typedef struct Ruleset {
 	/* what match() runs on when it is not generated code: a ruleset
 	** loaded at run time (interp/) keeps its decision trees here */
 	const void *impl;
+	/* the plugin ops its rules use (`extern op`), as declared: generated
+	** code knows them by the local ids IR_MAXOPS + i, which ir_rw_init()
+	** binds to the ops registered under these names */
+	uint32_t nxops;
+	const OpInfo *xops;
 } Ruleset;
 
 struct Rw {
@@ -102,6 +107,10 @@ struct Rw {
 	** the entry's guard is false */
 	void (*report)(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok);
 	void *ctx;
+	/* rs->xops bound: xop[i] the id registered op i has; lop[op] the id
+	** generated code compares op as (op itself, or IR_MAXOPS + i) */
+	OpId *xop;
+	OpId *lop;
 };
 
 /* ---------------------------------------------------------------- driver */
@@ -118,8 +127,14 @@ typedef struct RwStats {
 ** stats->fired). */
 int ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats);
 
+/* Whether the plugin ops rs declares (rs->xops) are registered, with the
+** operands and attribute schema rs was compiled against.  Returns 1, or 0
+** with what is wrong in err. */
+int ir_ruleset_ops_ok(const Ruleset *rs, char *err, size_t nerr);
+
 /* A rewrite context for rs on m (what ir_rewrite uses; benchmarks call
-** rs->match directly with one). */
+** rs->match directly with one).  A ruleset whose plugin ops are not
+** registered (ir_ruleset_ops_ok) matches nothing in it. */
 void ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d);
 void ir_rw_free(Rw *rw);
 
@@ -149,6 +164,21 @@ static inline OpId
 rw_op(const Module *m, NodeId n)
 {
 	return m->nodes[n].kind == NK_CALL ? m->nodes[n].op : (OpId)OP_NONE;
+}
+
+/* the op of n as a ruleset with plugin ops compares it: a plugin op i as
+** IR_MAXOPS + i (its XOP_ constant), another op as itself */
+static inline OpId
+rw_lop(const Rw *rw, NodeId n)
+{
+	return rw->lop[rw_op(rw->m, n)];
+}
+
+/* the registered id of an op the generated code names: XOP_ or OP_ */
+static inline OpId
+rw_gop(const Rw *rw, OpId op)
+{
+	return op >= IR_MAXOPS ? rw->xop[op - IR_MAXOPS] : op;
 }
 
 static inline int

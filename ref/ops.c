@@ -2433,6 +2433,33 @@ ref_op_exact(OpId op)
 	return 0;
 }
 
+/* the reference kernels of registered ops, by op - OP_COUNT */
+static RefKernel *kernels[IR_MAXOPS - OP_COUNT];
+
+/* ref_kernel_register: op's reference kernel (ref.h) */
+int
+ref_kernel_register(OpId op, RefKernel *k)
+{
+	if (op < OP_COUNT || op >= ir_op_count() || !k || kernels[op - OP_COUNT])
+		return 0;
+	kernels[op - OP_COUNT] = k;
+	return 1;
+}
+
+/* plugin: runs registered op o with its kernel */
+static int
+plugin(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
+{
+	char err[256] = "";
+
+	if (!kernels[o->op - OP_COUNT])
+		return fail(c, o, "no kernel");
+	ref_valloc(r);
+	if (kernels[o->op - OP_COUNT](c->m, &c->m->attrs[o->attrs], a, o->nargs, r, err, sizeof err))
+		return fail(c, o, "%s", err[0] ? err : "its kernel failed");
+	return 0;
+}
+
 /* ref_op: runs op o on a[] into r (ref.h); r gets the shape of o's type first */
 int
 ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
@@ -2478,7 +2505,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_SPLIT: bad = split(c, o, a, r); break;
 	case OP_NN_DEPTH_TO_SPACE: bad = depth2space(c, o, a, r); break;
 	case OP_IMAGE_RESIZE2D: bad = resize(c, o, a, r); break;
-	default: bad = fail(c, o, "no kernel"); break;
+	default: bad = o->op >= OP_COUNT ? plugin(c, o, a, r) : fail(c, o, "no kernel"); break;
 	}
 	if (bad)
 		ref_vdrop(r);
@@ -2606,6 +2633,8 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		break;
 	}
 	default:
+		if (nd->op >= OP_COUNT && !kernels[nd->op - OP_COUNT])
+			REFUSE("the ref backend has no kernel for %s: the plugin that registers it gives none", name);
 		break;
 	}
 #undef REFUSE

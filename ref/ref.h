@@ -15,6 +15,7 @@
 #ifndef GRAFT_REF_H
 #define GRAFT_REF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ir.h"
@@ -93,6 +94,21 @@ void ref_vcopy(RefVal *dst, const RefVal *src);   /* a new hold on src */
 ** known dims, at most IR_MAXDIMS of them. */
 int ref_vshape(const Module *m, TypeId t, RefVal *v);
 void ref_valloc(RefVal *v);                /* gives v fresh data, held once */
+
+/* ---------------------------------------------------------------- registered ops */
+
+/* The reference kernel of an op registered with ir_op_register(): computes
+** the call's result into out, already shaped as the call's type says and
+** given fresh data, from args[0..nargs) (tensors) and the call's attributes
+** (attrs[i] for the op's schema field i; strings through ir_symstr(m, ...)).
+** Returns 0, or nonzero with a message in err. */
+typedef int RefKernel(const Module *m, const AttrVal *attrs, const RefVal *const *args,
+                      uint32_t nargs, RefVal *out, char *err, size_t nerr);
+
+/* Gives registered op op (OP_COUNT or above) its kernel, which the ref
+** backend, constant folding and `graft run` then use.  Returns 1, or 0 if
+** op is not a registered op or has a kernel already. */
+int ref_kernel_register(OpId op, RefKernel *k);
 
 /* ---------------------------------------------------------------- programs */
 

@@ -188,4 +188,5 @@ const Ruleset graft_ruleset_algebra = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
+	0, NULL,
 };
