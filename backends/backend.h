@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ir.h"
 
@@ -85,6 +86,46 @@ typedef struct Backend {
 	int (*run)(Program *p, const Tensor *in, Tensor *out, Diag *d);
 	void (*release)(Program *p);
 } Backend;
+
+/* ---------------------------------------------------------------- target codegens */
+
+/*
+** A target's own code generator, which a plugin registers (TVM's
+** relay.ext.<target>): what becomes of the partitions whose Compiler
+** attribute names its target.  emit() writes code for them (`graft
+** --emit-target T`); prepare() and run() execute one partition, called by
+** `graft run` (on the ref backend) wherever @main calls it, while the rest
+** of the model runs on the chosen backend.
+**
+**   emit     fns[0..nfns): the target's partitions, global functions of
+**            the typed module m, in the module's order; returns 0, or the
+**            number of errors it reported through d
+**   prepare  partition fn, ready to run; NULL after reporting through d
+**   run      in[0..nin) its parameters (borrowed); fills out[0..nout),
+**            its result (a tuple flattened), with shapes and dtypes set
+**            and data NULL: run allocates the data with malloc, which the
+**            caller frees.  Returns 0, or reports through d and returns
+**            nonzero
+**   release  frees what prepare made
+*/
+typedef struct BeCodegen {
+	const char *target;
+	int (*emit)(const Module *m, const NodeId *fns, uint32_t nfns, FILE *f, Diag *d);
+	void *(*prepare)(const Module *m, NodeId fn, Diag *d);
+	int (*run)(void *prog, const Tensor *in, uint32_t nin, Tensor *out, uint32_t nout, Diag *d);
+	void (*release)(void *prog);
+} BeCodegen;
+
+/* Registers cg (copied; its functions must stay loaded).  Returns 1, or 0
+** with a message in err: no target, no functions, a target taken. */
+int be_codegen_register(const BeCodegen *cg, char *err, size_t nerr);
+/* The codegen of target, or NULL. */
+const BeCodegen *be_codegen_find(const char *target);
+/* The codegen of global function fn of m, by its Compiler attribute, or NULL. */
+const BeCodegen *be_codegen_of(const Module *m, NodeId fn);
+/* For backends that cannot call out to a codegen: reports each function of
+** m a codegen would run; returns the number of errors. */
+int be_codegen_check(const Module *m, const char *backend, Diag *d);
 
 /* The backends, in the order of BACKENDS; be_find() by name, NULL if none. */
 extern const Backend be_ref, be_c, be_llvm;

@@ -1,7 +1,7 @@
 /*
 ** graft.c: the graft command.
 **
-**   graft [--rules NAME ...] [--target "T1, T2, host"]
+**   graft [--plugin LIB.so ...] [--rules NAME ...] [--target "T1, T2, host"]
 **         [--emit relay|dot|c|llvm|obj] [--emit-target NAME] [-O0..3]
 **         [--explain] [--stats] [--params FILE] [--save-params FILE]
 **         [--show-types] [--verify] [-o OUT] MODEL.relay|MODEL.onnx
@@ -49,7 +49,8 @@ typedef struct Opts {
 	Pipeline p;
 	const char *save_params;
 	const char *out;
-	const char *emit_target;        /* --emit-target: c only */
+	const char *emit_target;        /* --emit-target: a plugin's codegen, or c */
+	int emit_given;                 /* --emit was given */
 	int show_types;
 	int opt;                        /* -O: c, llvm and obj; default 2 */
 	Emit emit;
@@ -62,15 +63,21 @@ static const char usage[] =
 	"infers and checks its types, and prints it.\n"
 	"\n"
 	"options:\n"
-	"  --rules NAME         apply a built-in ruleset until nothing matches;\n"
-	"                       repeat to apply several, in order\n"
-	"  --target \"T, host\"   partition for the built-in targets listed before\n"
-	"                       the host (the tvmc convention), in that order\n"
+	"  --rules NAME         apply a ruleset until nothing matches: a built-in\n"
+	"                       or plugin one, or a FILE.rules (a name holding '/'\n"
+	"                       or ending in .rules); repeat to apply several\n"
+	"  --target \"T, host\"   partition for the targets listed before the host\n"
+	"                       (the tvmc convention), in that order: built-in or\n"
+	"                       plugin target tables, or .rules files\n"
+	"  --plugin LIB.so      load a plugin: its rulesets, targets, ops and\n"
+	"                       codegens (repeatable; see docs/embedding.md)\n"
 	"  --emit relay|dot     print Relay text (the default), or a Graphviz\n"
 	"                       picture with one colour per target\n"
 	"  --emit c             write C99 source to -o FILE.c and its header to\n"
 	"                       FILE.h (entry points: see backends/c/c.h)\n"
-	"  --emit-target NAME   with --emit c: only the partitions for target NAME\n"
+	"  --emit-target NAME   hand the partitions for target NAME to the codegen\n"
+	"                       its plugin registered; with --emit c, write C for\n"
+	"                       those partitions only\n"
 	"  --emit llvm|obj      write LLVM IR (.ll), or a native object file (and,\n"
 	"                       for -o FILE.o, its header FILE.h), to -o FILE\n"
 	"  -O0, -O1, -O2, -O3   optimization level of --emit llvm|obj (default -O2)\n"
@@ -157,6 +164,11 @@ parseargs(int argc, char **argv, Opts *o)
 				return 0;
 			}
 			o->emit = (Emit)k;
+			o->emit_given = 1;
+		} else if (strcmp(a, "--plugin") == 0) {
+			i++;    /* loaded already: graft_plugins_load() */
+		} else if (strncmp(a, "--plugin=", 9) == 0) {
+			continue;
 		} else if (strcmp(a, "--emit-target") == 0) {
 			if (++i == argc) {
 				fprintf(stderr, "graft: error: option '--emit-target' needs a target name\n");
@@ -220,20 +232,55 @@ parseargs(int argc, char **argv, Opts *o)
 		}
 	}
 	if (o->emit_target) {
-		int k;
-		if (o->emit != EM_C) {
-			fprintf(stderr, "graft: error: --emit-target needs --emit c\n");
+		const BeCodegen *cg = be_codegen_find(o->emit_target);
+		if (o->emit_given ? o->emit != EM_C : !cg || !cg->emit) {
+			fprintf(stderr, "graft: error: --emit-target %s: %s\n", o->emit_target, o->emit_given ?
+			        "goes with --emit c, or alone for a target whose plugin registers a codegen" :
+			        "no loaded plugin registers a codegen for this target; --emit c writes C for its partitions");
 			return 0;
 		}
-		for (k = 0; k < o->p.ntargets && strcmp(o->p.targets[k]->name, o->emit_target) != 0; k++)
-			;
-		if (k == o->p.ntargets) {
-			fprintf(stderr, "graft: error: --emit-target %s: not a target of --target, so the model has "
-			        "no partition for it\n", o->emit_target);
+		if (o->save_params) {
+			fprintf(stderr, "graft: error: --save-params goes with --emit relay, not --emit-target\n");
 			return 0;
 		}
 	}
 	return 1;
+}
+
+/* hastarget: whether --emit-target names a target of --target (known
+** once the pipeline has loaded the .rules files among them) */
+static int
+hastarget(const Opts *o)
+{
+	for (int k = 0; k < o->p.ntargets; k++)
+		if (o->p.targets[k] && strcmp(o->p.targets[k]->name, o->emit_target) == 0)
+			return 1;
+	fprintf(stderr, "graft: error: --emit-target %s: not a target of --target, so the model has no partition "
+	        "for it\n", o->emit_target);
+	return 0;
+}
+
+/* cgemit: --emit-target T alone: T's partitions through its plugin's codegen */
+static int
+cgemit(const Module *m, const Opts *o, FILE *out, FILE *h, const char *hbase, Diag *d)
+{
+	const BeCodegen *cg = be_codegen_find(o->emit_target);
+	NodeId *fns = ir_xcalloc(m->nglobals + 1, sizeof *fns);
+	uint32_t n = 0;
+	int errs;
+
+	(void)h, (void)hbase;
+	for (uint32_t k = 0; k < m->nglobals; k++)
+		if (be_codegen_of(m, m->globals[k].fn) == cg)
+			fns[n++] = m->globals[k].fn;
+	if (!n) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "the model has no partition for target '%s'", o->emit_target);
+		free(fns);
+		return 1;
+	}
+	errs = cg->emit(m, fns, n, out, d);
+	free(fns);
+	return errs || ferror(out);
 }
 
 /* cantwrite: reports that an output file cannot be written; returns 0 */
@@ -293,7 +340,7 @@ emit_files(const Module *m, const Opts *o, Diag *d, int want_h,
 	IrOut fc, fh;
 	int ok = 0;
 
-	if (ir_out_open(&fc, o->out, 0) != 0) {
+	if (ir_out_open(&fc, o->out ? o->out : "-", 0) != 0) {
 		free(h);
 		return cantwrite(&fc);
 	}
@@ -347,6 +394,8 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
 		return graft_run(argc - 1, argv + 1);
+	if (graft_plugins_load(argc, argv))
+		return 1;
 	if (!parseargs(argc, argv, &o)) {
 		fputs("Try 'graft --help'.\n", stderr);
 		graft_pipeline_free(&o.p);
@@ -359,7 +408,11 @@ main(int argc, char **argv)
 	   output: Relay text or Graphviz (and the parameters), C, LLVM */
 	if (graft_pipeline(&o.p, m, &d, &params))
 		goto out;
-	if (o.emit == EM_C)
+	if (o.emit_target && !hastarget(&o))
+		goto out;
+	if (o.emit_target && !o.emit_given)
+		ok = emit_files(m, &o, &d, 0, cgemit);
+	else if (o.emit == EM_C)
 		ok = emit_files(m, &o, &d, 1, cemit);
 	else if (o.emit == EM_LLVM || o.emit == EM_OBJ)
 		ok = emit_files(m, &o, &d, o.emit == EM_OBJ && suffix(o.out, ".o"), llvmemit);

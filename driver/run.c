@@ -69,8 +69,11 @@ static const char usage[] =
 	"                       (C compiled with cc) or llvm (LLVM's JIT)\n"
 	"  -O0, -O1, -O2, -O3   optimization level of the c and llvm backends\n"
 	"                       (default -O2)\n"
-	"  --rules NAME         apply a built-in ruleset first; repeat for several\n"
-	"  --target \"T, host\"   partition for the built-in targets before the host\n"
+	"  --rules NAME         apply a ruleset first (built-in, a plugin's, or a\n"
+	"                       FILE.rules); repeat for several\n"
+	"  --target \"T, host\"   partition for the targets before the host\n"
+	"  --plugin LIB.so      load a plugin (repeatable): its partitions run\n"
+	"                       through its codegen (with --backend ref)\n"
 	"  --params FILE        bind constants and @main parameters from a\n"
 	"                       safetensors file\n"
 	"  --stats              print how often each rule fired (to standard error)\n"
@@ -127,7 +130,8 @@ parseargs(int argc, char **argv, RunOpts *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int takes = strcmp(a, "--rules") == 0 || strcmp(a, "--target") == 0 || strcmp(a, "--backend") == 0 ||
-		            strcmp(a, "--params") == 0 || strcmp(a, "--input") == 0 || strcmp(a, "--output") == 0;
+		            strcmp(a, "--params") == 0 || strcmp(a, "--input") == 0 || strcmp(a, "--output") == 0 ||
+		            strcmp(a, "--plugin") == 0;
 		const char *v = NULL;
 
 		if (takes) {
@@ -155,6 +159,8 @@ parseargs(int argc, char **argv, RunOpts *o)
 				        be_ref.name, be_c.name, be_llvm.name);
 				return 0;
 			}
+		} else if (strcmp(a, "--plugin") == 0 || strncmp(a, "--plugin=", 9) == 0) {
+			continue;       /* loaded already: graft_plugins_load() */
 		} else if (strcmp(a, "--params") == 0) {
 			o->p.params = v;
 		} else if (strcmp(a, "--input") == 0) {
@@ -365,6 +371,11 @@ execute(const RunOpts *o, const Module *m, Diag *d)
 	}
 	if (errs)
 		goto out;
+	/* the partitions a plugin's codegen runs: only the ref backend calls out */
+	if (o->be != &be_ref && be_codegen_check(m, o->be->name, d)) {
+		errs++;
+		goto out;
+	}
 	if (!(prog = o->be->prepare(m, &o->bo, d))) {
 		errs++;
 		goto out;
@@ -415,6 +426,8 @@ graft_run(int argc, char **argv)
 	int r, status = 1;
 
 	memset(&o, 0, sizeof o);
+	if (graft_plugins_load(argc, argv))
+		return 1;
 	if ((r = parseargs(argc, argv, &o)) <= 0) {
 		if (r == 0)
 			fputs("Try 'graft run --help'.\n", stderr);

@@ -12,7 +12,8 @@
 **   rewrite.h     the rewrite driver and what generated matchers call;
 **   partition.h   the partitioner;  bind.h  parameters bound from files
 **   interp.h      .rules files loaded at run time
-**   backend.h     the execution backends (ref, c, llvm)
+**   backend.h     the execution backends (ref, c, llvm), target codegens
+**   plugin.h      plugins: loading them, and what they register
 **   onnx.h        the ONNX importer
 **   version.h     GRAFT_VERSION_*
 **
@@ -35,6 +36,7 @@
 #include "bind.h"
 #include "interp.h"
 #include "backend.h"
+#include "plugin.h"
 #include "onnx.h"
 
 #endif

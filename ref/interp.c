@@ -26,6 +26,7 @@ enum {
 	IK_TUPLE,   /* a tuple of the operand slots */
 	IK_ITEM,    /* aux = field index of the operand tuple */
 	IK_CALL,    /* aux = the procedure called with the operands */
+	IK_EXT,     /* aux = the claimed function (RefProg.exts) called */
 };
 
 typedef struct Ins {
@@ -66,6 +67,9 @@ struct RefProg {
 	uint32_t main;
 	unsigned char **data;  /* constant copies, owned */
 	uint32_t ndata, capdata;
+	RefExt ext;         /* who runs claimed functions (ref_prepare_ext) */
+	struct { NodeId fn; void *h; } *exts;   /* the functions claimed */
+	uint32_t nexts, capexts;
 };
 
 /* Compile: the state of compiling procedures from one module. */
@@ -286,6 +290,28 @@ node(Comp *cp, Proc *pr, Map *slots, NodeId n)
 			     nd->nargs - 1, ir_func_nparams(m, fn));
 			return 0;
 		}
+		if (cp->p && cp->p->ext.claim && m->nodes[callee].kind == NK_GLOBAL) {
+			/* a function something else runs: asked once per function */
+			RefProg *p = cp->p;
+			int failed = 0;
+			for (idx = 0; idx < p->nexts && p->exts[idx].fn != fn; idx++)
+				;
+			if (idx == p->nexts) {
+				void *h = p->ext.claim(p->ext.ctx, m, fn, cp->d, &failed);
+				if (failed) {
+					cp->errors++;
+					return 0;
+				}
+				ir_vgrow(&p->exts, &p->capexts, p->nexts + 1);
+				p->exts[p->nexts].fn = fn;
+				p->exts[p->nexts++].h = h;
+			}
+			if (p->exts[idx].h) {
+				in = emit(cp, pr, slots, n, IK_EXT, 1);
+				in->aux = idx;
+				return 1;
+			}
+		}
 		if (!compilefn(cp, fn, &idx))
 			return 0;
 		in = emit(cp, pr, slots, n, IK_CALL, 1);
@@ -439,6 +465,12 @@ exec(const RefProg *p, const Proc *pr, const Ins *in, RefCtx *c, RefVal *fr)
 	case IK_CALL:
 		bad = runproc(p, &p->procs[in->aux], c, a, r);
 		break;
+	case IK_EXT:
+		memset(r, 0, sizeof *r);
+		bad = p->ext.run(p->ext.ctx, p->exts[in->aux].h, a, in->nargs, r, c->d);
+		if (bad)
+			ref_vdrop(r);
+		break;
 	}
 	if (a != small)
 		free((void *)a);
@@ -518,6 +550,10 @@ ref_release(RefProg *p)
 {
 	if (!p)
 		return;
+	for (uint32_t i = 0; i < p->nexts; i++)
+		if (p->exts[i].h && p->ext.release)
+			p->ext.release(p->ext.ctx, p->exts[i].h);
+	free(p->exts);
 	for (uint32_t i = 0; i < p->nprocs; i++)
 		procfree(&p->procs[i]);
 	free(p->procs);
@@ -542,10 +578,18 @@ ref_release(RefProg *p)
 RefProg *
 ref_prepare(const Module *m, NodeId fn, Diag *d)
 {
+	return ref_prepare_ext(m, fn, NULL, d);
+}
+
+RefProg *
+ref_prepare_ext(const Module *m, NodeId fn, const RefExt *ext, Diag *d)
+{
 	RefProg *p = ir_xcalloc(1, sizeof *p);
 	Comp cp;
 	int ok;
 
+	if (ext)
+		p->ext = *ext;
 	memset(&cp, 0, offsetof(Comp, fnmap));
 	memset(&cp.fnmap, 0, offsetof(Map, keys0));
 	cp.errors = 0;

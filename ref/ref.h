@@ -121,6 +121,23 @@ typedef struct RefProg RefProg;
 ** does not run).  The module may change or be freed afterwards. */
 RefProg *ref_prepare(const Module *m, NodeId fn, Diag *d);
 uint32_t ref_nparams(const RefProg *p);
+
+/* Global functions that something else runs (a plugin's codegen runs its
+** target's partitions): ref_prepare_ext() calls claim() once for each
+** global function the program calls.  A handle (not NULL) makes every call
+** of that function run(handle, args, res) instead of interpreting it: res
+** is RV_NONE on entry, and run() fills it with fresh data, or reports
+** through d and returns nonzero.  NULL with *failed left 0: interpreted as
+** usual; *failed set: an error claim() reported through d.  release() is
+** called for each handle when the program is released. */
+typedef struct RefExt {
+	void *(*claim)(void *ctx, const Module *m, NodeId fn, Diag *d, int *failed);
+	int (*run)(void *ctx, void *h, const RefVal *const *args, uint32_t nargs, RefVal *res, Diag *d);
+	void (*release)(void *ctx, void *h);
+	void *ctx;
+} RefExt;
+
+RefProg *ref_prepare_ext(const Module *m, NodeId fn, const RefExt *ext, Diag *d);
 /* Runs p on args[0..ref_nparams(p)) (borrowed) into *res (RV_NONE on
 ** entry; fresh, released with ref_vdrop()).  Returns 0, or 1 after
 ** reporting a run-time error (an integer division by zero) through d. */

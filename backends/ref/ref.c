@@ -23,6 +23,131 @@ release(Program *p)
 	free(p);
 }
 
+/* ---------------------------------------------------------------- partitions a codegen runs */
+
+/* A partition claimed for its target's codegen: the codegen's program and
+** the shapes of the result's tensors. */
+typedef struct Ext {
+	const BeCodegen *cg;
+	void *prog;
+	uint32_t nout;
+	Tensor out[16];
+	int tuple;
+} Ext;
+
+/* claim: the partitions whose target has a codegen that runs them */
+static void *
+claim(void *ctx, const Module *m, NodeId fn, Diag *d, int *failed)
+{
+	const BeCodegen *cg = be_codegen_of(m, fn);
+	TypeId rt = m->nodes[ir_func_body(m, fn)].type;
+	const Type *t = ir_type(m, rt);
+	Ext *x;
+
+	(void)ctx;
+	if (!cg || !cg->run)
+		return NULL;
+	x = ir_xcalloc(1, sizeof *x);
+	x->cg = cg;
+	x->tuple = t->kind == TY_TUPLE;
+	x->nout = x->tuple ? t->n : 1;
+	for (uint32_t i = 0; i < x->nout && x->nout <= 16; i++) {
+		TypeId ft = x->tuple ? m->tylist[t->first + i] : rt;
+		const Type *f = ir_type(m, ft);
+		if (f->kind != TY_TENSOR || f->n > IR_MAXDIMS) {
+			x->nout = 99;
+			break;
+		}
+		x->out[i].dt = (DType)f->dtype;
+		x->out[i].rank = f->n;
+		memcpy(x->out[i].dims, ir_type_dims(m, ft), f->n * sizeof *x->out[i].dims);
+	}
+	if (x->nout > 16) {
+		ir_error(d, m->locs[fn], "the codegen of target %s runs partitions whose result is a tensor or a tuple "
+		         "of at most 16 tensors", cg->target);
+		free(x);
+		*failed = 1;
+		return NULL;
+	}
+	if (!(x->prog = cg->prepare(m, fn, d))) {
+		free(x);
+		*failed = 1;
+		return NULL;
+	}
+	return x;
+}
+
+/* extrun: runs a claimed partition through its codegen */
+static int
+extrun(void *ctx, void *h, const RefVal *const *args, uint32_t nargs, RefVal *res, Diag *d)
+{
+	Ext *x = h;
+	Tensor in[64], out[16];
+	int bad;
+
+	(void)ctx;
+	if (nargs > 64) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "a partition of target %s takes more than 64 operands", x->cg->target);
+		return 1;
+	}
+	for (uint32_t i = 0; i < nargs; i++) {
+		if (args[i]->kind != RV_TENSOR) {
+			ir_error(d, (Loc){ 0, 0, 0 }, "operand %u of a partition of target %s is not a tensor", i,
+			         x->cg->target);
+			return 1;
+		}
+		memset(&in[i], 0, sizeof in[i]);
+		in[i].dt = (DType)args[i]->dt;
+		in[i].rank = args[i]->rank;
+		memcpy(in[i].dims, args[i]->dims, sizeof in[i].dims);
+		in[i].data = args[i]->data;
+	}
+	memcpy(out, x->out, x->nout * sizeof *out);
+	bad = x->cg->run(x->prog, in, nargs, out, x->nout, d);
+	for (uint32_t i = 0; i < x->nout && !bad; i++)
+		if (!out[i].data || out[i].dt != x->out[i].dt || out[i].rank != x->out[i].rank ||
+		    memcmp(out[i].dims, x->out[i].dims, out[i].rank * sizeof *out[i].dims)) {
+			ir_error(d, (Loc){ 0, 0, 0 }, "the codegen of target %s gave result %u no data, or another shape "
+			         "or dtype than the partition's type", x->cg->target, i);
+			bad = 1;
+		}
+	if (bad) {
+		for (uint32_t i = 0; i < x->nout; i++)
+			if (out[i].data != x->out[i].data)
+				free(out[i].data);
+		return 1;
+	}
+	/* the results become values held once, as the interpreter's own */
+	if (x->tuple) {
+		res->kind = RV_TUPLE;
+		res->nf = x->nout;
+		res->f = ir_xcalloc(x->nout, sizeof *res->f);
+	}
+	for (uint32_t i = 0; i < x->nout; i++) {
+		RefVal *v = x->tuple ? &res->f[i] : res;
+		v->kind = RV_TENSOR;
+		v->dt = (uint8_t)out[i].dt;
+		v->rank = (uint16_t)out[i].rank;
+		memcpy(v->dims, out[i].dims, sizeof v->dims);
+		v->n = ir_tensor_numel(&out[i]);
+		ref_valloc(v);
+		memcpy(v->data, out[i].data, ir_tensor_bytes(&out[i]));
+		free(out[i].data);
+	}
+	return 0;
+}
+
+static void
+extrelease(void *ctx, void *h)
+{
+	Ext *x = h;
+
+	(void)ctx;
+	if (x->cg->release)
+		x->cg->release(x->prog);
+	free(x);
+}
+
 static Program *
 prepare(const Module *m, const BeOpts *o, Diag *d)
 {
@@ -38,8 +163,11 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 	be_sig_free(&sig);
 	if (ir_sym_find(m, "main", 4, ir_sym_hash(IR_SYM_HASH0, "main", 4), &mainsym))
 		fn = ir_global_find(m, mainsym);
-	if (!(rp = ref_prepare(m, fn, d)))
-		return NULL;
+	{
+		RefExt ext = { claim, extrun, extrelease, NULL };
+		if (!(rp = ref_prepare_ext(m, fn, &ext, d)))
+			return NULL;
+	}
 	p = ir_xcalloc(1, sizeof *p);
 	p->rp = rp;
 	return p;

@@ -1,0 +1,156 @@
+#!/bin/sh
+# plugin.sh: plugins (plugin/plugin.h).  examples/out-of-tree's Acme plugin,
+# built by make check from its own sources against the staged public
+# headers (tests/plugin/acme.so), loaded by `graft --plugin`: its op reads,
+# prints and type-checks, its rulesets rewrite and partition, its codegen
+# emits and runs acme's partitions, and the same .rules files loaded at run
+# time give the same output.  The loader's errors, from broken plugins
+# (tests/plugin/bad.c).  And acme-run, the example's program that drives
+# graft through the C API with the plugin linked in.
+. "${srcdir:-.}/tests/lib.sh"
+
+P="$builddir/tests/plugin"
+A="$srcdir/examples/out-of-tree"
+M="$srcdir/tests/plugin/block.relay"
+
+# run_graft ARGS...: graft's standard output, standard error and exit
+# status, in that order, into $tmpdir/got
+run_graft() {
+	"$GRAFT" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
+	echo "[exit $?]" >"$tmpdir/status"
+	cat "$tmpdir/out" "$tmpdir/err" "$tmpdir/status" >"$tmpdir/got"
+}
+
+# expect NAME DESCRIPTION: $tmpdir/got against tests/plugin/NAME.expected
+# (GRAFT_UPDATE=1 rewrites it)
+expect() {
+	want="$srcdir/tests/plugin/$1.expected"
+	if [ "${GRAFT_UPDATE:-}" = 1 ] && ! cmp -s "$tmpdir/got" "$want"; then
+		cp "$tmpdir/got" "$want"
+		echo "# updated $want"
+	fi
+	same_file "$tmpdir/got" "$want" "$2"
+}
+
+# the loader refuses what is not a plugin, or not this graft's, with exit 1
+run_graft --plugin "$P/bad1.so" "$M"
+grep -q "bad1.so is not a graft plugin: it defines no 'graft_plugin'" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "a shared object without the entry point: a clear error, exit 1"
+run_graft --plugin "$P/bad2.so" "$M"
+grep -q "bad2.so was built for graft's plugin ABI 2; this graft has ABI 1" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "a plugin built for another ABI: refused before anything of it runs, exit 1"
+run_graft --plugin "$P/bad3.so" "$M"
+grep -q "bad3.so (failing): the license file is missing" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "a plugin whose init fails: its own message, exit 1"
+run_graft --plugin "$P/bad4.so" "$M"
+grep -q "ruleset orphan uses op nobody.op, which no loaded plugin registers" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "a plugin ruleset that uses an op nobody registered: refused, exit 1"
+run_graft --plugin "$tmpdir/none.so" "$M"
+grep -q "cannot load plugin $tmpdir/none.so" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "a plugin that is not there: exit 1"
+run_graft --plugin "$P/acme.so" --plugin "$P/acme.so" "$M"
+grep -q "acme.so is loaded already" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "a plugin given twice: exit 1"
+run_graft run --plugin "$P/bad2.so" "$M"
+grep -q "ABI 2" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "graft run --plugin checks the ABI too"
+
+# acme's op: unknown without the plugin; with it, it reads, prints and
+# type-checks through its relation
+printf 'def @main(%%x: Tensor[(2, 3), int32]) {\n  acme.clip_cast(%%x, a_min=-128f, a_max=127f)\n}\n' >"$tmpdir/op.relay"
+run_graft "$tmpdir/op.relay"
+grep -q "op.relay:2:3: error: unknown op 'acme.clip_cast'" "$tmpdir/err"
+ok $? "acme.clip_cast without the plugin: unknown op, at its line and column"
+run_graft --plugin "$P/acme.so" --show-types "$tmpdir/op.relay"
+cat >"$tmpdir/want" <<'EOF'
+def @main(%x: Tensor[(2, 3), int32] /* ty=Tensor[(2, 3), int32] */) -> Tensor[(2, 3), int8] {
+  acme.clip_cast(%x, a_min=-128f, a_max=127f) /* ty=Tensor[(2, 3), int8] */
+}
+[exit 0]
+EOF
+same_file "$tmpdir/got" "$tmpdir/want" "acme.clip_cast with the plugin: parsed, typed by its relation (int8 by default), printed"
+printf 'def @main(%%x: Tensor[(2, 3), float32]) {\n  acme.clip_cast(%%x, a_min=0f, a_max=1f, dtype="uint8")\n}\n' >"$tmpdir/bad.relay"
+run_graft --plugin "$P/acme.so" "$tmpdir/bad.relay"
+grep -q "bad.relay:2:3: error: .*acme.clip_cast takes a tensor of integers" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "acme.clip_cast of floats: its type relation's error, at the call"
+
+# its reference kernel, against values worked by hand: clip to [-128, 127],
+# then int8; and to [0, 200] as uint8
+printf 'def @main(%%x: Tensor[(6), int32]) {\n  (acme.clip_cast(%%x, a_min=-128f, a_max=127f), acme.clip_cast(%%x, a_min=0f, a_max=200f, dtype="uint8"))\n}\n' >"$tmpdir/k.relay"
+printf '\223NUMPY\001\000v\000{'"'"'descr'"'"': '"'"'<i4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (6,), }' >"$tmpdir/x.npy"
+# pad the header to 118 bytes (10 + 118 = 128), ending in a newline
+n=$(wc -c <"$tmpdir/x.npy")
+while [ "$n" -lt 127 ]; do printf ' ' >>"$tmpdir/x.npy"; n=$((n + 1)); done
+printf '\n' >>"$tmpdir/x.npy"
+# -300, -128, 0, 100, 200, 70000 as little-endian int32
+printf '\324\376\377\377\200\377\377\377\000\000\000\000\144\000\000\000\310\000\000\000\160\021\001\000' >>"$tmpdir/x.npy"
+run_graft run --plugin "$P/acme.so" --input x="$tmpdir/x.npy" "$tmpdir/k.relay"
+cat >"$tmpdir/want" <<'EOF'
+result 0: Tensor[(6), int8]
+[-128, -128, 0, 100, 127, 127]
+result 1: Tensor[(6), uint8]
+[0, 0, 0, 100, 200, 200]
+[exit 0]
+EOF
+same_file "$tmpdir/got" "$tmpdir/want" "acme.clip_cast's reference kernel: the values worked by hand"
+
+# acme's rulesets, compiled into the plugin: lowering, then partitioning
+run_graft --plugin "$P/acme.so" --stats --rules acme_lower --target "acme, host" "$M"
+sed 's|[^ (]*examples/out-of-tree/|examples/out-of-tree/|' "$tmpdir/got" >"$tmpdir/g2" && mv "$tmpdir/g2" "$tmpdir/got"
+expect partition "the plugin's ruleset and target table by name: acme.clip_cast made, both convolutions and the add offloaded"
+cp "$tmpdir/out" "$tmpdir/generated.relay"
+
+# the same .rules files loaded at run time: the extern op and extern pred
+# found in the plugin, the same output byte for byte
+run_graft --plugin "$P/acme.so" --rules "$A/acme-lower.rules" --target "$A/acme.rules, host" "$M"
+same_file "$tmpdir/out" "$tmpdir/generated.relay" "acme-lower.rules and acme.rules loaded at run time: the output of the compiled ones"
+run_graft --rules "$A/acme-lower.rules" "$M"
+grep -q "acme-lower.rules:6:11: error: extern op acme.clip_cast: no loaded plugin registers this op (load it with --plugin)" "$tmpdir/err" &&
+	grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "an extern op no plugin registers: an error at its declaration"
+run_graft --target "$A/acme.rules, host" "$M"
+grep -q "acme.rules:.*error: extern op acme.clip_cast: no loaded plugin" "$tmpdir/err"
+ok $? "the target table without the plugin: the same error"
+sed 's/acme_fits/acme_fast/g' "$A/acme.rules" >"$tmpdir/fast.rules"
+run_graft --plugin "$P/acme.so" --target "$tmpdir/fast.rules, host" "$M"
+grep -q "fast.rules:13:13: error: extern pred acme_fast: no function graft_pred_acme_fast is loaded" "$tmpdir/err"
+ok $? "an extern pred that neither graft nor its plugins define: the missing symbol named"
+
+# acme's codegen: its command stream, and graft run through it
+run_graft --plugin "$P/acme.so" --rules acme_lower --target "acme, host" --emit-target acme "$M"
+expect emit "--emit-target acme: the partitions handed to acme's codegen"
+run_graft --rules canonicalize --emit-target acme "$M"
+grep -q "emit-target acme: no loaded plugin registers a codegen for this target" "$tmpdir/err" && grep -q '^\[exit 2\]' "$tmpdir/status"
+ok $? "--emit-target of a target without a codegen: a usage error"
+cp "$srcdir/tests/plugin/in.npy" "$tmpdir/in.npy"
+ACME_TRACE=1 "$GRAFT" run --plugin "$P/acme.so" --rules acme_lower --target "acme, host" --input x="$tmpdir/in.npy" \
+	--output "$tmpdir/acme.npy" "$M" 2>"$tmpdir/trace"
+ok $? "graft run with acme's partitions"
+grep -q '^acme: ran @tvmgen_default_acme_main_0$' "$tmpdir/trace"
+ok $? "graft run: the partition ran through acme's codegen"
+"$GRAFT" run --input x="$tmpdir/in.npy" --output "$tmpdir/plain.npy" "$M"
+cmp -s "$tmpdir/acme.npy" "$tmpdir/plain.npy"
+ok $? "graft run: acme's result is the unpartitioned model's, bit for bit"
+for be in c llvm; do
+	run_graft run --plugin "$P/acme.so" --backend $be --rules acme_lower --target "acme, host" --input x="$tmpdir/in.npy" \
+		--output "$tmpdir/$be.npy" "$M"
+	if grep -q '^\[exit 0\]' "$tmpdir/status"; then
+		ACME_TRACE=1 "$GRAFT" run --plugin "$P/acme.so" --backend $be --rules acme_lower --target "acme, host" \
+			--input x="$tmpdir/in.npy" "$M" 2>&1 >/dev/null | grep -q '^acme: ran @tvmgen_default_acme_main_0$' &&
+			cmp -s "$tmpdir/$be.npy" "$tmpdir/plain.npy"
+		ok $? "graft run --backend $be: acme's partition through its codegen, the rest on $be, the same result"
+	else
+		grep -q "the $be backend cannot hand @tvmgen_default_acme_main_0 to the codegen of target acme" "$tmpdir/err"
+		ok $? "graft run --backend $be: refuses to run acme's partition itself"
+	fi
+done
+
+# acme-run: the example's program, the plugin linked in, graft driven
+# through its C API
+ACME_TRACE=1 "$P/acme-run" "$M" >"$tmpdir/got" 2>"$tmpdir/trace"
+echo "[exit $?]" >>"$tmpdir/got"
+expect acme-run "acme-run: lowered, partitioned, printed and run through the C API"
+grep -q '^acme: ran @tvmgen_default_acme_main_0$' "$tmpdir/trace"
+ok $? "acme-run: the partition ran through acme's codegen"
+
+done_testing
