@@ -11,6 +11,7 @@
 **   ref.h         the reference semantics: the interpreter, exact folding
 **   rewrite.h     the rewrite driver and what generated matchers call;
 **   partition.h   the partitioner;  bind.h  parameters bound from files
+**   shipped.h     the rulesets and target tables shipped with graft
 **   interp.h      .rules files loaded at run time
 **   backend.h     the execution backends (ref, c, llvm), target codegens
 **   plugin.h      plugins: loading them, and what they register
@@ -33,6 +34,7 @@
 #include "ref.h"
 #include "rewrite.h"
 #include "partition.h"
+#include "shipped.h"
 #include "bind.h"
 #include "interp.h"
 #include "backend.h"

@@ -11,7 +11,7 @@
 
 P="$builddir/tests/plugin"
 A="$srcdir/examples/out-of-tree"
-M="$srcdir/tests/plugin/block.relay"
+M="$srcdir/examples/out-of-tree/tests/block.relay"
 
 # run_graft ARGS...: graft's standard output, standard error and exit
 # status, in that order, into $tmpdir/got
@@ -122,7 +122,7 @@ expect emit "--emit-target acme: the partitions handed to acme's codegen"
 run_graft --rules canonicalize --emit-target acme "$M"
 grep -q "emit-target acme: no loaded plugin registers a codegen for this target" "$tmpdir/err" && grep -q '^\[exit 2\]' "$tmpdir/status"
 ok $? "--emit-target of a target without a codegen: a usage error"
-cp "$srcdir/tests/plugin/in.npy" "$tmpdir/in.npy"
+cp "$srcdir/examples/out-of-tree/tests/in.npy" "$tmpdir/in.npy"
 ACME_TRACE=1 "$GRAFT" run --plugin "$P/acme.so" --rules acme_lower --target "acme, host" --input x="$tmpdir/in.npy" \
 	--output "$tmpdir/acme.npy" "$M" 2>"$tmpdir/trace"
 ok $? "graft run with acme's partitions"
