@@ -5,11 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "bei.h"
 
 int
 be_run_entry(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, Diag *d)
 {
+	return be_run_entry_ext(fn, sig, in, out, d, NULL, 0);
+}
+
+/* be_run_entry_ext: be_run_entry, with the partitions codegens run (bei.h) */
+int
+be_run_entry_ext(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, Diag *d, BeExt *const *ext,
+                 uint32_t next)
+{
+	int failed = 0;
+
 	const void **ip = ir_xcalloc(sig->nin + 1, sizeof *ip);
 	void **op = ir_xcalloc(sig->nout + 1, sizeof *op);
 	int32_t rc;
@@ -21,13 +31,21 @@ be_run_entry(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, Diag 
 		out[j].data = ir_xmalloc(ir_tensor_bytes(&out[j]) + 1);
 		op[j] = out[j].data;
 	}
+	for (uint32_t k = 0; k < next; k++) {
+		ext[k]->d = d;
+		ext[k]->failed = 0;
+	}
 	rc = fn(ip, op);
 	free(ip);
 	free(op);
+	for (uint32_t k = 0; k < next; k++)
+		failed |= ext[k]->failed;
 	if (rc) {
 		for (uint32_t j = 0; j < sig->nout; j++)
 			ir_tensor_free(&out[j]);
-		ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
+		/* a codegen that failed has said why */
+		if (!failed)
+			ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
 		return 1;
 	}
 	return 0;
@@ -62,9 +80,7 @@ int
 be_sig(const Module *m, BeSig *sig, Diag *d)
 {
 	Sym mainsym;
-	NodeId fn = 0, body;
-	uint32_t cap = 0;
-	char buf[256];
+	NodeId fn = 0;
 
 	memset(sig, 0, sizeof *sig);
 	if (ir_sym_find(m, "main", 4, ir_sym_hash(IR_SYM_HASH0, "main", 4), &mainsym))
@@ -73,6 +89,21 @@ be_sig(const Module *m, BeSig *sig, Diag *d)
 		ir_error(d, (Loc){ 0, 0, 0 }, "the model has no @main function to run");
 		return 1;
 	}
+	return be_sig_of(m, fn, sig, d);
+}
+
+int
+be_sig_of(const Module *m, NodeId fn, BeSig *sig, Diag *d)
+{
+	NodeId body;
+	uint32_t cap = 0;
+	char buf[256];
+	const char *name = "a function";
+
+	memset(sig, 0, sizeof *sig);
+	for (uint32_t k = 0; k < m->nglobals; k++)
+		if (m->globals[k].fn == fn)
+			name = ir_symstr(m, m->globals[k].name);
 	sig->nin = ir_func_nparams(m, fn);
 	sig->in = ir_xcalloc(sig->nin ? sig->nin : 1, sizeof *sig->in);
 	sig->inname = ir_xcalloc(sig->nin ? sig->nin : 1, sizeof *sig->inname);
@@ -82,8 +113,8 @@ be_sig(const Module *m, BeSig *sig, Diag *d)
 		const Type *ty = &m->types[t];
 		sig->inname[i] = m->nodes[p].aux;
 		if (ty->kind != TY_TENSOR || ty->n > IR_MAXDIMS || ir_type_numel(m, t) < 0) {
-			ir_error(d, m->locs[p], "parameter %%%s of @main is a %s; graft runs only tensors of known shape",
-			         ir_symstr(m, sig->inname[i]), ir_type_str(m, t, buf, sizeof buf));
+			ir_error(d, m->locs[p], "parameter %%%s of @%s is a %s; graft runs only tensors of known shape",
+			         ir_symstr(m, sig->inname[i]), name, ir_type_str(m, t, buf, sizeof buf));
 			be_sig_free(sig);
 			return 1;
 		}
@@ -94,8 +125,8 @@ be_sig(const Module *m, BeSig *sig, Diag *d)
 	}
 	body = ir_func_body(m, fn);
 	if (!flatten(m, m->nodes[body].type, sig, &cap)) {
-		ir_error(d, m->locs[fn], "@main returns a %s; graft runs only tensors of known shape, or tuples of them",
-		         ir_type_str(m, m->nodes[body].type, buf, sizeof buf));
+		ir_error(d, m->locs[fn], "@%s returns a %s; graft runs only tensors of known shape, or tuples of them",
+		         name, ir_type_str(m, m->nodes[body].type, buf, sizeof buf));
 		be_sig_free(sig);
 		return 1;
 	}

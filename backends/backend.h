@@ -45,6 +45,8 @@ typedef struct BeSig {
 ** dynamic shape, a result that is not a tensor or a tuple of tensors) and
 ** returns the number of errors.  Free with be_sig_free(). */
 int be_sig(const Module *m, BeSig *sig, Diag *d);
+/* The same for global function fn of m (a partition, say). */
+int be_sig_of(const Module *m, NodeId fn, BeSig *sig, Diag *d);
 void be_sig_free(BeSig *sig);
 
 /* An entry point of generated code (c and llvm), in the calling
@@ -94,8 +96,11 @@ typedef struct Backend {
 ** relay.ext.<target>): what becomes of the partitions whose Compiler
 ** attribute names its target.  emit() writes code for them (`graft
 ** --emit-target T`); prepare() and run() execute one partition, called by
-** `graft run` (on the ref backend) wherever @main calls it, while the rest
-** of the model runs on the chosen backend.
+** `graft run` wherever @main calls it, while the rest of the model runs on
+** the chosen backend.
+**
+** The c and llvm backends call run() from their generated code, through
+** a pointer graft sets when it loads that code.
 **
 **   emit     fns[0..nfns): the target's partitions, global functions of
 **            the typed module m, in the module's order; returns 0, or the
@@ -123,9 +128,6 @@ int be_codegen_register(const BeCodegen *cg, char *err, size_t nerr);
 const BeCodegen *be_codegen_find(const char *target);
 /* The codegen of global function fn of m, by its Compiler attribute, or NULL. */
 const BeCodegen *be_codegen_of(const Module *m, NodeId fn);
-/* For backends that cannot call out to a codegen: reports each function of
-** m a codegen would run; returns the number of errors. */
-int be_codegen_check(const Module *m, const char *backend, Diag *d);
 
 /* The backends, in the order of BACKENDS; be_find() by name, NULL if none. */
 extern const Backend be_ref, be_c, be_llvm;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "bei.h"
 
 enum { MAXCODEGENS = 64 };
 
@@ -68,17 +68,72 @@ be_codegen_of(const Module *m, NodeId fn)
 	return be_codegen_find(ir_symstr(m, cc->u.s));
 }
 
-/* be_codegen_check: refuses m if a codegen must run some of it (backend.h) */
-int
-be_codegen_check(const Module *m, const char *backend, Diag *d)
+/* be_ext_new: partition fn, prepared by its codegen (bei.h) */
+BeExt *
+be_ext_new(const Module *m, NodeId fn, Diag *d)
 {
-	int errs = d->errors;
+	const BeCodegen *cg = be_codegen_of(m, fn);
+	BeExt *x;
 
-	for (uint32_t k = 0; k < m->nglobals; k++) {
-		const BeCodegen *cg = be_codegen_of(m, m->globals[k].fn);
-		if (cg && cg->run)
-			ir_error(d, m->locs[m->globals[k].fn], "the %s backend cannot hand @%s to the codegen of target %s; "
-			         "run it with --backend ref", backend, ir_symstr(m, m->globals[k].name), cg->target);
+	if (!cg || !cg->run)
+		return NULL;
+	x = ir_xcalloc(1, sizeof *x);
+	x->cg = cg;
+	x->fn = fn;
+	for (uint32_t k = 0; k < m->nglobals; k++)
+		if (m->globals[k].fn == fn)
+			snprintf(x->name, sizeof x->name, "%s", ir_symstr(m, m->globals[k].name));
+	if (be_sig_of(m, fn, &x->sig, d) || !(x->prog = cg->prepare(m, fn, d))) {
+		be_sig_free(&x->sig);
+		free(x);
+		return NULL;
 	}
-	return d->errors - errs;
+	return x;
 }
+
+void
+be_ext_free(BeExt *x)
+{
+	if (!x)
+		return;
+	if (x->cg->release)
+		x->cg->release(x->prog);
+	be_sig_free(&x->sig);
+	free(x);
+}
+
+/* be_ext_call: a partition run by its codegen, from generated code (bei.h) */
+int32_t
+be_ext_call(void *ctx, const void *const *in, void *const *out)
+{
+	BeExt *x = ctx;
+	Tensor *ti = ir_xcalloc(x->sig.nin + 1, sizeof *ti), *to = ir_xcalloc(x->sig.nout + 1, sizeof *to);
+	int bad;
+
+	for (uint32_t i = 0; i < x->sig.nin; i++) {
+		ti[i] = x->sig.in[i];
+		memcpy(&ti[i].data, &in[i], sizeof ti[i].data);   /* borrowed, not written */
+	}
+	for (uint32_t j = 0; j < x->sig.nout; j++) {
+		to[j] = x->sig.out[j];
+		to[j].data = NULL;
+	}
+	bad = x->cg->run(x->prog, ti, x->sig.nin, to, x->sig.nout, x->d);
+	for (uint32_t j = 0; j < x->sig.nout && !bad; j++)
+		if (!to[j].data || to[j].dt != x->sig.out[j].dt || to[j].rank != x->sig.out[j].rank ||
+		    memcmp(to[j].dims, x->sig.out[j].dims, to[j].rank * sizeof *to[j].dims)) {
+			ir_error(x->d, (Loc){ 0, 0, 0 }, "the codegen of target %s gave result %u of @%s no data, or "
+			         "another shape or dtype than its type", x->cg->target, j, x->name);
+			bad = 1;
+		}
+	for (uint32_t j = 0; j < x->sig.nout; j++) {
+		if (!bad)
+			memcpy(out[j], to[j].data, ir_tensor_bytes(&x->sig.out[j]));
+		free(to[j].data);
+	}
+	free(ti);
+	free(to);
+	x->failed |= bad != 0;
+	return bad != 0;
+}
+

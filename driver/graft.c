@@ -118,6 +118,19 @@ samefile(const char *a, const char *b)
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* hastarget: whether --emit-target names a target of --target (known
+** once the pipeline has loaded the .rules files among them) */
+static int
+hastarget(const Opts *o)
+{
+	for (int k = 0; k < o->p.ntargets; k++)
+		if (o->p.targets[k] && strcmp(o->p.targets[k]->name, o->emit_target) == 0)
+			return 1;
+	fprintf(stderr, "graft: error: --emit-target %s: not a target of --target, so the model has no partition "
+	        "for it\n", o->emit_target);
+	return 0;
+}
+
 /* parseargs: o from the command line; 0 after printing a usage error */
 static int
 parseargs(int argc, char **argv, Opts *o)
@@ -233,6 +246,7 @@ parseargs(int argc, char **argv, Opts *o)
 	}
 	if (o->emit_target) {
 		const BeCodegen *cg = be_codegen_find(o->emit_target);
+		int k;
 		if (o->emit_given ? o->emit != EM_C : !cg || !cg->emit) {
 			fprintf(stderr, "graft: error: --emit-target %s: %s\n", o->emit_target, o->emit_given ?
 			        "goes with --emit c, or alone for a target whose plugin registers a codegen" :
@@ -243,21 +257,13 @@ parseargs(int argc, char **argv, Opts *o)
 			fprintf(stderr, "graft: error: --save-params goes with --emit relay, not --emit-target\n");
 			return 0;
 		}
+		/* known now, unless a target is a .rules file still to be loaded */
+		for (k = 0; k < o->p.ntargets && o->p.targets[k]; k++)
+			;
+		if (k == o->p.ntargets && !hastarget(o))
+			return 0;
 	}
 	return 1;
-}
-
-/* hastarget: whether --emit-target names a target of --target (known
-** once the pipeline has loaded the .rules files among them) */
-static int
-hastarget(const Opts *o)
-{
-	for (int k = 0; k < o->p.ntargets; k++)
-		if (o->p.targets[k] && strcmp(o->p.targets[k]->name, o->emit_target) == 0)
-			return 1;
-	fprintf(stderr, "graft: error: --emit-target %s: not a target of --target, so the model has no partition "
-	        "for it\n", o->emit_target);
-	return 0;
 }
 
 /* cgemit: --emit-target T alone: T's partitions through its plugin's codegen */

@@ -72,8 +72,8 @@ static const char usage[] =
 	"  --rules NAME         apply a ruleset first (built-in, a plugin's, or a\n"
 	"                       FILE.rules); repeat for several\n"
 	"  --target \"T, host\"   partition for the targets before the host\n"
-	"  --plugin LIB.so      load a plugin (repeatable): its partitions run\n"
-	"                       through its codegen (with --backend ref)\n"
+	"  --plugin LIB.so      load a plugin (repeatable): its target's partitions\n"
+	"                       run through its codegen, the rest on the backend\n"
 	"  --params FILE        bind constants and @main parameters from a\n"
 	"                       safetensors file\n"
 	"  --stats              print how often each rule fired (to standard error)\n"
@@ -371,11 +371,6 @@ execute(const RunOpts *o, const Module *m, Diag *d)
 	}
 	if (errs)
 		goto out;
-	/* the partitions a plugin's codegen runs: only the ref backend calls out */
-	if (o->be != &be_ref && be_codegen_check(m, o->be->name, d)) {
-		errs++;
-		goto out;
-	}
 	if (!(prog = o->be->prepare(m, &o->bo, d))) {
 		errs++;
 		goto out;

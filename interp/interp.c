@@ -961,8 +961,8 @@ interp_load(const char *path, FILE *errs)
 		}
 		dlerror();
 		if (!(fn = dlsym(RTLD_DEFAULT, sym))) {
-			ir_error(&p->d, x->loc, "extern %s %s: no function %s is loaded (link it into the program, "
-			         "or load a shared library that defines it, e.g. with LD_PRELOAD)", x->action ? "action" : "pred",
+			ir_error(&p->d, x->loc, "extern %s %s: no function %s is loaded (define it in a plugin "
+			         "loaded with --plugin, or link it into the program)", x->action ? "action" : "pred",
 			         x->name, sym);
 			continue;
 		}

@@ -54,7 +54,7 @@ fails 2 "graft: error: --emit c needs -o FILE.c (the header is written to FILE.h
 fails 2 "graft: error: --emit llvm needs -o FILE.ll" --emit llvm "$m"
 fails 2 "graft: error: --emit obj needs -o FILE.o" --emit obj "$m"
 fails 2 "graft: error: option '--emit' takes relay, dot, c, llvm or obj" --emit asm "$m"
-fails 2 "graft: error: --emit-target needs --emit c" --emit-target ccompiler "$m"
+fails 2 "graft: error: --emit-target ccompiler: no loaded plugin registers a codegen for this target; --emit c writes C for its partitions" --emit-target ccompiler "$m"
 fails 2 "graft: error: --emit-target ccompiler: not a target of --target, so the model has no partition for it" \
 	--emit c -o "$tmpdir/m.c" --emit-target ccompiler "$m"
 fails 2 "graft: error: --save-params goes with --emit relay, not --emit c" --emit c -o "$tmpdir/m.c" --save-params p.st "$m"

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bei.h"
 #include "c.h"
 
 
@@ -26,7 +27,48 @@ struct Program {
 	BeEntry *entry;
 	BeSig sig;
 	int keep;
+	BeExt **ext;            /* the partitions codegens run, by slot */
+	uint32_t next;
 };
+
+/* freeext: p's partitions */
+static void
+freeext(Program *p)
+{
+	for (uint32_t k = 0; k < p->next; k++)
+		be_ext_free(p->ext[k]);
+	free(p->ext);
+	p->ext = NULL;
+	p->next = 0;
+}
+
+/* bindext: the partitions of ext[0..n) prepared by their codegens, and the
+** loaded code's graft_ext_call and graft_ext_ctx set to call them; 0 after
+** reporting through d */
+static int
+bindext(Program *p, const Module *m, const NodeId *ext, uint32_t n, Diag *d)
+{
+	int32_t (**call)(void *, const void *const *, void *const *);
+	void **ctx;
+
+	if (!n)
+		return 1;
+	p->ext = ir_xcalloc(n, sizeof *p->ext);
+	for (; p->next < n; p->next++)
+		if (!(p->ext[p->next] = be_ext_new(m, ext[p->next], d)))
+			return 0;
+	/* POSIX: data objects' addresses from dlsym() */
+	call = dlsym(p->so, "graft_ext_call");
+	ctx = dlsym(p->so, "graft_ext_ctx");
+	if (!call || !ctx) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "the c backend's code has no graft_ext_call or graft_ext_ctx");
+		return 0;
+	}
+	*call = be_ext_call;
+	for (uint32_t k = 0; k < n; k++)
+		ctx[k] = p->ext[k];
+	return 1;
+}
 
 /* rmdir_all: removes the files prepare() makes, then the directory */
 static void
@@ -67,6 +109,8 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 	char path[128], hpath[128], cmd[1024], err[8192];
 	FILE *c, *h;
 	int opt = o ? o->opt : 2, rc;
+	NodeId *ext = NULL;
+	uint32_t next = 0;
 
 	if (!cc || !*cc)
 		cc = "cc";
@@ -92,7 +136,7 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 		ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot write %s", path);
 		goto fail;
 	}
-	rc = be_c_emit(m, NULL, c, h, "model.h", d);
+	rc = be_c_emit_run(m, c, h, "model.h", &ext, &next, d);
 	if (fclose(c) | fclose(h) || rc) {
 		c = h = NULL;
 		goto fail;
@@ -112,8 +156,13 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 		ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot load %s: %s", path, dlerror());
 		goto fail;
 	}
+	if (!bindext(p, m, ext, next, d))
+		goto fail;
+	free(ext);
 	return p;
 fail:
+	free(ext);
+	freeext(p);
 	if (c)
 		fclose(c);
 	if (h)
@@ -130,7 +179,7 @@ fail:
 static int
 run(Program *p, const Tensor *in, Tensor *out, Diag *d)
 {
-	return be_run_entry(p->entry, &p->sig, in, out, d);
+	return be_run_entry_ext(p->entry, &p->sig, in, out, d, p->ext, p->next);
 }
 
 static void
@@ -138,6 +187,7 @@ release(Program *p)
 {
 	if (!p)
 		return;
+	freeext(p);
 	if (p->so)
 		dlclose(p->so);
 	if (!p->keep)

@@ -32,6 +32,13 @@ extern "C" {
 ** number of errors. */
 int be_c_emit(const Module *m, const char *target, FILE *c, FILE *h, const char *hname, Diag *d);
 
+/* be_c_emit() of the whole module for running in-process: the partitions
+** a plugin's codegen runs (be_codegen_of) become stubs that call
+** graft_ext_call(graft_ext_ctx[K], in, out), two symbols of the file the
+** loader sets; *ext receives those partitions (NK_FUNC nodes) by slot K,
+** *next their count (the caller frees *ext). */
+int be_c_emit_run(const Module *m, FILE *c, FILE *h, const char *hname, NodeId **ext, uint32_t *next, Diag *d);
+
 #ifdef __cplusplus
 }
 #endif

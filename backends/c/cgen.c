@@ -734,6 +734,12 @@ addfn(Gen *g, uint32_t gi)
 	f->name = cg_strdup(nb);
 	f->fn = gl->fn;
 	f->exported = 1;
+	if (g->callout && be_codegen_of(m, gl->fn) && be_codegen_of(m, gl->fn)->run) {
+		f->ext = 1;
+		f->extidx = g->next;
+		ir_vgrow(&g->extfns, &g->capext, g->next + 1);
+		g->extfns[g->next++] = gl->fn;
+	}
 	ir_vgrow(&g->fns, &g->capfns, g->nfns + 1);
 	g->fns[g->nfns++] = f;
 	g->globaldone[gi] = g->nfns;
@@ -923,6 +929,12 @@ rfn(Gen *g, FILE *c, Fn *f)
 	fprintf(c, "/* @%s: %s */\n", f->name, tb);
 	proto(c, f);
 	fprintf(c, "\n{\n");
+	if (f->ext) {
+		fprintf(c, "\treturn graft_ext_call(graft_ext_ctx[%u], in, out);\n}\n", f->extidx);
+		free(used);
+		free(decl);
+		return;
+	}
 	if (f->arena)
 		fprintf(c, "\tstatic int64_t arena[%llu];\n\tunsigned char *const a = (unsigned char *)arena;\n",
 		        (unsigned long long)(f->arena / 8));
@@ -1021,6 +1033,11 @@ render(Gen *g, FILE *c, FILE *h, const char *hname)
 			proto(c, g->fns[k]);
 			fprintf(c, ";\n");
 		}
+	if (g->next)
+		fprintf(c, "/* the partitions their targets' codegens run, called through graft,\n"
+		           "** which sets these when it loads this code */\n"
+		           "int32_t (*graft_ext_call)(void *ctx, const void *const *in, void *const *out);\n"
+		           "void *graft_ext_ctx[%u];\n\n", g->next);
 	for (uint32_t k = 0; k < g->nconsts; k++)
 		rconst(g, c, k);
 	for (uint32_t k = 0; k < g->nfns; k++) {
@@ -1030,8 +1047,25 @@ render(Gen *g, FILE *c, FILE *h, const char *hname)
 	}
 }
 
+static int emit(const Module *m, const char *target, int callout, FILE *c, FILE *h, const char *hname,
+                NodeId **ext, uint32_t *next, Diag *d);
+
 int
 be_c_emit(const Module *m, const char *target, FILE *c, FILE *h, const char *hname, Diag *d)
+{
+	return emit(m, target, 0, c, h, hname, NULL, NULL, d);
+}
+
+int
+be_c_emit_run(const Module *m, FILE *c, FILE *h, const char *hname, NodeId **ext, uint32_t *next, Diag *d)
+{
+	return emit(m, NULL, 1, c, h, hname, ext, next, d);
+}
+
+/* emit: be_c_emit(), and with callout, be_c_emit_run() */
+static int
+emit(const Module *m, const char *target, int callout, FILE *c, FILE *h, const char *hname, NodeId **ext,
+     uint32_t *next, Diag *d)
 {
 	Gen g;
 	int errs = d->errors;
@@ -1040,6 +1074,7 @@ be_c_emit(const Module *m, const char *target, FILE *c, FILE *h, const char *hna
 	g.m = m;
 	g.d = d;
 	g.target = target;
+	g.callout = callout;
 	g.constof = ir_xcalloc(m->nnodes + 1, sizeof *g.constof);
 	g.memo = ir_xcalloc(m->nnodes + 1, sizeof *g.memo);
 	g.globaldone = ir_xcalloc(m->nglobals + 1, sizeof *g.globaldone);
@@ -1062,7 +1097,8 @@ be_c_emit(const Module *m, const char *target, FILE *c, FILE *h, const char *hna
 			addfn(&g, gi - 1);
 	}
 	for (uint32_t k = 0; k < g.nfns && d->errors == errs; k++)
-		buildfn(&g, g.fns[k]);
+		if (!g.fns[k]->ext)
+			buildfn(&g, g.fns[k]);
 	if (d->errors == errs)
 		render(&g, c, h, hname);
 	for (uint32_t k = 0; k < g.nfns; k++)
@@ -1076,5 +1112,11 @@ be_c_emit(const Module *m, const char *target, FILE *c, FILE *h, const char *hna
 	free(g.constof);
 	free(g.memo);
 	free(g.globaldone);
+	if (ext) {
+		*ext = g.extfns;
+		*next = g.next;
+	} else {
+		free(g.extfns);
+	}
 	return d->errors - errs;
 }

@@ -62,6 +62,8 @@ typedef struct Fn {
 	char *name;             /* C name */
 	NodeId fn;              /* the NK_FUNC */
 	int exported;           /* an entry point (else static) */
+	int ext;                /* run by its target's codegen: a stub through graft_ext_call */
+	uint32_t extidx;        /* its slot in graft_ext_ctx */
 	Inst *insts; uint32_t ninsts, capinsts;
 	uint32_t *opnds; uint32_t nopnds, capopnds;
 	Leaf *leaves; uint32_t nleaves, capleaves;
@@ -92,6 +94,8 @@ typedef struct Gen {
 	uint32_t *globaldone;   /* global index -> fns index + 1 */
 	unsigned helpers;       /* H_* used */
 	int errors;
+	int callout;            /* partitions a codegen runs are called out (be_c_emit_run) */
+	NodeId *extfns; uint32_t next, capext;   /* those partitions, by graft_ext_ctx slot */
 } Gen;
 
 enum {

@@ -51,6 +51,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "bei.h"
 #include "llvm.h"
 #include "ref.h"
 
@@ -83,6 +84,10 @@ typedef struct G {
 	int lanes;              /* i32 lanes of the conv kernel: 16 avx512bw, 8 avx2, 0 none */
 	int vnni;               /* AVX512-VNNI: qnn.conv2d runs the vpdpbusd kernel */
 	Arena a;
+	/* JIT only: the partitions a plugin's codegen runs, called out to
+	** through be_ext_call (NULL: they are lowered as any function) */
+	BeExt ***ext;
+	uint32_t *next;
 } G;
 
 /* A scope: the values of one function's nodes (an inlined call has its own). */
@@ -93,6 +98,7 @@ typedef struct Scope {
 
 static Val lower(G *g, Scope *s, NodeId n);
 static Val opfn(G *g, Scope *s, NodeId n);
+static void flattypes(const Module *m, TypeId t, TypeId *out, uint32_t *n, uint32_t max);
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -2558,6 +2564,88 @@ callee(const Module *m, NodeId n)
 	return m->nodes[f].kind == NK_FUNC ? f : 0;
 }
 
+/* unflat: the Val of type t whose tensors are bufs[*k...], depth first */
+static Val
+unflat(G *g, TypeId t, const LLVMValueRef *bufs, uint32_t *k)
+{
+	const Type *ty = ir_type(g->m, t);
+	Val v = { 0 };
+
+	if (ty->kind != TY_TUPLE) {
+		v.p = bufs[(*k)++];
+		return v;
+	}
+	v.nf = ty->n;
+	v.f = ir_arena_alloc(&g->a, (ty->n ? ty->n : 1) * sizeof *v.f);
+	for (uint32_t i = 0; i < ty->n; i++)
+		v.f[i] = unflat(g, g->m->tylist[ty->first + i], bufs, k);
+	return v;
+}
+
+/* callout: call n of partition f, which its target's codegen runs: the
+** operands' and fresh results' addresses in two arrays, passed to
+** be_ext_call with the partition's BeExt, whose address (like
+** be_ext_call's) is a constant of this in-process code; a failure sets
+** the entry's error flag */
+static Val
+callout(G *g, Scope *s, NodeId n, NodeId f)
+{
+	const Module *m = g->m;
+	uint32_t nin = m->nodes[n].nargs - 1, nout = 0, k = 0;
+	LLVMTypeRef pp = LLVMPointerType(g->p8, 0), fty;
+	LLVMValueRef ina, outa, *bufs, args[3], rc, err;
+	TypeId *tys;
+	BeExt *x = NULL;
+	Val v = { 0 };
+
+	for (uint32_t i = 0; i < *g->next; i++)
+		if ((*g->ext)[i]->fn == f)
+			x = (*g->ext)[i];
+	if (!x) {
+		if (!(x = be_ext_new(m, f, g->d))) {
+			g->errors++;
+			return v;
+		}
+		*g->ext = ir_xrealloc(*g->ext, (*g->next + 1) * sizeof **g->ext);
+		(*g->ext)[(*g->next)++] = x;
+	}
+	ina = LLVMBuildAlloca(g->b, LLVMArrayType(g->p8, nin ? nin : 1), "ext.in");
+	for (uint32_t i = 0; i < nin; i++) {
+		Val a = lower(g, s, ir_arg(m, n, i + 1));
+		LLVMValueRef ix[2] = { c64(g, 0), c64(g, i) };
+		if (!a.p) {
+			ir_error(g->d, m->locs[n], "the llvm backend passes only tensors to @%s's codegen", x->name);
+			g->errors++;
+			return v;
+		}
+		LLVMBuildStore(g->b, a.p, LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(g->p8, nin), ina, ix, 2, ""));
+	}
+	flattypes(m, m->nodes[n].type, NULL, &nout, 0);
+	tys = ir_xcalloc(nout + 1, sizeof *tys);
+	bufs = ir_xcalloc(nout + 1, sizeof *bufs);
+	flattypes(m, m->nodes[n].type, tys, &k, nout);
+	outa = LLVMBuildAlloca(g->b, LLVMArrayType(g->p8, nout ? nout : 1), "ext.out");
+	for (uint32_t j = 0; j < nout; j++) {
+		LLVMValueRef ix[2] = { c64(g, 0), c64(g, j) };
+		bufs[j] = tensorbuf(g, tys[j]).p;
+		LLVMBuildStore(g->b, bufs[j], LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(g->p8, nout), outa, ix, 2, ""));
+	}
+	fty = LLVMFunctionType(g->i32, (LLVMTypeRef[]){ g->p8, pp, pp }, 3, 0);
+	args[0] = LLVMConstIntToPtr(c64(g, (int64_t)(uintptr_t)x), g->p8);
+	args[1] = LLVMBuildBitCast(g->b, ina, pp, "");
+	args[2] = LLVMBuildBitCast(g->b, outa, pp, "");
+	rc = LLVMBuildCall2(g->b, fty, LLVMConstIntToPtr(c64(g, (int64_t)(uintptr_t)be_ext_call),
+	                                                 LLVMPointerType(fty, 0)), args, 3, "");
+	err = LLVMBuildLoad2(g->b, g->i32, g->err, "");
+	LLVMBuildStore(g->b, LLVMBuildOr(g->b, err, LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rc, c32(g, 0), ""),
+	                                                           g->i32, ""), ""), g->err);
+	k = 0;
+	v = unflat(g, m->nodes[n].type, bufs, &k);
+	free(tys);
+	free(bufs);
+	return v;
+}
+
 /* relocal: makes op function f use its own loads of the entry's
 ** parameters (g->pin, which lowering put in Vals), loaded from its in */
 static void
@@ -2702,6 +2790,11 @@ lower(G *g, Scope *s, NodeId n)
 	case NK_CALLFN: {
 		NodeId f = callee(m, n);
 		Scope in;
+		if (f && g->ext && m->nodes[ir_arg(m, n, 0)].kind == NK_GLOBAL && be_codegen_of(m, f) &&
+		    be_codegen_of(m, f)->run) {
+			v = callout(g, s, n, f);
+			break;
+		}
 		if (!f) {
 			ir_error(g->d, m->locs[n], "the llvm backend cannot run this call: its callee is not a known function");
 			g->errors++;
@@ -2871,7 +2964,7 @@ now(void)
 ** lower_ns and opt_ns. */
 static LLVMModuleRef
 build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, int lanes, int vnni, int mainonly,
-      BeStats *st, Diag *d)
+      BeExt ***ext, uint32_t *next, BeStats *st, Diag *d)
 {
 	double t0 = now(), t1;
 	G g;
@@ -2887,6 +2980,8 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	g.cx = cx;
 	g.lanes = lanes;
 	g.vnni = vnni;
+	g.ext = ext;
+	g.next = next;
 	g.mod = LLVMModuleCreateWithNameInContext("graft", cx);
 	g.b = LLVMCreateBuilderInContext(cx);
 	g.i1 = LLVMInt1TypeInContext(cx);
@@ -2963,7 +3058,20 @@ struct Program {
 	LLVMOrcLLJITRef jit;
 	BeEntry *fn;
 	BeSig sig;
+	BeExt **ext;            /* the partitions codegens run */
+	uint32_t next;
 };
+
+/* freeext: p's partitions */
+static void
+freeext(Program *p)
+{
+	for (uint32_t k = 0; k < p->next; k++)
+		be_ext_free(p->ext[k]);
+	free(p->ext);
+	p->ext = NULL;
+	p->next = 0;
+}
 
 /* jiterr: reports an LLVM error; returns NULL */
 static void *
@@ -2999,10 +3107,11 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		return NULL;
 	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
-	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, vnni, 1, st, d);
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, vnni, 1, &p->ext, &p->next, st, d);
 	if (!mod) {
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		LLVMDisposeTargetMachine(tm);
+		freeext(p);
 		be_sig_free(&p->sig);
 		free(p);
 		return NULL;
@@ -3034,6 +3143,7 @@ fail:
 		LLVMOrcDisposeThreadSafeContext(tsc);
 	if (p->jit)
 		LLVMOrcDisposeLLJIT(p->jit);
+	freeext(p);
 	be_sig_free(&p->sig);
 	free(p);
 	return NULL;
@@ -3048,7 +3158,7 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 static int
 run(Program *p, const Tensor *in, Tensor *out, Diag *d)
 {
-	return be_run_entry(p->fn, &p->sig, in, out, d);
+	return be_run_entry_ext(p->fn, &p->sig, in, out, d, p->ext, p->next);
 }
 
 static void
@@ -3057,6 +3167,7 @@ release(Program *p)
 	if (!p)
 		return;
 	LLVMOrcDisposeLLJIT(p->jit);
+	freeext(p);
 	be_sig_free(&p->sig);
 	free(p);
 }
@@ -3078,7 +3189,7 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *
 	if (!tm)
 		return 1;
 	cx = LLVMContextCreate();
-	mod = build(m, o, cx, tm, lanes, vnni, 0, NULL, d);
+	mod = build(m, o, cx, tm, lanes, vnni, 0, NULL, NULL, NULL, d);
 	if (!mod) {
 		rc = 1;
 	} else if (kind == BE_LLVM_IR) {
