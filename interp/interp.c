@@ -267,6 +267,7 @@ prep(IProg *p, const Variant *var, Ast *a)
 				continue;
 			v = a->kid[i]->kid[0];
 			k = ir_op_attr_index(a->op, a->kid[i]->s, strlen(a->kid[i]->s));
+			a->kid[i]->k = k;       /* rcall() sets attribute k */
 			t = AT_TYPE(ir_ops[a->op].attrs[k].type);
 			if (attrref(var, v, &b, &bi, &k, &op) || t == AT_INT || t == AT_BOOL || t == AT_FLOAT ||
 			    (t == AT_DTYPE && v->kind == A_STR))
@@ -606,8 +607,7 @@ rcall(const Env *e, const Ast *a)
 		}
 		for (uint32_t i = 0; i < a->nkid; i++)
 			if (a->kid[i]->kind == A_ATTR)
-				setattr(e, av, a->op, ir_op_attr_index(a->op, a->kid[i]->s, strlen(a->kid[i]->s)),
-				        a->kid[i]->kid[0]);
+				setattr(e, av, a->op, a->kid[i]->k, a->kid[i]->kid[0]);
 	}
 	if (e->leaf->ip && a == e->leaf->rule->result) {
 		NodeId cbuf[16], *chain = e->leaf->nipchain <= 16 ? cbuf : ir_xmalloc(e->leaf->nipchain * sizeof *chain);
