@@ -1747,11 +1747,6 @@ dsl_check(Rules *r)
 		}
 	}
 	for (uint32_t i = 0; i < r->nrules; i++) {
-		if (r->target && r->rules[i].kind == RK_RULE) {
-			ir_error(r->d, r->rules[i].loc, "a target table has composites and 'supports' entries; rewrite "
-			         "rules belong in a file that starts with 'ruleset NAME'");
-			continue;
-		}
 		if (!r->target && r->rules[i].kind != RK_RULE) {
 			ir_error(r->d, r->rules[i].loc, "'%s' belongs in a target table, a file that starts with "
 			         "'target \"NAME\"'", r->rules[i].kind == RK_COMPOSITE ? "composite" : "supports");

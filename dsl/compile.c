@@ -225,7 +225,7 @@ static void walk(Build *b, const Ast *a, const char *v, int root);
 static void
 inner(Build *b, const char *v)
 {
-	if (!b->r->target)
+	if (b->rule->kind == RK_RULE)
 		return;
 	ir_vgrow(&b->inner, &b->capinner, b->ninner + 1);
 	b->inner[b->ninner++] = v;

@@ -38,6 +38,7 @@ typedef struct Out {
 typedef struct Emit {
 	Rules *r;
 	const EmitOpts *o;
+	int hasrules;            /* rewrite rules: alone, or in a target table with its entries */
 	Out tables, funcs;
 	const char **strs; uint32_t nstrs, capstrs;
 	const char **lits; uint32_t nlits, caplits;
@@ -1368,11 +1369,21 @@ split(Emit *e, const DNode *d, const Path *p, const char *name)
 		      sizeof *s->vars, varcmp);
 	dsl_map_free(&r);
 	catinit(&call);
-	catf(&call, "%s(rw%s", s->name, e->r->target ? "" : ", rule");
+	catf(&call, "%s(rw%s", s->name, e->hasrules ? ", rule" : "");
 	for (uint32_t i = 0; i < s->nvars; i++)
 		catf(&call, ", %s", s->vars[i]);
 	catf(&call, ")");
 	return catend(e, &call);
+}
+
+/* mentions: whether a line of o holds s */
+static int
+mentions(const Out *o, const char *s)
+{
+	for (uint32_t i = 0; i < o->n; i++)
+		if (o->v[i].text && strstr(o->v[i].text, s))
+			return 1;
+	return 0;
 }
 
 /* returns: 1 if the statements o end, at indent ind, in a return that
@@ -1472,10 +1483,16 @@ render(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
 			RuleFn *fn = fnof(e, d->rule, d->variant, NULL);
 			const char *args = leafargs(e, d, &r);
 			dsl_map_free(&r);
+			/* a target table's rewrite rules run when it rewrites (no
+			   report), its entries when it partitions */
 			if (d->rule->kind == RK_RULE) {
-				put(&f->body, ind, fmt(e, "if ((r = %s(rw, rule%s)))", fn->name, args));
+				put(&f->body, ind, fmt(e, "if (%s(r = %s(rw, rule%s)))", e->r->target ? "!rw->report && " : "",
+				                       fn->name, args));
 				put(&f->body, ind + 1, "return r;");
 				f->leaves = 1;
+			} else if (e->hasrules) {
+				put(&f->body, ind, "if (rw->report)");
+				put(&f->body, ind + 1, fmt(e, "%s(rw%s);", fn->name, args));
 			} else {
 				put(&f->body, ind, fmt(e, "%s(rw%s);", fn->name, args));
 			}
@@ -1546,7 +1563,7 @@ function(Emit *e, Out *o, const char *comment, const char *name, const char *con
 	if (top)
 		catf(&sig, ", NodeId v, uint32_t *rule");
 	else {
-		if (!e->r->target)
+		if (e->hasrules)
 			catf(&sig, ", uint32_t *rule");
 		for (uint32_t i = 0; i < nparams; i++)
 			catf(&sig, ", NodeId %s", params[i]);
@@ -1556,8 +1573,8 @@ function(Emit *e, Out *o, const char *comment, const char *name, const char *con
 	put(o, 0, "{");
 	if (e->usesm)
 		put(o, 1, "const Module *m = rw->m;");
-	if (top && e->r->target)
-		put(o, 1, "(void)rule;");
+	if ((top || e->hasrules) && !mentions(&f.body, "(rw, rule"))
+		put(o, 1, "(void)rule;");       /* no rewrite rule below */
 	if (f.leaves)
 		put(o, 1, "NodeId r;");
 	for (uint32_t i = 0; i < f.nvars; i += 8) {
@@ -1566,7 +1583,7 @@ function(Emit *e, Out *o, const char *comment, const char *name, const char *con
 			line = fmt(e, "%s%s%s", line, f.vars[j], j + 1 < f.nvars && j + 1 < i + 8 ? ", " : ";");
 		put(o, 1, line);
 	}
-	if (e->usesm || f.nvars || f.leaves || (top && e->r->target))
+	if (e->usesm || f.nvars || f.leaves || top || e->hasrules)
 		put(o, 0, "");
 	for (uint32_t i = 0; i < f.body.n; i++) {
 		ir_vgrow(&o->v, &o->cap, o->n + 1);
@@ -1687,6 +1704,8 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	e.r = r;
 	e.o = o;
 	name = cname(&e, r->name);
+	for (uint32_t i = 0; i < r->nrules; i++)
+		e.hasrules |= r->rules[i].kind == RK_RULE;
 
 	/* each rule's id and functions, then the trees that call them: they
 	   decide the string and literal tables */

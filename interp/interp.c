@@ -690,6 +690,10 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 	NodeId r;
 
 	rw->gfail = 0;
+	/* a target table's rewrite rules run when it rewrites (no report),
+	** its entries when it partitions */
+	if ((ru->kind == RK_RULE) != !rw->report)
+		return 0;
 	if (ru->kind != RK_RULE) {
 		NodeId buf[32], *in = l->ninner <= 32 ? buf : ir_xmalloc(l->ninner * sizeof *in);
 		int ok;

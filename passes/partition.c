@@ -958,6 +958,26 @@ ir_partition(Partitioner *p)
 	for (uint32_t t = 0; t < p->ntargets; t++)
 		nfired += p->targets[t]->nrules;
 	p->st.fired = ir_xcalloc(nfired ? nfired : 1, sizeof *p->st.fired);
+	/* a target table's rewrite rules (its lowering) first: all of them,
+	   in target order, before any target takes a node */
+	base = p->st.fired;
+	for (uint32_t t = 0; t < p->ntargets; t++) {
+		const Ruleset *rs = p->targets[t];
+		uint32_t r = 0;
+		while (r < rs->nrules && rs->rules[r].kind != RI_RULE)
+			r++;
+		if (r < rs->nrules) {
+			RwStats st;
+			int errs = ir_rewrite(m, rs, p->d, &st);
+			for (r = 0; r < rs->nrules; r++)
+				base[r] += st.fired[r];
+			p->st.lowered += st.rewrites;
+			free(st.fired);
+			if (errs)
+				return p->d->errors - before;
+		}
+		base += rs->nrules;
+	}
 	base = p->st.fired;
 	for (uint32_t t = 0; t < p->ntargets; t++) {
 		State S;
@@ -1182,6 +1202,9 @@ ir_partition_stats(FILE *f, const Partitioner *p)
 {
 	const uint64_t *fired = p->st.fired;
 
+	if (p->st.lowered)
+		fprintf(f, "partition: the targets' rewrite rules rewrote %llu time%s first\n",
+		        (unsigned long long)p->st.lowered, p->st.lowered == 1 ? "" : "s");
 	fprintf(f, "partition: %llu composite%s, %llu partition%s; %llu op%s offloaded, %llu on the host\n",
 	        (unsigned long long)p->st.composites, p->st.composites == 1 ? "" : "s",
 	        (unsigned long long)p->st.regions, p->st.regions == 1 ? "" : "s",
@@ -1193,7 +1216,8 @@ ir_partition_stats(FILE *f, const Partitioner *p)
 		uint32_t n = fired ? ir_fired_order(rs, fired, idx) : 0;
 		for (uint32_t i = 0; i < n; i++)
 			fprintf(f, "  %8llu  %s %s.%s  (%s:%u)\n", (unsigned long long)fired[idx[i]],
-			        rs->rules[idx[i]].kind == RI_COMPOSITE ? "composite" : "op       ", rs->name,
+			        rs->rules[idx[i]].kind == RI_COMPOSITE ? "composite" :
+			        rs->rules[idx[i]].kind == RI_RULE ? "rule     " : "op       ", rs->name,
 			        rs->rules[idx[i]].name, rs->rules[idx[i]].file, rs->rules[idx[i]].line);
 		if (fired)
 			fired += rs->nrules;

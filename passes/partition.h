@@ -62,6 +62,7 @@ typedef struct PartStats {
 	uint64_t regions;       /* global functions made */
 	uint64_t offloaded;     /* ops inside them (composites' inner ops counted) */
 	uint64_t host;          /* ops left on the host (after the whole pipeline) */
+	uint64_t lowered;       /* rewrites by the targets' own rewrite rules */
 	uint64_t *fired;        /* per target, per entry: composites made and
 	                           single ops given to the target */
 } PartStats;
@@ -78,7 +79,8 @@ typedef struct Partitioner {
 } Partitioner;
 
 /* Partitions every function of p->m that is not itself a partition, for
-** p->targets in order.  Returns the number of errors.  p->st and p->why
+** p->targets in order; first, the rewrite rules that target tables hold
+** (their lowering) are applied, in target order, until none matches.  Returns the number of errors.  p->st and p->why
 ** are filled in; free them with ir_partition_free(). */
 int ir_partition(Partitioner *p);
 void ir_partition_free(Partitioner *p);

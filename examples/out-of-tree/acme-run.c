@@ -1,7 +1,7 @@
 /*
 ** acme-run.c: a program that drives graft through its C API with the Acme
-** plugin linked in: it reads a model in Relay text, lowers it for acme
-** (acme-lower.rules), partitions it for acme (acme.rules), prints it, and
+** plugin linked in: it reads a model in Relay text, partitions it for acme
+** (acme.rules: its rewrite rule first, then its pattern table), prints it, and
 ** runs it on graft's ref backend, acme's partitions on acme's codegen, on
 ** an input of the values 0, 1, 2, ... (wrapping in the input's dtype).
 **
@@ -84,7 +84,6 @@ main(int argc, char **argv)
 	size_t len;
 	Module *m;
 	Diag d;
-	RwStats st = { 0 };
 	Partitioner pt;
 	PrintOpts po = { 0 };
 	int status = 1;
@@ -105,8 +104,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "acme-run: cannot %s %s\n", what, argv[1]);
 		goto out;
 	}
-	if (ir_parse(m, &d, argv[1], text, len) || ir_infer_types(m, &d) ||
-	    ir_rewrite(m, &graft_ruleset_acme_lower, &d, &st))
+	if (ir_parse(m, &d, argv[1], text, len) || ir_infer_types(m, &d))
 		goto out;
 	pt.m = m;
 	pt.d = &d;
@@ -115,14 +113,13 @@ main(int argc, char **argv)
 	pt.stop = PS_ALL;
 	if (ir_partition(&pt))
 		goto out;
-	printf("acme_lower: %llu rewrites; acme: %llu composites, %llu partitions, %llu ops offloaded, %llu on the host\n",
-	       (unsigned long long)st.rewrites, (unsigned long long)pt.st.composites,
+	printf("acme: %llu rewrites, %llu composites, %llu partitions, %llu ops offloaded, %llu on the host\n",
+	       (unsigned long long)pt.st.lowered, (unsigned long long)pt.st.composites,
 	       (unsigned long long)pt.st.regions, (unsigned long long)pt.st.offloaded,
 	       (unsigned long long)pt.st.host);
 	ir_print(stdout, m, &po, NULL);
 	status = run(m, &d);
 out:
-	free(st.fired);
 	ir_partition_free(&pt);
 	free(text);
 	ir_diag_free(&d);

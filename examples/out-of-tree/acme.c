@@ -6,8 +6,9 @@
 **                    type relation and reference kernel
 **   acme_fits        the extern predicate acme.rules calls: whether a
 **                    convolution's kernel fits acme's weight buffer
-**   acme_lower       the ruleset of acme-lower.rules, and the target table
-**   acme             of acme.rules, both compiled by graftc at build time
+**   acme             the target table of acme.rules, with the rewrite rule
+**                    that makes acme.clip_cast, compiled by graftc at
+**                    build time
 **   a codegen        for acme's partitions: `graft --emit-target acme`
 **                    writes acme's command stream; `graft run` runs them
 **                    on acme's simulator, which here is graft's own
@@ -15,6 +16,8 @@
 **
 ** Built into a shared object, it is what `graft --plugin acme.so` loads;
 ** linked into a program (acme-run.c), graft_plugin_register() takes it.
+** Two environment variables are for tests: ACME_TRACE has the simulator
+** say which partition it runs, ACME_FAIL has it fail.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -269,8 +272,7 @@ init(GraftPluginHost *h)
 	/* the op first: the rulesets use it */
 	if (!graft_plugin_add_op(h, &clip_cast, kernel_clip_cast))
 		return 1;
-	if (!graft_plugin_add_ruleset(h, &graft_ruleset_acme_lower) ||
-	    !graft_plugin_add_ruleset(h, &graft_ruleset_acme) ||
+	if (!graft_plugin_add_ruleset(h, &graft_ruleset_acme) ||
 	    !graft_plugin_add_codegen(h, &codegen))
 		return 1;
 	return 0;

@@ -7,8 +7,7 @@
 
 #include <graft/graft.h>
 
-/* graftc's output for acme-lower.rules and acme.rules */
-extern const Ruleset graft_ruleset_acme_lower;
+/* graftc's output for acme.rules: acme's rewrite rule and pattern table */
 extern const Ruleset graft_ruleset_acme;
 
 /* acme.rules' extern predicate acme_fits(conv) */
