@@ -31,6 +31,7 @@
 #include "pipeline.h"
 #include "run.h"
 #include "text.h"
+#include "whynot.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "dev"
@@ -47,6 +48,8 @@ typedef enum Emit {
 
 typedef struct Opts {
 	Pipeline p;
+	const char *at;                 /* --at MODEL:LINE[:COL] */
+	uint32_t atline, atcol;
 	const char *save_params;
 	const char *out;
 	const char *emit_target;        /* --emit-target: a plugin's codegen, or c */
@@ -81,6 +84,10 @@ static const char usage[] =
 	"  --emit llvm|obj      write LLVM IR (.ll), or a native object file (and,\n"
 	"                       for -o FILE.o, its header FILE.h), to -o FILE\n"
 	"  -O0, -O1, -O2, -O3   optimization level of --emit llvm|obj (default -O2)\n"
+	"  --why-not NAME       say, node by node, why the rule or composite NAME\n"
+	"                       (or FILE:LINE) does not match: the model as the\n"
+	"                       rulesets before NAME's leave it, to standard output\n"
+	"  --at MODEL:LINE[:COL]  with --why-not: only the node there\n"
 	"  --explain            say why each op left on the host is there, and\n"
 	"                       which region merges were refused (to standard error)\n"
 	"  --stop-after STEP    partition only up to composite, annotate, regions\n"
@@ -116,6 +123,34 @@ samefile(const char *a, const char *b)
 	if (strcmp(a, b) == 0)
 		return 1;
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* atplace: LINE and COL of --at MODEL:LINE[:COL] (COL 0 when absent) */
+static int
+atplace(const char *at, uint32_t *line, uint32_t *col)
+{
+	const char *c1 = strrchr(at, ':'), *c2;
+	char *end;
+	unsigned long a, b;
+
+	if (!c1)
+		return 0;
+	b = strtoul(c1 + 1, &end, 10);
+	if (*end || c1[1] == 0)
+		return 0;
+	for (c2 = c1 - 1; c2 >= at && *c2 != ':'; c2--)
+		;
+	if (c2 >= at) {
+		a = strtoul(c2 + 1, &end, 10);
+		if (end == c1 && c2[1] != ':' && a) {
+			*line = (uint32_t)a;
+			*col = (uint32_t)b;
+			return b > 0;
+		}
+	}
+	*line = (uint32_t)b;
+	*col = 0;
+	return b > 0;
 }
 
 /* hastarget: whether --emit-target names a target of --target (known
@@ -178,6 +213,13 @@ parseargs(int argc, char **argv, Opts *o)
 			}
 			o->emit = (Emit)k;
 			o->emit_given = 1;
+		} else if (strcmp(a, "--why-not") == 0 || strcmp(a, "--at") == 0) {
+			if (++i == argc) {
+				fprintf(stderr, "graft: error: option '%s' needs %s\n", a,
+				        a[2] == 'w' ? "a rule or composite name" : "MODEL:LINE[:COL]");
+				return 0;
+			}
+			*(a[2] == 'w' ? &o->p.whynot : &o->at) = argv[i];
 		} else if (strcmp(a, "--plugin") == 0) {
 			i++;    /* loaded already: graft_plugins_load() */
 		} else if (strncmp(a, "--plugin=", 9) == 0) {
@@ -222,6 +264,14 @@ parseargs(int argc, char **argv, Opts *o)
 	}
 	if (!o->p.model) {
 		fprintf(stderr, "graft: error: no model given\n");
+		return 0;
+	}
+	if (o->at && !o->p.whynot) {
+		fprintf(stderr, "graft: error: --at goes with --why-not\n");
+		return 0;
+	}
+	if (o->at && !atplace(o->at, &o->atline, &o->atcol)) {
+		fprintf(stderr, "graft: error: --at %s: give MODEL:LINE or MODEL:LINE:COL\n", o->at);
 		return 0;
 	}
 	if ((o->p.explain || o->p.stop) && !o->p.ntargets) {
@@ -414,6 +464,11 @@ main(int argc, char **argv)
 	   output: Relay text or Graphviz (and the parameters), C, LLVM */
 	if (graft_pipeline(&o.p, m, &d, &params))
 		goto out;
+	if (o.p.whystop) {
+		WhyNot w = { o.p.whynot, o.p.whyrules, o.atline, o.atcol, stdout, stderr };
+		ok = whynot(m, &d, &w) == 0;
+		goto out;
+	}
 	if (o.emit_target && !hastarget(&o))
 		goto out;
 	if (o.emit_target && !o.emit_given)

@@ -5,10 +5,12 @@
 ** or to standard error, and the pipeline stops at the first step that
 ** fails.
 */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bind.h"
 #include "interp.h"
@@ -16,6 +18,7 @@
 #include "pipeline.h"
 #include "rewrite.h"
 #include "text.h"
+#include "whynot.h"
 
 /* readfile: the whole of path, or NULL after printing why */
 static char *
@@ -29,6 +32,69 @@ readfile(const char *path, size_t *len)
 		return NULL;
 	}
 	return buf;
+}
+
+#ifndef GRAFT_RULESDIR
+#define GRAFT_RULESDIR ""
+#endif
+
+/* exists: whether path names a file that can be read */
+static int
+exists(const char *path)
+{
+	FILE *f = fopen(path, "r");
+
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+/* stopfor: --why-not: the pipeline stops before rs, which has the rule;
+** o->whyrules gets the .rules file it comes from: the one given, or a
+** compiled ruleset's source, as graftc read it or among the installed
+** rulesets.  Returns 0, or 1 after saying that the source is not found. */
+static int
+stopfor(Pipeline *o, const Ruleset *rs, const char *file)
+{
+	const char *base;
+	char path[4096];
+
+	o->whystop = 1;
+	if (file) {
+		snprintf(o->whyrules, sizeof o->whyrules, "%s", file);
+		return 0;
+	}
+	if (rs->source && exists(rs->source)) {
+		snprintf(o->whyrules, sizeof o->whyrules, "%s", rs->source);
+		return 0;
+	}
+	base = rs->source ? strrchr(rs->source, '/') : NULL;
+	base = base ? base + 1 : rs->source ? rs->source : rs->name;
+	snprintf(path, sizeof path, "%s/%s", GRAFT_RULESDIR, base);
+	if (*GRAFT_RULESDIR && exists(path)) {
+		snprintf(o->whyrules, sizeof o->whyrules, "%s", path);
+		return 0;
+	}
+	{
+		/* beside an installed graft moved elsewhere: BIN/../share/graft/rulesets */
+		char exe[2048];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		char *slash;
+		if (n > 0) {
+			exe[n] = 0;
+			if ((slash = strrchr(exe, '/'))) {
+				*slash = 0;
+				snprintf(path, sizeof path, "%s/../share/graft/rulesets/%s", exe, base);
+				if (exists(path)) {
+					snprintf(o->whyrules, sizeof o->whyrules, "%s", path);
+					return 0;
+				}
+			}
+		}
+	}
+	fprintf(stderr, "graft: error: --why-not: the source of %s %s (%s) is not found; give the .rules file itself "
+	        "to --rules or --target\n", rs->target ? "target" : "ruleset", rs->name, rs->source ? rs->source : "?");
+	return 1;
 }
 
 /* isfile: whether a --rules or --target name is a .rules file */
@@ -251,12 +317,23 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 		return 1;
 	for (int i = 0; i < o->nrules; i++) {
 		RwStats st;
-		int errs = ir_rewrite(m, o->rules[i], d, &st);
+		int errs;
+		if (o->whynot && whynot_has(o->rules[i], o->whynot))
+			return stopfor(o, o->rules[i], o->rulefile[i]);
+		errs = ir_rewrite(m, o->rules[i], d, &st);
 		if (o->stats)
 			ir_rewrite_stats(stderr, o->rules[i], &st);
 		free(st.fired);
 		if (errs || (o->verify && ir_verify(m, d)))
 			return 1;
+	}
+	for (int i = 0; o->whynot && i < o->ntargets; i++)
+		if (whynot_has(o->targets[i], o->whynot))
+			return stopfor(o, o->targets[i], o->targetfile[i]);
+	if (o->whynot) {
+		fprintf(stderr, "graft: error: --why-not: no ruleset or target given has a rule or entry called %s\n",
+		        o->whynot);
+		return 1;
 	}
 	if (o->ntargets) {
 		Partitioner p;

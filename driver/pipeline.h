@@ -31,6 +31,11 @@ typedef struct Pipeline {
 	int verify;             /* run the IR verifier after each step */
 	int stats;              /* rule firings and offloads, to stderr */
 	int explain;            /* why ops stayed on the host, to stderr */
+	/* --why-not NAME: the pipeline stops before the ruleset or target that
+	** has NAME (whystop set), whose .rules file is whyrules */
+	const char *whynot;
+	int whystop;
+	char whyrules[4096];
 } Pipeline;
 
 /*

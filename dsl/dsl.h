@@ -209,6 +209,8 @@ DType dsl_scalar_ctor(const char *name);
 void dsl_print(FILE *f, const Ast *a);
 
 void dsl_rules_init(Rules *r, Module *m, Diag *d);
+/* A literal (A_INT, A_FLOAT, A_STR, A_BOOL, A_NONE, A_LIST) as Relay text. */
+void dsl_littext(const Ast *a, char *buf, size_t n);
 void dsl_rules_free(Rules *r);
 
 /* A map from names to indices, hashed: lookups by name stay constant-time

@@ -426,6 +426,16 @@ littext(Buf *b, const Ast *a)
 	}
 }
 
+/* dsl_littext: literal a as Relay text (dsl.h) */
+void
+dsl_littext(const Ast *a, char *buf, size_t n)
+{
+	Buf b = { "", 0 };
+
+	littext(&b, a);
+	snprintf(buf, n, "%s", b.s);
+}
+
 /* the attribute types an extern op's schema names, as ops.def's AT_ */
 static const struct { const char *name; int type; } attrtypes[] = {
 	{ "int", AT_INT }, { "float", AT_FLOAT }, { "bool", AT_BOOL }, { "str", AT_STR },

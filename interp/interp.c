@@ -105,6 +105,8 @@ typedef struct IProg {
 	NameMap names;          /* the names guards and results read, numbered */
 	const char **namev;     /* ... by number */
 	uint32_t nnames, capnamev;
+	InterpTrace *trace;     /* interp_trace() */
+	void *tracectx;
 } IProg;
 
 /* ---------------------------------------------------------------- tables */
@@ -700,14 +702,21 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 		for (uint32_t i = 0; i < l->ninner; i++)
 			in[i] = vars[l->inner[i]];
 		ok = !ru->guard || (truth(gexpr(&e, ru->guard)) && !rw->gfail);
+		if (p->trace)
+			p->trace(p->tracectx, ru->order, ok ? IT_MATCH : IT_GUARD);
 		rw_report(rw, ru->order, in, l->ninner, ok);
 		if (in != buf)
 			free(in);
 		return 0;
 	}
-	if (ru->guard && (!truth(gexpr(&e, ru->guard)) || rw->gfail))
+	if (ru->guard && (!truth(gexpr(&e, ru->guard)) || rw->gfail)) {
+		if (p->trace)
+			p->trace(p->tracectx, ru->order, IT_GUARD);
 		return 0;
+	}
 	r = rexpr(&e, ru->result);
+	if (p->trace)
+		p->trace(p->tracectx, ru->order, !r || rw->gfail ? IT_RESULT : IT_MATCH);
 	if (!r || rw->gfail)
 		return 0;
 	*rule = ru->order;
@@ -1038,6 +1047,21 @@ interp_load(const char *path, FILE *errs)
 fail:
 	interp_free(&p->rs);
 	return NULL;
+}
+
+void
+interp_trace(const Ruleset *rs, InterpTrace *fn, void *ctx)
+{
+	IProg *p = (IProg *)rs->impl;
+
+	p->trace = fn;
+	p->tracectx = ctx;
+}
+
+const Rules *
+interp_rules(const Ruleset *rs)
+{
+	return &((const IProg *)rs->impl)->r;
 }
 
 void

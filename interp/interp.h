@@ -30,6 +30,22 @@ extern "C" {
 const Ruleset *interp_load(const char *path, FILE *errs);
 void interp_free(const Ruleset *rs);
 
+/* What a rule's leaf came to, each time matching reaches it: its pattern
+** matched and its guard held (and, for a rule, its result was built), its
+** guard was false, or its result could not be built. */
+enum { IT_MATCH, IT_GUARD, IT_RESULT };
+typedef void InterpTrace(void *ctx, uint32_t rule, int what);
+
+/* Has matching with rs (loaded by interp_load) call fn with ctx for each
+** leaf it reaches, rule being the index in rs->rules; NULL stops it.  For
+** the rule authors' tools (graft --why-not). */
+void interp_trace(const Ruleset *rs, InterpTrace *fn, void *ctx);
+
+/* The parsed and checked rules rs was loaded from (dsl/dsl.h), for tools
+** that read the rules' source: valid until interp_free(). */
+struct Rules;
+const struct Rules *interp_rules(const Ruleset *rs);
+
 #ifdef __cplusplus
 }
 #endif

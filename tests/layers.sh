@@ -8,6 +8,7 @@
 #   passes
 #   backends frontends dsl gen
 #   interp plugin
+#   explain
 #   driver
 #
 # (bench/ and tests/ may include anything.)  Each test point is one source
@@ -22,20 +23,21 @@ rank() {
 	passes) echo 2 ;;
 	backends|frontends|dsl|gen) echo 3 ;;
 	interp|plugin) echo 4 ;;
-	driver) echo 5 ;;
+	explain) echo 5 ;;
+	driver) echo 6 ;;
 	esac
 }
 
 # the folder of every header, by its base name: the sources' own, and
 # those the build makes from grammar/ and frontends/onnx/onnx.proto
-(cd "$srcdir" && find ir text formats ref passes backends frontends dsl gen interp plugin driver \
+(cd "$srcdir" && find ir text formats ref passes backends frontends dsl gen interp plugin explain driver \
 	\( -name '*.h' -o -name '*.def' \) | grep -v '\.tab\.h$\|\.pb-c\.h$') \
 	| sed 's|^\([^/]*\)/\(.*/\)*\([^/]*\)$|\3 \1|' >"$tmpdir/headers"
 printf 'relay.tab.h text\nrules.tab.h dsl\nonnx.pb-c.h frontends\n' >>"$tmpdir/headers"
 dups=$(cut -d' ' -f1 "$tmpdir/headers" | sort | uniq -d)
 ok "$([ -z "$dups" ]; echo $?)" "no two layers hold headers of one name${dups:+ ($dups)}"
 
-(cd "$srcdir" && find ir text formats ref passes backends frontends dsl gen interp plugin driver \
+(cd "$srcdir" && find ir text formats ref passes backends frontends dsl gen interp plugin explain driver \
 	\( -name '*.c' -o -name '*.h' -o -name '*.re' -o -name '*.def' \) \
 	! -name '*.tab.[ch]' ! -name '*.pb-c.[ch]' ! -name 'relay_lex.c' ! -name 'lex.c' | sort) >"$tmpdir/files"
 # grammar/ belongs to the layer that builds its parser
