@@ -324,11 +324,15 @@ onnx_err(Imp *im, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (im->nd)
-		ir_error(im->d, im->loc, "node '%s' (%s): %s", im->nd->name ? im->nd->name : "",
+	if (im->nd) {
+		/* the message names the node: no line of the node list quoted */
+		Loc at = im->loc;
+		at.line = at.col = 0;
+		ir_error(im->d, at, "node '%s' (%s): %s", im->nd->name ? im->nd->name : "",
 		         im->nd->op_type ? im->nd->op_type : "", msg);
-	else
+	} else {
 		ir_error(im->d, im->loc, "%s", msg);
+	}
 	return -1;
 }
 
@@ -748,9 +752,34 @@ import(Imp *im, const GraftOnnx__ModelProto *mp)
 	}
 	if (errs)
 		goto out;
-	for (size_t i = 0; i < g->n_node; i++)
+	/* where a node comes from: line K of the model is its node K, "node
+	   'NAME' (OP)", a text diagnostics quote (--why-not, type errors) */
+	{
+		size_t cap = 64, len = 0;
+		char *text = ir_xmalloc(cap), *copy;
+		for (size_t i = 0; i < g->n_node; i++) {
+			const ONode *nd = g->node[i];
+			size_t need = strlen(nd->name ? nd->name : "") + strlen(nd->op_type ? nd->op_type : "") + 16;
+			if (len + need >= cap) {
+				cap = 2 * (len + need);
+				text = ir_xrealloc(text, cap);
+			}
+			len += (size_t)snprintf(text + len, cap - len, "node '%s' (%s)\n", nd->name ? nd->name : "",
+			                        nd->op_type ? nd->op_type : "");
+		}
+		copy = ir_arena_raw(&im->m->data, len + 1);
+		memcpy(copy, text, len);
+		copy[len] = 0;
+		free(text);
+		ir_diag_source(im->d, im->loc.file, copy, len);
+	}
+	for (size_t i = 0; i < g->n_node; i++) {
+		im->loc.line = (uint32_t)ord[i] + 1;
+		im->loc.col = 1;
 		if (convert(im, g->node[ord[i]]) != 0)
 			errs++;
+	}
+	im->loc.line = im->loc.col = 0;
 	im->nd = NULL;
 	if (errs)
 		goto out;
