@@ -31,6 +31,7 @@
 #include "pipeline.h"
 #include "run.h"
 #include "text.h"
+#include "coverage.h"
 #include "whynot.h"
 
 #ifndef PACKAGE_VERSION
@@ -88,6 +89,8 @@ static const char usage[] =
 	"                       (or FILE:LINE) does not match: the model as the\n"
 	"                       rulesets before NAME's leave it, to standard output\n"
 	"  --at MODEL:LINE[:COL]  with --why-not: only the node there\n"
+	"  --coverage FILE.json add how often each rule and pattern variant\n"
+	"                       matched and fired to FILE.json (made if new)\n"
 	"  --explain            say why each op left on the host is there, and\n"
 	"                       which region merges were refused (to standard error)\n"
 	"  --stop-after STEP    partition only up to composite, annotate, regions\n"
@@ -103,7 +106,8 @@ static const char usage[] =
 	"  -o FILE              write the model to FILE instead of standard output\n"
 	"  --help, --version\n"
 	"\n"
-	"graft run --help tells how to run a model.\n";
+	"graft run --help tells how to run a model; graft coverage FILE.json\n"
+	"reports what never fired in a --coverage file.\n";
 
 /* suffix: whether s ends in suf */
 static int
@@ -213,6 +217,8 @@ parseargs(int argc, char **argv, Opts *o)
 			}
 			o->emit = (Emit)k;
 			o->emit_given = 1;
+		} else if (strcmp(a, "--coverage") == 0) {
+			val = &o->p.coverage;
 		} else if (strcmp(a, "--why-not") == 0 || strcmp(a, "--at") == 0) {
 			if (++i == argc) {
 				fprintf(stderr, "graft: error: option '%s' needs %s\n", a,
@@ -450,6 +456,23 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
 		return graft_run(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
+		Coverage c;
+		if (argc != 3 || argv[2][0] == '-') {
+			fprintf(stderr, "usage: graft coverage FILE.json\n");
+			return 2;
+		}
+		if (cov_read(argv[2], &c, stderr))
+			return 1;
+		if (!c.nsets) {
+			fprintf(stderr, "graft: error: %s: no coverage recorded there (graft --coverage %s ... writes it)\n",
+			        argv[2], argv[2]);
+			return 1;
+		}
+		cov_report(stdout, &c);
+		cov_free(&c);
+		return 0;
+	}
 	if (graft_plugins_load(argc, argv))
 		return 1;
 	if (!parseargs(argc, argv, &o)) {
@@ -479,6 +502,8 @@ main(int argc, char **argv)
 		ok = emit_files(m, &o, &d, o.emit == EM_OBJ && suffix(o.out, ".o"), llvmemit);
 	else
 		ok = emit(m, &o, &meta);
+	if (ok && o.p.coverage && graft_pipeline_coverage(&o.p))
+		ok = 0;
 out:
 	ir_metalist_free(&meta);
 	ir_st_free(&params);

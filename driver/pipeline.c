@@ -18,6 +18,7 @@
 #include "pipeline.h"
 #include "rewrite.h"
 #include "text.h"
+#include "coverage.h"
 #include "whynot.h"
 
 /* readfile: the whole of path, or NULL after printing why */
@@ -49,52 +50,125 @@ exists(const char *path)
 	return f != NULL;
 }
 
-/* stopfor: --why-not: the pipeline stops before rs, which has the rule;
-** o->whyrules gets the .rules file it comes from: the one given, or a
-** compiled ruleset's source, as graftc read it or among the installed
-** rulesets.  Returns 0, or 1 after saying that the source is not found. */
+static int load(const char *path, int target, const Ruleset **rs);
+
+/* sourceof: the .rules file rs comes from into out: file, when it was
+** given as one; else a compiled ruleset's source, where graftc read it or
+** among the installed rulesets.  Returns 0, or 1 after saying it is not
+** found (for what, "--why-not" or "--coverage"). */
 static int
-stopfor(Pipeline *o, const Ruleset *rs, const char *file)
+sourceof(const Ruleset *rs, const char *file, char *out, size_t n, const char *what)
 {
 	const char *base;
 	char path[4096];
 
-	o->whystop = 1;
 	if (file) {
-		snprintf(o->whyrules, sizeof o->whyrules, "%s", file);
+		snprintf(out, n, "%s", file);
 		return 0;
 	}
 	if (rs->source && exists(rs->source)) {
-		snprintf(o->whyrules, sizeof o->whyrules, "%s", rs->source);
+		snprintf(out, n, "%s", rs->source);
 		return 0;
 	}
 	base = rs->source ? strrchr(rs->source, '/') : NULL;
 	base = base ? base + 1 : rs->source ? rs->source : rs->name;
 	snprintf(path, sizeof path, "%s/%s", GRAFT_RULESDIR, base);
 	if (*GRAFT_RULESDIR && exists(path)) {
-		snprintf(o->whyrules, sizeof o->whyrules, "%s", path);
+		snprintf(out, n, "%s", path);
 		return 0;
 	}
 	{
 		/* beside an installed graft moved elsewhere: BIN/../share/graft/rulesets */
 		char exe[2048];
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
 		char *slash;
-		if (n > 0) {
-			exe[n] = 0;
+		if (k > 0) {
+			exe[k] = 0;
 			if ((slash = strrchr(exe, '/'))) {
 				*slash = 0;
 				snprintf(path, sizeof path, "%s/../share/graft/rulesets/%s", exe, base);
 				if (exists(path)) {
-					snprintf(o->whyrules, sizeof o->whyrules, "%s", path);
+					snprintf(out, n, "%s", path);
 					return 0;
 				}
 			}
 		}
 	}
-	fprintf(stderr, "graft: error: --why-not: the source of %s %s (%s) is not found; give the .rules file itself "
-	        "to --rules or --target\n", rs->target ? "target" : "ruleset", rs->name, rs->source ? rs->source : "?");
+	fprintf(stderr, "graft: error: %s: the source of %s %s (%s) is not found; give the .rules file itself "
+	        "to --rules or --target\n", what, rs->target ? "target" : "ruleset", rs->name,
+	        rs->source ? rs->source : "?");
 	return 1;
+}
+
+/* stopfor: --why-not: the pipeline stops before rs, which has the rule;
+** o->whyrules gets the .rules file it comes from.  Returns 0, or 1 after
+** saying that the source is not found. */
+static int
+stopfor(Pipeline *o, const Ruleset *rs, const char *file)
+{
+	o->whystop = 1;
+	return sourceof(rs, file, o->whyrules, sizeof o->whyrules, "--why-not");
+}
+
+/* covload: --coverage: each ruleset and target of o run interpreted from
+** its source, traced (o->cov[]); 0, or 1 after saying why not */
+static int
+covload(Pipeline *o)
+{
+	for (int t = 0; t < 2; t++) {
+		int n = t ? o->ntargets : o->nrules;
+		for (int i = 0; i < n; i++) {
+			const Ruleset **rs = t ? &o->targets[i] : &o->rules[i];
+			const char *file = t ? o->targetfile[i] : o->rulefile[i];
+			char path[4096];
+			CovRun *r;
+			if (sourceof(*rs, file, path, sizeof path, "--coverage"))
+				return 1;
+			if (!file) {
+				/* a compiled one: its interpreted twin, which gives the
+				   same output (tests/interp.sh) */
+				const Ruleset *twin;
+				if (load(path, t, &twin))
+					return 1;
+				o->covown[o->ncov] = twin;
+				*rs = twin;
+			}
+			r = &o->cov[o->ncov];
+			o->covfile[o->ncov] = ir_xmalloc(strlen(path) + 1);
+			strcpy(o->covfile[o->ncov], path);
+			cov_run_init(r, *rs, o->covfile[o->ncov]);
+			interp_trace(*rs, cov_trace, r);
+			o->ncov++;
+		}
+	}
+	return 0;
+}
+
+/* covrun: the CovRun of rs, or NULL */
+static CovRun *
+covrun(Pipeline *o, const Ruleset *rs)
+{
+	for (int i = 0; i < o->ncov; i++)
+		if (o->cov[i].rs == rs)
+			return &o->cov[i];
+	return NULL;
+}
+
+/* graft_pipeline_coverage: see pipeline.h */
+int
+graft_pipeline_coverage(Pipeline *o)
+{
+	Coverage c;
+	int bad;
+
+	if (cov_read(o->coverage, &c, stderr))
+		return 1;
+	c.runs++;
+	for (int i = 0; i < o->ncov; i++)
+		cov_add(&c, &o->cov[i]);
+	bad = cov_write(o->coverage, &c, stderr);
+	cov_free(&c);
+	return bad;
 }
 
 /* isfile: whether a --rules or --target name is a .rules file */
@@ -253,6 +327,21 @@ load(const char *path, int target, const Ruleset **rs)
 void
 graft_pipeline_free(Pipeline *o)
 {
+	for (int i = 0; i < o->ncov; i++) {
+		cov_run_free(&o->cov[i]);
+		free(o->covfile[i]);
+		if (o->covown[i]) {
+			/* the compiled ruleset it stood in for is not freed */
+			for (int k = 0; k < o->nrules; k++)
+				if (o->rules[k] == o->covown[i])
+					o->rules[k] = NULL;
+			for (int k = 0; k < o->ntargets; k++)
+				if (o->targets[k] == o->covown[i])
+					o->targets[k] = NULL;
+			interp_free(o->covown[i]);
+		}
+	}
+	o->ncov = 0;
 	for (int i = 0; i < o->nrules; i++)
 		if (o->rulefile[i]) {
 			interp_free(o->rules[i]);
@@ -283,7 +372,7 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 	for (int i = 0; i < o->ntargets; i++)
 		if (o->targetfile[i] && !o->targets[i])
 			bad |= load(o->targetfile[i], 1, &o->targets[i]);
-	if (bad)
+	if (bad || (o->coverage && covload(o)))
 		return 1;
 
 	/* read (an ONNX model is imported, anything else parsed as Relay
@@ -323,6 +412,9 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 		errs = ir_rewrite(m, o->rules[i], d, &st);
 		if (o->stats)
 			ir_rewrite_stats(stderr, o->rules[i], &st);
+		if (o->coverage && covrun(o, o->rules[i]))
+			for (uint32_t k = 0; k < o->rules[i]->nrules; k++)
+				covrun(o, o->rules[i])->fired[k] += st.fired[k];
 		free(st.fired);
 		if (errs || (o->verify && ir_verify(m, d)))
 			return 1;
@@ -348,6 +440,15 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 		errs = ir_partition(&p);
 		if (o->stats)
 			ir_partition_stats(stderr, &p);
+		if (o->coverage && p.st.fired) {
+			const uint64_t *f = p.st.fired;
+			for (int t = 0; t < o->ntargets; t++) {
+				CovRun *r = covrun(o, o->targets[t]);
+				for (uint32_t k = 0; r && k < o->targets[t]->nrules; k++)
+					r->fired[k] += f[k];
+				f += o->targets[t]->nrules;
+			}
+		}
 		if (o->explain)
 			ir_partition_explain(stderr, &p);
 		ir_partition_free(&p);

@@ -11,6 +11,7 @@
 #include "partition.h"
 #include "rulesets.h"
 #include "safetensors.h"
+#include "coverage.h"
 
 enum { GRAFT_MAXSETS = 32 };    /* --rules, and --target's targets */
 
@@ -36,6 +37,14 @@ typedef struct Pipeline {
 	const char *whynot;
 	int whystop;
 	char whyrules[4096];
+	/* --coverage FILE: every ruleset and target runs interpreted and
+	** traced (a compiled one by its twin loaded from source, covown);
+	** graft_pipeline_save_coverage() adds the counts to FILE */
+	const char *coverage;
+	CovRun cov[2 * GRAFT_MAXSETS];
+	char *covfile[2 * GRAFT_MAXSETS];
+	const Ruleset *covown[2 * GRAFT_MAXSETS];
+	int ncov;
 } Pipeline;
 
 /*
@@ -69,6 +78,10 @@ int graft_opt_model(Pipeline *p, const char *a);
 ** stderr.
 */
 int graft_pipeline(Pipeline *p, Module *m, Diag *d, StFile *params);
+
+/* graft_pipeline_coverage: --coverage FILE: this run's counts added to
+** FILE's.  Returns 0, or 1 after saying why not. */
+int graft_pipeline_coverage(Pipeline *p);
 
 /* graft_pipeline_free: releases the rulesets p loaded */
 void graft_pipeline_free(Pipeline *p);

@@ -374,10 +374,11 @@ typedef struct Seen {
 } Seen;
 
 static void
-traced(void *ctx, uint32_t rule, int what)
+traced(void *ctx, uint32_t rule, uint32_t variant, int what)
 {
 	Seen *s = ctx;
 
+	(void)variant;
 	if (rule == s->rule && s->what != IT_MATCH)
 		s->what = what;
 }

@@ -703,7 +703,7 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 			in[i] = vars[l->inner[i]];
 		ok = !ru->guard || (truth(gexpr(&e, ru->guard)) && !rw->gfail);
 		if (p->trace)
-			p->trace(p->tracectx, ru->order, ok ? IT_MATCH : IT_GUARD);
+			p->trace(p->tracectx, ru->order, (uint32_t)(l->var - ru->variants), ok ? IT_MATCH : IT_GUARD);
 		rw_report(rw, ru->order, in, l->ninner, ok);
 		if (in != buf)
 			free(in);
@@ -711,12 +711,12 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 	}
 	if (ru->guard && (!truth(gexpr(&e, ru->guard)) || rw->gfail)) {
 		if (p->trace)
-			p->trace(p->tracectx, ru->order, IT_GUARD);
+			p->trace(p->tracectx, ru->order, (uint32_t)(l->var - ru->variants), IT_GUARD);
 		return 0;
 	}
 	r = rexpr(&e, ru->result);
 	if (p->trace)
-		p->trace(p->tracectx, ru->order, !r || rw->gfail ? IT_RESULT : IT_MATCH);
+		p->trace(p->tracectx, ru->order, (uint32_t)(l->var - ru->variants), !r || rw->gfail ? IT_RESULT : IT_MATCH);
 	if (!r || rw->gfail)
 		return 0;
 	*rule = ru->order;
@@ -1062,6 +1062,81 @@ const Rules *
 interp_rules(const Ruleset *rs)
 {
 	return &((const IProg *)rs->impl)->r;
+}
+
+/* byorder: the rule of p with file order k */
+static const Rule *
+byorder(const IProg *p, uint32_t k)
+{
+	for (uint32_t i = 0; i < p->r.nrules; i++)
+		if (p->r.rules[i].order == k)
+			return &p->r.rules[i];
+	return NULL;
+}
+
+uint32_t
+interp_variants(const Ruleset *rs, uint32_t rule)
+{
+	const Rule *ru = byorder(rs->impl, rule);
+	return ru ? ru->nvariants : 0;
+}
+
+/* pattext: pattern a as text onto f */
+static void
+pattext(FILE *f, const Ast *a)
+{
+	switch (a->kind) {
+	case A_ANY: fputc('_', f); return;
+	case A_CONST: fputs("const", f); return;
+	case A_VAR: fputs("var", f); return;
+	case A_NAME: fputs(a->s, f); return;
+	case A_REST: fprintf(f, "%s...", a->s ? a->s : ""); return;
+	case A_BIND: fprintf(f, "%s:", a->s); pattext(f, a->kid[0]); return;
+	case A_GETITEM: pattext(f, a->kid[0]); fprintf(f, ".%lld", (long long)a->i); return;
+	case A_TYPED: pattext(f, a->kid[0]); fputs("<...>", f); return;
+	case A_ATTR: {
+		char lit[256];
+		if (a->kid[0]->kind == A_NAME)
+			fprintf(f, "%s=%s", a->s, a->kid[0]->s);
+		else {
+			dsl_littext(a->kid[0], lit, sizeof lit);
+			fprintf(f, "%s=%s", a->s, lit);
+		}
+		return;
+	}
+	case A_CALL: case A_TUPLE:
+		if (a->kind == A_CALL)
+			fputs(ir_ops[a->op].name, f);
+		fputc('(', f);
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			if (i)
+				fputs(", ", f);
+			pattext(f, a->kid[i]);
+		}
+		fputc(')', f);
+		return;
+	default:
+		fputc('?', f);
+	}
+}
+
+void
+interp_variant_text(const Ruleset *rs, uint32_t rule, uint32_t variant, char *text, size_t size)
+{
+	const Rule *ru = byorder(rs->impl, rule);
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!size)
+		return;
+	*text = 0;
+	if (!ru || variant >= ru->nvariants || !(f = open_memstream(&s, &len)))
+		return;
+	pattext(f, ru->variants[variant].pat);
+	fclose(f);
+	snprintf(text, size, "%s", s ? s : "");
+	free(s);
 }
 
 void

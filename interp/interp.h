@@ -34,17 +34,25 @@ void interp_free(const Ruleset *rs);
 ** matched and its guard held (and, for a rule, its result was built), its
 ** guard was false, or its result could not be built. */
 enum { IT_MATCH, IT_GUARD, IT_RESULT };
-typedef void InterpTrace(void *ctx, uint32_t rule, int what);
+typedef void InterpTrace(void *ctx, uint32_t rule, uint32_t variant, int what);
 
 /* Has matching with rs (loaded by interp_load) call fn with ctx for each
-** leaf it reaches, rule being the index in rs->rules; NULL stops it.  For
-** the rule authors' tools (graft --why-not). */
+** leaf it reaches: rule is the index in rs->rules, variant the index of
+** the rule's pattern variant (interp_variants()); NULL stops it.  For the
+** rule authors' tools (graft --why-not, --coverage). */
 void interp_trace(const Ruleset *rs, InterpTrace *fn, void *ctx);
 
 /* The parsed and checked rules rs was loaded from (dsl/dsl.h), for tools
 ** that read the rules' source: valid until interp_free(). */
 struct Rules;
 const struct Rules *interp_rules(const Ruleset *rs);
+
+/* The number of pattern variants of rule (an index in rs->rules): its
+** alternatives, optional nodes present and absent, and commutative
+** operands both ways, each a pattern without alternatives.  Into text (if
+** not NULL), variant's pattern as Relay-like text. */
+uint32_t interp_variants(const Ruleset *rs, uint32_t rule);
+void interp_variant_text(const Ruleset *rs, uint32_t rule, uint32_t variant, char *text, size_t size);
 
 #ifdef __cplusplus
 }

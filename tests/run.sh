@@ -44,7 +44,7 @@ fails 2 "graft: error: more than one model given ('$d/add.relay' and '$d/tuple.r
 "$GRAFT" run --help >"$tmpdir/out" 2>&1
 [ $? -eq 0 ] && grep -q '^usage: graft run \[options\] --input NAME=FILE.npy ... MODEL.relay$' "$tmpdir/out"
 ok $? "graft run --help prints the usage and exits 0"
-"$GRAFT" --help | grep -q "^graft run --help tells how to run a model.$"
+"$GRAFT" --help | grep -q "^graft run --help tells how to run a model; graft coverage FILE.json$"
 ok $? "graft --help points at graft run --help"
 
 # graft --emit c|llvm|obj
