@@ -125,6 +125,179 @@ findpat(const Check *c, const char *name)
 	return i == UINT32_MAX ? NULL : &c->r->pats[i];
 }
 
+/* ---------------------------------------------------------------- warnings */
+
+static const struct { const char *name; unsigned bit; } warnings[] = {
+	{ "unused-binding", W_UNUSED_BINDING },
+	{ "unused-pattern", W_UNUSED_PATTERN },
+	{ "constant-guard", W_CONSTANT_GUARD },
+};
+
+int
+dsl_warning_flag(Rules *r, const char *arg)
+{
+	int no = strncmp(arg, "-Wno-", 5) == 0;
+	const char *name = arg + (no ? 5 : 2);
+
+	if (strncmp(arg, "-W", 2) != 0)
+		return 0;
+	if (strcmp(name, "all") == 0) {
+		r->warn = no ? 0 : W_ALL;
+		return 1;
+	}
+	if (strcmp(name, "error") == 0) {
+		r->werror = !no;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof warnings / sizeof *warnings; i++)
+		if (strcmp(name, warnings[i].name) == 0) {
+			if (no)
+				r->warn &= ~warnings[i].bit;
+			else
+				r->warn |= warnings[i].bit;
+			return 1;
+		}
+	return 0;
+}
+
+/* warn: warning w at loc, named as its option, if it is on */
+static void
+warn(Check *c, unsigned w, Loc loc, const char *msg)
+{
+	const char *name = "";
+
+	if (!(c->r->warn & w))
+		return;
+	for (size_t i = 0; i < sizeof warnings / sizeof *warnings; i++)
+		if (warnings[i].bit == w)
+			name = warnings[i].name;
+	ir_warning(c->d, loc, "%s [-W%s]", msg, name);
+}
+
+/* A name of a rule: where it is first bound, how often the pattern names
+** it, whether the guard or result reads it. */
+typedef struct NameUse {
+	const char *name;
+	Loc loc;
+	uint32_t bound;
+	int read;
+} NameUse;
+
+static NameUse *
+nameuse(NameUse *v, uint32_t *n, const char *name, size_t len)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		if (strlen(v[i].name) == len && strncmp(v[i].name, name, len) == 0)
+			return &v[i];
+	return NULL;
+}
+
+/* bound: the names pattern a binds, into v (at most 64 kept) */
+static void
+bound(const Ast *a, NameUse *v, uint32_t *n)
+{
+	const char *s = NULL;
+
+	if (!a)
+		return;
+	if (a->kind == A_NAME || a->kind == A_BIND || (a->kind == A_REST && a->s))
+		s = a->s;
+	if (s) {
+		NameUse *u = nameuse(v, n, s, strlen(s));
+		if (u)
+			u->bound++;
+		else if (*n < 64)
+			v[(*n)++] = (NameUse){ s, a->loc, 1, 0 };
+	}
+	for (uint32_t i = 0; i < a->nkid; i++)
+		bound(a->kid[i], v, n);
+}
+
+/* reads: marks the names expression a reads */
+static void
+reads(const Ast *a, NameUse *v, uint32_t n)
+{
+	if (!a)
+		return;
+	if ((a->kind == A_NAME || a->kind == A_ATTRS || a->kind == A_REST) && a->s) {
+		const char *dot = strchr(a->s, '.');
+		NameUse *u = nameuse(v, &n, a->s, dot ? (size_t)(dot - a->s) : strlen(a->s));
+		if (u)
+			u->read = 1;
+	}
+	for (uint32_t i = 0; i < a->nkid; i++)
+		reads(a->kid[i], v, n);
+}
+
+/* unusedbindings: -Wunused-binding for rule ru, before its named patterns
+** are expanded (the names are the rule's own); a name starting with '_'
+** is bound on purpose */
+static void
+unusedbindings(Check *c, const Rule *ru)
+{
+	NameUse v[64];
+	uint32_t n = 0;
+
+	if (!(c->r->warn & W_UNUSED_BINDING))
+		return;
+	bound(ru->pat, v, &n);
+	reads(ru->guard, v, n);
+	reads(ru->result, v, n);
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i].bound == 1 && !v[i].read && v[i].name[0] != '_') {
+			char msg[256];
+			snprintf(msg, sizeof msg, "'%s' is bound and never used (name it _%s, or leave the name out)",
+			         v[i].name, v[i].name);
+			warn(c, W_UNUSED_BINDING, v[i].loc, msg);
+		}
+}
+
+/* known: the value of guard a when it holds literals alone: 1 and *v,
+** else 0 */
+static int
+known(const Ast *a, int *v)
+{
+	int x, y, kx, ky;
+
+	switch (a->kind) {
+	case A_BOOL:
+		*v = a->i != 0;
+		return 1;
+	case A_UNOP:
+		if (a->i == '!' && known(a->kid[0], &x)) {
+			*v = !x;
+			return 1;
+		}
+		return 0;
+	case A_BINOP:
+		if (a->i == T_ANDAND || a->i == T_OROR) {
+			int and = a->i == T_ANDAND;
+			kx = known(a->kid[0], &x);
+			ky = known(a->kid[1], &y);
+			if ((kx && x != and) || (ky && y != and)) {
+				*v = !and;      /* false && _, _ || true */
+				return 1;
+			}
+			if (kx && ky) {
+				*v = and;
+				return 1;
+			}
+			return 0;
+		}
+		if ((a->i == T_EQ || a->i == T_NE) && a->kid[0]->kind == a->kid[1]->kind &&
+		    (a->kid[0]->kind == A_INT || a->kid[0]->kind == A_STR || a->kid[0]->kind == A_BOOL)) {
+			int eq = a->kid[0]->kind == A_STR ? strcmp(a->kid[0]->s, a->kid[1]->s) == 0 :
+			         a->kid[0]->i == a->kid[1]->i;
+			*v = a->i == T_EQ ? eq : !eq;
+			return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+
 static const Extern *
 findext(const Check *c, const char *name)
 {
@@ -187,6 +360,7 @@ expandpats(Check *c, Ast *a, uint32_t depth)
 		Ast *body;
 		if (!sp)
 			return a;
+		sp->used = 1;
 		if (a->nkid != sp->nparams || npos(a) != a->nkid) {
 			ir_error(c->d, a->loc, "pattern %s takes %u argument%s, not %u", sp->name,
 			         sp->nparams, sp->nparams == 1 ? "" : "s", a->nkid);
@@ -1602,6 +1776,17 @@ checkrule(Check *c, Rule *ru)
 		if (c->d->errors != lits)
 			return;
 	}
+	unusedbindings(c, ru);
+	{
+		int v;
+		if (ru->guard && known(ru->guard, &v)) {
+			const Ast *g = ru->guard;
+			while ((g->kind == A_BINOP || g->kind == A_INDEX) && g->nkid)
+				g = g->kid[0];  /* where the guard starts */
+			warn(c, W_CONSTANT_GUARD, g->loc, v ? "this guard is always true: leave it out" :
+			     "this guard is always false: the rule can never fire");
+		}
+	}
 	ru->pat = expandpats(c, ru->pat, 0);
 	if (ru->guard)
 		ru->guard = expandpats(c, ru->guard, 0);
@@ -1813,5 +1998,11 @@ dsl_check(Rules *r)
 		free(hiders);
 		free(at);
 	}
+	for (uint32_t i = 0; i < r->npats; i++)
+		if (!r->pats[i].used) {
+			char msg[256];
+			snprintf(msg, sizeof msg, "pattern %s is never used", r->pats[i].name);
+			warn(&c, W_UNUSED_PATTERN, r->pats[i].loc, msg);
+		}
 	return r->d->errors - before;
 }

@@ -141,6 +141,7 @@ typedef struct SubPat {
 	uint32_t nparams;
 	Ast *body;
 	int expanding;          /* cycle check */
+	int used;               /* a rule or pattern names it */
 } SubPat;
 
 typedef struct Extern {
@@ -178,9 +179,23 @@ typedef struct Rules {
 	int declops;
 	const char **incs; uint32_t nincs, capincs;   /* files read, for cycles */
 	const char **incdirs; uint32_t nincdirs, capincdirs;  /* where includes are looked for */
+	unsigned warn;          /* the W_ warnings reported (dsl_warning_flag) */
+	int werror;             /* -Werror */
 	struct Tree *trees;     /* per root op, after dsl_compile */
 	uint32_t ntrees;
 } Rules;
+
+/* The warnings of dsl_check(), named as graftc's -W options take them. */
+enum {
+	W_UNUSED_BINDING = 1 << 0,      /* -Wunused-binding: a name bound and never read */
+	W_UNUSED_PATTERN = 1 << 1,      /* -Wunused-pattern: a named pattern no rule uses */
+	W_CONSTANT_GUARD = 1 << 2,      /* -Wconstant-guard: a guard whose value is known */
+	W_ALL = (1 << 3) - 1,
+};
+
+/* Applies a -W option to r->warn and r->werror: -Wall, -Wno-all, -Werror,
+** -Wno-error, -Wname, -Wno-name.  Returns 1, or 0 if arg is none of them. */
+int dsl_warning_flag(Rules *r, const char *arg);
 
 /* Parses path (and what it includes) into r.  Returns the error count.
 ** `include "F"` reads F relative to the including file; where there is no

@@ -35,6 +35,10 @@ static const char usage[] =
 	"  --no-line      none (the default)\n"
 	"  -I DIR         look for included files in DIR too (after the including\n"
 	"                 file's folder; the shipped rulesets are looked for last)\n"
+	"  -Wall, -Wno-all, -Werror, -Wname, -Wno-name\n"
+	"                 warnings, all on by default: unused-binding (a name\n"
+	"                 bound and never read; _name is not), unused-pattern,\n"
+	"                 constant-guard; -Werror makes them errors\n"
 	"  --version      print graftc's version\n";
 
 /* cantwrite: reports that an output file cannot be written */
@@ -49,8 +53,8 @@ main(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *header = NULL;
 	int checkonly = 0, lines = 0, status = 1;
-	const char **incdirs = NULL;
-	uint32_t ninc = 0, capinc = 0;
+	const char **incdirs = NULL, **wflags = NULL;
+	uint32_t ninc = 0, capinc = 0, nw = 0, capw = 0;
 	char exe[4096];
 	Module *m;
 	Diag d;
@@ -61,6 +65,7 @@ main(int argc, char **argv)
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(usage, stdout);
 			free(incdirs);
+			free(wflags);
 			return 0;
 		} else if (strcmp(a, "--version") == 0) {
 			printf("graftc (graft) %s\n", PACKAGE_VERSION);
@@ -72,6 +77,18 @@ main(int argc, char **argv)
 		} else if (strncmp(a, "-I", 2) == 0 && a[2]) {
 			ir_vgrow(&incdirs, &capinc, ninc + 1);
 			incdirs[ninc++] = a + 2;
+		} else if (strncmp(a, "-W", 2) == 0) {
+			Rules probe;
+			memset(&probe, 0, sizeof probe);
+			if (!dsl_warning_flag(&probe, a)) {
+				fprintf(stderr, "graftc: error: unknown warning option '%s' (-Wall, -Werror, -Wunused-binding, "
+				        "-Wunused-pattern, -Wconstant-guard, and -Wno- of each)\n", a);
+				free(incdirs);
+				free(wflags);
+				return 2;
+			}
+			ir_vgrow(&wflags, &capw, nw + 1);
+			wflags[nw++] = a;
 		} else if (strcmp(a, "check") == 0 && i == 1) {
 			checkonly = 1;
 		} else if (strcmp(a, "--no-line") == 0 || strcmp(a, "--line") == 0) {
@@ -101,6 +118,9 @@ main(int argc, char **argv)
 	d.prog = "graftc";
 	dsl_rules_init(&r, m, &d);
 	r.declops = 1;
+	r.warn = W_ALL;         /* every warning, unless -Wno-... */
+	for (uint32_t i = 0; i < nw; i++)
+		dsl_warning_flag(&r, wflags[i]);
 	for (uint32_t i = 0; i < ninc; i++)
 		dsl_include_dir(&r, incdirs[i]);
 	/* an installed graftc moved elsewhere finds the rulesets installed
@@ -122,6 +142,11 @@ main(int argc, char **argv)
 	dsl_parse(&r, in);
 	if (r.name)
 		dsl_check(&r);
+	if (!d.errors && r.werror && d.warnings) {
+		fprintf(stderr, "graftc: error: %d warning%s, and -Werror makes them errors\n", d.warnings,
+		        d.warnings == 1 ? "" : "s");
+		goto done;
+	}
 	if (d.errors || dsl_compile(&r))
 		goto done;
 	if (checkonly) {
@@ -168,6 +193,7 @@ main(int argc, char **argv)
 	}
 done:
 	free(incdirs);
+	free(wflags);
 	dsl_rules_free(&r);
 	ir_diag_free(&d);
 	ir_module_free(m);
