@@ -1,0 +1,2 @@
+" graft rules files
+autocmd BufRead,BufNewFile *.rules setfiletype graftrules
