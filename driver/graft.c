@@ -29,6 +29,7 @@
 #include "dot.h"
 #include "llvm/llvm.h"
 #include "pipeline.h"
+#include "rulesdiff.h"
 #include "run.h"
 #include "text.h"
 #include "coverage.h"
@@ -107,7 +108,8 @@ static const char usage[] =
 	"  --help, --version\n"
 	"\n"
 	"graft run --help tells how to run a model; graft coverage FILE.json\n"
-	"reports what never fired in a --coverage file.\n";
+	"reports what never fired in a --coverage file; graft rules-diff --help\n"
+	"tells how to review a rule change.\n";
 
 /* suffix: whether s ends in suf */
 static int
@@ -456,6 +458,8 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
 		return graft_run(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "rules-diff") == 0)
+		return graft_rules_diff(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
 		Coverage c;
 		if (argc != 3 || argv[2][0] == '-') {

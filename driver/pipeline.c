@@ -38,6 +38,9 @@ readfile(const char *path, size_t *len)
 #ifndef GRAFT_RULESDIR
 #define GRAFT_RULESDIR ""
 #endif
+#ifndef GRAFT_SRCDIR
+#define GRAFT_SRCDIR ""
+#endif
 
 /* exists: whether path names a file that can be read */
 static int
@@ -69,6 +72,14 @@ sourceof(const Ruleset *rs, const char *file, char *out, size_t n, const char *w
 	if (rs->source && exists(rs->source)) {
 		snprintf(out, n, "%s", rs->source);
 		return 0;
+	}
+	/* a graft not installed: the sources it was built from */
+	if (rs->source && *GRAFT_SRCDIR && rs->source[0] != '/') {
+		snprintf(path, sizeof path, "%s/%s", GRAFT_SRCDIR, rs->source);
+		if (exists(path)) {
+			snprintf(out, n, "%s", path);
+			return 0;
+		}
 	}
 	base = rs->source ? strrchr(rs->source, '/') : NULL;
 	base = base ? base + 1 : rs->source ? rs->source : rs->name;
@@ -327,6 +338,10 @@ load(const char *path, int target, const Ruleset **rs)
 void
 graft_pipeline_free(Pipeline *o)
 {
+	for (int i = 0; i < 2 * GRAFT_MAXSETS; i++) {
+		free(o->keepfired[i]);
+		o->keepfired[i] = NULL;
+	}
 	for (int i = 0; i < o->ncov; i++) {
 		cov_run_free(&o->cov[i]);
 		free(o->covfile[i]);
@@ -415,6 +430,10 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 		if (o->coverage && covrun(o, o->rules[i]))
 			for (uint32_t k = 0; k < o->rules[i]->nrules; k++)
 				covrun(o, o->rules[i])->fired[k] += st.fired[k];
+		if (o->keep) {
+			o->keepfired[i] = st.fired;
+			st.fired = NULL;
+		}
 		free(st.fired);
 		if (errs || (o->verify && ir_verify(m, d)))
 			return 1;
@@ -440,6 +459,15 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 		errs = ir_partition(&p);
 		if (o->stats)
 			ir_partition_stats(stderr, &p);
+		if (o->keep && p.st.fired) {
+			const uint64_t *f = p.st.fired;
+			for (int t = 0; t < o->ntargets; t++) {
+				uint32_t n = o->targets[t]->nrules;
+				o->keepfired[GRAFT_MAXSETS + t] = ir_xcalloc(n + 1, sizeof **o->keepfired);
+				memcpy(o->keepfired[GRAFT_MAXSETS + t], f, n * sizeof *f);
+				f += n;
+			}
+		}
 		if (o->coverage && p.st.fired) {
 			const uint64_t *f = p.st.fired;
 			for (int t = 0; t < o->ntargets; t++) {

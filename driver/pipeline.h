@@ -40,6 +40,10 @@ typedef struct Pipeline {
 	/* --coverage FILE: every ruleset and target runs interpreted and
 	** traced (a compiled one by its twin loaded from source, covown);
 	** graft_pipeline_save_coverage() adds the counts to FILE */
+	/* keep: each ruleset's fired counts (keepfired[i] for rules[i],
+	** keepfired[GRAFT_MAXSETS + t] for targets[t]), for graft rules-diff */
+	int keep;
+	uint64_t *keepfired[2 * GRAFT_MAXSETS];
 	const char *coverage;
 	CovRun cov[2 * GRAFT_MAXSETS];
 	char *covfile[2 * GRAFT_MAXSETS];

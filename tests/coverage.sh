@@ -4,6 +4,9 @@
 # whole, a damaged one is refused with its place; and the report of the
 # shipped rulesets' coverage over the test models, as TAP comments.
 . "${srcdir:-.}/tests/lib.sh"
+# from the sources, as the rulesets' own paths read
+cd "$srcdir" || exit 1
+srcdir=.
 
 M="$srcdir/examples/pytorch_qconv.relay"
 P="$srcdir/examples/pytorch_qconv.safetensors"
