@@ -224,6 +224,11 @@ DType dsl_scalar_ctor(const char *name);
 void dsl_print(FILE *f, const Ast *a);
 
 void dsl_rules_init(Rules *r, Module *m, Diag *d);
+/* graftc fmt: text (len bytes) in canonical layout into *out (malloc'ed,
+** *outlen bytes).  Returns 0, or -1 with why (a string or comment that
+** does not end). */
+int dsl_fmt(const char *text, size_t len, char **out, size_t *outlen, const char **why);
+
 /* A literal (A_INT, A_FLOAT, A_STR, A_BOOL, A_NONE, A_LIST) as Relay text. */
 void dsl_littext(const Ast *a, char *buf, size_t n);
 void dsl_rules_free(Rules *r);

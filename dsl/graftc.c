@@ -24,6 +24,7 @@
 static const char usage[] =
 	"usage: graftc [-o OUT.c] [--header OUT.h] [--line] [-I DIR ...] FILE.rules\n"
 	"       graftc check FILE.rules\n"
+	"       graftc fmt [-w | --check] FILE.rules ...\n"
 	"\n"
 	"Compiles a .rules file into a C matcher (docs/rules.md), or only checks it.\n"
 	"\n"
@@ -39,13 +40,83 @@ static const char usage[] =
 	"                 warnings, all on by default: unused-binding (a name\n"
 	"                 bound and never read; _name is not), unused-pattern,\n"
 	"                 constant-guard; -Werror makes them errors\n"
-	"  --version      print graftc's version\n";
+	"  --version      print graftc's version\n"
+	"\n"
+	"graftc fmt writes a file in the canonical layout (docs/rules.md) to\n"
+	"standard output; -w rewrites the files in place; --check lists those\n"
+	"that are not so laid out and exits 1 if any is not.\n";
 
 /* cantwrite: reports that an output file cannot be written */
 static void
 cantwrite(const IrOut *f)
 {
 	fprintf(stderr, "graftc: error: %s: %s\n", f->path, f->msg);
+}
+
+/* fmt: graftc fmt [-w | --check] FILE...; the exit status */
+static int
+fmt(int argc, char **argv)
+{
+	int write = 0, check = 0, status = 0, nfiles = 0;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-w"))
+			write = 1;
+		else if (!strcmp(argv[i], "--check"))
+			check = 1;
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "graftc: error: fmt: unknown option '%s'\n", argv[i]);
+			return 2;
+		} else
+			nfiles++;
+	}
+	if (!nfiles || (write && check) || (!write && !check && nfiles > 1)) {
+		fprintf(stderr, "usage: graftc fmt [-w | --check] FILE.rules ... (one file without -w or --check)\n");
+		return 2;
+	}
+	for (int i = 2; i < argc; i++) {
+		char *text, *out;
+		size_t len, outlen;
+		const char *what, *why;
+		if (argv[i][0] == '-' && argv[i][1])
+			continue;
+		if (ir_read_file(argv[i], (size_t)1 << 28, &text, &len, &what) != 0) {
+			fprintf(stderr, "graftc: error: cannot %s '%s': %s\n", what, argv[i], strerror(errno));
+			status = 1;
+			continue;
+		}
+		if (dsl_fmt(text, len, &out, &outlen, &why) != 0) {
+			fprintf(stderr, "graftc: error: %s: %s\n", argv[i], why);
+			free(text);
+			status = 1;
+			continue;
+		}
+		if (check) {
+			if (outlen != len || memcmp(out, text, len)) {
+				printf("%s\n", argv[i]);
+				status = status ? status : 1;
+			}
+		} else if (write) {
+			IrOut o;
+			if (outlen != len || memcmp(out, text, len)) {
+				if (ir_out_open(&o, argv[i], 0) != 0) {
+					cantwrite(&o);
+					status = 1;
+				} else {
+					fwrite(out, 1, outlen, o.f);
+					if (ir_out_commit(&o) != 0) {
+						cantwrite(&o);
+						status = 1;
+					}
+				}
+			}
+		} else {
+			fwrite(out, 1, outlen, stdout);
+		}
+		free(text);
+		free(out);
+	}
+	return status;
 }
 
 int
@@ -60,6 +131,8 @@ main(int argc, char **argv)
 	Diag d;
 	Rules r;
 
+	if (argc > 1 && strcmp(argv[1], "fmt") == 0)
+		return fmt(argc, argv);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
