@@ -179,6 +179,10 @@ typedef struct Rules {
 	int declops;
 	const char **incs; uint32_t nincs, capincs;   /* files read, for cycles */
 	const char **incdirs; uint32_t nincdirs, capincdirs;  /* where includes are looked for */
+	/* the top file's text when it is not read from disk (graftc lsp: an
+	** editor's buffer); NULL: read the file */
+	const char *overtext;
+	size_t overlen;
 	unsigned warn;          /* the W_ warnings reported (dsl_warning_flag) */
 	int werror;             /* -Werror */
 	struct Tree *trees;     /* per root op, after dsl_compile */
@@ -228,6 +232,11 @@ void dsl_rules_init(Rules *r, Module *m, Diag *d);
 ** *outlen bytes).  Returns 0, or -1 with why (a string or comment that
 ** does not end). */
 int dsl_fmt(const char *text, size_t len, char **out, size_t *outlen, const char **why);
+
+/* graftc lsp: a language server on in and out until the client exits;
+** incdirs are graftc's -I folders.  Returns 0 after a shutdown request,
+** else 1 (the protocol's exit code). */
+int dsl_lsp(FILE *in, FILE *out, const char *const *incdirs, uint32_t ninc);
 
 /* A literal (A_INT, A_FLOAT, A_STR, A_BOOL, A_NONE, A_LIST) as Relay text. */
 void dsl_littext(const Ast *a, char *buf, size_t n);

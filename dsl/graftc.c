@@ -25,6 +25,7 @@ static const char usage[] =
 	"usage: graftc [-o OUT.c] [--header OUT.h] [--line] [-I DIR ...] FILE.rules\n"
 	"       graftc check FILE.rules\n"
 	"       graftc fmt [-w | --check] FILE.rules ...\n"
+	"       graftc lsp [-I DIR ...]\n"
 	"\n"
 	"Compiles a .rules file into a C matcher (docs/rules.md), or only checks it.\n"
 	"\n"
@@ -44,7 +45,8 @@ static const char usage[] =
 	"\n"
 	"graftc fmt writes a file in the canonical layout (docs/rules.md) to\n"
 	"standard output; -w rewrites the files in place; --check lists those\n"
-	"that are not so laid out and exits 1 if any is not.\n";
+	"that are not so laid out and exits 1 if any is not.  graftc lsp is a\n"
+	"language server for editors, on standard input and output.\n";
 
 /* cantwrite: reports that an output file cannot be written */
 static void
@@ -133,6 +135,20 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "fmt") == 0)
 		return fmt(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "lsp") == 0) {
+		const char **dirs = ir_xcalloc((size_t)argc, sizeof *dirs);
+		uint32_t nd = 0;
+		int rc;
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "-I") && i + 1 < argc)
+				dirs[nd++] = argv[++i];
+			else if (!strncmp(argv[i], "-I", 2) && argv[i][2])
+				dirs[nd++] = argv[i] + 2;
+		}
+		rc = dsl_lsp(stdin, stdout, dirs, nd);
+		free(dirs);
+		return rc;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {

@@ -1044,6 +1044,13 @@ readall(Rules *r, const char *path, size_t *len, Loc from, int top)
 	size_t cap = 0, n = 0, got;
 	int err;
 
+	if (top && r->overtext) {
+		/* an editor's text of the file, not what is on disk (graftc lsp) */
+		copy = ir_arena_alloc(&r->m->data, r->overlen + 1);
+		memcpy(copy, r->overtext, r->overlen);
+		*len = r->overlen;
+		return copy;
+	}
 	if (stat(path, &st) == 0 && (S_ISDIR(st.st_mode) || (!top && !S_ISREG(st.st_mode)))) {
 		ir_error(r->d, from, "cannot read '%s': %s", path,
 		         S_ISDIR(st.st_mode) ? strerror(EISDIR) : "Not a regular file");

@@ -22,8 +22,9 @@ ok $? "a unified diff of the printed result"
 "$GRAFT" rules-diff --seed 7 "$D/old.rules" "$D/new.rules" "$D/m.relay" | grep -q '(seed 7, ref)'
 ok $? "--seed"
 
-P="$srcdir/examples/pytorch_qconv.safetensors"
-M="$srcdir/examples/pytorch_qconv.relay"
+# from the sources (the paths are relative to them)
+P=examples/pytorch_qconv.safetensors
+M=examples/pytorch_qconv.relay
 sed 's/a_min=0f, a_max=255f/a_min=0f, a_max=254f/' "$srcdir/rulesets/canonicalize.rules" >"$tmpdir/canonicalize.rules"
 (cd "$srcdir" && "$GRAFT" rules-diff rulesets/canonicalize.rules "$tmpdir/canonicalize.rules" --target "ethos-n, host" \
 	--params "$P" "$M") >"$tmpdir/out"
