@@ -131,6 +131,7 @@ static const struct { const char *name; unsigned bit; } warnings[] = {
 	{ "unused-binding", W_UNUSED_BINDING },
 	{ "unused-pattern", W_UNUSED_PATTERN },
 	{ "constant-guard", W_CONSTANT_GUARD },
+	{ "unused-include", W_UNUSED_INCLUDE },
 };
 
 int
@@ -172,6 +173,31 @@ warn(Check *c, unsigned w, Loc loc, const char *msg)
 		if (warnings[i].bit == w)
 			name = warnings[i].name;
 	ir_warning(c->d, loc, "%s [-W%s]", msg, name);
+}
+
+/* fileused: whether anything of file (or of a file it includes) is used:
+** a rule, a used pattern, an extern called */
+static int
+fileused(const Rules *r, uint16_t file, int depth)
+{
+	if (depth > 64)
+		return 1;
+	for (uint32_t i = 0; i < r->nrules; i++)
+		if (r->rules[i].loc.file == file)
+			return 1;
+	for (uint32_t i = 0; i < r->npats; i++)
+		if (r->pats[i].loc.file == file && r->pats[i].used)
+			return 1;
+	for (uint32_t i = 0; i < r->nexts; i++)
+		if (r->exts[i].loc.file == file && r->exts[i].used)
+			return 1;
+	for (uint32_t i = 0; i < r->nxops; i++)
+		if (r->xops[i].loc.file == file)
+			return 1;       /* an op declared is used by what names it */
+	for (uint32_t i = 0; i < r->nincludes; i++)
+		if (r->includes[i].loc.file == file && fileused(r, r->includes[i].file, depth + 1))
+			return 1;
+	return 0;
 }
 
 /* A name of a rule: where it is first bound, how often the pattern names
@@ -1015,6 +1041,7 @@ guardcall(Check *c, const Scope *s, Ast *a)
 		return nodearg(c, s, a->kid[0], a->s) ? builtins[i].ret : V_BAD;
 	}
 	if ((e = findext(c, a->s))) {
+		((Extern *)e)->used = 1;
 		if (e->action) {
 			ir_error(c->d, a->loc, "%s is an extern action, not a predicate", a->s);
 			return V_BAD;
@@ -1414,6 +1441,7 @@ result(Check *c, const Scope *s, Ast *a, int top)
 			return;
 		}
 		if ((e = findext(c, a->s))) {
+			((Extern *)e)->used = 1;
 			if (!e->action) {
 				ir_error(c->d, a->loc, "%s is an extern predicate, not an action", a->s);
 				return;
@@ -2003,6 +2031,13 @@ dsl_check(Rules *r)
 			char msg[256];
 			snprintf(msg, sizeof msg, "pattern %s is never used", r->pats[i].name);
 			warn(&c, W_UNUSED_PATTERN, r->pats[i].loc, msg);
+		}
+	for (uint32_t i = 0; i < r->nincludes; i++)
+		if (!fileused(r, r->includes[i].file, 0)) {
+			char msg[512];
+			snprintf(msg, sizeof msg, "nothing '%s' holds is used: no rule, and no pattern or extern a rule uses",
+			         r->m->files[r->includes[i].file]);
+			warn(&c, W_UNUSED_INCLUDE, r->includes[i].loc, msg);
 		}
 	return r->d->errors - before;
 }

@@ -149,7 +149,14 @@ typedef struct Extern {
 	Loc loc;
 	uint32_t nparams;
 	int action;             /* 1 action, 0 predicate */
+	int used;               /* a guard or result calls it */
 } Extern;
+
+/* An `include "FILE"`: where it is, and the file it read. */
+typedef struct Include {
+	Loc loc;                /* the include item */
+	uint16_t file;          /* the file it read (Module.files) */
+} Include;
 
 /* `extern op NAME(operands, attributes)`: an op a plugin registers (a
 ** target's fused op), declared so that graftc can check and compile rules
@@ -173,6 +180,7 @@ typedef struct Rules {
 	SubPat *pats;    uint32_t npats, cappats;
 	Extern *exts;    uint32_t nexts, capexts;
 	XOp *xops;       uint32_t nxops, capxops;
+	Include *includes; uint32_t nincludes, capincludes;
 	/* 1 (graftc): an `extern op` the registry lacks is registered from its
 	** declaration, with no type relation; 0 (rules loaded at run time): a
 	** plugin must have registered it */
@@ -194,7 +202,8 @@ enum {
 	W_UNUSED_BINDING = 1 << 0,      /* -Wunused-binding: a name bound and never read */
 	W_UNUSED_PATTERN = 1 << 1,      /* -Wunused-pattern: a named pattern no rule uses */
 	W_CONSTANT_GUARD = 1 << 2,      /* -Wconstant-guard: a guard whose value is known */
-	W_ALL = (1 << 3) - 1,
+	W_UNUSED_INCLUDE = 1 << 3,      /* -Wunused-include: an include nothing of is used */
+	W_ALL = (1 << 4) - 1,
 };
 
 /* Applies a -W option to r->warn and r->werror: -Wall, -Wno-all, -Werror,

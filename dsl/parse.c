@@ -73,6 +73,7 @@ dsl_rules_free(Rules *r)
 	free(r->pats);
 	free(r->exts);
 	free(r->xops);
+	free(r->includes);
 	free(r->incs);
 	free(r->incdirs);
 	for (uint32_t i = 0; i < r->ntrees; i++)
@@ -334,7 +335,12 @@ r_include(DParser *p, const RStr *file, const DLTYPE *l)
 			free(alt);
 		}
 	}
-	parsefile(p->r, path, LOC(l));
+	if (!parsefile(p->r, path, LOC(l))) {
+		Rules *r = p->r;
+		ir_vgrow(&r->includes, &r->capincludes, r->nincludes + 1);
+		r->includes[r->nincludes].loc = LOC(l);
+		r->includes[r->nincludes++].file = ir_file(r->m, path);
+	}
 	free(path);
 }
 
