@@ -220,6 +220,14 @@ jstr(const J *j)
 	return j && j->kind == J_STR ? j->str : NULL;
 }
 
+/* jpos: a position's line or character: a number from 0, or -1 */
+static long
+jpos(const J *pos, const char *key)
+{
+	const J *j = jget(pos, key);
+	return j && j->kind == J_NUM && j->num >= 0 && j->num < 1e9 ? (long)j->num : -1;
+}
+
 /* ---------------------------------------------------------------- JSON out */
 
 static void
@@ -468,7 +476,8 @@ hover(Server *sv, const J *req)
 	OpId op;
 	int any = 0;
 
-	if (!d || !pos || !wordat(d, (long)jget(pos, "line")->num, (long)jget(pos, "character")->num, w, sizeof w, NULL)) {
+	if (!d || jpos(pos, "line") < 0 || jpos(pos, "character") < 0 ||
+	    !wordat(d, jpos(pos, "line"), jpos(pos, "character"), w, sizeof w, NULL)) {
 		reply(sv->out, req, "null");
 		return;
 	}
@@ -511,7 +520,8 @@ definition(Server *sv, const J *req)
 	long line = 0;
 	FILE *f;
 
-	if (!d || !pos || !wordat(d, (long)jget(pos, "line")->num, (long)jget(pos, "character")->num, w, sizeof w, NULL)) {
+	if (!d || jpos(pos, "line") < 0 || jpos(pos, "character") < 0 ||
+	    !wordat(d, jpos(pos, "line"), jpos(pos, "character"), w, sizeof w, NULL)) {
 		reply(sv->out, req, "null");
 		return;
 	}
@@ -610,7 +620,8 @@ completion(Server *sv, const J *req)
 	size_t n = 0;
 	FILE *f = open_memstream(&b, &n);
 	int first = 1;
-	OpId op = d && pos ? callop(d, (long)jget(pos, "line")->num, (long)jget(pos, "character")->num) : OP_NONE;
+	OpId op = d && jpos(pos, "line") >= 0 && jpos(pos, "character") >= 0 ?
+	          callop(d, jpos(pos, "line"), jpos(pos, "character")) : OP_NONE;
 
 	fputs("{\"isIncomplete\":false,\"items\":[", f);
 	/* inside op(...): its attributes first (kind 5, field) */

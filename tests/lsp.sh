@@ -52,4 +52,20 @@ grep -q '"id":6,"error":{"code":-32601' "$tmpdir/msgs"
 ok $? "a request it does not answer: MethodNotFound"
 grep -q '"id":7,"result":null' "$tmpdir/msgs"
 ok $? "shutdown"
+
+# what a broken client sends: positions that are not numbers, missing
+# documents, a body shorter than its Content-Length, then the end of input
+{
+	msg "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"$U\",\"text\":\"ruleset a\\n\"}}}"
+	msg "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"textDocument/hover\",\"params\":{\"textDocument\":{\"uri\":\"$U\"},\"position\":{\"line\":\"x\"}}}"
+	msg '{"jsonrpc":"2.0","id":2,"method":"textDocument/definition","params":{"position":7}}'
+	msg '{"jsonrpc":"2.0","id":3,"method":"textDocument/completion"}'
+	msg '{"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":[1,2,'
+	printf 'Content-Length: 99\r\n\r\n{"id":5}'
+} >"$tmpdir/in2"
+"$GRAFTC" lsp <"$tmpdir/in2" >"$tmpdir/out2" 2>"$tmpdir/err2"
+st=$?
+[ $st -eq 1 ] && [ ! -s "$tmpdir/err2" ] && grep -q '"id":1,"result":null' "$tmpdir/out2" && grep -q '"id":2,"result":null' "$tmpdir/out2" &&
+	grep -q '"id":3,"result":{"isIncomplete":false' "$tmpdir/out2"
+ok $? "a broken client: null answers, no crash, exit 1 without a shutdown"
 done_testing
