@@ -33,6 +33,7 @@ typedef struct RuleHead {
 	const char *name;       /* NULL for an unnamed rule */
 	Loc loc;
 	int prio;
+	double tol;             /* `within TOL`; 0: exact */
 } RuleHead;
 
 typedef struct DParser {

@@ -132,6 +132,7 @@ typedef struct Rule {
 	uint32_t nvariants;
 	Variant *variants;
 	uint32_t index;         /* in priority order: the id in generated code */
+	double tol;             /* `within TOL`: graftc verify's tolerance; 0 exact */
 } Rule;
 
 typedef struct SubPat {

@@ -214,6 +214,7 @@ again:
 	"action"     { locate(p, lloc); return T_ACTION; }
 	"rule"       { locate(p, lloc); return T_RULE; }
 	"priority"   { locate(p, lloc); return T_PRIORITY; }
+	"within"     { locate(p, lloc); return T_WITHIN; }
 	"if"         { locate(p, lloc); return T_IF; }
 	"const"      { locate(p, lloc); return T_CONST; }
 	"var"        { locate(p, lloc); return T_VAR; }

@@ -615,7 +615,7 @@ r_prio(DParser *p, const RNum *n, int neg, const DLTYPE *l)
 }
 
 RuleHead
-r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio)
+r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio, const Ast *tol)
 {
 	RuleHead h;
 
@@ -625,6 +625,11 @@ r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio)
 		h.loc = LOC(l);
 	}
 	h.prio = prio;
+	if (tol) {
+		h.tol = tol->kind == A_INT ? (double)tol->i : tol->f;
+		if (!(h.tol >= 0) || h.tol > 1e30)
+			ir_error(p->r->d, tol->loc, "a tolerance is a number from 0");
+	}
 	return h;
 }
 
@@ -715,6 +720,7 @@ r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const D
 		free(buf);
 	}
 	ru->prio = h->prio;
+	ru->tol = h->tol;
 	ru->pat = pat;
 	ru->guard = guard;
 	ru->result = result;

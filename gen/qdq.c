@@ -32,7 +32,7 @@
 	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 358, RI_RULE, 0) \
 	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 365, RI_RULE, 0) \
 	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 370, RI_RULE, 0) \
-	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 387, RI_RULE, 0) \
+	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 390, RI_RULE, 0) \
 	/* end */
 #define STRS(X) \
 	X(S_NCHW, "NCHW") \
@@ -722,15 +722,15 @@ rule_scalar_quantize_params(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, Node
 }
 
 /* rule pytorch_bias
- * match:  qnn.dequantize(cast(divide(b:const<float32>, s), dtype="int32"), s, z:const)
- * cond:   is_scalar(z) && value(z) == 0
+ * match:  d:qnn.dequantize(cast(divide(b:const<float32>, s), dtype="int32"), s, z:const)
+ * cond:   is_scalar(z) && value(z) == 0 && rank(d) == rank(b) && numel(d) == numel(b)
  * result: b */
 static NodeId
-rule_pytorch_bias(Rw *rw, uint32_t *rule, NodeId p_b, NodeId p_z)
+rule_pytorch_bias(Rw *rw, uint32_t *rule, NodeId p_d, NodeId p_b, NodeId p_z)
 {
 	const Module *m = rw->m;
 	rw->gfail = 0;
-	if (!((rw_is_scalar(m, p_z) && (rw_value(rw, p_z) == 0LL))) || rw->gfail)
+	if (!((((rw_is_scalar(m, p_z) && (rw_value(rw, p_z) == 0LL)) && (rw_rank(rw, p_d) == rw_rank(rw, p_b))) && (rw_numel(rw, p_d) == rw_numel(rw, p_b)))) || rw->gfail)
 		return 0;
 	if (!p_b || rw->gfail)
 		return 0;
@@ -783,7 +783,7 @@ match_qnn_dequantize_at_pytorch_bias_f76f(Rw *rw, uint32_t *rule, NodeId v)
 	if (!(v_1 == v_0_0_1))
 		return 0;
 	v_2 = rw_arg(m, v, 2);
-	if ((r = rule_pytorch_bias(rw, rule, v_0_0_0, v_2)))
+	if ((r = rule_pytorch_bias(rw, rule, v, v_0_0_0, v_2)))
 		return r;
 	return 0;
 }

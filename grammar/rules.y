@@ -53,7 +53,7 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 %token <num> INT "integer" FLOAT "float"
 %token END "end of line"
 %token RULESET "ruleset" INCLUDE "include" PATTERN "pattern" EXTERN "extern"
-%token PRED "pred" ACTION "action" RULE "rule" PRIORITY "priority" IF "if"
+%token PRED "pred" ACTION "action" RULE "rule" PRIORITY "priority" IF "if" WITHIN "within"
 %token CONST "const" VAR "var" FOLD "fold_const" ATTRS "attrs"
 %token TRUE "True" FALSE "False" NONE "None"
 %token ARROW "=>" ELLIPSIS "..." EQ "==" NE "!=" LE "<=" GE ">="
@@ -61,7 +61,7 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 %token TARGET "target" COMPOSITE "composite" SUPPORTS "supports"
 
 %type <ast> pat alt prim post atom parg pelem lit attrval tcons tdim guard_opt expr primary earg result
-%type <ast> xparam xdefault_opt
+%type <ast> xparam xdefault_opt within_opt
 %type <list> spats pargs pargs_opt pelems lits lits_opt names names_opt eargs eargs_opt tdims
 %type <list> xparams xparams_opt
 %type <head> head
@@ -136,10 +136,19 @@ spats
 	| spats ',' pat                  { $$ = dsl_list_add(p, $1, $3); }
 	;
 
-/* head := ['rule' NAME ['priority' N] ':'] */
+/* head := ['rule' NAME ['priority' N] ['within' TOL] ':'] */
 head
-	: %empty                         { $$ = r_head(p, NULL, NULL, 0); }
-	| RULE IDENT prio_opt ':'        { $$ = r_head(p, &$2, &@2, $3); }
+	: %empty                         { $$ = r_head(p, NULL, NULL, 0, NULL); }
+	| RULE IDENT prio_opt within_opt ':'
+	                                 { $$ = r_head(p, &$2, &@2, $3, $4); }
+	;
+
+/* within TOL: how far graftc verify lets the rewritten graph's outputs be
+** from the original's (0 when none: exact) */
+within_opt
+	: %empty                         { $$ = NULL; }
+	| WITHIN INT                     { $$ = r_int(p, &$2, &@2); }
+	| WITHIN FLOAT                   { $$ = r_float(p, &$2, &@2); }
 	;
 
 prio_opt

@@ -107,6 +107,7 @@ typedef struct IProg {
 	uint32_t nnames, capnamev;
 	InterpTrace *trace;     /* interp_trace() */
 	void *tracectx;
+	int64_t only;           /* interp_only(): the one rule that may fire, or -1 */
 } IProg;
 
 /* ---------------------------------------------------------------- tables */
@@ -692,6 +693,8 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 	NodeId r;
 
 	rw->gfail = 0;
+	if (p->only >= 0 && ru->order != (uint32_t)p->only)
+		return 0;
 	/* a target table's rewrite rules run when it rewrites (no report),
 	** its entries when it partitions */
 	if ((ru->kind == RK_RULE) != !rw->report)
@@ -1043,6 +1046,7 @@ interp_load(const char *path, FILE *errs)
 	p->rs.nroots = nroots;
 	p->rs.roots = p->roots;
 	p->rs.impl = p;
+	p->only = -1;
 	return &p->rs;
 fail:
 	interp_free(&p->rs);
@@ -1056,6 +1060,12 @@ interp_trace(const Ruleset *rs, InterpTrace *fn, void *ctx)
 
 	p->trace = fn;
 	p->tracectx = ctx;
+}
+
+void
+interp_only(const Ruleset *rs, int64_t rule)
+{
+	((IProg *)rs->impl)->only = rule;
 }
 
 const Rules *

@@ -42,6 +42,10 @@ typedef void InterpTrace(void *ctx, uint32_t rule, uint32_t variant, int what);
 ** rule authors' tools (graft --why-not, --coverage). */
 void interp_trace(const Ruleset *rs, InterpTrace *fn, void *ctx);
 
+/* Lets only rule (an index in rs->rules) match, or every rule again for
+** -1: for checking one rule alone (graftc verify). */
+void interp_only(const Ruleset *rs, int64_t rule);
+
 /* The parsed and checked rules rs was loaded from (dsl/dsl.h), for tools
 ** that read the rules' source: valid until interp_free(). */
 struct Rules;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "dsl.h"
+#include "verify.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "dev"
@@ -26,6 +27,7 @@ static const char usage[] =
 	"       graftc check FILE.rules\n"
 	"       graftc fmt [-w | --check] FILE.rules ...\n"
 	"       graftc lsp [-I DIR ...]\n"
+	"       graftc verify [--seed N] [--instances N] [--tries N] [--out DIR] FILE.rules ...\n"
 	"\n"
 	"Compiles a .rules file into a C matcher (docs/rules.md), or only checks it.\n"
 	"\n"
@@ -136,6 +138,52 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "fmt") == 0)
 		return fmt(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "verify") == 0) {
+		VerifyOpts vo = { 1, 8, 400, NULL };
+		int worst = 0, nf = 0;
+		for (int i = 2; i < argc; i++) {
+			char *end = NULL;
+			if ((!strcmp(argv[i], "--seed") || !strcmp(argv[i], "--instances") || !strcmp(argv[i], "--tries") ||
+			     !strcmp(argv[i], "--out")) && i + 1 < argc) {
+				const char *a = argv[i++];
+				if (!strcmp(a, "--out")) {
+					vo.out = argv[i];
+					continue;
+				}
+				unsigned long long v = strtoull(argv[i], &end, 10);
+				if (!*argv[i] || *end || (strcmp(a, "--seed") && (v == 0 || v > 1000000))) {
+					fprintf(stderr, "graftc: error: %s takes a number\n", a);
+					return 2;
+				}
+				if (!strcmp(a, "--seed"))
+					vo.seed = v;
+				else if (!strcmp(a, "--instances"))
+					vo.instances = (uint32_t)v;
+				else if (!strcmp(a, "--tries"))
+					vo.tries = (uint32_t)v;
+			} else if (argv[i][0] == '-') {
+				fprintf(stderr, "graftc: error: verify: unknown option '%s'\n", argv[i]);
+				return 2;
+			} else {
+				nf++;
+			}
+		}
+		if (!nf) {
+			fprintf(stderr, "usage: graftc verify [--seed N] [--instances N] [--tries N] [--out DIR] FILE.rules ...\n");
+			return 2;
+		}
+		for (int i = 2; i < argc; i++) {
+			int rc;
+			if (!strcmp(argv[i], "--seed") || !strcmp(argv[i], "--instances") || !strcmp(argv[i], "--tries") ||
+			    !strcmp(argv[i], "--out")) {
+				i++;
+				continue;
+			}
+			rc = verify_file(argv[i], &vo, stdout, stderr);
+			worst = rc > worst ? rc : worst;
+		}
+		return worst;
+	}
 	if (argc > 1 && strcmp(argv[1], "lsp") == 0) {
 		const char **dirs = ir_xcalloc((size_t)argc, sizeof *dirs);
 		uint32_t nd = 0;
