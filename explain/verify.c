@@ -118,9 +118,11 @@ value(Rng *r, DType dt, unsigned char *p)
 static NodeId
 constant(Inst *in)
 {
-	int scalar = pick(in->r, 2);
+	int shape = pick(in->r, 3);     /* a scalar, the instance's shape, or a vector of its channels */
+	int scalar = shape == 0;
 	DType dt = pick(in->r, 3) ? in->dt : dtypes[pick(in->r, 5)];
-	TypeId t = ttype(in, dt, scalar);
+	int64_t ch = in->rank >= 2 ? in->dims[1] : in->dims[0];
+	TypeId t = shape == 2 ? ir_type_tensor(in->m, dt, 1, &ch) : ttype(in, dt, scalar);
 	int64_t n = ir_type_numel(in->m, t);
 	unsigned char *data = ir_xcalloc((size_t)n + 1, ir_dtype_bytes[dt]);
 	NodeId c;
@@ -229,7 +231,18 @@ call(Inst *in, const Ast *a)
 			in->bad = 1;
 			break;
 		}
-		args[n] = operand(in, a->op, n, k);
+		{
+			/* a QNN op's data operands are quantized: 8-bit integers */
+			DType saved = in->dt;
+			if ((o->flags & OPF_QNN) && !role(a->op, n) && strcmp(o->name, "qnn.quantize") &&
+			    in->dt != DT_INT8 && in->dt != DT_UINT8)
+				in->dt = pick(in->r, 2) ? DT_INT8 : DT_UINT8;
+			if ((o->flags & OPF_QNN) && n == 1 && (!strcmp(o->name, "qnn.conv2d") || !strcmp(o->name, "qnn.dense") ||
+			                                      !strcmp(o->name, "qnn.conv2d_transpose")))
+				in->dt = DT_INT8;       /* weights */
+			args[n] = operand(in, a->op, n, k);
+			in->dt = saved;
+		}
 		n++;
 	}
 	while ((int)n < o->nargs && !in->bad) {
@@ -248,8 +261,18 @@ call(Inst *in, const Ast *a)
 				dsl_littext(a->kid[i]->kid[0], buf, sizeof buf);
 				text = buf;
 			}
-		if (!text && (!o->attrs[k].deflt || pick(in->r, 4) == 0))
-			text = freeattr(in, o->attrs[k].type, buf, sizeof buf);
+		if (!text) {
+			/* free: required, or bound by name in the pattern (its value
+			   is the rule's business); the others keep their defaults */
+			int named = !o->attrs[k].deflt || (AT_TYPE(o->attrs[k].type) == AT_DTYPE &&
+			                                   !strcmp(o->attrs[k].deflt, "\"\"") && pick(in->r, 2));
+			for (uint32_t i = 0; i < a->nkid; i++)
+				if (a->kid[i]->kind == A_ATTR && !strcmp(a->kid[i]->s, o->attrs[k].name) &&
+				    a->kid[i]->kid[0]->kind == A_NAME)
+					named = 1;
+			if (named)
+				text = freeattr(in, o->attrs[k].type, buf, sizeof buf);
+		}
 		if (!text)
 			continue;
 		if (ir_attr_parse(m, text, &v) && !ir_attr_conform(m, o->attrs[k].type, &v))
@@ -316,6 +339,19 @@ build(Inst *in, const Ast *a)
 	}
 }
 
+/* layouts: whether pattern a has an op with a data layout (4-d data) */
+static int
+layouts(const Ast *a)
+{
+	if (a->kind == A_CALL && a->op && (ir_op_attr_index(a->op, "data_layout", 11) >= 0 ||
+	                                   ir_op_attr_index(a->op, "layout", 6) >= 0))
+		return 1;
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && layouts(a->kid[i]))
+			return 1;
+	return 0;
+}
+
 /* instance: module m holding @main, an instance of pattern pat, from
 ** seed; 0, or 1 if it does not type-check */
 static int
@@ -330,7 +366,7 @@ instance(Module *m, const Ast *pat, uint64_t seed, Inst *in)
 	memset(in, 0, sizeof *in);
 	in->m = m;
 	in->r = &r;
-	in->rank = ranks[pick(&r, 4)];
+	in->rank = layouts(pat) ? 4 : ranks[pick(&r, 4)];
 	for (int i = 0; i < in->rank; i++)
 		in->dims[i] = i == 0 && in->rank == 4 ? 1 : 1 + pick(&r, 4);
 	in->dt = dtypes[pick(&r, 5)];
@@ -339,7 +375,7 @@ instance(Module *m, const Ast *pat, uint64_t seed, Inst *in)
 		return 1;
 	fn = ir_func(m, in->params, in->nparams, body, 0, 0, 0, (Loc){ 1, 1, 1 });
 	ir_global_add(m, ir_sym(m, "main", 4), fn);
-	ir_diag_init(&d, NULL, m);
+	ir_diag_init(&d, getenv("GRAFT_VERIFY_DEBUG") ? stderr : NULL, m);
 	bad = ir_infer_types(m, &d) != 0;
 	ir_diag_free(&d);
 	return bad;
