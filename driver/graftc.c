@@ -42,7 +42,8 @@ static const char usage[] =
 	"  -Wall, -Wno-all, -Werror, -Wname, -Wno-name\n"
 	"                 warnings, all on by default: unused-binding (a name\n"
 	"                 bound and never read; _name is not), unused-pattern,\n"
-	"                 constant-guard, unused-include; -Werror makes them\n"
+	"                 constant-guard, unused-include, shadowed-dtype; -Werror\n"
+	"                 makes them\n"
 	"                 errors\n"
 	"  --version      print graftc's version\n"
 	"\n"
@@ -220,7 +221,7 @@ main(int argc, char **argv)
 			memset(&probe, 0, sizeof probe);
 			if (!dsl_warning_flag(&probe, a)) {
 				fprintf(stderr, "graftc: error: unknown warning option '%s' (-Wall, -Werror, -Wunused-binding, "
-				        "-Wunused-pattern, -Wconstant-guard, -Wunused-include, and -Wno- of each)\n", a);
+				        "-Wunused-pattern, -Wconstant-guard, -Wunused-include, -Wshadowed-dtype, and -Wno- of each)\n", a);
 				free(incdirs);
 				free(wflags);
 				return 2;

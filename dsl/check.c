@@ -132,6 +132,7 @@ static const struct { const char *name; unsigned bit; } warnings[] = {
 	{ "unused-pattern", W_UNUSED_PATTERN },
 	{ "constant-guard", W_CONSTANT_GUARD },
 	{ "unused-include", W_UNUSED_INCLUDE },
+	{ "shadowed-dtype", W_SHADOWED_DTYPE },
 };
 
 int
@@ -1537,10 +1538,21 @@ sameast(const Ast *a, const Ast *b)
 
 /* subsumes: 1 if pattern a (with no repeated names) matches everything b
 ** matches; a sound, incomplete test.  Each call adds one to *work. */
+/* -Wshadowed-dtype: subsumes() with a's dtype constraints set aside
+** (loose), and the dtypes it set aside */
+static int loose, nloosedt;
+static DType loosedt[8];
+
 static int
 subsumes(const Ast *a, const Ast *b, uint64_t *work)
 {
 	++*work;
+	if (loose && a->kind == A_TYPED && a->dtype != DT_COUNT && !(b->kind == A_TYPED && b->dtype == a->dtype)) {
+		/* -Wshadowed-dtype: a's constraint set aside, and noted */
+		if (nloosedt < 8)
+			loosedt[nloosedt++] = (DType)a->dtype;
+		return subsumes(a->kid[0], b->kind == A_TYPED ? b->kid[0] : b, work);
+	}
 	if (a->kind == A_ANY || a->kind == A_NAME || a->kind == A_REST)
 		return 1;
 	if (a->kind == A_BIND)
@@ -1606,6 +1618,31 @@ subsumes(const Ast *a, const Ast *b, uint64_t *work)
 }
 
 static const char *const kindname[] = { "rule", "composite", "supports" };
+
+/* shadowed: -Wshadowed-dtype: rule b is hidden by the earlier unconditional
+** a for the dtypes a's type constraints name (a hides b once they are set
+** aside); those dtypes into dts, their count returned (0: no) */
+static int
+shadowed(const Rule *a, const Rule *b, uint64_t *work, DType *dts)
+{
+	int n = 0;
+
+	loose = 1;
+	for (uint32_t j = 0; j < b->nvariants; j++)
+		for (uint32_t i = 0; i < a->nvariants; i++) {
+			nloosedt = 0;
+			if (subsumes(a->variants[i].pat, b->variants[j].pat, work) && nloosedt)
+				for (int k = 0; k < nloosedt && n < 8; k++) {
+					int dup = 0;
+					for (int q = 0; q < n; q++)
+						dup |= dts[q] == loosedt[k];
+					if (!dup)
+						dts[n++] = loosedt[k];
+				}
+		}
+	loose = 0;
+	return n;
+}
 
 /* hasfold: 1 if result a evaluates something (fold_const), which may fail */
 static int
@@ -2020,6 +2057,28 @@ dsl_check(Rules *r)
 					ir_error(r->d, b->loc, "this 'supports' entry adds nothing: an earlier one without a guard "
 					         "accepts every %s it accepts", b->name);
 				ir_note(r->d, a->loc, "%s '%s' is here", kindname[a->kind], a->name);
+				break;
+			}
+			/* hidden for some dtypes only */
+			for (uint32_t h = 0; h < nhiders && hiders[h] < j && work < MAXHIDEWORK && (r->warn & W_SHADOWED_DTYPE); h++) {
+				const Rule *a = &r->rules[hiders[h]], *b = &r->rules[j];
+				DType dts[8];
+				int n;
+				if (a->kind != b->kind || b->kind == RK_SUPPORTS || hides(a, b, &work) ||
+				    !(n = shadowed(a, b, &work, dts)))
+					continue;
+				{
+					char msg[512];
+					size_t k = (size_t)snprintf(msg, sizeof msg, "%s '%s' never %s for ", kindname[b->kind], b->name,
+					                            b->kind == RK_RULE ? "fires" : "matches");
+					for (int q = 0; q < n && k < sizeof msg; q++)
+						k += (size_t)snprintf(msg + k, sizeof msg - k, "%s%s", q ? (q + 1 == n ? " or " : ", ") : "",
+						                      ir_dtype_names[dts[q]]);
+					if (k < sizeof msg)
+						snprintf(msg + k, sizeof msg - k, ": %s '%s', tried first, takes those", kindname[a->kind],
+						         a->name);
+					warn(&c, W_SHADOWED_DTYPE, b->loc, msg);
+				}
 				break;
 			}
 		}

@@ -204,7 +204,8 @@ enum {
 	W_UNUSED_PATTERN = 1 << 1,      /* -Wunused-pattern: a named pattern no rule uses */
 	W_CONSTANT_GUARD = 1 << 2,      /* -Wconstant-guard: a guard whose value is known */
 	W_UNUSED_INCLUDE = 1 << 3,      /* -Wunused-include: an include nothing of is used */
-	W_ALL = (1 << 4) - 1,
+	W_SHADOWED_DTYPE = 1 << 4,      /* -Wshadowed-dtype: a rule an earlier one hides for some dtypes */
+	W_ALL = (1 << 5) - 1,
 };
 
 /* Applies a -W option to r->warn and r->werror: -Wall, -Wno-all, -Werror,
