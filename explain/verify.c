@@ -139,11 +139,16 @@ constant(Inst *in)
 	return c;
 }
 
-/* freeattr: a random value for a free attribute of type t, as Relay text */
+/* freeattr: a random value for free attribute name of type t, as Relay text */
 static const char *
-freeattr(Inst *in, int t, char *buf, size_t n)
+freeattr(Inst *in, const char *name, int t, char *buf, size_t n)
 {
+	if (!strcmp(name, "newshape")) {
+		snprintf(buf, n, "[-1]");       /* a reshape any tensor takes */
+		return buf;
+	}
 	switch (AT_TYPE(t) & 0xff) {
+	case AT_INTS: snprintf(buf, n, "%s", pick(in->r, 2) ? "[1, 1]" : "[2, 2]"); break;
 	case AT_INT: snprintf(buf, n, "%d", pick(in->r, 3) - 1); break;
 	case AT_FLOAT: snprintf(buf, n, "%gf", (double)(pick(in->r, 9) - 4) * 32); break;
 	case AT_BOOL: snprintf(buf, n, "%s", pick(in->r, 2) ? "True" : "False"); break;
@@ -271,7 +276,7 @@ call(Inst *in, const Ast *a)
 				    a->kid[i]->kid[0]->kind == A_NAME)
 					named = 1;
 			if (named)
-				text = freeattr(in, o->attrs[k].type, buf, sizeof buf);
+				text = freeattr(in, o->attrs[k].name, o->attrs[k].type, buf, sizeof buf);
 		}
 		if (!text)
 			continue;
