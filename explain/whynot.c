@@ -71,6 +71,39 @@ what(const Module *m, NodeId n, char *buf, size_t size)
 	return desc(m, n, buf, size);
 }
 
+/* ofcomposite: if n calls a composite function (the partitioner's
+** outlined match), its Composite name, when want is NULL or equals it;
+** else NULL */
+static const char *
+ofcomposite(const Module *m, NodeId n, const char *want)
+{
+	const AttrVal *a;
+	const char *name;
+	if (!n || m->nodes[n].kind != NK_CALLFN || m->nodes[ir_arg(m, n, 0)].kind != NK_FUNC)
+		return NULL;
+	a = ir_func_attr(m, ir_arg(m, n, 0), "Composite");
+	if (!a || a->kind != AV_STR)
+		return NULL;
+	name = ir_symstr(m, a->u.s);
+	return !want || !strcmp(name, want) ? name : NULL;
+}
+
+/* nodename: node n as the partitioner's notes name it: what it is, and
+** its line:col when it has one */
+static const char *
+nodename(const Module *m, NodeId n, char *buf, size_t size)
+{
+	char w[200];
+	what(m, n, w, sizeof w);
+	if (m->nodes[n].kind == NK_CALLFN && ofcomposite(m, n, NULL))
+		snprintf(w, sizeof w, "composite %s", ofcomposite(m, n, NULL));
+	if (m->locs[n].file)
+		snprintf(buf, size, "%.200s at %u:%u", w, m->locs[n].line, m->locs[n].col);
+	else
+		snprintf(buf, size, "%.200s", w);
+	return buf;
+}
+
 /* fail: the first failure of w, at pattern part a against node n */
 static int
 fail(Walk *w, const Ast *a, NodeId n, const char *fmt, ...)
@@ -565,6 +598,8 @@ whynot(Module *m, Diag *dm, const WhyNot *wn)
 		const Ruleset *targets[1] = { rs };
 		Partitioner p;
 		uint32_t lost = 0;
+		char want[256];
+		snprintf(want, sizeof want, "%s.%s", rs->name, ru->name);
 		memset(&p, 0, sizeof p);
 		p.m = m;
 		p.d = dm;
@@ -575,6 +610,21 @@ whynot(Module *m, Diag *dm, const WhyNot *wn)
 		if (ir_partition(&p) == 0)
 			for (uint32_t i = 0; i < p.nwhy; i++) {
 				const Why *y = &p.why[i];
+				if (y->kind == WHY_CYCLE) {
+					NodeId c = ofcomposite(m, y->node, want) ? y->node :
+					           ofcomposite(m, y->other, want) ? y->other :
+					           ofcomposite(m, y->via, want) ? y->via : 0;
+					char b1[240], b2[240], b3[240];
+					if (!c)
+						continue;
+					if (!lost++)
+						fputc('\n', wn->out);
+					ir_note(dm, m->locs[c], "%s matched here and is offloaded, but a region boundary "
+					        "falls next to it: %s was kept out of the region of %s, because merging them would make a "
+					        "cycle through %s", ru->name, nodename(m, y->node, b1, sizeof b1),
+					        nodename(m, y->other, b2, sizeof b2), nodename(m, y->via, b3, sizeof b3));
+					continue;
+				}
 				if (y->rule != ru->order || (y->kind != WHY_OVERLAP && y->kind != WHY_ESCAPE))
 					continue;
 				if (!lost++)
