@@ -487,7 +487,7 @@ whynot(Module *m, Diag *dm, const WhyNot *wn)
 	const Rules *r;
 	const Rule *ru;
 	FILE *saved = dm->out, *rsaved;
-	uint32_t nodes = 0, matched = 0;
+	uint32_t nodes = 0, matched = 0, fires = 0;
 	NodeId *cand;
 	uint32_t ncand = 0;
 
@@ -580,6 +580,7 @@ whynot(Module *m, Diag *dm, const WhyNot *wn)
 				        "is not exact, or a value out of its dtype's range)", ru->name);
 			} else if (seen.what == IT_MATCH) {
 				matched++;
+				fires += ru->kind == RK_RULE;
 				ir_note(dm, m->locs[n], "%s matches here%s", ru->name,
 				        ru->kind == RK_RULE ? " and fires" : "");
 			} else if (ru->kind == RK_RULE && got && fired < rs->nrules) {
@@ -592,6 +593,33 @@ whynot(Module *m, Diag *dm, const WhyNot *wn)
 		}
 	}
 	fprintf(wn->out, "\n%s: %u of %u node%s matched\n", ru->name, matched, nodes, nodes == 1 ? "" : "s");
+	if (ru->kind == RK_RULE && !wn->atline) {
+		/* what the nodes above say is the model as NAME's ruleset finds
+		   it; the other rules of the ruleset rewrite it too, into NAME's
+		   pattern or out of it: run the ruleset, and count */
+		RwStats st;
+		uint64_t k;
+		int bad;
+		memset(&st, 0, sizeof st);
+		dm->out = wn->errs;
+		bad = ir_rewrite(m, rs, dm, &st);
+		dm->out = wn->out;
+		k = st.fired ? st.fired[ru->order] : 0;
+		if (bad) {
+			fprintf(wn->out, "\n%s stops at an error when run to its fixed point (on standard error), "
+			        "so how often %s fires there is not known\n", rs->name, ru->name);
+		} else if (k != fires) {
+			fprintf(wn->out, "\nbut while %s runs to its fixed point, %s fires %llu time%s", rs->name, ru->name,
+			        (unsigned long long)k, k == 1 ? "" : "s");
+			if (k > fires)
+				fprintf(wn->out, ": other rules of %s rewrite %llu more node%s into its pattern first\n",
+				        rs->name, (unsigned long long)(k - fires), k - fires == 1 ? "" : "s");
+			else
+				fprintf(wn->out, ": other rules of %s rewrite %llu of the nodes above first\n", rs->name,
+				        (unsigned long long)(fires - k));
+		}
+		free(st.fired);
+	}
 	if (ru->kind == RK_COMPOSITE && matched) {
 		/* a composite that matches can still lose: partition, and say
 		   where it did */
