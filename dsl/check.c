@@ -1656,13 +1656,72 @@ hasfold(const Ast *a)
 	return 0;
 }
 
-/* unconditional: 1 if a rule fires whenever its pattern matches */
+/* argname: the name pattern part a binds (x, x:P), or NULL */
+static const char *
+argname(const Ast *a)
+{
+	while (a->kind == A_TYPED)
+		a = a->kid[0];
+	return a->kind == A_NAME || a->kind == A_BIND ? a->s : NULL;
+}
+
+/* swapped: 1 if pattern part a holds a commuted call (a variant graftc
+** made, tried after the pattern as written) */
+static int
+swapped(const Ast *a)
+{
+	if (a->flags & AF_SWAPPED)
+		return 1;
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && swapped(a->kid[i]))
+			return 1;
+	return 0;
+}
+
+/* rebuilds: 1 if result res is the node pattern pat matched: the name of
+** its root, or a call of the root's op with the root's operands, named as
+** the pattern names them, in their places (names taken as distinct
+** values, as subsumes() takes them) */
+static int
+rebuilds(const Ast *pat, const Ast *res)
+{
+	const Ast *p = pat;
+	uint32_t i = 0, j = 0;
+
+	if (!dsl_may_unchange(pat, res))
+		return 0;
+	if (res->kind == A_NAME)
+		return 1;
+	while (p->kind == A_TYPED || p->kind == A_BIND)
+		p = p->kid[0];
+	if (res->kind != A_CALL)
+		return 0;
+	for (; i < res->nkid && j < p->nkid; i++, j++) {
+		const char *n;
+		while (j < p->nkid && p->kid[j]->kind == A_ATTR)
+			j++;
+		if (res->kid[i]->kind == A_ATTR || res->kid[i]->kind == A_ATTRS)
+			break;
+		if (j == p->nkid || !(n = argname(p->kid[j])) || res->kid[i]->kind != A_NAME ||
+		    strcmp(res->kid[i]->s, n) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* unconditional: 1 if a rule fires whenever its pattern matches (a
+** result that can be the matched node itself is no rewrite there) */
 static int
 unconditional(const Rule *ru)
 {
 	const Ast *res = ru->result;
 	int action = res && res->kind == A_CALL && !res->op && scalarctor(res->s) == DT_COUNT;
-	return !ru->guard && !hasfold(res) && !action;
+	if (ru->guard || hasfold(res) || action)
+		return 0;
+	for (uint32_t i = 0; res && i < ru->nvariants; i++)
+		if (!swapped(ru->variants[i].pat) && rebuilds(ru->variants[i].pat, res))
+			return 0;
+	return 1;
 }
 
 /* repeats: 1 if some variant of rule a uses a name twice */
@@ -2052,7 +2111,8 @@ dsl_check(Rules *r)
 					         b->name, a->name);
 				else if (b->kind == RK_COMPOSITE)
 					ir_error(r->d, b->loc, "composite '%s' can never match: composite '%s' matches everything it "
-					         "matches and is tried first", b->name, a->name);
+					         "matches and is tried first (list '%s' first, or give it a higher priority, to "
+					         "try it before '%s')", b->name, a->name, b->name, a->name);
 				else
 					ir_error(r->d, b->loc, "this 'supports' entry adds nothing: an earlier one without a guard "
 					         "accepts every %s it accepts", b->name);
@@ -2099,4 +2159,21 @@ dsl_check(Rules *r)
 			warn(&c, W_UNUSED_INCLUDE, r->includes[i].loc, msg);
 		}
 	return r->d->errors - before;
+}
+
+int
+dsl_may_unchange(const Ast *pat, const Ast *res)
+{
+	const Ast *p = pat;
+	while (p->kind == A_TYPED || p->kind == A_BIND) {
+		if (p->kind == A_BIND && res->kind == A_NAME && strcmp(p->s, res->s) == 0)
+			return 1;
+		p = p->kid[0];
+	}
+	switch (res->kind) {
+	case A_CALL: return res->op && p->kind == A_CALL && p->op == res->op;
+	case A_TUPLE: return p->kind == A_TUPLE;
+	case A_GETITEM: return p->kind == A_GETITEM;
+	default: return 0;
+	}
 }

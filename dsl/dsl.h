@@ -251,6 +251,11 @@ int dsl_lsp(FILE *in, FILE *out, const char *const *incdirs, uint32_t ninc);
 
 /* A literal (A_INT, A_FLOAT, A_STR, A_BOOL, A_NONE, A_LIST) as Relay text. */
 void dsl_littext(const Ast *a, char *buf, size_t n);
+/* Whether result res of a rule with pattern pat can be the node it
+** matched, unchanged: res names pat's root, or is a call (tuple,
+** projection) of the same op (kind) as pat's root.  Such a rule checks its
+** result with rw_unchanged(). */
+int dsl_may_unchange(const Ast *pat, const Ast *res);
 void dsl_rules_free(Rules *r);
 
 /* A map from names to indices, hashed: lookups by name stay constant-time

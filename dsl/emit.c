@@ -896,6 +896,8 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 static const char *
 cond(Emit *e, const Step *s)
 {
+	int usedm = e->usesm;
+
 	e->usesm = 1;
 	switch (s->kind) {
 	case S_OP:
@@ -945,6 +947,7 @@ cond(Emit *e, const Step *s)
 		case AT_STR:
 			return fmt(e, "rw_attr_s(m, %s, %d /* %s */) == rw->syms[%s]", s->v, s->k, f->name, strid(e, l->s));
 		default:
+			e->usesm = usedm;       /* reads through rw, not m */
 			return fmt(e, "rw_attr_lit(rw, %s, %d /* %s */, %s)", s->v, s->k, f->name, litid(e, l));
 		}
 	}
@@ -1136,7 +1139,10 @@ rulefn(Emit *e, const Rule *ru, RuleFn *fn, const char *id)
 		}
 		mark(e, &body, e->r->m->files[ru->result->loc.file], ru->result->loc.line);
 		r = rexpr(e, ru->result, &body, 1);
-		put(&body, 1, fmt(e, "if (!%s || rw->gfail)", r));
+		if (dsl_may_unchange(var.pat, ru->result))
+			put(&body, 1, fmt(e, "if (!%s || rw->gfail || rw_unchanged(rw, %s))", r, r));
+		else
+			put(&body, 1, fmt(e, "if (!%s || rw->gfail)", r));
 		put(&body, 2, "return 0;");
 		put(&body, 1, fmt(e, "*rule = %s;", id));
 		put(&body, 1, fmt(e, "return %s;", r));

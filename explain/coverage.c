@@ -455,13 +455,15 @@ cov_trace(void *ctx, uint32_t rule, uint32_t variant, int what)
 	CovRun *r = ctx;
 	uint32_t slot;
 
-	if (rule >= r->rs->nrules || what != IT_MATCH)
+	if (rule >= r->rs->nrules || (what != IT_MATCH && what != IT_UNCHANGED))
 		return;
 	slot = r->first[rule] + variant;
 	if (slot >= r->first[rule + 1])
 		return;
 	r->matched[rule]++;
 	r->vmatched[slot]++;
+	if (what == IT_UNCHANGED)
+		return;         /* matched, and made no change */
 	/* a rewrite rule's leaf that matches returns its result: it fires
 	   (the driver's count, in fired[], says whether it was kept) */
 	if (r->rs->rules[rule].kind == RI_RULE)

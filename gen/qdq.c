@@ -688,7 +688,7 @@ rule_scalar_dequantize_params(Rw *rw, uint32_t *rule, NodeId p_d, NodeId p_x, No
 	NodeId t6 = rw_fold_new(rw, t5);
 	AttrId a7 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, p_d);
 	NodeId t8 = rw_call(rw, OP_QNN_DEQUANTIZE, (const NodeId[]){ p_x, t3, t6 }, 3, a7);
-	if (!t8 || rw->gfail)
+	if (!t8 || rw->gfail || rw_unchanged(rw, t8))
 		return 0;
 	*rule = R_scalar_dequantize_params;
 	return t8;
@@ -715,7 +715,7 @@ rule_scalar_quantize_params(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, Node
 	NodeId t6 = rw_fold_new(rw, t5);
 	AttrId a7 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
 	NodeId t8 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_x, t3, t6 }, 3, a7);
-	if (!t8 || rw->gfail)
+	if (!t8 || rw->gfail || rw_unchanged(rw, t8))
 		return 0;
 	*rule = R_scalar_quantize_params;
 	return t8;

@@ -329,6 +329,8 @@ primary
 	| '(' ')'                        { $$ = r_tuple(p, r_list0(), &@1, AF_TRAILING); }
 	| '(' expr ',' ')'               { $$ = r_tuple(p, dsl_list1(p, $2), &@1, AF_TRAILING); }
 	| '(' expr ',' eargs ')'         { $$ = r_tuple(p, r_prepend(p, $2, $4), &@1, AF_TRAILING); }
+	| '(' IDENT ELLIPSIS ')'         { $$ = r_tuple(p, dsl_list1(p, r_rest(p, &$2, &@2)), &@1, AF_TRAILING); }
+	| '(' IDENT ELLIPSIS ',' eargs ')' { $$ = r_tuple(p, r_prepend(p, r_rest(p, &$2, &@2), $5), &@1, AF_TRAILING); }
 	| '[' eargs_opt ']'              { $$ = r_list(p, $2, &@1); }
 	| primary '[' expr ']'           { $$ = r_index(p, $1, $3, &@2); }
 	| primary '.' INT                { $$ = r_getitem(p, $1, $3.i, &@3); }

@@ -691,6 +691,7 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 	Env e = { p, rw, l, vars, root };
 	const Rule *ru = l->rule;
 	NodeId r;
+	int same;
 
 	rw->gfail = 0;
 	if (p->only >= 0 && ru->order != (uint32_t)p->only)
@@ -718,9 +719,11 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 		return 0;
 	}
 	r = rexpr(&e, ru->result);
+	same = r && !rw->gfail && dsl_may_unchange(l->var->pat, ru->result) && rw_unchanged(rw, r);
 	if (p->trace)
-		p->trace(p->tracectx, ru->order, (uint32_t)(l->var - ru->variants), !r || rw->gfail ? IT_RESULT : IT_MATCH);
-	if (!r || rw->gfail)
+		p->trace(p->tracectx, ru->order, (uint32_t)(l->var - ru->variants),
+		         !r || rw->gfail ? IT_RESULT : same ? IT_UNCHANGED : IT_MATCH);
+	if (!r || rw->gfail || same)
 		return 0;
 	*rule = ru->order;
 	return r;

@@ -32,8 +32,9 @@ void interp_free(const Ruleset *rs);
 
 /* What a rule's leaf came to, each time matching reaches it: its pattern
 ** matched and its guard held (and, for a rule, its result was built), its
-** guard was false, or its result could not be built. */
-enum { IT_MATCH, IT_GUARD, IT_RESULT };
+** guard was false, its result could not be built, or its result was the
+** node it matched (rw_unchanged: no rewrite). */
+enum { IT_MATCH, IT_GUARD, IT_RESULT, IT_UNCHANGED };
 typedef void InterpTrace(void *ctx, uint32_t rule, uint32_t variant, int what);
 
 /* Has matching with rs (loaded by interp_load) call fn with ctx for each

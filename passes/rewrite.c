@@ -480,6 +480,38 @@ argsinlined(const Module *m, NodeId n)
 	return 1;
 }
 
+int
+rw_unchanged(Rw *rw, NodeId r)
+{
+	Module *m = rw->m;
+	const Node *a = &m->nodes[r], *b = &m->nodes[rw->root];
+	uint32_t k = 0;
+
+	if (rw->dry || rw->folddata || rw->inplace || !r)
+		return 0;
+	if (r != rw->root) {
+		if (a->kind != b->kind || a->op != b->op || a->nargs != b->nargs ||
+		    ((a->kind == NK_CALL || a->kind == NK_GETITEM) && a->aux != b->aux))
+			return 0;
+		for (uint32_t i = 0; i < a->nargs; i++)
+			if (ir_arg(m, r, i) != ir_arg(m, rw->root, i))
+				return 0;
+	}
+	/* what the rule built is garbage now: newest first, so each node's
+	   operands lose their last use before they are looked at */
+	if (m->track) {
+		for (uint32_t i = m->ncreated; i-- > 0;)
+			if (m->nodes[m->created[i]].kind != NK_DEAD && !m->firstuse[m->created[i]] &&
+			    m->created[i] != rw->root)
+				ir_node_kill(m, m->created[i]);
+		for (uint32_t i = 0; i < m->ncreated; i++)
+			if (m->nodes[m->created[i]].kind != NK_DEAD)
+				m->created[k++] = m->created[i];
+		m->ncreated = k;
+	}
+	return 1;
+}
+
 /* rw_fold: fold_const; the result is printed inline when every constant
 ** it was computed from was written inline */
 NodeId

@@ -312,6 +312,12 @@ void rw_tb_add(Rw *rw, NodeId n);
 void rw_tb_rest(Rw *rw, NodeId t, uint32_t start);
 NodeId rw_tb_end(Rw *rw, uint32_t mark);
 NodeId rw_fold(Rw *rw, NodeId n);
+/* Whether r, the result a rule built for rw->root, is the root itself or a
+** new node of the same kind, op, attributes and operands: no rewrite (TVM's
+** callback returning its match), so the rule declines and matching goes
+** on with the next.  The nodes built for r are deleted then.  A dry run's
+** or a fold's result is never unchanged. */
+int rw_unchanged(Rw *rw, NodeId r);
 /* fold_const(R): n is a result R just built; its new nodes are typed, it is
 ** evaluated as rw_fold() does, and those nodes are deleted again */
 NodeId rw_fold_new(Rw *rw, NodeId n);
