@@ -510,6 +510,110 @@ undeclared(Check *c, const Ast *a, OpId op)
 	return 1;
 }
 
+static void resolve(Check *c, Ast *a);
+
+/* anycall: _(P1, ..., TOpPattern="kind") becomes an A_ANYCALL */
+static void
+anycall(Check *c, Ast *a)
+{
+	uint32_t k = 0;
+
+	a->kind = A_ANYCALL;
+	a->i = -1;
+	if (a->flags & AF_OPTIONAL)
+		ir_error(c->d, a->loc, "'?' applies to ops, not to a call of any op");
+	for (uint32_t i = 0; i < a->nkid; i++) {
+		Ast *x = a->kid[i];
+		if (x->kind == A_ATTR) {
+			int kind = x->kid[0]->kind == A_STR ? ir_op_kind_parse(x->kid[0]->s) : -1;
+			if (strcmp(x->s, "TOpPattern") != 0)
+				ir_error(c->d, x->loc, "a call of any op tests no attribute '%s': only its op's "
+				         "TOpPattern=\"...\"", x->s);
+			else if (kind < 0)
+				ir_error(c->d, x->kid[0]->loc, "TOpPattern is one of \"elemwise\", \"broadcast\", "
+				         "\"injective\", \"comm_reduce\", \"out_elemwise_fusable\", \"tuple\", \"opaque\"");
+			else
+				a->i = kind;
+			continue;
+		}
+		if (x->kind == A_REST && x->s)
+			ir_error(c->d, x->loc, "'%s...' binds tuple fields; use '...' for the other operands", x->s);
+		if (x->kind == A_REST && i + 1 < a->nkid && a->kid[i + 1]->kind != A_ATTR)
+			ir_error(c->d, x->loc, "'...' must be the last argument");
+		a->kid[k++] = x;
+	}
+	a->nkid = k;
+}
+
+/* domparts: what the parent (path == 0) or path of a dominator may hold:
+** the matcher of rw_pat() takes no optional nodes, shapes or nested
+** dominators, and a path binds no names */
+static void
+domparts(Check *c, const Ast *a, int path)
+{
+	switch (a->kind) {
+	case A_NAME:
+	case A_BIND:
+		if (path) {
+			ir_error(c->d, a->loc, "the path of dominates() matches many nodes and binds no names: write _");
+			return;
+		}
+		break;
+	case A_CALL:
+		if (a->flags & AF_OPTIONAL)
+			ir_error(c->d, a->loc, "an optional node cannot stand in a dominator's parent or path");
+		break;
+	case A_CONST:
+	case A_VAR:
+		if (a->nkid || a->s)
+			ir_error(c->d, a->loc, "const(...) and var(\"...\") cannot stand in a dominator's parent or path");
+		return;
+	case A_TYPED:
+		if (a->kid[1])
+			ir_error(c->d, a->loc, "a dominator's parent or path may constrain dtypes, not shapes");
+		domparts(c, a->kid[0], path);
+		return;
+	case A_DOM:
+		ir_error(c->d, a->loc, "dominates() nests in no other dominates()");
+		return;
+	case A_ATTR:
+		if (path == 0 && a->kid[0]->kind == A_NAME)
+			ir_error(c->d, a->loc, "a dominator's parent binds nodes, not attributes: test '%s' with a literal",
+			         a->s);
+		return;
+	default:
+		break;
+	}
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i])
+			domparts(c, a->kid[i], path);
+}
+
+/* dominates: dominates(P, Q, C) becomes an A_DOM, kid[3] its parent as
+** written */
+static void
+dominates(Check *c, Ast *a)
+{
+	Ast **kids;
+
+	if (a->nkid != 3 || npos(a) != 3 || (a->flags & AF_OPTIONAL)) {
+		ir_error(c->d, a->loc, "dominates(parent, path, child) takes three patterns");
+		a->kind = A_ANY;
+		a->nkid = 0;
+		return;
+	}
+	a->kind = A_DOM;
+	for (uint32_t i = 0; i < 3; i++)
+		resolve(c, a->kid[i]);
+	domparts(c, a->kid[0], 0);
+	domparts(c, a->kid[1], 1);
+	kids = ir_arena_alloc(&c->r->arena, 4 * sizeof *kids);
+	memcpy(kids, a->kid, 3 * sizeof *kids);
+	kids[3] = kids[0];
+	a->kid = kids;
+	a->nkid = 4;
+}
+
 /* resolve: resolve and check the calls of pattern a */
 static void
 resolve(Check *c, Ast *a)
@@ -519,6 +623,14 @@ resolve(Check *c, Ast *a)
 		OpId op = ir_op_lookup(a->s, strlen(a->s));
 		uint32_t n = npos(a), want;
 		int rest = 0;
+		if (!op && strcmp(a->s, "_") == 0) {
+			anycall(c, a);
+			break;
+		}
+		if (!op && strcmp(a->s, "dominates") == 0) {
+			dominates(c, a);
+			return;
+		}
 		if (!op) {
 			unknownop(c, a, "op");
 			break;
@@ -564,6 +676,12 @@ resolve(Check *c, Ast *a)
 		return;
 	default:
 		break;
+	}
+	if (a->kind == A_CONST && a->nkid) {
+		/* const(LIT): one number */
+		if (a->kid[0]->kind != A_INT && a->kid[0]->kind != A_FLOAT && a->kid[0]->kind != A_BOOL)
+			ir_error(c->d, a->kid[0]->loc, "const(...) takes a number or a boolean: the constant's one value");
+		return;
 	}
 	for (uint32_t i = 0; i < a->nkid; i++)
 		if (a->kid[i] && a->kind != A_TYPED && !(a->kind == A_CALL && a->kid[i]->kind == A_ATTR))
@@ -634,7 +752,8 @@ expandkids(Check *c, Ast *a, Alts *out)
 	uint64_t total = 1;
 
 	for (uint32_t i = 0; i < a->nkid && !c->toomany; i++) {
-		if (a->kid[i] && a->kind != A_ATTR && a->kid[i]->kind != A_ATTR && !(a->kind == A_TYPED && i == 1))
+		if (a->kid[i] && a->kind != A_ATTR && a->kid[i]->kind != A_ATTR && !(a->kind == A_TYPED && i == 1) &&
+		    !(a->kind == A_DOM && (i == 1 || i == 3)))     /* matched as written (rw_pat) */
 			expand(c, a->kid[i], &kids[i]);
 		else
 			altadd(c, &kids[i], a->kid[i]);
@@ -755,8 +874,15 @@ canon(FILE *f, const Ast *a)
 {
 	switch (a->kind) {
 	case A_ANY: fputc('_', f); return;
-	case A_CONST: fputs("const", f); return;
-	case A_VAR: fputs("var", f); return;
+	case A_CONST:
+		fputs("const", f);
+		if (a->nkid) {
+			fputc('(', f);
+			canon(f, a->kid[0]);
+			fputc(')', f);
+		}
+		return;
+	case A_VAR: fprintf(f, a->s ? "var(\"%s\")" : "var", a->s); return;
 	case A_NAME: fputs(a->s, f); return;
 	case A_REST: fprintf(f, "%s...", a->s ? a->s : ""); return;
 	case A_INT: fprintf(f, "%lld:%d", (long long)a->i, a->dtype); return;
@@ -766,7 +892,13 @@ canon(FILE *f, const Ast *a)
 	case A_NONE: fputs("None", f); return;
 	case A_BIND: fprintf(f, "%s:", a->s); canon(f, a->kid[0]); return;
 	case A_ATTR: fprintf(f, "%s=", a->s); canon(f, a->kid[0]); return;
-	case A_GETITEM: canon(f, a->kid[0]); fprintf(f, ".%lld", (long long)a->i); return;
+	case A_GETITEM:
+		canon(f, a->kid[0]);
+		if (a->i < 0)
+			fputs("._", f);
+		else
+			fprintf(f, ".%lld", (long long)a->i);
+		return;
 	case A_TYPED:
 		canon(f, a->kid[0]);
 		fprintf(f, "<%d", a->dtype);
@@ -774,8 +906,23 @@ canon(FILE *f, const Ast *a)
 			canon(f, a->kid[1]);
 		fputc('>', f);
 		return;
+	case A_ANYCALL:
+		fprintf(f, "_%lld", (long long)a->i);
+		break;
+	case A_DOM:
+		fputs("dominates(", f);
+		for (uint32_t i = 0; i < 3; i++) {
+			if (i)
+				fputc(',', f);
+			canon(f, a->kid[i]);
+		}
+		fputc(')', f);
+		return;
 	default:
-		fprintf(f, "%s(", a->kind == A_CALL ? a->s : a->kind == A_LIST ? "list" : "tuple");
+		break;
+	}
+	{
+		fprintf(f, "%s(", a->kind == A_CALL ? a->s : a->kind == A_LIST ? "list" : a->kind == A_ANYCALL ? "" : "tuple");
 		for (uint32_t i = 0; i < a->nkid; i++) {
 			if (i)
 				fputc(',', f);
@@ -871,6 +1018,10 @@ bindings(Check *c, const Ast *a, Env *e)
 		}
 		return;
 	case A_TYPED:
+		bindings(c, a->kid[0], e);
+		return;
+	case A_DOM:
+		bindings(c, a->kid[2], e);
 		bindings(c, a->kid[0], e);
 		return;
 	default:
@@ -1369,6 +1520,8 @@ result(Check *c, const Scope *s, Ast *a, int top)
 		}
 		return;
 	case A_GETITEM:
+		if (a->i < 0)
+			ir_error(c->d, a->loc, "'._' matches any field: a result names the field it builds");
 		result(c, s, a->kid[0], 0);
 		return;
 	case A_CALL: {
@@ -1568,10 +1721,12 @@ subsumes(const Ast *a, const Ast *b, uint64_t *work)
 	if (a->kind != b->kind)
 		return 0;
 	switch (a->kind) {
-	case A_CONST: case A_VAR:
-		return 1;
+	case A_CONST:
+		return !a->nkid || (b->nkid && sameast(a->kid[0], b->kid[0]));
+	case A_VAR:
+		return !a->s || (b->s && strcmp(a->s, b->s) == 0);
 	case A_GETITEM:
-		return a->i == b->i && subsumes(a->kid[0], b->kid[0], work);
+		return (a->i < 0 || a->i == b->i) && subsumes(a->kid[0], b->kid[0], work);
 	case A_CALL:
 	case A_TUPLE: {
 		uint32_t i = 0, j = 0;
@@ -1652,6 +1807,18 @@ hasfold(const Ast *a)
 		return a != NULL;
 	for (uint32_t i = 0; i < a->nkid; i++)
 		if (a->kid[i] && a->kind != A_ATTR && hasfold(a->kid[i]))
+			return 1;
+	return 0;
+}
+
+/* nesteddom: 1 if pattern a holds a dominates() anywhere but at its top */
+static int
+nesteddom(const Ast *a, int top)
+{
+	if (a->kind == A_DOM && !top)
+		return 1;
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && nesteddom(a->kid[i], 0))
 			return 1;
 	return 0;
 }
@@ -1938,9 +2105,13 @@ checkrule(Check *c, Rule *ru)
 	/* dsl_compile files each variant under its root: every one needs an op,
 	   a tuple or a projection there (x:_, a | f(b) or f?(x) have not) */
 	for (uint32_t i = 0; i < alts.n; i++) {
-		const Ast *root = alts.v[i];
-		while (root->kind == A_BIND || root->kind == A_TYPED)
-			root = root->kid[0];
+		const Ast *root = dsl_root(alts.v[i]);
+		if (nesteddom(alts.v[i], 1)) {
+			ir_error(c->d, ru->pat->loc, "dominates() stands for a whole pattern: it is the root of the "
+			         "pattern, unnamed, or nowhere");
+			free(alts.v);
+			return;
+		}
 		if (ru->kind == RK_SUPPORTS && root->kind != A_CALL) {
 			ir_error(c->d, ru->pat->loc, "a 'supports' entry names one op: its pattern must have a call of "
 			         "that op at its root, in every alternative");
@@ -2176,4 +2347,12 @@ dsl_may_unchange(const Ast *pat, const Ast *res)
 	case A_GETITEM: return p->kind == A_GETITEM;
 	default: return 0;
 	}
+}
+
+const Ast *
+dsl_root(const Ast *a)
+{
+	while (a->kind == A_BIND || a->kind == A_TYPED || a->kind == A_DOM)
+		a = a->kind == A_DOM ? a->kid[2] : a->kid[0];
+	return a;
 }

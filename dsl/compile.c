@@ -23,6 +23,7 @@
 ** in exactly their priority order.  Rows that ignore a test are copied
 ** into both of its branches; MAXNODES bounds what that may cost.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,15 @@ child(Build *b, const char *v, uint32_t i)
 	return dsl_strdup(b->r, buf, strlen(buf));
 }
 
+/* fmt2: fmt with one unsigned, in the arena */
+static const char *
+fmt2(Build *b, const char *f, unsigned u)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, f, u);
+	return dsl_strdup(b->r, buf, strlen(buf));
+}
+
 /* needsvar: 1 if pattern a at some path must be loaded into a variable */
 static int
 needsvar(const Build *b, const Ast *a)
@@ -277,9 +287,13 @@ walk(Build *b, const Ast *a, const char *v, int root)
 	case A_CONST:
 		step(b, S_KIND, v)->k = NK_CONST;
 		inner(b, v);
+		if (a->nkid)
+			step(b, S_CVALUE, v)->lit = a->kid[0];
 		return;
 	case A_VAR:
 		step(b, S_KIND, v)->k = NK_VAR;
+		if (a->s)
+			step(b, S_VARNAME, v)->lit = a;
 		return;
 	case A_TYPED: {
 		Step *s;
@@ -288,14 +302,62 @@ walk(Build *b, const Ast *a, const char *v, int root)
 		s->lit = a;
 		return;
 	}
+	case A_DOM: {
+		/* the child as the root; the parent and path are searched for
+		   at the leaf (rw_dominator), whose captures bind the parent's
+		   names as dom[k] */
+		NameMap caps = { 0 };
+		DomPat dp = { 0 };
+		walk(b, a->kid[2], v, root);
+		dsl_rwpat(b->r, a->kid[3], &dp, &caps);
+		for (uint32_t i = 0; i < caps.cap; i++) {
+			const char *name;
+			if (!caps.key || !(name = caps.key[i]))
+				continue;
+			if (findbind(b, name)) {
+				ir_error(b->r->d, a->loc, "'%s' is bound in the child of dominates() and in its parent: "
+				         "name them apart and compare them in a guard", name);
+				continue;
+			}
+			if (isneeded(b, name))
+				bind(b, name, 0, fmt2(b, "dom[%u]", caps.val[i]), 0, 0, NULL);
+		}
+		dsl_map_free(&caps);
+		free(dp.v);
+		free(dp.lits);
+		return;
+	}
+	case A_ANYCALL: {
+		uint32_t n = 0;
+		int rest = 0;
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (a->kid[i]->kind == A_REST)
+				rest = 1;
+			else
+				n++;
+		if (!root)
+			step(b, S_KIND, v)->k = NK_CALL;
+		inner(b, v);
+		{
+			Step *s = step(b, S_NARGS, v);
+			s->n = n;
+			s->atleast = (uint8_t)rest;
+		}
+		if (a->i >= 0)
+			step(b, S_OPKIND, v)->n = a->i;
+		args(b, a, v);
+		return;
+	}
 	case A_GETITEM: {
 		const char *cv = child(b, v, 0);
 		Step *s;
 		if (!root)
 			step(b, S_KIND, v)->k = NK_GETITEM;
 		inner(b, v);
-		s = step(b, S_INDEX, v);
-		s->n = a->i;
+		if (a->i >= 0) {        /* P._: any field */
+			s = step(b, S_INDEX, v);
+			s->n = a->i;
+		}
 		if (needsvar(b, a->kid[0])) {
 			s = step(b, S_LOAD, cv);
 			s->v2 = v;
@@ -366,6 +428,104 @@ walk(Build *b, const Ast *a, const char *v, int root)
 	}
 }
 
+/* ---------------------------------------------------------------- dominators */
+
+static RwPat *
+dpadd(DomPat *d, int kind, const Ast *lit)
+{
+	RwPat *p;
+	ir_vgrow(&d->v, &d->cap, d->n + 1);
+	d->lits = ir_xrealloc(d->lits, d->cap * sizeof *d->lits);
+	p = &d->v[d->n];
+	memset(p, 0, sizeof *p);
+	p->kind = (uint8_t)kind;
+	p->size = 1;
+	d->lits[d->n++] = lit;
+	return p;
+}
+
+/* rwpat: a into d from entry d->n; returns that entry's index */
+static uint32_t
+rwpat(const Ast *a, DomPat *d, NameMap *caps)
+{
+	uint32_t at = d->n;
+
+	switch (a->kind) {
+	case A_ANY: dpadd(d, RP_ANY, NULL); break;
+	case A_CONST: dpadd(d, RP_CONST, a->nkid ? a->kid[0] : NULL); break;
+	case A_VAR: dpadd(d, RP_VAR, NULL); break;
+	case A_NAME:
+	case A_BIND: {
+		uint32_t k = dsl_map_get(caps, a->s);
+		if (k == UINT32_MAX) {
+			k = caps->n;
+			dsl_map_put(caps, a->s, k);
+		}
+		dpadd(d, RP_NAME, NULL)->a = (int32_t)k;
+		if (a->kind == A_BIND) {
+			d->v[at].n = 1;
+			rwpat(a->kid[0], d, caps);
+		}
+		break;
+	}
+	case A_TYPED:
+		dpadd(d, RP_TYPED, NULL)->a = a->dtype;
+		rwpat(a->kid[0], d, caps);
+		break;
+	case A_GETITEM:
+		dpadd(d, RP_GETITEM, NULL)->a = (int32_t)a->i;
+		rwpat(a->kid[0], d, caps);
+		break;
+	case A_ALT:
+		dpadd(d, RP_ALT, NULL)->n = (uint16_t)a->nkid;
+		for (uint32_t i = 0; i < a->nkid; i++)
+			rwpat(a->kid[i], d, caps);
+		break;
+	case A_CALL:
+	case A_ANYCALL:
+	case A_TUPLE: {
+		uint32_t n = 0, na = 0;
+		RwPat *p = dpadd(d, a->kind == A_CALL ? RP_CALL : a->kind == A_ANYCALL ? RP_ANYCALL : RP_TUPLE, NULL);
+		p->a = a->kind == A_CALL ? (int32_t)a->op : a->kind == A_ANYCALL ? (int32_t)a->i : 0;
+		if (a->kind == A_CALL && (ir_ops[a->op].flags & OPF_COMM) && !(ir_ops[a->op].flags & OPF_QNN))
+			p->flags |= RPF_COMM;
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			if (k->kind == A_ATTR && k->kid[0]->kind != A_NAME) {
+				dpadd(d, RP_ATTR, k->kid[0])->a = ir_op_attr_index(a->op, k->s, strlen(k->s));
+				na++;
+			}
+		}
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			if (k->kind == A_ATTR)
+				continue;
+			if (k->kind == A_REST) {
+				d->v[at].flags |= RPF_REST;
+				break;
+			}
+			rwpat(k, d, caps);
+			n++;
+		}
+		d->v[at].nattr = (uint8_t)na;
+		d->v[at].n = (uint16_t)n;
+		break;
+	}
+	default:
+		dpadd(d, RP_ANY, NULL);
+		break;
+	}
+	d->v[at].size = d->n - at;
+	return at;
+}
+
+void
+dsl_rwpat(Rules *r, const Ast *a, DomPat *out, NameMap *caps)
+{
+	(void)r;
+	rwpat(a, out, caps);
+}
+
 /* ---------------------------------------------------------------- trie */
 
 static int
@@ -380,6 +540,7 @@ samelit(const Ast *a, const Ast *b)
 	case A_FLOAT: return a->f == b->f;
 	case A_STR: return strcmp(a->s, b->s) == 0;
 	case A_ANY: case A_NONE: return 1;
+	case A_VAR: return a->s && b->s && strcmp(a->s, b->s) == 0;
 	case A_TYPED: return a->dtype == b->dtype && samelit(a->kid[1], b->kid[1]);
 	case A_LIST:
 		for (uint32_t i = 0; i < a->nkid; i++)
@@ -410,7 +571,13 @@ conflicts(const Step *a, const Step *b)
 	if (a->kind == S_OP && b->kind == S_OP)
 		return a->n != b->n;
 	if ((a->kind == S_OP && b->kind == S_KIND) || (a->kind == S_KIND && b->kind == S_OP))
-		return 1;           /* a call is no constant, variable, tuple or projection */
+		return (a->kind == S_KIND ? a->k : b->k) != NK_CALL;  /* a call is no constant, ... */
+	if ((a->kind == S_OP && b->kind == S_OPKIND) || (a->kind == S_OPKIND && b->kind == S_OP))
+		return ir_op_kind((OpId)(a->kind == S_OP ? a->n : b->n)) != (a->kind == S_OP ? b->n : a->n);
+	if (a->kind == S_OPKIND && b->kind == S_OPKIND)
+		return a->n != b->n;
+	if (a->kind == S_VARNAME && b->kind == S_VARNAME)
+		return strcmp(a->lit->s, b->lit->s) != 0;
 	if (a->kind == S_KIND && b->kind == S_KIND)
 		return a->k != b->k;
 	if (a->kind == S_NARGS && b->kind == S_NARGS && !a->atleast && !b->atleast)
@@ -909,8 +1076,7 @@ dsl_compile(Rules *r)
 				errors++;
 				break;
 			}
-			while (root->kind == A_BIND || root->kind == A_TYPED)
-				root = root->kid[0];
+			root = dsl_root(root);
 			t = root->kind == A_CALL ? treefor(r, NK_CALL, root->op)
 			  : treefor(r, root->kind == A_TUPLE ? NK_TUPLE : NK_GETITEM, 0);
 			addrow(r, t, b.steps, b.nsteps, ru, v);

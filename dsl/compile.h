@@ -6,6 +6,7 @@
 #define GRAFT_COMPILE_H
 
 #include "dsl.h"
+#include "rewrite.h"
 
 typedef enum StepKind {
 	S_LOAD,         /* v = operand k of v2 */
@@ -17,6 +18,9 @@ typedef enum StepKind {
 	S_ATTREQ,       /* attribute k of v equals attribute k2 of v2 */
 	S_SAME,         /* v and v2 are the same node */
 	S_TYPE,         /* v's type meets the constraint lit (an A_TYPED) */
+	S_OPKIND,       /* the call v's op has OpKind n */
+	S_VARNAME,      /* the graph input v is named lit->s (an A_VAR) */
+	S_CVALUE,       /* the constant v is a scalar of lit's dtype and value */
 	S_LEAF,         /* run the guard and result of a rule's variant */
 } StepKind;
 
@@ -82,5 +86,16 @@ typedef struct Tree {
 ** into chain[0..max), nearest the root first; returns their count, or -1
 ** if the result cannot be built in place. */
 int dsl_inplace(const Rule *ru, const Variant *var, const Row *r, const char **d, const char **chain, uint32_t max);
+
+/* A dominator's parent or path (rw_pat() data) as the arena holds it:
+** n entries; lits[i] the literal of entry i when it is an RP_ATTR; the
+** parent's names are numbered in caps, first use first, their capture
+** slots. */
+typedef struct DomPat {
+	RwPat *v;
+	const Ast **lits;
+	uint32_t n, cap;
+} DomPat;
+void dsl_rwpat(Rules *r, const Ast *a, DomPat *out, NameMap *caps);
 
 #endif

@@ -56,6 +56,12 @@ typedef enum AstKind {
 	A_INDEX,        /* kid[0][kid[1]] */
 	A_FOLD,         /* fold_const: the match (nkid 0), or kid[0] built
 	                   then evaluated (fold_const(R)) */
+	/* patterns, made by dsl_check from calls */
+	A_ANYCALL,      /* _(kid...): a call of any op; i = the OpKind it must
+	                   have (TOpPattern="..."), or -1 */
+	A_DOM,          /* dominates(kid[0], kid[1], kid[2]): parent, path,
+	                   child; kid[3] is the parent as written (kid[0] is
+	                   one of its variants) */
 } AstKind;
 
 enum {
@@ -256,6 +262,9 @@ void dsl_littext(const Ast *a, char *buf, size_t n);
 ** projection) of the same op (kind) as pat's root.  Such a rule checks its
 ** result with rw_unchanged(). */
 int dsl_may_unchange(const Ast *pat, const Ast *res);
+/* The part of pattern a that a match is rooted at: a without names,
+** type constraints and a dominator's parent and path. */
+const Ast *dsl_root(const Ast *a);
 void dsl_rules_free(Rules *r);
 
 /* A map from names to indices, hashed: lookups by name stay constant-time

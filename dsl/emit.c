@@ -371,8 +371,15 @@ dsl_print(FILE *f, const Ast *a)
 
 	switch (a->kind) {
 	case A_ANY: fputc('_', f); break;
-	case A_CONST: fputs("const", f); break;
-	case A_VAR: fputs("var", f); break;
+	case A_CONST:
+		fputs("const", f);
+		if (a->nkid) {
+			fputc('(', f);
+			dsl_print(f, a->kid[0]);
+			fputc(')', f);
+		}
+		break;
+	case A_VAR: fprintf(f, a->s ? "var(\"%s\")" : "var", a->s); break;
 	case A_NAME: fputs(a->s, f); break;
 	case A_BIND: fprintf(f, "%s:", a->s); dsl_print(f, a->kid[0]); break;
 	case A_CALL:
@@ -387,12 +394,30 @@ dsl_print(FILE *f, const Ast *a)
 			dsl_print(f, a->kid[i]);
 		}
 		break;
+	case A_ANYCALL:
+		fputs("_(", f);
+		printlist(f, a->kid, a->nkid);
+		if (a->i >= 0)
+			fprintf(f, "%sTOpPattern=\"%s\"", a->nkid ? ", " : "", ir_op_kind_name((int)a->i));
+		fputc(')', f);
+		break;
+	case A_DOM:
+		fputs("dominates(", f);
+		printlist(f, a->kid, 3);
+		fputc(')', f);
+		break;
 	case A_TUPLE:
 		fputc('(', f);
 		printlist(f, a->kid, a->nkid);
 		fputs(a->nkid == 1 && a->kid[0]->kind != A_REST ? ",)" : ")", f);
 		break;
-	case A_GETITEM: dsl_print(f, a->kid[0]); fprintf(f, ".%lld", (long long)a->i); break;
+	case A_GETITEM:
+		dsl_print(f, a->kid[0]);
+		if (a->i < 0)
+			fputs("._", f);
+		else
+			fprintf(f, ".%lld", (long long)a->i);
+		break;
 	case A_TYPED:
 		dsl_print(f, a->kid[0]);
 		fputc('<', f);
@@ -904,7 +929,16 @@ cond(Emit *e, const Step *s)
 		return fmt(e, "%s == %s", opof(e, "m", s->v), opname(e, (OpId)s->n));
 	case S_KIND:
 		return fmt(e, "rw_kind(m, %s) == %s", s->v, s->k == NK_CONST ? "NK_CONST" : s->k == NK_VAR ? "NK_VAR" :
-		           s->k == NK_TUPLE ? "NK_TUPLE" : "NK_GETITEM");
+		           s->k == NK_TUPLE ? "NK_TUPLE" : s->k == NK_CALL ? "NK_CALL" : "NK_GETITEM");
+	case S_OPKIND:
+		return fmt(e, "ir_op_kind(rw_op(m, %s)) == %s", s->v, upper(e, "OPK_", ir_op_kind_name((int)s->n)));
+	case S_VARNAME:
+		return fmt(e, "m->nodes[%s].aux == rw->syms[%s]", s->v, strid(e, s->lit->s));
+	case S_CVALUE: {
+		const Ast *l = s->lit;
+		return fmt(e, "rw_const_is(rw, %s, %s, %s)", s->v, dtname(e, l->kind == A_BOOL ? DT_BOOL : l->dtype),
+		           dbl(e, l->kind == A_FLOAT ? l->f : (double)l->i));
+	}
 	case S_NARGS:
 		return fmt(e, "rw_nargs(m, %s) %s %lld", s->v, s->atleast ? ">=" : "==", (long long)s->n);
 	case S_INDEX:
@@ -1044,6 +1078,8 @@ fnof(Emit *e, const Rule *ru, uint32_t v, const char *id)
 			const Bind *b = firstbind(var, order->binds[i].name);
 			if (!b || dsl_map_get(&used, b->name) == UINT32_MAX || firstbind(order, b->name) != &order->binds[i])
 				continue;
+			if (strncmp(b->var, "dom[", 4) == 0)
+				continue;       /* the parent's, captured in the function */
 			params[np++] = b->name;
 			dsl_map_put(&used, b->name, UINT32_MAX);     /* taken */
 			catf(&sig, " %s:%d:%d:%d:%u", b->name, b->kind, (int)b->op, b->attr, b->start);
@@ -1091,6 +1127,56 @@ quoted(Emit *e, const char *q, const Ast *a)
 	return incomment(e, q ? q : printed(e, a));
 }
 
+/* domtable: dominator part d as a static RwPat table NAME */
+static void
+domtable(Emit *e, Out *o, const char *name, const DomPat *d)
+{
+	static const char *const kinds[] = { "RP_ANY", "RP_CONST", "RP_VAR", "RP_NAME", "RP_CALL", "RP_ANYCALL",
+	                                     "RP_ATTR", "RP_TUPLE", "RP_GETITEM", "RP_TYPED", "RP_ALT" };
+
+	put(o, 0, fmt(e, "static const RwPat %s[] = {", name));
+	for (uint32_t i = 0; i < d->n; i++) {
+		const RwPat *p = &d->v[i];
+		const char *a = fmt(e, "%d", (int)p->a), *b = "0";
+		if (p->kind == RP_CALL)
+			a = opname(e, (OpId)p->a);
+		else if (p->kind == RP_ANYCALL && p->a >= 0)
+			a = upper(e, "OPK_", ir_op_kind_name(p->a));
+		else if (p->kind == RP_TYPED)
+			a = p->a == DT_COUNT ? "DT_COUNT" : dtname(e, p->a);
+		else if (p->kind == RP_ATTR)
+			b = litid(e, d->lits[i]);
+		put(o, 1, fmt(e, "{ %s, %u, %u, %u, %u, %s, %s },", kinds[p->kind], p->flags, p->nattr, p->n, p->size, a, b));
+	}
+	put(o, 0, "};");
+}
+
+/* domtables: the parent and path tables of dominator pattern dom for
+** function fn; returns how many names the parent captures */
+static uint32_t
+domtables(Emit *e, Out *o, const char *fn, const Ast *dom)
+{
+	NameMap caps = { 0 }, none = { 0 };
+	DomPat pp = { 0 }, qq = { 0 };
+	uint32_t n;
+
+	dsl_rwpat(e->r, dom->kid[3], &pp, &caps);
+	dsl_rwpat(e->r, dom->kid[1], &qq, &none);
+	put(o, 0, "");
+	put(o, 0, fmt(e, "/* %s: dominates()'s parent, %s, and path, %s */", fn, printed(e, dom->kid[3]),
+	              printed(e, dom->kid[1])));
+	domtable(e, o, fmt(e, "%s_parent", fn), &pp);
+	domtable(e, o, fmt(e, "%s_path", fn), &qq);
+	n = caps.n;
+	dsl_map_free(&caps);
+	dsl_map_free(&none);
+	free(pp.v);
+	free(pp.lits);
+	free(qq.v);
+	free(qq.lits);
+	return n;
+}
+
 /* rulefn: the function fn of rule ru, whose id is id: the guard and the
 ** result, or the report to the partitioner */
 static void
@@ -1122,15 +1208,26 @@ rulefn(Emit *e, const Rule *ru, RuleFn *fn, const char *id)
 		if (dsl_map_get(&e->bound, var.binds[i].name) == UINT32_MAX)
 			dsl_map_put(&e->bound, var.binds[i].name, i);
 
+	if (var.pat->kind == A_DOM) {
+		/* dominates(): the search, whose captures are the parent's names */
+		uint32_t ncaps = domtables(e, o, fn->name, var.pat);
+		if (ncaps)
+			put(&body, 1, fmt(e, "NodeId dom[%u];", ncaps));
+		e->usesv = 1;
+		put(&body, 1, fmt(e, "if (!rw_dominator(rw, v, %s_parent, %s_path, %s, %u))", fn->name, fn->name,
+		                  ncaps ? "dom" : "NULL", ncaps));
+		put(&body, 2, ru->kind == RK_RULE ? "return 0;" : "return;");
+	}
 	if (ru->guard)
 		mark(e, &body, e->r->m->files[ru->guard->loc.file], ru->guard->loc.line);
 	if (ru->guard || ru->kind == RK_RULE)
 		put(&body, 1, "rw->gfail = 0;");     /* what an earlier rule's guard left */
 	if (ru->kind != RK_RULE) {
+		const char *rep = var.pat->kind == A_DOM ? "rw_report_dom" : "rw_report";
 		if (ru->guard)
-			put(&body, 1, fmt(e, "rw_report(rw, %s, in, nin, (%s) && !rw->gfail);", id, gexpr(e, ru->guard)));
+			put(&body, 1, fmt(e, "%s(rw, %s, in, nin, (%s) && !rw->gfail);", rep, id, gexpr(e, ru->guard)));
 		else
-			put(&body, 1, fmt(e, "rw_report(rw, %s, in, nin, 1);", id));
+			put(&body, 1, fmt(e, "%s(rw, %s, in, nin, 1);", rep, id));
 	} else {
 		const char *r;
 		if (ru->guard) {

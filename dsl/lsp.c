@@ -441,6 +441,8 @@ static const struct { const char *name, *doc; } builtins[] = {
 	{ "floor", "floor(E): E rounded down, as a float" },
 	{ "log2", "log2(E): base-2 logarithm, as a float" },
 	{ "exp2", "exp2(E): 2 to the power E, as a float" },
+	{ "dominates", "dominates(P, Q, C): a node matching C whose operands all lead up, through nodes matching "
+	  "the path Q, to one node matching the parent P, which C post-dominates" },
 };
 
 static const char *const keywords[] = { "ruleset", "target", "include", "pattern", "extern", "pred", "action",

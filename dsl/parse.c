@@ -849,6 +849,13 @@ unary(DParser *p, AstKind k, Ast *kid, const DLTYPE *l)
 	return a;
 }
 
+/* const(LIT): a constant of one value, the literal's */
+Ast *
+r_constval(DParser *p, Ast *lit, const DLTYPE *l)
+{
+	return unary(p, A_CONST, lit, l);
+}
+
 Ast *
 r_getitem(DParser *p, Ast *t, int64_t i, const DLTYPE *l)
 {

@@ -288,11 +288,126 @@ call(Inst *in, const Ast *a)
 	return ir_call(m, a->op, args, n, av, (Loc){ 1, 1, 1 });
 }
 
+static NodeId build(Inst *in, const Ast *a);
+
+/* named: n bound to a name no pattern uses, returned as that name's A_NAME */
+static Ast *
+named(Inst *in, const Ast *at, NodeId n, Ast *buf, char *name, size_t size)
+{
+	snprintf(name, size, "\001%u", in->nb);
+	memset(buf, 0, sizeof *buf);
+	buf->kind = A_NAME;
+	buf->s = name;
+	buf->loc = at->loc;
+	if (in->nb < MAXNAMES)
+		in->b[in->nb].name = name, in->b[in->nb++].n = n;
+	else
+		in->bad = 1;
+	return buf;
+}
+
+/* withoperands: an instance of call or tuple pattern a (its A_ANY operands
+** given by from(), the others built) */
+static NodeId
+withoperands(Inst *in, const Ast *a, NodeId (*from)(Inst *, void *), void *ctx)
+{
+	Ast copy = *a, names[16], *kids[64];
+	char text[16][16];
+	uint32_t k = 0;
+
+	if (a->nkid > 64)
+		return build(in, a);
+	for (uint32_t i = 0; i < a->nkid; i++) {
+		kids[i] = a->kid[i];
+		if (a->kid[i]->kind == A_ANY && k < 16) {
+			kids[i] = named(in, a->kid[i], from(in, ctx), &names[k], text[k], sizeof text[k]);
+			k++;
+		}
+	}
+	copy.kid = kids;
+	return build(in, &copy);
+}
+
+/* anyop: an op for _(...) with n operands and OpKind kind (-1: any),
+** drawn from the registry; OP_NONE if none */
+static OpId
+anyop(Inst *in, uint32_t n, int kind)
+{
+	OpId ops[IR_MAXOPS];
+	uint32_t k = 0;
+
+	for (OpId op = 1; op < OP_COUNT; op++)
+		if ((uint32_t)ir_ops[op].nargs == n && !(ir_ops[op].flags & (OPF_QNN | OPF_TUPLE | OPF_ANNOT)) &&
+		    (kind < 0 || ir_op_kind(op) == kind))
+			ops[k++] = op;
+	return k ? ops[pick(in->r, k)] : OP_NONE;
+}
+
+typedef struct DomInst {
+	const Ast *path;
+	NodeId parent;
+} DomInst;
+
+/* dompath: an operand of a dominator's child or path node: the parent, or
+** a node of the path over it */
+static NodeId
+dompath(Inst *in, void *ctx)
+{
+	DomInst *d = ctx;
+	const Ast *p = d->path;
+
+	if (pick(in->r, 2) || in->bad)
+		return d->parent;
+	while (p->kind == A_ALT)
+		p = p->kid[pick(in->r, p->nkid)];
+	if (p->kind == A_TYPED) {
+		DType saved = in->dt;
+		NodeId n;
+		if (p->dtype != DT_COUNT)
+			in->dt = (DType)p->dtype;
+		n = p->kid[0]->kind == A_ANYCALL || p->kid[0]->kind == A_CALL ?
+		    withoperands(in, p->kid[0], dompath, d) : build(in, p->kid[0]);
+		in->dt = saved;
+		return n;
+	}
+	if (p->kind == A_ANYCALL || p->kind == A_CALL)
+		return withoperands(in, p, dompath, d);
+	return d->parent;
+}
+
 /* build: a random instance of pattern a */
 static NodeId
 build(Inst *in, const Ast *a)
 {
 	switch (a->kind) {
+	case A_DOM: {
+		/* the parent, then the child whose free operands reach it
+		   through the path */
+		DomInst d = { a->kid[1], build(in, a->kid[0]) };
+		const Ast *c = a->kid[2];
+		if (in->bad)
+			return 0;
+		while (c->kind == A_BIND || c->kind == A_TYPED)
+			c = c->kid[0];
+		if (c != a->kid[2] || (c->kind != A_CALL && c->kind != A_ANYCALL)) {
+			in->bad = 1;    /* a named or typed child: built as written */
+			return 0;
+		}
+		return withoperands(in, c, dompath, &d);
+	}
+	case A_ANYCALL: {
+		Ast copy = *a;
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < a->nkid; i++)
+			n += a->kid[i]->kind != A_REST;
+		if (!(copy.op = anyop(in, n, (int)a->i))) {
+			in->bad = 1;
+			return 0;
+		}
+		copy.kind = A_CALL;
+		copy.s = ir_ops[copy.op].name;
+		return call(in, &copy);
+	}
 	case A_ANY:
 	case A_VAR:
 		return param(in);
@@ -336,7 +451,8 @@ build(Inst *in, const Ast *a)
 	}
 	case A_GETITEM: {
 		NodeId t = build(in, a->kid[0]);
-		return in->bad ? 0 : ir_getitem(in->m, t, (uint32_t)a->i, (Loc){ 1, 1, 1 });
+		uint32_t i = a->i >= 0 ? (uint32_t)a->i : 0;      /* P._: field 0 will do */
+		return in->bad ? 0 : ir_getitem(in->m, t, i, (Loc){ 1, 1, 1 });
 	}
 	default:
 		in->bad = 1;

@@ -88,6 +88,21 @@ ofcomposite(const Module *m, NodeId n, const char *want)
 	return !want || !strcmp(name, want) ? name : NULL;
 }
 
+/* printed: pattern part a as text, into buf */
+static const char *
+printed(const Ast *a, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+	if (!f) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	dsl_print(f, a);
+	fclose(f);
+	buf[size - 1] = 0;
+	return buf;
+}
+
 /* nodename: node n as the partitioner's notes name it: what it is, and
 ** its line:col when it has one */
 static const char *
@@ -202,11 +217,27 @@ pm(Walk *w, const Ast *a, NodeId n, const char *where)
 	case A_CONST:
 		if (nd->kind != NK_CONST)
 			return fail(w, a, n, "%s: expected a constant, found %s", where, desc(m, n, d1, sizeof d1));
+		if (a->nkid) {
+			const Ast *l = a->kid[0];
+			Rw rw;
+			int same;
+			memset(&rw, 0, sizeof rw);
+			rw.m = m;
+			same = rw_const_is(&rw, n, l->kind == A_BOOL ? DT_BOOL : l->dtype, l->kind == A_FLOAT ? l->f : (double)l->i);
+			if (!same) {
+				char lit[64];
+				dsl_littext(l, lit, sizeof lit);
+				return fail(w, a, n, "%s: expected the constant %s (%s), found %s", where, lit,
+				            ir_dtype_names[l->kind == A_BOOL ? DT_BOOL : l->dtype], desc(m, n, d1, sizeof d1));
+			}
+		}
 		break;
 	case A_VAR:
 		if (nd->kind != NK_VAR)
 			return fail(w, a, n, "%s: expected a parameter of the graph, found %s", where,
 			            desc(m, n, d1, sizeof d1));
+		if (a->s && strcmp(ir_symstr(m, nd->aux), a->s) != 0)
+			return fail(w, a, n, "%s: expected the parameter %%%s, found %s", where, a->s, desc(m, n, d1, sizeof d1));
 		break;
 	case A_NAME: {
 		const Binding *b = lookup(w, a->s);
@@ -249,10 +280,22 @@ pm(Walk *w, const Ast *a, NodeId n, const char *where)
 		}
 		break;
 	}
+	case A_DOM:
+		/* the child here; the search above it is the matcher's */
+		return pm(w, a->kid[2], n, where);
+	case A_ANYCALL:
+		if (nd->kind != NK_CALL || (a->i >= 0 && ir_op_kind(nd->op) != a->i))
+			return fail(w, a, n, "%s: expected a call of %s op, found %s", where,
+			            a->i >= 0 ? ir_op_kind_name((int)a->i) : "any", desc(m, n, d1, sizeof d1));
+		w->steps++;
+		return operands(w, a, n, ir_ops[nd->op].name);
 	case A_GETITEM:
-		if (nd->kind != NK_GETITEM || nd->aux != (uint32_t)a->i)
+		if (nd->kind != NK_GETITEM || (a->i >= 0 && nd->aux != (uint32_t)a->i)) {
+			if (a->i < 0)
+				return fail(w, a, n, "%s: expected a field of a tuple, found %s", where, desc(m, n, d1, sizeof d1));
 			return fail(w, a, n, "%s: expected field %lld of a tuple, found %s", where, (long long)a->i,
 			            desc(m, n, d1, sizeof d1));
+		}
 		w->steps++;
 		return pm(w, a->kid[0], ir_arg(m, n, 0), "the tuple");
 	case A_TUPLE:
@@ -469,8 +512,7 @@ whynot_has(const Ruleset *rs, const char *name)
 static int
 rooted(const Module *m, const Ast *a, NodeId n)
 {
-	while (a->kind == A_BIND || a->kind == A_TYPED)
-		a = a->kid[0];
+	a = dsl_root(a);
 	if (a->kind == A_CALL)
 		return m->nodes[n].kind == NK_CALL && m->nodes[n].op == a->op;
 	if (a->kind == A_TUPLE)
@@ -549,6 +591,8 @@ whynot(Module *m, Diag *dm, const WhyNot *wn)
 		{
 			Seen seen = { ru->order, -1 };
 			Rw rw;
+			int domwhy = RD_NONE;
+			NodeId domat = 0, domother = 0;
 			uint32_t fired = UINT32_MAX;
 			NodeId got;
 			int nt = 0;
@@ -561,6 +605,22 @@ whynot(Module *m, Diag *dm, const WhyNot *wn)
 			got = rs->match(&rw, n, &fired);
 			ir_rw_free(&rw);
 			interp_trace(rs, NULL, NULL);
+			if (seen.what == -1 && ru->nvariants && ru->variants[0].pat->kind == A_DOM) {
+				/* the child matches: why the search above it found no region */
+				uint32_t f2;
+				ir_rw_init(&rw, m, rs, dm);
+				rw.dry = 1;
+				rw.root = n;
+				if (ru->kind != RK_RULE)
+					rw.report = noreport;
+				interp_only(rs, ru->order);
+				rs->match(&rw, n, &f2);
+				interp_only(rs, -1);
+				domwhy = rw.domwhy;
+				domat = rw.domat;
+				domother = rw.domother;
+				ir_rw_free(&rw);
+			}
 			if (seen.what == IT_GUARD) {
 				char d1[320];
 				ir_note(dm, m->locs[n], "%s's pattern matches at this %s, but its guard is false", ru->name,
@@ -587,6 +647,30 @@ whynot(Module *m, Diag *dm, const WhyNot *wn)
 				matched++;
 				ir_note(dm, m->locs[n], "%s matches here, but %s (%s:%u) is tried first and fires", ru->name,
 				        rs->rules[fired].name, rs->rules[fired].file, rs->rules[fired].line);
+			} else if (domwhy != RD_NONE) {
+				char d1[320], d2[320];
+				const Ast *dom = ru->variants[0].pat;
+				ir_note(dm, m->locs[n], "%s's child, %s, matches here, but no region above it is dominated "
+				        "as it asks", ru->name, what(m, n, d1, sizeof d1));
+				if (domwhy == RD_TWO) {
+					ir_note(dm, m->locs[domat], "this %s matches the parent, %s", what(m, domat, d1, sizeof d1),
+					        printed(dom->kid[3], d2, sizeof d2));
+					ir_note(dm, m->locs[domother], "and so does this %s: a dominator has one parent",
+					        what(m, domother, d1, sizeof d1));
+				} else if (domwhy == RD_OFFPATH) {
+					char d3[320];
+					ir_note(dm, m->locs[domat], "%s, on the way up, matches neither the parent, %s, nor the "
+					        "path, %s", desc(m, domat, d1, sizeof d1), printed(dom->kid[3], d2, sizeof d2),
+					        printed(dom->kid[1], d3, sizeof d3));
+				} else if (domwhy == RD_ESCAPE) {
+					ir_note(dm, m->locs[domat], "this %s, inside the region, is also used outside it",
+					        what(m, domat, d1, sizeof d1));
+					ir_note(dm, m->locs[domother], "by this %s: the child does not post-dominate the region",
+					        what(m, domother, d1, sizeof d1));
+				} else {
+					ir_note(dm, m->locs[n], "no node above it matches the parent, %s",
+					        printed(dom->kid[3], d2, sizeof d2));
+				}
 			} else {
 				ir_note(dm, m->locs[n], "%s's pattern matches here, but the matcher did not reach it", ru->name);
 			}

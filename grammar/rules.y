@@ -197,17 +197,21 @@ prim
 post
 	: atom
 	| post '.' INT                   { $$ = r_getitem(p, $1, $3.i, &@3); }
+	| post '.' '_'                   { $$ = r_getitem(p, $1, -1, &@3); }
 	| post '<' tcons '>'             { $$ = r_typed(p, $1, $3, &@2); }
 	;
 
-/* atom := '_' | const | var | name | op ['?'] '(' args ')' | '(' elems ')' */
+/* atom := '_' | const ['(' lit ')'] | var ['(' string ')'] | name | op ['?'] '(' args ')' | '_' '(' args ')' | '(' elems ')' */
 atom
 	: '_'                            { $$ = r_leaf(p, A_ANY, &@1); }
 	| CONST                          { $$ = r_leaf(p, A_CONST, &@1); }
 	| VAR                            { $$ = r_leaf(p, A_VAR, &@1); }
+	| VAR '(' STRING ')'             { $$ = r_leaf(p, A_VAR, &@1); $$->s = r_str(p, &$3, &@3)->s; }
+	| CONST '(' lit ')'              { $$ = r_constval(p, $3, &@1); }
 	| IDENT                          { $$ = r_name(p, &$1, &@1); }
 	| IDENT '(' pargs_opt ')'        { $$ = r_call(p, &$1, &@1, $3, 0); }
 	| IDENT '?' '(' pargs_opt ')'    { $$ = r_call(p, &$1, &@1, $4, AF_OPTIONAL); }
+	| '_' '(' pargs_opt ')'          { RStr any = { "_", 1 }; $$ = r_call(p, &any, &@1, $3, 0); }
 	| '(' ')'                        { $$ = r_tuple(p, r_list0(), &@1, AF_TRAILING); }
 	| '(' pelems ')'                 { $$ = r_tuple(p, $2, &@1, 0); }
 	| '(' pelems ',' ')'             { $$ = r_tuple(p, $2, &@1, AF_TRAILING); }

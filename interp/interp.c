@@ -69,6 +69,10 @@ typedef struct INode {
 	uint32_t ipd;           /* ... of this slot's node */
 	uint32_t *ipchain;      /* ... with these between the root and it */
 	uint32_t nipchain;
+	const RwPat *dparent;   /* dominates(): its parent and path, */
+	const RwPat *dpath;
+	uint32_t *dslot;        /* ... and the slots of the parent's names */
+	uint32_t ndcaps;
 	struct INode *next;
 } INode;
 
@@ -686,7 +690,7 @@ rexpr(const Env *e, const Ast *a)
 /* leaf: the guard and result of a rule's variant (the generated rule
 ** function), or a target entry's report */
 static NodeId
-leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t *rule)
+leaf(IProg *p, Rw *rw, const INode *l, NodeId *vars, NodeId root, uint32_t *rule)
 {
 	Env e = { p, rw, l, vars, root };
 	const Rule *ru = l->rule;
@@ -700,6 +704,14 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 	** its entries when it partitions */
 	if ((ru->kind == RK_RULE) != !rw->report)
 		return 0;
+	if (l->dparent) {
+		/* dominates(): the search, whose captures bind the parent's names */
+		NodeId caps[64];
+		if (!rw_dominator(rw, root, l->dparent, l->dpath, caps, l->ndcaps))
+			return 0;
+		for (uint32_t i = 0; i < l->ndcaps; i++)
+			vars[l->dslot[i]] = caps[i];
+	}
 	if (ru->kind != RK_RULE) {
 		NodeId buf[32], *in = l->ninner <= 32 ? buf : ir_xmalloc(l->ninner * sizeof *in);
 		int ok;
@@ -708,7 +720,7 @@ leaf(IProg *p, Rw *rw, const INode *l, const NodeId *vars, NodeId root, uint32_t
 		ok = !ru->guard || (truth(gexpr(&e, ru->guard)) && !rw->gfail);
 		if (p->trace)
 			p->trace(p->tracectx, ru->order, (uint32_t)(l->var - ru->variants), ok ? IT_MATCH : IT_GUARD);
-		rw_report(rw, ru->order, in, l->ninner, ok);
+		(l->dparent ? rw_report_dom : rw_report)(rw, ru->order, in, l->ninner, ok);
 		if (in != buf)
 			free(in);
 		return 0;
@@ -762,6 +774,9 @@ run(IProg *p, const ITree *t, Rw *rw, NodeId v, uint32_t *rule)
 			case S_KIND: yes = rw_kind(m, x) == s->k; break;
 			case S_NARGS: yes = s->atleast ? rw_nargs(m, x) >= s->n : rw_nargs(m, x) == s->n; break;
 			case S_INDEX: yes = m->nodes[x].aux == s->n; break;
+			case S_OPKIND: yes = ir_op_kind(rw_op(m, x)) == s->n; break;
+			case S_VARNAME: yes = m->nodes[x].aux == rw->syms[n->idx]; break;
+			case S_CVALUE: yes = rw_const_is(rw, x, n->dtype, n->fval); break;
 			case S_SAME: yes = x == vars[n->y]; break;
 			case S_ATTREQ: yes = rw_attr_same(m, x, s->k, vars[n->y], s->k2); break;
 			case S_TYPE:
@@ -854,6 +869,12 @@ tnode(Tr *tr, const DNode *d)
 			case AT_STR: n->how = HOW_STR; n->idx = strid(tr->p, l->s); break;
 			default: n->how = HOW_LIT; n->idx = litid(tr->p, l); break;
 			}
+		} else if (s->kind == S_VARNAME) {
+			n->idx = strid(tr->p, s->lit->s);
+		} else if (s->kind == S_CVALUE) {
+			const Ast *l = s->lit;
+			n->dtype = l->kind == A_BOOL ? DT_BOOL : l->dtype;
+			n->fval = l->kind == A_FLOAT ? l->f : (double)l->i;
 		} else if (s->kind == S_TYPE) {
 			const Ast *ty = s->lit;
 			n->dtype = ty->dtype;
@@ -889,6 +910,37 @@ tnode(Tr *tr, const DNode *d)
 		for (uint32_t i = 0; i < tr->t->nrows && !row; i++)
 			if (tr->t->rows[i].rule == ru && tr->t->rows[i].variant == d->variant)
 				row = &tr->t->rows[i];
+		if (var->pat->kind == A_DOM) {
+			NameMap caps = { 0 }, none = { 0 };
+			DomPat pp = { 0 }, qq = { 0 };
+			RwPat *v;
+			dsl_rwpat(r, var->pat->kid[3], &pp, &caps);
+			dsl_rwpat(r, var->pat->kid[1], &qq, &none);
+			for (uint32_t i = 0; i < pp.n; i++)
+				if (pp.v[i].kind == RP_ATTR)
+					pp.v[i].b = litid(tr->p, pp.lits[i]);
+			for (uint32_t i = 0; i < qq.n; i++)
+				if (qq.v[i].kind == RP_ATTR)
+					qq.v[i].b = litid(tr->p, qq.lits[i]);
+			v = ir_arena_alloc(&r->arena, (pp.n + qq.n) * sizeof *v);
+			memcpy(v, pp.v, pp.n * sizeof *v);
+			memcpy(v + pp.n, qq.v, qq.n * sizeof *v);
+			n->dparent = v;
+			n->dpath = v + pp.n;
+			n->ndcaps = caps.n < 64 ? caps.n : 64;
+			n->dslot = ir_arena_alloc(&r->arena, (caps.n ? caps.n : 1) * sizeof *n->dslot);
+			for (uint32_t i = 0; i < n->ndcaps; i++) {
+				char nm[32];
+				snprintf(nm, sizeof nm, "dom[%u]", i);
+				n->dslot[i] = slot(tr, dsl_strdup(r, nm, strlen(nm)));
+			}
+			dsl_map_free(&caps);
+			dsl_map_free(&none);
+			free(pp.v);
+			free(pp.lits);
+			free(qq.v);
+			free(qq.lits);
+		}
 		if (ru->kind == RK_RULE && row && (np = dsl_inplace(ru, var, row, &dv, chain, 64)) >= 0) {
 			n->ip = 1;
 			n->ipd = slot(tr, dv);
@@ -1100,12 +1152,18 @@ pattext(FILE *f, const Ast *a)
 {
 	switch (a->kind) {
 	case A_ANY: fputc('_', f); return;
-	case A_CONST: fputs("const", f); return;
-	case A_VAR: fputs("var", f); return;
+	case A_CONST: fputs(a->nkid ? "const(...)" : "const", f); return;
+	case A_VAR: fprintf(f, a->s ? "var(\"%s\")" : "var", a->s); return;
 	case A_NAME: fputs(a->s, f); return;
 	case A_REST: fprintf(f, "%s...", a->s ? a->s : ""); return;
 	case A_BIND: fprintf(f, "%s:", a->s); pattext(f, a->kid[0]); return;
-	case A_GETITEM: pattext(f, a->kid[0]); fprintf(f, ".%lld", (long long)a->i); return;
+	case A_GETITEM:
+		pattext(f, a->kid[0]);
+		if (a->i < 0)
+			fputs("._", f);
+		else
+			fprintf(f, ".%lld", (long long)a->i);
+		return;
 	case A_TYPED: pattext(f, a->kid[0]); fputs("<...>", f); return;
 	case A_ATTR: {
 		char lit[256];

@@ -179,6 +179,40 @@ rel(Module *m, NodeId n, const OpInfo *o, const TypeId *ts, uint32_t k, Diag *d)
 
 /* ---------------------------------------------------------------- inference */
 
+/* calledwith: the type of untyped parameter v of a function literal that
+** is called where it is made (TVM prints `%0 = fn (%x) {...}; %0(%a)`):
+** the type of the argument every call gives it, if they agree and are
+** known; else 0 */
+static TypeId
+calledwith(const Module *m, NodeId v)
+{
+	TypeId t = 0;
+
+	IR_FOR_USES(m, v, s) {
+		NodeId fn = m->uses[s].user;
+		uint32_t i = 0, np;
+		if (m->nodes[fn].kind != NK_FUNC)
+			continue;
+		np = ir_func_nparams(m, fn);
+		while (i < np && ir_arg(m, fn, i) != v)
+			i++;
+		if (i == np)
+			continue;
+		IR_FOR_USES(m, fn, c) {
+			NodeId call = m->uses[c].user, a;
+			TypeId at;
+			if (m->nodes[call].kind != NK_CALLFN || ir_arg(m, call, 0) != fn || m->nodes[call].nargs != np + 1)
+				return 0;       /* used otherwise: no one type to take */
+			a = ir_arg(m, call, i + 1);
+			at = m->nodes[a].type;
+			if (!at || (t && at != t))
+				return 0;
+			t = at;
+		}
+	}
+	return t;
+}
+
 /* typeof_: compute n's type from its operands' types; 0 after reporting
 ** an error (or silently when an operand has no type: reported already) */
 static TypeId
@@ -191,6 +225,8 @@ typeof_(Module *m, NodeId n, Diag *d)
 
 	switch (nd->kind) {
 	case NK_VAR:
+		if (!nd->type)
+			nd->type = calledwith(m, n);
 		if (!nd->type)
 			ir_error(d, m->locs[n], "%%%s has no type; declare it as %%%s: Tensor[(...), dtype]",
 			         ir_symstr(m, nd->aux), ir_symstr(m, nd->aux));

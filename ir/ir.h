@@ -226,6 +226,17 @@ typedef struct AttrField {
 
 /* ---------------------------------------------------------------- ops */
 
+/* An op's fusion pattern: TVM's TOpPattern, by its values. */
+typedef enum OpKind {
+	OPK_ELEMWISE = 0,
+	OPK_BROADCAST = 1,
+	OPK_INJECTIVE = 2,
+	OPK_COMM_REDUCE = 3,
+	OPK_OUT_ELEMWISE_FUSABLE = 4,
+	OPK_TUPLE = 7,
+	OPK_OPAQUE = 8,
+} OpKind;
+
 /* Op flags, the column key of ops.def. */
 enum {
 	OPF_COMM   = 1 << 0,    /* commutative in its first two operands */
@@ -234,6 +245,14 @@ enum {
 	OPF_QNN    = 1 << 3,    /* quantized: takes scale/zero-point operands */
 	OPF_ANNOT  = 1 << 4,    /* annotation: identity on values */
 	OPF_TUPLE  = 1 << 5,    /* returns a tuple */
+	/* the op's fusion pattern (TVM's TOpPattern) in bits 8-11, plus one;
+	** none given is opaque */
+	OPF_ELEMWISE = (OPK_ELEMWISE + 1) << 8,
+	OPF_BROADCAST = (OPK_BROADCAST + 1) << 8,
+	OPF_INJECTIVE = (OPK_INJECTIVE + 1) << 8,
+	OPF_REDUCE = (OPK_COMM_REDUCE + 1) << 8,
+	OPF_OUTFUSE = (OPK_OUT_ELEMWISE_FUSABLE + 1) << 8,
+	OPF_OPAQUE = (OPK_OPAQUE + 1) << 8,
 };
 
 typedef struct Module Module;
@@ -281,6 +300,19 @@ OpId ir_op_count(void);
 ** thread-safe: register ops before modules using them are made.
 */
 OpId ir_op_register(const OpInfo *o, char *err, size_t nerr);
+
+/* op's fusion pattern (OpKind): what its flags give, else opaque */
+static inline int
+ir_op_kind(OpId op)
+{
+	unsigned k = (ir_ops[op].flags >> 8) & 0xfu;
+	return k ? (int)k - 1 : OPK_OPAQUE;
+}
+/* An OpKind by its name as TVM spells the enum in lower case without the
+** k ("elemwise", "broadcast", "injective", "comm_reduce",
+** "out_elemwise_fusable", "tuple", "opaque"), or -1; and back. */
+int ir_op_kind_parse(const char *s);
+const char *ir_op_kind_name(int k);
 
 OpId ir_op_lookup(const char *name, size_t n);     /* OP_NONE if unknown */
 int ir_op_attr_index(OpId op, const char *name, size_t n);  /* -1 if none */

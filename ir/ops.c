@@ -228,3 +228,24 @@ ir_op_attr_suggest(OpId op, const char *name, size_t n)
 	}
 	return bestd <= 1 + (int)n / 3 ? best : -1;
 }
+
+static const char *const kindnames[] = {
+	[OPK_ELEMWISE] = "elemwise", [OPK_BROADCAST] = "broadcast", [OPK_INJECTIVE] = "injective",
+	[OPK_COMM_REDUCE] = "comm_reduce", [OPK_OUT_ELEMWISE_FUSABLE] = "out_elemwise_fusable",
+	[OPK_TUPLE] = "tuple", [OPK_OPAQUE] = "opaque",
+};
+
+int
+ir_op_kind_parse(const char *s)
+{
+	for (int k = 0; k < (int)(sizeof kindnames / sizeof *kindnames); k++)
+		if (kindnames[k] && strcmp(kindnames[k], s) == 0)
+			return k;
+	return -1;
+}
+
+const char *
+ir_op_kind_name(int k)
+{
+	return k >= 0 && k < (int)(sizeof kindnames / sizeof *kindnames) && kindnames[k] ? kindnames[k] : "opaque";
+}

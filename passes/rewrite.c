@@ -115,6 +115,13 @@ rw_value(Rw *rw, NodeId n)
 }
 
 int
+rw_const_is(Rw *rw, NodeId n, int dt, double v)
+{
+	double x;
+	return rw->m->nodes[n].kind == NK_CONST && rw_dtype(rw->m, n) == dt && scalarvalue(rw->m, n, &x) && x == v;
+}
+
+int
 rw_is_scalar(const Module *m, NodeId n)
 {
 	double v;
@@ -512,6 +519,206 @@ rw_unchanged(Rw *rw, NodeId r)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- dominators */
+
+/* operands: rw_pat() of p's n parts, from the one after p, against x's
+** operands from 0; the first two either way round when p says so */
+static int
+operands(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
+{
+	const RwPat *q = p + 1 + p->nattr, *q1;
+	NodeId save[16];
+	uint32_t ns = ncaps < 16 ? ncaps : 16;
+
+	if (caps)
+		memcpy(save, caps, ns * sizeof *caps);
+	q1 = p->n > 0 ? q + q->size : q;
+	{
+		const RwPat *c = q;
+		int ok = 1;
+		for (uint32_t i = 0; i < p->n && ok; i++, c += c->size)
+			ok = rw_pat(rw, c, ir_arg(rw->m, x, i), caps, ncaps);
+		if (ok)
+			return 1;
+	}
+	if (!(p->flags & RPF_COMM) || p->n < 2)
+		return 0;
+	if (caps)
+		memcpy(caps, save, ns * sizeof *caps);
+	if (!rw_pat(rw, q, ir_arg(rw->m, x, 1), caps, ncaps) || !rw_pat(rw, q1, ir_arg(rw->m, x, 0), caps, ncaps))
+		return 0;
+	{
+		const RwPat *c = q1 + q1->size;
+		for (uint32_t i = 2; i < p->n; i++, c += c->size)
+			if (!rw_pat(rw, c, ir_arg(rw->m, x, i), caps, ncaps))
+				return 0;
+	}
+	return 1;
+}
+
+int
+rw_pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
+{
+	const Module *m = rw->m;
+	const Node *nd = &m->nodes[x];
+
+	switch (p->kind) {
+	case RP_ANY:
+		return 1;
+	case RP_CONST:
+		return nd->kind == NK_CONST;
+	case RP_VAR:
+		return nd->kind == NK_VAR;
+	case RP_NAME:
+		if (caps && (uint32_t)p->a < ncaps) {
+			if (caps[p->a] && caps[p->a] != x)
+				return 0;
+			if (p->n && !rw_pat(rw, p + 1, x, caps, ncaps))
+				return 0;
+			caps[p->a] = x;
+			return 1;
+		}
+		return !p->n || rw_pat(rw, p + 1, x, caps, ncaps);
+	case RP_CALL:
+	case RP_ANYCALL:
+		if (nd->kind != NK_CALL)
+			return 0;
+		if (p->kind == RP_CALL && (rw->lop ? rw->lop[nd->op] : nd->op) != (OpId)p->a)
+			return 0;
+		if (p->kind == RP_ANYCALL && p->a >= 0 && ir_op_kind(nd->op) != p->a)
+			return 0;
+		if ((p->flags & RPF_REST) ? nd->nargs < p->n : nd->nargs != p->n)
+			return 0;
+		for (uint32_t i = 0; i < p->nattr; i++)
+			if (!rw_attr_lit(rw, x, p[1 + i].a, p[1 + i].b))
+				return 0;
+		return operands(rw, p, x, caps, ncaps);
+	case RP_TUPLE:
+		if (nd->kind != NK_TUPLE || ((p->flags & RPF_REST) ? nd->nargs < p->n : nd->nargs != p->n))
+			return 0;
+		return operands(rw, p, x, caps, ncaps);
+	case RP_GETITEM:
+		if (nd->kind != NK_GETITEM || (p->a >= 0 && nd->aux != (uint32_t)p->a))
+			return 0;
+		return rw_pat(rw, p + 1, ir_arg(m, x, 0), caps, ncaps);
+	case RP_TYPED:
+		if (p->a != DT_COUNT && (!nd->type || rw_dtype(m, x) != p->a))
+			return 0;
+		return rw_pat(rw, p + 1, x, caps, ncaps);
+	case RP_ALT: {
+		const RwPat *c = p + 1;
+		NodeId save[16];
+		uint32_t ns = ncaps < 16 ? ncaps : 16;
+		if (caps)
+			memcpy(save, caps, ns * sizeof *caps);
+		for (uint32_t i = 0; i < p->n; i++, c += c->size) {
+			if (rw_pat(rw, c, x, caps, ncaps))
+				return 1;
+			if (caps)
+				memcpy(caps, save, ns * sizeof *caps);
+		}
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* domvisit: mark x visited by this search; 1 if it was already */
+static int
+domvisit(Rw *rw, NodeId x)
+{
+	if (x >= rw->capseen) {
+		uint32_t cap = rw->m->nnodes > x ? rw->m->nnodes : x + 1;
+		rw->domseen = ir_xrealloc(rw->domseen, cap * sizeof *rw->domseen);
+		memset(rw->domseen + rw->capseen, 0, (cap - rw->capseen) * sizeof *rw->domseen);
+		rw->capseen = cap;
+	}
+	if (rw->domseen[x] == rw->domgen)
+		return 1;
+	rw->domseen[x] = rw->domgen;
+	return 0;
+}
+
+NodeId
+rw_dominator(Rw *rw, NodeId child, const RwPat *parent, const RwPat *path, NodeId *caps, uint32_t ncaps)
+{
+	Module *m = rw->m;
+	NodeId pd = 0;
+	uint32_t sp = 0;
+
+	rw->ndom = 0;
+	rw->domwhy = RD_NONE;
+	if (++rw->domgen == 0) {
+		memset(rw->domseen, 0, rw->capseen * sizeof *rw->domseen);
+		rw->domgen = 1;
+	}
+	domvisit(rw, child);
+	for (uint32_t i = m->nodes[child].nargs; i-- > 0;) {
+		ir_vgrow(&rw->domstack, &rw->capdomstack, sp + 1);
+		rw->domstack[sp++] = ir_arg(m, child, i);
+	}
+	while (sp) {
+		NodeId x = rw->domstack[--sp];
+		if (domvisit(rw, x))
+			continue;
+		if (caps)
+			memset(caps, 0, ncaps * sizeof *caps);
+		if (rw_pat(rw, parent, x, caps, ncaps)) {
+			if (pd && pd != x) {
+				rw->domwhy = RD_TWO;    /* one parent, not two */
+				rw->domat = x;
+				rw->domother = pd;
+				return 0;
+			}
+			pd = x;
+		} else if (rw_pat(rw, path, x, NULL, 0)) {
+			for (uint32_t i = m->nodes[x].nargs; i-- > 0;) {
+				ir_vgrow(&rw->domstack, &rw->capdomstack, sp + 1);
+				rw->domstack[sp++] = ir_arg(m, x, i);
+			}
+		} else {
+			rw->domwhy = RD_OFFPATH;
+			rw->domat = x;
+			return 0;
+		}
+		ir_vgrow(&rw->dom, &rw->capdom, rw->ndom + 1);
+		rw->dom[rw->ndom++] = x;
+	}
+	if (!pd) {
+		rw->domwhy = RD_NOPARENT;
+		return 0;
+	}
+	/* child post-dominates the region: nothing else uses its nodes */
+	for (uint32_t i = 0; i < rw->ndom; i++)
+		IR_FOR_USES(m, rw->dom[i], s) {
+			NodeId u = m->uses[s].user;
+			if (u != child && (u >= rw->capseen || rw->domseen[u] != rw->domgen)) {
+				rw->domwhy = RD_ESCAPE;
+				rw->domat = rw->dom[i];
+				rw->domother = u;
+				return 0;
+			}
+		}
+	if (caps)
+		memset(caps, 0, ncaps * sizeof *caps);
+	if (!rw_pat(rw, parent, pd, caps, ncaps))
+		return 0;
+	return pd;
+}
+
+void
+rw_report_dom(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok)
+{
+	NodeId buf[64], *v = n + rw->ndom <= 64 ? buf : ir_xmalloc((n + rw->ndom) * sizeof *v);
+
+	memcpy(v, nodes, n * sizeof *v);
+	memcpy(v + n, rw->dom, rw->ndom * sizeof *v);
+	rw_report(rw, rule, v, n + rw->ndom, ok);
+	if (v != buf)
+		free(v);
+}
+
 /* rw_fold: fold_const; the result is printed inline when every constant
 ** it was computed from was written inline */
 NodeId
@@ -786,6 +993,9 @@ scratch:
 void
 ir_rw_free(Rw *rw)
 {
+	free(rw->dom);
+	free(rw->domseen);
+	free(rw->domstack);
 	free(rw->syms);
 	free(rw->lits);
 	free(rw->isroot);

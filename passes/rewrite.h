@@ -111,7 +111,24 @@ struct Rw {
 	** generated code compares op as (op itself, or IR_MAXOPS + i) */
 	OpId *xop;
 	OpId *lop;
+	/* rw_dominator(): the nodes of the last region it found (path nodes
+	** and the parent), and its visited marks */
+	NodeId *dom; uint32_t ndom, capdom;
+	uint32_t *domseen, capseen, domgen;
+	NodeId *domstack; uint32_t capdomstack;
+	/* ... and why it found none (RwDomWhy), at which nodes */
+	uint8_t domwhy;
+	NodeId domat, domother;
 };
+
+/* Why rw_dominator() found no region: for --why-not. */
+typedef enum RwDomWhy {
+	RD_NONE,
+	RD_TWO,         /* domat and domother both match the parent */
+	RD_OFFPATH,     /* domat, above the child, is neither parent nor path */
+	RD_NOPARENT,    /* the walk found no parent */
+	RD_ESCAPE,      /* domat, in the region, is used by domother outside it */
+} RwDomWhy;
 
 /* ---------------------------------------------------------------- driver */
 
@@ -266,6 +283,61 @@ rw_report(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok)
 		rw->report(rw, rule, nodes, n, ok);
 }
 
+/* ---------------------------------------------------------------- dominators */
+
+/* A pattern as data, for what a decision tree cannot hold: the parent and
+** path of a dominator pattern (dominates(P, Q, C)), matched at nodes the
+** search finds.  Prefix order: each entry, then the entries of its parts;
+** size counts them all, so p + p->size is the next sibling. */
+typedef enum RwPatKind {
+	RP_ANY,         /* _ */
+	RP_CONST,       /* const */
+	RP_VAR,         /* var */
+	RP_NAME,        /* a name, captured in caps[a] (equal if it is set);
+	                   n = 1: then the pattern it names (x:P) */
+	RP_CALL,        /* a call of op a (as rw_lop() gives it): nattr
+	                   RP_ATTR entries, then its n operands */
+	RP_ANYCALL,     /* a call of any op (a = an OpKind it must have, or
+	                   -1), then its n operands */
+	RP_ATTR,        /* attribute a equals literal b of the ruleset */
+	RP_TUPLE,       /* a tuple of n fields (at least n with RPF_REST) */
+	RP_GETITEM,     /* field a (-1: any) of the tuple that follows */
+	RP_TYPED,       /* the pattern that follows, of dtype a (DT_COUNT:
+	                   any) */
+	RP_ALT,         /* any of the n that follow */
+} RwPatKind;
+
+enum {
+	RPF_COMM = 1,   /* RP_CALL: operands 0 and 1 either way round */
+	RPF_REST = 2,   /* at least n operands or fields */
+};
+
+typedef struct RwPat {
+	uint8_t kind;           /* RwPatKind */
+	uint8_t flags;          /* RPF_* */
+	uint8_t nattr;
+	uint16_t n;
+	uint32_t size;
+	int32_t a;
+	uint32_t b;
+} RwPat;
+
+/* Whether pattern p matches node x; names are captured in caps[0..ncaps)
+** (may be NULL when p has none). */
+int rw_pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps);
+
+/* dominates(parent, path, child), at child (which matched C): walking up
+** from child's operands, every operand is the one node that matches
+** parent, or matches path and is walked through in turn; and child
+** post-dominates that region (every use of its nodes is in it, or is
+** child).  Returns the parent, with parent's names captured in caps, and
+** the region (path nodes and parent) in rw->dom; or 0. */
+NodeId rw_dominator(Rw *rw, NodeId child, const RwPat *parent, const RwPat *path, NodeId *caps, uint32_t ncaps);
+
+/* A target's entry with a dominator pattern: rw_report() of the nodes
+** of its match and of the region rw_dominator() found. */
+void rw_report_dom(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok);
+
 /* ---------------------------------------------------------------- guards */
 
 /* The guard helpers set rw->gfail when their question has no answer (the
@@ -274,6 +346,9 @@ int64_t rw_rank(Rw *rw, NodeId n);
 int64_t rw_numel(Rw *rw, NodeId n);
 int64_t rw_dim(Rw *rw, NodeId n, int64_t i);
 double rw_value(Rw *rw, NodeId n);
+/* n is a constant of one element, of dtype dt, whose value is v (a
+** pattern's const(LIT)) */
+int rw_const_is(Rw *rw, NodeId n, int dt, double v);
 int rw_is_scalar(const Module *m, NodeId n);
 int rw_shape_eq(const Module *m, NodeId n, const int64_t *dims, uint32_t rank);
 int rw_attr_ints_eq(const Module *m, NodeId n, int k, const int64_t *v, uint32_t len);

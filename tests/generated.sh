@@ -16,7 +16,7 @@ MAXFN=150
 
 # ---------------------------------------------------------------- warnings
 n=0
-for r in $(cd "$srcdir" && ls rulesets/*.rules rulesets/examples/*.rules tests/rules/*.rules tests/graftc/*.rules \
+for r in $(cd "$srcdir" && ls rulesets/*.rules rulesets/examples/*.rules tests/rules/*.rules tests/graftc/*.rules tests/tvm/*.rules \
 	bench/*.rules); do
 	if ! (cd "$srcdir" && "$GRAFTC" check "$r") >/dev/null 2>&1; then
 		continue        # the test rulesets that hold errors on purpose
