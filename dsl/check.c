@@ -576,6 +576,9 @@ domparts(Check *c, const Ast *a, int path)
 	case A_DOM:
 		ir_error(c->d, a->loc, "dominates() nests in no other dominates()");
 		return;
+	case A_FN: case A_CALLFN: case A_GLOBAL:
+		ir_error(c->d, a->loc, "functions and their calls cannot stand in a dominator's parent or path");
+		return;
 	case A_ATTR:
 		if (path == 0 && a->kid[0]->kind == A_NAME)
 			ir_error(c->d, a->loc, "a dominator's parent binds nodes, not attributes: test '%s' with a literal",
@@ -631,6 +634,27 @@ resolve(Check *c, Ast *a)
 			dominates(c, a);
 			return;
 		}
+		if (!op && strcmp(a->s, "call") == 0) {
+			if (!a->nkid || a->kid[0]->kind == A_ATTR || a->kid[0]->kind == A_REST)
+				ir_error(c->d, a->loc, "call(F, ARGS...) takes the function called first");
+			for (uint32_t i = 0; i < a->nkid; i++)
+				if (a->kid[i]->kind == A_ATTR)
+					ir_error(c->d, a->kid[i]->loc, "a call of a function has no attributes (its function may: "
+					         "fn(..., %s=...) { ... })", a->kid[i]->s);
+				else if (a->kid[i]->kind == A_REST && (a->kid[i]->s || i + 1 < a->nkid))
+					ir_error(c->d, a->kid[i]->loc, "'...' stands last for any further arguments");
+			a->kind = A_CALLFN;
+			break;
+		}
+		if (!op && strcmp(a->s, "global") == 0) {
+			if (a->nkid != 1 || a->kid[0]->kind != A_STR)
+				ir_error(c->d, a->loc, "global(\"NAME\") names a global function");
+			else
+				a->s = a->kid[0]->s;
+			a->kind = A_GLOBAL;
+			a->nkid = 0;
+			return;
+		}
 		if (!op) {
 			unknownop(c, a, "op");
 			break;
@@ -665,6 +689,27 @@ resolve(Check *c, Ast *a)
 			if (a->kid[i]->kind == A_REST)
 				ir_error(c->d, a->kid[i]->loc, "'...' must be the last field");
 		break;
+	case A_FN:
+		/* parameters are names or _, then ... for any more; attributes
+		   are literals; the body is a pattern */
+		for (uint32_t i = 0; i + 1 < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			if (k->kind == A_ATTR) {
+				if (k->kid[0]->kind == A_NAME)
+					ir_error(c->d, k->loc, "a function's attribute %s is tested against a literal, not bound",
+					         k->s);
+			} else if (k->kind == A_REST) {
+				if (k->s)
+					ir_error(c->d, k->loc, "'...' stands for any further parameters and binds nothing");
+				for (uint32_t j = i + 1; j + 1 < a->nkid; j++)
+					if (a->kid[j]->kind != A_ATTR)
+						ir_error(c->d, a->kid[j]->loc, "'...' must be the last parameter");
+			} else if (k->kind != A_NAME && k->kind != A_ANY) {
+				ir_error(c->d, k->loc, "a function's parameter is a name or _");
+			}
+		}
+		resolve(c, a->kid[a->nkid - 1]);
+		return;
 	case A_INT: case A_FLOAT: case A_STR: case A_BOOL: case A_NONE: case A_LIST:
 		ir_error(c->d, a->loc, "a literal is not a pattern; use const, or an attribute constraint");
 		return;
@@ -909,6 +954,23 @@ canon(FILE *f, const Ast *a)
 	case A_ANYCALL:
 		fprintf(f, "_%lld", (long long)a->i);
 		break;
+	case A_GLOBAL:
+		fprintf(f, "global(\"%s\")", a->s);
+		return;
+	case A_FN:
+		fputs("fn(", f);
+		for (uint32_t i = 0; i + 1 < a->nkid; i++) {
+			if (i)
+				fputc(',', f);
+			canon(f, a->kid[i]);
+		}
+		fputs("){", f);
+		canon(f, a->kid[a->nkid - 1]);
+		fputc('}', f);
+		return;
+	case A_CALLFN:
+		fputs("call", f);
+		break;
 	case A_DOM:
 		fputs("dominates(", f);
 		for (uint32_t i = 0; i < 3; i++) {
@@ -922,7 +984,8 @@ canon(FILE *f, const Ast *a)
 		break;
 	}
 	{
-		fprintf(f, "%s(", a->kind == A_CALL ? a->s : a->kind == A_LIST ? "list" : a->kind == A_ANYCALL ? "" : "tuple");
+		fprintf(f, "%s(", a->kind == A_CALL ? a->s : a->kind == A_LIST ? "list" :
+		        a->kind == A_ANYCALL || a->kind == A_CALLFN ? "" : "tuple");
 		for (uint32_t i = 0; i < a->nkid; i++) {
 			if (i)
 				fputc(',', f);
@@ -2118,8 +2181,8 @@ checkrule(Check *c, Rule *ru)
 			free(alts.v);
 			return;
 		}
-		if (root->kind != A_CALL && root->kind != A_TUPLE && root->kind != A_GETITEM) {
-			ir_error(c->d, root->loc, "a %s pattern must have an op, a tuple or a projection at its "
+		if (root->kind != A_CALL && root->kind != A_TUPLE && root->kind != A_GETITEM && root->kind != A_CALLFN) {
+			ir_error(c->d, root->loc, "a %s pattern must have an op, a tuple, a projection or a call of a function at its "
 			         "root, in every alternative", ru->kind == RK_COMPOSITE ? "composite's" : "rule's");
 			free(alts.v);
 			return;

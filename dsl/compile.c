@@ -188,6 +188,16 @@ child(Build *b, const char *v, uint32_t i)
 	return dsl_strdup(b->r, buf, strlen(buf));
 }
 
+/* fmt1: fmt with one string, in the arena (names stay short: v is a
+** variable's) */
+static const char *
+fmt1(Build *b, const char *f, const char *v)
+{
+	char buf[MAXNAME + 64];
+	snprintf(buf, sizeof buf, f, v);
+	return dsl_strdup(b->r, buf, strlen(buf));
+}
+
 /* fmt2: fmt with one unsigned, in the arena */
 static const char *
 fmt2(Build *b, const char *f, unsigned u)
@@ -327,6 +337,72 @@ walk(Build *b, const Ast *a, const char *v, int root)
 		free(dp.lits);
 		return;
 	}
+	case A_FN: {
+		/* fn(x, _, ..., K="V") { B }: the parameters by position, the
+		   body as the last operand */
+		uint32_t n = 0, pos = 0;
+		int rest = 0;
+		const Ast *body = a->kid[a->nkid - 1];
+		for (uint32_t i = 0; i + 1 < a->nkid; i++)
+			if (a->kid[i]->kind == A_REST)
+				rest = 1;
+			else if (a->kid[i]->kind != A_ATTR)
+				n++;
+		if (!root)
+			step(b, S_KIND, v)->k = NK_FUNC;
+		{
+			Step *s = step(b, S_NARGS, v);
+			s->n = n + 1;
+			s->atleast = (uint8_t)rest;
+		}
+		for (uint32_t i = 0; i + 1 < a->nkid; i++)
+			if (a->kid[i]->kind == A_ATTR)
+				step(b, S_FATTR, v)->lit = a->kid[i];
+		for (uint32_t i = 0; i + 1 < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			if (k->kind == A_ATTR || k->kind == A_REST)
+				continue;
+			if (needsvar(b, k)) {
+				const char *cv = child(b, v, pos);
+				Step *s = step(b, S_LOAD, cv);
+				s->v2 = v;
+				s->k = (int)pos;
+				walk(b, k, cv, 0);
+			}
+			pos++;
+		}
+		if (needsvar(b, body)) {
+			const char *cv = fmt1(b, "%s_body", v);
+			Step *s = step(b, S_LOAD, cv);
+			s->v2 = v;
+			s->k = -1;
+			walk(b, body, cv, 0);
+		}
+		return;
+	}
+	case A_CALLFN: {
+		uint32_t n = 0;
+		int rest = 0;
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (a->kid[i]->kind == A_REST)
+				rest = 1;
+			else
+				n++;
+		if (!root)
+			step(b, S_KIND, v)->k = NK_CALLFN;
+		inner(b, v);
+		{
+			Step *s = step(b, S_NARGS, v);
+			s->n = n;
+			s->atleast = (uint8_t)rest;
+		}
+		args(b, a, v);
+		return;
+	}
+	case A_GLOBAL:
+		step(b, S_KIND, v)->k = NK_GLOBAL;
+		step(b, S_VARNAME, v)->lit = a;
+		return;
 	case A_ANYCALL: {
 		uint32_t n = 0;
 		int rest = 0;
@@ -540,7 +616,8 @@ samelit(const Ast *a, const Ast *b)
 	case A_FLOAT: return a->f == b->f;
 	case A_STR: return strcmp(a->s, b->s) == 0;
 	case A_ANY: case A_NONE: return 1;
-	case A_VAR: return a->s && b->s && strcmp(a->s, b->s) == 0;
+	case A_VAR: case A_GLOBAL: return a->s && b->s && strcmp(a->s, b->s) == 0;
+	case A_ATTR: return strcmp(a->s, b->s) == 0 && samelit(a->kid[0], b->kid[0]);
 	case A_TYPED: return a->dtype == b->dtype && samelit(a->kid[1], b->kid[1]);
 	case A_LIST:
 		for (uint32_t i = 0; i < a->nkid; i++)
@@ -578,6 +655,8 @@ conflicts(const Step *a, const Step *b)
 		return a->n != b->n;
 	if (a->kind == S_VARNAME && b->kind == S_VARNAME)
 		return strcmp(a->lit->s, b->lit->s) != 0;
+	if (a->kind == S_FATTR && b->kind == S_FATTR && strcmp(a->lit->s, b->lit->s) == 0)
+		return !samelit(a->lit->kid[0], b->lit->kid[0]);
 	if (a->kind == S_KIND && b->kind == S_KIND)
 		return a->k != b->k;
 	if (a->kind == S_NARGS && b->kind == S_NARGS && !a->atleast && !b->atleast)
@@ -1078,7 +1157,7 @@ dsl_compile(Rules *r)
 			}
 			root = dsl_root(root);
 			t = root->kind == A_CALL ? treefor(r, NK_CALL, root->op)
-			  : treefor(r, root->kind == A_TUPLE ? NK_TUPLE : NK_GETITEM, 0);
+			  : treefor(r, root->kind == A_TUPLE ? NK_TUPLE : root->kind == A_CALLFN ? NK_CALLFN : NK_GETITEM, 0);
 			addrow(r, t, b.steps, b.nsteps, ru, v);
 			ru->variants[v].binds = ir_arena_alloc(&r->arena, (b.nbinds ? b.nbinds : 1) * sizeof(Bind));
 			if (b.nbinds)

@@ -9,7 +9,8 @@
 #include "rewrite.h"
 
 typedef enum StepKind {
-	S_LOAD,         /* v = operand k of v2 */
+	S_LOAD,         /* v = operand k of v2 (k = -1: its last, a function's
+	                   body) */
 	S_OP,           /* v is a call of op n */
 	S_KIND,         /* v is a node of kind k (NK_CONST, NK_VAR, NK_TUPLE, NK_GETITEM) */
 	S_NARGS,        /* v has n operands (at least n if atleast) */
@@ -21,6 +22,8 @@ typedef enum StepKind {
 	S_OPKIND,       /* the call v's op has OpKind n */
 	S_VARNAME,      /* the graph input v is named lit->s (an A_VAR) */
 	S_CVALUE,       /* the constant v is a scalar of lit's dtype and value */
+	S_FATTR,        /* the function literal v has attribute lit->s equal
+	                   to lit->kid[0] (lit an A_ATTR) */
 	S_LEAF,         /* run the guard and result of a rule's variant */
 } StepKind;
 

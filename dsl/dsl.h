@@ -62,6 +62,11 @@ typedef enum AstKind {
 	A_DOM,          /* dominates(kid[0], kid[1], kid[2]): parent, path,
 	                   child; kid[3] is the parent as written (kid[0] is
 	                   one of its variants) */
+	A_FN,           /* fn(params and attributes) { kid[nkid - 1] }: a
+	                   function literal */
+	A_CALLFN,       /* call(kid[0], kid[1], ...): a call of a function
+	                   value or global kid[0] */
+	A_GLOBAL,       /* global("s"): the global function @s */
 } AstKind;
 
 enum {

@@ -406,6 +406,21 @@ dsl_print(FILE *f, const Ast *a)
 		printlist(f, a->kid, 3);
 		fputc(')', f);
 		break;
+	case A_FN:
+		fputs("fn(", f);
+		printlist(f, a->kid, a->nkid - 1);
+		fputs(") { ", f);
+		dsl_print(f, a->kid[a->nkid - 1]);
+		fputs(" }", f);
+		break;
+	case A_CALLFN:
+		fputs("call(", f);
+		printlist(f, a->kid, a->nkid);
+		fputc(')', f);
+		break;
+	case A_GLOBAL:
+		fprintf(f, "global(\"%s\")", a->s);
+		break;
 	case A_TUPLE:
 		fputc('(', f);
 		printlist(f, a->kid, a->nkid);
@@ -917,6 +932,22 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 
 /* ---------------------------------------------------------------- trees */
 
+/* kindname: a node kind's C name */
+static const char *
+kindname(int k)
+{
+	switch (k) {
+	case NK_CONST: return "NK_CONST";
+	case NK_VAR: return "NK_VAR";
+	case NK_TUPLE: return "NK_TUPLE";
+	case NK_CALL: return "NK_CALL";
+	case NK_CALLFN: return "NK_CALLFN";
+	case NK_FUNC: return "NK_FUNC";
+	case NK_GLOBAL: return "NK_GLOBAL";
+	default: return "NK_GETITEM";
+	}
+}
+
 /* cond: the C condition of a test step */
 static const char *
 cond(Emit *e, const Step *s)
@@ -928,12 +959,13 @@ cond(Emit *e, const Step *s)
 	case S_OP:
 		return fmt(e, "%s == %s", opof(e, "m", s->v), opname(e, (OpId)s->n));
 	case S_KIND:
-		return fmt(e, "rw_kind(m, %s) == %s", s->v, s->k == NK_CONST ? "NK_CONST" : s->k == NK_VAR ? "NK_VAR" :
-		           s->k == NK_TUPLE ? "NK_TUPLE" : s->k == NK_CALL ? "NK_CALL" : "NK_GETITEM");
+		return fmt(e, "rw_kind(m, %s) == %s", s->v, kindname(s->k));
 	case S_OPKIND:
 		return fmt(e, "ir_op_kind(rw_op(m, %s)) == %s", s->v, upper(e, "OPK_", ir_op_kind_name((int)s->n)));
 	case S_VARNAME:
 		return fmt(e, "m->nodes[%s].aux == rw->syms[%s]", s->v, strid(e, s->lit->s));
+	case S_FATTR:
+		return fmt(e, "rw_func_attr_is(rw, %s, %s, %s)", s->v, cstr(e, s->lit->s), litid(e, s->lit->kid[0]));
 	case S_CVALUE: {
 		const Ast *l = s->lit;
 		return fmt(e, "rw_const_is(rw, %s, %s, %s)", s->v, dtname(e, l->kind == A_BOOL ? DT_BOOL : l->dtype),
@@ -1429,7 +1461,7 @@ treename(Emit *e, const Tree *t)
 {
 	if (t->kind == NK_CALL)
 		return fmt(e, "match_%s", cname(e, ir_ops[t->op].name));
-	return t->kind == NK_TUPLE ? "match_tuple" : "match_getitem";
+	return t->kind == NK_TUPLE ? "match_tuple" : t->kind == NK_CALLFN ? "match_callfn" : "match_getitem";
 }
 
 /* calls: the split being rendered calls split k */
@@ -1573,7 +1605,10 @@ render(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
 		for (uint32_t i = 0; i < d->nloads; i++) {
 			const Step *l = d->loads[i];
 			e->usesm = 1;
-			put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, %d);", l->v, l->v2, l->k));
+			if (l->k < 0)   /* a function's body: its last operand */
+				put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, rw_nargs(m, %s) - 1);", l->v, l->v2, l->v2));
+			else
+				put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, %d);", l->v, l->v2, l->k));
 			if (dsl_map_get(&f->decl, l->v) == UINT32_MAX) {
 				dsl_map_put(&f->decl, l->v, 0);
 				ir_vgrow(&f->vars, &f->capvars, f->nvars + 1);
@@ -1725,7 +1760,8 @@ static void
 tree(Emit *e, const Tree *t)
 {
 	const char *what = t->kind == NK_CALL ? fmt(e, "rules rooted at %s", ir_ops[t->op].name) :
-	                   t->kind == NK_TUPLE ? "rules rooted at a tuple" : "rules rooted at a projection";
+	                   t->kind == NK_TUPLE ? "rules rooted at a tuple" :
+	                   t->kind == NK_CALLFN ? "rules rooted at a call of a function" : "rules rooted at a projection";
 
 	e->tree = t;
 	e->nsplits = 0;
@@ -1967,7 +2003,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 1, "}");
 	for (uint32_t i = 0; i < r->ntrees; i++)
 		if (r->trees[i].kind != NK_CALL) {
-			put(&e.funcs, 1, fmt(&e, "if (rw_kind(rw->m, v) == %s)", r->trees[i].kind == NK_TUPLE ? "NK_TUPLE" : "NK_GETITEM"));
+			put(&e.funcs, 1, fmt(&e, "if (rw_kind(rw->m, v) == %s)", kindname(r->trees[i].kind)));
 			put(&e.funcs, 2, fmt(&e, "return %s(rw, v, rule);", treename(&e, &r->trees[i])));
 		}
 	if (!r->ntrees)
@@ -1992,8 +2028,15 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 				kinds |= 1u << r->trees[i].kind;
 		(void)nroots;
 		put(&e.funcs, 1, "sizeof roots / sizeof *roots - 1, roots,");
-		put(&e.funcs, 1, kinds == 0 ? "0," : kinds == 1u << NK_TUPLE ? "1 << NK_TUPLE," :
-		    kinds == 1u << NK_GETITEM ? "1 << NK_GETITEM," : "1 << NK_TUPLE | 1 << NK_GETITEM,");
+		{
+			const char *bits = NULL;
+			static const int order[] = { NK_TUPLE, NK_GETITEM, NK_CALLFN };
+			for (uint32_t i = 0; i < 3; i++)
+				if (kinds & (1u << order[i]))
+					bits = bits ? fmt(&e, "%s | 1 << %s", bits, kindname(order[i])) :
+					       fmt(&e, "1 << %s", kindname(order[i]));
+			put(&e.funcs, 1, fmt(&e, "%s,", bits ? bits : "0"));
+		}
 	}
 	put(&e.funcs, 1, "0,");
 	put(&e.funcs, 1, r->nxops ? "NXOPS, xops," : "0, NULL,");

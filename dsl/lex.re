@@ -267,8 +267,8 @@ again:
 	">="  { locate(p, lloc); return T_GE; }
 	"&&"  { locate(p, lloc); return T_ANDAND; }
 	"||"  { locate(p, lloc); return T_OROR; }
-	[([] { locate(p, lloc); p->depth++; return p->tok[0]; }
-	[)\]] { locate(p, lloc); if (p->depth > 0) p->depth--; return p->tok[0]; }
+	[([{] { locate(p, lloc); p->depth++; return p->tok[0]; }
+	[)\]}] { locate(p, lloc); if (p->depth > 0) p->depth--; return p->tok[0]; }
 	[,:=|?<>.+\-*/%!] { locate(p, lloc); return p->tok[0]; }
 
 	* {

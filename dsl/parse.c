@@ -849,6 +849,25 @@ unary(DParser *p, AstKind k, Ast *kid, const DLTYPE *l)
 	return a;
 }
 
+/* fn(PARAMS) { BODY }: a function literal; its parameters (and
+** attributes) as written, then its body */
+Ast *
+r_fn(DParser *p, const RStr *name, const DLTYPE *l, AList params, Ast *body)
+{
+	Ast *a = dsl_ast(p->r, A_FN, LOC(l));
+
+	if (name->n != 2 || memcmp(name->p, "fn", 2) != 0)
+		ir_error(p->r->d, LOC(l), "only fn(...) takes a body in braces: '%.*s' is an op or a pattern", (int)name->n,
+		         name->p);
+	a->s = "fn";
+	a->kid = ir_arena_alloc(&p->r->arena, (params.n + 1) * sizeof *a->kid);
+	for (uint32_t i = 0; i < params.n; i++)
+		a->kid[i] = params.v[i];
+	a->kid[params.n] = body;
+	a->nkid = params.n + 1;
+	return a;
+}
+
 /* const(LIT): a constant of one value, the literal's */
 Ast *
 r_constval(DParser *p, Ast *lit, const DLTYPE *l)

@@ -30,6 +30,7 @@ Ast *r_name(DParser *p, const RStr *name, const DLTYPE *l);
 Ast *r_bind(DParser *p, const RStr *name, const DLTYPE *l, Ast *sub);
 Ast *r_call(DParser *p, const RStr *name, const DLTYPE *l, AList args, int flags);
 Ast *r_constval(DParser *p, Ast *lit, const DLTYPE *l);
+Ast *r_fn(DParser *p, const RStr *name, const DLTYPE *l, AList params, Ast *body);
 Ast *r_tuple(DParser *p, AList elems, const DLTYPE *l, int flags);
 Ast *r_getitem(DParser *p, Ast *a, int64_t i, const DLTYPE *l);
 Ast *r_typed(DParser *p, Ast *a, Ast *t, const DLTYPE *l);

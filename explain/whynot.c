@@ -283,6 +283,51 @@ pm(Walk *w, const Ast *a, NodeId n, const char *where)
 	case A_DOM:
 		/* the child here; the search above it is the matcher's */
 		return pm(w, a->kid[2], n, where);
+	case A_GLOBAL:
+		if (nd->kind != NK_GLOBAL || strcmp(ir_symstr(m, nd->aux), a->s) != 0)
+			return fail(w, a, n, "%s: expected the global @%s, found %s", where, a->s, desc(m, n, d1, sizeof d1));
+		break;
+	case A_CALLFN:
+		if (nd->kind != NK_CALLFN)
+			return fail(w, a, n, "%s: expected a call of a function, found %s", where, desc(m, n, d1, sizeof d1));
+		w->steps++;
+		return operands(w, a, n, "the call");
+	case A_FN: {
+		uint32_t np = 0;
+		int rest = 0;
+		if (nd->kind != NK_FUNC)
+			return fail(w, a, n, "%s: expected a function, found %s", where, desc(m, n, d1, sizeof d1));
+		for (uint32_t i = 0; i + 1 < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			if (k->kind == A_REST)
+				rest = 1;
+			else if (k->kind == A_ATTR) {
+				const AttrVal *v = ir_func_attr(m, n, k->s);
+				char lit[256];
+				AttrVal want;
+				dsl_littext(k->kid[0], lit, sizeof lit);
+				if (v)
+					want.key = v->key;
+				if (!v || !ir_attr_parse(m, lit, &want) || ((want.key = v->key), !ir_attr_equal(m, &want, v)))
+					return fail(w, k, n, "%s: expected a function with %s=%s, found %s", where, k->s, lit,
+					            v ? "another value" : "none");
+			} else
+				np++;
+		}
+		if (rest ? ir_func_nparams(m, n) < np : ir_func_nparams(m, n) != np)
+			return fail(w, a, n, "%s: expected a function of %s%u parameter%s, found one of %u", where,
+			            rest ? "at least " : "", np, np == 1 ? "" : "s", ir_func_nparams(m, n));
+		w->steps++;
+		for (uint32_t i = 0, pos = 0; i + 1 < a->nkid; i++) {
+			const Ast *k = a->kid[i];
+			if (k->kind == A_REST || k->kind == A_ATTR)
+				continue;
+			if (!pm(w, k, ir_arg(m, n, pos), "a parameter"))
+				return 0;
+			pos++;
+		}
+		return pm(w, a->kid[a->nkid - 1], ir_func_body(m, n), "the function's body");
+	}
 	case A_ANYCALL:
 		if (nd->kind != NK_CALL || (a->i >= 0 && ir_op_kind(nd->op) != a->i))
 			return fail(w, a, n, "%s: expected a call of %s op, found %s", where,

@@ -201,7 +201,7 @@ post
 	| post '<' tcons '>'             { $$ = r_typed(p, $1, $3, &@2); }
 	;
 
-/* atom := '_' | const ['(' lit ')'] | var ['(' string ')'] | name | op ['?'] '(' args ')' | '_' '(' args ')' | '(' elems ')' */
+/* atom := '_' | const ['(' lit ')'] | var ['(' string ')'] | name | fn '(' params ')' '{' pat '}' | op ['?'] '(' args ')' | '_' '(' args ')' | '(' elems ')' */
 atom
 	: '_'                            { $$ = r_leaf(p, A_ANY, &@1); }
 	| CONST                          { $$ = r_leaf(p, A_CONST, &@1); }
@@ -210,6 +210,7 @@ atom
 	| CONST '(' lit ')'              { $$ = r_constval(p, $3, &@1); }
 	| IDENT                          { $$ = r_name(p, &$1, &@1); }
 	| IDENT '(' pargs_opt ')'        { $$ = r_call(p, &$1, &@1, $3, 0); }
+	| IDENT '(' pargs_opt ')' '{' pat '}' { $$ = r_fn(p, &$1, &@1, $3, $6); }
 	| IDENT '?' '(' pargs_opt ')'    { $$ = r_call(p, &$1, &@1, $4, AF_OPTIONAL); }
 	| '_' '(' pargs_opt ')'          { RStr any = { "_", 1 }; $$ = r_call(p, &any, &@1, $3, 0); }
 	| '(' ')'                        { $$ = r_tuple(p, r_list0(), &@1, AF_TRAILING); }

@@ -101,7 +101,7 @@ typedef struct IProg {
 	NameMap strmap, litmap;
 	OpId *roots;
 	ITree *byop;            /* per op, IR_MAXOPS of them */
-	ITree tuple, getitem;
+	ITree tuple, getitem, callfn;
 	uint32_t maxslots;
 	/* per extern of the file (Rules.exts): its C function, found by name
 	** among what graft and the plugins it loaded define */
@@ -754,7 +754,8 @@ run(IProg *p, const ITree *t, Rw *rw, NodeId v, uint32_t *rule)
 	vars[0] = v;
 	while (n) {
 		for (uint32_t i = 0; i < n->nloads; i++)
-			vars[n->loads[i].slot] = rw_arg(m, vars[n->loads[i].from], n->loads[i].k);
+			vars[n->loads[i].slot] = rw_arg(m, vars[n->loads[i].from], n->loads[i].k != UINT32_MAX ? n->loads[i].k :
+			                                rw_nargs(m, vars[n->loads[i].from]) - 1);
 		if (n->kind == D_SHARED) {
 			n = n->yes;
 			continue;
@@ -776,6 +777,7 @@ run(IProg *p, const ITree *t, Rw *rw, NodeId v, uint32_t *rule)
 			case S_INDEX: yes = m->nodes[x].aux == s->n; break;
 			case S_OPKIND: yes = ir_op_kind(rw_op(m, x)) == s->n; break;
 			case S_VARNAME: yes = m->nodes[x].aux == rw->syms[n->idx]; break;
+			case S_FATTR: yes = rw_func_attr_is(rw, x, s->lit->s, n->idx); break;
 			case S_CVALUE: yes = rw_const_is(rw, x, n->dtype, n->fval); break;
 			case S_SAME: yes = x == vars[n->y]; break;
 			case S_ATTREQ: yes = rw_attr_same(m, x, s->k, vars[n->y], s->k2); break;
@@ -808,7 +810,7 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 	IProg *p = (IProg *)rw->rs->impl;
 	const Node *nd = &rw->m->nodes[v];
 	const ITree *t = nd->kind == NK_CALL ? &p->byop[nd->op] : nd->kind == NK_TUPLE ? &p->tuple :
-	                 nd->kind == NK_GETITEM ? &p->getitem : NULL;
+	                 nd->kind == NK_GETITEM ? &p->getitem : nd->kind == NK_CALLFN ? &p->callfn : NULL;
 
 	return t && t->root ? run(p, t, rw, v, rule) : 0;
 }
@@ -871,6 +873,8 @@ tnode(Tr *tr, const DNode *d)
 			}
 		} else if (s->kind == S_VARNAME) {
 			n->idx = strid(tr->p, s->lit->s);
+		} else if (s->kind == S_FATTR) {
+			n->idx = litid(tr->p, s->lit->kid[0]);
 		} else if (s->kind == S_CVALUE) {
 			const Ast *l = s->lit;
 			n->dtype = l->kind == A_BOOL ? DT_BOOL : l->dtype;
@@ -1072,7 +1076,8 @@ interp_load(const char *path, FILE *errs)
 	p->roots = ir_xcalloc(r->ntrees + 1, sizeof *p->roots);
 	for (uint32_t i = 0; i < r->ntrees; i++) {
 		const Tree *t = &r->trees[i];
-		ITree *it = t->kind == NK_CALL ? &p->byop[t->op] : t->kind == NK_TUPLE ? &p->tuple : &p->getitem;
+		ITree *it = t->kind == NK_CALL ? &p->byop[t->op] : t->kind == NK_TUPLE ? &p->tuple :
+		            t->kind == NK_CALLFN ? &p->callfn : &p->getitem;
 		Tr tr;
 		memset(&tr, 0, sizeof tr);
 		tr.p = p;
@@ -1165,6 +1170,7 @@ pattext(FILE *f, const Ast *a)
 			fprintf(f, ".%lld", (long long)a->i);
 		return;
 	case A_TYPED: pattext(f, a->kid[0]); fputs("<...>", f); return;
+	case A_FN: case A_CALLFN: case A_GLOBAL: case A_DOM: case A_ANYCALL: dsl_print(f, a); return;
 	case A_ATTR: {
 		char lit[256];
 		if (a->kid[0]->kind == A_NAME)

@@ -1131,6 +1131,39 @@ rel_bias_add(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Dia
 	return args[0];
 }
 
+/* nn.batch_norm(data, gamma, beta, moving_mean, moving_var): data's
+** type, and the two statistics' (vectors of the channels at axis), as a
+** tuple */
+TypeId
+rel_batch_norm(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	static const char *const names[] = { "data", "gamma", "beta", "moving_mean", "moving_var" };
+	Shape x, v;
+	int64_t axis, ax;
+	TypeId f[3];
+	char buf[160];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !getint(field(attrs, rel_batch_norm, "axis"), "axis", &axis, d))
+		return 0;
+	ax = axis;
+	if (!normaxis(&ax, x.rank))
+		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
+	for (int i = 1; i < 5; i++) {
+		if (!load(m, args[i], names[i], &v, d))
+			return 0;
+		if (v.rank != 1 || !same(v.d[0], x.d[ax]))
+			return ir_rel_error(d, "%s has shape %s but data has %lld channels at axis %lld", names[i],
+			                    SHAPESTR(&v, buf), LL(x.d[ax]), LL(axis));
+		if (v.dt != x.dt)
+			return ir_rel_error(d, "%s is %s but data is %s", names[i], dtn(v.dt), dtn(x.dt));
+	}
+	f[0] = args[0];
+	f[1] = args[3];
+	f[2] = args[4];
+	return ir_type_tuple(m, 3, f);
+}
+
 /* ---------------------------------------------------------------- pooling and shape ops */
 
 /* nn.max_pool2d, nn.avg_pool2d(data): H and W of layout shrink as

@@ -450,7 +450,7 @@ composites(State *S, NodeId fnnode)
 		NodeId n = S->order[i];
 		int k = m->nodes[n].kind;
 		uint32_t rule;
-		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM)
+		if (k != NK_CALL && k != NK_TUPLE && k != NK_GETITEM && k != NK_CALLFN)
 			continue;
 		S->supported[n] = 0;
 		if (!ir_rw_rooted(&S->rw, n))

@@ -115,6 +115,18 @@ rw_value(Rw *rw, NodeId n)
 }
 
 int
+rw_func_attr_is(Rw *rw, NodeId fn, const char *key, uint32_t lit)
+{
+	const AttrVal *a = rw->m->nodes[fn].kind == NK_FUNC ? ir_func_attr(rw->m, fn, key) : NULL;
+	AttrVal v;
+	if (!a)
+		return 0;
+	v = *a;
+	v.key = rw->lits[lit].key;      /* the value, whatever it is called */
+	return ir_attr_equal(rw->m, &v, &rw->lits[lit]);
+}
+
+int
 rw_const_is(Rw *rw, NodeId n, int dt, double v)
 {
 	double x;
@@ -979,7 +991,7 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 		rw->rootkinds = rs->rootkinds;
 	} else {
 		memset(rw->isroot, 1, IR_MAXOPS);
-		rw->rootkinds = 1u << NK_TUPLE | 1u << NK_GETITEM;
+		rw->rootkinds = 1u << NK_TUPLE | 1u << NK_GETITEM | 1u << NK_CALLFN;
 	}
 scratch:
 	{
@@ -1311,7 +1323,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 			queue(&w, m, m->uses[s].user);
 		for (uint32_t i = 0; i < nmade; i++) {
 			uint8_t xk = m->nodes[made[i]].kind;
-			if (xk == NK_CALL || xk == NK_TUPLE || xk == NK_GETITEM)
+			if (xk == NK_CALL || xk == NK_TUPLE || xk == NK_GETITEM || xk == NK_CALLFN)
 				queue(&w, m, made[i]);      /* what a rule can match */
 		}
 		if (rw.inplace) {

@@ -346,6 +346,9 @@ int64_t rw_rank(Rw *rw, NodeId n);
 int64_t rw_numel(Rw *rw, NodeId n);
 int64_t rw_dim(Rw *rw, NodeId n, int64_t i);
 double rw_value(Rw *rw, NodeId n);
+/* fn is a function literal whose attribute key equals literal lit of the
+** ruleset (a pattern's fn(..., Composite="add") { ... }) */
+int rw_func_attr_is(Rw *rw, NodeId fn, const char *key, uint32_t lit);
 /* n is a constant of one element, of dtype dt, whose value is v (a
 ** pattern's const(LIT)) */
 int rw_const_is(Rw *rw, NodeId n, int dt, double v);

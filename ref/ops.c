@@ -676,6 +676,48 @@ biasadd(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return binop(c, o, OP_ADD, a[0], a[0]->dims, a[0]->rank, a[1], bd, a[0]->rank, r);
 }
 
+/* batchnorm: nn.batch_norm in inference: (x - mean) / sqrt(var + eps),
+** times gamma (scale), plus beta (center), per channel at axis, computed
+** in double and rounded once; the tuple's other fields are the moving
+** mean and variance, as TVM gives them */
+static int
+batchnorm(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Module *m = c->m;
+	const Type *tt = ir_type(m, o->type);
+	const Val *x = a[0];
+	int64_t axis = aint(c, o, "axis", 1), in;
+	const AttrVal *eps = attr(c, o, "epsilon"), *center = attr(c, o, "center"), *scale = attr(c, o, "scale");
+
+	if (tt->kind != TY_TUPLE || tt->n != 3 || !normaxis(&axis, x->rank) || !isflt(x->dt))
+		return fail(c, o, "bad operands");
+	for (int i = 1; i < 5; i++)
+		if (a[i]->rank != 1 || a[i]->dims[0] != x->dims[axis])
+			return fail(c, o, "bad channel vectors");
+	in = inner(x, (int)axis);
+	r->kind = RV_TUPLE;
+	r->nf = 3;
+	r->f = ir_xcalloc(3, sizeof *r->f);
+	for (uint32_t j = 0; j < 3; j++)
+		if (!ref_vshape(m, m->tylist[tt->first + j], &r->f[j]))
+			return fail(c, o, "the result is not a tuple of tensors");
+	ref_valloc(&r->f[0]);
+	for (int64_t i = 0; i < x->n; i++) {
+		int64_t ch = (i / in) % x->dims[axis];
+		double y = (ldf(x, i) - ldf(a[3], ch)) / sqrt(ldf(a[4], ch) + (eps ? eps->u.f : 1e-5));
+		if (!scale || scale->u.i)
+			y *= ldf(a[1], ch);
+		if (!center || center->u.i)
+			y += ldf(a[2], ch);
+		stf(&r->f[0], i, y);
+	}
+	for (uint32_t j = 1; j < 3; j++) {
+		ref_valloc(&r->f[j]);
+		memcpy(r->f[j].data, a[j + 2]->data, (size_t)a[j + 2]->n * ir_dtype_bytes[a[j + 2]->dt]);
+	}
+	return 0;
+}
+
 /* conv: element i of a converted to r's dtype into element j of r, as
 ** TVM's cast does; 0 where that is undefined (exact mode only) */
 static int
@@ -830,8 +872,8 @@ clip(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* unary: exp, sigmoid, tanh, rsqrt in the data's float dtype (float16
-** through float32) */
+/* unary: exp, sigmoid, tanh, rsqrt, sqrt, log, abs, negative in the
+** data's float dtype (float16 through float64) */
 static int
 unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -843,6 +885,10 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 			case OP_EXP: y = exp(x); break;
 			case OP_SIGMOID: y = 1.0 / (1.0 + exp(-x)); break;
 			case OP_TANH: y = tanh(x); break;
+			case OP_SQRT: y = sqrt(x); break;
+			case OP_LOG: y = log(x); break;
+			case OP_ABS: y = fabs(x); break;
+			case OP_NEGATIVE: y = -x; break;
 			default: y = 1.0 / sqrt(x); break;
 			}
 		} else {
@@ -851,6 +897,10 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 			case OP_EXP: f = expf(f); break;
 			case OP_SIGMOID: f = 1.0f / (1.0f + expf(-f)); break;
 			case OP_TANH: f = tanhf(f); break;
+			case OP_SQRT: f = sqrtf(f); break;
+			case OP_LOG: f = logf(f); break;
+			case OP_ABS: f = fabsf(f); break;
+			case OP_NEGATIVE: f = -f; break;
 			default: f = 1.0f / sqrtf(f); break;
 			}
 			y = f;
@@ -2470,7 +2520,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	for (uint32_t i = 0; i < o->nargs; i++)
 		if (a[i]->kind != RV_TENSOR && o->op != OP_CONCATENATE && o->op != OP_QNN_CONCATENATE)
 			return fail(c, o, "operand %u is not a tensor", i);
-	if (o->op != OP_SPLIT && !ref_vshape(c->m, o->type, r))
+	if (o->op != OP_SPLIT && o->op != OP_NN_BATCH_NORM && !ref_vshape(c->m, o->type, r))
 		return fail(c, o, "the result is not a tensor of known shape");
 	switch (o->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: bad = arith(c, o, a, r); break;
@@ -2479,7 +2529,8 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_CLIP: bad = clip(c, o, a, r); break;
 	case OP_NN_RELU: bad = relu(c, o, a, r); break;
 	case OP_NN_LEAKY_RELU: bad = leakyrelu(c, o, a, r); break;
-	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: bad = unary(c, o, a, r); break;
+	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT:
+	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: bad = unary(c, o, a, r); break;
 	case OP_QNN_QUANTIZE: bad = quantize(c, o, a, r); break;
 	case OP_QNN_DEQUANTIZE: bad = dequantize(c, o, a, r); break;
 	case OP_QNN_REQUANTIZE: bad = requantize(c, o, a, r); break;
@@ -2503,6 +2554,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_NN_PAD: bad = pad(c, o, a, r); break;
 	case OP_CONCATENATE: bad = concatenate(c, o, a, r); break;
 	case OP_SPLIT: bad = split(c, o, a, r); break;
+	case OP_NN_BATCH_NORM: bad = batchnorm(c, o, a, r); break;
 	case OP_NN_DEPTH_TO_SPACE: bad = depth2space(c, o, a, r); break;
 	case OP_IMAGE_RESIZE2D: bad = resize(c, o, a, r); break;
 	default: bad = o->op >= OP_COUNT ? plugin(c, o, a, r) : fail(c, o, "no kernel"); break;
@@ -2542,7 +2594,12 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		if (dt == DT_BOOL)
 			REFUSE("the ref backend cannot run %s on bool tensors", name);
 		break;
+	case OP_NN_BATCH_NORM:
+		if (!isflt(in))
+			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[in]);
+		break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
+	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
 		if (!isflt(dt))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
 		break;

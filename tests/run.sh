@@ -176,4 +176,29 @@ if needs_ref "$desc"; then
 		cmp -s "$tmpdir/whole.npy" "$tmpdir/parts.npy"
 	ok $? "$desc"
 fi
+# negative, abs and sqrt, exact by hand, on every backend; nn.batch_norm on
+# ref, and refused by c and llvm, which have no kernel for it yet
+for b in ref c llvm; do
+	desc="negative, abs and sqrt on $b give the values computed by hand"
+	if needs_ref "$desc" && "$GRAFT" run --backend "$b" --input p="$d/p.npy" --input s="$d/sq.npy" --output "$tmpdir/n.npy" \
+		--output "$tmpdir/a.npy" --output "$tmpdir/s.npy" "$d/unary.relay" 2>"$tmpdir/err"; then
+		cmp -s "$tmpdir/n.npy" "$d/neg.npy" && cmp -s "$tmpdir/a.npy" "$d/negabs.npy" && cmp -s "$tmpdir/s.npy" "$d/sqrt.npy"
+		ok $? "$desc"
+	elif grep -q "backend is not available\|no LLVM\|not built" "$tmpdir/err" 2>/dev/null; then
+		skip "$desc: $(head -n 1 "$tmpdir/err")"
+	else
+		ok 1 "$desc"
+		sed 's/^/#   /' "$tmpdir/err"
+	fi
+done
+desc="nn.batch_norm on ref gives the values computed by hand"
+if needs_ref "$desc"; then
+	"$GRAFT" run --input x="$d/bn_x.npy" --input gamma="$d/bn_gamma.npy" --input beta="$d/bn_beta.npy" \
+		--input mean="$d/bn_mean.npy" --input var="$d/bn_var.npy" --output "$tmpdir/bn.npy" "$d/batch_norm.relay" &&
+		cmp -s "$tmpdir/bn.npy" "$d/bn_out.npy"
+	ok $? "$desc"
+fi
+fails 1 "$d/batch_norm.relay:2:8: error: the c backend cannot run nn.batch_norm yet" run --backend c \
+	--input x="$d/bn_x.npy" --input gamma="$d/bn_gamma.npy" --input beta="$d/bn_beta.npy" \
+	--input mean="$d/bn_mean.npy" --input var="$d/bn_var.npy" "$d/batch_norm.relay"
 done_testing

@@ -364,8 +364,8 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 
 	if (op != OP_CAST && a->dt == DT_BOOL)
 		return refuse(g, i, "on bool tensors");
-	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU) &&
-	    !isflt(o->dt))
+	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU ||
+	     op == OP_SQRT || op == OP_LOG || op == OP_ABS || op == OP_NEGATIVE) && !isflt(o->dt))
 		return refuse(g, i, "on integer tensors");
 	cg_name(g, f, a, na);
 	cg_name(g, f, o, no);
@@ -412,6 +412,14 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "%s[%s] = tanh%s(%s);", no, e.oi, fs, x);
 		else if (op == OP_SIGMOID)
 			cg_line(g, f, "%s[%s] = %s / (%s + exp%s(-%s));", no, e.oi, one, one, fs, x);
+		else if (op == OP_SQRT)
+			cg_line(g, f, "%s[%s] = sqrt%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_LOG)
+			cg_line(g, f, "%s[%s] = log%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_ABS)
+			cg_line(g, f, "%s[%s] = fabs%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_NEGATIVE)
+			cg_line(g, f, "%s[%s] = -%s;", no, e.oi, x);
 		else
 			cg_line(g, f, "%s[%s] = %s / sqrt%s(%s);", no, e.oi, one, fs, x);
 		break;
@@ -1600,7 +1608,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
 		return binop(g, f, i, op);
 	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
-	case OP_RSQRT: case OP_NN_LEAKY_RELU:
+	case OP_RSQRT: case OP_NN_LEAKY_RELU: case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
 		return unary(g, f, i, op);
 	case OP_NN_BIAS_ADD: return biasadd(g, f, i);
 	case OP_QNN_QUANTIZE: return quantize(g, f, i);

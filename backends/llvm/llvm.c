@@ -686,6 +686,10 @@ ew_unary(G *g, const void *ctx, LLVMValueRef *x)
 	switch (e->op) {
 	case OP_EXP: return fcall1(g, "llvm.exp", v, e->dt);
 	case OP_RSQRT: return LLVMBuildFDiv(g->b, one, fcall1(g, "llvm.sqrt", v, e->dt), "");
+	case OP_SQRT: return fcall1(g, "llvm.sqrt", v, e->dt);
+	case OP_LOG: return fcall1(g, "llvm.log", v, e->dt);
+	case OP_ABS: return fcall1(g, "llvm.fabs", v, e->dt);
+	case OP_NEGATIVE: return LLVMBuildFNeg(g->b, v, "");
 	case OP_TANH: return fcall1(g, "tanh", v, e->dt);
 	case OP_SIGMOID:
 		return LLVMBuildFDiv(g->b, one, LLVMBuildFAdd(g->b, one, fcall1(g, "llvm.exp", LLVMBuildFNeg(g->b, v, ""), e->dt), ""), "");
@@ -2491,6 +2495,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
 		return ewise(g, &c, 2, ew_binary, &e);
 	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH:
+	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
 		if (isint(e.dt))
 			break;
 		return ewise(g, &c, 1, ew_unary, &e);

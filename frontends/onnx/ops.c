@@ -359,6 +359,13 @@ unary(Imp *im, OpId op, const NodeId *in, NodeId *out)
 static int relu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_NN_RELU, in, out); }
 /* Sigmoid -> sigmoid */
 static int sigm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SIGMOID, in, out); }
+/* Sqrt, Log, Abs, Neg, Exp, Tanh -> their Relay ops */
+static int sqrtop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SQRT, in, out); }
+static int logop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_LOG, in, out); }
+static int absop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ABS, in, out); }
+static int neg(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_NEGATIVE, in, out); }
+static int expop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_EXP, in, out); }
+static int tanhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_TANH, in, out); }
 
 /* Add, Sub, Mul, Div: numpy broadcasting, as Relay's */
 static int add(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_ADD, in[0], in[1])) ? 0 : -1; }
@@ -1449,6 +1456,7 @@ matmulinteger(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 
 /* ORDER by name (strcmp): onnx_op_find searches it by halves */
 const OpEntry onnx_ops[] = {
+	{ "Abs", 1, 1, 1, 1, absop },
 	{ "Add", 2, 2, 1, 1, add },
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
 	{ "Cast", 1, 1, 1, 1, cast },
@@ -1460,15 +1468,18 @@ const OpEntry onnx_ops[] = {
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
+	{ "Exp", 1, 1, 1, 1, expop },
 	{ "Flatten", 1, 1, 1, 1, flatten },
 	{ "Gemm", 2, 3, 1, 1, gemm },
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
 	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
 	{ "HardSwish", 1, 1, 1, 1, hardswish },
+	{ "Log", 1, 1, 1, 1, logop },
 	{ "MatMul", 2, 2, 1, 1, matmulf },
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
 	{ "MaxPool", 1, 1, 1, 1, maxpool },
 	{ "Mul", 2, 2, 1, 1, mul },
+	{ "Neg", 1, 1, 1, 1, neg },
 	{ "Pad", 1, 4, 1, 1, pad },
 	{ "QLinearConv", 8, 9, 1, 1, qlinearconv },
 	{ "QLinearMatMul", 8, 8, 1, 1, qlinearmatmul },
@@ -1481,8 +1492,10 @@ const OpEntry onnx_ops[] = {
 	{ "Slice", 3, 5, 1, 1, slice },
 	{ "Softmax", 1, 1, 1, 1, softmax },
 	{ "Split", 1, 2, 1, ONNX_MAXIN, split },
+	{ "Sqrt", 1, 1, 1, 1, sqrtop },
 	{ "Squeeze", 1, 2, 1, 1, squeeze },
 	{ "Sub", 2, 2, 1, 1, sub },
+	{ "Tanh", 1, 1, 1, 1, tanhop },
 	{ "Transpose", 1, 1, 1, 1, transpose },
 	{ "Unsqueeze", 1, 2, 1, 1, unsqueeze },
 };
