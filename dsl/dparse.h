@@ -34,6 +34,7 @@ typedef struct RuleHead {
 	Loc loc;
 	int prio;
 	double tol;             /* `within TOL`; 0: exact */
+	int once;               /* `once` */
 } RuleHead;
 
 typedef struct DParser {

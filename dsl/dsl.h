@@ -144,6 +144,7 @@ typedef struct Rule {
 	Variant *variants;
 	uint32_t index;         /* in priority order: the id in generated code */
 	double tol;             /* `within TOL`: graftc verify's tolerance; 0 exact */
+	int once;               /* `once`: fires at no node its own results built */
 } Rule;
 
 typedef struct SubPat {

@@ -1254,6 +1254,12 @@ rulefn(Emit *e, const Rule *ru, RuleFn *fn, const char *id)
 		mark(e, &body, e->r->m->files[ru->guard->loc.file], ru->guard->loc.line);
 	if (ru->guard || ru->kind == RK_RULE)
 		put(&body, 1, "rw->gfail = 0;");     /* what an earlier rule's guard left */
+	if (ru->kind == RK_RULE && ru->once) {
+		/* `once`: not at what its own results built */
+		e->usesv = 1;
+		put(&body, 1, fmt(e, "if (rw_onced(rw, v, %s))", id));
+		put(&body, 2, "return 0;");
+	}
 	if (ru->kind != RK_RULE) {
 		const char *rep = var.pat->kind == A_DOM ? "rw_report_dom" : "rw_report";
 		if (ru->guard)
@@ -1273,6 +1279,8 @@ rulefn(Emit *e, const Rule *ru, RuleFn *fn, const char *id)
 		else
 			put(&body, 1, fmt(e, "if (!%s || rw->gfail)", r));
 		put(&body, 2, "return 0;");
+		if (ru->once)
+			put(&body, 1, "rw_once(rw);");
 		put(&body, 1, fmt(e, "*rule = %s;", id));
 		put(&body, 1, fmt(e, "return %s;", r));
 	}

@@ -215,6 +215,7 @@ again:
 	"rule"       { locate(p, lloc); return T_RULE; }
 	"priority"   { locate(p, lloc); return T_PRIORITY; }
 	"within"     { locate(p, lloc); return T_WITHIN; }
+	"once"       { locate(p, lloc); return T_ONCE; }
 	"if"         { locate(p, lloc); return T_IF; }
 	"const"      { locate(p, lloc); return T_CONST; }
 	"var"        { locate(p, lloc); return T_VAR; }

@@ -615,11 +615,12 @@ r_prio(DParser *p, const RNum *n, int neg, const DLTYPE *l)
 }
 
 RuleHead
-r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio, const Ast *tol)
+r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio, const Ast *tol, int once)
 {
 	RuleHead h;
 
 	memset(&h, 0, sizeof h);
+	h.once = once;
 	if (name) {
 		h.name = str(p, name);
 		h.loc = LOC(l);
@@ -721,6 +722,7 @@ r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const D
 	}
 	ru->prio = h->prio;
 	ru->tol = h->tol;
+	ru->once = h->once;
 	ru->pat = pat;
 	ru->guard = guard;
 	ru->result = result;

@@ -53,7 +53,7 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 %token <num> INT "integer" FLOAT "float"
 %token END "end of line"
 %token RULESET "ruleset" INCLUDE "include" PATTERN "pattern" EXTERN "extern"
-%token PRED "pred" ACTION "action" RULE "rule" PRIORITY "priority" IF "if" WITHIN "within"
+%token PRED "pred" ACTION "action" RULE "rule" PRIORITY "priority" IF "if" WITHIN "within" ONCE "once"
 %token CONST "const" VAR "var" FOLD "fold_const" ATTRS "attrs"
 %token TRUE "True" FALSE "False" NONE "None"
 %token ARROW "=>" ELLIPSIS "..." EQ "==" NE "!=" LE "<=" GE ">="
@@ -65,7 +65,7 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 %type <list> spats pargs pargs_opt pelems lits lits_opt names names_opt eargs eargs_opt tdims
 %type <list> xparams xparams_opt
 %type <head> head
-%type <ival> prio_opt sint
+%type <ival> prio_opt sint once_opt
 
 %left OROR
 %left ANDAND
@@ -136,11 +136,18 @@ spats
 	| spats ',' pat                  { $$ = dsl_list_add(p, $1, $3); }
 	;
 
-/* head := ['rule' NAME ['priority' N] ['within' TOL] ':'] */
+/* head := ['rule' NAME ['once'] ['priority' N] ['within' TOL] ':'] */
 head
-	: %empty                         { $$ = r_head(p, NULL, NULL, 0, NULL); }
-	| RULE IDENT prio_opt within_opt ':'
-	                                 { $$ = r_head(p, &$2, &@2, $3, $4); }
+	: %empty                         { $$ = r_head(p, NULL, NULL, 0, NULL, 0); }
+	| RULE IDENT once_opt prio_opt within_opt ':'
+	                                 { $$ = r_head(p, &$2, &@2, $4, $5, $3); }
+	;
+
+/* once: the rule does not fire at what its own results built (TVM's
+** rewrite_once) */
+once_opt
+	: %empty                         { $$ = 0; }
+	| ONCE                           { $$ = 1; }
 	;
 
 /* within TOL: how far graftc verify lets the rewritten graph's outputs be

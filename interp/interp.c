@@ -730,6 +730,8 @@ leaf(IProg *p, Rw *rw, const INode *l, NodeId *vars, NodeId root, uint32_t *rule
 			p->trace(p->tracectx, ru->order, (uint32_t)(l->var - ru->variants), IT_GUARD);
 		return 0;
 	}
+	if (ru->once && rw_onced(rw, root, ru->order))
+		return 0;
 	r = rexpr(&e, ru->result);
 	same = r && !rw->gfail && dsl_may_unchange(l->var->pat, ru->result) && rw_unchanged(rw, r);
 	if (p->trace)
@@ -737,6 +739,8 @@ leaf(IProg *p, Rw *rw, const INode *l, NodeId *vars, NodeId root, uint32_t *rule
 		         !r || rw->gfail ? IT_RESULT : same ? IT_UNCHANGED : IT_MATCH);
 	if (!r || rw->gfail || same)
 		return 0;
+	if (ru->once)
+		rw_once(rw);
 	*rule = ru->order;
 	return r;
 }

@@ -531,6 +531,102 @@ rw_unchanged(Rw *rw, NodeId r)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- new types */
+
+typedef struct TyLog {
+	struct { NodeId node; TypeId type; } *v;
+	uint32_t n, cap;
+	NodeId why;             /* the user that did not take its operand */
+} TyLog;
+
+/* retype: the users at slots[0..n) (operands a rewrite gave a value of
+** another type) inferred again, and their users while their types
+** change, up to a function's result; TVM lets a rewrite change a type
+** where the users take it (a function's body, an op whose relation
+** accepts the new operand).  Old types into log; 0, with the user that
+** refused in log->why, when a user does not type-check, or a function
+** whose type changes is called (a global's callers, or a literal's). */
+static int
+retype(Module *m, const uint32_t *slots, uint32_t n, TyLog *log)
+{
+	NodeId *work = NULL;
+	uint32_t nw = 0, capw = 0;
+	Diag quiet;
+	int ok = 1;
+
+	ir_diag_init(&quiet, NULL, m);
+	log->n = 0;
+	log->why = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		ir_vgrow(&work, &capw, nw + 1);
+		work[nw++] = m->uses[slots[i]].user;
+	}
+	while (nw && ok) {
+		NodeId u = work[--nw];
+		TypeId t;
+		if (m->nodes[u].kind == NK_DEAD)
+			continue;
+		if (!(t = ir_infer_node(m, u, &quiet))) {
+			log->why = u;
+			ok = 0;
+			break;
+		}
+		if (t == m->nodes[u].type)
+			continue;
+		ir_vgrow(&log->v, &log->cap, log->n + 1);
+		log->v[log->n].node = u;
+		log->v[log->n++].type = m->nodes[u].type;
+		m->nodes[u].type = t;
+		if (m->nodes[u].kind == NK_FUNC) {
+			/* a global's new type: no caller may hold the old one */
+			for (uint32_t g = 0; g < m->nglobals && ok; g++)
+				if (m->globals[g].fn == u)
+					for (NodeId x = 1; x < m->nnodes && ok; x++)
+						if (m->nodes[x].kind == NK_GLOBAL && m->nodes[x].aux == m->globals[g].name &&
+						    m->firstuse[x]) {
+							log->why = x;
+							ok = 0;
+						}
+		}
+		IR_FOR_USES(m, u, slot) {
+			ir_vgrow(&work, &capw, nw + 1);
+			work[nw++] = m->uses[slot].user;
+		}
+	}
+	free(work);
+	ir_diag_free(&quiet);
+	return ok;
+}
+
+/* ---------------------------------------------------------------- once */
+
+/* oncemark: node x was built by rule (plus one) of a `once` rule, or not */
+static void
+oncemark(Rw *rw, NodeId x, uint32_t rule)
+{
+	if (!rule && x >= rw->caponce)
+		return;
+	if (x >= rw->caponce) {
+		uint32_t cap = rw->m->nnodes > x ? rw->m->nnodes : x + 1;
+		rw->once = ir_xrealloc(rw->once, cap * sizeof *rw->once);
+		memset(rw->once + rw->caponce, 0, (cap - rw->caponce) * sizeof *rw->once);
+		rw->caponce = cap;
+	}
+	rw->once[x] = rule;
+}
+
+int
+rw_onced(const Rw *rw, NodeId v, uint32_t rule)
+{
+	return v < rw->caponce && rw->once[v] == rule + 1;
+}
+
+void
+rw_once(Rw *rw)
+{
+	rw->firedonce = 1;
+}
+
 /* ---------------------------------------------------------------- dominators */
 
 /* operands: rw_pat() of p's n parts, from the one after p, against x's
@@ -1005,6 +1101,7 @@ scratch:
 void
 ir_rw_free(Rw *rw)
 {
+	free(rw->once);
 	free(rw->dom);
 	free(rw->domseen);
 	free(rw->domstack);
@@ -1210,6 +1307,9 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 	/* the budget is of rewrites: with ids reused the node count stays flat */
 	uint64_t *fired = ir_xcalloc(rs->nrules ? rs->nrules : 1, sizeof *fired);
 	char b1[256], b2[256];
+	uint32_t *kept = NULL, nkept = 0, capkept = 0, *moved = NULL, nmoved = 0, capmoved = 0;
+	TyLog tylog = { 0 };
+	int newtype;
 
 	ir_rw_init(&rw, m, rs, d);
 	seed(m, &w);
@@ -1238,6 +1338,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		m->ncreated = 0;
 		rw.root = n;
 		rw.gfail = 0;
+		rw.firedonce = 0;
 		r = rs->match(&rw, n, &rule);
 		if (rw.folddata) {
 			void *data = rw.folddata;
@@ -1283,12 +1384,7 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		}
 		if (rw.inplace && !(m->nodes[rw.inplace].type = ir_infer_node(m, rw.inplace, d)))
 			goto badresult;
-		if (m->nodes[r].type != m->nodes[n].type) {
-			ir_error(d, m->locs[n], "rule '%s' (%s:%u) replaced a %s with a %s", rs->rules[rule].name,
-			         rs->rules[rule].file, rs->rules[rule].line,
-			         ir_type_str(m, m->nodes[n].type, b1, sizeof b1), ir_type_str(m, m->nodes[r].type, b2, sizeof b2));
-			goto undo;
-		}
+		newtype = m->nodes[r].type != m->nodes[n].type;   /* its users decide, below */
 		/* what the rule built is one rewrite further down n's chain; only
 		   long chains pay for the signatures that find cycles */
 		if (m->nnodes > w.capin)
@@ -1316,7 +1412,50 @@ ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats)
 		if (++rewrites > budget)
 			goto overbudget;
 		fired[rule]++;
+		/* a result that holds the node it replaces (nn.relu(s) for the
+		   matched s) keeps those uses: the others move to the result */
+		nkept = 0;
+		for (uint32_t i = 0; i <= nmade; i++) {
+			NodeId x = i < nmade ? made[i] : rw.inplace;
+			if (!x || m->nodes[x].kind == NK_DEAD)
+				continue;
+			for (uint32_t k = 0; k < m->nodes[x].nargs; k++)
+				if (ir_arg(m, x, k) == n) {
+					ir_vgrow(&kept, &capkept, nkept + 2);
+					kept[nkept++] = x;
+					kept[nkept++] = k;
+					ir_set_arg(m, x, k, 0);
+				}
+		}
+		nmoved = 0;
+		IR_FOR_USES(m, n, slot) {
+			ir_vgrow(&moved, &capmoved, nmoved + 1);
+			moved[nmoved++] = slot;
+		}
 		ir_replace_uses(m, n, r);
+		for (uint32_t i = 0; i < nkept; i += 2)
+			ir_set_arg(m, kept[i], kept[i + 1], n);
+		if (newtype && !retype(m, moved, nmoved, &tylog)) {
+			/* a user does not take the new type: put the graph back */
+			for (uint32_t i = tylog.n; i-- > 0;)
+				m->nodes[tylog.v[i].node].type = tylog.v[i].type;
+			for (uint32_t i = 0; i < nmoved; i++)
+				ir_set_arg(m, m->uses[moved[i]].user, moved[i] - m->nodes[m->uses[moved[i]].user].args, n);
+			ir_error(d, m->locs[n], "rule '%s' (%s:%u) replaced a %s with a %s", rs->rules[rule].name,
+			         rs->rules[rule].file, rs->rules[rule].line,
+			         ir_type_str(m, m->nodes[n].type, b1, sizeof b1), ir_type_str(m, m->nodes[r].type, b2, sizeof b2));
+			if (tylog.why)
+				ir_note(d, m->locs[tylog.why], "which this %s does not take", rw_op(m, tylog.why) ?
+				        ir_ops[rw_op(m, tylog.why)].name : "node");
+			goto undo;
+		}
+		tylog.n = 0;
+		for (uint32_t i = 0; i < nmade; i++)
+			if (m->nodes[made[i]].kind != NK_DEAD)
+				oncemark(&rw, made[i], rw.firedonce ? rule + 1 : 0);
+		if (rw.inplace)
+			oncemark(&rw, rw.inplace, rw.firedonce ? rule + 1 : 0);
+		rw.firedonce = 0;
 		/* queue what changed, before reaping can reuse any id: the result,
 		   the nodes built for it, its users */
 		IR_FOR_USES(m, r, s)
@@ -1345,6 +1484,9 @@ undo:
 	if (rw.inplace)
 		undo(&rw);
 out:
+	free(kept);
+	free(moved);
+	free(tylog.v);
 	m->reuse = 0;
 	m->track = 0;
 	m->ncreated = 0;

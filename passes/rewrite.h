@@ -119,6 +119,10 @@ struct Rw {
 	/* ... and why it found none (RwDomWhy), at which nodes */
 	uint8_t domwhy;
 	NodeId domat, domother;
+	/* `once` rules: per node, the rule (plus one) whose result built it,
+	** and whether the rule that just matched is one */
+	uint32_t *once, caponce;
+	int firedonce;
 };
 
 /* Why rw_dominator() found no region: for --why-not. */
@@ -282,6 +286,14 @@ rw_report(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok)
 	if (rw->report)
 		rw->report(rw, rule, nodes, n, ok);
 }
+
+/* ---------------------------------------------------------------- once */
+
+/* A `once` rule does not fire at a node its own results built: whether
+** v is one (rule is the rule's index); and, as it fires, rw_once() has the
+** driver mark what its result builds. */
+int rw_onced(const Rw *rw, NodeId v, uint32_t rule);
+void rw_once(Rw *rw);
 
 /* ---------------------------------------------------------------- dominators */
 
