@@ -711,7 +711,9 @@ p_call(Parser *p, const Str *name, const YYLTYPE *l, List args)
 
 	if (!op) {
 		OpId s = ir_op_suggest(name->p, name->n);
-		if (s)
+		if (name->n == 2 && memcmp(name->p, "if", 2) == 0)
+			ir_error(p->d, LOC(l), "'if' is control flow, which graft's dataflow IR does not have");
+		else if (s)
 			ir_error(p->d, LOC(l), "unknown op '%.*s'; did you mean '%s'?", (int)name->n, name->p, ir_ops[s].name);
 		else
 			ir_error(p->d, LOC(l), "unknown op '%.*s'", (int)name->n, name->p);
