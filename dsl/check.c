@@ -568,6 +568,11 @@ domparts(Check *c, const Ast *a, int path)
 		if (a->nkid || a->s)
 			ir_error(c->d, a->loc, "const(...) and var(\"...\") cannot stand in a dominator's parent or path");
 		return;
+	case A_TUPLE:
+		for (uint32_t i = 0; i + 1 < a->nkid; i++)
+			if (a->kid[i]->kind == A_REST)
+				ir_error(c->d, a->kid[i]->loc, "in a dominator's parent or path, '...' is the last field");
+		break;
 	case A_TYPED:
 		if (a->kid[1])
 			ir_error(c->d, a->loc, "a dominator's parent or path may constrain dtypes, not shapes");
@@ -684,11 +689,14 @@ resolve(Check *c, Ast *a)
 			ir_error(c->d, a->loc, "an optional %s needs an argument to stand for it when absent", a->s);
 		break;
 	}
-	case A_TUPLE:
-		for (uint32_t i = 0; i + 1 < a->nkid; i++)
-			if (a->kid[i]->kind == A_REST)
-				ir_error(c->d, a->kid[i]->loc, "'...' must be the last field");
+	case A_TUPLE: {
+		/* one rest, anywhere: (xs..., last) takes the fields but the last */
+		uint32_t nrest = 0;
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (a->kid[i]->kind == A_REST && nrest++)
+				ir_error(c->d, a->kid[i]->loc, "a tuple pattern takes one '...'");
 		break;
+	}
 	case A_FN:
 		/* parameters are names or _, then ... for any more; attributes
 		   are literals; the body is a pattern */
@@ -1795,6 +1803,12 @@ subsumes(const Ast *a, const Ast *b, uint64_t *work)
 		uint32_t i = 0, j = 0;
 		if (a->kind == A_CALL && a->op != b->op)
 			return 0;
+		for (uint32_t k = 0; k + 1 < a->nkid; k++)
+			if (a->kid[k]->kind == A_REST)
+				return 0;       /* (xs..., last): not compared */
+		for (uint32_t k = 0; k + 1 < b->nkid; k++)
+			if (b->kid[k]->kind == A_REST)
+				return 0;
 		/* positional arguments pairwise; a's rest covers what is left */
 		for (;;) {
 			while (i < a->nkid && a->kid[i]->kind == A_ATTR)

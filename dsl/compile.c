@@ -251,7 +251,8 @@ inner(Build *b, const char *v)
 	b->inner[b->ninner++] = v;
 }
 
-/* args: load and walk a call's or tuple's operands from index 0 */
+/* args: load and walk a call's or tuple's operands from index 0; in a
+** tuple, the fields after a rest count from the end */
 static void
 args(Build *b, const Ast *a, const char *v)
 {
@@ -262,8 +263,26 @@ args(Build *b, const Ast *a, const char *v)
 		if (k->kind == A_ATTR)
 			continue;
 		if (k->kind == A_REST) {
-			if (k->s && isneeded(b, k->s))
+			uint32_t after = 0;
+			for (uint32_t j = i + 1; j < a->nkid; j++)
+				after += a->kid[j]->kind != A_ATTR;
+			if (k->s && isneeded(b, k->s)) {
 				bind(b, k->s, 2, v, 0, pos, k);
+				b->binds[b->nbinds - 1].end = after;
+			}
+			for (uint32_t j = i + 1; j < a->nkid; j++) {
+				const Ast *t = a->kid[j];
+				if (t->kind == A_ATTR || !needsvar(b, t))
+					continue;
+				{
+					const char *cv = fmt2(b, fmt1(b, "%s_e%%u", v), after);
+					Step *s = step(b, S_LOAD, cv);
+					s->v2 = v;
+					s->k = -(int)after;
+					walk(b, t, cv, 0);
+				}
+				after--;
+			}
 			break;
 		}
 		if (needsvar(b, k)) {

@@ -116,6 +116,7 @@ typedef struct Bind {
 	const char *var;        /* the C variable of the node (or call, or tuple) */
 	int attr;               /* kind 1: the attribute index */
 	uint32_t start;         /* kind 2: the first field in the rest */
+	uint32_t end;           /* kind 2: the fields after the rest */
 	OpId op;                /* kind 0: the op if the node is a matched call */
 	const Ast *at;          /* the pattern that bound it */
 	int used;               /* the guard or result reads it */

@@ -705,7 +705,7 @@ gexpr(Emit *e, const Ast *a)
 		if (strcmp(a->s, "len") == 0) {
 			const Bind *b = findbind(e, a->kid[0]->s);
 			e->usesm = 1;
-			return fmt(e, "((int64_t)rw_nargs(m, %s) - %u)", b ? b->var : "0", b ? b->start : 0);
+			return fmt(e, "((int64_t)rw_nargs(m, %s) - %u)", b ? b->var : "0", b ? b->start + b->end : 0);
 		}
 		if (strcmp(a->s, "shape") == 0) {
 			ir_error(e->r->d, a->loc, "shape(x) is compared with a list or indexed");
@@ -893,7 +893,10 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 		for (uint32_t i = 0; i < a->nkid; i++) {
 			if (a->kid[i]->kind == A_REST) {
 				const Bind *b = findbind(e, a->kid[i]->s);
-				put(o, ind, fmt(e, "rw_tb_rest(rw, %s, %u);", b ? b->var : "0", b ? b->start : 0));
+				if (b && b->end)
+					put(o, ind, fmt(e, "rw_tb_rest_to(rw, %s, %u, %u);", b->var, b->start, b->end));
+				else
+					put(o, ind, fmt(e, "rw_tb_rest(rw, %s, %u);", b ? b->var : "0", b ? b->start : 0));
 			} else {
 				put(o, ind, fmt(e, "rw_tb_add(rw, %s);", elems[i]));
 			}
@@ -1114,7 +1117,7 @@ fnof(Emit *e, const Rule *ru, uint32_t v, const char *id)
 				continue;       /* the parent's, captured in the function */
 			params[np++] = b->name;
 			dsl_map_put(&used, b->name, UINT32_MAX);     /* taken */
-			catf(&sig, " %s:%d:%d:%d:%u", b->name, b->kind, (int)b->op, b->attr, b->start);
+			catf(&sig, " %s:%d:%d:%d:%u:%u", b->name, b->kind, (int)b->op, b->attr, b->start, b->end);
 		}
 	}
 	dsl_map_free(&used);
@@ -1613,8 +1616,8 @@ render(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
 		for (uint32_t i = 0; i < d->nloads; i++) {
 			const Step *l = d->loads[i];
 			e->usesm = 1;
-			if (l->k < 0)   /* a function's body: its last operand */
-				put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, rw_nargs(m, %s) - 1);", l->v, l->v2, l->v2));
+			if (l->k < 0)   /* from the end: a function's body, a field after a rest */
+				put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, rw_nargs(m, %s) - %d);", l->v, l->v2, l->v2, -l->k));
 			else
 				put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, %d);", l->v, l->v2, l->k));
 			if (dsl_map_get(&f->decl, l->v) == UINT32_MAX) {

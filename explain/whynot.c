@@ -185,8 +185,23 @@ operands(Walk *w, const Ast *a, NodeId n, const char *what)
 		if (k->kind == A_ATTR)
 			continue;
 		if (k->kind == A_REST) {
+			/* the fields after it, from the end */
+			uint32_t after = 0, na = m->nodes[n].nargs;
 			if (k->s)
 				bind(w, k->s, n, -1);
+			for (uint32_t j = i + 1; j < a->nkid; j++)
+				after += a->kid[j]->kind != A_ATTR;
+			if (pos + after > na)
+				return fail(w, a, n, "%s has %u field%s; the pattern wants at least %u", what, na, na == 1 ? "" : "s",
+				            pos + after);
+			for (uint32_t j = i + 1; j < a->nkid; j++) {
+				if (a->kid[j]->kind == A_ATTR)
+					continue;
+				snprintf(where, sizeof where, "field %u of %s", na - after, what);
+				if (!pm(w, a->kid[j], ir_arg(m, n, na - after), where))
+					return 0;
+				after--;
+			}
 			return 1;
 		}
 		if (pos >= m->nodes[n].nargs)

@@ -359,13 +359,15 @@ eattr(const Env *e, const Ast *a, NodeId *n, int *k, OpId *op)
 	return 1;
 }
 
-/* restof: a rest name's list node and first field into *start */
+/* restof: a rest name's list node, its first field into *start and the
+** fields after it into *end */
 static NodeId
-restof(const Env *e, const Ast *a, uint32_t *start)
+restof(const Env *e, const Ast *a, uint32_t *start, uint32_t *end)
 {
 	const Bind *b = e->leaf->nb[a->id];
 
 	*start = b ? b->start : 0;
+	*end = b ? b->end : 0;
 	return b ? e->vars[e->leaf->nslot[a->id]] : 0;
 }
 
@@ -528,7 +530,7 @@ gexpr(const Env *e, const Ast *a)
 		ir_die("interp: operator %d", (int)a->i);
 	}
 	case A_CALL: {
-		uint32_t start;
+		uint32_t start, end;
 		n = a->nkid && a->id != B_PRESENT ? nodeof(e, a->kid[0]) : 0;
 		switch (a->id) {
 		case B_FLOOR: return fval(floor(asf(gexpr(e, a->kid[0]))));
@@ -543,8 +545,8 @@ gexpr(const Env *e, const Ast *a)
 		case B_USES: return ival((int64_t)ir_nuses(m, n));
 		case B_PRESENT: return ival(e->leaf->nb[a->kid[0]->id] != NULL);
 		case B_LEN:
-			n = restof(e, a->kid[0], &start);
-			return ival((int64_t)rw_nargs(m, n) - start);
+			n = restof(e, a->kid[0], &start, &end);
+			return ival((int64_t)rw_nargs(m, n) - start - end);
 		}
 		return ival(callext(e, a, 0) != 0);
 	}
@@ -661,9 +663,12 @@ rexpr(const Env *e, const Ast *a)
 		rw_tb_begin(rw, &mark);
 		for (uint32_t i = 0; i < a->nkid; i++)
 			if (a->kid[i]->kind == A_REST) {
-				uint32_t start;
-				NodeId t = a->kid[i]->s ? restof(e, a->kid[i], &start) : 0;
-				rw_tb_rest(rw, t, t ? start : 0);
+				uint32_t start, end;
+				NodeId t = a->kid[i]->s ? restof(e, a->kid[i], &start, &end) : 0;
+				if (t && end)
+					rw_tb_rest_to(rw, t, start, end);
+				else
+					rw_tb_rest(rw, t, t ? start : 0);
 			} else {
 				rw_tb_add(rw, el[i]);
 			}
@@ -758,8 +763,8 @@ run(IProg *p, const ITree *t, Rw *rw, NodeId v, uint32_t *rule)
 	vars[0] = v;
 	while (n) {
 		for (uint32_t i = 0; i < n->nloads; i++)
-			vars[n->loads[i].slot] = rw_arg(m, vars[n->loads[i].from], n->loads[i].k != UINT32_MAX ? n->loads[i].k :
-			                                rw_nargs(m, vars[n->loads[i].from]) - 1);
+			vars[n->loads[i].slot] = rw_arg(m, vars[n->loads[i].from], (int32_t)n->loads[i].k >= 0 ? n->loads[i].k :
+			                                rw_nargs(m, vars[n->loads[i].from]) - (uint32_t)-(int32_t)n->loads[i].k);
 		if (n->kind == D_SHARED) {
 			n = n->yes;
 			continue;

@@ -471,6 +471,17 @@ rw_tb_rest(Rw *rw, NodeId t, uint32_t start)
 		rw_tb_add(rw, rw_arg(rw->m, t, i));
 }
 
+void
+rw_tb_rest_to(Rw *rw, NodeId t, uint32_t start, uint32_t end)
+{
+	if (!t) {
+		rw->gfail = 1;
+		return;
+	}
+	for (uint32_t i = start; i + end < rw->m->nodes[t].nargs; i++)
+		rw_tb_add(rw, rw_arg(rw->m, t, i));
+}
+
 NodeId
 rw_tb_end(Rw *rw, uint32_t mark)
 {

@@ -400,6 +400,8 @@ NodeId rw_getitem(Rw *rw, NodeId t, uint32_t i);
 void rw_tb_begin(Rw *rw, uint32_t *mark);
 void rw_tb_add(Rw *rw, NodeId n);
 void rw_tb_rest(Rw *rw, NodeId t, uint32_t start);
+/* rw_tb_rest, but for the last end fields of t: a rest before fields */
+void rw_tb_rest_to(Rw *rw, NodeId t, uint32_t start, uint32_t end);
 NodeId rw_tb_end(Rw *rw, uint32_t mark);
 NodeId rw_fold(Rw *rw, NodeId n);
 /* Whether r, the result a rule built for rw->root, is the root itself or a
