@@ -601,6 +601,25 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 		*r = a / b;
 		return 1;
 	}
+	if (op == OP_POWER) {
+		/* by squaring, wrapping as the dtype does; a negative exponent
+		   gives 0 but for a base of 1 or -1 (as integer division would) */
+		uint64_t x = (uint64_t)a, y = 1;
+		if (b < 0) {
+			*r = a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
+			return 1;
+		}
+		for (uint64_t e = (uint64_t)b; e; e >>= 1, x *= x)
+			if (e & 1)
+				y *= x;
+		*r = (int64_t)y;
+		return 1;
+	}
+	if (op == OP_MAXIMUM || op == OP_MINIMUM) {
+		int agt = ir_dtype_kind[dt] == 'u' ? (uint64_t)a > (uint64_t)b : a > b;
+		*r = (op == OP_MAXIMUM) == agt ? a : b;
+		return 1;
+	}
 	if (!exact || bits < 32) {
 		*r = op == OP_ADD ? wadd(a, b) : op == OP_SUBTRACT ? (int64_t)((uint64_t)a - (uint64_t)b)
 		   : wmul(a, b);
@@ -620,6 +639,9 @@ farith(OpId op, double a, double b)
 	case OP_ADD: return a + b;
 	case OP_SUBTRACT: return a - b;
 	case OP_MULTIPLY: return a * b;
+	case OP_MAXIMUM: return isnan(a) ? a : isnan(b) ? b : a > b ? a : b;
+	case OP_MINIMUM: return isnan(a) ? a : isnan(b) ? b : a < b ? a : b;
+	case OP_POWER: return pow(a, b);
 	default: return a / b;
 	}
 }
@@ -889,6 +911,8 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 			case OP_LOG: y = log(x); break;
 			case OP_ABS: y = fabs(x); break;
 			case OP_NEGATIVE: y = -x; break;
+			case OP_FLOOR: y = floor(x); break;
+			case OP_CEIL: y = ceil(x); break;
 			default: y = 1.0 / sqrt(x); break;
 			}
 		} else {
@@ -901,6 +925,8 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 			case OP_LOG: f = logf(f); break;
 			case OP_ABS: f = fabsf(f); break;
 			case OP_NEGATIVE: f = -f; break;
+			case OP_FLOOR: f = floorf(f); break;
+			case OP_CEIL: f = ceilf(f); break;
 			default: f = 1.0f / sqrtf(f); break;
 			}
 			y = f;
@@ -2523,14 +2549,17 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	if (o->op != OP_SPLIT && o->op != OP_NN_BATCH_NORM && !ref_vshape(c->m, o->type, r))
 		return fail(c, o, "the result is not a tensor of known shape");
 	switch (o->op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: bad = arith(c, o, a, r); break;
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
+	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: bad = arith(c, o, a, r); break;
 	case OP_NN_BIAS_ADD: bad = biasadd(c, o, a, r); break;
 	case OP_CAST: bad = cast(c, o, a, r); break;
 	case OP_CLIP: bad = clip(c, o, a, r); break;
 	case OP_NN_RELU: bad = relu(c, o, a, r); break;
 	case OP_NN_LEAKY_RELU: bad = leakyrelu(c, o, a, r); break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT:
-	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: bad = unary(c, o, a, r); break;
+	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
+		bad = unary(c, o, a, r);
+		break;
 	case OP_QNN_QUANTIZE: bad = quantize(c, o, a, r); break;
 	case OP_QNN_DEQUANTIZE: bad = dequantize(c, o, a, r); break;
 	case OP_QNN_REQUANTIZE: bad = requantize(c, o, a, r); break;
@@ -2590,7 +2619,11 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 #define REFUSE(...) do { ir_error(d, m->locs[n], __VA_ARGS__); return 1; } while (0)
 	switch (nd->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_NN_BIAS_ADD:
-	case OP_CLIP: case OP_NN_RELU: case OP_NN_LEAKY_RELU:
+	case OP_CLIP: case OP_NN_RELU: case OP_NN_LEAKY_RELU: case OP_MAXIMUM: case OP_MINIMUM:
+		if (dt == DT_BOOL)
+			REFUSE("the ref backend cannot run %s on bool tensors", name);
+		break;
+	case OP_POWER:
 		if (dt == DT_BOOL)
 			REFUSE("the ref backend cannot run %s on bool tensors", name);
 		break;
@@ -2599,7 +2632,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[in]);
 		break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
-	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
+	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
 		if (!isflt(dt))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
 		break;

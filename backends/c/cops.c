@@ -292,7 +292,8 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 {
 	const Leaf *a = cg_leaf(f, i, 0), *b = cg_leaf(f, i, 1), *o = cg_out(f, i);
 	const Leaf *in[2] = { a, b };
-	const char *sym = op == OP_ADD ? "+" : op == OP_SUBTRACT ? "-" : op == OP_MULTIPLY ? "*" : "/";
+	const char *sym = op == OP_ADD ? "+" : op == OP_SUBTRACT ? "-" : op == OP_MULTIPLY ? "*" : op == OP_MAXIMUM ? ">" :
+	                  op == OP_MINIMUM ? "<" : "/";
 	const char *t = cg_ctype(o->dt);
 	char na[64], nb[64], no[64];
 	Ew e;
@@ -303,7 +304,15 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 	cg_name(g, f, b, nb);
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 2, &e);
-	if (isflt(o->dt)) {
+	if (op == OP_POWER && !isflt(o->dt))
+		return refuse(g, i, "on integer tensors");
+	if (op == OP_MAXIMUM || op == OP_MINIMUM) {
+		/* NaN in, NaN out, as the reference */
+		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
+		cg_line(g, f, "%s[%s] = x != x ? x : y != y ? y : x %s y ? x : y;", no, e.oi, sym);
+	} else if (op == OP_POWER) {
+		cg_line(g, f, "%s[%s] = pow%s(%s[%s], %s[%s]);", no, e.oi, o->dt == DT_FLOAT32 ? "f" : "", na, e.ix[0], nb, e.ix[1]);
+	} else if (isflt(o->dt)) {
 		cg_line(g, f, "%s[%s] = %s[%s] %s %s[%s];", no, e.oi, na, e.ix[0], sym, nb, e.ix[1]);
 	} else if (op == OP_DIVIDE) {
 		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
@@ -365,7 +374,8 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 	if (op != OP_CAST && a->dt == DT_BOOL)
 		return refuse(g, i, "on bool tensors");
 	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU ||
-	     op == OP_SQRT || op == OP_LOG || op == OP_ABS || op == OP_NEGATIVE) && !isflt(o->dt))
+	     op == OP_SQRT || op == OP_LOG || op == OP_ABS || op == OP_NEGATIVE || op == OP_FLOOR || op == OP_CEIL) &&
+	    !isflt(o->dt))
 		return refuse(g, i, "on integer tensors");
 	cg_name(g, f, a, na);
 	cg_name(g, f, o, no);
@@ -420,6 +430,10 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "%s[%s] = fabs%s(%s);", no, e.oi, fs, x);
 		else if (op == OP_NEGATIVE)
 			cg_line(g, f, "%s[%s] = -%s;", no, e.oi, x);
+		else if (op == OP_FLOOR)
+			cg_line(g, f, "%s[%s] = floor%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_CEIL)
+			cg_line(g, f, "%s[%s] = ceil%s(%s);", no, e.oi, fs, x);
 		else
 			cg_line(g, f, "%s[%s] = %s / sqrt%s(%s);", no, e.oi, one, fs, x);
 		break;
@@ -1606,9 +1620,11 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 
 	switch (op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
+	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER:
 		return binop(g, f, i, op);
 	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
 	case OP_RSQRT: case OP_NN_LEAKY_RELU: case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
+	case OP_FLOOR: case OP_CEIL:
 		return unary(g, f, i, op);
 	case OP_NN_BIAS_ADD: return biasadd(g, f, i);
 	case OP_QNN_QUANTIZE: return quantize(g, f, i);

@@ -621,7 +621,9 @@ typedef struct Ew {
 	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
 } Ew;
 
-/* binary: add, subtract, multiply, divide */
+static LLVMValueRef fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt);
+
+/* binary: add, subtract, multiply, divide, maximum, minimum, power */
 static LLVMValueRef
 ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 {
@@ -633,8 +635,21 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 		case OP_ADD: return LLVMBuildFAdd(g->b, a, b, "");
 		case OP_SUBTRACT: return LLVMBuildFSub(g->b, a, b, "");
 		case OP_MULTIPLY: return LLVMBuildFMul(g->b, a, b, "");
+		case OP_MAXIMUM: case OP_MINIMUM: {
+			/* NaN in, NaN out, as the reference */
+			LLVMValueRef an = LLVMBuildFCmp(g->b, LLVMRealUNO, a, a, ""), bn = LLVMBuildFCmp(g->b, LLVMRealUNO, b, b, "");
+			LLVMValueRef gt = LLVMBuildFCmp(g->b, e->op == OP_MAXIMUM ? LLVMRealOGT : LLVMRealOLT, a, b, "");
+			return LLVMBuildSelect(g->b, an, a, LLVMBuildSelect(g->b, bn, b, LLVMBuildSelect(g->b, gt, a, b, ""), ""), "");
+		}
+		case OP_POWER: return fcall2(g, "llvm.pow", a, b, e->dt);
 		default: return LLVMBuildFDiv(g->b, a, b, "");
 		}
+	}
+	if (e->op == OP_MAXIMUM || e->op == OP_MINIMUM) {
+		int sgn = ir_dtype_kind[e->dt] == 'i';
+		LLVMValueRef gt = LLVMBuildICmp(g->b, e->op == OP_MAXIMUM ? (sgn ? LLVMIntSGT : LLVMIntUGT) :
+		                                (sgn ? LLVMIntSLT : LLVMIntULT), a, b, "");
+		return LLVMBuildSelect(g->b, gt, a, b, "");
 	}
 	switch (e->op) {
 	case OP_ADD: return LLVMBuildAdd(g->b, a, b, "");
@@ -658,6 +673,17 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 		return LLVMBuildUDiv(g->b, a, b, "");
 	}
 	}
+}
+
+/* fcall2: llvm.NAME of two float arguments */
+static LLVMValueRef
+fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt)
+{
+	char name[32];
+	LLVMValueRef a[2] = { x, y };
+
+	snprintf(name, sizeof name, "%s.f%d", base, dt == DT_FLOAT64 ? 64 : 32);
+	return callf(g, name, elty(g, dt), a, 2);
 }
 
 /* fcall1: a float math function of one argument (llvm.NAME or libm) */
@@ -687,6 +713,8 @@ ew_unary(G *g, const void *ctx, LLVMValueRef *x)
 	case OP_EXP: return fcall1(g, "llvm.exp", v, e->dt);
 	case OP_RSQRT: return LLVMBuildFDiv(g->b, one, fcall1(g, "llvm.sqrt", v, e->dt), "");
 	case OP_SQRT: return fcall1(g, "llvm.sqrt", v, e->dt);
+	case OP_FLOOR: return fcall1(g, "llvm.floor", v, e->dt);
+	case OP_CEIL: return fcall1(g, "llvm.ceil", v, e->dt);
 	case OP_LOG: return fcall1(g, "llvm.log", v, e->dt);
 	case OP_ABS: return fcall1(g, "llvm.fabs", v, e->dt);
 	case OP_NEGATIVE: return LLVMBuildFNeg(g->b, v, "");
@@ -2492,10 +2520,14 @@ call(G *g, Scope *s, NodeId n)
 	e.dt = c.adt[0];
 	e.odt = c.odt;
 	switch (nd->op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
+		return ewise(g, &c, 2, ew_binary, &e);
+	case OP_POWER:
+		if (isint(e.dt))
+			break;
 		return ewise(g, &c, 2, ew_binary, &e);
 	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH:
-	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
+	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
 		if (isint(e.dt))
 			break;
 		return ewise(g, &c, 1, ew_unary, &e);
@@ -2539,7 +2571,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_QNN_CONV2D: return conv2d(g, &c, 1);
 	default: break;
 	}
-	refuse(g, n, isint(e.dt) && nd->op != OP_NONE && (ir_ops[nd->op].flags & OPF_ELEM) ? "integer operands are not supported"
+	refuse(g, n, isint(e.dt) && nd->op != OP_NONE && (ir_ops[nd->op].flags & OPF_ELEM) ? "on integer operands it is not supported"
 	                                                                                   : "the op is not supported");
 	return ir_type(m, c.ot)->kind == TY_TENSOR ? tensorbuf(g, c.ot) : (Val){ 0 };
 }

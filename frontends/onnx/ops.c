@@ -366,6 +366,34 @@ static int absop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { re
 static int neg(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_NEGATIVE, in, out); }
 static int expop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_EXP, in, out); }
 static int tanhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_TANH, in, out); }
+static int floorop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_FLOOR, in, out); }
+static int ceilop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_CEIL, in, out); }
+/* Pow: the exponent may be of another dtype than the base, whose dtype the
+** result has: it is cast to it (Relay's power takes one dtype) */
+static int
+pow_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId e = in[1];
+	if (dtype(im, e) != dtype(im, in[0])) {
+		AttrId at = ir_attr_defaults(im->m, OP_CAST);
+		setdt(im, OP_CAST, at, "dtype", dtype(im, in[0]));
+		if (!(e = onnx_mk(im, OP_CAST, &e, 1, at)))
+			return -1;
+	}
+	return (out[0] = mk2(im, OP_POWER, in[0], e)) ? 0 : -1;
+}
+
+/* Max, Min: maximum or minimum of the inputs, pairwise from the first */
+static int
+fold2(Imp *im, OpId op, const NodeId *in, int nin, NodeId *out)
+{
+	NodeId r = in[0];
+	for (int i = 1; i < nin && r; i++)
+		r = mk2(im, op, r, in[i]);
+	return (out[0] = r) ? 0 : -1;
+}
+static int maxop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return fold2(im, OP_MAXIMUM, in, nin, out); }
+static int minop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return fold2(im, OP_MINIMUM, in, nin, out); }
 
 /* Add, Sub, Mul, Div: numpy broadcasting, as Relay's */
 static int add(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_ADD, in[0], in[1])) ? 0 : -1; }
@@ -1460,6 +1488,7 @@ const OpEntry onnx_ops[] = {
 	{ "Add", 2, 2, 1, 1, add },
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
 	{ "Cast", 1, 1, 1, 1, cast },
+	{ "Ceil", 1, 1, 1, 1, ceilop },
 	{ "Clip", 1, 3, 1, 1, clip },
 	{ "Concat", 1, ONNX_MAXIN, 1, 1, concat },
 	{ "Constant", 0, 0, 1, 1, constant },
@@ -1470,6 +1499,7 @@ const OpEntry onnx_ops[] = {
 	{ "Div", 2, 2, 1, 1, dvd },
 	{ "Exp", 1, 1, 1, 1, expop },
 	{ "Flatten", 1, 1, 1, 1, flatten },
+	{ "Floor", 1, 1, 1, 1, floorop },
 	{ "Gemm", 2, 3, 1, 1, gemm },
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
 	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
@@ -1477,10 +1507,13 @@ const OpEntry onnx_ops[] = {
 	{ "Log", 1, 1, 1, 1, logop },
 	{ "MatMul", 2, 2, 1, 1, matmulf },
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
+	{ "Max", 1, ONNX_MAXIN, 1, 1, maxop },
 	{ "MaxPool", 1, 1, 1, 1, maxpool },
+	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
 	{ "Pad", 1, 4, 1, 1, pad },
+	{ "Pow", 2, 2, 1, 1, pow_ },
 	{ "QLinearConv", 8, 9, 1, 1, qlinearconv },
 	{ "QLinearMatMul", 8, 8, 1, 1, qlinearmatmul },
 	{ "QuantizeLinear", 2, 3, 1, 1, quantize },
