@@ -947,10 +947,7 @@ canon(FILE *f, const Ast *a)
 	case A_ATTR: fprintf(f, "%s=", a->s); canon(f, a->kid[0]); return;
 	case A_GETITEM:
 		canon(f, a->kid[0]);
-		if (a->i < 0)
-			fputs("._", f);
-		else
-			fprintf(f, ".%lld", (long long)a->i);
+		dsl_print_field(f, a);
 		return;
 	case A_TYPED:
 		canon(f, a->kid[0]);

@@ -251,6 +251,21 @@ inner(Build *b, const char *v)
 	b->inner[b->ninner++] = v;
 }
 
+/* operand: load operand k of v (k < 0: counted from the end) into cv, and
+** walk pattern p there, when p needs its node */
+static void
+operand(Build *b, const char *v, int k, const char *cv, const Ast *p)
+{
+	Step *s;
+
+	if (!needsvar(b, p))
+		return;
+	s = step(b, S_LOAD, cv);
+	s->v2 = v;
+	s->k = k;
+	walk(b, p, cv, 0);
+}
+
 /* args: load and walk a call's or tuple's operands from index 0; in a
 ** tuple, the fields after a rest count from the end */
 static void
@@ -271,28 +286,40 @@ args(Build *b, const Ast *a, const char *v)
 				b->binds[b->nbinds - 1].end = after;
 			}
 			for (uint32_t j = i + 1; j < a->nkid; j++) {
-				const Ast *t = a->kid[j];
-				if (t->kind == A_ATTR || !needsvar(b, t))
+				if (a->kid[j]->kind == A_ATTR)
 					continue;
-				{
-					const char *cv = fmt2(b, fmt1(b, "%s_e%%u", v), after);
-					Step *s = step(b, S_LOAD, cv);
-					s->v2 = v;
-					s->k = -(int)after;
-					walk(b, t, cv, 0);
-				}
+				operand(b, v, -(int)after, fmt2(b, fmt1(b, "%s_e%%u", v), after), a->kid[j]);
 				after--;
 			}
 			break;
 		}
-		if (needsvar(b, k)) {
-			const char *cv = child(b, v, pos);
-			Step *s = step(b, S_LOAD, cv);
-			s->v2 = v;
-			s->k = (int)pos;
-			walk(b, k, cv, 0);
-		}
+		operand(b, v, (int)pos, child(b, v, pos), k);
 		pos++;
+	}
+}
+
+/* callshape: the steps that say the node in v is of kind (a call of any
+** op or of a function, a tuple) with a's operands: at least those but a
+** `...` */
+static void
+callshape(Build *b, const Ast *a, const char *v, int root, int kind)
+{
+	uint32_t n = 0;
+	int rest = 0;
+	Step *s;
+
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i]->kind == A_REST)
+			rest = 1;
+		else
+			n++;
+	if (!root)
+		step(b, S_KIND, v)->k = kind;
+	inner(b, v);
+	if (n || !rest) {       /* "at least 0 operands" asks nothing */
+		s = step(b, S_NARGS, v);
+		s->n = n;
+		s->atleast = (uint8_t)rest;
 	}
 }
 
@@ -381,63 +408,22 @@ walk(Build *b, const Ast *a, const char *v, int root)
 			const Ast *k = a->kid[i];
 			if (k->kind == A_ATTR || k->kind == A_REST)
 				continue;
-			if (needsvar(b, k)) {
-				const char *cv = child(b, v, pos);
-				Step *s = step(b, S_LOAD, cv);
-				s->v2 = v;
-				s->k = (int)pos;
-				walk(b, k, cv, 0);
-			}
+			operand(b, v, (int)pos, child(b, v, pos), k);
 			pos++;
 		}
-		if (needsvar(b, body)) {
-			const char *cv = fmt1(b, "%s_body", v);
-			Step *s = step(b, S_LOAD, cv);
-			s->v2 = v;
-			s->k = -1;
-			walk(b, body, cv, 0);
-		}
+		operand(b, v, -1, fmt1(b, "%s_body", v), body);
 		return;
 	}
-	case A_CALLFN: {
-		uint32_t n = 0;
-		int rest = 0;
-		for (uint32_t i = 0; i < a->nkid; i++)
-			if (a->kid[i]->kind == A_REST)
-				rest = 1;
-			else
-				n++;
-		if (!root)
-			step(b, S_KIND, v)->k = NK_CALLFN;
-		inner(b, v);
-		{
-			Step *s = step(b, S_NARGS, v);
-			s->n = n;
-			s->atleast = (uint8_t)rest;
-		}
+	case A_CALLFN:
+		callshape(b, a, v, root, NK_CALLFN);
 		args(b, a, v);
 		return;
-	}
 	case A_GLOBAL:
 		step(b, S_KIND, v)->k = NK_GLOBAL;
 		step(b, S_VARNAME, v)->lit = a;
 		return;
 	case A_ANYCALL: {
-		uint32_t n = 0;
-		int rest = 0;
-		for (uint32_t i = 0; i < a->nkid; i++)
-			if (a->kid[i]->kind == A_REST)
-				rest = 1;
-			else
-				n++;
-		if (!root)
-			step(b, S_KIND, v)->k = NK_CALL;
-		inner(b, v);
-		{
-			Step *s = step(b, S_NARGS, v);
-			s->n = n;
-			s->atleast = (uint8_t)rest;
-		}
+		callshape(b, a, v, root, NK_CALL);
 		if (a->i >= 0)
 			step(b, S_OPKIND, v)->n = a->i;
 		args(b, a, v);
@@ -460,26 +446,10 @@ walk(Build *b, const Ast *a, const char *v, int root)
 		}
 		return;
 	}
-	case A_TUPLE: {
-		uint32_t n = 0;
-		int rest = 0;
-		Step *s;
-		for (uint32_t i = 0; i < a->nkid; i++)
-			if (a->kid[i]->kind == A_REST)
-				rest = 1;
-			else
-				n++;
-		if (!root)
-			step(b, S_KIND, v)->k = NK_TUPLE;
-		inner(b, v);
-		if (n || !rest) {       /* "at least 0 fields" asks nothing */
-			s = step(b, S_NARGS, v);
-			s->n = n;
-			s->atleast = (uint8_t)rest;
-		}
+	case A_TUPLE:
+		callshape(b, a, v, root, NK_TUPLE);
 		args(b, a, v);
 		return;
-	}
 	case A_CALL: {
 		uint32_t first;
 		if (!root)
@@ -619,6 +589,31 @@ dsl_rwpat(Rules *r, const Ast *a, DomPat *out, NameMap *caps)
 {
 	(void)r;
 	rwpat(a, out, caps);
+}
+
+uint32_t
+dsl_domparts(Rules *r, const Ast *dom, DomPat *parent, DomPat *path)
+{
+	NameMap caps = { 0 }, none = { 0 };
+	uint32_t n;
+
+	memset(parent, 0, sizeof *parent);
+	memset(path, 0, sizeof *path);
+	dsl_rwpat(r, dom->kid[3], parent, &caps);
+	dsl_rwpat(r, dom->kid[1], path, &none);
+	n = caps.n;
+	dsl_map_free(&caps);
+	dsl_map_free(&none);
+	return n;
+}
+
+void
+dsl_domfree(DomPat *parent, DomPat *path)
+{
+	free(parent->v);
+	free(parent->lits);
+	free(path->v);
+	free(path->lits);
 }
 
 /* ---------------------------------------------------------------- trie */

@@ -100,5 +100,10 @@ typedef struct DomPat {
 	uint32_t n, cap;
 } DomPat;
 void dsl_rwpat(Rules *r, const Ast *a, DomPat *out, NameMap *caps);
+/* The parent and path of dominator pattern dom (an A_DOM) as rw_pat()
+** data; returns how many names the parent captures.  dsl_domfree()
+** frees both. */
+uint32_t dsl_domparts(Rules *r, const Ast *dom, DomPat *parent, DomPat *path);
+void dsl_domfree(DomPat *parent, DomPat *path);
 
 #endif

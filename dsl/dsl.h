@@ -250,6 +250,8 @@ int dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o);
 DType dsl_scalar_ctor(const char *name);
 /* Writes a pattern, guard or result in rules syntax. */
 void dsl_print(FILE *f, const Ast *a);
+/* The field of projection a as patterns write it: ".N", or "._" for any. */
+void dsl_print_field(FILE *f, const Ast *a);
 
 void dsl_rules_init(Rules *r, Module *m, Diag *d);
 /* graftc fmt: text (len bytes) in canonical layout into *out (malloc'ed,

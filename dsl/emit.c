@@ -365,6 +365,15 @@ opstr(int op)
 }
 
 void
+dsl_print_field(FILE *f, const Ast *a)
+{
+	if (a->i < 0)
+		fputs("._", f);
+	else
+		fprintf(f, ".%lld", (long long)a->i);
+}
+
+void
 dsl_print(FILE *f, const Ast *a)
 {
 	char buf[64];
@@ -428,10 +437,7 @@ dsl_print(FILE *f, const Ast *a)
 		break;
 	case A_GETITEM:
 		dsl_print(f, a->kid[0]);
-		if (a->i < 0)
-			fputs("._", f);
-		else
-			fprintf(f, ".%lld", (long long)a->i);
+		dsl_print_field(f, a);
 		break;
 	case A_TYPED:
 		dsl_print(f, a->kid[0]);
@@ -1191,24 +1197,15 @@ domtable(Emit *e, Out *o, const char *name, const DomPat *d)
 static uint32_t
 domtables(Emit *e, Out *o, const char *fn, const Ast *dom)
 {
-	NameMap caps = { 0 }, none = { 0 };
-	DomPat pp = { 0 }, qq = { 0 };
-	uint32_t n;
+	DomPat pp, qq;
+	uint32_t n = dsl_domparts(e->r, dom, &pp, &qq);
 
-	dsl_rwpat(e->r, dom->kid[3], &pp, &caps);
-	dsl_rwpat(e->r, dom->kid[1], &qq, &none);
 	put(o, 0, "");
 	put(o, 0, fmt(e, "/* %s: dominates()'s parent, %s, and path, %s */", fn, printed(e, dom->kid[3]),
 	              printed(e, dom->kid[1])));
 	domtable(e, o, fmt(e, "%s_parent", fn), &pp);
 	domtable(e, o, fmt(e, "%s_path", fn), &qq);
-	n = caps.n;
-	dsl_map_free(&caps);
-	dsl_map_free(&none);
-	free(pp.v);
-	free(pp.lits);
-	free(qq.v);
-	free(qq.lits);
+	dsl_domfree(&pp, &qq);
 	return n;
 }
 

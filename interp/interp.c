@@ -924,11 +924,9 @@ tnode(Tr *tr, const DNode *d)
 			if (tr->t->rows[i].rule == ru && tr->t->rows[i].variant == d->variant)
 				row = &tr->t->rows[i];
 		if (var->pat->kind == A_DOM) {
-			NameMap caps = { 0 }, none = { 0 };
-			DomPat pp = { 0 }, qq = { 0 };
+			DomPat pp, qq;
 			RwPat *v;
-			dsl_rwpat(r, var->pat->kid[3], &pp, &caps);
-			dsl_rwpat(r, var->pat->kid[1], &qq, &none);
+			uint32_t ncaps = dsl_domparts(r, var->pat, &pp, &qq);
 			for (uint32_t i = 0; i < pp.n; i++)
 				if (pp.v[i].kind == RP_ATTR)
 					pp.v[i].b = litid(tr->p, pp.lits[i]);
@@ -940,19 +938,14 @@ tnode(Tr *tr, const DNode *d)
 			memcpy(v + pp.n, qq.v, qq.n * sizeof *v);
 			n->dparent = v;
 			n->dpath = v + pp.n;
-			n->ndcaps = caps.n < 64 ? caps.n : 64;
-			n->dslot = ir_arena_alloc(&r->arena, (caps.n ? caps.n : 1) * sizeof *n->dslot);
+			n->ndcaps = ncaps < 64 ? ncaps : 64;
+			n->dslot = ir_arena_alloc(&r->arena, (ncaps ? ncaps : 1) * sizeof *n->dslot);
 			for (uint32_t i = 0; i < n->ndcaps; i++) {
 				char nm[32];
 				snprintf(nm, sizeof nm, "dom[%u]", i);
 				n->dslot[i] = slot(tr, dsl_strdup(r, nm, strlen(nm)));
 			}
-			dsl_map_free(&caps);
-			dsl_map_free(&none);
-			free(pp.v);
-			free(pp.lits);
-			free(qq.v);
-			free(qq.lits);
+			dsl_domfree(&pp, &qq);
 		}
 		if (ru->kind == RK_RULE && row && (np = dsl_inplace(ru, var, row, &dv, chain, 64)) >= 0) {
 			n->ip = 1;
@@ -1173,10 +1166,7 @@ pattext(FILE *f, const Ast *a)
 	case A_BIND: fprintf(f, "%s:", a->s); pattext(f, a->kid[0]); return;
 	case A_GETITEM:
 		pattext(f, a->kid[0]);
-		if (a->i < 0)
-			fputs("._", f);
-		else
-			fprintf(f, ".%lld", (long long)a->i);
+		dsl_print_field(f, a);
 		return;
 	case A_TYPED: pattext(f, a->kid[0]); fputs("<...>", f); return;
 	case A_FN: case A_CALLFN: case A_GLOBAL: case A_DOM: case A_ANYCALL: dsl_print(f, a); return;

@@ -301,6 +301,12 @@ OpId ir_op_count(void);
 */
 OpId ir_op_register(const OpInfo *o, char *err, size_t nerr);
 
+/* The permutation that layout_transform applies: axes[i] is the axis of
+** src that dst's axis i is, for layouts of one letter per axis (NCHW to
+** NHWC: 0 2 3 1).  Returns the rank, or -1 (with why) when the layouts are
+** not permutations of each other or hold sub-axes (NCHW4c). */
+int ir_layout_axes(const char *src, const char *dst, int64_t *axes, int max, const char **why);
+
 /* op's fusion pattern (OpKind): what its flags give, else opaque */
 static inline int
 ir_op_kind(OpId op)

@@ -1854,6 +1854,58 @@ rel_strided_slice(Module *m, const TypeId *args, int nargs, const AttrVal *attrs
 }
 
 /* transpose(data): axes, a permutation, or None for reversal. */
+int
+ir_layout_axes(const char *src, const char *dst, int64_t *axes, int max, const char **why)
+{
+	int n = (int)strlen(src);
+
+	for (int w = 0; w < 2; w++)
+		for (const char *p = w ? dst : src; *p; p++)
+			if (*p < 'A' || *p > 'Z') {
+				*why = "graft takes layouts of one capital letter per axis (no sub-axes such as 4c)";
+				return -1;
+			}
+	if ((int)strlen(dst) != n || n > max) {
+		*why = "the layouts have different numbers of axes";
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *at = strchr(src, dst[i]);
+		if (!at || strchr(at + 1, dst[i]) || strchr(dst + i + 1, dst[i])) {
+			*why = "the layouts do not name the same axes once each";
+			return -1;
+		}
+		axes[i] = at - src;
+	}
+	return n;
+}
+
+/* layout_transform: data's axes in dst_layout's order */
+TypeId
+rel_layout_transform(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, o;
+	int64_t ax[MAXDIMS];
+	const AttrVal *s = field(attrs, rel_layout_transform, "src_layout"), *t = field(attrs, rel_layout_transform, "dst_layout");
+	const char *why = NULL;
+	int n;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d))
+		return 0;
+	if (s->kind != AV_STR || t->kind != AV_STR)
+		return ir_rel_error(d, "src_layout and dst_layout are required");
+	if ((n = ir_layout_axes(ir_symstr(m, s->u.s), ir_symstr(m, t->u.s), ax, MAXDIMS, &why)) < 0)
+		return ir_rel_error(d, "%s to %s: %s", ir_symstr(m, s->u.s), ir_symstr(m, t->u.s), why);
+	if (n != x.rank)
+		return ir_rel_error(d, "layout %s has %d axes but data has rank %d", ir_symstr(m, s->u.s), n, x.rank);
+	o.dt = x.dt;
+	o.rank = x.rank;
+	for (int i = 0; i < n; i++)
+		o.d[i] = x.d[ax[i]];
+	return make(m, &o);
+}
+
 TypeId
 rel_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
 {

@@ -1528,18 +1528,13 @@ alias(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* transpose: axes, a permutation, or None for reversal */
+/* permute: r's axis k is a's axis axes[k], for the n axes of a */
 static int
-transpose(RefCtx *c, const RefOp *o, Args a, Val *r)
+permute(RefCtx *c, const RefOp *o, Args a, Val *r, int64_t *axes, int n)
 {
-	int64_t axes[MAXD], ast[MAXD], st[MAXD];
-	int n = ints(c, o, "axes", axes, MAXD), seen[MAXD] = { 0 };
+	int64_t ast[MAXD], st[MAXD];
+	int seen[MAXD] = { 0 };
 
-	if (n < 0) {
-		n = a[0]->rank;
-		for (int k = 0; k < n; k++)
-			axes[k] = n - 1 - k;
-	}
 	if (n != a[0]->rank)
 		return fail(c, o, "bad axes");
 	ref_strides(a[0]->dims, a[0]->rank, ast);
@@ -1550,6 +1545,32 @@ transpose(RefCtx *c, const RefOp *o, Args a, Val *r)
 	}
 	gather(r, a[0], 0, st);
 	return 0;
+}
+
+/* transpose: axes, a permutation, or None for reversal */
+static int
+transpose(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t axes[MAXD];
+	int n = ints(c, o, "axes", axes, MAXD);
+
+	if (n < 0) {
+		n = a[0]->rank;
+		for (int k = 0; k < n; k++)
+			axes[k] = n - 1 - k;
+	}
+	return permute(c, o, a, r, axes, n);
+}
+
+/* layouttransform: layout_transform, a permutation its layouts name */
+static int
+layouttransform(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t axes[MAXD];
+	const char *why;
+	int n = ir_layout_axes(astr(c, o, "src_layout"), astr(c, o, "dst_layout"), axes, MAXD, &why);
+
+	return n < 0 ? fail(c, o, why) : permute(c, o, a, r, axes, n);
 }
 
 /* slice: strided_slice with begin, end, strides, axes and slice_mode */
@@ -2579,6 +2600,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 		bad = alias(c, o, a, r);
 		break;
 	case OP_TRANSPOSE: bad = transpose(c, o, a, r); break;
+	case OP_LAYOUT_TRANSFORM: bad = layouttransform(c, o, a, r); break;
 	case OP_STRIDED_SLICE: bad = slice(c, o, a, r); break;
 	case OP_NN_PAD: bad = pad(c, o, a, r); break;
 	case OP_CONCATENATE: bad = concatenate(c, o, a, r); break;

@@ -202,6 +202,14 @@ for b in ref c llvm; do
 		sed 's/^/#   /' "$tmpdir/err"
 	fi
 done
+desc="layout_transform NCHW to NHWC on ref gives the values computed by hand"
+if needs_ref "$desc"; then
+	"$GRAFT" run --input x="$d/nchw.npy" --output "$tmpdir/lt.npy" "$d/layout.relay" && cmp -s "$tmpdir/lt.npy" "$d/nhwc.npy"
+	ok $? "$desc"
+fi
+printf 'def @main(%%x: Tensor[(1, 2, 1, 3), float32]) {\n  layout_transform(%%x, src_layout="NCHW", dst_layout="NCHW4c")\n}\n' >"$tmpdir/lt.relay"
+fails 1 "$tmpdir/lt.relay:2:3: error: layout_transform: NCHW to NCHW4c: graft takes layouts of one capital letter per axis (no sub-axes such as 4c)" \
+	"$tmpdir/lt.relay"
 desc="nn.batch_norm on ref gives the values computed by hand"
 if needs_ref "$desc"; then
 	"$GRAFT" run --input x="$d/bn_x.npy" --input gamma="$d/bn_gamma.npy" --input beta="$d/bn_beta.npy" \
