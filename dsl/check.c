@@ -512,6 +512,30 @@ undeclared(Check *c, const Ast *a, OpId op)
 
 static void resolve(Check *c, Ast *a);
 
+/* oppattern: TOpPattern="KIND" on a call of a named op is known now: true,
+** it is dropped; false, the pattern never matches, an error */
+static void
+oppattern(Check *c, Ast *a, OpId op)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < a->nkid; i++) {
+		Ast *x = a->kid[i];
+		if (x->kind == A_ATTR && strcmp(x->s, "TOpPattern") == 0) {
+			int kind = x->kid[0]->kind == A_STR ? ir_op_kind_parse(x->kid[0]->s) : -1;
+			if (kind < 0)
+				ir_error(c->d, x->kid[0]->loc, "TOpPattern is one of \"elemwise\", \"broadcast\", "
+				         "\"injective\", \"comm_reduce\", \"out_elemwise_fusable\", \"tuple\", \"opaque\"");
+			else if (kind != ir_op_kind(op))
+				ir_error(c->d, x->loc, "%s is %s, not %s: this pattern never matches", ir_ops[op].name,
+				         ir_op_kind_name(ir_op_kind(op)), ir_op_kind_name(kind));
+			continue;
+		}
+		a->kid[k++] = x;
+	}
+	a->nkid = k;
+}
+
 /* anycall: _(P1, ..., TOpPattern="kind") becomes an A_ANYCALL */
 static void
 anycall(Check *c, Ast *a)
@@ -668,6 +692,7 @@ resolve(Check *c, Ast *a)
 			break;
 		a->op = op;
 		want = (uint32_t)ir_ops[op].nargs;
+		oppattern(c, a, op);
 		for (uint32_t i = 0; i < a->nkid; i++) {
 			Ast *k = a->kid[i];
 			if (k->kind == A_REST) {

@@ -307,6 +307,20 @@ OpId ir_op_register(const OpInfo *o, char *err, size_t nerr);
 ** not permutations of each other or hold sub-axes (NCHW4c). */
 int ir_layout_axes(const char *src, const char *dst, int64_t *axes, int max, const char **why);
 
+/* An einsum equation ("ij,jk->ik") over nin inputs of the given ranks:
+** each input's and the output's axes as letter numbers (in order of first
+** appearance).  Without "->" the output is the letters that appear once,
+** alphabetically.  Returns 1, or 0 with why (no "...": graft takes
+** equations of letters). */
+enum { IR_EINSUM_MAX = 8, IR_EINSUM_RANK = 16 };
+typedef struct IrEinsum {
+	uint8_t nin, nout, nlet;
+	uint8_t rank[IR_EINSUM_MAX];
+	uint8_t in[IR_EINSUM_MAX][IR_EINSUM_RANK];
+	uint8_t out[IR_EINSUM_RANK];
+} IrEinsum;
+int ir_einsum(const char *eq, uint32_t nin, const int *ranks, IrEinsum *e, const char **why);
+
 /* op's fusion pattern (OpKind): what its flags give, else opaque */
 static inline int
 ir_op_kind(OpId op)

@@ -1880,6 +1880,131 @@ ir_layout_axes(const char *src, const char *dst, int64_t *axes, int max, const c
 	return n;
 }
 
+int
+ir_einsum(const char *eq, uint32_t nin, const int *ranks, IrEinsum *e, const char **why)
+{
+	int letter[128], count[128] = { 0 };
+	uint32_t k = 0;
+	const char *p = eq;
+
+	memset(e, 0, sizeof *e);
+	for (int i = 0; i < 128; i++)
+		letter[i] = -1;
+	if (nin == 0 || nin > IR_EINSUM_MAX) {
+		*why = "einsum takes 1 to 8 tensors";
+		return 0;
+	}
+	e->nin = (uint8_t)nin;
+	for (;;) {
+		uint32_t n = 0;
+		while (*p == ' ')
+			p++;
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == ' ') {
+			if (*p != ' ') {
+				if (n >= IR_EINSUM_RANK) {
+					*why = "a term of the equation has too many axes";
+					return 0;
+				}
+				if (letter[(int)*p] < 0)
+					letter[(int)*p] = e->nlet++;
+				if (k < nin)
+					e->in[k][n] = (uint8_t)letter[(int)*p];
+				count[(int)*p]++;
+				n++;
+			}
+			p++;
+		}
+		if (*p == '.') {
+			*why = "graft takes equations of letters, without '...'";
+			return 0;
+		}
+		if (k < nin)
+			e->rank[k] = (uint8_t)n;
+		k++;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		break;
+	}
+	if (k != nin) {
+		*why = "the equation's terms and the tensors differ in number";
+		return 0;
+	}
+	for (uint32_t i = 0; i < nin; i++)
+		if (e->rank[i] != ranks[i]) {
+			*why = "a term of the equation and its tensor differ in rank";
+			return 0;
+		}
+	if (p[0] == '-' && p[1] == '>') {
+		for (p += 2; *p; p++) {
+			if (*p == ' ')
+				continue;
+			if ((unsigned char)*p >= 128 || letter[(unsigned char)*p] < 0 || e->nout >= IR_EINSUM_RANK) {
+				*why = "the output names a letter no input has";
+				return 0;
+			}
+			for (uint32_t j = 0; j < e->nout; j++)
+				if (e->out[j] == letter[(unsigned char)*p]) {
+					*why = "the output names a letter twice";
+					return 0;
+				}
+			e->out[e->nout++] = (uint8_t)letter[(unsigned char)*p];
+		}
+	} else if (*p) {
+		*why = "the equation does not read as terms, ',' and '->'";
+		return 0;
+	} else {
+		for (int c = 'A'; c <= 'z'; c++)
+			if (count[c] == 1)
+				e->out[e->nout++] = (uint8_t)letter[c];
+	}
+	return 1;
+}
+
+/* einsum(data): the tuple's tensors summed over as the equation says */
+TypeId
+rel_einsum(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	const Type *tt = ir_type(m, args[0]);
+	const AttrVal *eq = field(attrs, rel_einsum, "equation");
+	int ranks[IR_EINSUM_MAX];
+	int64_t size[IR_EINSUM_MAX * IR_EINSUM_RANK];
+	Shape x[IR_EINSUM_MAX], o;
+	IrEinsum e;
+	const char *why;
+
+	(void)nargs;
+	if (tt->kind != TY_TUPLE || tt->n == 0 || tt->n > IR_EINSUM_MAX)
+		return ir_rel_error(d, "data must be a tuple of 1 to 8 tensors");
+	if (eq->kind != AV_STR)
+		return ir_rel_error(d, "equation is required");
+	for (uint32_t i = 0; i < tt->n; i++) {
+		if (!load(m, m->tylist[tt->first + i], "a field of data", &x[i], d))
+			return 0;
+		if (x[i].dt != x[0].dt)
+			return ir_rel_error(d, "the tensors are of different dtypes (%s, %s)", dtn(x[0].dt), dtn(x[i].dt));
+		ranks[i] = x[i].rank;
+	}
+	if (!ir_einsum(ir_symstr(m, eq->u.s), tt->n, ranks, &e, &why))
+		return ir_rel_error(d, "equation \"%s\": %s", ir_symstr(m, eq->u.s), why);
+	for (uint32_t l = 0; l < e.nlet; l++)
+		size[l] = -1;
+	for (uint32_t i = 0; i < tt->n; i++)
+		for (uint32_t k = 0; k < e.rank[i]; k++) {
+			int64_t *s = &size[e.in[i][k]];
+			if (*s >= 0 && *s != x[i].d[k])
+				return ir_rel_error(d, "equation \"%s\": a letter stands for axes of %lld and %lld",
+				                    ir_symstr(m, eq->u.s), LL(*s), LL(x[i].d[k]));
+			*s = x[i].d[k];
+		}
+	o.dt = x[0].dt;
+	o.rank = e.nout;
+	for (uint32_t k = 0; k < e.nout; k++)
+		o.d[k] = size[e.out[k]];
+	return make(m, &o);
+}
+
 /* layout_transform: data's axes in dst_layout's order */
 TypeId
 rel_layout_transform(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)

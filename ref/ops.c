@@ -1562,6 +1562,76 @@ transpose(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return permute(c, o, a, r, axes, n);
 }
 
+/* einsum: every combination of the letters' indices, the product of the
+** inputs there summed into the output, in double, rounded once */
+static int
+einsum(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *t = a[0];
+	int ranks[IR_EINSUM_MAX];
+	int64_t size[IR_EINSUM_MAX * IR_EINSUM_RANK], idx[IR_EINSUM_MAX * IR_EINSUM_RANK] = { 0 };
+	int64_t st[IR_EINSUM_MAX][IR_EINSUM_MAX * IR_EINSUM_RANK], ost[IR_EINSUM_MAX * IR_EINSUM_RANK];
+	double *acc;
+	IrEinsum e;
+	const char *why;
+
+	if (t->kind != RV_TUPLE || t->nf == 0 || t->nf > IR_EINSUM_MAX || !isflt(r->dt))
+		return fail(c, o, "bad operands");
+	for (uint32_t i = 0; i < t->nf; i++)
+		ranks[i] = t->f[i].rank;
+	if (!ir_einsum(astr(c, o, "equation"), t->nf, ranks, &e, &why))
+		return fail(c, o, why);
+	memset(st, 0, sizeof st);
+	memset(ost, 0, sizeof ost);
+	for (uint32_t l = 0; l < e.nlet; l++)
+		size[l] = 1;
+	for (uint32_t i = 0; i < t->nf; i++) {
+		int64_t s = 1;
+		for (int k = e.rank[i]; k-- > 0;) {
+			size[e.in[i][k]] = t->f[i].dims[k];
+			st[i][e.in[i][k]] += s;
+			s *= t->f[i].dims[k];
+		}
+	}
+	{
+		int64_t s = 1;
+		for (int k = e.nout; k-- > 0;) {
+			ost[e.out[k]] += s;
+			s *= r->dims[k];
+		}
+	}
+	acc = ir_xcalloc((size_t)(r->n ? r->n : 1), sizeof *acc);
+	for (int done = 0; !done;) {
+		double p = 1;
+		int64_t off = 0;
+		for (uint32_t i = 0; i < t->nf; i++) {
+			int64_t fo = 0;
+			for (uint32_t l = 0; l < e.nlet; l++)
+				fo += idx[l] * st[i][l];
+			p *= ldf(&t->f[i], fo);
+		}
+		for (uint32_t l = 0; l < e.nlet; l++)
+			off += idx[l] * ost[l];
+		acc[off] += p;
+		done = 1;
+		for (uint32_t l = e.nlet; l-- > 0;) {
+			if (++idx[l] < size[l]) {
+				done = 0;
+				break;
+			}
+			idx[l] = 0;
+		}
+		for (uint32_t l = 0; l < e.nlet; l++)
+			if (size[l] == 0)
+				done = 1;       /* an empty axis: nothing to sum */
+	}
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++)
+		stf(r, i, acc[i]);
+	free(acc);
+	return 0;
+}
+
 /* layouttransform: layout_transform, a permutation its layouts name */
 static int
 layouttransform(RefCtx *c, const RefOp *o, Args a, Val *r)
@@ -2565,7 +2635,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 
 	memset(r, 0, sizeof *r);
 	for (uint32_t i = 0; i < o->nargs; i++)
-		if (a[i]->kind != RV_TENSOR && o->op != OP_CONCATENATE && o->op != OP_QNN_CONCATENATE)
+		if (a[i]->kind != RV_TENSOR && o->op != OP_CONCATENATE && o->op != OP_QNN_CONCATENATE && o->op != OP_EINSUM)
 			return fail(c, o, "operand %u is not a tensor", i);
 	if (o->op != OP_SPLIT && o->op != OP_NN_BATCH_NORM && !ref_vshape(c->m, o->type, r))
 		return fail(c, o, "the result is not a tensor of known shape");
@@ -2601,6 +2671,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 		break;
 	case OP_TRANSPOSE: bad = transpose(c, o, a, r); break;
 	case OP_LAYOUT_TRANSFORM: bad = layouttransform(c, o, a, r); break;
+	case OP_EINSUM: bad = einsum(c, o, a, r); break;
 	case OP_STRIDED_SLICE: bad = slice(c, o, a, r); break;
 	case OP_NN_PAD: bad = pad(c, o, a, r); break;
 	case OP_CONCATENATE: bad = concatenate(c, o, a, r); break;
@@ -2652,6 +2723,10 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 	case OP_NN_BATCH_NORM:
 		if (!isflt(in))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[in]);
+		break;
+	case OP_EINSUM:
+		if (!isflt(dt))
+			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
 		break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
 	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:

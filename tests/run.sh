@@ -210,6 +210,17 @@ fi
 printf 'def @main(%%x: Tensor[(1, 2, 1, 3), float32]) {\n  layout_transform(%%x, src_layout="NCHW", dst_layout="NCHW4c")\n}\n' >"$tmpdir/lt.relay"
 fails 1 "$tmpdir/lt.relay:2:3: error: layout_transform: NCHW to NCHW4c: graft takes layouts of one capital letter per axis (no sub-axes such as 4c)" \
 	"$tmpdir/lt.relay"
+desc="einsum on ref: a matrix product, a trace, a transpose and an outer product computed by hand"
+if needs_ref "$desc"; then
+	"$GRAFT" run --input a="$d/ea.npy" --input b="$d/eb.npy" --input u="$d/eu.npy" --input v="$d/ev.npy" \
+		--output "$tmpdir/e1.npy" --output "$tmpdir/e2.npy" --output "$tmpdir/e3.npy" --output "$tmpdir/e4.npy" \
+		"$d/einsum.relay" && cmp -s "$tmpdir/e1.npy" "$d/matmul.npy" && cmp -s "$tmpdir/e2.npy" "$d/trace.npy" &&
+		cmp -s "$tmpdir/e3.npy" "$d/eat.npy" && cmp -s "$tmpdir/e4.npy" "$d/outer.npy"
+	ok $? "$desc"
+fi
+printf 'def @main(%%a: Tensor[(2, 2), float32]) {\n  %%0 = (%%a,);\n  einsum(%%0, equation="i...->i")\n}\n' >"$tmpdir/e5.relay"
+fails 1 "$tmpdir/e5.relay:3:3: error: einsum: equation \"i...->i\": graft takes equations of letters, without '...'" \
+	"$tmpdir/e5.relay"
 desc="nn.batch_norm on ref gives the values computed by hand"
 if needs_ref "$desc"; then
 	"$GRAFT" run --input x="$d/bn_x.npy" --input gamma="$d/bn_gamma.npy" --input beta="$d/bn_beta.npy" \
