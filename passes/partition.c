@@ -28,6 +28,12 @@ typedef struct Rg {
 	uint32_t ehead, etail;  /* of a representative: its region's input list */
 } Rg;
 
+/* Pool: singly linked lists of nodes, entries 1-based (0 ends a list),
+** each list known by its head and tail */
+typedef struct Pool {
+	NodeId *node; uint32_t *next; uint32_t n, cap;
+} Pool;
+
 /* memo: the node reaches no node of region rep at version ver */
 typedef struct Memo {
 	uint32_t rep, ver;
@@ -58,7 +64,7 @@ typedef struct State {
 	Rg *rg;                 /* per node: union-find and region state */
 	Memo *memo;             /* per node: the cycle search's memo */
 	uint32_t gver;
-	NodeId *enode; uint32_t *enext; uint32_t nent, capent;
+	Pool ent;               /* the regions' input lists */
 	uint32_t nregions;      /* global functions made for this target */
 	Sym k_pattern, k_composite, k_compiler, k_symbol, k_primitive, k_inline, target;
 	Sym *compname;          /* per entry: "<target>.<name>", interned on first use */
@@ -110,7 +116,7 @@ statefree(State *S)
 	free(S->order); free(S->pos); free(S->cands); free(S->pool); free(S->supported);
 	free(S->owner); free(S->stamp); free(S->param); free(S->pstamp); free(S->nmade);
 	free(S->tgt); free(S->rg); free(S->memo);
-	free(S->enode); free(S->enext);
+	free(S->ent.node); free(S->ent.next);
 	free(S->stack); free(S->compname); free(S->rank);
 	free(S->body); free(S->params); free(S->args); free(S->pst); free(S->pidx);
 	free(S->slots); free(S->pattern);
@@ -284,10 +290,11 @@ embedconst(State *S, NodeId x, uint32_t i, NodeId c)
 }
 
 /* paramfor: the parameter standing for node a in the function being
-** outlined (pstamp == curstamp), made on first use */
+** outlined (pstamp == curstamp), made on first use and named prefix and
+** number */
 static NodeId
-paramfor(State *S, NodeId a, const char *prefix, NodeId **params, uint32_t *np, uint32_t *cap, NodeId **args,
-         uint32_t *capargs)
+paramfor(State *S, NodeId a, const char *prefix, uint32_t number, NodeId **params, uint32_t *np, uint32_t *cap,
+         NodeId **args, uint32_t *capargs)
 {
 	Module *m = S->m;
 	char name[160];
@@ -297,7 +304,7 @@ paramfor(State *S, NodeId a, const char *prefix, NodeId **params, uint32_t *np, 
 		return S->param[a];
 	/* generated names are unique by construction and only printed: no
 	   lookup-table entry (one cache miss each on big graphs) */
-	snprintf(name, sizeof name, "%s%u", prefix, *np);
+	snprintf(name, sizeof name, "%s%u", prefix, number);
 	v = ir_var(m, ir_sym_fresh(m, name, strlen(name)), m->nodes[a].type, m->locs[a]);
 	ensure(S);
 	S->pstamp[a] = S->curstamp;
@@ -395,7 +402,7 @@ outlinecomposite(State *S, const Cand *c, uint32_t k)
 					embedconst(S, x, i, a);
 				continue;
 			}
-			ir_set_arg(m, x, i, paramfor(S, a, prefix, &S->params, &np, &S->capparams, &S->args, &S->capargs));
+			ir_set_arg(m, x, i, paramfor(S, a, prefix, np, &S->params, &np, &S->capparams, &S->args, &S->capargs));
 		}
 		/* PartitionedFromPattern: what TVM calls the match, its ops in
 		   post-order */
@@ -671,22 +678,41 @@ reaches(State *S, NodeId e, NodeId r)
 	return 0;
 }
 
+/* poolpush: v at the end of the list (*head, *tail) */
+static void
+poolpush(Pool *p, uint32_t *head, uint32_t *tail, NodeId v)
+{
+	uint32_t cap = p->cap;
+
+	ir_vgrow(&p->node, &p->cap, p->n + 1);
+	if (p->cap != cap || !p->next)
+		p->next = ir_xrealloc(p->next, p->cap * sizeof *p->next);
+	p->node[p->n] = v;
+	p->next[p->n] = 0;
+	if (*tail)
+		p->next[*tail - 1] = p->n + 1;
+	else
+		*head = p->n + 1;
+	*tail = ++p->n;
+}
+
+/* poolcat: the list (head, tail) at the end of the list (*dhead, *dtail) */
+static void
+poolcat(uint32_t *next, uint32_t *dhead, uint32_t *dtail, uint32_t head, uint32_t tail)
+{
+	if (!head)
+		return;
+	if (*dtail)
+		next[*dtail - 1] = head;
+	else
+		*dhead = head;
+	*dtail = tail;
+}
+
 static void
 addinput(State *S, NodeId r, NodeId e)
 {
-	uint32_t cap = S->capent;
-
-	ir_vgrow(&S->enode, &S->capent, S->nent + 1);
-	if (S->capent != cap || !S->enext)
-		S->enext = ir_xrealloc(S->enext, S->capent * sizeof *S->enext);
-	S->enode[S->nent] = e;
-	S->enext[S->nent] = 0;
-	if (S->rg[r].etail)
-		S->enext[S->rg[r].etail - 1] = S->nent + 1;
-	else
-		S->rg[r].ehead = S->nent + 1;
-	S->rg[r].etail = S->nent + 1;
-	S->nent++;
+	poolpush(&S->ent, &S->rg[r].ehead, &S->rg[r].etail, e);
 }
 
 /* inputsreach: 1 if an input of region a outside a and b is reached from
@@ -694,8 +720,8 @@ addinput(State *S, NodeId r, NodeId e)
 static int
 inputsreach(State *S, NodeId a, NodeId b, NodeId *via)
 {
-	for (uint32_t e = S->rg[a].ehead; e; e = S->enext[e - 1]) {
-		NodeId x = S->enode[e - 1];
+	for (uint32_t e = S->rg[a].ehead; e; e = S->ent.next[e - 1]) {
+		NodeId x = S->ent.node[e - 1];
 		if (inregion(S, x, a) || inregion(S, x, b))
 			continue;
 		if (reaches(S, x, b)) {
@@ -712,7 +738,7 @@ regions(State *S)
 {
 	Module *m = S->m;
 
-	S->nent = 0;
+	S->ent.n = 0;
 	for (uint32_t i = 0; i < S->norder; i++) {
 		NodeId n = S->order[i];
 		int single = 1;
@@ -758,13 +784,8 @@ regions(State *S)
 			{
 				NodeId keep = S->rg[a].minpos <= S->rg[b].minpos ? a : b, gone = keep == a ? b : a;
 				S->rg[gone].parent = keep;
-				if (S->rg[gone].ehead) {
-					if (S->rg[keep].etail)
-						S->enext[S->rg[keep].etail - 1] = S->rg[gone].ehead;
-					else
-						S->rg[keep].ehead = S->rg[gone].ehead;
-					S->rg[keep].etail = S->rg[gone].etail;
-				}
+				poolcat(S->ent.next, &S->rg[keep].ehead, &S->rg[keep].etail, S->rg[gone].ehead,
+				        S->rg[gone].etail);
 				S->rg[keep].ver = ++S->gver;
 			}
 			single = 0;
@@ -772,20 +793,352 @@ regions(State *S)
 	}
 }
 
-/* ---------------------------------------------------------------- 4. outline */
+/* ---------------------------------------------------------------- 4. TVM's order */
+
+/* TVM numbers a partition, orders its parameters and orders the fields of
+** a multi-output partition by walking its annotated graph: one
+** compiler_begin on every edge into a region, one compiler_end on every
+** edge out of one (and on the function's result).  Graft has no annotation
+** nodes, so order() walks the graph as TVM's two walks do and records
+** what they would make of each region:
+**
+**  1. AnnotatedRegionSet: a post-order walk, operands left to right.  Each
+**     compiler_begin is visited after its operand and starts a region
+**     numbered by a counter; a node joins the region of its first operand
+**     and merges the others' into it (the merged-into region keeps its
+**     number, inputs and outputs first).  Each compiler_end visited
+**     appends its operand to its region's outputs.
+**  2. PartitionGraph: the same walk, except that a region's first
+**     compiler_end visits all of the region's outputs, in order, before
+**     going on.  Each compiler_begin visited appends its operand to the
+**     region's parameters unless already there; the parameter is named by
+**     that compiler_begin's place among the region's inputs.
+**
+** A constant operand's compiler_begin counts (TVM binds the constant into
+** the function later); a function literal (a composite) is no operand. */
+
+typedef struct Tvm {
+	NodeId *cls;            /* per node in a region: 1 + a walk-1 region (a begin number) */
+	uint32_t *begin;        /* per operand slot: 1 + its compiler_begin's number */
+	uint32_t *up;           /* per begin number: union-find parent */
+	uint32_t *ihead, *itail, *inext;    /* per begin number: the region's inputs, in order */
+	uint32_t *ohead, *otail;            /* per begin number: the region's outputs */
+	Pool out;
+	uint32_t nbegin, capbegin;
+	uint32_t *ipos;         /* per begin number: its place among its region's inputs */
+	NodeId body;            /* the function's result: the operand of the walk's first frame */
+} Tvm;
+
+/* regionof: the representative of n's region in this target, or 0 */
+static NodeId
+regionof(State *S, NodeId n)
+{
+	return S->pos[n] && S->tgt[n] && S->rg[n].parent ? find(S, n) : 0;
+}
+
+static uint32_t
+tvmfind(Tvm *T, uint32_t b)
+{
+	while (T->up[b] != b) {
+		T->up[b] = T->up[T->up[b]];
+		b = T->up[b];
+	}
+	return b;
+}
+
+/* tvmbegin: a new walk-1 region, started by a compiler_begin */
+static uint32_t
+tvmbegin(Tvm *T)
+{
+	uint32_t b = T->nbegin++, cap = T->capbegin;
+	if (T->nbegin > cap) {
+		cap = 2 * T->nbegin + 16;
+		T->up = ir_xrealloc(T->up, cap * sizeof *T->up);
+		T->ihead = ir_xrealloc(T->ihead, cap * sizeof *T->ihead);
+		T->itail = ir_xrealloc(T->itail, cap * sizeof *T->itail);
+		T->inext = ir_xrealloc(T->inext, cap * sizeof *T->inext);
+		T->ohead = ir_xrealloc(T->ohead, cap * sizeof *T->ohead);
+		T->otail = ir_xrealloc(T->otail, cap * sizeof *T->otail);
+		T->capbegin = cap;
+	}
+	T->up[b] = b;
+	T->ihead[b] = T->itail[b] = b + 1;
+	T->inext[b] = 0;
+	T->ohead[b] = T->otail[b] = 0;
+	return b;
+}
+
+/* tvmmerge: walk-1 region src into dest (MergeRegions) */
+static void
+tvmmerge(Tvm *T, uint32_t src, uint32_t dest)
+{
+	if (src == dest)
+		return;
+	T->up[src] = dest;
+	poolcat(T->inext, &T->ihead[dest], &T->itail[dest], T->ihead[src], T->itail[src]);
+	poolcat(T->out.next, &T->ohead[dest], &T->otail[dest], T->ohead[src], T->otail[src]);
+}
+
+static void
+tvmout(Tvm *T, uint32_t c, NodeId n)
+{
+	poolpush(&T->out, &T->ohead[c], &T->otail[c], n);
+}
+
+/* A walk's frame: a node whose operands are being walked (reg 0; node 0
+** stands for the function, whose one operand is its result), or a region
+** (1 + its index) whose outputs walk 2 visits at its first end. */
+typedef struct Frame {
+	NodeId x;
+	uint32_t reg, i, e;     /* operands (outputs) gone down into; half-edges done */
+} Frame;
+
+/* What order() found per region (indexed as outline numbers them). */
+typedef struct Order {
+	uint32_t *id;                                   /* TVM's number */
+	uint32_t *fstart; NodeId *fnode;                /* outputs: fnode[fstart[j] .. fstart[j + 1]) */
+	uint32_t *pstart; NodeId *pnode; uint32_t *pidx; /* parameters, and the numbers in their names */
+	uint8_t *made;                                  /* walk 2: the region's function is made */
+	uint32_t *pend;                                 /* region j's parameters end at pend[j] */
+	NodeId *now;                                    /* per node: what stands for it once outlined */
+	uint32_t np, capp, *pj;                         /* walk 2: each parameter's region, unsorted */
+} Order;
+
+static uint32_t
+nopnds(const Module *m, const Tvm *T, NodeId x)
+{
+	return !x ? 1 : m->nodes[x].kind == NK_FUNC ? 0 : m->nodes[x].nargs;
+}
+
+static NodeId
+opnd(const Module *m, const Tvm *T, NodeId x, uint32_t k)
+{
+	return x ? ir_arg(m, x, k) : T->body;
+}
+
+/* halfedge: walk w (1 or 2) at half e of the edge from x to its operand:
+** e even is the edge's compiler_end, e odd its compiler_begin.  Returns a
+** region whose outputs walk 2 visits now, as 1 + its index, or 0. */
+static uint32_t
+halfedge(State *S, Tvm *T, Order *O, int w, NodeId x, uint32_t e)
+{
+	Module *m = S->m;
+	uint32_t k = e / 2, slot = x ? m->nodes[x].args + k : 0;
+	NodeId a = opnd(m, T, x, k), rx, ra;
+
+	if (!a || m->nodes[a].kind == NK_FUNC)
+		return 0;
+	rx = x ? regionof(S, x) : 0;
+	ra = regionof(S, a);
+	if (ra == rx)
+		return 0;
+	if (e % 2 == 0) {
+		uint32_t j;
+		if (!ra)
+			return 0;
+		if (w == 1) {
+			tvmout(T, tvmfind(T, T->cls[a] - 1), a);
+			return 0;
+		}
+		j = S->owner[ra] - 1;
+		if (O->made[j])
+			return 0;
+		O->made[j] = 1;
+		return j + 1;
+	}
+	if (!rx)
+		return 0;
+	if (w == 1) {
+		T->begin[slot] = tvmbegin(T) + 1;
+	} else if (m->nodes[a].kind != NK_CONST && T->begin[slot]) {
+		uint32_t cap = O->capp;
+		ir_vgrow(&O->pnode, &O->capp, O->np + 1);
+		if (O->capp != cap || !O->pidx) {
+			O->pidx = ir_xrealloc(O->pidx, O->capp * sizeof *O->pidx);
+			O->pj = ir_xrealloc(O->pj, O->capp * sizeof *O->pj);
+		}
+		O->pnode[O->np] = a;
+		O->pidx[O->np] = T->ipos[T->begin[slot] - 1];
+		O->pj[O->np++] = S->owner[rx] - 1;
+	}
+	return 0;
+}
+
+/* join: walk 1 leaves x, a node of a region: x joins the region of its
+** first operand, and the regions of the others merge into that one */
+static void
+join(State *S, Tvm *T, NodeId x)
+{
+	Module *m = S->m;
+	NodeId rx = regionof(S, x);
+	uint32_t dest = UINT32_MAX;
+
+	for (uint32_t k = 0; k < m->nodes[x].nargs; k++) {
+		NodeId a = ir_arg(m, x, k);
+		uint32_t b, c;
+		if (!a || m->nodes[a].kind == NK_FUNC)
+			continue;
+		b = regionof(S, a) == rx ? T->cls[a] : T->begin[m->nodes[x].args + k];
+		if (!b)
+			continue;
+		c = tvmfind(T, b - 1);
+		if (dest == UINT32_MAX)
+			dest = c;
+		else
+			tvmmerge(T, c, dest);
+	}
+	if (dest == UINT32_MAX)
+		dest = tvmbegin(T);     /* no operand: a region of its own */
+	T->cls[x] = dest + 1;
+}
+
+/* walk: TVM's walk w (1 or 2, above) over the function whose result is
+** T->body */
+static void
+walk(State *S, Tvm *T, Order *O, int w)
+{
+	Module *m = S->m;
+	uint32_t seen = ++S->curstamp, n = 0, cap = 0;
+	Frame *st = NULL;
+
+	ir_vgrow(&st, &cap, 1);
+	st[n++] = (Frame){0, 0, 0, 0};
+	while (n) {
+		Frame *f = &st[n - 1];
+		NodeId next = 0;
+		if (f->reg) {
+			uint32_t j = f->reg - 1;
+			if (O->fstart[j] + f->i < O->fstart[j + 1])
+				next = O->fnode[O->fstart[j] + f->i++];
+			else
+				n--;
+		} else if (f->e < 2 * f->i) {
+			uint32_t r = halfedge(S, T, O, w, f->x, f->e++);
+			if (r) {
+				ir_vgrow(&st, &cap, n + 1);
+				st[n++] = (Frame){0, r, 0, 0};
+			}
+			continue;
+		} else if (f->i < nopnds(m, T, f->x)) {
+			next = opnd(m, T, f->x, f->i++);
+		} else {
+			if (w == 1 && f->x && regionof(S, f->x))
+				join(S, T, f->x);
+			n--;
+		}
+		if (next && S->stamp[next] != seen) {
+			S->stamp[next] = seen;
+			ir_vgrow(&st, &cap, n + 1);
+			st[n++] = (Frame){next, 0, 0, 0};
+		}
+	}
+	free(st);
+}
+
+/* order: TVM's numbers, output order and parameter order for the nreg
+** regions whose representatives are reps[] (S->owner[rep] = 1 + index),
+** of the function whose result is body */
+static void
+order(State *S, NodeId body, const NodeId *reps, uint32_t nreg, Order *O)
+{
+	Module *m = S->m;
+	Tvm T;
+	uint32_t *fill, cur;
+
+	memset(&T, 0, sizeof T);
+	memset(O, 0, sizeof *O);
+	T.body = body;
+	T.cls = ir_xcalloc(m->nnodes, sizeof *T.cls);
+	O->now = ir_xcalloc(m->nnodes, sizeof *O->now);
+	T.begin = ir_xcalloc(m->nuses + 1, sizeof *T.begin);
+	walk(S, &T, O, 1);
+	/* each region's number, and its outputs without repeats */
+	O->id = ir_xcalloc(nreg + 1, sizeof *O->id);
+	O->fstart = ir_xcalloc(nreg + 1, sizeof *O->fstart);
+	O->fnode = ir_xmalloc((T.out.n ? T.out.n : 1) * sizeof *O->fnode);
+	cur = ++S->curstamp;
+	for (uint32_t j = 0; j < nreg; j++) {
+		uint32_t c = T.cls[reps[j]] ? tvmfind(&T, T.cls[reps[j]] - 1) : UINT32_MAX;
+		O->fstart[j + 1] = O->fstart[j];
+		if (c == UINT32_MAX)
+			continue;
+		O->id[j] = c;
+		for (uint32_t o = T.ohead[c]; o; o = T.out.next[o - 1])
+			if (S->stamp[T.out.node[o - 1]] != cur) {
+				S->stamp[T.out.node[o - 1]] = cur;
+				O->fnode[O->fstart[j + 1]++] = T.out.node[o - 1];
+			}
+	}
+	/* each compiler_begin's place among its region's inputs */
+	T.ipos = ir_xcalloc(T.nbegin + 1, sizeof *T.ipos);
+	for (uint32_t b = 0; b < T.nbegin; b++)
+		if (tvmfind(&T, b) == b) {
+			uint32_t k = 0;
+			for (uint32_t i = T.ihead[b]; i; i = T.inext[i - 1])
+				T.ipos[i - 1] = k++;
+		}
+	O->made = ir_xcalloc(nreg + 1, 1);
+	walk(S, &T, O, 2);
+	/* parameters by region, in the order walk 2 met them, without repeats */
+	O->pstart = ir_xcalloc(nreg + 2, sizeof *O->pstart);
+	for (uint32_t i = 0; i < O->np; i++)
+		O->pstart[O->pj[i] + 2]++;
+	for (uint32_t j = 0; j < nreg; j++)
+		O->pstart[j + 2] += O->pstart[j + 1];
+	{
+		NodeId *pn = ir_xmalloc((O->np ? O->np : 1) * sizeof *pn);
+		uint32_t *pi = ir_xmalloc((O->np ? O->np : 1) * sizeof *pi);
+		for (uint32_t i = 0; i < O->np; i++) {
+			uint32_t at = O->pstart[O->pj[i] + 1]++;
+			pn[at] = O->pnode[i];
+			pi[at] = O->pidx[i];
+		}
+		free(O->pnode);
+		free(O->pidx);
+		O->pnode = pn;
+		O->pidx = pi;
+	}
+	fill = O->pstart;       /* pstart[j] .. pstart[j + 1]: region j's */
+	O->pend = ir_xcalloc(nreg + 1, sizeof *O->pend);
+	for (uint32_t j = 0; j < nreg; j++) {
+		uint32_t to = fill[j];
+		cur = ++S->curstamp;
+		for (uint32_t i = fill[j]; i < fill[j + 1]; i++)
+			if (S->stamp[O->pnode[i]] != cur) {
+				S->stamp[O->pnode[i]] = cur;
+				O->pnode[to] = O->pnode[i];
+				O->pidx[to++] = O->pidx[i];
+			}
+		O->pend[j] = to;        /* the repeats' slots stay, unused */
+	}
+	free(T.cls); free(T.begin); free(T.up); free(T.ihead); free(T.itail); free(T.inext);
+	free(T.ohead); free(T.otail); free(T.out.node); free(T.out.next); free(T.ipos);
+}
+
+static void
+orderfree(Order *O)
+{
+	free(O->id); free(O->fstart); free(O->fnode); free(O->pstart); free(O->pnode);
+	free(O->pidx); free(O->made); free(O->pend); free(O->pj); free(O->now);
+}
+
+/* ---------------------------------------------------------------- 5. outline */
 
 /* outline: PartitionGraph: each region of the graph in S->order becomes a
-** global function, called from the function fnnode */
+** global function, called from global g: named, its parameters and its
+** outputs ordered as TVM's would be (order()) */
 static void
-outline(State *S)
+outline(State *S, uint32_t g)
 {
 	Module *m = S->m;
 	uint32_t nreg = 0, *regof, *count, *start;
 	NodeId *members, *reps = NULL;
 	uint32_t capreps = 0;
-	char tname[128];
+	char tname[128], fname[128];
+	Order O;
 
 	mangle(tname, sizeof tname, S->rs->name);
+	mangle(fname, sizeof fname, ir_symstr(m, m->globals[g].name));
 	/* regions, numbered by their first node in graph order */
 	regof = ir_xcalloc(S->norder + 1, sizeof *regof);
 	for (uint32_t i = 0; i < S->norder; i++) {
@@ -821,6 +1174,7 @@ outline(State *S)
 			}
 		free(fill);
 	}
+	order(S, ir_func_body(m, m->globals[g].fn), reps, nreg, &O);
 	for (uint32_t r = 0; r < nreg; r++)
 		S->owner[reps[r]] = 0;
 
@@ -828,32 +1182,41 @@ outline(State *S)
 		NodeId *mem = members + start[r], *params = NULL, *args = NULL, *outs = NULL, body, fn, gref, call;
 		uint32_t nmem = count[r], np = 0, capp = 0, capa = 0, nouts = 0, capouts = 0;
 		uint32_t **slots = NULL, *nslots = NULL, capslots = 0;
-		char gname[256], prefix[160];
+		char gname[320], prefix[160];
 		AttrVal at[4];
 		Sym gsym;
 		Loc loc = m->locs[mem[0]];
 
-		/* a fresh name: an earlier run may have used this one */
-		do {
-			snprintf(gname, sizeof gname, "tvmgen_default_%s_main_%u", tname, S->nregions++);
+		/* TVM's name; a fresh one if an earlier run took it */
+		snprintf(gname, sizeof gname, "tvmgen_default_%s_%s_%u", tname, fname, O.id[r]);
+		gsym = ir_symz(m, gname);
+		for (uint32_t k = 1; ir_global_index(m, gsym); k++) {
+			snprintf(gname, sizeof gname, "tvmgen_default_%s_%s_%u_%u", tname, fname, O.id[r], k);
 			gsym = ir_symz(m, gname);
-		} while (ir_global_index(m, gsym));
-		snprintf(prefix, sizeof prefix, "%s_%u_i", tname, S->nregions - 1);
+		}
+		S->nregions++;
+		snprintf(prefix, sizeof prefix, "%s_%u_i", tname, O.id[r]);
 		S->curstamp++;
 		for (uint32_t i = 0; i < nmem; i++) {
 			S->stamp[mem[i]] = S->curstamp;
 			S->p->st.offloaded += m->nodes[mem[i]].kind == NK_CALL;
 		}
 		/* outputs: members used outside (the function's body is used by
-		   the function), with the slots that use them */
-		for (uint32_t i = 0; i < nmem; i++) {
-			uint32_t *v = NULL, cap = 0, k = useslots(S, mem[i], 1, &v, &cap);
+		   the function), with the slots that use them; in TVM's order,
+		   then any the walk did not meet */
+		for (uint32_t i = 0; i < O.fstart[r + 1] - O.fstart[r] + nmem; i++) {
+			NodeId x = i < O.fstart[r + 1] - O.fstart[r] ? O.fnode[O.fstart[r] + i] : mem[i - (O.fstart[r + 1] - O.fstart[r])];
+			uint32_t *v = NULL, cap = 0, k;
+			if (S->stamp[x] != S->curstamp || S->pstamp[x] == S->curstamp)
+				continue;       /* not a member, or already an output */
+			k = useslots(S, x, 1, &v, &cap);
 			if (!k) {
 				free(v);
 				continue;
 			}
+			S->pstamp[x] = S->curstamp;
 			ir_vgrow(&outs, &capouts, nouts + 1);
-			outs[nouts] = mem[i];
+			outs[nouts] = x;
 			if (nouts + 1 > capslots) {
 				capslots = 2 * (nouts + 1);
 				slots = ir_xrealloc(slots, capslots * sizeof *slots);
@@ -862,8 +1225,13 @@ outline(State *S)
 			slots[nouts] = v;
 			nslots[nouts++] = k;
 		}
-		/* inputs become parameters; constants and function literals
-		   move in with their users */
+		/* inputs become parameters, first in TVM's order; constants and
+		   function literals move in with their users */
+		for (uint32_t i = O.pstart[r]; i < O.pend[r]; i++) {
+			NodeId a = O.now[O.pnode[i]] ? O.now[O.pnode[i]] : O.pnode[i];
+			if (S->stamp[a] != S->curstamp)
+				paramfor(S, a, prefix, O.pidx[i], &params, &np, &capp, &args, &capa);
+		}
 		for (uint32_t i = 0; i < nmem; i++) {
 			NodeId x = mem[i];
 			for (uint32_t k = 0; k < m->nodes[x].nargs; k++) {
@@ -876,7 +1244,7 @@ outline(State *S)
 				}
 				if (m->nodes[a].kind == NK_FUNC)
 					continue;
-				ir_set_arg(m, x, k, paramfor(S, a, prefix, &params, &np, &capp, &args, &capa));
+				ir_set_arg(m, x, k, paramfor(S, a, prefix, np, &params, &np, &capp, &args, &capa));
 			}
 		}
 		if (nouts == 1) {
@@ -916,6 +1284,7 @@ outline(State *S)
 			}
 			for (uint32_t s = 0; s < nslots[o]; s++)
 				setslot(m, slots[o][s], val);
+			O.now[outs[o]] = val;
 			free(slots[o]);
 		}
 		S->p->st.regions++;
@@ -925,6 +1294,7 @@ outline(State *S)
 		free(slots);
 		free(nslots);
 	}
+	orderfree(&O);
 	free(regof);
 	free(count);
 	free(start);
@@ -934,16 +1304,16 @@ outline(State *S)
 
 /* ---------------------------------------------------------------- driver */
 
-/* partitionable: the functions to partition: every global that is not a
-** partition itself, in the module's order */
+/* partitionable: the functions to partition, as indices in m->globals:
+** every global that is not a partition itself, in the module's order */
 static uint32_t
-partitionable(Module *m, NodeId **out)
+partitionable(Module *m, uint32_t **out)
 {
 	uint32_t n = 0;
 	*out = ir_xmalloc((m->nglobals ? m->nglobals : 1) * sizeof **out);
 	for (uint32_t g = 0; g < m->nglobals; g++)
 		if (!ir_func_attr(m, m->globals[g].fn, "Compiler"))
-			(*out)[n++] = m->globals[g].fn;
+			(*out)[n++] = g;
 	return n;
 }
 
@@ -981,7 +1351,7 @@ ir_partition(Partitioner *p)
 	base = p->st.fired;
 	for (uint32_t t = 0; t < p->ntargets; t++) {
 		State S;
-		NodeId *fns;
+		uint32_t *fns;
 		uint32_t nfns;
 
 		memset(&S, 0, sizeof S);
@@ -1013,7 +1383,7 @@ ir_partition(Partitioner *p)
 		nfns = partitionable(m, &fns);
 		for (uint32_t f = 0; f < nfns; f++) {
 			uint64_t left;
-			composites(&S, fns[f]);
+			composites(&S, m->globals[fns[f]].fn);
 			if (p->stop < PS_ANNOTATE)
 				continue;
 			left = annotate(&S, base);
@@ -1022,7 +1392,7 @@ ir_partition(Partitioner *p)
 			regions(&S);
 			if (p->stop < PS_ALL)
 				continue;
-			outline(&S);
+			outline(&S, fns[f]);
 			/* what the last target leaves is the host's: the calls of
 			   the graph that went to no region */
 			if (t + 1 == p->ntargets)
@@ -1118,7 +1488,7 @@ ir_partition_explain(FILE *f, const Partitioner *p)
 	Module *m = p->m;
 	Why *v = ir_xmalloc((p->nwhy ? p->nwhy : 1) * sizeof *v);
 	State S;
-	NodeId *fns;
+	uint32_t *fns;
 	uint32_t nfns;
 	char targets[512] = "";
 
@@ -1134,7 +1504,7 @@ ir_partition_explain(FILE *f, const Partitioner *p)
 	S.m = m;
 	nfns = partitionable(m, &fns);
 	for (uint32_t g = 0; g < nfns; g++) {
-		topo(&S, ir_func_body(m, fns[g]));
+		topo(&S, ir_func_body(m, m->globals[fns[g]].fn));
 		for (uint32_t i = 0; i < S.norder; i++) {
 			NodeId n = S.order[i];
 			uint32_t k = firstwhy(v, p->nwhy, n);
