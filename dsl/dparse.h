@@ -35,6 +35,7 @@ typedef struct RuleHead {
 	int prio;
 	double tol;             /* `within TOL`; 0: exact */
 	int once;               /* `once` */
+	int finite;             /* `finite` */
 } RuleHead;
 
 typedef struct DParser {

@@ -146,6 +146,7 @@ typedef struct Rule {
 	uint32_t index;         /* in priority order: the id in generated code */
 	double tol;             /* `within TOL`: graftc verify's tolerance; 0 exact */
 	int once;               /* `once`: fires at no node its own results built */
+	int finite;             /* `finite`: graftc verify gives it finite floats only */
 } Rule;
 
 typedef struct SubPat {

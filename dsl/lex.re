@@ -216,6 +216,7 @@ again:
 	"priority"   { locate(p, lloc); return T_PRIORITY; }
 	"within"     { locate(p, lloc); return T_WITHIN; }
 	"once"       { locate(p, lloc); return T_ONCE; }
+	"finite"     { locate(p, lloc); return T_FINITE; }
 	"if"         { locate(p, lloc); return T_IF; }
 	"const"      { locate(p, lloc); return T_CONST; }
 	"var"        { locate(p, lloc); return T_VAR; }

@@ -446,7 +446,7 @@ static const struct { const char *name, *doc; } builtins[] = {
 };
 
 static const char *const keywords[] = { "ruleset", "target", "include", "pattern", "extern", "pred", "action",
-	"op", "rule", "once", "priority", "within", "composite", "supports", "if", "const", "var", "fold_const", "attrs", "True",
+	"op", "rule", "once", "priority", "within", "finite", "composite", "supports", "if", "const", "var", "fold_const", "attrs", "True",
 	"False", "None" };
 
 static const char *const atnames[] = { "", "int", "float", "bool", "str", "dtype", "ints", "ints2",

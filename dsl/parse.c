@@ -615,12 +615,13 @@ r_prio(DParser *p, const RNum *n, int neg, const DLTYPE *l)
 }
 
 RuleHead
-r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio, const Ast *tol, int once)
+r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio, const Ast *tol, int once, int finite)
 {
 	RuleHead h;
 
 	memset(&h, 0, sizeof h);
 	h.once = once;
+	h.finite = finite;
 	if (name) {
 		h.name = str(p, name);
 		h.loc = LOC(l);
@@ -723,6 +724,7 @@ r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const D
 	ru->prio = h->prio;
 	ru->tol = h->tol;
 	ru->once = h->once;
+	ru->finite = h->finite;
 	ru->pat = pat;
 	ru->guard = guard;
 	ru->result = result;

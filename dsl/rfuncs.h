@@ -14,7 +14,7 @@ void r_xop(DParser *p, const RStr *kw, const DLTYPE *kl, const RStr *name, const
 Ast *r_xattr(DParser *p, const RStr *name, const DLTYPE *l, const RStr *type, const DLTYPE *tl, int opt,
              Ast *deflt);
 int r_prio(DParser *p, const RNum *n, int neg, const DLTYPE *l);
-RuleHead r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio, const Ast *tol, int once);
+RuleHead r_head(DParser *p, const RStr *name, const DLTYPE *l, int prio, const Ast *tol, int once, int finite);
 void r_rule(DParser *p, const RuleHead *h, Ast *pat, Ast *guard, Ast *result, const DLTYPE *l,
             const DLTYPE *lguard, const DLTYPE *lresult);
 void r_target(DParser *p, const RStr *name, const DLTYPE *l);

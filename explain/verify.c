@@ -89,21 +89,27 @@ param(Inst *in)
 	return n;
 }
 
+/* fput: f as an element of float dtype dt into p */
+static void
+fput(DType dt, float f, unsigned char *p)
+{
+	if (dt == DT_FLOAT32) {
+		memcpy(p, &f, 4);
+	} else if (dt == DT_FLOAT64) {
+		double d = f;
+		memcpy(p, &d, 8);
+	} else {
+		uint16_t h = ir_f16_from_f32(f);
+		memcpy(p, &h, 2);
+	}
+}
+
 /* value: a random element of dtype dt into p */
 static void
 value(Rng *r, DType dt, unsigned char *p)
 {
 	if (ir_dtype_kind[dt] == 'f') {
-		float f = (float)((int)(next(r) % 2001) - 1000) / 500.0f;       /* [-2, 2] in steps */
-		if (dt == DT_FLOAT32)
-			memcpy(p, &f, 4);
-		else if (dt == DT_FLOAT64) {
-			double d = f;
-			memcpy(p, &d, 8);
-		} else {
-			uint16_t h = ir_f16_from_f32(f);
-			memcpy(p, &h, 2);
-		}
+		fput(dt, (float)((int)(next(r) % 2001) - 1000) / 500.0f, p);     /* [-2, 2] in steps */
 	} else {
 		int64_t lo = ir_dtype_min(dt), hi = ir_dtype_max(dt), v;
 		if (lo < -100)
@@ -137,6 +143,26 @@ constant(Inst *in)
 	c = ir_const(in->m, t, data, (Loc){ 1, 1, 1 });
 	free(data);
 	return c;
+}
+
+/* litconst: const(LIT)'s constant, a scalar of the literal's dtype and
+** value */
+static NodeId
+litconst(Inst *in, const Ast *l)
+{
+	DType dt = l->kind == A_BOOL ? DT_BOOL : (DType)l->dtype;
+	double v = l->kind == A_FLOAT ? l->f : (double)l->i;
+	unsigned char data[8] = { 0 };
+
+	if (dt == DT_FLOAT64) {
+		memcpy(data, &v, 8);
+	} else if (ir_dtype_kind[dt] == 'f') {
+		fput(dt, (float)v, data);
+	} else {
+		int64_t x = (int64_t)v;
+		memcpy(data, &x, ir_dtype_bytes[dt]);   /* little-endian: the low bytes */
+	}
+	return ir_const(in->m, ir_type_tensor(in->m, dt, 0, NULL), data, (Loc){ 1, 1, 1 });
 }
 
 /* freeattr: a random value for free attribute name of type t, as Relay text */
@@ -227,7 +253,12 @@ call(Inst *in, const Ast *a)
 	NodeId args[64];
 	uint32_t n = 0;
 	AttrId av = ir_attr_defaults(m, a->op);
+	DType outer = in->dt;
 
+	/* a comparison's bool comes from operands of any dtype */
+	if ((a->op == OP_EQUAL || a->op == OP_NOT_EQUAL || a->op == OP_LESS || a->op == OP_LESS_EQUAL ||
+	     a->op == OP_GREATER || a->op == OP_GREATER_EQUAL) && in->dt == DT_BOOL)
+		in->dt = dtypes[pick(in->r, 5)];
 	for (uint32_t i = 0; i < a->nkid && !in->bad; i++) {
 		const Ast *k = a->kid[i];
 		if (k->kind == A_ATTR || k->kind == A_REST)
@@ -245,6 +276,10 @@ call(Inst *in, const Ast *a)
 			if ((o->flags & OPF_QNN) && n == 1 && (!strcmp(o->name, "qnn.conv2d") || !strcmp(o->name, "qnn.dense") ||
 			                                      !strcmp(o->name, "qnn.conv2d_transpose")))
 				in->dt = DT_INT8;       /* weights */
+			if (a->op == OP_LOGICAL_AND || a->op == OP_LOGICAL_OR || a->op == OP_LOGICAL_NOT ||
+			    (a->op == OP_WHERE && n == 0))
+				in->dt = DT_BOOL;       /* logic, and where's condition */
+
 			args[n] = operand(in, a->op, n, k);
 			in->dt = saved;
 		}
@@ -254,6 +289,7 @@ call(Inst *in, const Ast *a)
 		args[n] = operand(in, a->op, n, NULL);     /* `...`: the rest, free */
 		n++;
 	}
+	in->dt = outer;
 	/* attributes: the pattern's literals; the required ones it leaves free
 	   random; the rest their defaults */
 	for (int k = 0; k < o->nattrs && !in->bad; k++) {
@@ -412,7 +448,7 @@ build(Inst *in, const Ast *a)
 	case A_VAR:
 		return param(in);
 	case A_CONST:
-		return constant(in);
+		return a->nkid ? litconst(in, a->kid[0]) : constant(in);
 	case A_NAME:
 		for (uint32_t i = 0; i < in->nb; i++)
 			if (!strcmp(in->b[i].name, a->s))
@@ -504,9 +540,11 @@ instance(Module *m, const Ast *pat, uint64_t seed, Inst *in)
 
 /* ---------------------------------------------------------------- running */
 
-/* inputs: random values for m's @main parameters, edges now and then */
+/* inputs: random values for m's @main parameters, edges now and then: an
+** integer's bounds, zero, and a float's NaN, infinities and -0 (not when
+** finite) */
 static void
-inputs(const Module *m, const Inst *in, RefVal *v, uint64_t seed)
+inputs(const Module *m, const Inst *in, RefVal *v, uint64_t seed, int finite)
 {
 	Rng r = { seed ^ 0x5eedull };
 
@@ -521,6 +559,11 @@ inputs(const Module *m, const Inst *in, RefVal *v, uint64_t seed)
 			if (ir_dtype_kind[v[i].dt] != 'f' && e == 0) {
 				int64_t x = pick(&r, 2) ? ir_dtype_min((DType)v[i].dt) : ir_dtype_max((DType)v[i].dt);
 				memcpy(p, &x, ir_dtype_bytes[v[i].dt]);
+			} else if (ir_dtype_kind[v[i].dt] == 'f' && (e == 0 || e == 2 || e == 4)) {
+				/* a float's edges, NaN most: a rule wrong only for
+				   NaN shows in a few instances */
+				static const float edge[] = { -0.0f, INFINITY, -INFINITY, NAN, NAN, NAN };
+				fput((DType)v[i].dt, edge[finite ? 0 : pick(&r, 6)], p);
 			} else if (e == 1) {
 				memset(p, 0, ir_dtype_bytes[v[i].dt]);
 			} else {
@@ -584,6 +627,9 @@ run(const Module *m, const RefVal *args, uint32_t n, RefVal *res)
 	return bad;
 }
 
+/* what differ() gives for -0 against 0: the bits differ, not the values */
+#define ZEROSIGN 1e-300
+
 /* differ: how far results a and b are apart: 0 the same bits, -1 of
 ** another shape or dtype, else the largest difference (inf for NaN
 ** against a number) */
@@ -613,12 +659,14 @@ differ(const RefVal *a, const RefVal *b)
 			continue;
 		x = ir_tensor_get(&ta, k);
 		y = ir_tensor_get(&tb, k);
+		if (isnan(x) && isnan(y))
+			continue;       /* NaN is NaN, whatever its bits */
 		if (isnan(x) || isnan(y))
 			return INFINITY;
 		if (fabs(x - y) > worst)
 			worst = fabs(x - y);
 		if (worst == 0)
-			worst = 1e-300;     /* -0 against 0: bits differ */
+			worst = ZEROSIGN;   /* -0 against 0: bits differ */
 	}
 	return worst;
 }
@@ -736,7 +784,7 @@ verify_file(const char *path, const VerifyOpts *o, FILE *out, FILE *errs)
 						fprintf(out, "%s:%u: %s %s: COUNTEREXAMPLE: applying it fails: %.*s\n",
 						        r->m->files[ru->loc.file], ru->loc.line, ru->kind == RK_RULE ? "rule" : "composite",
 						        ru->name, (int)strcspn(msgs ? msgs : "", "\n"), msgs ? msgs : "");
-						inputs(a, &ia, args, seed);
+						inputs(a, &ia, args, seed, ru->finite);
 						counterexample(o, a, &ia, args, ru->name, out);
 						for (uint32_t i = 0; i < ia.nparams; i++)
 							ref_vdrop(&args[i]);
@@ -750,7 +798,7 @@ verify_file(const char *path, const VerifyOpts *o, FILE *out, FILE *errs)
 						goto next;
 					}
 				}
-				inputs(a, &ia, args, seed);
+				inputs(a, &ia, args, seed, ru->finite);
 				if (run(a, args, ia.nparams, &ra)) {
 					unrun++;
 					for (uint32_t i = 0; i < ia.nparams; i++)
@@ -767,6 +815,8 @@ verify_file(const char *path, const VerifyOpts *o, FILE *out, FILE *errs)
 					        ru->kind == RK_RULE ? "rule" : "composite", ru->name);
 					if (dist < 0)
 						fprintf(out, " in shape or dtype\n");
+					else if (dist == ZEROSIGN)
+						fprintf(out, " in the sign of a zero (-0 against 0)\n");
 					else
 						fprintf(out, " by %g%s\n", dist, ru->tol > 0 ? " (beyond its tolerance)" : "");
 					counterexample(o, a, &ia, args, ru->name, out);

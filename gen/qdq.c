@@ -9,30 +9,30 @@
 #define RULES(X) \
 	X(R_qdq_identity, "qdq_identity", "rulesets/qdq.rules", 34, RI_RULE, 1) \
 	X(R_qdq_requantize, "qdq_requantize", "rulesets/qdq.rules", 43, RI_RULE, 0) \
-	X(R_qdq_relu_int8, "qdq_relu_int8", "rulesets/qdq.rules", 57, RI_RULE, 0) \
-	X(R_qdq_relu_uint8, "qdq_relu_uint8", "rulesets/qdq.rules", 62, RI_RULE, 0) \
-	X(R_qdq_clip, "qdq_clip", "rulesets/qdq.rules", 73, RI_RULE, 0) \
-	X(R_qdq_conv2d_bias, "qdq_conv2d_bias", "rulesets/qdq.rules", 106, RI_RULE, 0) \
-	X(R_qdq_conv2d, "qdq_conv2d", "rulesets/qdq.rules", 131, RI_RULE, 0) \
-	X(R_qdq_dense_bias, "qdq_dense_bias", "rulesets/qdq.rules", 156, RI_RULE, 0) \
-	X(R_qdq_dense, "qdq_dense", "rulesets/qdq.rules", 175, RI_RULE, 0) \
-	X(R_qdq_add_qnnpack, "qdq_add_qnnpack", "rulesets/qdq.rules", 216, RI_RULE, 1) \
-	X(R_qdq_add, "qdq_add", "rulesets/qdq.rules", 240, RI_RULE, 0) \
-	X(R_qdq_mul, "qdq_mul", "rulesets/qdq.rules", 248, RI_RULE, 0) \
-	X(R_qdq_max_pool2d, "qdq_max_pool2d", "rulesets/qdq.rules", 262, RI_RULE, 0) \
-	X(R_qdq_reshape, "qdq_reshape", "rulesets/qdq.rules", 268, RI_RULE, 0) \
-	X(R_qdq_transpose, "qdq_transpose", "rulesets/qdq.rules", 274, RI_RULE, 0) \
-	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 285, RI_RULE, 0) \
-	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 301, RI_RULE, 1) \
-	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 312, RI_RULE, 0) \
-	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 322, RI_RULE, 0) \
-	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 330, RI_RULE, 0) \
-	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 344, RI_RULE, 0) \
-	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 349, RI_RULE, 0) \
-	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 358, RI_RULE, 0) \
-	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 365, RI_RULE, 0) \
-	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 370, RI_RULE, 0) \
-	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 390, RI_RULE, 0) \
+	X(R_qdq_relu_int8, "qdq_relu_int8", "rulesets/qdq.rules", 58, RI_RULE, 0) \
+	X(R_qdq_relu_uint8, "qdq_relu_uint8", "rulesets/qdq.rules", 63, RI_RULE, 0) \
+	X(R_qdq_clip, "qdq_clip", "rulesets/qdq.rules", 74, RI_RULE, 0) \
+	X(R_qdq_conv2d_bias, "qdq_conv2d_bias", "rulesets/qdq.rules", 107, RI_RULE, 0) \
+	X(R_qdq_conv2d, "qdq_conv2d", "rulesets/qdq.rules", 132, RI_RULE, 0) \
+	X(R_qdq_dense_bias, "qdq_dense_bias", "rulesets/qdq.rules", 157, RI_RULE, 0) \
+	X(R_qdq_dense, "qdq_dense", "rulesets/qdq.rules", 176, RI_RULE, 0) \
+	X(R_qdq_add_qnnpack, "qdq_add_qnnpack", "rulesets/qdq.rules", 217, RI_RULE, 1) \
+	X(R_qdq_add, "qdq_add", "rulesets/qdq.rules", 241, RI_RULE, 0) \
+	X(R_qdq_mul, "qdq_mul", "rulesets/qdq.rules", 249, RI_RULE, 0) \
+	X(R_qdq_max_pool2d, "qdq_max_pool2d", "rulesets/qdq.rules", 263, RI_RULE, 0) \
+	X(R_qdq_reshape, "qdq_reshape", "rulesets/qdq.rules", 269, RI_RULE, 0) \
+	X(R_qdq_transpose, "qdq_transpose", "rulesets/qdq.rules", 275, RI_RULE, 0) \
+	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 286, RI_RULE, 0) \
+	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 302, RI_RULE, 1) \
+	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 313, RI_RULE, 0) \
+	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 323, RI_RULE, 0) \
+	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 331, RI_RULE, 0) \
+	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 345, RI_RULE, 0) \
+	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 350, RI_RULE, 0) \
+	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 359, RI_RULE, 0) \
+	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 366, RI_RULE, 0) \
+	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 371, RI_RULE, 0) \
+	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 391, RI_RULE, 0) \
 	/* end */
 #define STRS(X) \
 	X(S_NCHW, "NCHW") \

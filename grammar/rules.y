@@ -53,7 +53,7 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 %token <num> INT "integer" FLOAT "float"
 %token END "end of line"
 %token RULESET "ruleset" INCLUDE "include" PATTERN "pattern" EXTERN "extern"
-%token PRED "pred" ACTION "action" RULE "rule" PRIORITY "priority" IF "if" WITHIN "within" ONCE "once"
+%token PRED "pred" ACTION "action" RULE "rule" PRIORITY "priority" IF "if" WITHIN "within" ONCE "once" FINITE "finite"
 %token CONST "const" VAR "var" FOLD "fold_const" ATTRS "attrs"
 %token TRUE "True" FALSE "False" NONE "None"
 %token ARROW "=>" ELLIPSIS "..." EQ "==" NE "!=" LE "<=" GE ">="
@@ -65,7 +65,7 @@ static void derror(DLTYPE *l, DParser *p, const char *msg);
 %type <list> spats pargs pargs_opt pelems lits lits_opt names names_opt eargs eargs_opt tdims
 %type <list> xparams xparams_opt
 %type <head> head
-%type <ival> prio_opt sint once_opt
+%type <ival> prio_opt sint once_opt finite_opt
 
 %left OROR
 %left ANDAND
@@ -136,11 +136,18 @@ spats
 	| spats ',' pat                  { $$ = dsl_list_add(p, $1, $3); }
 	;
 
-/* head := ['rule' NAME ['once'] ['priority' N] ['within' TOL] ':'] */
+/* head := ['rule' NAME ['once'] ['priority' N] ['within' TOL] ['finite'] ':'] */
 head
-	: %empty                         { $$ = r_head(p, NULL, NULL, 0, NULL, 0); }
-	| RULE IDENT once_opt prio_opt within_opt ':'
-	                                 { $$ = r_head(p, &$2, &@2, $4, $5, $3); }
+	: %empty                         { $$ = r_head(p, NULL, NULL, 0, NULL, 0, 0); }
+	| RULE IDENT once_opt prio_opt within_opt finite_opt ':'
+	                                 { $$ = r_head(p, &$2, &@2, $4, $5, $3, $6); }
+	;
+
+/* finite: graftc verify gives the rule finite floats only (no NaN, no
+** infinities): the author's claim holds for those */
+finite_opt
+	: %empty                         { $$ = 0; }
+	| FINITE                         { $$ = 1; }
 	;
 
 /* once: the rule does not fire at what its own results built (TVM's

@@ -553,6 +553,61 @@ rel_broadcast(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Di
 	return make(m, &o);
 }
 
+/* retyped: tensor type t (0: a relation's failure) in dtype dt */
+static TypeId
+retyped(Module *m, TypeId t, DType dt, Diag *d)
+{
+	Shape o;
+
+	if (!t || !load(m, t, "result", &o, d))
+		return 0;
+	o.dt = dt;
+	return make(m, &o);
+}
+
+/* Comparisons: both operands of one dtype, shapes broadcast; bool. */
+TypeId
+rel_compare(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	return retyped(m, rel_broadcast(m, args, nargs, attrs, d), DT_BOOL, d);
+}
+
+/* logical_and, logical_or (shapes broadcast), logical_not: bool. */
+TypeId
+rel_logical(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	static const char *const names[] = { "lhs", "rhs" };
+	Shape s;
+
+	for (int i = 0; i < nargs; i++) {
+		if (!load(m, args[i], nargs == 1 ? "data" : names[i], &s, d))
+			return 0;
+		if (s.dt != DT_BOOL)
+			return ir_rel_error(d, "%s must be bool, not %s", nargs == 1 ? "data" : names[i], dtn(s.dt));
+	}
+	return nargs == 1 ? args[0] : rel_broadcast(m, args, nargs, attrs, d);
+}
+
+/* where(condition, x, y): x and y of one dtype; the three shapes
+** broadcast together. */
+TypeId
+rel_where(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape c, x, y, xy, o;
+
+	(void)nargs;
+	(void)attrs;
+	if (!load(m, args[0], "condition", &c, d) || !load(m, args[1], "x", &x, d) ||
+	    !load(m, args[2], "y", &y, d))
+		return 0;
+	if (x.dt != y.dt)
+		return ir_rel_error(d, "x is %s but y is %s", dtn(x.dt), dtn(y.dt));
+	if (!bcast(&x, &y, "x", "y", &xy, d) || !bcast(&xy, &c, "x and y", "condition", &o, d))
+		return 0;
+	o.dt = x.dt;
+	return make(m, &o);
+}
+
 /* qnn.add, qnn.mul: (lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale,
 ** rhs_zero_point, output_scale, output_zero_point).  An operand's scale and
 ** zero point are scalars or vectors along its lhs_axis/rhs_axis; the
@@ -1519,6 +1574,13 @@ rel_reduce(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag 
 		else if (keep)
 			o.d[o.rank++] = 1;
 	return make(m, &o);
+}
+
+/* argmax, argmin: reduce's shape, int32. */
+TypeId
+rel_argreduce(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	return retyped(m, rel_reduce(m, args, nargs, attrs, d), DT_INT32, d);
 }
 
 /* push: appends v to o, which must have room */

@@ -698,6 +698,87 @@ biasadd(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return binop(c, o, OP_ADD, a[0], a[0]->dims, a[0]->rank, a[1], bd, a[0]->rank, r);
 }
 
+/* cmpop: the comparison op of a and b, 1 or 0 (a NaN compares unequal to
+** everything, itself included) */
+static int
+cmpop(OpId op, int lt, int eq)
+{
+	switch (op) {
+	case OP_EQUAL: return eq;
+	case OP_NOT_EQUAL: return !eq;
+	case OP_LESS: return lt;
+	case OP_LESS_EQUAL: return lt || eq;
+	case OP_GREATER: return !lt && !eq;
+	default: return !lt;    /* greater_equal */
+	}
+}
+
+/* compare: the comparisons and logical_and / logical_or with numpy
+** broadcasting, bool results; operands of one dtype */
+static int
+compare(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t st[2][MAXD], idx[MAXD] = { 0 }, off[2] = { 0, 0 };
+	int dt = a[0]->dt, u = ir_dtype_kind[dt] == 'u';
+
+	if (a[1]->dt != dt || r->dt != DT_BOOL ||
+	    !ref_bcast_strides(a[0]->dims, a[0]->rank, r->dims, r->rank, st[0]) ||
+	    !ref_bcast_strides(a[1]->dims, a[1]->rank, r->dims, r->rank, st[1]))
+		return fail(c, o, "operands do not broadcast");
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int v;
+		if (o->op == OP_LOGICAL_AND || o->op == OP_LOGICAL_OR) {
+			int p = ldi(a[0], off[0]) != 0, q = ldi(a[1], off[1]) != 0;
+			v = o->op == OP_LOGICAL_AND ? p && q : p || q;
+		} else if (isflt(dt)) {
+			double p = ldf(a[0], off[0]), q = ldf(a[1], off[1]);
+			v = isnan(p) || isnan(q) ? o->op == OP_NOT_EQUAL : cmpop(o->op, p < q, p == q);
+		} else {
+			int64_t p = ldi(a[0], off[0]), q = ldi(a[1], off[1]);
+			v = cmpop(o->op, u ? (uint64_t)p < (uint64_t)q : p < q, p == q);
+		}
+		sti(r, i, v);
+		step(r->rank, r->dims, idx, 2, off, st);
+	}
+	return 0;
+}
+
+/* where: condition ? x : y elementwise, the three broadcast together; a
+** condition element is true when it is not zero */
+static int
+where(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t st[3][MAXD], idx[MAXD] = { 0 }, off[3] = { 0, 0, 0 };
+	size_t nb = ir_dtype_bytes[r->dt];
+
+	for (int k = 0; k < 3; k++)
+		if (!ref_bcast_strides(a[k]->dims, a[k]->rank, r->dims, r->rank, st[k]))
+			return fail(c, o, "operands do not broadcast");
+	if (a[1]->dt != r->dt || a[2]->dt != r->dt)
+		return fail(c, o, "x and y are not of the result's dtype");
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int t = isflt(a[0]->dt) ? ldf(a[0], off[0]) != 0 : ldi(a[0], off[0]) != 0;
+		const Val *v = t ? a[1] : a[2];
+		memcpy(r->data + (size_t)i * nb, v->data + (size_t)off[t ? 1 : 2] * nb, nb);
+		step(r->rank, r->dims, idx, 3, off, st);
+	}
+	return 0;
+}
+
+/* logicalnot: bool data, bool result */
+static int
+logicalnot(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	if (a[0]->dt != DT_BOOL)
+		return fail(c, o, "data is not bool");
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++)
+		sti(r, i, ldi(a[0], i) == 0);
+	return 0;
+}
+
 /* batchnorm: nn.batch_norm in inference: (x - mean) / sqrt(var + eps),
 ** times gamma (scale), plus beta (center), per channel at axis, computed
 ** in double and rounded once; the tuple's other fields are the moving
@@ -894,12 +975,28 @@ clip(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* unary: exp, sigmoid, tanh, rsqrt, sqrt, log, abs, negative in the
-** data's float dtype (float16 through float64) */
+/* fsign: -1, 0 or 1 by the sign of x: 0 for both zeros and for NaN, as
+** TVM's sign (two selects on x < 0 and x > 0) */
+static double
+fsign(double x)
+{
+	return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
+}
+
+/* unary: exp, sigmoid, tanh, rsqrt, sqrt, log, abs, negative, floor,
+** ceil, erf, round (half to even) and sign in the data's float dtype
+** (float16 through float64); round and sign on integers too */
 static int
 unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	ref_valloc(r);
+	if (!isflt(r->dt)) {
+		for (int64_t i = 0; i < r->n; i++) {
+			int64_t x = ldi(a[0], i);
+			sti(r, i, o->op == OP_SIGN ? (ir_dtype_kind[r->dt] == 'u' ? x != 0 : (x > 0) - (x < 0)) : x);
+		}
+		return 0;
+	}
 	for (int64_t i = 0; i < r->n; i++) {
 		double x = ldf(a[0], i), y;
 		if (r->dt == DT_FLOAT64) {
@@ -913,6 +1010,9 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 			case OP_NEGATIVE: y = -x; break;
 			case OP_FLOOR: y = floor(x); break;
 			case OP_CEIL: y = ceil(x); break;
+			case OP_ERF: y = erf(x); break;
+			case OP_ROUND: y = nearbyint(x); break;
+			case OP_SIGN: y = fsign(x); break;
 			default: y = 1.0 / sqrt(x); break;
 			}
 		} else {
@@ -927,6 +1027,9 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 			case OP_NEGATIVE: f = -f; break;
 			case OP_FLOOR: f = floorf(f); break;
 			case OP_CEIL: f = ceilf(f); break;
+			case OP_ERF: f = erff(f); break;
+			case OP_ROUND: f = nearbyintf(f); break;
+			case OP_SIGN: f = (float)fsign(f); break;
 			default: f = 1.0f / sqrtf(f); break;
 			}
 			y = f;
@@ -2297,15 +2400,40 @@ globalpool(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* mean: over axis (None: all), or all but axis with exclude */
+/* better: whether x replaces the running max (min) cur of an argmax
+** (argmin) or max (min): a NaN wins and stays, the first of equals stays
+** unless last (select_last_index) */
 static int
-mean(RefCtx *c, const RefOp *o, Args a, Val *r)
+better(int dt, int max, int last, const Val *v, int64_t off, const Acc *cur)
+{
+	if (isflt(dt)) {
+		double x = ldf(v, off);
+		if (isnan(cur->f))
+			return 0;
+		return isnan(x) || (max ? x > cur->f : x < cur->f) || (last && x == cur->f);
+	} else {
+		int64_t x = ldi(v, off);
+		int gt = ir_dtype_kind[dt] == 'u' ? (uint64_t)x > (uint64_t)cur->i : x > cur->i;
+		return (max ? gt : x != cur->i && !gt) || (last && x == cur->i);
+	}
+}
+
+/* reduce: mean, sum, prod, max, min, argmax and argmin over axis (None:
+** all), or all but axis with exclude, as TVM's: sums and products in the
+** data's dtype (floats rounded at each step, integers wrapping), in
+** row-major order of the reduced elements; an argmax or argmin is the
+** row-major index among the reduced elements (int32), the first of equal
+** ones unless select_last_index; max and min of nothing are the dtype's
+** lowest and highest values */
+static int
+reduce(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	const Val *x = a[0];
 	int64_t ax[MAXD], xst[MAXD], kdims[MAXD], kst[MAXD], cnt = 1, idx[MAXD] = { 0 };
 	int red[MAXD] = { 0 }, na = ints(c, o, "axis", ax, MAXD), nk = 0, exclude = (int)aint(c, o, "exclude", 0);
 	int64_t rdims[MAXD], rst[MAXD];
-	int nr = 0;
+	int nr = 0, op = o->op, dt = x->dt, arg = op == OP_ARGMAX || op == OP_ARGMIN;
+	int max = op == OP_MAX || op == OP_ARGMAX, last = arg && aint(c, o, "select_last_index", 0);
 
 	for (int k = 0; k < (na < 0 ? x->rank : na); k++) {
 		int64_t v = na < 0 ? k : ax[k];
@@ -2313,7 +2441,7 @@ mean(RefCtx *c, const RefOp *o, Args a, Val *r)
 			return fail(c, o, "bad axis");
 		red[v] = 1;
 	}
-	if (exclude)
+	if (exclude && na >= 0)         /* no axis: all of them, as TVM */
 		for (int k = 0; k < x->rank; k++)
 			red[k] = !red[k];
 	ref_strides(x->dims, x->rank, xst);
@@ -2329,25 +2457,49 @@ mean(RefCtx *c, const RefOp *o, Args a, Val *r)
 	}
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
-		int64_t base = 0, ridx[MAXD] = { 0 };
-		Acc acc = { x->dt, 0, 0.0 };
+		int64_t base = 0, ridx[MAXD] = { 0 }, best = 0;
+		Acc acc = { dt, op == OP_PROD, op == OP_PROD ? 1.0 : 0.0 };
+		if (op == OP_MAX || op == OP_MIN) {
+			if (isflt(dt))
+				acc.f = op == OP_MAX ? -INFINITY : INFINITY;
+			else
+				acc.i = op == OP_MAX ? ir_dtype_min(dt) : ir_dtype_max(dt);
+		}
 		for (int k = 0; k < nk; k++)
 			base += idx[k] * kst[k];
 		for (int64_t j = 0; j < cnt; j++) {
 			int64_t off = base;
 			for (int k = 0; k < nr; k++)
 				off += ridx[k] * rst[k];
-			if (isflt(x->dt))
-				acc.f = rnd(x->dt, acc.f + ldf(x, off));
-			else
-				acc.i = wadd(acc.i, ldi(x, off));
+			if (op == OP_MEAN || op == OP_SUM) {
+				if (isflt(dt))
+					acc.f = rnd(dt, acc.f + ldf(x, off));
+				else
+					acc.i = wadd(acc.i, ldi(x, off));
+			} else if (op == OP_PROD) {
+				if (isflt(dt))
+					acc.f = rnd(dt, acc.f * ldf(x, off));
+				else
+					acc.i = wmul(acc.i, ldi(x, off));
+			} else if (j == 0 || better(dt, max, last, x, off, &acc)) {
+				acc.f = isflt(dt) ? ldf(x, off) : 0;
+				acc.i = isflt(dt) ? 0 : ldi(x, off);
+				best = j;
+			}
 			for (int k = nr - 1; k >= 0; k--) {
 				if (++ridx[k] < rdims[k])
 					break;
 				ridx[k] = 0;
 			}
 		}
-		avgput(r, i, &acc, cnt);
+		if (op == OP_MEAN)
+			avgput(r, i, &acc, cnt);
+		else if (arg)
+			sti(r, i, best);
+		else if (isflt(dt))
+			stf(r, i, acc.f);
+		else
+			sti(r, i, acc.i);
 		for (int k = nk - 1; k >= 0; k--) {
 			if (++idx[k] < kdims[k])
 				break;
@@ -2649,6 +2801,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_NN_LEAKY_RELU: bad = leakyrelu(c, o, a, r); break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT:
 	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
+	case OP_ERF: case OP_ROUND: case OP_SIGN:
 		bad = unary(c, o, a, r);
 		break;
 	case OP_QNN_QUANTIZE: bad = quantize(c, o, a, r); break;
@@ -2663,7 +2816,15 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_NN_BATCH_MATMUL: bad = batchmatmul(c, o, a, r); break;
 	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: bad = pool2d(c, o, a, r); break;
 	case OP_NN_GLOBAL_AVG_POOL2D: bad = globalpool(c, o, a, r); break;
-	case OP_MEAN: bad = mean(c, o, a, r); break;
+	case OP_MEAN: case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
+		bad = reduce(c, o, a, r);
+		break;
+	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER:
+	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
+		bad = compare(c, o, a, r);
+		break;
+	case OP_LOGICAL_NOT: bad = logicalnot(c, o, a, r); break;
+	case OP_WHERE: bad = where(c, o, a, r); break;
 	case OP_NN_SOFTMAX: bad = softmax(c, o, a, r); break;
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
@@ -2729,9 +2890,14 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
 		break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
-	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
+	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL: case OP_ERF:
 		if (!isflt(dt))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
+		break;
+	case OP_ROUND: case OP_SIGN: case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN:
+	case OP_ARGMAX: case OP_ARGMIN:
+		if (in == DT_BOOL)
+			REFUSE("the ref backend cannot run %s on bool tensors", name);
 		break;
 	case OP_QNN_REQUANTIZE: {
 		const char *cdt = astr(&cx, &o, "compute_dtype");

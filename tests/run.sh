@@ -202,6 +202,44 @@ for b in ref c llvm; do
 		sed 's/^/#   /' "$tmpdir/err"
 	fi
 done
+# same_outputs DESC MODEL "EXPECTED..." ARGS...: graft run ARGS on MODEL
+# writes one result per EXPECTED, each byte for byte tests/run/EXPECTED.npy
+same_outputs() {
+	desc=$1 model=$2 want=$3
+	shift 3
+	outs= k=0
+	for e in $want; do
+		outs="$outs --output $tmpdir/o$k.npy"
+		k=$((k + 1))
+	done
+	# shellcheck disable=SC2086
+	if "$GRAFT" run "$@" $outs "$d/$model" 2>"$tmpdir/err"; then
+		k=0 bad=
+		for e in $want; do
+			cmp -s "$tmpdir/o$k.npy" "$d/$e.npy" || bad="$bad $e"
+			k=$((k + 1))
+		done
+		[ -z "$bad" ] || echo "#   differ:$bad"
+		ok "$([ -z "$bad" ]; echo $?)" "$desc"
+	else
+		ok 1 "$desc"
+		sed 's/^/#   /' "$tmpdir/err"
+	fi
+}
+for b in ref c llvm; do
+	if needs_ref "comparisons on $b"; then
+		same_outputs "comparisons, logical ops and where on $b give the values computed by hand (NaN unequal, uint8 unsigned)" \
+			compare.relay "c_eq c_lt c_ge c_ne c_ult c_le c_not c_gt c_where c_where0 c_ugt c_ule" --backend "$b" \
+			--input p="$d/cp.npy" --input q="$d/cq.npy" --input u="$d/cu.npy" --input w="$d/cw.npy"
+		same_outputs "round (halves to even), sign (0 for NaN) and erf on $b give the values computed by hand" \
+			round.relay "r_round r_sign r_erf r_isign r_iround" --backend "$b" \
+			--input p="$d/cp.npy" --input e="$d/ce.npy" --input i="$d/ci.npy"
+		same_outputs "sum, prod, max, min, argmax and argmin on $b give the values computed by hand" \
+			reduce.relay "s_sum1 s_sum s_prod0 s_max1 s_min0 s_amax1 s_amin s_alast s_afirst s_fmax s_famax s_fsum0 s_excl s_umax s_uamax s_bsum" \
+			--backend "$b" --input x="$d/rx.npy" --input t="$d/rt.npy" --input f="$d/rf.npy" --input u="$d/cu.npy" \
+			--input b="$d/rb.npy"
+	fi
+done
 desc="layout_transform NCHW to NHWC on ref gives the values computed by hand"
 if needs_ref "$desc"; then
 	"$GRAFT" run --input x="$d/nchw.npy" --output "$tmpdir/lt.npy" "$d/layout.relay" && cmp -s "$tmpdir/lt.npy" "$d/nhwc.npy"

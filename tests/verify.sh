@@ -38,4 +38,16 @@ printf 'ruleset t\nrule a within 1e99: add(x, x) => multiply(x, 2f)\n' >"$tmpdir
 "$GRAFTC" check "$tmpdir/tol.rules" 2>"$tmpdir/err"
 [ $? -eq 1 ] && grep -q "tol.rules:2:15: error: a tolerance is a number from 0" "$tmpdir/err"
 ok $? "a tolerance out of range is an error at its place"
+# a rule wrong only where an input is NaN: caught, unless it says finite
+printf 'ruleset t\nrule nan: logical_not(less(x, y)) if dtype(x) == "float32" => greater_equal(x, y)\n' >"$tmpdir/nan.rules"
+"$GRAFTC" verify "$tmpdir/nan.rules" >"$tmpdir/out" 2>&1
+[ $? -eq 1 ] && grep -q "nan.rules:2: rule nan: COUNTEREXAMPLE: outputs differ by 1" "$tmpdir/out"
+ok $? "not(x < y) => x >= y is caught: a NaN input makes them differ"
+sed 's/rule nan:/rule nan finite:/' "$tmpdir/nan.rules" >"$tmpdir/finite.rules"
+"$GRAFTC" verify "$tmpdir/finite.rules" >"$tmpdir/out" 2>&1
+ok $? "the same rule declared finite verifies: $(grep 'rule nan' "$tmpdir/out" | sed 's/^ *//')"
+printf 'ruleset t\nrule add0 finite: add(x, const(0f)) => x\n' >"$tmpdir/negzero.rules"
+"$GRAFTC" verify "$tmpdir/negzero.rules" >"$tmpdir/out" 2>&1
+[ $? -eq 1 ] && grep -q "rule add0: COUNTEREXAMPLE: outputs differ in the sign of a zero (-0 against 0)" "$tmpdir/out"
+ok $? "x + const(0f) => x is caught, finite or not: -0 + 0 is +0"
 done_testing

@@ -331,6 +331,47 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 	return 1;
 }
 
+/* compare: the comparisons, logical_and and logical_or with broadcasting;
+** bool results (C's comparisons: a NaN is unequal to everything) */
+static int
+compare(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *b = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	const Leaf *in[2] = { a, b };
+	const char *sym = op == OP_EQUAL ? "==" : op == OP_NOT_EQUAL ? "!=" : op == OP_LESS ? "<" :
+	                  op == OP_LESS_EQUAL ? "<=" : op == OP_GREATER ? ">" : op == OP_GREATER_EQUAL ? ">=" :
+	                  op == OP_LOGICAL_AND ? "&&" : "||";
+	char na[64], nb[64], no[64];
+	Ew e;
+
+	cg_name(g, f, a, na);
+	cg_name(g, f, b, nb);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 2, &e);
+	cg_line(g, f, "%s[%s] = (uint8_t)(%s[%s] %s %s[%s]);", no, e.oi, na, e.ix[0], sym, nb, e.ix[1]);
+	closen(f, e.open);
+	return 1;
+}
+
+/* where: condition ? x : y with the three broadcast together */
+static int
+where(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *c = cg_leaf(f, i, 0), *x = cg_leaf(f, i, 1), *y = cg_leaf(f, i, 2), *o = cg_out(f, i);
+	const Leaf *in[3] = { c, x, y };
+	char nc[64], nx[64], ny[64], no[64];
+	Ew e;
+
+	cg_name(g, f, c, nc);
+	cg_name(g, f, x, nx);
+	cg_name(g, f, y, ny);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 3, &e);
+	cg_line(g, f, "%s[%s] = %s[%s] ? %s[%s] : %s[%s];", no, e.oi, nc, e.ix[0], nx, e.ix[1], ny, e.ix[2]);
+	closen(f, e.open);
+	return 1;
+}
+
 /* f2iexpr: float x converted to integer dtype to, truncating, saturated,
 ** NaN -> 0 (graft_f2i; the reference's run mode) */
 static void
@@ -371,10 +412,11 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 	char na[64], no[64], x[400], ex[600], l1[80], l2[80];
 	Ew e;
 
-	if (op != OP_CAST && a->dt == DT_BOOL)
+	if (op != OP_CAST && op != OP_LOGICAL_NOT && a->dt == DT_BOOL)
 		return refuse(g, i, "on bool tensors");
 	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU ||
-	     op == OP_SQRT || op == OP_LOG || op == OP_ABS || op == OP_NEGATIVE || op == OP_FLOOR || op == OP_CEIL) &&
+	     op == OP_SQRT || op == OP_LOG || op == OP_ABS || op == OP_NEGATIVE || op == OP_FLOOR || op == OP_CEIL ||
+	     op == OP_ERF) &&
 	    !isflt(o->dt))
 		return refuse(g, i, "on integer tensors");
 	cg_name(g, f, a, na);
@@ -389,6 +431,14 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 	case OP_NN_RELU:
 		cg_line(g, f, "%s v = %s;", t, x);
 		cg_line(g, f, "%s[%s] = v > 0 ? v : 0;", no, e.oi);
+		break;
+	case OP_LOGICAL_NOT:
+		cg_line(g, f, "%s[%s] = !%s;", no, e.oi, x);
+		break;
+	case OP_SIGN:
+		/* 0 for zeros and NaN, as TVM's two selects */
+		cg_line(g, f, "%s v = %s;", t, x);
+		cg_line(g, f, "%s[%s] = (%s)(v > 0 ? 1 : v < 0 ? -1 : 0);", no, e.oi, t);
 		break;
 	case OP_CLIP: {
 		double amin = attr(g, i, "a_min")->u.f, amax = attr(g, i, "a_max")->u.f;
@@ -434,6 +484,12 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "%s[%s] = floor%s(%s);", no, e.oi, fs, x);
 		else if (op == OP_CEIL)
 			cg_line(g, f, "%s[%s] = ceil%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_ERF)
+			cg_line(g, f, "%s[%s] = erf%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_ROUND && isflt(o->dt))      /* half to even */
+			cg_line(g, f, "%s[%s] = nearbyint%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_ROUND)
+			cg_line(g, f, "%s[%s] = %s;", no, e.oi, x);
 		else
 			cg_line(g, f, "%s[%s] = %s / sqrt%s(%s);", no, e.oi, one, fs, x);
 		break;
@@ -1071,7 +1127,7 @@ mean(Gen *g, Fn *f, Inst *i)
 	for (int q = 0; q < n; q++)
 		red[axes[q] < 0 ? axes[q] + x->rank : axes[q]] = 1;
 	for (int k = 0; k < x->rank; k++)
-		if (ex)
+		if (ex && n >= 0)       /* no axis: all of them, as TVM */
 			red[k] = !red[k];
 	/* the output index of each input dim: the kept dims in order */
 	for (int k = x->rank - 1; k >= 0; k--) {
@@ -1109,6 +1165,91 @@ mean(Gen *g, Fn *f, Inst *i)
 	else
 		cg_line(g, f, "\t%s[i] = (%s)((int64_t)(%s)%s[i] / %lld);", no, cg_ctype(o->dt), cg_ctype(o->dt), acc,
 		        (long long)cnt);
+	return 1;
+}
+
+/* reduce: sum, prod, max, min, argmax and argmin as the reference:
+** sums and products in the data's dtype (integers wrapping) in row-major
+** order, max and min propagating NaN, an arg the row-major index among
+** the reduced elements of the first (select_last_index: last) extreme */
+static int
+reduce(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int64_t axes[MAXD], xst[MAXD], st[MAXD], rst[MAXD], s = 1, r = 1;
+	int n = aints(g, i, "axis", axes, MAXD), ex = (int)aint(g, i, "exclude", 0), red[MAXD], open;
+	int arg = op == OP_ARGMAX || op == OP_ARGMIN, max = op == OP_MAX || op == OP_ARGMAX;
+	int last = arg && aint(g, i, "select_last_index", 0);
+	const char *t = cg_ctype(x->dt);
+	char nx[64], no[64], acc[64], oi[256], xi[256], ji[256], init[64];
+
+	if (x->dt == DT_BOOL)
+		return refuse(g, i, "on bool tensors");
+	for (int k = 0; k < x->rank; k++)
+		red[k] = n < 0;
+	for (int q = 0; q < n; q++)
+		red[axes[q] < 0 ? axes[q] + x->rank : axes[q]] = 1;
+	for (int k = 0; k < x->rank; k++)
+		if (ex && n >= 0)
+			red[k] = !red[k];
+	for (int k = x->rank - 1; k >= 0; k--) {
+		st[k] = red[k] ? 0 : s;
+		rst[k] = red[k] ? r : 0;
+		s *= red[k] ? 1 : x->dims[k];
+		r *= red[k] ? x->dims[k] : 1;
+	}
+	strides(x, xst);
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	if (arg)
+		cg_scratch(g, f, (DType)x->dt, o->n, acc);
+	else
+		strcpy(acc, no);
+	if (op == OP_SUM || op == OP_PROD)
+		strcpy(init, op == OP_SUM ? "0" : "1");
+	else if (isflt(x->dt))
+		strcpy(init, max ? "-INFINITY" : "INFINITY");
+	else if (x->dt == DT_INT64)
+		strcpy(init, max ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL");
+	else
+		sprintf(init, "%lld", (long long)(max ? ir_dtype_min(x->dt) : ir_dtype_max(x->dt)));
+	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
+	cg_line(g, f, "\t%s[i] = %s;", acc, init);
+	idxexpr(x->rank, st, 0, oi);
+	idxexpr(x->rank, xst, 0, xi);
+	idxexpr(x->rank, rst, 0, ji);
+	if (!*oi)
+		strcpy(oi, "0");
+	if (!*ji)
+		strcpy(ji, "0");
+	open = loops(g, f, x->rank, x->dims);
+	if (op == OP_SUM || op == OP_PROD) {
+		const char *sym = op == OP_SUM ? "+" : "*";
+		if (isflt(x->dt)) {
+			cg_line(g, f, "%s[%s] = %s[%s] %s %s[%s];", acc, oi, acc, oi, sym, nx, xi);
+		} else {
+			const char *u = ir_dtype_bytes[x->dt] == 8 ? "uint64_t" : "uint32_t";
+			cg_line(g, f, "%s[%s] = (%s)((%s)%s[%s] %s (%s)%s[%s]);", acc, oi, t, u, acc, oi, sym, u, nx, xi);
+		}
+	} else {
+		const char *gt = max ? ">" : "<";
+		char cond[160];
+		cg_line(g, f, "%s v = %s[%s], c = %s[%s];", t, nx, xi, acc, oi);
+		if (isflt(x->dt))
+			snprintf(cond, sizeof cond, "(c == c && (v != v || v %s c%s))", gt, last ? " || v == c" : "");
+		else
+			snprintf(cond, sizeof cond, "(v %s c%s)", gt, last ? " || v == c" : "");
+		/* an arg takes the first element of each reduction whatever it is */
+		if (arg)
+			cg_open(g, f, "if (%s == 0 || %s) {", ji, cond);
+		else
+			cg_open(g, f, "if %s {", cond);
+		cg_line(g, f, "%s[%s] = v;", acc, oi);
+		if (arg)
+			cg_line(g, f, "%s[%s] = (int32_t)(%s);", no, oi, ji);
+		cg_close(f);
+	}
+	closen(f, open);
 	return 1;
 }
 
@@ -1624,8 +1765,14 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 		return binop(g, f, i, op);
 	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
 	case OP_RSQRT: case OP_NN_LEAKY_RELU: case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
-	case OP_FLOOR: case OP_CEIL:
+	case OP_FLOOR: case OP_CEIL: case OP_ERF: case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
 		return unary(g, f, i, op);
+	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER:
+	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
+		return compare(g, f, i, op);
+	case OP_WHERE: return where(g, f, i);
+	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
+		return reduce(g, f, i, op);
 	case OP_NN_BIAS_ADD: return biasadd(g, f, i);
 	case OP_QNN_QUANTIZE: return quantize(g, f, i);
 	case OP_QNN_DEQUANTIZE: return dequantize(g, f, i);

@@ -741,6 +741,75 @@ ew_unary(G *g, const void *ctx, LLVMValueRef *x)
 	}
 }
 
+/* compare: the comparisons, logical_and and logical_or; a bool (i8) of
+** 0 or 1; a NaN is unequal to everything */
+static LLVMValueRef
+ew_compare(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef a = x[0], b = x[1], r;
+	int u = ir_dtype_kind[e->dt] != 'i';
+
+	if (e->op == OP_LOGICAL_AND || e->op == OP_LOGICAL_OR) {
+		a = LLVMBuildICmp(g->b, LLVMIntNE, a, LLVMConstNull(g->i8), "");
+		b = LLVMBuildICmp(g->b, LLVMIntNE, b, LLVMConstNull(g->i8), "");
+		r = e->op == OP_LOGICAL_AND ? LLVMBuildAnd(g->b, a, b, "") : LLVMBuildOr(g->b, a, b, "");
+	} else if (!isint(e->dt)) {
+		static const LLVMRealPredicate fp[] = { LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
+		                                        LLVMRealOGE };
+		r = LLVMBuildFCmp(g->b, fp[(int)e->lo], a, b, "");
+	} else {
+		static const LLVMIntPredicate sp[] = { LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE };
+		static const LLVMIntPredicate up[] = { LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE };
+		r = LLVMBuildICmp(g->b, (u ? up : sp)[(int)e->lo], a, b, "");
+	}
+	return LLVMBuildZExt(g->b, r, g->i8, "");
+}
+
+/* where: x[0] the condition (true when not zero), x[1] x, x[2] y */
+static LLVMValueRef
+ew_where(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef t = isint(e->dt) ? LLVMBuildICmp(g->b, LLVMIntNE, x[0], LLVMConstNull(LLVMTypeOf(x[0])), "")
+	                              : LLVMBuildFCmp(g->b, LLVMRealUNE, x[0], LLVMConstNull(LLVMTypeOf(x[0])), "");
+
+	return LLVMBuildSelect(g->b, t, x[1], x[2], "");
+}
+
+/* sign (0 for zeros and NaN, as TVM), round (halves to even; integers
+** unchanged), erf and logical_not */
+static LLVMValueRef
+ew_more(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef v = x[0];
+	LLVMTypeRef t = elty(g, e->dt);
+
+	switch (e->op) {
+	case OP_LOGICAL_NOT:
+		return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v, LLVMConstNull(t), ""), g->i8, "");
+	case OP_ERF: return fcall1(g, "erf", v, e->dt);
+	case OP_ROUND: return isint(e->dt) ? v : fcall1(g, "llvm.roundeven", v, e->dt);
+	default: {
+		LLVMValueRef pos, neg, one, mone;
+		if (isint(e->dt)) {
+			int sgn = ir_dtype_kind[e->dt] == 'i';
+			pos = LLVMBuildICmp(g->b, sgn ? LLVMIntSGT : LLVMIntUGT, v, LLVMConstNull(t), "");
+			neg = sgn ? LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstNull(t), "") : LLVMConstInt(g->i1, 0, 0);
+			one = LLVMConstInt(t, 1, 0);
+			mone = LLVMConstAllOnes(t);
+		} else {
+			pos = LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), "");
+			neg = LLVMBuildFCmp(g->b, LLVMRealOLT, v, LLVMConstNull(t), "");
+			one = LLVMConstReal(t, 1.0);
+			mone = LLVMConstReal(t, -1.0);
+		}
+		return LLVMBuildSelect(g->b, pos, one, LLVMBuildSelect(g->b, neg, mone, LLVMConstNull(t), ""), "");
+	}
+	}
+}
+
 /* quantize: x[0] data (float32), x[1] scale, x[2] zero point */
 static LLVMValueRef
 ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
@@ -1408,11 +1477,111 @@ mean(G *g, Call *c)
 		red[k] = na < 0;
 	for (int k = 0; k < na; k++)
 		red[axes[k] < 0 ? axes[k] + c->ar[0] : axes[k]] = 1;
-	if (ex)
+	if (ex && na >= 0)      /* no axis: all of them, as TVM */
 		for (int k = 0; k < c->ar[0]; k++)
 			red[k] = !red[k];
 	mean_over(g, c->a[0], c->adt[0], c->ad[0], c->ar[0], red, r.p, c->odt);
 	return r;
+}
+
+/* reduce: sum, prod, max, min, argmax, argmin as the reference: sums
+** and products in the data's dtype (integers wrapping) in row-major order,
+** max and min propagating NaN, an arg the row-major index among the
+** reduced elements of the first (select_last_index: last) extreme */
+static Val
+reduce(G *g, Call *c)
+{
+	int64_t axes[MAXD], ist[MAXD], kst[MAXD], ks = 1;
+	int na = aints(c->m, c->n, "axis", axes, MAXD), red[MAXD] = { 0 }, ex = (int)aint(c->m, c->n, "exclude");
+	int op = c->m->nodes[c->n].op, r = c->ar[0], nl = 0, nk;
+	int arg = op == OP_ARGMAX || op == OP_ARGMIN, max = op == OP_MAX || op == OP_ARGMAX;
+	int last = arg && aint(c->m, c->n, "select_last_index");
+	DType dt = c->adt[0];
+	LLVMTypeRef t = elty(g, dt);
+	Val out = tensorbuf(g, c->ot);
+	Loop l[MAXD];
+	LLVMValueRef off = c64(g, 0), ooff = c64(g, 0), acc, best, j, v, cur, take, init;
+
+	if (dt == DT_BOOL) {
+		refuse(g, c->n, "on bool tensors it is not supported");
+		return out;
+	}
+	for (int k = 0; k < r; k++)
+		red[k] = na < 0;
+	for (int k = 0; k < na; k++)
+		red[axes[k] < 0 ? axes[k] + r : axes[k]] = 1;
+	if (ex && na >= 0)
+		for (int k = 0; k < r; k++)
+			red[k] = !red[k];
+	strides(c->ad[0], r, ist);
+	for (int k = r - 1; k >= 0; k--)
+		if (!red[k]) {
+			kst[k] = ks;
+			ks *= c->ad[0][k];
+		}
+	if (op == OP_SUM || op == OP_PROD)
+		init = isint(dt) ? LLVMConstInt(t, op == OP_PROD, 0) : LLVMConstReal(t, op == OP_PROD);
+	else if (!isint(dt))
+		init = LLVMConstReal(t, max ? -INFINITY : INFINITY);
+	else
+		init = LLVMConstInt(t, (unsigned long long)(max ? ir_dtype_min(dt) : ir_dtype_max(dt)), 1);
+	acc = entry_alloca(g, t);
+	best = entry_alloca(g, g->i64);
+	j = entry_alloca(g, g->i64);
+	for (int k = 0; k < r; k++)
+		if (!red[k]) {
+			LLVMValueRef iv = loop_open(g, &l[nl++], 0, c->ad[0][k], 1);
+			off = add64(g, off, mul64(g, iv, ist[k]));
+			ooff = add64(g, ooff, mul64(g, iv, kst[k]));
+		}
+	LLVMBuildStore(g->b, init, acc);
+	LLVMBuildStore(g->b, c64(g, 0), best);
+	LLVMBuildStore(g->b, c64(g, 0), j);
+	nk = nl;
+	for (int k = 0; k < r; k++)
+		if (red[k]) {
+			LLVMValueRef iv = loop_open(g, &l[nl++], 0, c->ad[0][k], 1);
+			off = add64(g, off, mul64(g, iv, ist[k]));
+		}
+	v = ld(g, c->a[0].p, dt, off);
+	cur = LLVMBuildLoad2(g->b, t, acc, "");
+	if (op == OP_SUM) {
+		v = isint(dt) ? LLVMBuildAdd(g->b, cur, v, "") : LLVMBuildFAdd(g->b, cur, v, "");
+	} else if (op == OP_PROD) {
+		v = isint(dt) ? LLVMBuildMul(g->b, cur, v, "") : LLVMBuildFMul(g->b, cur, v, "");
+	} else {
+		LLVMValueRef jv = LLVMBuildLoad2(g->b, g->i64, j, "");
+		if (isint(dt)) {
+			int sgn = ir_dtype_kind[dt] == 'i';
+			take = LLVMBuildICmp(g->b, max ? (sgn ? LLVMIntSGT : LLVMIntUGT) : (sgn ? LLVMIntSLT : LLVMIntULT),
+			                     v, cur, "");
+			if (last)
+				take = LLVMBuildOr(g->b, take, LLVMBuildICmp(g->b, LLVMIntEQ, v, cur, ""), "");
+		} else {
+			take = LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, v, cur, "");
+			if (last)
+				take = LLVMBuildOr(g->b, take, LLVMBuildFCmp(g->b, LLVMRealOEQ, v, cur, ""), "");
+			take = LLVMBuildOr(g->b, take, LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, ""), "");
+			take = LLVMBuildAnd(g->b, take, LLVMBuildFCmp(g->b, LLVMRealORD, cur, cur, ""), "");
+		}
+		if (arg) {
+			/* the first element of each reduction is taken whatever it is */
+			take = LLVMBuildOr(g->b, take, LLVMBuildICmp(g->b, LLVMIntEQ, jv, c64(g, 0), ""), "");
+			LLVMBuildStore(g->b, LLVMBuildSelect(g->b, take, jv, LLVMBuildLoad2(g->b, g->i64, best, ""), ""), best);
+			LLVMBuildStore(g->b, add64(g, jv, c64(g, 1)), j);
+		}
+		v = LLVMBuildSelect(g->b, take, v, cur, "");
+	}
+	LLVMBuildStore(g->b, v, acc);
+	while (nl > nk)
+		loop_close(g, &l[--nl]);
+	if (arg)
+		st(g, out.p, c->odt, ooff, LLVMBuildTrunc(g->b, LLVMBuildLoad2(g->b, g->i64, best, ""), g->i32, ""));
+	else
+		st(g, out.p, c->odt, ooff, LLVMBuildLoad2(g->b, t, acc, ""));
+	while (nl > 0)
+		loop_close(g, &l[--nl]);
+	return out;
 }
 
 static Val
@@ -2538,6 +2707,24 @@ call(G *g, Scope *s, NodeId n)
 		return ewise(g, &c, 1, ew_unary, &e);
 	case OP_NN_RELU: case OP_CAST:
 		return ewise(g, &c, 1, ew_unary, &e);
+	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
+		e.lo = nd->op == OP_EQUAL ? 0 : nd->op == OP_NOT_EQUAL ? 1 : nd->op == OP_LESS ? 2 :
+		       nd->op == OP_LESS_EQUAL ? 3 : nd->op == OP_GREATER ? 4 : 5;
+		return ewise(g, &c, 2, ew_compare, &e);
+	case OP_LOGICAL_AND: case OP_LOGICAL_OR:
+		return ewise(g, &c, 2, ew_compare, &e);
+	case OP_WHERE:
+		return ewise(g, &c, 3, ew_where, &e);
+	case OP_ERF:
+		if (isint(e.dt))
+			break;
+		return ewise(g, &c, 1, ew_more, &e);
+	case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
+		if (e.dt == DT_BOOL && nd->op != OP_LOGICAL_NOT)
+			break;
+		return ewise(g, &c, 1, ew_more, &e);
+	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
+		return reduce(g, &c);
 	case OP_CLIP:
 		e.lo = attr(m, n, "a_min")->u.f;
 		e.hi = attr(m, n, "a_max")->u.f;

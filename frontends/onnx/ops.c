@@ -401,6 +401,27 @@ static int sub(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { retu
 static int mul(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_MULTIPLY, in[0], in[1])) ? 0 : -1; }
 static int dvd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_DIVIDE, in[0], in[1])) ? 0 : -1; }
 
+/* Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or: bool
+** results with broadcasting, as Relay's */
+static int equal(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_EQUAL, in[0], in[1])) ? 0 : -1; }
+static int less(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_LESS, in[0], in[1])) ? 0 : -1; }
+static int lesseq(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_LESS_EQUAL, in[0], in[1])) ? 0 : -1; }
+static int greater(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_GREATER, in[0], in[1])) ? 0 : -1; }
+static int greatereq(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_GREATER_EQUAL, in[0], in[1])) ? 0 : -1; }
+static int andop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_LOGICAL_AND, in[0], in[1])) ? 0 : -1; }
+static int orop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_LOGICAL_OR, in[0], in[1])) ? 0 : -1; }
+/* Not, Erf, Round (halves to even), Sign -> their Relay ops */
+static int notop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_LOGICAL_NOT, in, out); }
+static int erfop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ERF, in, out); }
+static int roundop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ROUND, in, out); }
+static int signop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SIGN, in, out); }
+/* Where(condition, x, y) -> where */
+static int
+whereop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = in[0] && in[1] && in[2] ? onnx_mk(im, OP_WHERE, in, 3, 0) : 0) ? 0 : -1;
+}
+
 /* mkclip: clip(x, lo, hi) */
 static NodeId
 mkclip(Imp *im, NodeId x, double lo, double hi)
@@ -1097,25 +1118,64 @@ pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	}
 }
 
-/* ReduceMean(axes = all, keepdims = 1) -> mean */
+/* reduceby: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd ->
+** op: axes an attribute before opset from, input 1 since; none (or an
+** empty list) is all axes, or no reduction with noop_with_empty_axes;
+** keepdims (1) */
 static int
-reducemean(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+reduceby(Imp *im, OpId op, int from, const NodeId *in, int nin, NodeId *out)
 {
-	int64_t ax[MAXD], keep;
-	int n, r = rank(im, in[0]);
+	int64_t ax[MAXD], keep, noop = 0;
+	int n = -1, r = rank(im, in[0]);
 	AttrId at;
-	if (aints(im, "axes", ax, MAXD, &n) || ai(im, "keepdims", 1, &keep))
+	if (im->opset < from ? aints(im, "axes", ax, MAXD, &n)
+	                     : (nin > 1 && in[1] && cints(im, in, 1, "axes", ax, MAXD, &n)))
 		return -1;
-	at = ir_attr_defaults(im->m, OP_MEAN);
-	if (n >= 0) {
+	if (ai(im, "keepdims", 1, &keep) || (im->opset >= from && ai(im, "noop_with_empty_axes", 0, &noop)))
+		return -1;
+	if (n <= 0 && noop) {
+		out[0] = in[0];
+		return 0;
+	}
+	at = ir_attr_defaults(im->m, op);
+	if (n > 0) {
 		for (int i = 0; i < n; i++)
 			if (normax(im, &ax[i], r, "axis"))
 				return -1;
-		setints(im, OP_MEAN, at, "axis", ax, n);
+		setints(im, op, at, "axis", ax, n);
 	}
-	setb(im, OP_MEAN, at, "keepdims", (int)keep);
-	return (out[0] = onnx_mk(im, OP_MEAN, in, 1, at)) ? 0 : -1;
+	setb(im, op, at, "keepdims", (int)keep);
+	return (out[0] = onnx_mk(im, op, in, 1, at)) ? 0 : -1;
 }
+static int reducemean(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MEAN, 18, in, nin, out); }
+static int reducesum(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_SUM, 13, in, nin, out); }
+static int reducemax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MAX, 18, in, nin, out); }
+static int reducemin(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MIN, 18, in, nin, out); }
+static int reduceprod(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_PROD, 18, in, nin, out); }
+
+/* ArgMax, ArgMin(axis 0, keepdims 1, select_last_index 0) -> argmax or
+** argmin (int32, as Relay's) cast to int64 */
+static int
+argby(Imp *im, OpId op, const NodeId *in, NodeId *out)
+{
+	int64_t axis, keep, last;
+	AttrId at;
+	NodeId a;
+	if (ai(im, "axis", 0, &axis) || ai(im, "keepdims", 1, &keep) || ai(im, "select_last_index", 0, &last) ||
+	    normax(im, &axis, rank(im, in[0]), "axis"))
+		return -1;
+	at = ir_attr_defaults(im->m, op);
+	setints(im, op, at, "axis", &axis, 1);
+	setb(im, op, at, "keepdims", (int)keep);
+	setb(im, op, at, "select_last_index", (int)last);
+	if (!(a = onnx_mk(im, op, in, 1, at)))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_CAST);
+	setdt(im, OP_CAST, at, "dtype", DT_INT64);
+	return (out[0] = onnx_mk(im, OP_CAST, &a, 1, at)) ? 0 : -1;
+}
+static int argmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return argby(im, OP_ARGMAX, in, out); }
+static int argmin(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return argby(im, OP_ARGMIN, in, out); }
 
 /* ---------------------------------------------------------------- matrix products */
 
@@ -1486,6 +1546,9 @@ matmulinteger(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 const OpEntry onnx_ops[] = {
 	{ "Abs", 1, 1, 1, 1, absop },
 	{ "Add", 2, 2, 1, 1, add },
+	{ "And", 2, 2, 1, 1, andop },
+	{ "ArgMax", 1, 1, 1, 1, argmax },
+	{ "ArgMin", 1, 1, 1, 1, argmin },
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
 	{ "Cast", 1, 1, 1, 1, cast },
 	{ "Ceil", 1, 1, 1, 1, ceilop },
@@ -1497,13 +1560,19 @@ const OpEntry onnx_ops[] = {
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
+	{ "Equal", 2, 2, 1, 1, equal },
+	{ "Erf", 1, 1, 1, 1, erfop },
 	{ "Exp", 1, 1, 1, 1, expop },
 	{ "Flatten", 1, 1, 1, 1, flatten },
 	{ "Floor", 1, 1, 1, 1, floorop },
 	{ "Gemm", 2, 3, 1, 1, gemm },
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
+	{ "Greater", 2, 2, 1, 1, greater },
+	{ "GreaterOrEqual", 2, 2, 1, 1, greatereq },
 	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
 	{ "HardSwish", 1, 1, 1, 1, hardswish },
+	{ "Less", 2, 2, 1, 1, less },
+	{ "LessOrEqual", 2, 2, 1, 1, lesseq },
 	{ "Log", 1, 1, 1, 1, logop },
 	{ "MatMul", 2, 2, 1, 1, matmulf },
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
@@ -1512,16 +1581,24 @@ const OpEntry onnx_ops[] = {
 	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
+	{ "Not", 1, 1, 1, 1, notop },
+	{ "Or", 2, 2, 1, 1, orop },
 	{ "Pad", 1, 4, 1, 1, pad },
 	{ "Pow", 2, 2, 1, 1, pow_ },
 	{ "QLinearConv", 8, 9, 1, 1, qlinearconv },
 	{ "QLinearMatMul", 8, 8, 1, 1, qlinearmatmul },
 	{ "QuantizeLinear", 2, 3, 1, 1, quantize },
-	{ "ReduceMean", 1, 1, 1, 1, reducemean },
+	{ "ReduceMax", 1, 2, 1, 1, reducemax },
+	{ "ReduceMean", 1, 2, 1, 1, reducemean },
+	{ "ReduceMin", 1, 2, 1, 1, reducemin },
+	{ "ReduceProd", 1, 2, 1, 1, reduceprod },
+	{ "ReduceSum", 1, 2, 1, 1, reducesum },
 	{ "Relu", 1, 1, 1, 1, relu },
 	{ "Reshape", 2, 2, 1, 1, reshape },
+	{ "Round", 1, 1, 1, 1, roundop },
 	{ "Shape", 1, 1, 1, 1, shape },
 	{ "Sigmoid", 1, 1, 1, 1, sigm },
+	{ "Sign", 1, 1, 1, 1, signop },
 	{ "Slice", 3, 5, 1, 1, slice },
 	{ "Softmax", 1, 1, 1, 1, softmax },
 	{ "Split", 1, 2, 1, ONNX_MAXIN, split },
@@ -1531,6 +1608,7 @@ const OpEntry onnx_ops[] = {
 	{ "Tanh", 1, 1, 1, 1, tanhop },
 	{ "Transpose", 1, 1, 1, 1, transpose },
 	{ "Unsqueeze", 1, 2, 1, 1, unsqueeze },
+	{ "Where", 3, 3, 1, 1, whereop },
 };
 const int onnx_nops = (int)(sizeof onnx_ops / sizeof onnx_ops[0]);
 

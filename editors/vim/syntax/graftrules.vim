@@ -6,7 +6,7 @@ if exists("b:current_syntax")
 endif
 
 " items, rule heads and the words of patterns and results
-syn keyword graftItem ruleset target include pattern extern composite supports rule once priority within
+syn keyword graftItem ruleset target include pattern extern composite supports rule once priority within finite
 syn keyword graftExternKind pred action
 syn match graftExternKind "\<op\>" contained
 syn match graftExternOp "\<extern\s\+op\>" contains=graftItem,graftExternKind
