@@ -176,8 +176,7 @@ if needs_ref "$desc"; then
 		cmp -s "$tmpdir/whole.npy" "$tmpdir/parts.npy"
 	ok $? "$desc"
 fi
-# negative, abs and sqrt, exact by hand, on every backend; nn.batch_norm on
-# ref, and refused by c and llvm, which have no kernel for it yet
+# negative, abs and sqrt, exact by hand, on every backend
 for b in ref c llvm; do
 	desc="negative, abs and sqrt on $b give the values computed by hand"
 	if needs_ref "$desc" && "$GRAFT" run --backend "$b" --input p="$d/p.npy" --input s="$d/sq.npy" --output "$tmpdir/n.npy" \
@@ -240,33 +239,23 @@ for b in ref c llvm; do
 			--input b="$d/rb.npy"
 	fi
 done
-desc="layout_transform NCHW to NHWC on ref gives the values computed by hand"
-if needs_ref "$desc"; then
-	"$GRAFT" run --input x="$d/nchw.npy" --output "$tmpdir/lt.npy" "$d/layout.relay" && cmp -s "$tmpdir/lt.npy" "$d/nhwc.npy"
-	ok $? "$desc"
-fi
-printf 'def @main(%%x: Tensor[(1, 2, 1, 3), float32]) {\n  layout_transform(%%x, src_layout="NCHW", dst_layout="NCHW4c")\n}\n' >"$tmpdir/lt.relay"
-fails 1 "$tmpdir/lt.relay:2:3: error: layout_transform: NCHW to NCHW4c: graft takes layouts of one capital letter per axis (no sub-axes such as 4c)" \
-	"$tmpdir/lt.relay"
-desc="einsum on ref: a matrix product, a trace, a transpose and an outer product computed by hand"
-if needs_ref "$desc"; then
-	"$GRAFT" run --input a="$d/ea.npy" --input b="$d/eb.npy" --input u="$d/eu.npy" --input v="$d/ev.npy" \
-		--output "$tmpdir/e1.npy" --output "$tmpdir/e2.npy" --output "$tmpdir/e3.npy" --output "$tmpdir/e4.npy" \
-		"$d/einsum.relay" && cmp -s "$tmpdir/e1.npy" "$d/matmul.npy" && cmp -s "$tmpdir/e2.npy" "$d/trace.npy" &&
-		cmp -s "$tmpdir/e3.npy" "$d/eat.npy" && cmp -s "$tmpdir/e4.npy" "$d/outer.npy"
-	ok $? "$desc"
-fi
+for b in ref c llvm; do
+	if needs_ref "layout_transform, einsum, batch_norm on $b"; then
+		same_outputs "layout_transform NCHW to NHWC on $b gives the values computed by hand" layout.relay nhwc \
+			--backend "$b" --input x="$d/nchw.npy"
+		same_outputs "einsum on $b: a matrix product, a trace, a transpose and an outer product computed by hand" \
+			einsum.relay "matmul trace eat outer" --backend "$b" --input a="$d/ea.npy" --input b="$d/eb.npy" \
+			--input u="$d/eu.npy" --input v="$d/ev.npy"
+		same_outputs "nn.batch_norm on $b gives the values computed by hand" batch_norm.relay bn_out --backend "$b" \
+			--input x="$d/bn_x.npy" --input gamma="$d/bn_gamma.npy" --input beta="$d/bn_beta.npy" \
+			--input mean="$d/bn_mean.npy" --input var="$d/bn_var.npy"
+		same_outputs "nn.batch_norm over NCHW channels on $b, center=False too, and its moving mean and variance: by hand" \
+			batch_norm4.relay "bn4_out bn4_mean bn4_var bn4_nocenter" --backend "$b" \
+			--input x="$d/bn4_x.npy" --input gamma="$d/bn4_gamma.npy" --input beta="$d/bn4_beta.npy" \
+			--input mean="$d/bn4_mean.npy" --input var="$d/bn4_var.npy"
+	fi
+done
 printf 'def @main(%%a: Tensor[(2, 2), float32]) {\n  %%0 = (%%a,);\n  einsum(%%0, equation="i...->i")\n}\n' >"$tmpdir/e5.relay"
 fails 1 "$tmpdir/e5.relay:3:3: error: einsum: equation \"i...->i\": graft takes equations of letters, without '...'" \
 	"$tmpdir/e5.relay"
-desc="nn.batch_norm on ref gives the values computed by hand"
-if needs_ref "$desc"; then
-	"$GRAFT" run --input x="$d/bn_x.npy" --input gamma="$d/bn_gamma.npy" --input beta="$d/bn_beta.npy" \
-		--input mean="$d/bn_mean.npy" --input var="$d/bn_var.npy" --output "$tmpdir/bn.npy" "$d/batch_norm.relay" &&
-		cmp -s "$tmpdir/bn.npy" "$d/bn_out.npy"
-	ok $? "$desc"
-fi
-fails 1 "$d/batch_norm.relay:2:8: error: the c backend cannot run nn.batch_norm yet" run --backend c \
-	--input x="$d/bn_x.npy" --input gamma="$d/bn_gamma.npy" --input beta="$d/bn_beta.npy" \
-	--input mean="$d/bn_mean.npy" --input var="$d/bn_var.npy" "$d/batch_norm.relay"
 done_testing

@@ -990,6 +990,129 @@ transpose(Gen *g, Fn *f, Inst *i)
 	return 1;
 }
 
+/* layouttransform: layout_transform, the permutation its layouts name */
+static int
+layouttransform(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	int64_t axes[MAXD], xst[MAXD], st[MAXD];
+	const char *why;
+	int n = ir_layout_axes(astr(g, i, "src_layout"), astr(g, i, "dst_layout"), axes, MAXD, &why);
+
+	if (n != o->rank)
+		return refuse(g, i, why ? why : "with these layouts");
+	strides(x, xst);
+	for (int k = 0; k < o->rank; k++)
+		st[k] = xst[axes[k]];
+	gather(g, f, o, x, 0, st);
+	return 1;
+}
+
+/* einsum: every letter's loop, the product of the operands' elements
+** summed into the output's in double (the reference's order), rounded
+** once */
+static int
+einsum(Gen *g, Fn *f, Inst *i)
+{
+	Inst *t = cg_op(f, i, 0);
+	const Leaf *o = cg_out(f, i);
+	int ranks[IR_EINSUM_MAX], open;
+	int64_t size[IR_EINSUM_MAX * IR_EINSUM_RANK], st[IR_EINSUM_MAX * IR_EINSUM_RANK], ost[IR_EINSUM_MAX * IR_EINSUM_RANK];
+	char acc[64], no[64], idx[256], prod[2048];
+	IrEinsum e;
+	const char *why;
+	size_t at = 0;
+
+	if (!isflt(o->dt) || t->nval > IR_EINSUM_MAX)
+		return refuse(g, i, "on integer tensors");
+	for (uint32_t k = 0; k < t->nval; k++)
+		ranks[k] = f->leaves[t->val + k].rank;
+	if (!ir_einsum(astr(g, i, "equation"), t->nval, ranks, &e, &why))
+		return refuse(g, i, why);
+	for (uint32_t l = 0; l < e.nlet; l++)
+		size[l] = 1, ost[l] = 0;
+	for (uint32_t k = 0; k < t->nval; k++) {
+		const Leaf *x = &f->leaves[t->val + k];
+		for (int d = 0; d < x->rank; d++)
+			size[e.in[k][d]] = x->dims[d];
+	}
+	{
+		int64_t s = 1;
+		for (int d = e.nout; d-- > 0;) {
+			ost[e.out[d]] += s;
+			s *= o->dims[d];
+		}
+	}
+	prod[0] = 0;
+	for (uint32_t k = 0; k < t->nval; k++) {
+		const Leaf *x = &f->leaves[t->val + k];
+		char nx[64];
+		int64_t s = 1;
+		for (uint32_t l = 0; l < e.nlet; l++)
+			st[l] = 0;
+		for (int d = x->rank; d-- > 0;) {
+			st[e.in[k][d]] += s;
+			s *= x->dims[d];
+		}
+		cg_name(g, f, x, nx);
+		idxexpr(e.nlet, st, 0, idx);
+		at += (size_t)snprintf(prod + at, sizeof prod - at, "%s(double)%s[%s]", k ? " * " : "", nx, *idx ? idx : "0");
+		if (at >= sizeof prod)
+			return refuse(g, i, "with so many operands");
+	}
+	cg_name(g, f, o, no);
+	cg_scratch(g, f, DT_FLOAT64, o->n, acc);
+	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
+	cg_line(g, f, "\t%s[i] = 0;", acc);
+	idxexpr(e.nlet, ost, 0, idx);
+	open = loops(g, f, e.nlet, size);
+	cg_line(g, f, "%s[%s] += %s;", acc, *idx ? idx : "0", prod);
+	closen(f, open);
+	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
+	cg_line(g, f, "\t%s[i] = (%s)%s[i];", no, cg_ctype(o->dt), acc);
+	return 1;
+}
+
+/* batchnorm: nn.batch_norm in inference as the reference: per element
+** (x - mean) / sqrt(var + epsilon), times gamma, plus beta, in double and
+** rounded once; the moving mean and variance copied to fields 1 and 2 */
+static int
+batchnorm(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = &f->leaves[i->val];
+	int64_t ax = aint(g, i, "axis", 1), in;
+	const AttrVal *eps = attr(g, i, "epsilon");
+	char nx[64], nv[5][64], no[64], e[40];
+
+	if (!isflt(x->dt))
+		return refuse(g, i, "on integer tensors");
+	if (ax < 0)
+		ax += x->rank;
+	in = inner(x, (int)ax);
+	for (int k = 1; k < 5; k++)
+		cg_name(g, f, cg_leaf(f, i, (uint32_t)k), nv[k]);
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	snprintf(e, sizeof e, "%.17g", eps ? eps->u.f : 1e-5);
+	cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)x->n);
+	cg_line(g, f, "int64_t c = i / %lld %% %lld;", (long long)in, (long long)x->dims[ax]);
+	cg_line(g, f, "double y = ((double)%s[i] - (double)%s[c]) / sqrt((double)%s[c] + %s);", nx, nv[3], nv[4], e);
+	if (aint(g, i, "scale", 1))
+		cg_line(g, f, "y *= (double)%s[c];", nv[1]);
+	if (aint(g, i, "center", 1))
+		cg_line(g, f, "y += (double)%s[c];", nv[2]);
+	cg_line(g, f, "%s[i] = (%s)y;", no, cg_ctype(o->dt));
+	cg_close(f);
+	for (uint32_t k = 1; k < 3; k++) {
+		const Leaf *v = &f->leaves[i->val + k], *src = cg_leaf(f, i, k + 2);
+		char nd[64], ns[64];
+		cg_name(g, f, v, nd);
+		cg_name(g, f, src, ns);
+		cg_line(g, f, "memcpy(%s, %s, %lld);", nd, ns, (long long)(v->n * (int64_t)ir_dtype_bytes[v->dt]));
+	}
+	return 1;
+}
+
 static int
 slice(Gen *g, Fn *f, Inst *i)
 {
@@ -1782,6 +1905,9 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_QNN_CONCATENATE: return concat(g, f, i, 1);
 	case OP_SPLIT: return split(g, f, i);
 	case OP_TRANSPOSE: return transpose(g, f, i);
+	case OP_LAYOUT_TRANSFORM: return layouttransform(g, f, i);
+	case OP_EINSUM: return einsum(g, f, i);
+	case OP_NN_BATCH_NORM: return batchnorm(g, f, i);
 	case OP_STRIDED_SLICE: return slice(g, f, i);
 	case OP_NN_PAD: return pad(g, f, i);
 	case OP_NN_SOFTMAX: return softmax(g, f, i);

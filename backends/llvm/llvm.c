@@ -1171,6 +1171,156 @@ transpose(G *g, Call *c)
 	return r;
 }
 
+/* layout_transform: the permutation its layouts name, as a transpose */
+static Val
+layout_transform(G *g, Call *c)
+{
+	int64_t axes[MAXD], ist[MAXD];
+	const char *why;
+	int n = ir_layout_axes(astr(c->m, c->n, "src_layout"), astr(c->m, c->n, "dst_layout"), axes, MAXD, &why);
+	Val r = tensorbuf(g, c->ot);
+	Acc in, out = dense_acc(r.p, c->odt, c->od, c->orank);
+
+	if (n != c->orank) {
+		refuse(g, c->n, why ? why : "these layouts are not supported");
+		return r;
+	}
+	strides(c->ad[0], c->ar[0], ist);
+	memset(&in, 0, sizeof in);
+	in.p = c->a[0].p;
+	in.dt = c->adt[0];
+	for (int k = 0; k < c->orank; k++)
+		in.st[k] = ist[axes[k]];
+	emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
+	return r;
+}
+
+/* einsum: for each output element, the products of the operands'
+** elements over the contracted letters (in letter order, the reference's
+** order) summed in double, rounded once */
+static Val
+einsum(G *g, Call *c)
+{
+	const Module *m = c->m;
+	const Type *tt = ir_type(m, c->at[0]);
+	Val t = c->a[0], r = tensorbuf(g, c->ot);
+	int ranks[IR_EINSUM_MAX], isout[IR_EINSUM_MAX * IR_EINSUM_RANK] = { 0 }, nl = 0;
+	int64_t size[IR_EINSUM_MAX * IR_EINSUM_RANK], lst[IR_EINSUM_MAX][IR_EINSUM_MAX * IR_EINSUM_RANK], ost[MAXD];
+	int64_t fd[IR_EINSUM_MAX][MAXD];
+	DType fdt[IR_EINSUM_MAX];
+	LLVMValueRef iv[IR_EINSUM_MAX * IR_EINSUM_RANK], acc, p, ooff = c64(g, 0);
+	Loop l[IR_EINSUM_MAX * IR_EINSUM_RANK];
+	IrEinsum e;
+	const char *why;
+
+	if (isint(c->odt) || t.nf > IR_EINSUM_MAX) {
+		refuse(g, c->n, "only float tensors are supported");
+		return r;
+	}
+	for (uint32_t k = 0; k < t.nf; k++) {
+		TypeId ft = m->tylist[tt->first + k];
+		ranks[k] = tdims(m, ft, fd[k]);
+		fdt[k] = tdt(m, ft);
+	}
+	if (!ir_einsum(astr(m, c->n, "equation"), t.nf, ranks, &e, &why)) {
+		refuse(g, c->n, why);
+		return r;
+	}
+	memset(lst, 0, sizeof lst);
+	for (uint32_t x = 0; x < e.nlet; x++)
+		size[x] = 1;
+	for (uint32_t k = 0; k < t.nf; k++) {
+		int64_t s = 1;
+		for (int d = ranks[k]; d-- > 0;) {
+			size[e.in[k][d]] = fd[k][d];
+			lst[k][e.in[k][d]] += s;
+			s *= fd[k][d];
+		}
+	}
+	strides(c->od, c->orank, ost);
+	for (int d = 0; d < e.nout; d++) {
+		iv[e.out[d]] = loop_open(g, &l[nl++], 0, c->od[d], 1);
+		isout[e.out[d]] = 1;
+		ooff = add64(g, ooff, mul64(g, iv[e.out[d]], ost[d]));
+	}
+	acc = entry_alloca(g, g->f64);
+	LLVMBuildStore(g->b, LLVMConstReal(g->f64, 0), acc);
+	for (uint32_t x = 0; x < e.nlet; x++)
+		if (!isout[x])
+			iv[x] = loop_open(g, &l[nl++], 0, size[x], 1);
+	p = LLVMConstReal(g->f64, 1);
+	for (uint32_t k = 0; k < t.nf; k++) {
+		LLVMValueRef off = c64(g, 0);
+		for (uint32_t x = 0; x < e.nlet; x++)
+			if (lst[k][x])
+				off = add64(g, off, mul64(g, iv[x], lst[k][x]));
+		p = LLVMBuildFMul(g->b, p, cvt(g, ld(g, t.f[k].p, fdt[k], off), fdt[k], DT_FLOAT64), "");
+	}
+	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, acc, ""), p, ""), acc);
+	while (nl > e.nout)
+		loop_close(g, &l[--nl]);
+	st(g, r.p, c->odt, ooff, cvt(g, LLVMBuildLoad2(g->b, g->f64, acc, ""), DT_FLOAT64, c->odt));
+	while (nl > 0)
+		loop_close(g, &l[--nl]);
+	return r;
+}
+
+/* batch_norm: x[0] data, x[1..4] gamma, beta, mean, var along the axis:
+** (x - mean) / sqrt(var + epsilon) * gamma + beta in double, rounded once
+** (skip[0]: no gamma, skip[1]: no beta) */
+static LLVMValueRef
+ew_batchnorm(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef d[5], y;
+
+	for (int k = 0; k < 5; k++)
+		d[k] = cvt(g, x[k], e->dt, DT_FLOAT64);
+	y = LLVMBuildFDiv(g->b, LLVMBuildFSub(g->b, d[0], d[3], ""),
+	                  fcall1(g, "llvm.sqrt", LLVMBuildFAdd(g->b, d[4], LLVMConstReal(g->f64, e->lo), ""), DT_FLOAT64), "");
+	if (!e->skip[0])
+		y = LLVMBuildFMul(g->b, y, d[1], "");
+	if (!e->skip[1])
+		y = LLVMBuildFAdd(g->b, y, d[2], "");
+	return cvt(g, y, DT_FLOAT64, e->dt);
+}
+
+static Val
+batch_norm(G *g, Call *c)
+{
+	const Module *m = c->m;
+	const Type *tt = ir_type(m, c->ot);
+	int ax = (int)aint(m, c->n, "axis");
+	Ew e = { .dt = c->adt[0], .odt = c->adt[0] };
+	Acc in[5], out;
+	Val r = { 0 };
+
+	if (ax < 0)
+		ax += c->ar[0];
+	e.lo = attr(m, c->n, "epsilon")->u.f;
+	e.skip[0] = !aint(m, c->n, "scale");
+	e.skip[1] = !aint(m, c->n, "center");
+	r.nf = tt->n;
+	r.f = ir_arena_alloc(&g->a, tt->n * sizeof *r.f);
+	for (uint32_t j = 0; j < tt->n; j++)
+		r.f[j] = tensorbuf(g, m->tylist[tt->first + j]);
+	if (isint(e.dt)) {
+		refuse(g, c->n, "on integer operands it is not supported");
+		return r;
+	}
+	in[0] = dense_acc(c->a[0].p, e.dt, c->ad[0], c->ar[0]);
+	for (int k = 1; k < 5; k++)
+		in[k] = along(c->a[k], c->adt[k], c->ad[k][0], ax, c->ar[0]);
+	out = dense_acc(r.f[0].p, e.dt, c->ad[0], c->ar[0]);
+	emit_map(g, c->ar[0], c->ad[0], &out, 5, in, ew_batchnorm, &e);
+	for (uint32_t j = 1; j < 3 && j < tt->n; j++) {
+		Acc src = dense_acc(c->a[j + 2].p, c->adt[j + 2], c->ad[j + 2], 1);
+		out = dense_acc(r.f[j].p, c->adt[j + 2], c->ad[j + 2], 1);
+		emit_map(g, 1, c->ad[j + 2], &out, 1, &src, NULL, NULL);
+	}
+	return r;
+}
+
 /* strided_slice: begin and strides place each axis (ir_slice_index); the
 ** result type gives its extent, so end is not read */
 static Val
@@ -2743,6 +2893,9 @@ call(G *g, Scope *s, NodeId n)
 	case OP_NN_BIAS_ADD: return bias_add(g, &c);
 	case OP_NN_PAD: return pad(g, &c);
 	case OP_TRANSPOSE: return transpose(g, &c);
+	case OP_LAYOUT_TRANSFORM: return layout_transform(g, &c);
+	case OP_EINSUM: return einsum(g, &c);
+	case OP_NN_BATCH_NORM: return batch_norm(g, &c);
 	case OP_STRIDED_SLICE: return slice(g, &c);
 	case OP_CONCATENATE: return concat(g, &c);
 	case OP_QNN_CONCATENATE: return qconcat(g, &c);

@@ -13,7 +13,10 @@ mul, concatenate; bias_add, clip, cast, add, subtract, multiply, relu,
 pools, pad, data movement and mean on int8/uint8/int16/int32), even
 seeds float32 graphs (conv2d, dense, softmax, sigmoid, tanh, exp, mean,
 pools, add, multiply, divide, float -> int casts with NaN, infinities
-and out-of-range values).  Shapes are small (a few hundred elements at
+and out-of-range values); then one to three of sum, max, min, prod,
+argmax, argmin, comparisons into where, sign and round, drawn from a
+random stream of their own so that the ops before them are what the
+seed always made.  Shapes are small (a few hundred elements at
 most) so that the test is quick under ASan.
 
 With --graft, the model runs on the ref, c and llvm backends through
@@ -532,7 +535,7 @@ class Gen:
             self.use(x), ilist(b), ilist(e), ilist(s)), out, x.dtype, "strided_slice")
 
     def op_mean(self):
-        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32"))
+        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32") and v.shape)
         r = len(x.shape)
         axes = sorted(set(self.rint(0, r - 1) for _ in range(self.rint(1, r))))
         excl = self.rng.random() < 0.2
@@ -548,6 +551,49 @@ class Gen:
         if excl:
             attrs += ", exclude=True"
         return self.emit("mean(%s%s)" % (self.use(x), attrs), out, x.dtype, "mean %s" % x.dtype)
+
+    def op_reduce(self):
+        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32") and v.shape)
+        if not x:
+            return None
+        r = len(x.shape)
+        op = self.choice(("sum", "max", "min", "prod", "argmax", "argmin"))
+        axes = sorted(set(self.rint(0, r - 1) for _ in range(self.rint(1, r))))
+        excl = self.rng.random() < 0.2
+        red = [k for k in range(r) if (k in axes) != excl]
+        if op == "prod" and count([x.shape[k] for k in red]) > 8:
+            return None         # products of many floats overflow to infinities
+        keep = self.rng.random() < 0.3 or len(red) == r        # no scalars: the other ops want an axis
+        out = [(1 if k in red else d) for k, d in enumerate(x.shape)] if keep else \
+              [d for k, d in enumerate(x.shape) if k not in red]
+        attrs = ", axis=%s" % ilist(axes)
+        if keep:
+            attrs += ", keepdims=True"
+        if excl:
+            attrs += ", exclude=True"
+        if op.startswith("arg") and self.rng.random() < 0.3:
+            attrs += ", select_last_index=True"
+        dt = "int32" if op.startswith("arg") else x.dtype
+        return self.emit("%s(%s%s)" % (op, self.use(x), attrs), out, dt, "%s %s" % (op, x.dtype))
+
+    def op_compare(self):
+        a = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32"))
+        if not a:
+            return None
+        b = self.other(a)
+        op = self.choice(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
+        cond = "%s(%s, %s)" % (op, self.use(a), self.use(b))
+        if self.rng.random() < 0.3:
+            cond = "logical_not(%s)" % cond
+        return self.emit("where(%s, %s, %s)" % (cond, a.name, b.name), bshape_of(a.shape, b.shape), a.dtype,
+                         "where %s %s" % (op, a.dtype))
+
+    def op_sign(self):
+        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "float32"))
+        if not x:
+            return None
+        op = self.choice(("sign", "round")) if x.dtype == "float32" else "sign"
+        return self.emit("%s(%s)" % (op, self.use(x)), x.shape, x.dtype, "%s %s" % (op, x.dtype))
 
     # -------------------------------------------------------------- float ops
     def op_fconv2d(self):
@@ -668,6 +714,19 @@ class Gen:
                 self.lines.pop()
                 self.ops.pop()
                 self.n -= 1
+        # then the reductions, comparisons and sign, drawn from a stream of
+        # their own, so that each seed's model above is the one it always
+        # was (161 and 299 keep reproducing what they found)
+        saved, self.rng = self.rng, random.Random(self.seed * 1000003 + 17)
+        for _ in range(self.rint(1, 3)):
+            v = self.choice((self.op_reduce, self.op_reduce, self.op_compare, self.op_compare, self.op_sign))()
+            if v is not None and count(v.shape) > 600:
+                self.vals.remove(v)
+                v.uses = -1
+                self.lines.pop()
+                self.ops.pop()
+                self.n -= 1
+        self.rng = saved
         outs = [v for v in self.vals if v.uses == 0 and not v.name.startswith("%p")]
         if not outs:
             outs = [self.vals[-1]]
