@@ -534,15 +534,17 @@ class Gen:
         return self.emit("strided_slice(%s, begin=%s, end=%s, strides=%s, axes=None)" % (
             self.use(x), ilist(b), ilist(e), ilist(s)), out, x.dtype, "strided_slice")
 
-    def op_mean(self):
-        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32") and v.shape)
+    def reduction(self, x, admit, scalar):
+        """random axes of x to reduce: None if admit(reduced dims) says no,
+        else (the result's shape, the attributes as Relay text); a result
+        of rank 0 only if scalar"""
         r = len(x.shape)
         axes = sorted(set(self.rint(0, r - 1) for _ in range(self.rint(1, r))))
         excl = self.rng.random() < 0.2
         red = [k for k in range(r) if (k in axes) != excl]
-        if x.dtype != "float32" and count([x.shape[k] for k in red]) >= 128:
+        if not admit([x.shape[k] for k in red]):
             return None
-        keep = self.rng.random() < 0.3
+        keep = self.rng.random() < 0.3 or (not scalar and len(red) == r)
         out = [(1 if k in red else d) for k, d in enumerate(x.shape)] if keep else \
               [d for k, d in enumerate(x.shape) if k not in red]
         attrs = ", axis=%s" % ilist(axes)
@@ -550,27 +552,27 @@ class Gen:
             attrs += ", keepdims=True"
         if excl:
             attrs += ", exclude=True"
-        return self.emit("mean(%s%s)" % (self.use(x), attrs), out, x.dtype, "mean %s" % x.dtype)
+        return out, attrs
+
+    def op_mean(self):
+        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32") and v.shape)
+        # integer averages over 128 taps or more are undefined (the count cast to the dtype)
+        got = self.reduction(x, lambda d: x.dtype == "float32" or count(d) < 128, True)
+        if not got:
+            return None
+        return self.emit("mean(%s%s)" % (self.use(x), got[1]), got[0], x.dtype, "mean %s" % x.dtype)
 
     def op_reduce(self):
         x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32") and v.shape)
         if not x:
             return None
-        r = len(x.shape)
         op = self.choice(("sum", "max", "min", "prod", "argmax", "argmin"))
-        axes = sorted(set(self.rint(0, r - 1) for _ in range(self.rint(1, r))))
-        excl = self.rng.random() < 0.2
-        red = [k for k in range(r) if (k in axes) != excl]
-        if op == "prod" and count([x.shape[k] for k in red]) > 8:
-            return None         # products of many floats overflow to infinities
-        keep = self.rng.random() < 0.3 or len(red) == r        # no scalars: the other ops want an axis
-        out = [(1 if k in red else d) for k, d in enumerate(x.shape)] if keep else \
-              [d for k, d in enumerate(x.shape) if k not in red]
-        attrs = ", axis=%s" % ilist(axes)
-        if keep:
-            attrs += ", keepdims=True"
-        if excl:
-            attrs += ", exclude=True"
+        # products of many floats overflow to infinities; a reduction of
+        # every axis keeps them (the other ops want an axis)
+        got = self.reduction(x, lambda d: op != "prod" or count(d) <= 8, False)
+        if not got:
+            return None
+        out, attrs = got
         if op.startswith("arg") and self.rng.random() < 0.3:
             attrs += ", select_last_index=True"
         dt = "int32" if op.startswith("arg") else x.dtype
