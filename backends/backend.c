@@ -92,6 +92,28 @@ be_sig(const Module *m, BeSig *sig, Diag *d)
 	return be_sig_of(m, fn, sig, d);
 }
 
+/* be_check_sizes: see backend.h */
+int
+be_check_sizes(const Module *m, Diag *d)
+{
+	int errs = 0;
+
+	for (NodeId n = 1; n < m->nnodes && errs < 10; n++) {
+		const Type *t = m->nodes[n].type ? ir_type(m, m->nodes[n].type) : NULL;
+		int64_t numel;
+		char dims[160];
+		if (!t || t->kind != TY_TENSOR || (numel = ir_type_numel(m, m->nodes[n].type)) < 0 ||
+		    ir_tensor_fits(numel, (DType)t->dtype))
+			continue;
+		ir_type_str(m, m->nodes[n].type, dims, sizeof dims);
+		ir_error(d, m->locs[n], "a value of type %s: %lld elements, more than graft's limit of %llu bytes for "
+		         "one tensor (raise it with --max-tensor-bytes)", dims, (long long)numel,
+		         (unsigned long long)ir_max_tensor_bytes());
+		errs++;
+	}
+	return errs;
+}
+
 int
 be_sig_of(const Module *m, NodeId fn, BeSig *sig, Diag *d)
 {

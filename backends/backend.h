@@ -45,6 +45,11 @@ typedef struct BeSig {
 ** dynamic shape, a result that is not a tensor or a tuple of tensors) and
 ** returns the number of errors.  Free with be_sig_free(). */
 int be_sig(const Module *m, BeSig *sig, Diag *d);
+/* Reports every value of m (the first ten) whose tensor is larger than
+** ir_max_tensor_bytes(), at its location; returns their number.  Each
+** backend's prepare() calls it first: nothing runs that would allocate
+** more. */
+int be_check_sizes(const Module *m, Diag *d);
 /* The same for global function fn of m (a partition, say). */
 int be_sig_of(const Module *m, NodeId fn, BeSig *sig, Diag *d);
 void be_sig_free(BeSig *sig);

@@ -104,6 +104,8 @@ static const char usage[] =
 	"                       to a safetensors file\n"
 	"  --show-types         print ty= annotations\n"
 	"  --verify             run the IR verifier after each step\n"
+	"  --max-tensor-bytes=N refuse a tensor larger than N bytes (K, M, G:\n"
+	"                       2^10, 2^20, 2^30) that a file declares; default 1G\n"
 	"  -o FILE              write the model to FILE instead of standard output\n"
 	"  --help, --version\n"
 	"\n"

@@ -305,6 +305,23 @@ graft_opt_rules(Pipeline *o, const char *name)
 int
 graft_opt_model(Pipeline *o, const char *a)
 {
+	if (strncmp(a, "--max-tensor-bytes=", 19) == 0) {
+		char *end;
+		unsigned long long n = strtoull(a + 19, &end, 10), k = 1;
+		if (*end == 'K' || *end == 'k')
+			k = 1ull << 10, end++;
+		else if (*end == 'M' || *end == 'm')
+			k = 1ull << 20, end++;
+		else if (*end == 'G' || *end == 'g')
+			k = 1ull << 30, end++;
+		if (a[19] < '0' || a[19] > '9' || *end || n == 0 || n > UINT64_MAX / k) {
+			fprintf(stderr, "graft: error: --max-tensor-bytes takes a number of bytes from 1, with K, M or G "
+			        "after it for 2^10, 2^20 or 2^30, not '%s'\n", a + 19);
+			return 0;
+		}
+		ir_set_max_tensor_bytes(n * k);
+		return 1;
+	}
 	if (a[0] == '-' && a[1]) {
 		fprintf(stderr, "graft: error: unknown option '%s'\n", a);
 		return 0;
@@ -380,6 +397,13 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 	int bad = 0;
 
 	memset(params, 0, sizeof *params);
+	/* the verifier between passes: --verify, a debug build, or
+	   GRAFT_VERIFY=1 (make check sets it) */
+#ifdef GRAFT_DEBUG
+	o->verify = 1;
+#endif
+	if (getenv("GRAFT_VERIFY") && strcmp(getenv("GRAFT_VERIFY"), "1") == 0)
+		o->verify = 1;
 	/* rules loaded at run time first: their errors before the model's */
 	for (int i = 0; i < o->nrules; i++)
 		if (o->rulefile[i] && !o->rules[i])

@@ -78,6 +78,8 @@ static const char usage[] =
 	"                       safetensors file\n"
 	"  --stats              print how often each rule fired (to standard error)\n"
 	"  --verify             run the IR verifier after each step\n"
+	"  --max-tensor-bytes=N refuse to run a model with a tensor larger than N\n"
+	"                       bytes (K, M, G: 2^10, 2^20, 2^30); default 1G\n"
 	"  --help\n";
 
 /* freeopts: frees what parseargs allocated */
@@ -359,7 +361,8 @@ execute(const RunOpts *o, const Module *m, Diag *d)
 	Program *prog = NULL;
 	int errs = 0, ran = 0;
 
-	if (be_sig(m, &sig, d))
+	/* a value too large to allocate is refused before anything is read */
+	if (be_check_sizes(m, d) || be_sig(m, &sig, d))
 		return 1;
 	in = ir_xcalloc(sig.nin ? sig.nin : 1, sizeof *in);
 	out = ir_xcalloc(sig.nout ? sig.nout : 1, sizeof *out);

@@ -1154,6 +1154,27 @@ ir_tensor_numel(const Tensor *t)
 	return n;
 }
 
+static uint64_t maxtensor = (uint64_t)1 << 30;
+
+uint64_t
+ir_max_tensor_bytes(void)
+{
+	return maxtensor;
+}
+
+void
+ir_set_max_tensor_bytes(uint64_t n)
+{
+	maxtensor = n;
+}
+
+int
+ir_tensor_fits(int64_t numel, DType dt)
+{
+	uint64_t b = ir_dtype_bytes[dt] ? ir_dtype_bytes[dt] : 1;
+	return numel >= 0 && (uint64_t)numel <= maxtensor / b;
+}
+
 size_t
 ir_tensor_bytes(const Tensor *t)
 {

@@ -155,6 +155,15 @@ double ir_tensor_get(const Tensor *t, int64_t i);
 /* Frees t's data and clears it. */
 void ir_tensor_free(Tensor *t);
 
+/* The largest tensor graft makes from what a file declares (ONNX's
+** ConstantOfShape, say) or allocates to run a model, in bytes: 1 GiB
+** unless set (graft --max-tensor-bytes).  Anything larger is refused with
+** a message before memory is taken.  ir_tensor_fits: whether numel
+** elements of dtype dt are within it. */
+uint64_t ir_max_tensor_bytes(void);
+void ir_set_max_tensor_bytes(uint64_t n);
+int ir_tensor_fits(int64_t numel, DType dt);
+
 /* ---------------------------------------------------------------- types */
 
 typedef enum TypeKind {

@@ -73,7 +73,7 @@ done <"$tmpdir/files"
 
 # ------------------------------------------------------------------ 2. c against ref
 if ! "$py" -c 'import struct' 2>/dev/null; then
-	skip "the c backend against ref" "no python3 to make inputs"
+	needs "the c backend against ref (python3 makes the inputs)" python3
 	done_testing
 	exit $?
 fi

@@ -25,13 +25,13 @@ if [ -n "${PYTHON3:-}" ] && "$PYTHON3" -c 'import json' 2>/dev/null; then
 	"$PYTHON3" -c 'import json, sys; g = json.load(open(sys.argv[1])); assert g["scopeName"] and g["patterns"]' "$tm"
 	ok $? "the TextMate grammar is valid JSON with a scope and patterns"
 else
-	skip "the TextMate grammar is valid JSON" "no python3"
+	needs "the TextMate grammar is valid JSON" python3
 fi
 if command -v vim >/dev/null 2>&1; then
 	printf 'target "t"\ncomposite c: nn.relu(x) if dtype(x) == "int8"\n' >"$tmpdir/t.rules"
 	vim -Es -u NONE -N -c 'syntax on' -c "source $vimf" -c 'q' "$tmpdir/t.rules" >"$tmpdir/vim.out" 2>&1
 	ok $? "vim loads the syntax file without an error"
 else
-	skip "vim loads the syntax file without an error" "no vim"
+	needs "vim loads the syntax file without an error" vim
 fi
 done_testing

@@ -87,7 +87,7 @@ for model in tests/models/mobilenet_v2.onnx tests/models/mobilenet_v2_folded.onn
 		same "$model: --stats --rules qdq --rules canonicalize --target cmsis-nn,host (interpreted as generated)" \
 			"$GRAFT" --stats --rules qdq --rules canonicalize --target cmsis-nn,host "$m"
 	else
-		skip "$model interpreted as generated" "tests/models.sh did not make it (it needs python3-torch, python3-torchvision, python3-onnx)"
+		needs "$model interpreted as generated (tests/models.sh makes it)" "python3-torch python3-torchvision python3-onnx"
 	fi
 done
 

@@ -11,7 +11,7 @@ for m in graft.1 graftc.1 graft-rules.5; do
 		ok $? "docs/man/$m renders without a warning"
 		sed 's/^/#   /' "$tmpdir/err" | head -n 5
 	else
-		skip "docs/man/$m renders without a warning" "no groff"
+		needs "docs/man/$m renders without a warning" groff-base
 	fi
 done
 

@@ -11,13 +11,14 @@
 #     elements, and PyTorch's top-1 class.
 # The figures are printed as TAP diagnostics.  Needs /usr/bin/python3 with
 # torch, torchvision and onnx (Debian's python3-torch python3-torchvision
-# python3-onnx), else one SKIP.
+# python3-onnx), else one failure naming them (tests/lib.sh, needs).
 . "${srcdir:-.}/tests/lib.sh"
 
 py=/usr/bin/python3
 if ! "$py" -c 'import torch, torchvision, onnx' 2>/dev/null; then
-	echo "1..0 # SKIP needs $py with torch, torchvision and onnx (apt-get install python3-torch python3-torchvision python3-onnx)"
-	exit 0
+	needs "the real models (MobileNetV2, ResNet18) quantized by PyTorch" "python3-torch python3-torchvision python3-onnx"
+	done_testing
+	exit $?
 fi
 d=${builddir:-.}/tests/models
 mkdir -p "$d"

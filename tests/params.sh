@@ -5,7 +5,7 @@
 . "${srcdir:-.}/tests/lib.sh"
 
 if [ -z "$PYTHON3" ]; then
-	skip "parameter binding tests" "python3 not found: it writes the test files"
+	needs "parameter binding tests (python3 writes the test files)" python3
 	done_testing
 	exit $?
 fi

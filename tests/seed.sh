@@ -7,7 +7,7 @@
 . "${srcdir:-.}/tests/lib.sh"
 
 if [ -z "$PYTHON3" ]; then
-	skip "seed canonicalization" "python3 not found: it writes the parameter files"
+	needs "seed canonicalization (python3 writes the parameter files)" python3
 	done_testing
 	exit $?
 fi

@@ -103,7 +103,7 @@ slurp(const char *path, char *buf, size_t size)
 static Program *
 prepare(const Module *m, const BeOpts *o, Diag *d)
 {
-	Program *p = ir_xcalloc(1, sizeof *p);
+	Program *p;
 	const char *cc = o && o->cc ? o->cc : getenv("CC");
 	const char *tmp = getenv("TMPDIR");
 	char path[128], hpath[128], cmd[1024], err[8192];
@@ -111,6 +111,10 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 	int opt = o ? o->opt : 2, rc;
 	NodeId *ext = NULL;
 	uint32_t next = 0;
+
+	if (be_check_sizes(m, d))
+		return NULL;
+	p = ir_xcalloc(1, sizeof *p);
 
 	if (!cc || !*cc)
 		cc = "cc";

@@ -3529,7 +3529,7 @@ fail:
 static Program *
 prepare(const Module *m, const BeOpts *o, Diag *d)
 {
-	return be_llvm_prepare(m, o, NULL, d);
+	return be_check_sizes(m, d) ? NULL : be_llvm_prepare(m, o, NULL, d);
 }
 
 static int

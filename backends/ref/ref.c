@@ -158,6 +158,8 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 	RefProg *rp;
 
 	(void)o;
+	if (be_check_sizes(m, d))
+		return NULL;
 	if (be_sig(m, &sig, d))
 		return NULL;
 	be_sig_free(&sig);

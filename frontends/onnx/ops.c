@@ -590,6 +590,12 @@ constantofshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		val = v.data;
 	}
 	esz = ir_dtype_bytes[v.dt];
+	if (!ir_tensor_fits(numel, v.dt)) {
+		ir_tensor_free(&v);
+		return onnx_err(im, "the constant would have %lld elements, %llu bytes, more than graft's limit of %llu "
+		                "bytes for one tensor (raise it with --max-tensor-bytes)", (long long)numel,
+		                (unsigned long long)numel * esz, (unsigned long long)ir_max_tensor_bytes());
+	}
 	buf = ir_xmalloc((size_t)numel * esz + 1);
 	for (int64_t i = 0; i < numel; i++)
 		memcpy(buf + (size_t)i * esz, val, esz);

@@ -1,0 +1,30 @@
+#!/bin/sh
+# limits.sh: what a file declares does not take graft's memory.  An ONNX
+# ConstantOfShape of 4 GB (found by fuzzing, tests/fuzz/regress/onnx) and a
+# broadcast of two small inputs to 10^10 elements are refused, with the
+# limit and the option that raises it, before anything is allocated; the
+# option's argument is checked.
+. "${srcdir:-.}/tests/lib.sh"
+# fails STATUS WANT ARGS...: graft ARGS exits with STATUS, WANT in its errors
+fails() {
+	want_st=$1 want=$2
+	shift 2
+	"$GRAFT" "$@" >/dev/null 2>"$tmpdir/err"
+	st=$?
+	[ "$st" -eq "$want_st" ] && grep -qF -- "$want" "$tmpdir/err"
+	ok $? "exit $want_st: $want"
+	[ "$st" -eq "$want_st" ] || sed 's/^/#   /' "$tmpdir/err" | head -n 5
+}
+big="$srcdir/tests/fuzz/regress/onnx/constantofshape_4gb.onnx"
+fails 1 "node 'cos' (ConstantOfShape): the constant would have 536870916 elements, 4294967328 bytes, more than graft's limit of 1073741824 bytes for one tensor (raise it with --max-tensor-bytes)" "$big"
+fails 1 "more than graft's limit of 1048576 bytes" --max-tensor-bytes=1M "$big"
+printf 'def @main(%%x: Tensor[(100000, 1), float32], %%y: Tensor[(1, 100000), float32]) {\n  add(%%x, %%y)\n}\n' >"$tmpdir/big.relay"
+for b in ref c llvm; do
+	"$GRAFT" run --backend "$b" "$tmpdir/big.relay" >/dev/null 2>"$tmpdir/err"
+	st=$?
+	[ $st -ne 0 ] && grep -q "big.relay:2:3: error: a value of type Tensor\[(100000, 100000), float32\]: 10000000000 elements, more than graft's limit of 1073741824 bytes for one tensor (raise it with --max-tensor-bytes)" "$tmpdir/err"
+	ok $? "graft run --backend $b refuses a 40 GB value of two small inputs at its place, before it reads any"
+done
+fails 2 "graft: error: --max-tensor-bytes takes a number of bytes from 1, with K, M or G after it for 2^10, 2^20 or 2^30, not '0'" --max-tensor-bytes=0 "$big"
+fails 2 "not '12T'" --max-tensor-bytes=12T "$big"
+done_testing
