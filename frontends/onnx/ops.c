@@ -631,8 +631,8 @@ reshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			neg = i;
 		} else if (d[i] < 0) {
 			return onnx_err(im, "shape[%d] is %lld", i, (long long)d[i]);
-		} else {
-			known *= d[i];
+		} else if (__builtin_mul_overflow(known, d[i], &known)) {
+			return onnx_err(im, "shape has more than 2^63 elements");
 		}
 	}
 	if (neg >= 0) {
