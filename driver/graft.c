@@ -386,7 +386,10 @@ emit(Module *m, const Opts *o, MetaList *meta)
 	else
 		ir_print(f.f, m, &po, meta);
 	if (o->save_params && ir_save_params(m, meta, o->save_params, err, sizeof err) != 0) {
-		fprintf(stderr, "%s\n", err);
+		Diag d;
+		ir_diag_init(&d, stderr, m);
+		ir_error_file(&d, o->save_params, err);
+		ir_diag_free(&d);
 		ir_out_abort(&f);
 		return 0;
 	}

@@ -432,7 +432,7 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 	if (o->params) {
 		char err[512];
 		if (ir_st_read(o->params, params, err, sizeof err) != 0) {
-			fprintf(stderr, "%s\n", err);
+			ir_error_file(d, o->params, err);
 			return 1;
 		}
 		if (ir_bind_params(m, params, o->params, d))

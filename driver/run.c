@@ -300,7 +300,7 @@ summary(FILE *f, const Tensor *t)
 /* inputs: reads o's inputs into in[] in the order of sig's parameters,
 ** checking each against it; returns the number of errors, all reported */
 static int
-inputs(const RunOpts *o, const Module *m, const BeSig *sig, Tensor *in)
+inputs(const RunOpts *o, const Module *m, const BeSig *sig, Tensor *in, Diag *d)
 {
 	int errs = 0;
 	char *given = ir_xcalloc(sig->nin ? sig->nin : 1, 1);
@@ -325,7 +325,7 @@ inputs(const RunOpts *o, const Module *m, const BeSig *sig, Tensor *in)
 		}
 		given[k] = 1;
 		if (npy_read(x->file, &t, err, sizeof err) != 0) {
-			fprintf(stderr, "%s\n", err);
+			ir_error_file(d, x->file, err);
 			errs++;
 			continue;
 		}
@@ -366,7 +366,7 @@ execute(const RunOpts *o, const Module *m, Diag *d)
 		return 1;
 	in = ir_xcalloc(sig.nin ? sig.nin : 1, sizeof *in);
 	out = ir_xcalloc(sig.nout ? sig.nout : 1, sizeof *out);
-	errs = inputs(o, m, &sig, in);
+	errs = inputs(o, m, &sig, in, d);
 	if (o->nout && (uint32_t)o->nout != sig.nout) {
 		fprintf(stderr, "graft: error: @main has %u result%s, and %d --output %s given; give one for each result, "
 		        "in order\n", sig.nout, sig.nout == 1 ? "" : "s", o->nout, o->nout == 1 ? "was" : "were");
@@ -387,7 +387,7 @@ execute(const RunOpts *o, const Module *m, Diag *d)
 		char err[512];
 		if (o->nout) {
 			if (npy_write(o->out[j], &out[j], err, sizeof err) != 0) {
-				fprintf(stderr, "%s\n", err);
+				ir_error_file(d, o->out[j], err);
 				errs++;
 			}
 		} else {

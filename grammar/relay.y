@@ -11,6 +11,7 @@
 ** at 0.
 */
 %code requires {
+#include <string.h>
 #include "parse.h"
 }
 
@@ -268,5 +269,8 @@ dims
 static void
 yyerror(YYLTYPE *l, Parser *p, const char *msg)
 {
+	/* Bison's stack is full (YYMAXDEPTH): say what in the input did it */
+	if (strcmp(msg, "memory exhausted") == 0)
+		msg = "too deeply nested (the parser's stack is full)";
 	ir_error(p->d, ir_parse_loc(p, l), "%s", msg);
 }

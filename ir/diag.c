@@ -150,6 +150,18 @@ report(Diag *d, Loc loc, const char *what, const char *fmt, va_list ap)
 }
 
 void
+ir_error_file(Diag *d, const char *path, const char *msg)
+{
+	size_t n = strlen(path);
+
+	if (strncmp(msg, path, n) == 0 && strncmp(msg + n, ": error: ", 9) == 0)
+		msg += n + 9;
+	if (d->out)
+		fprintf(d->out, "%s: error: %s\n", path, msg);
+	d->errors++;
+}
+
+void
 ir_error(Diag *d, Loc loc, const char *fmt, ...)
 {
 	va_list ap;

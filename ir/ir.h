@@ -680,6 +680,11 @@ void ir_warning(Diag *d, Loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void ir_note(Diag *d, Loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* An error about the file path as a whole, reported and counted as the
+** others are: "path: error: msg".  The file formats' readers write their
+** messages as "PATH: error: ..." into a buffer: given one, the prefix is
+** not repeated. */
+void ir_error_file(Diag *d, const char *path, const char *msg);
 /* For type relations: records a message; returns 0 (the failed TypeId). */
 TypeId ir_rel_error(Diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

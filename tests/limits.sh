@@ -1,5 +1,6 @@
 #!/bin/sh
-# limits.sh: what a file declares does not take graft's memory.  An ONNX
+# limits.sh: what a file declares does not take graft's memory, nor its
+# stack.  An ONNX
 # ConstantOfShape of 4 GB (found by fuzzing, tests/fuzz/regress/onnx) and a
 # broadcast of two small inputs to 10^10 elements are refused, with the
 # limit and the option that raises it, before anything is allocated; the
@@ -25,6 +26,13 @@ for b in ref c llvm; do
 	[ $st -ne 0 ] && grep -q "big.relay:2:3: error: a value of type Tensor\[(100000, 100000), float32\]: 10000000000 elements, more than graft's limit of 1073741824 bytes for one tensor (raise it with --max-tensor-bytes)" "$tmpdir/err"
 	ok $? "graft run --backend $b refuses a 40 GB value of two small inputs at its place, before it reads any"
 done
+# nesting does not take the stack: Bison's is bounded, and what fills it is named
+awk 'BEGIN { printf "def @main(%%x: Tensor[(2), float32]) {\n  "; for (i = 0; i < 20000; i++) printf "negative("; printf "%%x"; for (i = 0; i < 20000; i++) printf ")"; printf "\n}\n" }' >"$tmpdir/deep.relay"
+fails 1 "deep.relay:2:44948: error: too deeply nested (the parser's stack is full)" "$tmpdir/deep.relay"
+awk 'BEGIN { printf "ruleset r\nrule x: "; for (i = 0; i < 20000; i++) printf "negative("; printf "x"; for (i = 0; i < 20000; i++) printf ")"; printf " => x\n" }' >"$tmpdir/deep.rules"
+"$GRAFTC" check "$tmpdir/deep.rules" >/dev/null 2>"$tmpdir/err"
+[ $? -eq 1 ] && grep -q "deep.rules:2:[0-9]*: error: too deeply nested (the parser's stack is full)" "$tmpdir/err"
+ok $? "graftc: a pattern nested 20000 deep is an error at its place"
 fails 2 "graft: error: --max-tensor-bytes takes a number of bytes from 1, with K, M or G after it for 2^10, 2^20 or 2^30, not '0'" --max-tensor-bytes=0 "$big"
 fails 2 "not '12T'" --max-tensor-bytes=12T "$big"
 done_testing
