@@ -26,7 +26,7 @@
 #include "onnxi.h"
 
 enum {
-	OPSET_MIN = 10,
+	OPSET_MIN = 7,
 	OPSET_MAX = 17,
 	FILE_MAX = INT_MAX,     /* protobuf's 2 GB limit */
 	MAXRANK = IR_MAXDIMS,
@@ -522,7 +522,8 @@ inputtype(Imp *im, const GraftOnnx__ValueInfoProto *vi)
 	DType dt;
 
 	if (!tt) {
-		onnx_err(im, "graph input '%s' is not a tensor", name);
+		onnx_err(im, "graph input '%s' is not a tensor (a sequence, map or optional value), which graft does not "
+		         "support", name);
 		return 0;
 	}
 	if ((dt = onnx_dtype(tt->elem_type)) == DT_VOID) {

@@ -383,6 +383,56 @@ pow_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = mk2(im, OP_POWER, in[0], e)) ? 0 : -1;
 }
 
+/* Identity, and Dropout in inference (its ratio ignored; training_mode
+** must be a constant false): the input itself, and Dropout's mask, when
+** asked for, a constant of trues of the input's shape (nothing dropped). */
+static int
+identity(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = in[0]) ? 0 : -1;
+}
+static int
+dropout(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	if (nin > 2 && in[2]) {
+		if (dtype(im, in[2]) != DT_BOOL || !isconst(im, in[2]) || rank(im, in[2]) != 0)
+			return onnx_err(im, "input 2 ('%s', the training_mode) must be a constant: graft imports for inference",
+			                im->nd->input[2]);
+		if (((const unsigned char *)ir_node_const(im->m, in[2])->data)[0])
+			return onnx_err(im, "training_mode is true: graft imports for inference");
+	}
+	if (nout > 1) {
+		int r = rank(im, in[0]);
+		int64_t n = ir_type_numel(im->m, im->m->nodes[in[0]].type);
+		unsigned char *ones;
+		if (n < 0 || !ir_tensor_fits(n, DT_BOOL))
+			return onnx_err(im, "the mask of %lld elements is more than graft's limit for one tensor", (long long)n);
+		ones = ir_xmalloc((size_t)n + 1);
+		memset(ones, 1, (size_t)n + 1);
+		out[1] = kconst(im, DT_BOOL, r, onnx_dims(im, in[0]), ones);
+		free(ones);
+	}
+	return (out[0] = in[0]) ? 0 : -1;
+}
+/* Reciprocal -> divide(1, x) in x's dtype */
+static int
+reciprocal(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = mk2(im, OP_DIVIDE, kscalar(im, dtype(im, in[0]), 1.0), in[0])) ? 0 : -1;
+}
+/* LeakyRelu(alpha 0.01) -> nn.leaky_relu */
+static int
+leakyrelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double alpha;
+	AttrId at;
+	if (af(im, "alpha", 0.01, &alpha))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_NN_LEAKY_RELU);
+	setf(im, OP_NN_LEAKY_RELU, at, "alpha", alpha);
+	return (out[0] = onnx_mk(im, OP_NN_LEAKY_RELU, in, 1, at)) ? 0 : -1;
+}
+
 /* Max, Min: maximum or minimum of the inputs, pairwise from the first */
 static int
 fold2(Imp *im, OpId op, const NodeId *in, int nin, NodeId *out)
@@ -805,7 +855,8 @@ split(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return 0;
 }
 
-/* Slice(data, starts, ends, axes, steps), all constant; positive steps ->
+/* Slice(data, starts, ends, axes, steps), all constant (before opset 10:
+** Slice(data) with attributes starts, ends, axes); positive steps ->
 ** strided_slice over every axis with the bounds clamped as ONNX does */
 static int
 slice(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
@@ -815,10 +866,22 @@ slice(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	const int64_t *d = onnx_dims(im, in[0]);
 	AttrId at;
 
-	if (cints(im, in, 1, "starts", st, MAXD, &ns) || cints(im, in, 2, "ends", en, MAXD, &ne) ||
-	    (nin > 3 && in[3] && cints(im, in, 3, "axes", ax, MAXD, &na)) ||
-	    (nin > 4 && in[4] && cints(im, in, 4, "steps", sp, MAXD, &nsp)))
+	if (im->opset < 10) {
+		/* starts, ends and axes are attributes before opset 10 */
+		if (nin != 1)
+			return onnx_err(im, "takes one input before opset 10 (starts, ends and axes are attributes)");
+		if (aints(im, "starts", st, MAXD, &ns) || aints(im, "ends", en, MAXD, &ne) ||
+		    aints(im, "axes", ax, MAXD, &na))
+			return -1;
+		if (ns < 0 || ne < 0)
+			return onnx_err(im, "attributes 'starts' and 'ends' are required");
+	} else if (nin < 3) {
+		return onnx_err(im, "takes data, starts and ends inputs from opset 10");
+	} else if (cints(im, in, 1, "starts", st, MAXD, &ns) || cints(im, in, 2, "ends", en, MAXD, &ne) ||
+	           (nin > 3 && in[3] && cints(im, in, 3, "axes", ax, MAXD, &na)) ||
+	           (nin > 4 && in[4] && cints(im, in, 4, "steps", sp, MAXD, &nsp))) {
 		return -1;
+	}
 	if (ne != ns || (na >= 0 && na != ns) || (nsp >= 0 && nsp != ns))
 		return onnx_err(im, "starts, ends, axes and steps differ in length");
 	for (int i = 0; i < r; i++) {
@@ -1566,6 +1629,7 @@ const OpEntry onnx_ops[] = {
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
+	{ "Dropout", 1, 3, 1, 2, dropout },
 	{ "Equal", 2, 2, 1, 1, equal },
 	{ "Erf", 1, 1, 1, 1, erfop },
 	{ "Exp", 1, 1, 1, 1, expop },
@@ -1577,6 +1641,8 @@ const OpEntry onnx_ops[] = {
 	{ "GreaterOrEqual", 2, 2, 1, 1, greatereq },
 	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
 	{ "HardSwish", 1, 1, 1, 1, hardswish },
+	{ "Identity", 1, 1, 1, 1, identity },
+	{ "LeakyRelu", 1, 1, 1, 1, leakyrelu },
 	{ "Less", 2, 2, 1, 1, less },
 	{ "LessOrEqual", 2, 2, 1, 1, lesseq },
 	{ "Log", 1, 1, 1, 1, logop },
@@ -1594,6 +1660,7 @@ const OpEntry onnx_ops[] = {
 	{ "QLinearConv", 8, 9, 1, 1, qlinearconv },
 	{ "QLinearMatMul", 8, 8, 1, 1, qlinearmatmul },
 	{ "QuantizeLinear", 2, 3, 1, 1, quantize },
+	{ "Reciprocal", 1, 1, 1, 1, reciprocal },
 	{ "ReduceMax", 1, 2, 1, 1, reducemax },
 	{ "ReduceMean", 1, 2, 1, 1, reducemean },
 	{ "ReduceMin", 1, 2, 1, 1, reducemin },
@@ -1605,7 +1672,7 @@ const OpEntry onnx_ops[] = {
 	{ "Shape", 1, 1, 1, 1, shape },
 	{ "Sigmoid", 1, 1, 1, 1, sigm },
 	{ "Sign", 1, 1, 1, 1, signop },
-	{ "Slice", 3, 5, 1, 1, slice },
+	{ "Slice", 1, 5, 1, 1, slice },
 	{ "Softmax", 1, 1, 1, 1, softmax },
 	{ "Split", 1, 2, 1, ONNX_MAXIN, split },
 	{ "Sqrt", 1, 1, 1, 1, sqrtop },
