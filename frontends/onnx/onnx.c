@@ -458,6 +458,7 @@ opset(Imp *im, const GraftOnnx__ModelProto *mp)
 static int
 unsupported(Imp *im, const GraftOnnx__GraphProto *g)
 {
+	enum { NAMED = 3 };     /* nodes named per op */
 	size_t *first = ir_xcalloc(g->n_node + 1, sizeof *first), nops = 0;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -499,9 +500,16 @@ unsupported(Imp *im, const GraftOnnx__GraphProto *g)
 			if (j == 0)
 				len += (size_t)sprintf(buf + len, "%s'%s%s%s' (node%s ", k ? ", " : "", dom, *dom ? "." : "", op,
 				                       nn > 1 ? "s" : "");
-			len += (size_t)sprintf(buf + len, "%s'%s'", j ? ", " : "", nd->name ? nd->name : "");
-			if (++j == nn)
+			/* a few names, then a count: a model of hundreds of one
+			   op gets one line, not hundreds of names */
+			if (j < NAMED)
+				len += (size_t)sprintf(buf + len, "%s'%s'", j ? ", " : "", nd->name ? nd->name : "");
+			else if (j == NAMED)
+				len += (size_t)sprintf(buf + len, " and %zu more", nn - NAMED);
+			if (++j == nn) {
 				len += (size_t)sprintf(buf + len, ")");
+				break;
+			}
 		}
 	}
 	if (nops)

@@ -249,6 +249,13 @@ def unsupported():
     ], [("x", F, [1, 1, 2, 2]), ("g", F, [1, 2, 2, 2])], [("y", F, None)], check=False)
 
 
+def manynodes():
+    # fifty nodes of an unknown op: a few named, the rest counted
+    model("many_unsupported", [helper.make_node("Gelu", ["x" if i == 0 else "y%d" % (i - 1)], ["y%d" % i], name="g%d" % i)
+                               for i in range(50)],
+          [("x", F, [2])], [("y49", F, [2])], check=False)
+
+
 def symbolic():
     model("symbolic", [helper.make_node("Relu", ["x"], ["y"], name="r0")],
           [("x", F, ["N", 3])], [("y", F, ["N", 3])])
@@ -296,5 +303,5 @@ def badfields():
           [("x", F, [2, 3]), ("s", TensorProto.INT64, [2])], [("y", F, None)], check=False)
 
 
-for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, symbolic, dangling, cycle, duplicate, oldopset]:
+for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset]:
     f()
