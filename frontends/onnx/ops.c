@@ -433,6 +433,89 @@ leakyrelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = onnx_mk(im, OP_NN_LEAKY_RELU, in, 1, at)) ? 0 : -1;
 }
 
+/* un: op(x), no attributes */
+static NodeId
+un(Imp *im, OpId op, NodeId x)
+{
+	return x ? onnx_mk(im, op, &x, 1, 0) : 0;
+}
+
+/* Sum, Mean: the inputs added pairwise from the first (Mean: then divided
+** by their number) */
+static int
+sumop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId r = in[0];
+	for (int i = 1; i < nin && r; i++)
+		r = mk2(im, OP_ADD, r, in[i]);
+	return (out[0] = r) ? 0 : -1;
+}
+static int
+meanop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	if (sumop(im, in, nin, out, nout))
+		return -1;
+	return (out[0] = nin > 1 ? mk2(im, OP_DIVIDE, out[0], kscalar(im, dtype(im, in[0]), nin)) : out[0]) ? 0 : -1;
+}
+
+/* PRelu(x, slope): where(x < 0, x * slope, x), slope broadcast */
+static int
+prelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId w[3] = { mk2(im, OP_LESS, in[0], kscalar(im, dtype(im, in[0]), 0)), mk2(im, OP_MULTIPLY, in[0], in[1]),
+		in[0] };
+	return (out[0] = w[0] && w[1] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0) ? 0 : -1;
+}
+
+/* Elu(alpha 1): where(x < 0, alpha * (exp(x) - 1), x) */
+static int
+elu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double alpha;
+	DType dt = dtype(im, in[0]);
+	NodeId w[3];
+	if (af(im, "alpha", 1.0, &alpha))
+		return -1;
+	w[0] = mk2(im, OP_LESS, in[0], kscalar(im, dt, 0));
+	w[1] = mk2(im, OP_MULTIPLY, kscalar(im, dt, alpha), mk2(im, OP_SUBTRACT, un(im, OP_EXP, in[0]), kscalar(im, dt, 1)));
+	w[2] = in[0];
+	return (out[0] = w[0] && w[1] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0) ? 0 : -1;
+}
+
+/* Softplus: log(exp(x) + 1); Softsign: x / (1 + |x|) */
+static int
+softplus(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = un(im, OP_LOG, mk2(im, OP_ADD, un(im, OP_EXP, in[0]), kscalar(im, dtype(im, in[0]), 1)))) ? 0 : -1;
+}
+static int
+softsign(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = mk2(im, OP_DIVIDE, in[0], mk2(im, OP_ADD, kscalar(im, dtype(im, in[0]), 1), un(im, OP_ABS, in[0]))))
+	       ? 0 : -1;
+}
+
+/* BatchNormalization(x, scale, B, mean, var) in inference (epsilon
+** 1e-5; momentum ignored) -> nn.batch_norm(...).0 over axis 1; the
+** training outputs (running mean and variance) are refused */
+static int
+batchnorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double eps;
+	int64_t training = 0;
+	AttrId at;
+	NodeId t;
+	if (af(im, "epsilon", 1e-5, &eps) || (im->opset >= 14 && ai(im, "training_mode", 0, &training)))
+		return -1;
+	if (training || nout > 1)
+		return onnx_err(im, "training mode (running mean and variance as outputs): graft imports for inference");
+	at = ir_attr_defaults(im->m, OP_NN_BATCH_NORM);
+	setf(im, OP_NN_BATCH_NORM, at, "epsilon", eps);
+	if (!(t = onnx_mk(im, OP_NN_BATCH_NORM, in, 5, at)))
+		return -1;
+	return (out[0] = mknode(im, ir_getitem(im->m, t, 0, im->loc))) ? 0 : -1;
+}
+
 /* Max, Min: maximum or minimum of the inputs, pairwise from the first */
 static int
 fold2(Imp *im, OpId op, const NodeId *in, int nin, NodeId *out)
@@ -1619,6 +1702,7 @@ const OpEntry onnx_ops[] = {
 	{ "ArgMax", 1, 1, 1, 1, argmax },
 	{ "ArgMin", 1, 1, 1, 1, argmin },
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
+	{ "BatchNormalization", 5, 5, 1, 5, batchnorm },
 	{ "Cast", 1, 1, 1, 1, cast },
 	{ "Ceil", 1, 1, 1, 1, ceilop },
 	{ "Clip", 1, 3, 1, 1, clip },
@@ -1630,6 +1714,7 @@ const OpEntry onnx_ops[] = {
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
 	{ "Dropout", 1, 3, 1, 2, dropout },
+	{ "Elu", 1, 1, 1, 1, elu },
 	{ "Equal", 2, 2, 1, 1, equal },
 	{ "Erf", 1, 1, 1, 1, erfop },
 	{ "Exp", 1, 1, 1, 1, expop },
@@ -1650,11 +1735,13 @@ const OpEntry onnx_ops[] = {
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
 	{ "Max", 1, ONNX_MAXIN, 1, 1, maxop },
 	{ "MaxPool", 1, 1, 1, 1, maxpool },
+	{ "Mean", 1, ONNX_MAXIN, 1, 1, meanop },
 	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
 	{ "Not", 1, 1, 1, 1, notop },
 	{ "Or", 2, 2, 1, 1, orop },
+	{ "PRelu", 2, 2, 1, 1, prelu },
 	{ "Pad", 1, 4, 1, 1, pad },
 	{ "Pow", 2, 2, 1, 1, pow_ },
 	{ "QLinearConv", 8, 9, 1, 1, qlinearconv },
@@ -1674,10 +1761,13 @@ const OpEntry onnx_ops[] = {
 	{ "Sign", 1, 1, 1, 1, signop },
 	{ "Slice", 1, 5, 1, 1, slice },
 	{ "Softmax", 1, 1, 1, 1, softmax },
+	{ "Softplus", 1, 1, 1, 1, softplus },
+	{ "Softsign", 1, 1, 1, 1, softsign },
 	{ "Split", 1, 2, 1, ONNX_MAXIN, split },
 	{ "Sqrt", 1, 1, 1, 1, sqrtop },
 	{ "Squeeze", 1, 2, 1, 1, squeeze },
 	{ "Sub", 2, 2, 1, 1, sub },
+	{ "Sum", 1, ONNX_MAXIN, 1, 1, sumop },
 	{ "Tanh", 1, 1, 1, 1, tanhop },
 	{ "Transpose", 1, 1, 1, 1, transpose },
 	{ "Unsqueeze", 1, 2, 1, 1, unsqueeze },
