@@ -26,7 +26,7 @@
 #include "onnxi.h"
 
 enum {
-	OPSET_MIN = 7,
+	OPSET_MIN = 6,
 	OPSET_MAX = 17,
 	FILE_MAX = INT_MAX,     /* protobuf's 2 GB limit */
 	MAXRANK = IR_MAXDIMS,

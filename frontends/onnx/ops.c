@@ -462,8 +462,22 @@ meanop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 static int
 prelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
-	NodeId w[3] = { mk2(im, OP_LESS, in[0], kscalar(im, dtype(im, in[0]), 0)), mk2(im, OP_MULTIPLY, in[0], in[1]),
-		in[0] };
+	NodeId slope = in[1], w[3];
+	int r = rank(im, in[0]);
+
+	/* before opset 7 a slope of C values is per channel (axis 1) */
+	if (im->opset < 7 && rank(im, slope) == 1 && r > 2 && onnx_dims(im, slope)[0] == onnx_dims(im, in[0])[1] &&
+	    onnx_dims(im, slope)[0] != 1) {
+		int64_t d[MAXD];
+		d[0] = onnx_dims(im, slope)[0];
+		for (int i = 1; i < r - 1; i++)
+			d[i] = 1;
+		if (!(slope = mkreshape(im, slope, d, r - 1)))
+			return -1;
+	}
+	w[0] = mk2(im, OP_LESS, in[0], kscalar(im, dtype(im, in[0]), 0));
+	w[1] = mk2(im, OP_MULTIPLY, in[0], slope);
+	w[2] = in[0];
 	return (out[0] = w[0] && w[1] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0) ? 0 : -1;
 }
 
@@ -529,10 +543,46 @@ static int maxop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { re
 static int minop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return fold2(im, OP_MINIMUM, in, nin, out); }
 
 /* Add, Sub, Mul, Div: numpy broadcasting, as Relay's */
-static int add(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_ADD, in[0], in[1])) ? 0 : -1; }
-static int sub(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_SUBTRACT, in[0], in[1])) ? 0 : -1; }
-static int mul(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_MULTIPLY, in[0], in[1])) ? 0 : -1; }
-static int dvd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_DIVIDE, in[0], in[1])) ? 0 : -1; }
+/* legacy: before opset 7, B broadcasts to A only with broadcast=1, and
+** with an axis it lines up there rather than at the end: B then gets
+** trailing ones so that numpy broadcasting means the same */
+static NodeId
+legacy(Imp *im, NodeId a, NodeId b)
+{
+	int64_t bc, axis, d[MAXD];
+	int ra = rank(im, a), rb = rank(im, b);
+	const OAttr *ax = attr(im, "axis");
+
+	if (im->opset >= 7 || !a || !b)
+		return b;
+	if (ai(im, "broadcast", 0, &bc))
+		return 0;
+	if (!bc || !ax || rb == 0)
+		return b;
+	if (ai(im, "axis", 0, &axis) || normax(im, &axis, ra, "axis"))
+		return 0;
+	if (axis + rb > ra) {
+		onnx_err(im, "B of rank %d does not fit at axis %lld of A's rank %d", rb, (long long)axis, ra);
+		return 0;
+	}
+	for (int i = 0; i < rb; i++)
+		d[i] = onnx_dims(im, b)[i];
+	for (int i = rb; i < ra - (int)axis; i++)
+		d[i] = 1;
+	return mkreshape(im, b, d, ra - (int)axis);
+}
+
+/* binop: op(A, B) with numpy broadcasting (opset 7 on), or the legacy
+** broadcast attributes before */
+static int
+binop(Imp *im, OpId op, const NodeId *in, NodeId *out)
+{
+	return (out[0] = mk2(im, op, in[0], legacy(im, in[0], in[1]))) ? 0 : -1;
+}
+static int add(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return binop(im, OP_ADD, in, out); }
+static int sub(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return binop(im, OP_SUBTRACT, in, out); }
+static int mul(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return binop(im, OP_MULTIPLY, in, out); }
+static int dvd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return binop(im, OP_DIVIDE, in, out); }
 
 /* Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or: bool
 ** results with broadcasting, as Relay's */
@@ -1157,7 +1207,7 @@ static int
 convwin(Imp *im, NodeId x, NodeId w, Win *win, int64_t *group)
 {
 	if (rank(im, w) != 4)
-		return onnx_err(im, "the weight must have rank 4 (OIHW), not %d", rank(im, w));
+		return onnx_err(im, "graft takes 2-D convolutions: the weight must have rank 4 (OIHW), not %d", rank(im, w));
 	return ai(im, "group", 1, group) || window(im, x, onnx_dims(im, w) + 2, win);
 }
 

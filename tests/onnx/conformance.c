@@ -29,7 +29,10 @@
 ** ModelProto, GraphProto, NodeProto), so it needs neither protobuf-c's
 ** headers nor the frontend's internals beyond onnx_op_find.
 **
-** The data directory is $GRAFT_ONNX_TESTDATA, else DEFAULT_DIR; without
+** The tests are those of ONNX's suite under DEFAULT_ROOT (SUITES: node,
+** pytorch-converted, pytorch-operator, simple; one TAP name per test,
+** the folder first but for node's), or of the one folder
+** $GRAFT_ONNX_TESTDATA; without
 ** it the whole file is one failure naming the package to install (one
 ** "1..0 # SKIP" with GRAFT_ALLOW_SKIPS=1).  The last lines sum up each
 ** backend, on standard output (TAP comments) and on standard error.
@@ -55,7 +58,9 @@
 struct OpEntry;
 const struct OpEntry *onnx_op_find(const char *name);
 
-#define DEFAULT_DIR "/usr/include/onnx/backend/test/data/node"
+#define DEFAULT_ROOT "/usr/include/onnx/backend/test/data"
+/* the suite's folders of tests under DEFAULT_ROOT ("real" needs downloads) */
+static const char *const SUITES[] = { "node", "pytorch-converted", "pytorch-operator", "simple" };
 #define TESTDATA_PACKAGE "libonnx-testdata"
 
 static const double RTOL = 1e-3, ATOL = 1e-7;
@@ -936,6 +941,12 @@ runtest(const char *dir, const char *name)
 	pid_t pid;
 	FILE *in;
 
+	char label[512];
+	const char *suite = strrchr(dir, '/');
+
+	/* a test of another folder than node/ is named with its folder */
+	suite = suite ? suite + 1 : dir;
+	snprintf(label, sizeof label, "%s%s%s", strcmp(suite, "node") ? suite : "", strcmp(suite, "node") ? "/" : "", name);
 	memset(&c, 0, sizeof c);
 	c.name = name;
 	c.dir = ir_xmalloc(strlen(dir) + strlen(name) + 2);
@@ -999,7 +1010,7 @@ runtest(const char *dir, const char *name)
 			snprintf(whys[b], sizeof whys[b], "the test's process exited with status %d (see the log)",
 			         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		}
-		point(name, b, got[b], notes[b], whys[b]);
+		point(label, b, got[b], notes[b], whys[b]);
 	}
 	casefree(&c);
 	return 1;
@@ -1011,24 +1022,35 @@ byname(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* scan: the tests of folder dir, sorted, into *ents; their number, or -1 */
+static int
+scan(const char *dir, struct dirent ***ents)
+{
+	return isdir(dir) ? scandir(dir, ents, NULL, byname) : -1;
+}
+
 int
 main(void)
 {
-	const char *dir = getenv("GRAFT_ONNX_TESTDATA"), *only = getenv("GRAFT_ONNX_ONLY");
-	struct dirent **ents;
-	int n;
+	const char *env = getenv("GRAFT_ONNX_TESTDATA"), *only = getenv("GRAFT_ONNX_ONLY");
+	char dirs[4][1024];
+	int ndirs = 0;
 
-	if (!dir || !*dir)
-		dir = DEFAULT_DIR;
-	if (!isdir(dir) || (n = scandir(dir, &ents, NULL, byname)) < 0) {
+	if (env && *env) {
+		snprintf(dirs[ndirs++], sizeof dirs[0], "%s", env);
+	} else {
+		for (size_t k = 0; k < sizeof SUITES / sizeof *SUITES; k++)
+			snprintf(dirs[ndirs++], sizeof dirs[0], "%s/%s", DEFAULT_ROOT, SUITES[k]);
+	}
+	if (!isdir(dirs[0])) {
 		/* as tests/lib.sh's needs: a failure naming the package, or
 		   with GRAFT_ALLOW_SKIPS a SKIP */
 		if (getenv("GRAFT_ALLOW_SKIPS") && *getenv("GRAFT_ALLOW_SKIPS")) {
-			printf("1..0 # SKIP no ONNX node tests at %s (apt-get install %s, or set GRAFT_ONNX_TESTDATA)\n", dir,
+			printf("1..0 # SKIP no ONNX tests at %s (apt-get install %s, or set GRAFT_ONNX_TESTDATA)\n", dirs[0],
 			       TESTDATA_PACKAGE);
 		} else {
-			printf("1..1\nnot ok 1 - ONNX's node tests: needs %s (apt-get install %s; or set GRAFT_ONNX_TESTDATA, "
-			       "or GRAFT_ALLOW_SKIPS=1 to skip them)\n", TESTDATA_PACKAGE, TESTDATA_PACKAGE);
+			printf("1..1\nnot ok 1 - ONNX's backend tests: needs %s (apt-get install %s; or set "
+			       "GRAFT_ONNX_TESTDATA, or GRAFT_ALLOW_SKIPS=1 to skip them)\n", TESTDATA_PACKAGE, TESTDATA_PACKAGE);
 		}
 		return 0;
 	}
@@ -1036,19 +1058,27 @@ main(void)
 	snprintf(tmpdir, sizeof tmpdir, "%s/graft-onnx-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmpdir))
 		ir_die("conformance: cannot make a temporary directory %s", tmpdir);
-	for (int i = 0; i < n; i++) {
-		const char *nm = ents[i]->d_name;
-		if (strncmp(nm, "test_", 5) == 0 && (!only || strstr(nm, only)))
-			runtest(dir, nm);
-		free(ents[i]);
+	for (int k = 0; k < ndirs; k++) {
+		struct dirent **ents;
+		int n = scan(dirs[k], &ents);
+		if (n < 0) {
+			ok(0, "the ONNX tests at %s can be read", dirs[k]);
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			const char *nm = ents[i]->d_name;
+			if (strncmp(nm, "test_", 5) == 0 && (!only || strstr(nm, only)))
+				runtest(dirs[k], nm);
+			free(ents[i]);
+		}
+		free(ents);
 	}
-	free(ents);
 	rmdir(tmpdir);
 	if (!ntests)
-		ok(0, "the tests at %s are ONNX node tests", dir);
+		ok(0, "the tests at %s are ONNX backend tests", dirs[0]);
 	for (int b = 0; b < NB; b++) {
 		char line[256];
-		snprintf(line, sizeof line, "onnx conformance: %d passed, %d failed, %d skipped (of %d node tests) on %s",
+		snprintf(line, sizeof line, "onnx conformance: %d passed, %d failed, %d skipped (of %d tests) on %s",
 		         counts[b].pass, counts[b].fail, counts[b].skip, counts[b].total, backends[b]->name);
 		printf("# %s\n", line);
 		fprintf(stderr, "%s\n", line);

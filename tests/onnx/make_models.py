@@ -279,11 +279,13 @@ def duplicate():
 
 
 def oldopset():
-    # opset 9 imports (graft reads 7 to 17); opset 6 is refused
+    # opsets 9 and 6 import (graft reads 6 to 17); opset 5 is refused
     model("opset9", [helper.make_node("Relu", ["x"], ["y"], name="r0")],
           [("x", F, [2])], [("y", F, [2])], opset=9)
     model("opset6", [helper.make_node("Relu", ["x"], ["y"], name="r0")],
           [("x", F, [2])], [("y", F, [2])], opset=6)
+    model("opset5", [helper.make_node("Relu", ["x"], ["y"], name="r0")],
+          [("x", F, [2])], [("y", F, [2])], opset=5)
 
 
 def badfields():
