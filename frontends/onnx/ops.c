@@ -196,14 +196,15 @@ dtype(const Imp *im, NodeId n)
 	return (DType)onnx_type(im, n)->dtype;
 }
 
-/* numel of n's dims [from, to) */
+/* numel of n's dims [from, to), INT64_MAX if that overflows */
 static int64_t
 prod(const Imp *im, NodeId n, int from, int to)
 {
 	const int64_t *d = onnx_dims(im, n);
 	int64_t p = 1;
 	for (int i = from; i < to; i++)
-		p *= d[i];
+		if (__builtin_mul_overflow(p, d[i], &p))
+			return INT64_MAX;       /* more than any tensor graft makes: an error where it matters */
 	return p;
 }
 
@@ -968,7 +969,8 @@ split(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		for (int i = 0; i < n; i++) {
 			if (s[i] < 0)
 				return onnx_err(im, "split size %lld is negative", (long long)s[i]);
-			sum += s[i];
+			if (__builtin_add_overflow(sum, s[i], &sum))
+				return onnx_err(im, "split sizes add up to more than 2^63");
 			idx[i] = sum;
 		}
 		if (sum != onnx_dims(im, in[0])[axis])
