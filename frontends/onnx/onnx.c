@@ -648,7 +648,8 @@ order(Imp *im, const GraftOnnx__GraphProto *g, size_t *ord)
 out:
 	free(waits);
 	/* the map is for nodes from here on */
-	memset(im->valof, 0, im->capvalof * sizeof *im->valof);
+	if (im->valof)
+		memset(im->valof, 0, im->capvalof * sizeof *im->valof);
 	return errs ? -1 : 0;
 }
 
