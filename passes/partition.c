@@ -65,7 +65,6 @@ typedef struct State {
 	Memo *memo;             /* per node: the cycle search's memo */
 	uint32_t gver;
 	Pool ent;               /* the regions' input lists */
-	uint32_t nregions;      /* global functions made for this target */
 	Sym k_pattern, k_composite, k_compiler, k_symbol, k_primitive, k_inline, target;
 	Sym *compname;          /* per entry: "<target>.<name>", interned on first use */
 	NodeId *stack; uint32_t nstack, capstack;
@@ -905,7 +904,7 @@ typedef struct Order {
 } Order;
 
 static uint32_t
-nopnds(const Module *m, const Tvm *T, NodeId x)
+nopnds(const Module *m, NodeId x)
 {
 	return !x ? 1 : m->nodes[x].kind == NK_FUNC ? 0 : m->nodes[x].nargs;
 }
@@ -1019,7 +1018,7 @@ walk(State *S, Tvm *T, Order *O, int w)
 				st[n++] = (Frame){0, r, 0, 0};
 			}
 			continue;
-		} else if (f->i < nopnds(m, T, f->x)) {
+		} else if (f->i < nopnds(m, f->x)) {
 			next = opnd(m, T, f->x, f->i++);
 		} else {
 			if (w == 1 && f->x && regionof(S, f->x))
@@ -1043,7 +1042,7 @@ order(State *S, NodeId body, const NodeId *reps, uint32_t nreg, Order *O)
 {
 	Module *m = S->m;
 	Tvm T;
-	uint32_t *fill, cur;
+	uint32_t cur;
 
 	memset(&T, 0, sizeof T);
 	memset(O, 0, sizeof *O);
@@ -1098,12 +1097,12 @@ order(State *S, NodeId body, const NodeId *reps, uint32_t nreg, Order *O)
 		O->pnode = pn;
 		O->pidx = pi;
 	}
-	fill = O->pstart;       /* pstart[j] .. pstart[j + 1]: region j's */
+	/* pstart[j] .. pstart[j + 1]: region j's */
 	O->pend = ir_xcalloc(nreg + 1, sizeof *O->pend);
 	for (uint32_t j = 0; j < nreg; j++) {
-		uint32_t to = fill[j];
+		uint32_t to = O->pstart[j];
 		cur = ++S->curstamp;
-		for (uint32_t i = fill[j]; i < fill[j + 1]; i++)
+		for (uint32_t i = O->pstart[j]; i < O->pstart[j + 1]; i++)
 			if (S->stamp[O->pnode[i]] != cur) {
 				S->stamp[O->pnode[i]] = cur;
 				O->pnode[to] = O->pnode[i];
@@ -1194,7 +1193,6 @@ outline(State *S, uint32_t g)
 			snprintf(gname, sizeof gname, "tvmgen_default_%s_%s_%u_%u", tname, fname, O.id[r], k);
 			gsym = ir_symz(m, gname);
 		}
-		S->nregions++;
 		snprintf(prefix, sizeof prefix, "%s_%u_i", tname, O.id[r]);
 		S->curstamp++;
 		for (uint32_t i = 0; i < nmem; i++) {

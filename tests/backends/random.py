@@ -709,31 +709,29 @@ class Gen:
         while len(self.ops) < want and tries < 100:
             tries += 1
             v = self.choice(fns)()
-            if v is not None and count(v.shape) > 600:
-                # too big for a quick test: drop it from the pool (it stays a dead binding no more)
-                self.vals.remove(v)
-                v.uses = -1
-                self.lines.pop()
-                self.ops.pop()
-                self.n -= 1
+            self.keep_small(v)
         # then the reductions, comparisons and sign, drawn from a stream of
         # their own, so that each seed's model above is the one it always
         # was (161 and 299 keep reproducing what they found)
         saved, self.rng = self.rng, random.Random(self.seed * 1000003 + 17)
         for _ in range(self.rint(1, 3)):
-            v = self.choice((self.op_reduce, self.op_reduce, self.op_compare, self.op_compare, self.op_sign))()
-            if v is not None and count(v.shape) > 600:
-                self.vals.remove(v)
-                v.uses = -1
-                self.lines.pop()
-                self.ops.pop()
-                self.n -= 1
+            self.keep_small(self.choice((self.op_reduce, self.op_reduce, self.op_compare, self.op_compare,
+                                         self.op_sign))())
         self.rng = saved
         outs = [v for v in self.vals if v.uses == 0 and not v.name.startswith("%p")]
         if not outs:
             outs = [self.vals[-1]]
         outs = outs[-4:]
         return outs
+
+    def keep_small(self, v):
+        """v, just made, is dropped again if it is too big for a quick test"""
+        if v is not None and count(v.shape) > 600:
+            self.vals.remove(v)
+            v.uses = -1
+            self.lines.pop()
+            self.ops.pop()
+            self.n -= 1
 
     def text(self, outs):
         sig = ", ".join("%s: Tensor[%s, %s]" % (v.name, fmt_shape(v.shape), v.dtype) for v, _ in self.params)
