@@ -985,15 +985,26 @@ fsign(double x)
 
 /* unary: exp, sigmoid, tanh, rsqrt, sqrt, log, abs, negative, floor,
 ** ceil, erf, round (half to even) and sign in the data's float dtype
-** (float16 through float64); round and sign on integers too */
+** (float16 through float64); round, sign, floor, ceil, abs and negative on integers too */
 static int
 unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	ref_valloc(r);
 	if (!isflt(r->dt)) {
+		/* negative and abs wrap at the dtype's ends, as TVM's integer
+		   arithmetic does; where they wrap, exact mode refuses */
+		int u = ir_dtype_kind[r->dt] == 'u';
+		int64_t min = u ? 0 : (int64_t)(~(uint64_t)0 << (8 * ir_dtype_bytes[r->dt] - 1));
 		for (int64_t i = 0; i < r->n; i++) {
-			int64_t x = ldi(a[0], i);
-			sti(r, i, o->op == OP_SIGN ? (ir_dtype_kind[r->dt] == 'u' ? x != 0 : (x > 0) - (x < 0)) : x);
+			int64_t x = ldi(a[0], i), y = x;
+			if (o->op == OP_SIGN)
+				y = u ? x != 0 : (x > 0) - (x < 0);
+			else if (o->op == OP_NEGATIVE || (o->op == OP_ABS && x < 0)) {
+				if (c->exact && (u ? x != 0 : x == min))
+					return 1;
+				y = (int64_t)(0 - (uint64_t)x);
+			}
+			sti(r, i, y);
 		}
 		return 0;
 	}
@@ -2747,6 +2758,13 @@ ref_op_exact(OpId op)
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS:
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_TRANSPOSE: case OP_STRIDED_SLICE: case OP_NN_PAD: case OP_CONCATENATE: case OP_SPLIT:
+	/* exact in every dtype (integer negative and abs refuse where they
+	   wrap), so shape computations fold */
+	case OP_NEGATIVE: case OP_ABS: case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_SIGN:
+	case OP_MAXIMUM: case OP_MINIMUM: case OP_WHERE:
+	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
+	case OP_LOGICAL_AND: case OP_LOGICAL_OR: case OP_LOGICAL_NOT:
+	case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
 		return 1;
 	}
 	return 0;
@@ -2890,9 +2908,13 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
 		break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
-	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL: case OP_ERF:
+	case OP_SQRT: case OP_LOG: case OP_ERF:
 		if (!isflt(dt))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
+		break;
+	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
+		if (dt == DT_BOOL)
+			REFUSE("the ref backend cannot run %s on bool tensors", name);
 		break;
 	case OP_ROUND: case OP_SIGN: case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN:
 	case OP_ARGMAX: case OP_ARGMIN:

@@ -233,6 +233,8 @@ for b in ref c llvm; do
 		same_outputs "round (halves to even), sign (0 for NaN) and erf on $b give the values computed by hand" \
 			round.relay "r_round r_sign r_erf r_isign r_iround" --backend "$b" \
 			--input p="$d/cp.npy" --input e="$d/ce.npy" --input i="$d/ci.npy"
+		same_outputs "negative, abs (wrapping at -128), floor and ceil of int8 on $b give the values computed by hand" \
+			iunary.relay "i_neg i_abs i_same i_same" --backend "$b" --input i="$d/i8.npy"
 		same_outputs "sum, prod, max, min, argmax and argmin on $b give the values computed by hand" \
 			reduce.relay "s_sum1 s_sum s_prod0 s_max1 s_min0 s_amax1 s_amin s_alast s_afirst s_fmax s_famax s_fsum0 s_excl s_umax s_uamax s_bsum" \
 			--backend "$b" --input x="$d/rx.npy" --input t="$d/rt.npy" --input f="$d/rf.npy" --input u="$d/cu.npy" \

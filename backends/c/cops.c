@@ -415,8 +415,7 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 	if (op != OP_CAST && op != OP_LOGICAL_NOT && a->dt == DT_BOOL)
 		return refuse(g, i, "on bool tensors");
 	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU ||
-	     op == OP_SQRT || op == OP_LOG || op == OP_ABS || op == OP_NEGATIVE || op == OP_FLOOR || op == OP_CEIL ||
-	     op == OP_ERF) &&
+	     op == OP_SQRT || op == OP_LOG || op == OP_ERF) &&
 	    !isflt(o->dt))
 		return refuse(g, i, "on integer tensors");
 	cg_name(g, f, a, na);
@@ -434,6 +433,17 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 		break;
 	case OP_LOGICAL_NOT:
 		cg_line(g, f, "%s[%s] = !%s;", no, e.oi, x);
+		break;
+	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
+		if (isflt(o->dt))
+			goto libm;
+		/* integers: abs and negative wrap at the dtype's ends (through
+		   uint64_t, then the conversion that keeps the low bits) */
+		cg_line(g, f, "%s v = %s;", t, x);
+		if (op == OP_NEGATIVE || op == OP_ABS)
+			cg_line(g, f, "%s[%s] = %s(%s)(0 - (uint64_t)v);", no, e.oi, op == OP_ABS ? "v >= 0 ? v : " : "", t);
+		else
+			cg_line(g, f, "%s[%s] = v;", no, e.oi);
 		break;
 	case OP_SIGN:
 		/* 0 for zeros and NaN, as TVM's two selects */
@@ -464,7 +474,8 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 		        cg_lit(o->dt == DT_FLOAT32 ? (float)attr(g, i, "alpha")->u.f : attr(g, i, "alpha")->u.f,
 		               (DType)o->dt, l1));
 		break;
-	default: {
+	default:
+	libm: {
 		const char *fs = o->dt == DT_FLOAT32 ? "f" : "", *one = o->dt == DT_FLOAT32 ? "1.0f" : "1.0";
 		if (op == OP_EXP)
 			cg_line(g, f, "%s[%s] = exp%s(%s);", no, e.oi, fs, x);

@@ -713,11 +713,16 @@ ew_unary(G *g, const void *ctx, LLVMValueRef *x)
 	case OP_EXP: return fcall1(g, "llvm.exp", v, e->dt);
 	case OP_RSQRT: return LLVMBuildFDiv(g->b, one, fcall1(g, "llvm.sqrt", v, e->dt), "");
 	case OP_SQRT: return fcall1(g, "llvm.sqrt", v, e->dt);
-	case OP_FLOOR: return fcall1(g, "llvm.floor", v, e->dt);
-	case OP_CEIL: return fcall1(g, "llvm.ceil", v, e->dt);
+	case OP_FLOOR: return isint(e->dt) ? v : fcall1(g, "llvm.floor", v, e->dt);
+	case OP_CEIL: return isint(e->dt) ? v : fcall1(g, "llvm.ceil", v, e->dt);
 	case OP_LOG: return fcall1(g, "llvm.log", v, e->dt);
-	case OP_ABS: return fcall1(g, "llvm.fabs", v, e->dt);
-	case OP_NEGATIVE: return LLVMBuildFNeg(g->b, v, "");
+	case OP_ABS:
+		if (isint(e->dt))       /* wraps at the minimum, as negation does */
+			return ir_dtype_kind[e->dt] == 'u' ? v
+			       : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstInt(t, 0, 0), ""),
+			                         LLVMBuildNeg(g->b, v, ""), v, "");
+		return fcall1(g, "llvm.fabs", v, e->dt);
+	case OP_NEGATIVE: return isint(e->dt) ? LLVMBuildNeg(g->b, v, "") : LLVMBuildFNeg(g->b, v, "");
 	case OP_TANH: return fcall1(g, "tanh", v, e->dt);
 	case OP_SIGMOID:
 		return LLVMBuildFDiv(g->b, one, LLVMBuildFAdd(g->b, one, fcall1(g, "llvm.exp", LLVMBuildFNeg(g->b, v, ""), e->dt), ""), "");
@@ -2845,9 +2850,12 @@ call(G *g, Scope *s, NodeId n)
 		if (isint(e.dt))
 			break;
 		return ewise(g, &c, 2, ew_binary, &e);
-	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH:
-	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
+	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
 		if (isint(e.dt))
+			break;
+		return ewise(g, &c, 1, ew_unary, &e);
+	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:     /* integers too */
+		if (e.dt == DT_BOOL)
 			break;
 		return ewise(g, &c, 1, ew_unary, &e);
 	case OP_NN_LEAKY_RELU:

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "onnxi.h"
+#include "ref.h"
 
 enum {
 	OPSET_MIN = 6,
@@ -336,6 +337,52 @@ onnx_err(Imp *im, const char *fmt, ...)
 	return -1;
 }
 
+/* Shape computations (Shape, Gather, Unsqueeze, Concat into Reshape;
+** ConstantOfShape's shape; Range's bounds) fold as they are built, so
+** that the converters that need a constant get one: a call whose
+** operands are all constants (or tuples of them) folds when its result
+** is a small tensor of integers or booleans and it is not a quantized
+** op, whose constant operands the rulesets match. */
+enum { FOLD_MAX = 4096 };       /* elements of a result folded */
+
+/* isdata: whether a is a constant with data or a tuple of them */
+static int
+isdata(Module *m, NodeId a)
+{
+	const Node *nd = &m->nodes[a];
+	if (nd->kind == NK_CONST)
+		return ir_node_const(m, a)->data != NULL;
+	if (nd->kind == NK_TUPLE) {
+		for (uint32_t i = 0; i < nd->nargs; i++)
+			if (!isdata(m, ir_arg(m, a, i)))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* foldable: whether call n is one to fold now */
+static int
+foldable(const Imp *im, NodeId n)
+{
+	Module *m = im->m;
+	const Node *nd = &m->nodes[n];
+	const Type *t = &m->types[nd->type];
+	DType dt;
+	int64_t numel;
+
+	if (t->kind != TY_TENSOR || (ir_ops[nd->op].flags & OPF_QNN))
+		return 0;
+	dt = (DType)t->dtype;
+	numel = ir_type_numel(m, nd->type);
+	if ((dt != DT_INT64 && dt != DT_INT32 && dt != DT_BOOL) || numel < 0 || numel > FOLD_MAX)
+		return 0;
+	for (uint32_t i = 0; i < nd->nargs; i++)
+		if (!isdata(m, ir_arg(m, n, i)))
+			return 0;
+	return 1;
+}
+
 /* onnx_mk: see onnxi.h */
 NodeId
 onnx_mk(Imp *im, OpId op, const NodeId *args, uint32_t nargs, AttrId at)
@@ -355,7 +402,7 @@ onnx_mk(Imp *im, OpId op, const NodeId *args, uint32_t nargs, AttrId at)
 		return 0;
 	}
 	im->m->nodes[n].type = t;
-	return n;
+	return foldable(im, n) ? ref_fold(im->m, n) ?: n : n;
 }
 
 /* ---------------------------------------------------------------- values */

@@ -348,6 +348,75 @@ mk2(Imp *im, OpId op, NodeId a, NodeId b)
 	return a && b ? onnx_mk(im, op, args, 2, 0) : 0;
 }
 
+/* iota: the int32 constant 0, 1, ..., n - 1 along axis of a rank-r
+** tensor whose other dims are 1 (for comparing with an index) */
+static NodeId
+iota(Imp *im, DType dt, int64_t n, int axis, int r)
+{
+	int64_t d[MAXD];
+	NodeId k;
+	void *v;
+	size_t sz = ir_dtype_bytes[dt];
+	if (n < 0 || !ir_tensor_fits(n, dt)) {
+		onnx_err(im, "a range of %lld values is more than graft's limit for one tensor", (long long)n);
+		return 0;
+	}
+	for (int i = 0; i < r; i++)
+		d[i] = i == axis ? n : 1;
+	v = ir_xmalloc((size_t)n * sz + 1);
+	for (int64_t i = 0; i < n; i++) {
+		switch (dt) {
+		case DT_FLOAT32: { float f = (float)i; memcpy((char *)v + i * 4, &f, 4); break; }
+		case DT_FLOAT64: { double f = (double)i; memcpy((char *)v + i * 8, &f, 8); break; }
+		case DT_INT64: memcpy((char *)v + i * 8, &i, 8); break;
+		default: { int32_t x = (int32_t)i; memcpy((char *)v + i * 4, &x, 4); break; }
+		}
+	}
+	k = kconst(im, dt, r, d, v);
+	free(v);
+	return k;
+}
+
+/* mkreduce: op(x) (sum, max, mean, ...) over axes ax[0..n), all when n is
+** not positive, with keepdims keep */
+static NodeId
+mkreduce(Imp *im, OpId op, NodeId x, const int64_t *ax, int n, int keep)
+{
+	AttrId at;
+	if (!x)
+		return 0;
+	at = ir_attr_defaults(im->m, op);
+	if (n > 0)
+		setints(im, op, at, "axis", ax, n);
+	setb(im, op, at, "keepdims", keep);
+	return onnx_mk(im, op, &x, 1, at);
+}
+
+/* mkcast: cast(x) to dt, or x when it is of dt */
+static NodeId
+mkcast(Imp *im, NodeId x, DType dt)
+{
+	AttrId at;
+	if (!x || dtype(im, x) == dt)
+		return x;
+	at = ir_attr_defaults(im->m, OP_CAST);
+	setdt(im, OP_CAST, at, "dtype", dt);
+	return onnx_mk(im, OP_CAST, &x, 1, at);
+}
+
+/* mkconcat: concatenate of the tuple of parts[0..n) along axis */
+static NodeId
+mkconcat(Imp *im, const NodeId *parts, int n, int64_t axis)
+{
+	NodeId t = mknode(im, ir_tuple(im->m, parts, (uint32_t)n, im->loc));
+	AttrId at;
+	if (!t)
+		return 0;
+	at = ir_attr_defaults(im->m, OP_CONCATENATE);
+	seti(im, OP_CONCATENATE, at, "axis", axis);
+	return onnx_mk(im, OP_CONCATENATE, &t, 1, at);
+}
+
 /* ---------------------------------------------------------------- elementwise */
 
 static int
@@ -695,6 +764,295 @@ cast(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = onnx_mk(im, OP_CAST, in, 1, at)) ? 0 : -1;
 }
 
+/* CastLike(x, like) -> cast to like's dtype */
+static int
+castlike(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = mkcast(im, in[0], dtype(im, in[1]))) ? 0 : -1;
+}
+
+/* Xor -> not_equal of the booleans */
+static int xorop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_NOT_EQUAL, in[0], in[1])) ? 0 : -1; }
+
+/* IsNaN: x != x.  IsInf(detect_negative 1, detect_positive 1): x == +inf
+** or x == -inf, as asked */
+static int
+isnan_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = mk2(im, OP_NOT_EQUAL, in[0], in[0])) ? 0 : -1;
+}
+static int
+isinf_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t neg, pos;
+	DType dt = dtype(im, in[0]);
+	NodeId p, n;
+	if (ai(im, "detect_negative", 1, &neg) || ai(im, "detect_positive", 1, &pos))
+		return -1;
+	p = mk2(im, OP_EQUAL, in[0], kscalar(im, dt, INFINITY));
+	n = mk2(im, OP_EQUAL, in[0], kscalar(im, dt, -INFINITY));
+	if (pos && neg)
+		out[0] = mk2(im, OP_LOGICAL_OR, p, n);
+	else
+		out[0] = pos ? p : neg ? n : mk2(im, OP_LESS, in[0], in[0]);  /* false everywhere */
+	return out[0] ? 0 : -1;
+}
+
+/* Selu(alpha 1.67326319217681884765625, gamma 1.05070102214813232421875):
+** gamma * (x > 0 ? x : alpha * (exp(x) - 1)) */
+static int
+selu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double alpha, gamma;
+	DType dt = dtype(im, in[0]);
+	NodeId w[3];
+	if (af(im, "alpha", 1.67326319217681884765625, &alpha) || af(im, "gamma", 1.05070102214813232421875, &gamma))
+		return -1;
+	w[0] = mk2(im, OP_GREATER, in[0], kscalar(im, dt, 0));
+	w[1] = mk2(im, OP_MULTIPLY, kscalar(im, dt, gamma), in[0]);
+	w[2] = mk2(im, OP_MULTIPLY, kscalar(im, dt, gamma * alpha),
+	           mk2(im, OP_SUBTRACT, un(im, OP_EXP, in[0]), kscalar(im, dt, 1)));
+	return (out[0] = w[0] && w[1] && w[2] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0) ? 0 : -1;
+}
+
+/* Celu(alpha 1): max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) */
+static int
+celu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double alpha;
+	DType dt = dtype(im, in[0]);
+	NodeId e;
+	if (af(im, "alpha", 1.0, &alpha))
+		return -1;
+	e = un(im, OP_EXP, mk2(im, OP_DIVIDE, in[0], kscalar(im, dt, alpha)));
+	e = mk2(im, OP_MULTIPLY, kscalar(im, dt, alpha), mk2(im, OP_SUBTRACT, e, kscalar(im, dt, 1)));
+	return (out[0] = mk2(im, OP_ADD, mk2(im, OP_MAXIMUM, kscalar(im, dt, 0), in[0]),
+	                     mk2(im, OP_MINIMUM, kscalar(im, dt, 0), e))) ? 0 : -1;
+}
+
+/* ThresholdedRelu(alpha 1): x > alpha ? x : 0 */
+static int
+thresholdedrelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double alpha;
+	DType dt = dtype(im, in[0]);
+	NodeId w[3];
+	if (af(im, "alpha", 1.0, &alpha))
+		return -1;
+	w[0] = mk2(im, OP_GREATER, in[0], kscalar(im, dt, alpha));
+	w[1] = in[0];
+	w[2] = kscalar(im, dt, 0);
+	return (out[0] = w[0] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0) ? 0 : -1;
+}
+
+/* Shrink(bias 0, lambd 0.5): x < -lambd ? x + bias : x > lambd ? x - bias : 0 */
+static int
+shrink(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double bias, lambd;
+	DType dt = dtype(im, in[0]);
+	NodeId w[3], v[3];
+	if (af(im, "bias", 0, &bias) || af(im, "lambd", 0.5, &lambd))
+		return -1;
+	v[0] = mk2(im, OP_GREATER, in[0], kscalar(im, dt, lambd));
+	v[1] = mk2(im, OP_SUBTRACT, in[0], kscalar(im, dt, bias));
+	v[2] = kscalar(im, dt, 0);
+	w[0] = mk2(im, OP_LESS, in[0], kscalar(im, dt, -lambd));
+	w[1] = mk2(im, OP_ADD, in[0], kscalar(im, dt, bias));
+	w[2] = v[0] && v[1] ? onnx_mk(im, OP_WHERE, v, 3, 0) : 0;
+	return (out[0] = w[0] && w[1] && w[2] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0) ? 0 : -1;
+}
+
+/* Trilu(x, k; upper 1): the elements of the last two dims on and above
+** (upper) or on and below the k-th diagonal, zeros elsewhere: where with
+** a constant mask */
+static int
+trilu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t upper, k = 0, kv[1], d[2];
+	int n, r = rank(im, in[0]);
+	unsigned char *mask;
+	NodeId w[3];
+	if (ai(im, "upper", 1, &upper))
+		return -1;
+	if (nin > 1 && in[1]) {
+		if (cints(im, in, 1, "k", kv, 1, &n))
+			return -1;
+		if (n == 1)
+			k = kv[0];
+	}
+	if (r < 2)
+		return onnx_err(im, "the input must have rank 2 or more, not %d", r);
+	d[0] = onnx_dims(im, in[0])[r - 2];
+	d[1] = onnx_dims(im, in[0])[r - 1];
+	if (!ir_tensor_fits(d[0] * d[1], DT_BOOL))
+		return onnx_err(im, "a mask of %lld by %lld is more than graft's limit for one tensor", (long long)d[0],
+		                (long long)d[1]);
+	mask = ir_xmalloc((size_t)(d[0] * d[1]) + 1);
+	for (int64_t i = 0; i < d[0]; i++)
+		for (int64_t j = 0; j < d[1]; j++)
+			mask[i * d[1] + j] = upper ? j - i >= k : j - i <= k;
+	w[0] = kconst(im, DT_BOOL, 2, d, mask);
+	free(mask);
+	w[1] = in[0];
+	w[2] = kscalar(im, dtype(im, in[0]), 0);
+	return (out[0] = onnx_mk(im, OP_WHERE, w, 3, 0)) ? 0 : -1;
+}
+
+/* Einsum(equation) -> einsum of a tuple */
+static int
+einsumop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	char eq[256], sp[256];
+	size_t k = 0;
+	AttrId at;
+	NodeId t;
+	if (!attr(im, "equation"))
+		return onnx_err(im, "attribute 'equation' is required");
+	if (as(im, "equation", "", eq, sizeof eq))
+		return -1;
+	for (const char *p = eq; *p; p++)       /* ONNX allows spaces */
+		if (*p != ' ')
+			sp[k++] = *p;
+	sp[k] = 0;
+	if (!(t = mknode(im, ir_tuple(im->m, in, (uint32_t)nin, im->loc))))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_EINSUM);
+	sets(im, OP_EINSUM, at, "equation", sp);
+	return (out[0] = onnx_mk(im, OP_EINSUM, &t, 1, at)) ? 0 : -1;
+}
+
+/* blocks: x (N, C, H, W) to or from blocks of b by b: reshape to rank 6,
+** transpose by perm, reshape to the result's dims */
+static NodeId
+blocks(Imp *im, NodeId x, const int64_t *six, const int64_t *perm, const int64_t *four)
+{
+	return mkreshape(im, mktranspose(im, mkreshape(im, x, six, 6), perm, 6), four, 4);
+}
+
+/* DepthToSpace(blocksize; mode DCR or CRD), SpaceToDepth(blocksize):
+** reshapes and a transpose, as ONNX defines them */
+static int
+depthspace(Imp *im, const NodeId *in, NodeId *out, int tospace)
+{
+	int64_t b, n, c, h, w;
+	char mode[8];
+	if (ai(im, "blocksize", 0, &b) || (tospace && as(im, "mode", "DCR", mode, sizeof mode)))
+		return -1;
+	if (rank(im, in[0]) != 4)
+		return onnx_err(im, "the input must have rank 4 (NCHW), not %d", rank(im, in[0]));
+	n = onnx_dims(im, in[0])[0];
+	c = onnx_dims(im, in[0])[1];
+	h = onnx_dims(im, in[0])[2];
+	w = onnx_dims(im, in[0])[3];
+	if (b < 1 || (tospace ? c % (b * b) : h % b || w % b))
+		return onnx_err(im, "blocksize %lld does not divide the input's %s", (long long)b,
+		                tospace ? "channels by its square" : "height and width");
+	if (!tospace) {
+		int64_t six[6] = { n, c, h / b, b, w / b, b }, perm[6] = { 0, 3, 5, 1, 2, 4 };
+		int64_t four[4] = { n, c * b * b, h / b, w / b };
+		return (out[0] = blocks(im, in[0], six, perm, four)) ? 0 : -1;
+	}
+	if (strcmp(mode, "DCR") == 0) {
+		int64_t six[6] = { n, b, b, c / (b * b), h, w }, perm[6] = { 0, 3, 4, 1, 5, 2 };
+		int64_t four[4] = { n, c / (b * b), h * b, w * b };
+		return (out[0] = blocks(im, in[0], six, perm, four)) ? 0 : -1;
+	}
+	if (strcmp(mode, "CRD") == 0) {
+		int64_t six[6] = { n, c / (b * b), b, b, h, w }, perm[6] = { 0, 1, 4, 2, 5, 3 };
+		int64_t four[4] = { n, c / (b * b), h * b, w * b };
+		return (out[0] = blocks(im, in[0], six, perm, four)) ? 0 : -1;
+	}
+	return onnx_err(im, "mode '%s' is not DCR or CRD", mode);
+}
+static int depthtospace(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return depthspace(im, in, out, 1); }
+static int spacetodepth(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return depthspace(im, in, out, 0); }
+
+/* Tile(x, repeats): along each axis, concatenate of repeats copies */
+static int
+tile(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t rep[MAXD];
+	int n, r = rank(im, in[0]);
+	NodeId x = in[0];
+	if (cints(im, in, 1, "repeats", rep, MAXD, &n))
+		return -1;
+	if (n != r)
+		return onnx_err(im, "repeats has %d values for an input of rank %d", n, r);
+	for (int i = 0; i < r && x; i++) {
+		NodeId *parts;
+		if (rep[i] < 0 || rep[i] > 4096)
+			return onnx_err(im, "repeats[%d] is %lld: graft takes 0 to 4096", i, (long long)rep[i]);
+		if (rep[i] == 1)
+			continue;
+		if (rep[i] == 0) {
+			int64_t d[MAXD];
+			memcpy(d, onnx_dims(im, x), (size_t)r * sizeof *d);
+			d[i] = 0;
+			x = kconst(im, dtype(im, x), r, d, "");
+			continue;
+		}
+		parts = ir_xmalloc((size_t)rep[i] * sizeof *parts);
+		for (int64_t k = 0; k < rep[i]; k++)
+			parts[k] = x;
+		x = mkconcat(im, parts, (int)rep[i], i);
+		free(parts);
+	}
+	return (out[0] = x) ? 0 : -1;
+}
+
+/* OneHot(indices, depth, values; axis -1): values[1] where the index
+** (negative ones counted from depth, as ONNX's reference takes them
+** modulo depth) equals the position along the new axis, values[0]
+** elsewhere */
+static int
+onehot(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis, depth;
+	int r = rank(im, in[0]);
+	DType it = dtype(im, in[0]);
+	NodeId idx = in[0], w[3], ax;
+	AttrId at;
+	if (ai(im, "axis", -1, &axis) || normax(im, &axis, r + 1, "axis"))
+		return -1;
+	if (!isconst(im, in[1]) || ir_type_numel(im->m, im->m->nodes[in[1]].type) != 1)
+		return onnx_err(im, "input 1 ('%s', the depth) must be a constant scalar: graft has no dynamic shapes",
+		                im->nd->input[1]);
+	if (ir_type_numel(im->m, im->m->nodes[in[2]].type) != 2)
+		return onnx_err(im, "input 2 ('%s', the values) must have 2 elements", im->nd->input[2]);
+	depth = (int64_t)elem(im, in[1], 0);
+	if (depth < 1)
+		return onnx_err(im, "depth %lld is not positive", (long long)depth);
+	/* where(i < 0, i + depth, i) */
+	w[0] = mk2(im, OP_LESS, idx, kscalar(im, it, 0));
+	w[1] = mk2(im, OP_ADD, idx, kscalar(im, it, (double)depth));
+	w[2] = idx;
+	if (!w[0] || !w[1] || !(idx = onnx_mk(im, OP_WHERE, w, 3, 0)))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_EXPAND_DIMS);
+	seti(im, OP_EXPAND_DIMS, at, "axis", axis);
+	if (!(idx = onnx_mk(im, OP_EXPAND_DIMS, &idx, 1, at)) ||
+	    !(ax = mkcast(im, iota(im, DT_INT64, depth, (int)axis, r + 1), it)))
+		return -1;
+	{
+		AttrId s0 = ir_attr_defaults(im->m, OP_STRIDED_SLICE), s1 = ir_attr_defaults(im->m, OP_STRIDED_SLICE);
+		int64_t b0 = 0, e0 = 1, b1 = 1, e1 = 2, one = 1;
+		NodeId v = in[2];
+		if (rank(im, v) != 1 && !(v = mkreshape(im, v, (int64_t[]){ 2 }, 1)))
+			return -1;
+		setints(im, OP_STRIDED_SLICE, s0, "begin", &b0, 1);
+		setints(im, OP_STRIDED_SLICE, s0, "end", &e0, 1);
+		setints(im, OP_STRIDED_SLICE, s1, "begin", &b1, 1);
+		setints(im, OP_STRIDED_SLICE, s1, "end", &e1, 1);
+		setints(im, OP_STRIDED_SLICE, s0, "strides", &one, 1);
+		setints(im, OP_STRIDED_SLICE, s1, "strides", &one, 1);
+		w[0] = mk2(im, OP_EQUAL, idx, ax);
+		w[1] = onnx_mk(im, OP_STRIDED_SLICE, &v, 1, s1);
+		w[2] = onnx_mk(im, OP_STRIDED_SLICE, &v, 1, s0);
+	}
+	return (out[0] = w[0] && w[1] && w[2] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0) ? 0 : -1;
+}
+
 /* ---------------------------------------------------------------- constants */
 
 /* Constant(value | value_float | value_int | value_floats | value_ints) */
@@ -790,6 +1148,84 @@ constantofshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 }
 
 /* ---------------------------------------------------------------- shapes */
+
+/* Size: the number of elements, an int64 scalar */
+static int
+size(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t n = ir_type_numel(im->m, im->m->nodes[in[0]].type);
+	out[0] = kconst(im, DT_INT64, 0, NULL, &n);
+	return 0;
+}
+
+/* EyeLike(x; dtype = x's, k 0): ones on the k-th diagonal of a matrix of
+** x's shape */
+static int
+eyelike(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t k, et;
+	DType dt = dtype(im, in[0]);
+	const int64_t *d = onnx_dims(im, in[0]);
+	unsigned char *v;
+	size_t sz;
+	if (ai(im, "k", 0, &k) || ai(im, "dtype", 0, &et))
+		return -1;
+	if (attr(im, "dtype") && (dt = onnx_dtype(et)) == DT_VOID)
+		return onnx_err(im, "dtype %s (%lld) is not supported", onnx_dtype_name(et), (long long)et);
+	if (rank(im, in[0]) != 2)
+		return onnx_err(im, "the input must have rank 2, not %d", rank(im, in[0]));
+	if (!ir_tensor_fits(d[0] * d[1], dt))
+		return onnx_err(im, "a matrix of %lld by %lld is more than graft's limit for one tensor", (long long)d[0],
+		                (long long)d[1]);
+	sz = ir_dtype_bytes[dt];
+	v = ir_xcalloc((size_t)(d[0] * d[1]) + 1, sz);
+	out[0] = kscalar(im, dt, 1);    /* the one, in dt's bytes */
+	for (int64_t i = 0; i < d[0]; i++)
+		if (i + k >= 0 && i + k < d[1])
+			memcpy(v + (size_t)(i * d[1] + i + k) * sz, ir_node_const(im->m, out[0])->data, sz);
+	out[0] = kconst(im, dt, 2, d, v);
+	free(v);
+	return 0;
+}
+
+/* Range(start, limit, delta): the constant start + i * delta for i from 0
+** while below limit (above, for a negative delta); the inputs must be
+** constant scalars */
+static int
+range(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double v[3];
+	int64_t n;
+	DType dt = dtype(im, in[0]);
+	unsigned char *buf;
+	size_t sz = ir_dtype_bytes[dt];
+	static const char *const what[] = { "start", "limit", "delta" };
+	for (int k = 0; k < 3; k++) {
+		if (!isconst(im, in[k]) || ir_type_numel(im->m, im->m->nodes[in[k]].type) != 1)
+			return onnx_err(im, "input %d ('%s', the %s) must be a constant scalar: graft has no dynamic shapes", k,
+			                im->nd->input[k], what[k]);
+		v[k] = elem(im, in[k], 0);
+	}
+	if (v[2] == 0)
+		return onnx_err(im, "delta is 0");
+	n = (int64_t)fmax(ceil((v[1] - v[0]) / v[2]), 0);
+	if (!ir_tensor_fits(n, dt))
+		return onnx_err(im, "a range of %lld values is more than graft's limit for one tensor", (long long)n);
+	buf = ir_xmalloc((size_t)n * sz + 1);
+	for (int64_t i = 0; i < n; i++) {
+		NodeId e;
+		if (dt == DT_INT64) {   /* exact beyond 2^53 */
+			int64_t s = (int64_t)v[0] + i * (int64_t)v[2];
+			memcpy(buf + i * 8, &s, 8);
+			continue;
+		}
+		e = kscalar(im, dt, dt == DT_FLOAT32 ? (double)((float)v[0] + (float)i * (float)v[2]) : v[0] + (double)i * v[2]);
+		memcpy(buf + (size_t)i * sz, ir_node_const(im->m, e)->data, sz);
+	}
+	out[0] = kconst(im, dt, 1, &n, buf);
+	free(buf);
+	return 0;
+}
 
 /* Reshape(data, shape; allowzero from 14): 0 copies the input's dim
 ** (unless allowzero), -1 is inferred; graft gets the computed shape */
@@ -890,8 +1326,6 @@ static int
 concat(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	int64_t axis;
-	NodeId t;
-	AttrId at;
 	for (int k = 0; k < nin; k++)
 		if (!in[k])
 			return onnx_err(im, "input %d is empty", k);
@@ -899,11 +1333,7 @@ concat(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return onnx_err(im, "attribute 'axis' is required");
 	if (ai(im, "axis", 0, &axis))
 		return -1;
-	if (!(t = mknode(im, ir_tuple(im->m, in, (uint32_t)nin, im->loc))))
-		return -1;
-	at = ir_attr_defaults(im->m, OP_CONCATENATE);
-	seti(im, OP_CONCATENATE, at, "axis", axis);
-	return (out[0] = onnx_mk(im, OP_CONCATENATE, &t, 1, at)) ? 0 : -1;
+	return (out[0] = mkconcat(im, in, nin, axis)) ? 0 : -1;
 }
 
 /* emptysplit: Split with parts of size 0, which split's ascending
@@ -1094,28 +1524,156 @@ unsqueeze(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 
 /* ---------------------------------------------------------------- nn */
 
-/* Softmax(axis: 1 and the input taken as 2-D before 13, -1 from 13) */
+/* The softmax family: softmax, its logarithm, and hardmax (1 at the first
+** largest value, 0 elsewhere). */
+enum { SM_SOFT, SM_LOG, SM_HARD };
+
+/* smax: the softmax kind k of x along axis */
+static NodeId
+smax(Imp *im, int k, NodeId x, int64_t axis)
+{
+	AttrId at;
+	NodeId t, i;
+	DType dt = dtype(im, x);
+	switch (k) {
+	case SM_SOFT:
+		at = ir_attr_defaults(im->m, OP_NN_SOFTMAX);
+		seti(im, OP_NN_SOFTMAX, at, "axis", axis);
+		return onnx_mk(im, OP_NN_SOFTMAX, &x, 1, at);
+	case SM_LOG:
+		/* (x - max) - log(sum(exp(x - max))), as ONNX's reference */
+		t = mk2(im, OP_SUBTRACT, x, mkreduce(im, OP_MAX, x, &axis, 1, 1));
+		return mk2(im, OP_SUBTRACT, t, un(im, OP_LOG, mkreduce(im, OP_SUM, un(im, OP_EXP, t), &axis, 1, 1)));
+	default:
+		at = ir_attr_defaults(im->m, OP_ARGMAX);
+		setints(im, OP_ARGMAX, at, "axis", &axis, 1);
+		setb(im, OP_ARGMAX, at, "keepdims", 1);
+		if (!(t = onnx_mk(im, OP_ARGMAX, &x, 1, at)) ||
+		    !(i = iota(im, DT_INT32, onnx_dims(im, x)[axis], (int)axis, rank(im, x))))
+			return 0;
+		return mkcast(im, mk2(im, OP_EQUAL, i, t), dt);
+	}
+}
+
+/* Softmax, LogSoftmax, Hardmax(axis: 1 before opset 13, then -1): before
+** 13 over the dims from axis on together (the input seen as 2-D) */
 static int
-softmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+softmaxby(Imp *im, int k, const NodeId *in, NodeId *out)
 {
 	int r = rank(im, in[0]);
 	int64_t axis, d2[2];
 	NodeId x = in[0];
-	AttrId at;
 
 	if (ai(im, "axis", im->opset < 13 ? 1 : -1, &axis) || normax(im, &axis, r, "axis"))
 		return -1;
-	at = ir_attr_defaults(im->m, OP_NN_SOFTMAX);
-	if (im->opset >= 13 || axis == r - 1) {
-		seti(im, OP_NN_SOFTMAX, at, "axis", im->opset >= 13 ? axis : -1);
-		return (out[0] = onnx_mk(im, OP_NN_SOFTMAX, &x, 1, at)) ? 0 : -1;
-	}
-	/* the old semantics: softmax over the dims from axis on, together */
+	if (im->opset >= 13 || axis == r - 1)
+		return (out[0] = smax(im, k, x, im->opset >= 13 || k != SM_SOFT ? axis : -1)) ? 0 : -1;
+	/* the old semantics: over the dims from axis on, together */
 	d2[0] = prod(im, x, 0, (int)axis);
 	d2[1] = prod(im, x, (int)axis, r);
-	if (!(x = mkreshape(im, x, d2, 2)) || !(x = onnx_mk(im, OP_NN_SOFTMAX, &x, 1, at)))
+	if (!(x = mkreshape(im, x, d2, 2)) || !(x = smax(im, k, x, k == SM_SOFT ? -1 : 1)))
 		return -1;
 	return (out[0] = mkreshape(im, x, onnx_dims(im, in[0]), r)) ? 0 : -1;
+}
+static int softmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return softmaxby(im, SM_SOFT, in, out); }
+static int logsoftmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return softmaxby(im, SM_LOG, in, out); }
+static int hardmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return softmaxby(im, SM_HARD, in, out); }
+
+/* ---------------------------------------------------------------- normalizations */
+
+/* normalize: (x - mean) / sqrt(var + eps) over axes ax[0..n) (keepdims),
+** the mean into *mean and 1 / sqrt(var + eps) into *inv when asked */
+static NodeId
+normalize(Imp *im, NodeId x, const int64_t *ax, int n, double eps, NodeId *mean, NodeId *inv)
+{
+	DType dt = dtype(im, x);
+	NodeId mu = mkreduce(im, OP_MEAN, x, ax, n, 1), d = mk2(im, OP_SUBTRACT, x, mu);
+	NodeId var = mkreduce(im, OP_MEAN, mk2(im, OP_MULTIPLY, d, d), ax, n, 1);
+	NodeId r = mk2(im, OP_DIVIDE, kscalar(im, dt, 1), un(im, OP_SQRT, mk2(im, OP_ADD, var, kscalar(im, dt, eps))));
+	if (mean)
+		*mean = mu;
+	if (inv)
+		*inv = r;
+	return mk2(im, OP_MULTIPLY, d, r);
+}
+
+/* LayerNormalization(x, scale, B; axis -1, epsilon 1e-5, stash_type 1):
+** normalized over the dims from axis on, in float32 when stash_type is 1
+** (ONNX's U), then scaled and shifted; Mean and InvStdDev, when asked
+** for, in that type with the normalized dims kept as 1 */
+static int
+layernorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis, stash, ax[MAXD];
+	double eps;
+	int r = rank(im, in[0]), n = 0;
+	DType dt = dtype(im, in[0]);
+	NodeId x, y, mu, inv;
+
+	if (ai(im, "axis", -1, &axis) || af(im, "epsilon", 1e-5, &eps) || ai(im, "stash_type", 1, &stash) ||
+	    normax(im, &axis, r, "axis"))
+		return -1;
+	if (stash != 1 && onnx_dtype(stash) != dt)
+		return onnx_err(im, "stash_type %lld: graft computes in float32 (1) or the input's type", (long long)stash);
+	for (int64_t i = axis; i < r; i++)
+		ax[n++] = i;
+	x = stash == 1 ? mkcast(im, in[0], DT_FLOAT32) : in[0];
+	y = normalize(im, x, ax, n, eps, &mu, &inv);
+	y = mk2(im, OP_MULTIPLY, mkcast(im, y, dt), in[1]);
+	if (nin > 2 && in[2])
+		y = mk2(im, OP_ADD, y, in[2]);
+	out[0] = y;
+	if (nout > 1)
+		out[1] = mu;
+	if (nout > 2)
+		out[2] = inv;
+	return y && mu && inv ? 0 : -1;
+}
+
+/* InstanceNormalization(x, scale, B; epsilon 1e-5): normalized over the
+** spatial dims of each image and channel, scale and B per channel */
+static int
+instancenorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double eps;
+	int r = rank(im, in[0]), n = 0;
+	int64_t ax[MAXD], d[MAXD];
+	NodeId y;
+	if (af(im, "epsilon", 1e-5, &eps))
+		return -1;
+	if (r < 3)
+		return onnx_err(im, "the input must have rank 3 or more (N, C, D1, ...), not %d", r);
+	for (int i = 2; i < r; i++)
+		ax[n++] = i;
+	d[0] = onnx_dims(im, in[0])[1];
+	for (int i = 1; i < r - 1; i++)
+		d[i] = 1;
+	y = normalize(im, in[0], ax, n, eps, NULL, NULL);
+	y = mk2(im, OP_MULTIPLY, y, mkreshape(im, in[1], d, r - 1));
+	return (out[0] = mk2(im, OP_ADD, y, mkreshape(im, in[2], d, r - 1))) ? 0 : -1;
+}
+
+/* MeanVarianceNormalization(axes [0, 2, 3]): ONNX's function, (x - E[x]) /
+** (sqrt(E[x^2] - E[x]^2) + 1e-9) */
+static int
+mvn(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ax[MAXD] = { 0, 2, 3 };
+	int n, r = rank(im, in[0]);
+	DType dt = dtype(im, in[0]);
+	NodeId x = in[0], mu, ex2, sd;
+	if (aints(im, "axes", ax, MAXD, &n))
+		return -1;
+	if (n < 0)
+		n = 3;
+	for (int i = 0; i < n; i++)
+		if (normax(im, &ax[i], r, "axis"))
+			return -1;
+	mu = mkreduce(im, OP_MEAN, x, ax, n, 1);
+	ex2 = mkreduce(im, OP_MEAN, mk2(im, OP_MULTIPLY, x, x), ax, n, 1);
+	sd = un(im, OP_SQRT, mk2(im, OP_SUBTRACT, ex2, mk2(im, OP_MULTIPLY, mu, mu)));
+	return (out[0] = mk2(im, OP_DIVIDE, mk2(im, OP_SUBTRACT, x, mu), mk2(im, OP_ADD, sd, kscalar(im, dt, 1e-9)))) ? 0
+	                                                                                                              : -1;
 }
 
 /* Spatial attributes of Conv and the pools, for 2-D (NCHW) inputs. */
@@ -1124,57 +1682,65 @@ typedef struct Win {
 } Win;
 
 /* window: kernel (given, or from the attribute kernel_shape), strides,
-** dilations, pads and auto_pad of the node on input x; 0 or -1 */
+** dilations, pads and auto_pad of the node on input x; 0 or -1.  A 1-D
+** window (x of rank 3, NCW) is the 2-D window of height 1 on the input
+** seen as NC1W: its attributes have one value each (pads two). */
 static int
 window(Imp *im, NodeId x, const int64_t *kernel, Win *w)
 {
 	int64_t v[8];
-	int n;
+	int n, sp = rank(im, x) - 2, o = 2 - sp;        /* spatial dims; 1 for a 1-D window */
 	char ap[32];
 	const int64_t *d = onnx_dims(im, x);
+	int64_t dd[2];
 
-	if (rank(im, x) != 4)
-		return onnx_err(im, "graft takes 2-D windows: the input must have rank 4 (NCHW), not %d", rank(im, x));
+	if (sp != 1 && sp != 2)
+		return onnx_err(im, "graft takes 1-D and 2-D windows: the input must have rank 3 (NCW) or 4 (NCHW), not %d",
+		                rank(im, x));
+	dd[0] = sp == 1 ? 1 : d[2];
+	dd[1] = d[1 + sp];
+	w->k[0] = w->s[0] = w->s[1] = w->dil[0] = w->dil[1] = 1;
+	memset(w->pad, 0, sizeof w->pad);
 	if (kernel) {
-		w->k[0] = kernel[0];
-		w->k[1] = kernel[1];
+		for (int i = 0; i < sp; i++)
+			w->k[o + i] = kernel[i];
 	} else {
 		if (aints(im, "kernel_shape", v, 8, &n))
 			return -1;
-		if (n != 2)
-			return onnx_err(im, "attribute 'kernel_shape' must have 2 values");
-		w->k[0] = v[0];
-		w->k[1] = v[1];
+		if (n != sp)
+			return onnx_err(im, "attribute 'kernel_shape' must have %d value%s", sp, sp == 1 ? "" : "s");
+		for (int i = 0; i < sp; i++)
+			w->k[o + i] = v[i];
 	}
-	w->s[0] = w->s[1] = w->dil[0] = w->dil[1] = 1;
-	memset(w->pad, 0, sizeof w->pad);
 	if (aints(im, "strides", v, 8, &n))
 		return -1;
-	if (n >= 0 && n != 2)
-		return onnx_err(im, "attribute 'strides' must have 2 values");
-	if (n == 2)
-		memcpy(w->s, v, sizeof w->s);
+	if (n >= 0 && n != sp)
+		return onnx_err(im, "attribute 'strides' must have %d value%s", sp, sp == 1 ? "" : "s");
+	for (int i = 0; i < n; i++)
+		w->s[o + i] = v[i];
 	if (aints(im, "dilations", v, 8, &n))
 		return -1;
-	if (n >= 0 && n != 2)
-		return onnx_err(im, "attribute 'dilations' must have 2 values");
-	if (n == 2)
-		memcpy(w->dil, v, sizeof w->dil);
+	if (n >= 0 && n != sp)
+		return onnx_err(im, "attribute 'dilations' must have %d value%s", sp, sp == 1 ? "" : "s");
+	for (int i = 0; i < n; i++)
+		w->dil[o + i] = v[i];
 	if (aints(im, "pads", v, 8, &n))
 		return -1;
-	if (n >= 0 && n != 4)
-		return onnx_err(im, "attribute 'pads' must have 4 values");
-	if (n == 4)
-		memcpy(w->pad, v, sizeof w->pad);
+	if (n >= 0 && n != 2 * sp)
+		return onnx_err(im, "attribute 'pads' must have %d values", 2 * sp);
+	for (int i = 0; i < sp && n > 0; i++) {
+		w->pad[o + i] = v[i];
+		w->pad[2 + o + i] = v[sp + i];
+	}
 	for (int i = 0; i < 2; i++)
 		if (w->k[i] < 1 || w->s[i] < 1 || w->dil[i] < 1 || w->pad[i] < 0 || w->pad[i + 2] < 0)
 			return onnx_err(im, "kernel, strides and dilations must be positive and pads not negative");
 	if (as(im, "auto_pad", "NOTSET", ap, sizeof ap))
 		return -1;
 	if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-		for (int i = 0; i < 2; i++) {
-			int64_t o = (d[2 + i] + w->s[i] - 1) / w->s[i];
-			int64_t tot = (o - 1) * w->s[i] + (w->k[i] - 1) * w->dil[i] + 1 - d[2 + i];
+		for (int i = o; i < 2; i++) {
+			int64_t out = (dd[i] + w->s[i] - 1) / w->s[i];
+			int64_t tot = (out - 1) * w->s[i] + (w->k[i] - 1) * w->dil[i] + 1 - dd[i];
 			if (tot < 0)
 				tot = 0;
 			w->pad[i] = ap[5] == 'U' ? tot / 2 : tot - tot / 2;
@@ -1186,6 +1752,34 @@ window(Imp *im, NodeId x, const int64_t *kernel, Win *w)
 		return onnx_err(im, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", ap);
 	}
 	return 0;
+}
+
+/* to2d: x of rank 3 (NCW, OIW) as rank 4 with a height of 1; x itself
+** otherwise */
+static NodeId
+to2d(Imp *im, NodeId x)
+{
+	int64_t d[4];
+	if (!x || rank(im, x) != 3)
+		return x;
+	d[0] = onnx_dims(im, x)[0];
+	d[1] = onnx_dims(im, x)[1];
+	d[2] = 1;
+	d[3] = onnx_dims(im, x)[2];
+	return mkreshape(im, x, d, 4);
+}
+
+/* from2d: y (rank 4, height 1) back to rank 3 when the node's input x was */
+static NodeId
+from2d(Imp *im, NodeId x, NodeId y)
+{
+	int64_t d[3];
+	if (!y || rank(im, x) != 3)
+		return y;
+	d[0] = onnx_dims(im, y)[0];
+	d[1] = onnx_dims(im, y)[1];
+	d[2] = onnx_dims(im, y)[3];
+	return mkreshape(im, y, d, 3);
 }
 
 /* convattrs: the attributes of op (nn.conv2d or qnn.conv2d) for weight w */
@@ -1208,8 +1802,11 @@ convattrs(Imp *im, OpId op, NodeId w, const Win *win, int64_t group, DType out)
 static int
 convwin(Imp *im, NodeId x, NodeId w, Win *win, int64_t *group)
 {
-	if (rank(im, w) != 4)
-		return onnx_err(im, "graft takes 2-D convolutions: the weight must have rank 4 (OIHW), not %d", rank(im, w));
+	if (rank(im, w) != 4 && rank(im, w) != 3)
+		return onnx_err(im, "graft takes 1-D and 2-D convolutions: the weight must have rank 3 (OIW) or 4 (OIHW), "
+		                "not %d", rank(im, w));
+	if (rank(im, x) != rank(im, w))
+		return onnx_err(im, "the input has rank %d and the weight rank %d", rank(im, x), rank(im, w));
 	return ai(im, "group", 1, group) || window(im, x, onnx_dims(im, w) + 2, win);
 }
 
@@ -1220,13 +1817,15 @@ conv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	Win win;
 	int64_t group;
 	NodeId y;
+	NodeId a[2];
 	if (convwin(im, in[0], in[1], &win, &group))
 		return -1;
-	if (!(y = onnx_mk(im, OP_NN_CONV2D, in, 2, convattrs(im, OP_NN_CONV2D, in[1], &win, group, DT_VOID))))
+	if (!(a[0] = to2d(im, in[0])) || !(a[1] = to2d(im, in[1])) ||
+	    !(y = onnx_mk(im, OP_NN_CONV2D, a, 2, convattrs(im, OP_NN_CONV2D, a[1], &win, group, DT_VOID))))
 		return -1;
 	if (nin > 2 && in[2])
 		y = mk2(im, OP_NN_BIAS_ADD, y, in[2]);
-	return (out[0] = y) ? 0 : -1;
+	return (out[0] = from2d(im, in[0], y)) ? 0 : -1;
 }
 
 /* pool: AveragePool and MaxPool -> nn.avg_pool2d, nn.max_pool2d */
@@ -1236,6 +1835,7 @@ pool(Imp *im, OpId op, const NodeId *in, NodeId *out)
 	Win win;
 	int64_t ceil, cip = 0;
 	AttrId at;
+	NodeId x;
 	if (window(im, in[0], NULL, &win) || ai(im, "ceil_mode", 0, &ceil) ||
 	    (op == OP_NN_AVG_POOL2D && ai(im, "count_include_pad", 0, &cip)))
 		return -1;
@@ -1252,7 +1852,8 @@ pool(Imp *im, OpId op, const NodeId *in, NodeId *out)
 	setb(im, op, at, "ceil_mode", (int)ceil);
 	if (op == OP_NN_AVG_POOL2D)
 		setb(im, op, at, "count_include_pad", (int)cip);
-	return (out[0] = onnx_mk(im, op, in, 1, at)) ? 0 : -1;
+	x = to2d(im, in[0]);
+	return (out[0] = x ? from2d(im, in[0], onnx_mk(im, op, &x, 1, at)) : 0) ? 0 : -1;
 }
 
 static int avgpool(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return pool(im, OP_NN_AVG_POOL2D, in, out); }
@@ -1322,40 +1923,55 @@ pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	}
 }
 
+/* The reductions that ONNX composes: what is applied to each element
+** first, and to each sum after. */
+enum { RD_PLAIN, RD_L1, RD_L2, RD_LOGSUM, RD_LOGSUMEXP, RD_SUMSQUARE };
+
 /* reduceby: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd ->
-** op: axes an attribute before opset from, input 1 since; none (or an
-** empty list) is all axes, or no reduction with noop_with_empty_axes;
-** keepdims (1) */
+** op; ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp, ReduceSumSquare
+** -> sum of |x|, x * x or exp(x), then sqrt or log (kind).  axes are an
+** attribute before opset from, input 1 since; none (or an empty list) is
+** all axes, or no reduction with noop_with_empty_axes (the elementwise
+** parts still applied); keepdims (1) */
 static int
-reduceby(Imp *im, OpId op, int from, const NodeId *in, int nin, NodeId *out)
+reduceby(Imp *im, OpId op, int kind, int from, const NodeId *in, int nin, NodeId *out)
 {
 	int64_t ax[MAXD], keep, noop = 0;
 	int n = -1, r = rank(im, in[0]);
-	AttrId at;
+	NodeId x = in[0];
 	if (im->opset < from ? aints(im, "axes", ax, MAXD, &n)
 	                     : (nin > 1 && in[1] && cints(im, in, 1, "axes", ax, MAXD, &n)))
 		return -1;
 	if (ai(im, "keepdims", 1, &keep) || (im->opset >= from && ai(im, "noop_with_empty_axes", 0, &noop)))
 		return -1;
-	if (n <= 0 && noop) {
-		out[0] = in[0];
-		return 0;
+	for (int i = 0; i < n; i++)
+		if (normax(im, &ax[i], r, "axis"))
+			return -1;
+	switch (kind) {
+	case RD_L1: x = un(im, OP_ABS, x); break;
+	case RD_L2: case RD_SUMSQUARE: x = mk2(im, OP_MULTIPLY, x, x); break;
+	case RD_LOGSUMEXP: x = un(im, OP_EXP, x); break;
+	default: break;
 	}
-	at = ir_attr_defaults(im->m, op);
-	if (n > 0) {
-		for (int i = 0; i < n; i++)
-			if (normax(im, &ax[i], r, "axis"))
-				return -1;
-		setints(im, op, at, "axis", ax, n);
+	if (n > 0 || !noop)
+		x = mkreduce(im, op, x, ax, n, (int)keep);
+	switch (kind) {
+	case RD_L2: x = un(im, OP_SQRT, x); break;
+	case RD_LOGSUM: case RD_LOGSUMEXP: x = un(im, OP_LOG, x); break;
+	default: break;
 	}
-	setb(im, op, at, "keepdims", (int)keep);
-	return (out[0] = onnx_mk(im, op, in, 1, at)) ? 0 : -1;
+	return (out[0] = x) ? 0 : -1;
 }
-static int reducemean(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MEAN, 18, in, nin, out); }
-static int reducesum(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_SUM, 13, in, nin, out); }
-static int reducemax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MAX, 18, in, nin, out); }
-static int reducemin(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MIN, 18, in, nin, out); }
-static int reduceprod(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_PROD, 18, in, nin, out); }
+static int reducemean(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MEAN, RD_PLAIN, 18, in, nin, out); }
+static int reducesum(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_SUM, RD_PLAIN, 13, in, nin, out); }
+static int reducemax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MAX, RD_PLAIN, 18, in, nin, out); }
+static int reducemin(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_MIN, RD_PLAIN, 18, in, nin, out); }
+static int reduceprod(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_PROD, RD_PLAIN, 18, in, nin, out); }
+static int reducel1(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_SUM, RD_L1, 18, in, nin, out); }
+static int reducel2(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_SUM, RD_L2, 18, in, nin, out); }
+static int reducelogsum(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_SUM, RD_LOGSUM, 18, in, nin, out); }
+static int reducelogsumexp(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_SUM, RD_LOGSUMEXP, 18, in, nin, out); }
+static int reducesumsquare(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return reduceby(im, OP_SUM, RD_SUMSQUARE, 18, in, nin, out); }
 
 /* ArgMax, ArgMin(axis 0, keepdims 1, select_last_index 0) -> argmax or
 ** argmin (int32, as Relay's) cast to int64 */
@@ -1678,19 +2294,19 @@ qlinearconv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId args[6], y, s;
 	if (convwin(im, in[0], in[3], &win, &group))
 		return -1;
-	args[0] = in[0];
-	args[1] = in[3];
+	if (!(args[0] = to2d(im, in[0])) || !(args[1] = to2d(im, in[3])))
+		return -1;
 	if (!(args[2] = zpscalar(im, in[2], 2)) || !(args[3] = zpscalar(im, in[5], 5)))
 		return -1;
 	args[4] = in[1];
 	args[5] = in[4];
-	if (!(y = onnx_mk(im, OP_QNN_CONV2D, args, 6, convattrs(im, OP_QNN_CONV2D, in[3], &win, group, DT_INT32))))
+	if (!(y = onnx_mk(im, OP_QNN_CONV2D, args, 6, convattrs(im, OP_QNN_CONV2D, args[1], &win, group, DT_INT32))))
 		return -1;
 	if (nin > 8 && in[8] && !(y = mk2(im, OP_NN_BIAS_ADD, y, in[8])))
 		return -1;
 	if (!(s = scaleprod(im, in, 1, 4)))
 		return -1;
-	return (out[0] = requant(im, y, s, in[6], in[7], 7, 1)) ? 0 : -1;
+	return (out[0] = from2d(im, in[0], requant(im, y, s, in[6], in[7], 7, 1))) ? 0 : -1;
 }
 
 /* QLinearMatMul(a, as, az, b, bs, bz, ys, yz) -> qnn.dense (b transposed)
@@ -1720,14 +2336,14 @@ convinteger(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId args[6];
 	if (convwin(im, in[0], in[1], &win, &group))
 		return -1;
-	args[0] = in[0];
-	args[1] = in[1];
+	if (!(args[0] = to2d(im, in[0])) || !(args[1] = to2d(im, in[1])))
+		return -1;
 	if (!(args[2] = zpscalar(im, nin > 2 ? in[2] : 0, 2)) || !(args[3] = zpscalar(im, nin > 3 ? in[3] : 0, 3)))
 		return -1;
 	args[4] = kscalar(im, DT_FLOAT32, 1);
 	args[5] = kscalar(im, DT_FLOAT32, 1);
-	return (out[0] = onnx_mk(im, OP_QNN_CONV2D, args, 6,
-	                         convattrs(im, OP_QNN_CONV2D, in[1], &win, group, DT_INT32))) ? 0 : -1;
+	return (out[0] = from2d(im, in[0], onnx_mk(im, OP_QNN_CONV2D, args, 6,
+	                         convattrs(im, OP_QNN_CONV2D, args[1], &win, group, DT_INT32)))) ? 0 : -1;
 }
 
 /* MatMulInteger(a, b, az, bz) -> qnn.dense to int32, scales 1 */
@@ -1756,20 +2372,25 @@ const OpEntry onnx_ops[] = {
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
 	{ "BatchNormalization", 5, 5, 1, 5, batchnorm },
 	{ "Cast", 1, 1, 1, 1, cast },
+	{ "CastLike", 2, 2, 1, 1, castlike },
 	{ "Ceil", 1, 1, 1, 1, ceilop },
+	{ "Celu", 1, 1, 1, 1, celu },
 	{ "Clip", 1, 3, 1, 1, clip },
 	{ "Concat", 1, ONNX_MAXIN, 1, 1, concat },
 	{ "Constant", 0, 0, 1, 1, constant },
 	{ "ConstantOfShape", 1, 1, 1, 1, constantofshape },
 	{ "Conv", 2, 3, 1, 1, conv },
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
+	{ "DepthToSpace", 1, 1, 1, 1, depthtospace },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
 	{ "Dropout", 1, 3, 1, 2, dropout },
+	{ "Einsum", 1, ONNX_MAXIN, 1, 1, einsumop },
 	{ "Elu", 1, 1, 1, 1, elu },
 	{ "Equal", 2, 2, 1, 1, equal },
 	{ "Erf", 1, 1, 1, 1, erfop },
 	{ "Exp", 1, 1, 1, 1, expop },
+	{ "EyeLike", 1, 1, 1, 1, eyelike },
 	{ "Flatten", 1, 1, 1, 1, flatten },
 	{ "Floor", 1, 1, 1, 1, floorop },
 	{ "Gemm", 2, 3, 1, 1, gemm },
@@ -1778,20 +2399,28 @@ const OpEntry onnx_ops[] = {
 	{ "GreaterOrEqual", 2, 2, 1, 1, greatereq },
 	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
 	{ "HardSwish", 1, 1, 1, 1, hardswish },
+	{ "Hardmax", 1, 1, 1, 1, hardmax },
 	{ "Identity", 1, 1, 1, 1, identity },
+	{ "InstanceNormalization", 3, 3, 1, 1, instancenorm },
+	{ "IsInf", 1, 1, 1, 1, isinf_ },
+	{ "IsNaN", 1, 1, 1, 1, isnan_ },
+	{ "LayerNormalization", 2, 3, 1, 3, layernorm },
 	{ "LeakyRelu", 1, 1, 1, 1, leakyrelu },
 	{ "Less", 2, 2, 1, 1, less },
 	{ "LessOrEqual", 2, 2, 1, 1, lesseq },
 	{ "Log", 1, 1, 1, 1, logop },
+	{ "LogSoftmax", 1, 1, 1, 1, logsoftmax },
 	{ "MatMul", 2, 2, 1, 1, matmulf },
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
 	{ "Max", 1, ONNX_MAXIN, 1, 1, maxop },
 	{ "MaxPool", 1, 1, 1, 1, maxpool },
 	{ "Mean", 1, ONNX_MAXIN, 1, 1, meanop },
+	{ "MeanVarianceNormalization", 1, 1, 1, 1, mvn },
 	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
 	{ "Not", 1, 1, 1, 1, notop },
+	{ "OneHot", 3, 3, 1, 1, onehot },
 	{ "Or", 2, 2, 1, 1, orop },
 	{ "PRelu", 2, 2, 1, 1, prelu },
 	{ "Pad", 1, 4, 1, 1, pad },
@@ -1799,31 +2428,45 @@ const OpEntry onnx_ops[] = {
 	{ "QLinearConv", 8, 9, 1, 1, qlinearconv },
 	{ "QLinearMatMul", 8, 8, 1, 1, qlinearmatmul },
 	{ "QuantizeLinear", 2, 3, 1, 1, quantize },
+	{ "Range", 3, 3, 1, 1, range },
 	{ "Reciprocal", 1, 1, 1, 1, reciprocal },
+	{ "ReduceL1", 1, 2, 1, 1, reducel1 },
+	{ "ReduceL2", 1, 2, 1, 1, reducel2 },
+	{ "ReduceLogSum", 1, 2, 1, 1, reducelogsum },
+	{ "ReduceLogSumExp", 1, 2, 1, 1, reducelogsumexp },
 	{ "ReduceMax", 1, 2, 1, 1, reducemax },
 	{ "ReduceMean", 1, 2, 1, 1, reducemean },
 	{ "ReduceMin", 1, 2, 1, 1, reducemin },
 	{ "ReduceProd", 1, 2, 1, 1, reduceprod },
 	{ "ReduceSum", 1, 2, 1, 1, reducesum },
+	{ "ReduceSumSquare", 1, 2, 1, 1, reducesumsquare },
 	{ "Relu", 1, 1, 1, 1, relu },
 	{ "Reshape", 2, 2, 1, 1, reshape },
 	{ "Round", 1, 1, 1, 1, roundop },
+	{ "Selu", 1, 1, 1, 1, selu },
 	{ "Shape", 1, 1, 1, 1, shape },
+	{ "Shrink", 1, 1, 1, 1, shrink },
 	{ "Sigmoid", 1, 1, 1, 1, sigm },
 	{ "Sign", 1, 1, 1, 1, signop },
+	{ "Size", 1, 1, 1, 1, size },
 	{ "Slice", 1, 5, 1, 1, slice },
 	{ "Softmax", 1, 1, 1, 1, softmax },
 	{ "Softplus", 1, 1, 1, 1, softplus },
 	{ "Softsign", 1, 1, 1, 1, softsign },
+	{ "SpaceToDepth", 1, 1, 1, 1, spacetodepth },
 	{ "Split", 1, 2, 1, ONNX_MAXIN, split },
 	{ "Sqrt", 1, 1, 1, 1, sqrtop },
 	{ "Squeeze", 1, 2, 1, 1, squeeze },
 	{ "Sub", 2, 2, 1, 1, sub },
 	{ "Sum", 1, ONNX_MAXIN, 1, 1, sumop },
 	{ "Tanh", 1, 1, 1, 1, tanhop },
+	{ "ThresholdedRelu", 1, 1, 1, 1, thresholdedrelu },
+	{ "Tile", 2, 2, 1, 1, tile },
 	{ "Transpose", 1, 1, 1, 1, transpose },
+	{ "Trilu", 1, 2, 1, 1, trilu },
 	{ "Unsqueeze", 1, 2, 1, 1, unsqueeze },
 	{ "Where", 3, 3, 1, 1, whereop },
+	{ "Xor", 2, 2, 1, 1, xorop },
 };
 const int onnx_nops = (int)(sizeof onnx_ops / sizeof onnx_ops[0]);
 

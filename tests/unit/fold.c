@@ -694,6 +694,15 @@ test_movement(void)
 	check(fold(c), DT_INT8, 3, six, "expand_dims keeps the data");
 	c = call(OP_SQUEEZE, A(mk(DT_INT8, 2, S(1, 3), six)), 1, NULL);
 	check(fold(c), DT_INT8, 3, six, "squeeze keeps the data");
+	/* integer negative and abs fold exactly, and not where they wrap */
+	c = call(OP_NEGATIVE, A(mk(DT_INT64, 1, S(3), V(-1, 0, 5))), 1, NULL);
+	check(fold(c), DT_INT64, 3, V(1, 0, -5), "negative of int64");
+	c = call(OP_ABS, A(mk(DT_INT8, 1, S(3), V(-1, 0, 127))), 1, NULL);
+	check(fold(c), DT_INT8, 3, V(1, 0, 127), "abs of int8");
+	c = call(OP_NEGATIVE, A(mk(DT_INT8, 1, S(2), V(1, -128))), 1, NULL);
+	refused(fold(c), "negative of int8 -128 is not folded (it wraps)");
+	c = call(OP_ABS, A(mk(DT_INT8, 1, S(2), V(1, -128))), 1, NULL);
+	refused(fold(c), "abs of int8 -128 is not folded (it wraps)");
 	c = call(OP_ANNOTATION_STOP_FUSION, A(mk(DT_FLOAT32, 1, S(2), V(1.5, -2))), 1, NULL);
 	check(fold(c), DT_FLOAT32, 2, V(1.5, -2), "annotation.stop_fusion is the identity");
 	c = call(OP_ANNOTATION_CAST_HINT, A(mk(DT_FLOAT32, 1, S(2), V(1.5, -2))), 1, "dtype", "\"int8\"", NULL);
