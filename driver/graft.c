@@ -100,6 +100,8 @@ static const char usage[] =
 	"                       offloaded (to standard error)\n"
 	"  --params FILE        bind constants and @main parameters from a\n"
 	"                       safetensors file (meta[relay.Constant][N] or %%name)\n"
+	"  --bind NAME=FILE.npy make the input NAME (@main's parameter, or an\n"
+	"                       ONNX graph input) the constant in FILE.npy\n"
 	"  --save-params FILE   write the printed meta[relay.Constant][N] data\n"
 	"                       to a safetensors file\n"
 	"  --show-types         print ty= annotations\n"
@@ -257,6 +259,13 @@ parseargs(int argc, char **argv, Opts *o)
 			o->p.stop = (PartStop)(PS_COMPOSITE + k);
 		} else if (strcmp(a, "--params") == 0) {
 			val = &o->p.params;
+		} else if (strcmp(a, "--bind") == 0) {
+			if (++i == argc) {
+				fprintf(stderr, "graft: error: option '--bind' needs NAME=FILE.npy\n");
+				return 0;
+			}
+			if (!graft_opt_bind(&o->p, "--bind", argv[i]))
+				return 0;
 		} else if (strcmp(a, "--save-params") == 0) {
 			val = &o->save_params;
 		} else if (strcmp(a, "-o") == 0) {

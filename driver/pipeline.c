@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bind.h"
+#include "npy.h"
 #include "interp.h"
 #include "onnx.h"
 #include "pipeline.h"
@@ -351,6 +352,37 @@ load(const char *path, int target, const Ruleset **rs)
 	return 0;
 }
 
+/* graft_opt_bind: see pipeline.h */
+int
+graft_opt_bind(Pipeline *p, const char *opt, const char *arg)
+{
+	const char *eq = strchr(arg, '='), *name = arg[0] == '%' ? arg + 1 : arg;
+	char *nm;
+
+	if (!eq || eq == name || !eq[1]) {
+		fprintf(stderr, "graft: error: %s '%s': expected NAME=FILE.npy\n", opt, arg);
+		return 0;
+	}
+	nm = ir_xmalloc((size_t)(eq - name) + 1);
+	memcpy(nm, name, (size_t)(eq - name));
+	nm[eq - name] = 0;
+	for (int i = 0; i < p->nbind; i++)
+		if (strcmp(p->bindname[i], nm) == 0) {
+			fprintf(stderr, "graft: error: %s %s is given twice ('%s' and '%s')\n", opt, nm, p->bindarg[i], arg);
+			free(nm);
+			return 0;
+		}
+	p->bindname = ir_xrealloc(p->bindname, (size_t)(p->nbind + 1) * sizeof *p->bindname);
+	p->bindfile = ir_xrealloc(p->bindfile, (size_t)(p->nbind + 1) * sizeof *p->bindfile);
+	p->bindarg = ir_xrealloc(p->bindarg, (size_t)(p->nbind + 1) * sizeof *p->bindarg);
+	p->frozen = ir_xrealloc(p->frozen, (size_t)(p->nbind + 1));
+	p->bindname[p->nbind] = nm;
+	p->bindfile[p->nbind] = eq + 1;
+	p->bindarg[p->nbind] = arg;
+	p->frozen[p->nbind++] = 0;
+	return 1;
+}
+
 /* graft_pipeline_free: see pipeline.h */
 void
 graft_pipeline_free(Pipeline *o)
@@ -374,6 +406,16 @@ graft_pipeline_free(Pipeline *o)
 		}
 	}
 	o->ncov = 0;
+	for (int i = 0; i < o->nbind; i++)
+		free(o->bindname[i]);
+	free(o->bindname);
+	free(o->bindfile);
+	free(o->bindarg);
+	free(o->frozen);
+	o->bindname = NULL;
+	o->bindfile = o->bindarg = NULL;
+	o->frozen = NULL;
+	o->nbind = 0;
 	for (int i = 0; i < o->nrules; i++)
 		if (o->rulefile[i]) {
 			interp_free(o->rules[i]);
@@ -388,12 +430,126 @@ graft_pipeline_free(Pipeline *o)
 		}
 }
 
+/* readbinds: the --bind (or --input) values of o, read into t[0..nbind);
+** 0, or the number of files that could not be read, reported */
+static int
+readbinds(const Pipeline *o, Tensor *t, Diag *d)
+{
+	int errs = 0;
+	for (int i = 0; i < o->nbind; i++) {
+		char err[512];
+		if (npy_read(o->bindfile[i], &t[i], err, sizeof err) != 0) {
+			ir_error_file(d, o->bindfile[i], err);
+			errs++;
+		}
+	}
+	return errs;
+}
+
+/* readmodel: reads o->model into m and binds to it: an ONNX model is
+** imported with the --bind values (and --params tensors named after
+** graph inputs) frozen, Relay text parsed and its @main parameters bound
+** by name; then the rest of params binds (meta[relay.Constant][N] and
+** @main's parameters).  0, or 1 after reporting */
+static int
+readmodel(Pipeline *o, Module *m, Diag *d, StFile *params)
+{
+	Tensor *t = ir_xcalloc((size_t)o->nbind + params->n + 1, sizeof *t);
+	OnnxBind *b = ir_xcalloc((size_t)o->nbind + params->n + 1, sizeof *b);
+	uint8_t *frozen = ir_xcalloc((size_t)o->nbind + params->n + 1, 1);
+	int onnx = onnx_is_model(o->model);
+	/* graft run's --input values are read here only for an ONNX model */
+	int bad = onnx || !o->bindneeded ? readbinds(o, t, d) : 0, nb = 0;
+	char *text = NULL;
+	size_t len;
+
+	if (bad)
+		goto out;
+	for (int i = 0; i < o->nbind; i++)
+		b[nb++] = (OnnxBind){ o->bindname[i], &t[i] };
+	if (o->bindneeded && !onnx)
+		nb = 0;
+	if (onnx) {
+		/* a --params tensor named after a graph input freezes it too */
+		for (uint32_t i = 0; i < params->n; i++) {
+			const StTensor *s = &params->t[i];
+			Tensor *x = &t[o->nbind + i];
+			x->dt = s->dtype;
+			x->rank = (uint32_t)s->rank;
+			memcpy(x->dims, s->dims, (size_t)s->rank * sizeof *s->dims);
+			x->data = (void *)s->data;
+			b[nb++] = (OnnxBind){ s->name, x };
+		}
+		OnnxOpts oo = { b, nb, o->bindneeded ? ONNX_FREEZE_NEEDED : ONNX_FREEZE_ALL, frozen };
+		bad = onnx_import_with(m, o->model, &oo, d) != 0;
+	} else {
+		if (!(text = readfile(o->model, &len)) || ir_parse(m, d, o->model, text, len)) {
+			bad = 1;
+			goto out;
+		}
+		/* --bind: each value bound by name, as a one-tensor file */
+		for (int i = 0; i < o->nbind && !o->bindneeded; i++) {
+			StTensor st = { o->bindname[i], t[i].dt, (int)t[i].rank, t[i].dims, t[i].data,
+			                ir_tensor_bytes(&t[i]) };
+			StFile f;
+			NodeId mainfn = ir_global_find(m, ir_symz(m, "main"));
+			uint32_t np = mainfn ? ir_func_nparams(m, mainfn) : 0, k;
+			for (k = 0; k < np && strcmp(ir_symstr(m, m->nodes[ir_arg(m, mainfn, k)].aux), o->bindname[i]); k++)
+				;
+			if (k == np)
+				continue;       /* reported below */
+			memset(&f, 0, sizeof f);
+			f.t = &st;
+			f.n = 1;
+			if (ir_bind_params(m, &f, o->bindfile[i], d)) {
+				bad = 1;
+				goto out;
+			}
+			frozen[i] = 1;
+		}
+	}
+	/* a --bind value that names no input (an ONNX model's inputs are all
+	   read before a node fails) */
+	for (int i = 0; i < o->nbind && !o->bindneeded && (!bad || onnx); i++)
+		if (!frozen[i]) {
+			fprintf(stderr, "graft: error: --bind %s: the model has no input called %s\n", o->bindarg[i],
+			        o->bindname[i]);
+			bad = 1;
+		}
+	for (int i = 0; i < o->nbind + (int)params->n; i++)
+		frozen[i] = frozen[i] == 1;     /* an ONNX input's 2: not frozen */
+	if (bad)
+		goto out;
+	if (!bad && params->n) {
+		/* the --params tensors the import did not take */
+		StFile rest = *params;
+		StTensor *keep = ir_xcalloc(params->n, sizeof *keep);
+		rest.n = 0;
+		for (uint32_t i = 0; i < params->n; i++)
+			if (!frozen[o->nbind + i])
+				keep[rest.n++] = params->t[i];
+		rest.t = keep;
+		bad = rest.n && ir_bind_params(m, &rest, o->params, d);
+		free(keep);
+	}
+	if (!bad)
+		ir_dce(m);      /* the parameters bound are gone */
+	if (o->frozen)
+		memcpy(o->frozen, frozen, (size_t)o->nbind);
+out:
+	free(text);     /* the module keeps its own copy for diagnostics */
+	for (int i = 0; i < o->nbind; i++)
+		ir_tensor_free(&t[i]);
+	free(t);
+	free(b);
+	free(frozen);
+	return bad;
+}
+
 /* graft_pipeline: see pipeline.h */
 int
 graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 {
-	char *text;
-	size_t len = 0;
 	int bad = 0;
 
 	memset(params, 0, sizeof *params);
@@ -417,28 +573,15 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 	/* read (an ONNX model is imported, anything else parsed as Relay
 	   text), bind (and drop what binding replaced), infer, verify, rewrite
 	   with each ruleset, partition */
-	if (onnx_is_model(o->model)) {
-		if (onnx_import(m, o->model, d))
-			return 1;
-	} else {
-		if (!(text = readfile(o->model, &len)))
-			return 1;
-		if (ir_parse(m, d, o->model, text, len)) {
-			free(text);
-			return 1;
-		}
-		free(text);     /* the module keeps its own copy for diagnostics */
-	}
 	if (o->params) {
 		char err[512];
 		if (ir_st_read(o->params, params, err, sizeof err) != 0) {
 			ir_error_file(d, o->params, err);
 			return 1;
 		}
-		if (ir_bind_params(m, params, o->params, d))
-			return 1;
-		ir_dce(m);      /* the parameters bound are gone */
 	}
+	if (readmodel(o, m, d, params))
+		return 1;
 	if (ir_infer_types(m, d))
 		return 1;
 	if (o->verify && ir_verify(m, d))

@@ -19,6 +19,16 @@ enum { GRAFT_MAXSETS = 32 };    /* --rules, and --target's targets */
 typedef struct Pipeline {
 	const char *model;      /* MODEL.relay */
 	const char *params;     /* --params FILE, or NULL */
+	/* values for the model's inputs, .npy files: graft --bind NAME=FILE
+	** (every one frozen: @main's parameter, or the ONNX graph input,
+	** becomes a constant), or graft run's --input (bindneeded: only the
+	** ONNX inputs that the importer needs as constants); frozen[i] (the
+	** pipeline's) is set for each value that became a constant */
+	char **bindname;        /* owned; graft_opt_bind() appends */
+	const char **bindfile, **bindarg;
+	int nbind;
+	int bindneeded;
+	uint8_t *frozen;        /* owned, nbind flags */
 	const Ruleset *rules[GRAFT_MAXSETS];    /* --rules, in order */
 	int nrules;
 	const Ruleset *targets[GRAFT_MAXSETS];  /* --target, before the host */
@@ -65,6 +75,13 @@ int graft_opt_rules(Pipeline *p, const char *name);
 ** printing a usage error.
 */
 int graft_opt_target(Pipeline *p, const char *list);
+
+/*
+** graft_opt_bind: appends the value of option opt (--bind or --input),
+** arg: NAME=FILE.npy, NAME perhaps with its '%', to p->bind*.  Returns 1,
+** or 0 after printing a usage error (a malformed arg, a NAME given twice).
+*/
+int graft_opt_bind(Pipeline *p, const char *opt, const char *arg);
 
 /*
 ** graft_opt_model: a command-line word that is no known option: the model

@@ -36,32 +36,25 @@ enum {
 	FIRST = 8,              /* values printed of larger ones */
 };
 
-/* One --input NAME=FILE. */
-typedef struct Input {
-	const char *arg;        /* as given */
-	const char *file;
-	char *name;             /* owned */
-} Input;
-
 typedef struct RunOpts {
 	Pipeline p;
 	const Backend *be;
 	BeOpts bo;
-	Input *in;
-	int nin;
 	const char **out;
 	int nout;
 } RunOpts;
 
 static const char usage[] =
-	"usage: graft run [options] --input NAME=FILE.npy ... MODEL.relay\n"
+	"usage: graft run [options] --input NAME=FILE.npy ... MODEL.relay|MODEL.onnx\n"
 	"\n"
-	"Runs @main of a model in TVM's Relay text format on .npy inputs, after\n"
-	"graft's rewriting and partitioning, and writes its results.\n"
+	"Runs @main of a model (TVM's Relay text format, or ONNX) on .npy inputs,\n"
+	"after graft's rewriting and partitioning, and writes its results.\n"
 	"\n"
 	"options:\n"
 	"  --input NAME=FILE    the value of @main's parameter %NAME: a .npy file\n"
-	"                       of its shape and dtype; one for each parameter\n"
+	"                       of its shape and dtype; one for each parameter.\n"
+	"                       An ONNX input that the importer needs as a\n"
+	"                       constant (a Reshape's shape) is frozen to it\n"
 	"  --output FILE        write a result to a .npy file; one for each\n"
 	"                       result, in order.  Without --output, the results\n"
 	"                       are summed up on standard output\n"
@@ -86,38 +79,7 @@ static const char usage[] =
 static void
 freeopts(RunOpts *o)
 {
-	for (int i = 0; i < o->nin; i++)
-		free(o->in[i].name);
-	free(o->in);
 	free(o->out);
-}
-
-/* input: o->in gets --input arg (NAME=FILE, NAME perhaps with its '%');
-** 0 after printing a usage error */
-static int
-input(RunOpts *o, const char *arg)
-{
-	const char *eq = strchr(arg, '='), *name = arg[0] == '%' ? arg + 1 : arg;
-	Input *x = &o->in[o->nin];
-
-	if (!eq || eq == name || !eq[1]) {
-		fprintf(stderr, "graft: error: --input '%s': expected NAME=FILE.npy\n", arg);
-		return 0;
-	}
-	x->arg = arg;
-	x->file = eq + 1;
-	x->name = ir_xmalloc((size_t)(eq - name) + 1);
-	memcpy(x->name, name, (size_t)(eq - name));
-	x->name[eq - name] = 0;
-	for (int i = 0; i < o->nin; i++)
-		if (strcmp(o->in[i].name, x->name) == 0) {
-			fprintf(stderr, "graft: error: --input %s is given twice ('%s' and '%s')\n", x->name,
-			        o->in[i].arg, arg);
-			free(x->name);
-			return 0;
-		}
-	o->nin++;
-	return 1;
 }
 
 /* parseargs: o from argv[1..argc) (argv[0] is "run"); returns 1, 0 after
@@ -125,9 +87,9 @@ input(RunOpts *o, const char *arg)
 static int
 parseargs(int argc, char **argv, RunOpts *o)
 {
-	o->in = ir_xcalloc((size_t)argc, sizeof *o->in);
 	o->out = ir_xcalloc((size_t)argc, sizeof *o->out);
 	o->be = &be_ref;
+	o->p.bindneeded = 1;    /* an ONNX input the importer needs constant is frozen */
 	o->bo.opt = 2;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -166,7 +128,7 @@ parseargs(int argc, char **argv, RunOpts *o)
 		} else if (strcmp(a, "--params") == 0) {
 			o->p.params = v;
 		} else if (strcmp(a, "--input") == 0) {
-			if (!input(o, v))
+			if (!graft_opt_bind(&o->p, "--input", v))
 				return 0;
 		} else if (strcmp(a, "--output") == 0) {
 			o->out[o->nout++] = v;
@@ -305,16 +267,18 @@ inputs(const RunOpts *o, const Module *m, const BeSig *sig, Tensor *in, Diag *d)
 	int errs = 0;
 	char *given = ir_xcalloc(sig->nin ? sig->nin : 1, 1);
 
-	for (int i = 0; i < o->nin; i++) {
-		const Input *x = &o->in[i];
+	for (int i = 0; i < o->p.nbind; i++) {
+		const char *name = o->p.bindname[i], *file = o->p.bindfile[i], *arg = o->p.bindarg[i];
 		char err[512], want[300], got[300];
 		uint32_t k;
 		Tensor t;
 
-		for (k = 0; k < sig->nin && strcmp(ir_symstr(m, sig->inname[k]), x->name) != 0; k++)
+		if (o->p.frozen[i])
+			continue;       /* the importer made it a constant */
+		for (k = 0; k < sig->nin && strcmp(ir_symstr(m, sig->inname[k]), name) != 0; k++)
 			;
 		if (k == sig->nin) {
-			fprintf(stderr, "graft: error: --input %s: @main has no parameter %s (", x->arg, x->name);
+			fprintf(stderr, "graft: error: --input %s: @main has no parameter %s (", arg, name);
 			if (!sig->nin)
 				fputs("it has none", stderr);
 			for (uint32_t j = 0; j < sig->nin; j++)
@@ -324,15 +288,15 @@ inputs(const RunOpts *o, const Module *m, const BeSig *sig, Tensor *in, Diag *d)
 			continue;
 		}
 		given[k] = 1;
-		if (npy_read(x->file, &t, err, sizeof err) != 0) {
-			ir_error_file(d, x->file, err);
+		if (npy_read(file, &t, err, sizeof err) != 0) {
+			ir_error_file(d, file, err);
 			errs++;
 			continue;
 		}
 		if (t.dt != sig->in[k].dt || t.rank != sig->in[k].rank ||
 		    memcmp(t.dims, sig->in[k].dims, t.rank * sizeof *t.dims) != 0) {
-			fprintf(stderr, "graft: error: --input %s: %s is %s, %s holds %s %s\n", x->arg, x->name,
-			        tystr(&sig->in[k], want, sizeof want), x->file, npy_shapestr(got, sizeof got, t.dims, t.rank),
+			fprintf(stderr, "graft: error: --input %s: %s is %s, %s holds %s %s\n", arg, name,
+			        tystr(&sig->in[k], want, sizeof want), file, npy_shapestr(got, sizeof got, t.dims, t.rank),
 			        ir_dtype_names[t.dt]);
 			ir_tensor_free(&t);
 			errs++;

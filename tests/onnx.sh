@@ -121,4 +121,43 @@ while [ $i -lt "$size" ]; do
 done
 ok $bad "bit flips in $(basename "$src") exit 0 or 1, never crash"
 
+# ---------------------------------------------------------------- frozen inputs
+# says DESC STATUS WANT ARGS...: graft ARGS exits with STATUS and prints
+# WANT (standard output and error; TMP for the temporary directory)
+says() {
+	desc=$1 st=$2 want=$3
+	shift 3
+	(cd "$srcdir" && "$GRAFT" "$@") >"$tmpdir/got" 2>&1
+	echo "[exit $?]" >>"$tmpdir/got"
+	printf '%s\n[exit %s]\n' "$want" "$st" >"$tmpdir/want"
+	same_file "$tmpdir/got" "$tmpdir/want" "$desc"
+}
+says "graft --bind freezes an ONNX graph input the importer needs as a constant" 0 \
+'def @main(%x: Tensor[(2, 3), float32]) {
+  reshape(%x, newshape=[3, 2])
+}' --bind s=$d/dynshape.s.npy $d/dynshape.onnx
+says "graft --bind: a value of another shape than its ONNX input is an error" 1 \
+"$d/dynshape.onnx: error: graph input 's' is Tensor[(2), int64]; the value given for it is Tensor[(3), int64]" \
+	--bind s=$d/dynshape_s_bad.npy $d/dynshape.onnx
+says "graft --bind: a name that is no input is an error" 1 \
+"$d/dynshape.onnx: error: node 'r0' (Reshape): input 1 ('s', the shape) must be a constant: graft has no dynamic shapes
+graft: error: --bind q=$d/dynshape.s.npy: the model has no input called q" --bind q=$d/dynshape.s.npy $d/dynshape.onnx
+says "graft run --input: a frozen value of another shape is an error" 1 \
+"$d/dynshape.onnx: error: graph input 's' is Tensor[(2), int64]; the value given for it is Tensor[(3), int64]" \
+	run $d/dynshape.onnx --input x=$d/dynshape.x.npy --input s=$d/dynshape_s_bad.npy
+says "graft run --input freezes only what the importer needs: x stays a parameter" 1 \
+"graft: error: no --input for x, the Tensor[(2, 3), float32] parameter of @main" \
+	run $d/dynshape.onnx --input s=$d/dynshape.s.npy
+says "graft --bind binds a Relay model's @main parameter" 0 \
+'def @main(%y: Tensor[(2, 3), int8]) {
+  add(meta[relay.Constant][0], %y)
+}' --bind x=tests/run/x.npy tests/run/add.relay
+says "graft --bind: a Relay parameter of another type is an error" 1 \
+"tests/run/add.relay:2:11: error: parameter %x is declared Tensor[(2, 3), int8], but tests/run/x_2x4.npy gives Tensor[(2, 4), int8]
+ def @main(%x: Tensor[(2, 3), int8], %y: Tensor[(2, 3), int8]) {
+           ^" --bind x=tests/run/x_2x4.npy tests/run/add.relay
+says "graft --bind NAME given twice is a usage error" 2 \
+"graft: error: --bind x is given twice ('x=a.npy' and 'x=b.npy')
+Try 'graft --help'." --bind x=a.npy --bind x=b.npy tests/run/add.relay
+
 done_testing

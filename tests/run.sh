@@ -42,7 +42,7 @@ fails 2 "graft: error: unknown option '--explain'" run --explain "$d/add.relay"
 fails 2 "graft: error: no ruleset called 'nosuch' (built-in rulesets: algebra, canonicalize, qdq)" run --rules nosuch "$d/add.relay"
 fails 2 "graft: error: more than one model given ('$d/add.relay' and '$d/tuple.relay')" run "$d/add.relay" "$d/tuple.relay"
 "$GRAFT" run --help >"$tmpdir/out" 2>&1
-[ $? -eq 0 ] && grep -q '^usage: graft run \[options\] --input NAME=FILE.npy ... MODEL.relay$' "$tmpdir/out"
+[ $? -eq 0 ] && grep -q '^usage: graft run \[options\] --input NAME=FILE.npy ... MODEL.relay|MODEL.onnx$' "$tmpdir/out"
 ok $? "graft run --help prints the usage and exits 0"
 "$GRAFT" --help | grep -q "^graft run --help tells how to run a model; graft coverage FILE.json$"
 ok $? "graft --help points at graft run --help"

@@ -383,6 +383,45 @@ foldable(const Imp *im, NodeId n)
 	return 1;
 }
 
+/* onnx_needconst: see onnxi.h */
+void
+onnx_needconst(Imp *im, NodeId n)
+{
+	uint32_t cap = 64, top = 0;
+	NodeId *stack;
+	uint8_t *seen;
+
+	if (!im->o || !im->need || !n)
+		return;
+	stack = ir_xmalloc(cap * sizeof *stack);
+	seen = ir_xcalloc(im->m->nnodes + 1, 1);
+	stack[top++] = n;
+	seen[n] = 1;
+	while (top) {
+		NodeId v = stack[--top];
+		const Node *nd = &im->m->nodes[v];
+		if (nd->kind == NK_VAR) {
+			for (int b = 0; b < im->o->nbind; b++)
+				if (im->bindvar && im->bindvar[b] == v)
+					im->need[b] = 1;
+			continue;
+		}
+		if (nd->kind != NK_CALL && nd->kind != NK_TUPLE && nd->kind != NK_GETITEM)
+			continue;
+		for (uint32_t i = 0; i < nd->nargs; i++) {
+			NodeId a = ir_arg(im->m, v, i);
+			if (!a || seen[a])
+				continue;
+			seen[a] = 1;
+			if (top == cap)
+				stack = ir_xrealloc(stack, (cap *= 2) * sizeof *stack);
+			stack[top++] = a;
+		}
+	}
+	free(stack);
+	free(seen);
+}
+
 /* onnx_mk: see onnxi.h */
 NodeId
 onnx_mk(Imp *im, OpId op, const NodeId *args, uint32_t nargs, AttrId at)
@@ -735,6 +774,39 @@ convert(Imp *im, const ONode *nd)
 	return 0;
 }
 
+/* bindof: the index in im->o of the value given for graph input name
+** (by its ONNX name or its parameter's), or -1 */
+static int
+bindof(const Imp *im, const char *name)
+{
+	char rn[512];
+	if (!im->o)
+		return -1;
+	onnx_relay_name(name, rn, sizeof rn);
+	for (int b = 0; b < im->o->nbind; b++)
+		if (strcmp(im->o->bind[b].name, name) == 0 || strcmp(im->o->bind[b].name, rn) == 0)
+			return b;
+	return -1;
+}
+
+/* frozen: graph input name of type t made the constant holding x, into
+** *v; 0, or -1 after reporting a value of another dtype or shape */
+static int
+frozen(Imp *im, const char *name, TypeId t, const Tensor *x, NodeId *v)
+{
+	const Type *ty = &im->m->types[t];
+	const int64_t *d = ir_type_dims(im->m, t);
+	if (x->dt != (DType)ty->dtype || x->rank != ty->n || (x->rank && memcmp(x->dims, d, x->rank * sizeof *d) != 0)) {
+		char want[256];
+		return onnx_err(im, "graph input '%s' is %s; the value given for it is %s", name,
+		                ir_type_str(im->m, t, want, sizeof want),
+		                ir_type_str(im->m, ir_type_tensor(im->m, x->dt, (int)x->rank, x->dims), want + 128, 128));
+	}
+	*v = ir_const(im->m, t, x->data, im->loc);
+	im->m->nodes[*v].type = t;
+	return 0;
+}
+
 /* import: the graph of mp into @main of im->m; 0 or -1 */
 static int
 import(Imp *im, const GraftOnnx__ModelProto *mp)
@@ -792,6 +864,7 @@ import(Imp *im, const GraftOnnx__ModelProto *mp)
 		const GraftOnnx__ValueInfoProto *vi = g->input[i];
 		NodeId *v = valslot(im, vi->name);
 		TypeId t;
+		int b;
 		if (*v) {
 			if (im->m->nodes[*v].kind == NK_CONST)
 				continue;       /* an initializer listed as an input */
@@ -802,11 +875,24 @@ import(Imp *im, const GraftOnnx__ModelProto *mp)
 			errs++;
 			continue;
 		}
+		if ((b = bindof(im, vi->name)) >= 0 && im->made)
+			im->made[b] = 2;
+		if (b >= 0 && im->freeze && im->freeze[b]) {
+			if (frozen(im, vi->name, t, im->o->bind[b].t, v) != 0)
+				errs++;
+			else if (im->made)
+				im->made[b] = 1;
+			continue;
+		}
 		pnames[np] = paramname(im, vi->name, pnames, np);
 		params[np] = ir_var(im->m, pnames[np], t, im->loc);
 		im->m->nodes[params[np]].type = t;
-		*valslot(im, vi->name) = params[np++];
+		*valslot(im, vi->name) = params[np];
+		if (b >= 0 && im->bindvar)
+			im->bindvar[b] = params[np];
+		np++;
 	}
+
 	if (errs)
 		goto out;
 	/* where a node comes from: line K of the model is its node K, "node
@@ -862,16 +948,56 @@ out:
 	return errs ? -1 : 0;
 }
 
+/* importinto: mp (read from path) into m, freezing the inputs of o
+** flagged in freeze, noting those needed in need and those made
+** constants in made (each may be NULL); the number of errors reported
+** through d */
+static int
+importinto(Module *m, const char *path, const char *dir, const GraftOnnx__ModelProto *mp, const OnnxOpts *o,
+           uint8_t *freeze, uint8_t *need, uint8_t *made, Diag *d)
+{
+	Imp im;
+	int before = d->errors;
+
+	memset(&im, 0, sizeof im);
+	im.m = m;
+	im.d = d;
+	im.path = path;
+	im.dir = dir;
+	im.loc.file = ir_file(m, path);
+	im.o = o;
+	im.freeze = freeze;
+	im.need = need;
+	im.made = made;
+	if (o && o->nbind)
+		im.bindvar = ir_xcalloc((size_t)o->nbind, sizeof *im.bindvar);
+	import(&im, mp);
+	free(im.valof);
+	free(im.bindvar);
+	return d->errors - before;
+}
+
 /* onnx_import: see onnx.h */
 int
 onnx_import(Module *m, const char *path, Diag *d)
 {
+	return onnx_import_with(m, path, NULL, d);
+}
+
+/* onnx_import_with: see onnx.h.  With ONNX_FREEZE_NEEDED, trial imports
+** into scratch modules, silent, find the inputs to freeze: each freezes
+** what the last one needed, until one succeeds or needs nothing new. */
+int
+onnx_import_with(Module *m, const char *path, const OnnxOpts *o, Diag *d)
+{
+	enum { TRIALS = 8 };
 	Imp im;
 	unsigned char *buf;
 	size_t len;
 	char msg[400], *dir, *slash;
 	GraftOnnx__ModelProto *mp;
-	int before = d->errors;
+	uint8_t *freeze = NULL, *need = NULL;
+	int errs;
 
 	memset(&im, 0, sizeof im);
 	im.m = m;
@@ -880,13 +1006,13 @@ onnx_import(Module *m, const char *path, Diag *d)
 	im.loc.file = ir_file(m, path);
 	if (slurp(path, &buf, &len, msg, sizeof msg) != 0) {
 		onnx_err(&im, "%s", msg);
-		return d->errors - before;
+		return 1;
 	}
 	mp = graft_onnx__model_proto__unpack(NULL, len, buf);
 	free(buf);
 	if (!mp) {
 		onnx_err(&im, "not an ONNX model: the file is truncated or is not protobuf of ONNX's ModelProto");
-		return d->errors - before;
+		return 1;
 	}
 	dir = ir_xmalloc(strlen(path) + 1);
 	strcpy(dir, path);
@@ -894,10 +1020,33 @@ onnx_import(Module *m, const char *path, Diag *d)
 		*slash = 0;
 	else
 		dir[0] = 0;
-	im.dir = dir;
-	import(&im, mp);
+	if (o && o->nbind) {
+		freeze = ir_xcalloc((size_t)o->nbind, 1);
+		need = ir_xcalloc((size_t)o->nbind, 1);
+		if (o->freeze == ONNX_FREEZE_ALL)
+			memset(freeze, 1, (size_t)o->nbind);
+		for (int trial = 0; o->freeze == ONNX_FREEZE_NEEDED && trial < TRIALS; trial++) {
+			Module *s = ir_module_new();
+			Diag q;
+			int more = 0;
+			ir_diag_init(&q, NULL, s);
+			memset(need, 0, (size_t)o->nbind);
+			errs = importinto(s, path, dir, mp, o, freeze, need, NULL, &q);
+			ir_diag_free(&q);
+			ir_module_free(s);
+			for (int b = 0; b < o->nbind; b++)
+				if (need[b] && !freeze[b])
+					freeze[b] = more = 1;
+			if (!errs || !more)
+				break;
+		}
+	}
+	if (o && o->frozen)
+		memset(o->frozen, 0, (size_t)o->nbind);
+	errs = importinto(m, path, dir, mp, o, freeze, NULL, o ? o->frozen : NULL, d);
+	free(freeze);
+	free(need);
 	free(dir);
-	free(im.valof);
 	graft_onnx__model_proto__free_unpacked(mp, NULL);
-	return d->errors - before;
+	return errs;
 }

@@ -17,6 +17,7 @@
 #define GRAFT_ONNX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ir.h"
 
@@ -30,6 +31,43 @@ extern "C" {
 ** holds a complete @main only when that is 0.
 */
 int onnx_import(Module *m, const char *path, Diag *d);
+
+/*
+** Freezing graph inputs.  A value given for a graph input (by its ONNX
+** name, or by the name of the @main parameter it would become) makes the
+** input a constant holding that value, as TVM's from_onnx(...,
+** freeze_params=True) does: the converters that need a constant (a
+** Reshape's shape, Clip's bounds, a zero point) and the shape
+** computations that fold at import then see it.  ONNX_FREEZE_ALL freezes
+** every input given (graft --bind, --params); ONNX_FREEZE_NEEDED only
+** those that some converter needs as a constant, directly or through a
+** computation (graft run --input): the others stay parameters, to be
+** given at run time.
+*/
+typedef struct OnnxBind {
+	const char *name;
+	const Tensor *t;
+} OnnxBind;
+
+enum { ONNX_FREEZE_ALL, ONNX_FREEZE_NEEDED };
+
+typedef struct OnnxOpts {
+	const OnnxBind *bind;   /* values for graph inputs */
+	int nbind;
+	int freeze;             /* ONNX_FREEZE_ALL or ONNX_FREEZE_NEEDED */
+	uint8_t *frozen;        /* out, if not NULL: for each value, 1 if the
+	                           import made its input a constant, 2 if it
+	                           names a graph input left a parameter (or
+	                           refused), 0 if it names none */
+} OnnxOpts;
+
+/*
+** onnx_import_with: onnx_import, freezing the graph inputs o gives
+** values for (o may be NULL).  A value frozen whose dtype or shape is not
+** its input's is an error; one that names no graph input is left alone
+** (o->frozen tells the caller).
+*/
+int onnx_import_with(Module *m, const char *path, const OnnxOpts *o, Diag *d);
 
 /*
 ** onnx_read_tensor: reads a serialized TensorProto (a .pb file of ONNX's

@@ -33,6 +33,12 @@ typedef struct Imp {
 	NodeId *valof;          /* Sym of an ONNX value name -> its node */
 	uint32_t capvalof;
 	const ONode *nd;        /* the node being converted */
+	const OnnxOpts *o;      /* values for graph inputs, or NULL */
+	uint8_t *freeze;        /* o->nbind flags: the inputs made constants */
+	uint8_t *need;          /* o->nbind flags: the inputs a converter needed
+	                           as constants and did not get */
+	NodeId *bindvar;        /* o->nbind: the parameter each value's input became */
+	uint8_t *made;          /* o->nbind flags: the inputs made constants */
 } Imp;
 
 /*
@@ -57,6 +63,12 @@ const OpEntry *onnx_op_find(const char *name);
 /* onnx_err: "PATH: error: node 'NAME' (Op): message" for node im->nd
 ** (or without the node part outside a node); returns -1 */
 int onnx_err(Imp *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* onnx_needconst: notes that the converter of im->nd needs value n as a
+** constant: every graph input n is computed from that o binds is marked
+** in im->need (an import with ONNX_FREEZE_NEEDED freezes them and tries
+** again) */
+void onnx_needconst(Imp *im, NodeId n);
 
 /* onnx_mk: the call op(args) with attributes at (from ir_attr_defaults),
 ** its type inferred; 0 after reporting a type error */

@@ -299,9 +299,11 @@ cints(Imp *im, const NodeId *in, int k, const char *what, int64_t *v, int max, i
 	int64_t cnt;
 	const unsigned char *p;
 
-	if (!isconst(im, c))
+	if (!isconst(im, c)) {
+		onnx_needconst(im, c);
 		return onnx_err(im, "input %d ('%s', the %s) must be a constant: graft has no dynamic shapes", k,
 		                im->nd->input[k], what);
+	}
 	if (dtype(im, c) != DT_INT64 && dtype(im, c) != DT_INT32)
 		return onnx_err(im, "input %d ('%s', the %s) must be int64, not %s", k, im->nd->input[k], what,
 		                ir_dtype_names[dtype(im, c)]);
@@ -465,9 +467,11 @@ static int
 dropout(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	if (nin > 2 && in[2]) {
-		if (dtype(im, in[2]) != DT_BOOL || !isconst(im, in[2]) || rank(im, in[2]) != 0)
+		if (dtype(im, in[2]) != DT_BOOL || !isconst(im, in[2]) || rank(im, in[2]) != 0) {
+			onnx_needconst(im, in[2]);
 			return onnx_err(im, "input 2 ('%s', the training_mode) must be a constant: graft imports for inference",
 			                im->nd->input[2]);
+		}
 		if (((const unsigned char *)ir_node_const(im->m, in[2])->data)[0])
 			return onnx_err(im, "training_mode is true: graft imports for inference");
 	}
@@ -701,8 +705,10 @@ clip(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		for (int k = 1; k < nin; k++) {
 			if (!in[k])
 				continue;
-			if (!isconst(im, in[k]) || ir_type_numel(im->m, im->m->nodes[in[k]].type) != 1)
+			if (!isconst(im, in[k]) || ir_type_numel(im->m, im->m->nodes[in[k]].type) != 1) {
+				onnx_needconst(im, in[k]);
 				return onnx_err(im, "input %d ('%s') must be a constant scalar", k, im->nd->input[k]);
+			}
 			*(k == 1 ? &lo : &hi) = elem(im, in[k], 0);
 		}
 	}
@@ -1015,9 +1021,11 @@ onehot(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	AttrId at;
 	if (ai(im, "axis", -1, &axis) || normax(im, &axis, r + 1, "axis"))
 		return -1;
-	if (!isconst(im, in[1]) || ir_type_numel(im->m, im->m->nodes[in[1]].type) != 1)
+	if (!isconst(im, in[1]) || ir_type_numel(im->m, im->m->nodes[in[1]].type) != 1) {
+		onnx_needconst(im, in[1]);
 		return onnx_err(im, "input 1 ('%s', the depth) must be a constant scalar: graft has no dynamic shapes",
 		                im->nd->input[1]);
+	}
 	if (ir_type_numel(im->m, im->m->nodes[in[2]].type) != 2)
 		return onnx_err(im, "input 2 ('%s', the values) must have 2 elements", im->nd->input[2]);
 	depth = (int64_t)elem(im, in[1], 0);
@@ -1201,9 +1209,11 @@ range(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	size_t sz = ir_dtype_bytes[dt];
 	static const char *const what[] = { "start", "limit", "delta" };
 	for (int k = 0; k < 3; k++) {
-		if (!isconst(im, in[k]) || ir_type_numel(im->m, im->m->nodes[in[k]].type) != 1)
+		if (!isconst(im, in[k]) || ir_type_numel(im->m, im->m->nodes[in[k]].type) != 1) {
+			onnx_needconst(im, in[k]);
 			return onnx_err(im, "input %d ('%s', the %s) must be a constant scalar: graft has no dynamic shapes", k,
 			                im->nd->input[k], what[k]);
+		}
 		v[k] = elem(im, in[k], 0);
 	}
 	if (v[2] == 0)
@@ -1897,8 +1907,10 @@ pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		if (nin > 3 && in[3])
 			return onnx_err(im, "input 'axes' is not supported");
 		if (nin > 2 && in[2]) {
-			if (!isconst(im, in[2]) || ir_type_numel(im->m, im->m->nodes[in[2]].type) != 1)
+			if (!isconst(im, in[2]) || ir_type_numel(im->m, im->m->nodes[in[2]].type) != 1) {
+				onnx_needconst(im, in[2]);
 				return onnx_err(im, "input 2 ('%s', the value) must be a constant scalar", im->nd->input[2]);
+			}
 			v = kscalar(im, dtype(im, in[0]), elem(im, in[2], 0));
 		} else {
 			v = kscalar(im, dtype(im, in[0]), 0);
@@ -2143,6 +2155,7 @@ zp32(Imp *im, NodeId z, int k, int computed)
 	if (!z)
 		return kscalar(im, DT_INT32, 0);
 	if (!isconst(im, z) && !computed) {
+		onnx_needconst(im, z);
 		onnx_err(im, "input %d ('%s', a zero point) must be a constant", k, im->nd->input[k]);
 		return 0;
 	}
@@ -2174,6 +2187,7 @@ zpscalar(Imp *im, NodeId z, int k)
 	if (!z)
 		return kscalar(im, DT_INT32, 0);
 	if (!isconst(im, z)) {
+		onnx_needconst(im, z);
 		onnx_err(im, "input %d ('%s', a zero point) must be a constant", k, im->nd->input[k]);
 		return 0;
 	}
@@ -2244,6 +2258,8 @@ scaleprod(Imp *im, const NodeId *in, int ka, int kb)
 	int64_t n;
 	float *v;
 	if (!isconst(im, a) || !isconst(im, b) || ir_type_numel(im->m, im->m->nodes[a].type) != 1) {
+		onnx_needconst(im, a);
+		onnx_needconst(im, b);
 		onnx_err(im, "inputs %d and %d (the scales) must be constants, the first a scalar", ka, kb);
 		return 0;
 	}
@@ -2256,17 +2272,18 @@ scaleprod(Imp *im, const NodeId *in, int ka, int kb)
 	return c;
 }
 
-/* scalarof: n as a scalar when it is a constant of one element and rank
-** 1 (ONNX lets per-tensor parameters be [1]; graft's QNN ops take
-** scalars), else n itself */
+/* scalarof: n as a scalar when it has one element and rank 1 (ONNX lets
+** per-tensor parameters be [1]; graft's QNN ops take scalars): a
+** constant's data, or a reshape of a value computed; else n itself */
 static NodeId
 scalarof(Imp *im, NodeId n)
 {
 	const Node *nd = &im->m->nodes[n];
 
-	if (!n || nd->kind != NK_CONST || rank(im, n) != 1 || ir_type_numel(im->m, nd->type) != 1 ||
-	    !ir_node_const(im->m, n)->data)
+	if (!n || rank(im, n) != 1 || ir_type_numel(im->m, nd->type) != 1)
 		return n;
+	if (nd->kind != NK_CONST || !ir_node_const(im->m, n)->data)
+		return mkreshape(im, n, NULL, 0);
 	return kconst(im, dtype(im, n), 0, NULL, ir_node_const(im->m, n)->data);
 }
 

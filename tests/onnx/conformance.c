@@ -23,12 +23,12 @@
 ** sanitizer's report) fails that test and the runner goes on.
 **
 ** Inputs that the importer needs as constants (Reshape's shape, Slice's
-** starts, Clip's bounds since opset 11) are frozen: they become
-** initializers holding the test's data, as TVM's
-** from_onnx(freeze_params=True) does, and the point says so.  The runner
-** reads and splices the protobuf itself (the wire format: a few fields of
-** ModelProto, GraphProto, NodeProto), so it needs neither protobuf-c's
-** headers nor the frontend's internals beyond onnx_op_find.
+** starts, Clip's bounds since opset 11) are frozen to the test's data, as
+** `graft run --input` freezes them (onnx_import_with, ONNX_FREEZE_NEEDED;
+** TVM's from_onnx(freeze_params=True) freezes them all), and the point
+** says so.  The runner reads the protobuf's wire format itself for the
+** few fields it lists (the ops and inputs of the graph), so it needs
+** neither protobuf-c's headers nor the frontend's internals.
 **
 ** The tests are those of ONNX's suite under DEFAULT_ROOT (SUITES: node,
 ** pytorch-converted, pytorch-operator, simple; one TAP name per test,
@@ -69,7 +69,6 @@ static const double RTOL = 1e-3, ATOL = 1e-7;
 enum {
 	MAXIO = 16,             /* inputs or outputs of one test */
 	MAXSETS = 8,            /* data sets of one test */
-	MAXFREEZE = 4,          /* import attempts freezing inputs */
 	MSG = 1024,
 };
 
@@ -92,7 +91,7 @@ static const char *const LIMITS[] = {
 ** or dtype it lacks, docs/backends.md): a skip.  Any other refusal (a
 ** bound that does not fit its dtype, say) is a failure. */
 static const char *const BELIMITS[] = {
-	"is not supported", "yet", "that are not constants",
+	"is not supported", "yet", "that are not constants", "must be constants",
 };
 
 /* The backends and, ORDER BACKENDS, their counts. */
@@ -106,7 +105,6 @@ typedef struct Count {
 
 static Count counts[NB];
 static int ntests;
-static char tmpdir[1024];       /* for frozen models, made by main */
 static FILE *rec;               /* a test's child: its verdicts, to the parent */
 
 
@@ -350,44 +348,6 @@ pbstr(const unsigned char *m, size_t n, uint32_t f)
 	return s;
 }
 
-/* putvarint: v's varint at out (10 bytes at most); its length */
-static size_t
-putvarint(unsigned char *out, uint64_t v)
-{
-	size_t n = 0;
-	do {
-		out[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-	return n;
-}
-
-/* putlen: appends LEN field f holding bytes v[0..n) to *out (of length
-** *olen, grown) */
-static void
-putlen(unsigned char **out, size_t *olen, uint32_t f, const void *v, size_t n)
-{
-	unsigned char hdr[20];
-	size_t h = putvarint(hdr, (uint64_t)f << 3 | PB_LEN);
-
-	h += putvarint(hdr + h, n);
-	*out = ir_xrealloc(*out, *olen + h + n + 1);
-	memcpy(*out + *olen, hdr, h);
-	if (n)
-		memcpy(*out + *olen + h, v, n);
-	*olen += h + n;
-}
-
-/* putraw: appends bytes v[0..n) to *out */
-static void
-putraw(unsigned char **out, size_t *olen, const void *v, size_t n)
-{
-	*out = ir_xrealloc(*out, *olen + n + 1);
-	if (n)
-		memcpy(*out + *olen, v, n);
-	*olen += n;
-}
-
 /* ---------------------------------------------------------------- tests */
 
 /* One test's model and expectations: the model file's bytes, its ONNX
@@ -578,135 +538,6 @@ casefree(Case *c)
 	free(c->dir);
 }
 
-/* frozenmodel: c's model with the graph inputs named in freeze[0..nf)
-** made initializers holding data set 0's tensors (input_K.pb with the
-** input's name), written to tmpdir/model.onnx whose name goes to path; 0,
-** or -1 with a message */
-static int
-frozenmodel(const Case *c, char **freeze, int nf, char *path, size_t size, char *msg, size_t msgsz)
-{
-	Pb b = { c->graph, c->graph + c->graphlen };
-	unsigned char *g = NULL, *m = NULL;
-	size_t glen = 0, mlen = 0, l;
-	const unsigned char *v, *at;
-	uint32_t f;
-	int wt, r = -1;
-	FILE *fp;
-
-	/* the graph: its fields but the frozen inputs, then the initializers */
-	while (pbnext(&b, &f, &wt, &v, &l, &at) == 1) {
-		if (f == 11 && wt == PB_LEN) {
-			char *nm = pbstr(v, l, 1);
-			int k;
-			for (k = 0; k < nf && strcmp(freeze[k], nm) != 0; k++)
-				;
-			free(nm);
-			if (k < nf)
-				continue;
-		}
-		putraw(&g, &glen, at, (size_t)(b.p - at));
-	}
-	for (int k = 0; k < nf; k++) {
-		char p[4096];
-		unsigned char *t, *tn = NULL;
-		size_t n, tnlen = 0;
-		int i;
-		for (i = 0; i < c->ninputs && strcmp(c->input[i], freeze[k]) != 0; i++)
-			;
-		if (i == c->ninputs || i >= c->nin[0]) {
-			snprintf(msg, msgsz, "graph input '%s' has no data to freeze", freeze[k]);
-			goto out;
-		}
-		snprintf(p, sizeof p, "%s/test_data_set_0/input_%d.pb", c->dir, i);
-		if (slurp(p, &t, &n) != 0) {
-			snprintf(msg, msgsz, "%.900s: cannot read it again", p);
-			goto out;
-		}
-		putraw(&tn, &tnlen, t, n);
-		putlen(&tn, &tnlen, 8, freeze[k], strlen(freeze[k]));   /* the last name wins */
-		putlen(&g, &glen, 5, tn, tnlen);
-		free(t);
-		free(tn);
-	}
-	/* the model: its fields, the graph replaced */
-	b.p = c->model;
-	b.end = c->model + c->modellen;
-	while (pbnext(&b, &f, &wt, &v, &l, &at) == 1) {
-		if (f == 7 && wt == PB_LEN)
-			putlen(&m, &mlen, 7, g, glen);
-		else
-			putraw(&m, &mlen, at, (size_t)(b.p - at));
-	}
-	snprintf(path, size, "%.3000s/model.onnx", tmpdir);
-	if (!(fp = fopen(path, "wb")) || fwrite(m, 1, mlen, fp) != mlen) {
-		snprintf(msg, msgsz, "cannot write %.900s", path);
-		if (fp)
-			fclose(fp);
-		goto out;
-	}
-	if (fclose(fp) != 0) {
-		snprintf(msg, msgsz, "cannot write %.900s", path);
-		goto out;
-	}
-	r = 0;
-out:
-	free(g);
-	free(m);
-	return r;
-}
-
-/* addfreeze: adds name to freeze[] if it is not there; whether it did */
-static int
-addfreeze(char *name, char **freeze, int *nf)
-{
-	for (int f = 0; f < *nf; f++)
-		if (strcmp(freeze[f], name) == 0)
-			return 0;
-	if (*nf == MAXIO)
-		return 0;
-	freeze[(*nf)++] = name;
-	return 1;
-}
-
-/* needsconst: adds to freeze[] the graph inputs that the import errors in
-** msgs need to be constants: those the messages name ("input 1 ('shape',
-** ...) must be a constant"), else, if a message says that inputs must be
-** constants without naming them, every input but the first, else every
-** input; returns how many it added */
-static int
-needsconst(const Case *c, const char *msgs, char **freeze, int *nf)
-{
-	const char *p = msgs;
-	int added = 0;
-
-	while ((p = strstr(p, "must be a constant"))) {
-		const char *ls = p, *q;
-		while (ls > msgs && ls[-1] != '\n')
-			ls--;
-		/* the value is the first 'quoted' name after "input N (" */
-		for (q = ls; (q = strstr(q, "input ")) && q < p; q++) {
-			const char *a = strchr(q, '\''), *b;
-			int k;
-			if (!a || a > p || !(b = strchr(a + 1, '\'')) || b > p)
-				continue;
-			for (k = 0; k < c->ninputs; k++)
-				if (strlen(c->input[k]) == (size_t)(b - a - 1) && strncmp(c->input[k], a + 1, (size_t)(b - a - 1)) == 0)
-					break;
-			if (k < c->ninputs && addfreeze(c->input[k], freeze, nf))
-				added++;
-			break;
-		}
-		p++;
-	}
-	if (added || (!strstr(msgs, "must be a constant") && !strstr(msgs, "must be constants")))
-		return added;
-	for (int k = 1; k < c->ninputs; k++)
-		added += addfreeze(c->input[k], freeze, nf);
-	if (!added && c->ninputs)
-		added += addfreeze(c->input[0], freeze, nf);
-	return added;
-}
-
 /* record: the child's verdict on backend b, to the parent: pass, fail
 ** (why) or skip (why), one line */
 static void
@@ -828,69 +659,59 @@ typedef struct Load {
 	BeSig sig;              /* when state is 'p' */
 	int state;              /* 'p' imported; 'f' failed, 's' refused for a limitation (msg) */
 	char msg[MSG];
-	int nf;
-	char *freeze[MAXIO];    /* graph inputs made initializers (c's names) */
 	char note[128];         /* " (frozen: NAME ...)", or "" */
 } Load;
 
-/* load: imports c into l (whose freeze[0..nf) are frozen from the start),
-** freezing what else the importer needs as constants, then infers, checks
-** and takes @main's signature */
+/* load: imports c into l as a user's graft run does, the inputs of data
+** set 0 given so that those the importer needs as constants are frozen
+** (with several data sets, none is: each would need its own model); all
+** freezes every input but the first (the c backend's quantization
+** parameters).  Then infers, checks and takes @main's signature. */
 static void
-load(const Case *c, Load *l)
+load(const Case *c, Load *l, int all)
 {
-	char path[4096], tmp[4096] = "";
+	char path[4096];
+	Diag d;
+	char *dbuf = NULL;
+	size_t dlen = 0;
+	FILE *df;
+	int errs, hasmain, nb = 0;
+	OnnxBind b[MAXIO];
+	uint8_t frozen[MAXIO] = { 0 };
+	OnnxOpts o = { b, 0, all ? ONNX_FREEZE_ALL : ONNX_FREEZE_NEEDED, frozen };
 
 	snprintf(path, sizeof path, "%s/model.onnx", c->dir);
-	for (int attempt = 0;; attempt++) {
-		Diag d;
-		char *dbuf = NULL;
-		size_t dlen = 0;
-		FILE *df;
-		int errs, hasmain;
-
-		if (l->nf && frozenmodel(c, l->freeze, l->nf, tmp, sizeof tmp, l->msg, sizeof l->msg) != 0) {
-			l->state = 'f';
-			break;
-		}
-		if (l->m)
-			ir_module_free(l->m);
-		l->m = ir_module_new();
-		df = open_memstream(&dbuf, &dlen);
-		ir_diag_init(&d, df, l->m);
-		errs = onnx_import(l->m, l->nf ? tmp : path, &d);
-		hasmain = ir_global_find(l->m, ir_symz(l->m, "main")) != 0;
-		if (!errs && (errs = ir_infer_types(l->m, &d)) == 0 && (errs = ir_verify(l->m, &d)) == 0)
-			errs = be_sig(l->m, &l->sig, &d);
-		ir_diag_free(&d);
-		fclose(df);
-		if (!errs) {
-			l->state = 'p';
-			free(dbuf);
-			break;
-		}
+	if (c->nsets == 1)
+		for (int k = all ? 1 : 0; k < c->ninputs && k < c->nin[0]; k++)
+			b[nb++] = (OnnxBind){ c->input[k], &c->in[0][k] };
+	o.nbind = nb;
+	l->m = ir_module_new();
+	df = open_memstream(&dbuf, &dlen);
+	ir_diag_init(&d, df, l->m);
+	errs = onnx_import_with(l->m, path, &o, &d);
+	hasmain = ir_global_find(l->m, ir_symz(l->m, "main")) != 0;
+	if (!errs && (errs = ir_infer_types(l->m, &d)) == 0 && (errs = ir_verify(l->m, &d)) == 0)
+		errs = be_sig(l->m, &l->sig, &d);
+	ir_diag_free(&d);
+	fclose(df);
+	if (!errs) {
+		l->state = 'p';
+	} else {
 		firstline(dbuf, l->msg, sizeof l->msg);
-		if (!hasmain && c->nsets == 1 && attempt < MAXFREEZE && needsconst(c, dbuf, l->freeze, &l->nf)) {
-			free(dbuf);
-			continue;
-		}
 		l->state = hasmain || !islimit(dbuf) ? 'f' : 's';
 		if (l->state == 'f')
 			snprintf(l->msg + strlen(l->msg), sizeof l->msg - strlen(l->msg), "%s",
 			         hasmain ? " (after import)" : " (import)");
-		free(dbuf);
-		break;
 	}
-	if (tmp[0])
-		unlink(tmp);
+	free(dbuf);
 	l->note[0] = 0;
-	if (l->nf) {
-		size_t k = (size_t)snprintf(l->note, sizeof l->note, " (frozen:");
-		for (int f = 0; f < l->nf && k < sizeof l->note; f++)
-			k += (size_t)snprintf(l->note + k, sizeof l->note - k, " %s", l->freeze[f]);
-		if (k < sizeof l->note)
-			snprintf(l->note + k, sizeof l->note - k, ")");
-	}
+	for (int k = 0; k < nb; k++)
+		if (frozen[k] == 1) {
+			size_t at = strlen(l->note);
+			snprintf(l->note + at, sizeof l->note - at, "%s%s", at ? " " : " (frozen: ", b[k].name);
+		}
+	if (l->note[0] && strlen(l->note) + 1 < sizeof l->note)
+		strcat(l->note, ")");
 }
 
 static void
@@ -923,13 +744,13 @@ child(Case *c, int nb)
 		   import's refusal, if it is a stated limit, says why better */
 		char data[MSG];
 		snprintf(data, sizeof data, "%s", l.msg);
-		load(c, &l);
+		load(c, &l, 0);
 		if (l.state == 'p' || !islimit(l.msg)) {
 			snprintf(l.msg, sizeof l.msg, "%s", data);
 			l.state = islimit(data) ? 's' : 'f';
 		}
 	} else {
-		load(c, &l);
+		load(c, &l, 0);
 	}
 	for (int b = 0; b < nb; b++) {
 		char why[MSG];
@@ -938,14 +759,10 @@ child(Case *c, int nb)
 			record(b, l.state, "", l.msg);
 		} else if ((r = runon(c, l.m, &l.sig, b, why, sizeof why)) > 0) {
 			record(b, 'p', l.note, "");
-		} else if (r < 0 && strstr(why, "that are not constants") && c->nsets == 1) {
-			if (!all.m) {
-				memcpy(all.freeze, l.freeze, sizeof l.freeze);
-				all.nf = l.nf;
-				for (int k = 1; k < c->ninputs; k++)
-					addfreeze(c->input[k], all.freeze, &all.nf);
-				load(c, &all);
-			}
+		} else if (r < 0 && (strstr(why, "that are not constants") || strstr(why, "must be constants")) &&
+		           c->nsets == 1) {
+			if (!all.m)
+				load(c, &all, 1);
 			if (all.state != 'p')
 				record(b, all.state, all.note, all.msg);
 			else if ((r = runon(c, all.m, &all.sig, b, why, sizeof why)) > 0)
@@ -1098,9 +915,6 @@ main(void)
 		return 0;
 	}
 	plan_lazy();
-	snprintf(tmpdir, sizeof tmpdir, "%s/graft-onnx-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmpdir))
-		ir_die("conformance: cannot make a temporary directory %s", tmpdir);
 	for (int k = 0; k < ndirs; k++) {
 		struct dirent **ents;
 		int n = scan(dirs[k], &ents);
@@ -1116,7 +930,6 @@ main(void)
 		}
 		free(ents);
 	}
-	rmdir(tmpdir);
 	if (!ntests)
 		ok(0, "the tests at %s are ONNX backend tests", dirs[0]);
 	for (int b = 0; b < NB; b++) {

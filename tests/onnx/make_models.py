@@ -301,8 +301,13 @@ def badfields():
     m.ir_version = 8
     with open(os.path.join(OUT, "badtensor.onnx"), "wb") as f:
         f.write(m.SerializeToString())
-    model("dynshape", [helper.make_node("Reshape", ["x", "s"], ["y"], name="r0")],
-          [("x", F, [2, 3]), ("s", TensorProto.INT64, [2])], [("y", F, None)], check=False)
+    # a shape that is a graph input: an error for graft, which graft run
+    # freezes to its --input (and graft --bind to its file)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    run("dynshape", [helper.make_node("Reshape", ["x", "s"], ["y"], name="r0")],
+        [("x", F, [2, 3]), ("s", TensorProto.INT64, [2])], [("y", F, None)],
+        {"x": x, "s": np.array([3, 2], np.int64)}, [x.reshape(3, 2)], check=False)
+    save("dynshape_s_bad", np.array([3, 2, 1], np.int64))
 
 
 for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset]:
