@@ -9,7 +9,8 @@
 ** integer semantics are those of ref/ops.c's header (TVM's lowering on
 ** LLVM), computed with unsigned arithmetic where TVM's would wrap, so that
 ** the generated code has no undefined behaviour; integer division by zero
-** returns 1 from the entry point.
+** returns 1 from the entry point, an index out of range (take's "fast",
+** gather) 2.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -369,6 +370,54 @@ where(Gen *g, Fn *f, Inst *i)
 	ewopen(g, f, o, in, 3, &e);
 	cg_line(g, f, "%s[%s] = %s[%s] ? %s[%s] : %s[%s];", no, e.oi, nc, e.ix[0], nx, e.ix[1], ny, e.ix[2]);
 	closen(f, e.open);
+	return 1;
+}
+
+/* take, gather: the elements of data that indices name, read as
+** ref_index_plan says; an index out of range (take's "fast", gather)
+** returns 2 from the entry point */
+static int
+take(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *ix = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	RefIndex p;
+	int64_t ost[MAXD], n1;
+	char nx[64], ni[64], no[64], oe[256], ie[256], de[256];
+	int open;
+
+	if (!ref_index_plan(g->m, g->m->nodes[i->node].op, ir_attrs(g->m, i->node), x->dims, x->rank, ix->dims,
+	                    ix->rank, &p) || p.rank != o->rank)
+		return refuse(g, i, "on these operands");
+	if (o->n && p.n == 0)
+		return refuse(g, i, "from an empty axis");
+	n1 = p.n - 1;
+	cg_name(g, f, x, nx);
+	cg_name(g, f, ix, ni);
+	cg_name(g, f, o, no);
+	strides(o, ost);
+	idxexpr(o->rank, ost, 0, oe);
+	idxexpr(o->rank, p.ist, 0, ie);
+	idxexpr(o->rank, p.dst, 0, de);
+	open = loops(g, f, o->rank, o->dims);
+	cg_line(g, f, "int64_t j = (int64_t)%s[%s];", ni, ie);
+	switch (p.mode) {
+	case REF_IX_CLIP:
+		cg_line(g, f, "j = j < 0 ? 0 : j > %lld ? %lld : j;", (long long)n1, (long long)n1);
+		break;
+	case REF_IX_WRAP:
+		cg_line(g, f, "j = (j %% %lld + %lld) %% %lld;", (long long)p.n, (long long)p.n, (long long)p.n);
+		break;
+	case REF_IX_NEG:
+		cg_line(g, f, "if (j < 0)");
+		cg_line(g, f, "\tj += %lld;", (long long)p.n);
+		/* fallthrough */
+	default:
+		cg_line(g, f, "if (j < 0 || j > %lld)", (long long)n1);
+		cg_line(g, f, "\treturn 2;");
+		break;
+	}
+	cg_line(g, f, "%s[%s] = %s[%s + j * %lld];", no, oe, nx, de, (long long)p.astride);
+	closen(f, open);
 	return 1;
 }
 
@@ -1894,6 +1943,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return compare(g, f, i, op);
 	case OP_WHERE: return where(g, f, i);
+	case OP_TAKE: case OP_GATHER: return take(g, f, i);
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
 		return reduce(g, f, i, op);
 	case OP_NN_BIAS_ADD: return biasadd(g, f, i);
