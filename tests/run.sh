@@ -260,13 +260,20 @@ for b in ref c llvm; do
 		same_outputs "take on $b (clip, wrap, fast, flattened, batch_dims, negative and out-of-range indices) gives the values computed by hand" \
 			take.relay "t_flat t_clip1 t_wrap1 t_wrap0 t_batch t_fast t_last t_sflat" --backend "$b" \
 			--input x="$d/tx.npy" --input i="$d/ti.npy" --input b="$d/tb.npy" --input j="$d/tj.npy" --input s="$d/ts.npy"
+		same_outputs "gather on $b (negative indices from the end, indices smaller than data) gives the values computed by hand" \
+			gather.relay "g_ax0 g_ax1 g_small" --backend "$b" \
+			--input x="$d/tx.npy" --input i="$d/gi.npy" --input j="$d/gj.npy" --input k="$d/gk.npy"
 	fi
 done
+fails 1 "$d/gather_bad.relay:2:3: error: gather: index 4 is out of range for an axis of 4" \
+	run --input s="$d/ts.npy" --input k="$d/gbad.npy" "$d/gather_bad.relay"
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do
 	fails 1 "graft: error: an index is out of range (take with mode \"fast\", or gather)" \
 		run --backend "$b" --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
+	fails 1 "graft: error: an index is out of range (take with mode \"fast\", or gather)" \
+		run --backend "$b" --input s="$d/ts.npy" --input k="$d/gbad.npy" "$d/gather_bad.relay"
 done
 printf 'def @main(%%a: Tensor[(2, 2), float32]) {\n  %%0 = (%%a,);\n  einsum(%%0, equation="i...->i")\n}\n' >"$tmpdir/e5.relay"
 fails 1 "$tmpdir/e5.relay:3:3: error: einsum: equation \"i...->i\": graft takes equations of letters, without '...'" \

@@ -784,6 +784,13 @@ test_movement(void)
 	c = call(OP_TAKE, A(mk(DT_INT32, 1, S(3), six), sc(DT_INT64, 3)), 2, "axis", "0", "mode", "\"fast\"", NULL);
 	refused(fold(c), "take in fast mode with an index out of range is not folded");
 
+	/* gather of (2, 3) 1..6 along axis 1 by [[2, -1], [0, -3]]: [[3, 3], [4, 4]] */
+	c = call(OP_GATHER, A(mk(DT_INT32, 2, S(2, 3), six), mk(DT_INT64, 2, S(2, 2), V(2, -1, 0, -3))), 2, "axis",
+	         "1", NULL);
+	check(fold(c), DT_INT32, 4, V(3, 3, 4, 4), "gather along axis 1, negative indices from the end");
+	c = call(OP_GATHER, A(mk(DT_INT32, 1, S(3), six), mk(DT_INT64, 1, S(1), V(-4))), 2, "axis", "0", NULL);
+	refused(fold(c), "gather with an index out of range is not folded");
+
 	/* a getitem of a tuple of constants */
 	check(fold(ir_getitem(M, ir_tuple(M, A(sc(DT_INT8, 1), sc(DT_INT8, 2)), 2, noloc), 1, noloc)), DT_INT8, 1,
 	      V(2), "tuple_get_item of a tuple");
