@@ -588,6 +588,20 @@ rel_logical(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 	return nargs == 1 ? args[0] : rel_broadcast(m, args, nargs, attrs, d);
 }
 
+/* isnan, isinf, isfinite: data's shape, bool (TVM's IdentityCompRel). */
+TypeId
+rel_classify(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape s;
+
+	(void)nargs;
+	(void)attrs;
+	if (!load(m, args[0], "data", &s, d))
+		return 0;
+	s.dt = DT_BOOL;
+	return make(m, &s);
+}
+
 /* where(condition, x, y): x and y of one dtype; the three shapes
 ** broadcast together. */
 TypeId

@@ -131,8 +131,14 @@
 **                  reads a negative index out of bounds, here it counts
 **                  from the end, and one still out of range is an error.
 **
+**   isnan, isinf, isfinite  topi's isnan/isinf/isfinite: bool; false,
+**                  false, true on integers.
+**
 ** Run mode only (exact mode refuses them, as their float results depend
-** on the math library or on the order of a reduction): exp, sigmoid
+** on the math library or on the order of a reduction): the trigonometric
+** and hyperbolic functions and their inverses (cos, sin, tan, acos, asin,
+** atan, cosh, sinh, acosh, asinh, atanh: the C library's, as TVM's
+** lowering calls them), exp, sigmoid
 ** (1 / (1 + exp(-x))), tanh, rsqrt (1 / sqrt(x)), softmax (exp(x - max)
 ** / sum), the float convolutions, dense, batch_matmul, pools and mean,
 ** image.resize2d (topi's image/resize.py: nearest_neighbor with its
@@ -1107,6 +1113,45 @@ fsign(double x)
 	return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
 }
 
+/* The unary ops that are the C library's function of the op's name (the
+** trigonometric and hyperbolic functions and their inverses): TVM lowers
+** each to that function (src/target/llvm/intrin_rule_llvm.cc, the libm
+** calls of topi's math), in float32 to the f-suffixed one */
+static const struct Libm {
+	OpId op;
+	double (*d)(double);
+	float (*f)(float);
+} libm[] = {
+	{ OP_ACOS, acos, acosf }, { OP_ACOSH, acosh, acoshf }, { OP_ASIN, asin, asinf },
+	{ OP_ASINH, asinh, asinhf }, { OP_ATAN, atan, atanf }, { OP_ATANH, atanh, atanhf },
+	{ OP_COS, cos, cosf }, { OP_COSH, cosh, coshf }, { OP_SIN, sin, sinf }, { OP_SINH, sinh, sinhf },
+	{ OP_TAN, tan, tanf },
+};
+
+/* libmof: op's entry in libm[], or NULL */
+static const struct Libm *
+libmof(OpId op)
+{
+	for (size_t k = 0; k < sizeof libm / sizeof *libm; k++)
+		if (libm[k].op == op)
+			return &libm[k];
+	return NULL;
+}
+
+/* classify: isnan, isinf, isfinite; an integer is finite, never NaN nor
+** infinite (TVM's tir isnan/isinf/isfinite of an integer) */
+static int
+classify(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	(void)c;
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		double x = isflt(a[0]->dt) ? ldf(a[0], i) : 0.0;
+		sti(r, i, o->op == OP_ISNAN ? isnan(x) != 0 : o->op == OP_ISINF ? isinf(x) != 0 : isfinite(x) != 0);
+	}
+	return 0;
+}
+
 /* unary: exp, sigmoid, tanh, rsqrt, sqrt, log, abs, negative, floor,
 ** ceil, erf, round (half to even) and sign in the data's float dtype
 ** (float16 through float64); round and sign on integers too */
@@ -1123,7 +1168,10 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 	}
 	for (int64_t i = 0; i < r->n; i++) {
 		double x = ldf(a[0], i), y;
-		if (r->dt == DT_FLOAT64) {
+		const struct Libm *lm = libmof(o->op);
+		if (lm) {
+			y = r->dt == DT_FLOAT64 ? lm->d(x) : (double)lm->f((float)x);
+		} else if (r->dt == DT_FLOAT64) {
 			switch (o->op) {
 			case OP_EXP: y = exp(x); break;
 			case OP_SIGMOID: y = 1.0 / (1.0 + exp(-x)); break;
@@ -2871,7 +2919,7 @@ ref_op_exact(OpId op)
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS:
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_TRANSPOSE: case OP_STRIDED_SLICE: case OP_NN_PAD: case OP_CONCATENATE: case OP_SPLIT:
-	case OP_TAKE: case OP_GATHER:
+	case OP_TAKE: case OP_GATHER: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
 		return 1;
 	}
 	return 0;
@@ -2927,8 +2975,10 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT:
 	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
 	case OP_ERF: case OP_ROUND: case OP_SIGN:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		bad = unary(c, o, a, r);
 		break;
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: bad = classify(c, o, a, r); break;
 	case OP_QNN_QUANTIZE: bad = quantize(c, o, a, r); break;
 	case OP_QNN_DEQUANTIZE: bad = dequantize(c, o, a, r); break;
 	case OP_QNN_REQUANTIZE: bad = requantize(c, o, a, r); break;
@@ -3017,6 +3067,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
 	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL: case OP_ERF:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		if (!isflt(dt))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
 		break;

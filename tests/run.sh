@@ -267,6 +267,14 @@ for b in ref c llvm; do
 done
 fails 1 "$d/gather_bad.relay:2:3: error: gather: index 4 is out of range for an axis of 4" \
 	run --input s="$d/ts.npy" --input k="$d/gbad.npy" "$d/gather_bad.relay"
+for b in ref c llvm; do
+	if needs_ref "trigonometric functions on $b"; then
+		same_outputs "cos, sin, tan, acos, asin, atan and the hyperbolic ones on $b: exact values, NaN outside the domain, isnan, isinf, isfinite (float32, float64, int32)" \
+			trig.relay "u_one2 u_zero2 u_zero2 u_zero2 u_zero2 u_one2 u_zero2 u_zero2 u_zero2 u_inf2 u_pminf u_pminf u_pminf u_zero1 u_zero1 u_nan_circ u_nan_circ u_nan_circ u_nan_arc u_nan_arc u_nan_only u_nan_only u_nan_only u_nan_acosh u_nan_only u_nan_arc u_nan_only u_isinf u_isfinite u_dsinh u_dnan u_dfinite u_false3 u_false3 u_true3" \
+			--backend "$b" --input a="$d/ta.npy" --input z="$d/tz.npy" --input h="$d/th.npy" --input o="$d/to.npy" \
+			--input u="$d/tu.npy" --input d="$d/td.npy" --input n="$d/tn.npy"
+	fi
+done
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do

@@ -421,6 +421,39 @@ take(Gen *g, Fn *f, Inst *i)
 	return 1;
 }
 
+/* islibm: the unary ops that are the C library's function of their name */
+static int
+islibm(OpId op)
+{
+	switch (op) {
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* classify: isnan, isinf, isfinite (an integer is finite) */
+static int
+classify(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const Leaf *in[1] = { a };
+	const char *fn = op == OP_ISNAN ? "isnan" : op == OP_ISINF ? "isinf" : "isfinite";
+	char na[64], no[64];
+	Ew e;
+
+	cg_name(g, f, a, na);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 1, &e);
+	if (isflt(a->dt))
+		cg_line(g, f, "%s[%s] = (uint8_t)(%s(%s[%s]) != 0);", no, e.oi, fn, na, e.ix[0]);
+	else
+		cg_line(g, f, "%s[%s] = %d;", no, e.oi, op == OP_ISFINITE);
+	closen(f, e.open);
+	return 1;
+}
+
 /* f2iexpr: float x converted to integer dtype to, truncating, saturated,
 ** NaN -> 0 (graft_f2i; the reference's run mode) */
 static void
@@ -465,7 +498,7 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 		return refuse(g, i, "on bool tensors");
 	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU ||
 	     op == OP_SQRT || op == OP_LOG || op == OP_ABS || op == OP_NEGATIVE || op == OP_FLOOR || op == OP_CEIL ||
-	     op == OP_ERF) &&
+	     op == OP_ERF || islibm(op)) &&
 	    !isflt(o->dt))
 		return refuse(g, i, "on integer tensors");
 	cg_name(g, f, a, na);
@@ -533,8 +566,8 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "%s[%s] = floor%s(%s);", no, e.oi, fs, x);
 		else if (op == OP_CEIL)
 			cg_line(g, f, "%s[%s] = ceil%s(%s);", no, e.oi, fs, x);
-		else if (op == OP_ERF)
-			cg_line(g, f, "%s[%s] = erf%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_ERF || islibm(op))        /* the C library's function of the op's name */
+			cg_line(g, f, "%s[%s] = %s%s(%s);", no, e.oi, ir_ops[op].name, fs, x);
 		else if (op == OP_ROUND && isflt(o->dt))      /* half to even */
 			cg_line(g, f, "%s[%s] = nearbyint%s(%s);", no, e.oi, fs, x);
 		else if (op == OP_ROUND)
@@ -1938,7 +1971,9 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
 	case OP_RSQRT: case OP_NN_LEAKY_RELU: case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
 	case OP_FLOOR: case OP_CEIL: case OP_ERF: case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		return unary(g, f, i, op);
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: return classify(g, f, i, op);
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER:
 	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return compare(g, f, i, op);

@@ -779,7 +779,8 @@ ew_where(G *g, const void *ctx, LLVMValueRef *x)
 }
 
 /* sign (0 for zeros and NaN, as TVM), round (halves to even; integers
-** unchanged), erf and logical_not */
+** unchanged), erf, the trigonometric and hyperbolic functions and their
+** inverses (libm's), isnan, isinf, isfinite and logical_not */
 static LLVMValueRef
 ew_more(G *g, const void *ctx, LLVMValueRef *x)
 {
@@ -791,6 +792,19 @@ ew_more(G *g, const void *ctx, LLVMValueRef *x)
 	case OP_LOGICAL_NOT:
 		return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v, LLVMConstNull(t), ""), g->i8, "");
 	case OP_ERF: return fcall1(g, "erf", v, e->dt);
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+		/* the C library's function of the op's name, as TVM calls it */
+		return fcall1(g, ir_ops[e->op].name, v, e->dt);
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: {
+		/* an integer is finite */
+		LLVMValueRef r, a;
+		if (isint(e->dt))
+			return LLVMConstInt(g->i8, e->op == OP_ISFINITE, 0);
+		a = fcall1(g, "llvm.fabs", v, e->dt);
+		r = e->op == OP_ISNAN ? LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "")
+		  : LLVMBuildFCmp(g->b, e->op == OP_ISINF ? LLVMRealOEQ : LLVMRealONE, a, LLVMConstReal(t, INFINITY), "");
+		return LLVMBuildZExt(g->b, r, g->i8, "");
+	}
 	case OP_ROUND: return isint(e->dt) ? v : fcall1(g, "llvm.roundeven", v, e->dt);
 	default: {
 		LLVMValueRef pos, neg, one, mone;
@@ -2930,8 +2944,11 @@ call(G *g, Scope *s, NodeId n)
 	case OP_WHERE:
 		return ewise(g, &c, 3, ew_where, &e);
 	case OP_ERF:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		if (isint(e.dt))
 			break;
+		return ewise(g, &c, 1, ew_more, &e);
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
 		return ewise(g, &c, 1, ew_more, &e);
 	case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
 		if (e.dt == DT_BOOL && nd->op != OP_LOGICAL_NOT)
