@@ -44,8 +44,10 @@ be_run_entry_ext(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, D
 		for (uint32_t j = 0; j < sig->nout; j++)
 			ir_tensor_free(&out[j]);
 		/* a codegen that failed has said why */
-		if (!failed)
+		if (!failed && (rc & 1))
 			ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
+		if (!failed && (rc & 2))
+			ir_error(d, (Loc){ 0, 0, 0 }, "an index is out of range (take with mode \"fast\", or gather)");
 		return 1;
 	}
 	return 0;

@@ -588,6 +588,20 @@ rel_logical(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 	return nargs == 1 ? args[0] : rel_broadcast(m, args, nargs, attrs, d);
 }
 
+/* isnan, isinf, isfinite: data's shape, bool (TVM's IdentityCompRel). */
+TypeId
+rel_classify(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape s;
+
+	(void)nargs;
+	(void)attrs;
+	if (!load(m, args[0], "data", &s, d))
+		return 0;
+	s.dt = DT_BOOL;
+	return make(m, &s);
+}
+
 /* where(condition, x, y): x and y of one dtype; the three shapes
 ** broadcast together. */
 TypeId
@@ -2124,6 +2138,98 @@ rel_transpose(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Di
 		o.d[i] = x.d[a];
 	}
 	return make(m, &o);
+}
+
+/* indexdt: checks that indices (a loaded shape) is int32 or int64 */
+static int
+indexdt(const Shape *ix, Diag *d)
+{
+	if (ix->dt != DT_INT32 && ix->dt != DT_INT64) {
+		ir_rel_error(d, "indices must be int32 or int64, not %s", dtn(ix->dt));
+		return 0;
+	}
+	return 1;
+}
+
+/* take(data, indices): axis None takes from the flattened data (the
+** result has the indices' shape); else data.shape[:axis] +
+** indices.shape[batch_dims:] + data.shape[axis + 1:], the first
+** batch_dims dims of indices those of data.  mode is "clip", "wrap" or
+** "fast" (TVM's TakeRel and topi::take). */
+TypeId
+rel_take(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, ix, o;
+	const AttrVal *av = field(attrs, rel_take, "axis");
+	const char *mode = getstr(m, field(attrs, rel_take, "mode"));
+	int64_t axis, bd;
+	char sx[160], si[160];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "indices", &ix, d) || !indexdt(&ix, d) ||
+	    !getint(field(attrs, rel_take, "batch_dims"), "batch_dims", &bd, d))
+		return 0;
+	if (strcmp(mode, "clip") && strcmp(mode, "wrap") && strcmp(mode, "fast"))
+		return ir_rel_error(d, "mode must be \"clip\", \"wrap\" or \"fast\", not \"%s\"", mode);
+	if (av->kind == AV_NONE) {
+		ix.dt = x.dt;
+		return make(m, &ix);
+	}
+	if (!getint(av, "axis", &axis, d))
+		return 0;
+	if (!normaxis(&axis, x.rank))
+		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(av->u.i), x.rank);
+	if (bd < -ix.rank || bd > ix.rank)
+		return ir_rel_error(d, "batch_dims %lld is out of range for indices of rank %d", LL(bd), ix.rank);
+	if (bd < 0)
+		bd += ix.rank;
+	if (bd > axis)
+		return ir_rel_error(d, "batch_dims %lld is greater than axis %lld", LL(bd), LL(axis));
+	for (int k = 0; k < bd; k++)
+		if (!same(x.d[k], ix.d[k]))
+			return ir_rel_error(d, "indices %s and data %s differ in batch dim %d", SHAPESTR(&ix, si),
+			                    SHAPESTR(&x, sx), k);
+	if (x.rank - 1 + ix.rank - bd > MAXDIMS)
+		return ir_rel_error(d, "the result would have rank %lld; at most %d dimensions are supported",
+		                    LL(x.rank - 1 + ix.rank - bd), MAXDIMS);
+	o.dt = x.dt;
+	o.rank = 0;
+	for (int k = 0; k < axis; k++)
+		o.d[o.rank++] = x.d[k];
+	for (int k = (int)bd; k < ix.rank; k++)
+		o.d[o.rank++] = ix.d[k];
+	for (int k = (int)axis + 1; k < x.rank; k++)
+		o.d[o.rank++] = x.d[k];
+	return make(m, &o);
+}
+
+/* gather(data, indices): numpy's take_along_axis; indices of data's rank,
+** no larger than data but along axis; the result has the indices' shape
+** (TVM's GatherRel, which leaves the bounds unchecked). */
+TypeId
+rel_gather(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, ix;
+	int64_t axis, a;
+	char sx[160], si[160];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) || !load(m, args[1], "indices", &ix, d) || !indexdt(&ix, d) ||
+	    !getint(field(attrs, rel_gather, "axis"), "axis", &axis, d))
+		return 0;
+	if (x.rank == 0)
+		return ir_rel_error(d, "data must have rank 1 or more, not 0");
+	a = axis;
+	if (!normaxis(&a, x.rank))
+		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
+	if (ix.rank != x.rank)
+		return ir_rel_error(d, "indices has rank %d but data has rank %d", ix.rank, x.rank);
+	for (int k = 0; k < x.rank; k++)
+		if (k != a && x.d[k] != ANY && ix.d[k] != ANY && ix.d[k] > x.d[k])
+			return ir_rel_error(d, "indices %s is larger than data %s in dim %d", SHAPESTR(&ix, si),
+			                    SHAPESTR(&x, sx), k);
+	ix.dt = x.dt;
+	return make(m, &ix);
 }
 
 /* ---------------------------------------------------------------- quantization */

@@ -120,9 +120,25 @@
 **                  transpose, strided_slice, concatenate, split +
 **                  tuple_get_item, depth_to_space (DCR, CDR), nn.bias_add
 **                  (an add along axis) and the annotations.
+**   take, gather   include/tvm/topi/transform.h take and gather, TakeRel
+**                  and GatherRel in src/relay/op/tensor/transform.cc:
+**                  take's "clip" clamps an index to [0, n - 1] (so -1
+**                  gives 0), "wrap" is truncmod(truncmod(i, n) + n, n)
+**                  (-1 gives n - 1, ONNX's Gather), "fast" reads i as it
+**                  is, which TVM leaves undefined out of [0, n): here an
+**                  error at run time (exact mode refuses).  gather is
+**                  numpy's take_along_axis (ONNX's GatherElements); TVM
+**                  reads a negative index out of bounds, here it counts
+**                  from the end, and one still out of range is an error.
+**
+**   isnan, isinf, isfinite  topi's isnan/isinf/isfinite: bool; false,
+**                  false, true on integers.
 **
 ** Run mode only (exact mode refuses them, as their float results depend
-** on the math library or on the order of a reduction): exp, sigmoid
+** on the math library or on the order of a reduction): the trigonometric
+** and hyperbolic functions and their inverses (cos, sin, tan, acos, asin,
+** atan, cosh, sinh, acosh, asinh, atanh: the C library's, as TVM's
+** lowering calls them), exp, sigmoid
 ** (1 / (1 + exp(-x))), tanh, rsqrt (1 / sqrt(x)), softmax (exp(x - max)
 ** / sum), the float convolutions, dense, batch_matmul, pools and mean,
 ** image.resize2d (topi's image/resize.py: nearest_neighbor with its
@@ -779,6 +795,120 @@ logicalnot(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- indexing */
+
+/* ref_index_plan: take is topi::take (include/tvm/topi/transform.h, with
+** TVM's TakeRel for batch_dims); gather is topi::gather, numpy's
+** take_along_axis, with negative indices counted from the end (ref.h) */
+int
+ref_index_plan(const Module *m, OpId op, const AttrVal *attrs, const int64_t *xd, int xr,
+               const int64_t *id, int ir, RefIndex *p)
+{
+	int k = ir_op_attr_index(op, "axis", 4);
+	const AttrVal *av = k < 0 ? NULL : &attrs[k];
+	int64_t xst[MAXD], ist[MAXD], axis, bd = 0;
+
+	if (!av || xr > MAXD || ir > MAXD)
+		return 0;
+	memset(p, 0, sizeof *p);
+	ref_strides(xd, xr, xst);
+	ref_strides(id, ir, ist);
+	if (op == OP_TAKE) {
+		const AttrVal *mv = &attrs[ir_op_attr_index(op, "mode", 4)];
+		const AttrVal *bv = &attrs[ir_op_attr_index(op, "batch_dims", 10)];
+		const char *mode = mv->kind == AV_STR ? ir_symstr(m, mv->u.s) : "clip";
+		p->mode = !strcmp(mode, "wrap") ? REF_IX_WRAP : !strcmp(mode, "fast") ? REF_IX_FAST : REF_IX_CLIP;
+		bd = bv->kind == AV_INT ? bv->u.i : 0;
+		if (av->kind == AV_NONE) {
+			/* the flattened data */
+			p->rank = ir;
+			p->n = 1;
+			for (int j = 0; j < xr; j++)
+				p->n *= xd[j];
+			p->astride = 1;
+			memcpy(p->ist, ist, (size_t)ir * sizeof *ist);
+			return 1;
+		}
+	} else {
+		p->mode = REF_IX_NEG;
+	}
+	axis = av->kind == AV_INT ? av->u.i : 0;
+	if (axis < 0)
+		axis += xr;
+	if (bd < 0)
+		bd += ir;
+	if (axis < 0 || axis >= xr || bd < 0 || bd > ir || bd > axis)
+		return 0;
+	p->n = xd[axis];
+	p->astride = xst[axis];
+	if (op == OP_GATHER) {
+		if (ir != xr)
+			return 0;
+		p->rank = xr;
+		for (int j = 0; j < xr; j++) {
+			p->ist[j] = ist[j];
+			p->dst[j] = j == axis ? 0 : xst[j];
+		}
+		return 1;
+	}
+	/* data.shape[:axis] + indices.shape[batch_dims:] + data.shape[axis + 1:] */
+	p->rank = (int)(xr - 1 + ir - bd);
+	if (p->rank > MAXD)
+		return 0;
+	for (int j = 0; j < axis; j++) {
+		p->dst[j] = xst[j];
+		p->ist[j] = j < bd ? ist[j] : 0;
+	}
+	for (int j = (int)bd; j < ir; j++)
+		p->ist[axis + j - bd] = ist[j];
+	for (int j = (int)axis + 1; j < xr; j++)
+		p->dst[j - 1 + ir - bd] = xst[j];
+	return 1;
+}
+
+/* ref_index: see ref.h */
+int64_t
+ref_index(const RefIndex *p, int64_t v)
+{
+	switch (p->mode) {
+	case REF_IX_CLIP: return v < 0 ? 0 : v >= p->n ? p->n - 1 : v;
+	case REF_IX_WRAP: return (v % p->n + p->n) % p->n;
+	case REF_IX_NEG:
+		if (v < 0)
+			v += p->n;
+		break;
+	default: break;
+	}
+	return v >= 0 && v < p->n ? v : -1;
+}
+
+/* take, gather: the elements of data that indices name (ref_index_plan);
+** an out-of-range index of "fast" or gather is a run-time error */
+static int
+take(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	RefIndex p;
+	int64_t idx[MAXD] = { 0 }, off[2] = { 0, 0 }, st[2][MAXD];
+	size_t nb = ir_dtype_bytes[r->dt];
+
+	if (!ref_index_plan(c->m, o->op, &c->m->attrs[o->attrs], a[0]->dims, a[0]->rank, a[1]->dims,
+	                    a[1]->rank, &p) || p.rank != r->rank || !isint(a[1]->dt) || a[0]->dt != r->dt)
+		return fail(c, o, "the operands do not fit");
+	if (r->n && p.n == 0)
+		return fail(c, o, "takes from an empty axis");
+	memcpy(st[0], p.ist, sizeof st[0]);
+	memcpy(st[1], p.dst, sizeof st[1]);
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t v = ldi(a[1], off[0]), j = ref_index(&p, v);
+		if (j < 0)
+			return fail(c, o, "index %lld is out of range for an axis of %lld", (long long)v, (long long)p.n);
+		memcpy(r->data + (size_t)i * nb, a[0]->data + (size_t)(off[1] + j * p.astride) * nb, nb);
+		step(r->rank, r->dims, idx, 2, off, st);
+	}
+	return 0;
+}
+
 /* batchnorm: nn.batch_norm in inference: (x - mean) / sqrt(var + eps),
 ** times gamma (scale), plus beta (center), per channel at axis, computed
 ** in double and rounded once; the tuple's other fields are the moving
@@ -983,6 +1113,45 @@ fsign(double x)
 	return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
 }
 
+/* The unary ops that are the C library's function of the op's name (the
+** trigonometric and hyperbolic functions and their inverses): TVM lowers
+** each to that function (src/target/llvm/intrin_rule_llvm.cc, the libm
+** calls of topi's math), in float32 to the f-suffixed one */
+static const struct Libm {
+	OpId op;
+	double (*d)(double);
+	float (*f)(float);
+} libm[] = {
+	{ OP_ACOS, acos, acosf }, { OP_ACOSH, acosh, acoshf }, { OP_ASIN, asin, asinf },
+	{ OP_ASINH, asinh, asinhf }, { OP_ATAN, atan, atanf }, { OP_ATANH, atanh, atanhf },
+	{ OP_COS, cos, cosf }, { OP_COSH, cosh, coshf }, { OP_SIN, sin, sinf }, { OP_SINH, sinh, sinhf },
+	{ OP_TAN, tan, tanf },
+};
+
+/* libmof: op's entry in libm[], or NULL */
+static const struct Libm *
+libmof(OpId op)
+{
+	for (size_t k = 0; k < sizeof libm / sizeof *libm; k++)
+		if (libm[k].op == op)
+			return &libm[k];
+	return NULL;
+}
+
+/* classify: isnan, isinf, isfinite; an integer is finite, never NaN nor
+** infinite (TVM's tir isnan/isinf/isfinite of an integer) */
+static int
+classify(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	(void)c;
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		double x = isflt(a[0]->dt) ? ldf(a[0], i) : 0.0;
+		sti(r, i, o->op == OP_ISNAN ? isnan(x) != 0 : o->op == OP_ISINF ? isinf(x) != 0 : isfinite(x) != 0);
+	}
+	return 0;
+}
+
 /* unary: exp, sigmoid, tanh, rsqrt, sqrt, log, abs, negative, floor,
 ** ceil, erf, round (half to even) and sign in the data's float dtype
 ** (float16 through float64); round, sign, floor, ceil, abs and negative on integers too */
@@ -1010,7 +1179,10 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 	}
 	for (int64_t i = 0; i < r->n; i++) {
 		double x = ldf(a[0], i), y;
-		if (r->dt == DT_FLOAT64) {
+		const struct Libm *lm = libmof(o->op);
+		if (lm) {
+			y = r->dt == DT_FLOAT64 ? lm->d(x) : (double)lm->f((float)x);
+		} else if (r->dt == DT_FLOAT64) {
 			switch (o->op) {
 			case OP_EXP: y = exp(x); break;
 			case OP_SIGMOID: y = 1.0 / (1.0 + exp(-x)); break;
@@ -2765,6 +2937,7 @@ ref_op_exact(OpId op)
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
 	case OP_LOGICAL_AND: case OP_LOGICAL_OR: case OP_LOGICAL_NOT:
 	case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
+	case OP_TAKE: case OP_GATHER: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
 		return 1;
 	}
 	return 0;
@@ -2820,8 +2993,10 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT:
 	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
 	case OP_ERF: case OP_ROUND: case OP_SIGN:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		bad = unary(c, o, a, r);
 		break;
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: bad = classify(c, o, a, r); break;
 	case OP_QNN_QUANTIZE: bad = quantize(c, o, a, r); break;
 	case OP_QNN_DEQUANTIZE: bad = dequantize(c, o, a, r); break;
 	case OP_QNN_REQUANTIZE: bad = requantize(c, o, a, r); break;
@@ -2843,6 +3018,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 		break;
 	case OP_LOGICAL_NOT: bad = logicalnot(c, o, a, r); break;
 	case OP_WHERE: bad = where(c, o, a, r); break;
+	case OP_TAKE: case OP_GATHER: bad = take(c, o, a, r); break;
 	case OP_NN_SOFTMAX: bad = softmax(c, o, a, r); break;
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
@@ -2909,6 +3085,8 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		break;
 	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
 	case OP_SQRT: case OP_LOG: case OP_ERF:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH:
+	case OP_SIN: case OP_SINH: case OP_TAN:
 		if (!isflt(dt))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
 		break;

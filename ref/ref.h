@@ -54,6 +54,37 @@ void ref_strides(const int64_t *dims, int rank, int64_t *strides);
 int ref_bcast_strides(const int64_t *dims, int rank, const int64_t *odims, int orank,
                       int64_t *strides);
 
+/* ---------------------------------------------------------------- indexing */
+
+/* How take and gather read their data, which every backend follows: the
+** result's element at multi-index o reads indices at sum(o[k] * ist[k])
+** and data at sum(o[k] * dst[k]) + j * astride, where j is that index
+** made an index into an axis of n elements by mode:
+**   REF_IX_CLIP  clamped to [0, n - 1] (take's "clip": -1 gives 0)
+**   REF_IX_WRAP  ((v % n) + n) % n, C's truncating % (take's "wrap")
+**   REF_IX_FAST  v itself, which must be in [0, n) (take's "fast")
+**   REF_IX_NEG   v + n if v < 0, which must then be in [0, n) (gather)
+** An index outside the range is a run-time error on every backend. */
+enum { REF_IX_CLIP, REF_IX_WRAP, REF_IX_FAST, REF_IX_NEG };
+
+typedef struct RefIndex {
+	int mode;               /* REF_IX_* */
+	int rank;               /* the result's rank */
+	int64_t n;              /* the length of the indexed axis */
+	int64_t astride;        /* the data's stride along it */
+	int64_t ist[IR_MAXDIMS];   /* per dim of the result: its stride in indices */
+	int64_t dst[IR_MAXDIMS];   /* and in data */
+} RefIndex;
+
+/* The plan of take or gather (op) with the attributes attrs (its call's
+** in Module.attrs) on data of xr dims xd and indices of ir dims id;
+** 0 if the operands do not fit the op. */
+int ref_index_plan(const Module *m, OpId op, const AttrVal *attrs, const int64_t *xd, int xr,
+                   const int64_t *id, int ir, RefIndex *p);
+
+/* Index value v made an index into p's axis; -1 if out of range. */
+int64_t ref_index(const RefIndex *p, int64_t v);
+
 /* ---------------------------------------------------------------- fixed point */
 
 /* A Q31 fixed-point multiplier: d = mul * 2^(shift - 31), mul in

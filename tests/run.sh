@@ -257,6 +257,34 @@ for b in ref c llvm; do
 			--input mean="$d/bn4_mean.npy" --input var="$d/bn4_var.npy"
 	fi
 done
+for b in ref c llvm; do
+	if needs_ref "take on $b"; then
+		same_outputs "take on $b (clip, wrap, fast, flattened, batch_dims, negative and out-of-range indices) gives the values computed by hand" \
+			take.relay "t_flat t_clip1 t_wrap1 t_wrap0 t_batch t_fast t_last t_sflat" --backend "$b" \
+			--input x="$d/tx.npy" --input i="$d/ti.npy" --input b="$d/tb.npy" --input j="$d/tj.npy" --input s="$d/ts.npy"
+		same_outputs "gather on $b (negative indices from the end, indices smaller than data) gives the values computed by hand" \
+			gather.relay "g_ax0 g_ax1 g_small" --backend "$b" \
+			--input x="$d/tx.npy" --input i="$d/gi.npy" --input j="$d/gj.npy" --input k="$d/gk.npy"
+	fi
+done
+fails 1 "$d/gather_bad.relay:2:3: error: gather: index 4 is out of range for an axis of 4" \
+	run --input s="$d/ts.npy" --input k="$d/gbad.npy" "$d/gather_bad.relay"
+for b in ref c llvm; do
+	if needs_ref "trigonometric functions on $b"; then
+		same_outputs "cos, sin, tan, acos, asin, atan and the hyperbolic ones on $b: exact values, NaN outside the domain, isnan, isinf, isfinite (float32, float64, int32)" \
+			trig.relay "u_one2 u_zero2 u_zero2 u_zero2 u_zero2 u_one2 u_zero2 u_zero2 u_zero2 u_inf2 u_pminf u_pminf u_pminf u_zero1 u_zero1 u_nan_circ u_nan_circ u_nan_circ u_nan_arc u_nan_arc u_nan_only u_nan_only u_nan_only u_nan_acosh u_nan_only u_nan_arc u_nan_only u_isinf u_isfinite u_dsinh u_dnan u_dfinite u_false3 u_false3 u_true3" \
+			--backend "$b" --input a="$d/ta.npy" --input z="$d/tz.npy" --input h="$d/th.npy" --input o="$d/to.npy" \
+			--input u="$d/tu.npy" --input d="$d/td.npy" --input n="$d/tn.npy"
+	fi
+done
+fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
+	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
+for b in c llvm; do
+	fails 1 "graft: error: an index is out of range (take with mode \"fast\", or gather)" \
+		run --backend "$b" --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
+	fails 1 "graft: error: an index is out of range (take with mode \"fast\", or gather)" \
+		run --backend "$b" --input s="$d/ts.npy" --input k="$d/gbad.npy" "$d/gather_bad.relay"
+done
 printf 'def @main(%%a: Tensor[(2, 2), float32]) {\n  %%0 = (%%a,);\n  einsum(%%0, equation="i...->i")\n}\n' >"$tmpdir/e5.relay"
 fails 1 "$tmpdir/e5.relay:3:3: error: einsum: equation \"i...->i\": graft takes equations of letters, without '...'" \
 	"$tmpdir/e5.relay"

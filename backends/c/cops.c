@@ -9,7 +9,8 @@
 ** integer semantics are those of ref/ops.c's header (TVM's lowering on
 ** LLVM), computed with unsigned arithmetic where TVM's would wrap, so that
 ** the generated code has no undefined behaviour; integer division by zero
-** returns 1 from the entry point.
+** returns 1 from the entry point, an index out of range (take's "fast",
+** gather) 2.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -372,6 +373,87 @@ where(Gen *g, Fn *f, Inst *i)
 	return 1;
 }
 
+/* take, gather: the elements of data that indices name, read as
+** ref_index_plan says; an index out of range (take's "fast", gather)
+** returns 2 from the entry point */
+static int
+take(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *ix = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	RefIndex p;
+	int64_t ost[MAXD], n1;
+	char nx[64], ni[64], no[64], oe[256], ie[256], de[256];
+	int open;
+
+	if (!ref_index_plan(g->m, g->m->nodes[i->node].op, ir_attrs(g->m, i->node), x->dims, x->rank, ix->dims,
+	                    ix->rank, &p) || p.rank != o->rank)
+		return refuse(g, i, "on these operands");
+	if (o->n && p.n == 0)
+		return refuse(g, i, "from an empty axis");
+	n1 = p.n - 1;
+	cg_name(g, f, x, nx);
+	cg_name(g, f, ix, ni);
+	cg_name(g, f, o, no);
+	strides(o, ost);
+	idxexpr(o->rank, ost, 0, oe);
+	idxexpr(o->rank, p.ist, 0, ie);
+	idxexpr(o->rank, p.dst, 0, de);
+	open = loops(g, f, o->rank, o->dims);
+	cg_line(g, f, "int64_t j = (int64_t)%s[%s];", ni, ie);
+	switch (p.mode) {
+	case REF_IX_CLIP:
+		cg_line(g, f, "j = j < 0 ? 0 : j > %lld ? %lld : j;", (long long)n1, (long long)n1);
+		break;
+	case REF_IX_WRAP:
+		cg_line(g, f, "j = (j %% %lld + %lld) %% %lld;", (long long)p.n, (long long)p.n, (long long)p.n);
+		break;
+	case REF_IX_NEG:
+		cg_line(g, f, "if (j < 0)");
+		cg_line(g, f, "\tj += %lld;", (long long)p.n);
+		/* fallthrough */
+	default:
+		cg_line(g, f, "if (j < 0 || j > %lld)", (long long)n1);
+		cg_line(g, f, "\treturn 2;");
+		break;
+	}
+	cg_line(g, f, "%s[%s] = %s[%s + j * %lld];", no, oe, nx, de, (long long)p.astride);
+	closen(f, open);
+	return 1;
+}
+
+/* islibm: the unary ops that are the C library's function of their name */
+static int
+islibm(OpId op)
+{
+	switch (op) {
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* classify: isnan, isinf, isfinite (an integer is finite) */
+static int
+classify(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const Leaf *in[1] = { a };
+	const char *fn = op == OP_ISNAN ? "isnan" : op == OP_ISINF ? "isinf" : "isfinite";
+	char na[64], no[64];
+	Ew e;
+
+	cg_name(g, f, a, na);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 1, &e);
+	if (isflt(a->dt))
+		cg_line(g, f, "%s[%s] = (uint8_t)(%s(%s[%s]) != 0);", no, e.oi, fn, na, e.ix[0]);
+	else
+		cg_line(g, f, "%s[%s] = %d;", no, e.oi, op == OP_ISFINITE);
+	closen(f, e.open);
+	return 1;
+}
+
 /* f2iexpr: float x converted to integer dtype to, truncating, saturated,
 ** NaN -> 0 (graft_f2i; the reference's run mode) */
 static void
@@ -415,7 +497,7 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 	if (op != OP_CAST && op != OP_LOGICAL_NOT && a->dt == DT_BOOL)
 		return refuse(g, i, "on bool tensors");
 	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU ||
-	     op == OP_SQRT || op == OP_LOG || op == OP_ERF) &&
+	     op == OP_SQRT || op == OP_LOG || op == OP_ERF || islibm(op)) &&
 	    !isflt(o->dt))
 		return refuse(g, i, "on integer tensors");
 	cg_name(g, f, a, na);
@@ -495,8 +577,8 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "%s[%s] = floor%s(%s);", no, e.oi, fs, x);
 		else if (op == OP_CEIL)
 			cg_line(g, f, "%s[%s] = ceil%s(%s);", no, e.oi, fs, x);
-		else if (op == OP_ERF)
-			cg_line(g, f, "%s[%s] = erf%s(%s);", no, e.oi, fs, x);
+		else if (op == OP_ERF || islibm(op))        /* the C library's function of the op's name */
+			cg_line(g, f, "%s[%s] = %s%s(%s);", no, e.oi, ir_ops[op].name, fs, x);
 		else if (op == OP_ROUND && isflt(o->dt))      /* half to even */
 			cg_line(g, f, "%s[%s] = nearbyint%s(%s);", no, e.oi, fs, x);
 		else if (op == OP_ROUND)
@@ -1900,11 +1982,14 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
 	case OP_RSQRT: case OP_NN_LEAKY_RELU: case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
 	case OP_FLOOR: case OP_CEIL: case OP_ERF: case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		return unary(g, f, i, op);
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: return classify(g, f, i, op);
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER:
 	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return compare(g, f, i, op);
 	case OP_WHERE: return where(g, f, i);
+	case OP_TAKE: case OP_GATHER: return take(g, f, i);
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
 		return reduce(g, f, i, op);
 	case OP_NN_BIAS_ADD: return biasadd(g, f, i);

@@ -19,7 +19,8 @@
 ** float32 product rounded to even (ref/ops.c); quantize in
 ** float32 dividing by the scale and rounding halves away from zero;
 ** integer ops wrap; integer division by zero sets the entry's return
-** value to 1 (the divisor is replaced by 1, nothing traps).  Float
+** value to 1 (the divisor is replaced by 1, nothing traps), an index out
+** of range (take's "fast", gather) to 2 (element 0 is read instead).  Float
 ** reductions run in source order in float32.
 **
 ** qnn.conv2d with int8/uint8 data, constant weights and one group takes a
@@ -783,7 +784,8 @@ ew_where(G *g, const void *ctx, LLVMValueRef *x)
 }
 
 /* sign (0 for zeros and NaN, as TVM), round (halves to even; integers
-** unchanged), erf and logical_not */
+** unchanged), erf, the trigonometric and hyperbolic functions and their
+** inverses (libm's), isnan, isinf, isfinite and logical_not */
 static LLVMValueRef
 ew_more(G *g, const void *ctx, LLVMValueRef *x)
 {
@@ -795,6 +797,19 @@ ew_more(G *g, const void *ctx, LLVMValueRef *x)
 	case OP_LOGICAL_NOT:
 		return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v, LLVMConstNull(t), ""), g->i8, "");
 	case OP_ERF: return fcall1(g, "erf", v, e->dt);
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+		/* the C library's function of the op's name, as TVM calls it */
+		return fcall1(g, ir_ops[e->op].name, v, e->dt);
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: {
+		/* an integer is finite */
+		LLVMValueRef r, a;
+		if (isint(e->dt))
+			return LLVMConstInt(g->i8, e->op == OP_ISFINITE, 0);
+		a = fcall1(g, "llvm.fabs", v, e->dt);
+		r = e->op == OP_ISNAN ? LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "")
+		  : LLVMBuildFCmp(g->b, e->op == OP_ISINF ? LLVMRealOEQ : LLVMRealONE, a, LLVMConstReal(t, INFINITY), "");
+		return LLVMBuildZExt(g->b, r, g->i8, "");
+	}
 	case OP_ROUND: return isint(e->dt) ? v : fcall1(g, "llvm.roundeven", v, e->dt);
 	default: {
 		LLVMValueRef pos, neg, one, mone;
@@ -1371,6 +1386,69 @@ slice(G *g, Call *c)
 		}
 	}
 	emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
+	return r;
+}
+
+/* take, gather: the elements of data that indices name, read as
+** ref_index_plan says; an index out of range (take's "fast", gather)
+** sets bit 2 of the entry's return value and reads element 0 instead */
+static Val
+take(G *g, Call *c)
+{
+	RefIndex p;
+	Val r = tensorbuf(g, c->ot);
+	Loop l[MAXD];
+	int64_t ost[MAXD], numel = 1;
+	LLVMValueRef ioff = c64(g, 0), doff = c64(g, 0), ooff = c64(g, 0), j, n, bad, e0;
+
+	if (!ref_index_plan(c->m, c->m->nodes[c->n].op, ir_attrs(c->m, c->n), c->ad[0], c->ar[0], c->ad[1],
+	                    c->ar[1], &p) || p.rank != c->orank) {
+		refuse(g, c->n, "the operands do not fit");
+		return r;
+	}
+	for (int k = 0; k < c->orank; k++)
+		numel *= c->od[k];
+	if (numel == 0)
+		return r;
+	if (p.n == 0) {
+		refuse(g, c->n, "it takes from an empty axis");
+		return r;
+	}
+	n = c64(g, p.n);
+	strides(c->od, c->orank, ost);
+	for (int k = 0; k < c->orank; k++) {
+		LLVMValueRef iv = loop_open(g, &l[k], 0, c->od[k], 1);
+		ioff = add64(g, ioff, mul64(g, iv, p.ist[k]));
+		doff = add64(g, doff, mul64(g, iv, p.dst[k]));
+		ooff = add64(g, ooff, mul64(g, iv, ost[k]));
+	}
+	j = ld(g, c->a[1].p, c->adt[1], ioff);
+	if (c->adt[1] != DT_INT64)
+		j = LLVMBuildSExt(g->b, j, g->i64, "");
+	switch (p.mode) {
+	case REF_IX_CLIP:
+		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, j, c64(g, 0), ""), c64(g, 0), j, "");
+		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, j, c64(g, p.n - 1), ""), c64(g, p.n - 1), j, "");
+		break;
+	case REF_IX_WRAP:
+		j = LLVMBuildSRem(g->b, LLVMBuildNSWAdd(g->b, LLVMBuildSRem(g->b, j, n, ""), n, ""), n, "");
+		break;
+	case REF_IX_NEG:
+		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, j, c64(g, 0), ""), LLVMBuildAdd(g->b, j, n, ""), j, "");
+		/* fallthrough */
+	default:
+		/* unsigned: a negative index is out of range too */
+		bad = LLVMBuildICmp(g->b, LLVMIntUGE, j, n, "");
+		e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
+		LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildShl(g->b, LLVMBuildZExt(g->b, bad, g->i32, ""), c32(g, 1), ""), ""),
+		               g->err);
+		j = LLVMBuildSelect(g->b, bad, c64(g, 0), j, "");
+		break;
+	}
+	doff = add64(g, doff, LLVMBuildNSWMul(g->b, j, c64(g, p.astride), ""));
+	st(g, r.p, c->odt, ooff, ld(g, c->a[0].p, c->adt[0], doff));
+	for (int k = c->orank - 1; k >= 0; k--)
+		loop_close(g, &l[k]);
 	return r;
 }
 
@@ -2874,8 +2952,11 @@ call(G *g, Scope *s, NodeId n)
 	case OP_WHERE:
 		return ewise(g, &c, 3, ew_where, &e);
 	case OP_ERF:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		if (isint(e.dt))
 			break;
+		return ewise(g, &c, 1, ew_more, &e);
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
 		return ewise(g, &c, 1, ew_more, &e);
 	case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
 		if (e.dt == DT_BOOL && nd->op != OP_LOGICAL_NOT)
@@ -2905,6 +2986,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_EINSUM: return einsum(g, &c);
 	case OP_NN_BATCH_NORM: return batch_norm(g, &c);
 	case OP_STRIDED_SLICE: return slice(g, &c);
+	case OP_TAKE: case OP_GATHER: return take(g, &c);
 	case OP_CONCATENATE: return concat(g, &c);
 	case OP_QNN_CONCATENATE: return qconcat(g, &c);
 	case OP_SPLIT: return split(g, &c);

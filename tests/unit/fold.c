@@ -777,6 +777,29 @@ test_movement(void)
 	s = call(OP_SPLIT, A(mk(DT_INT32, 2, S(2, 4), ten)), 1, "indices_or_sections", "2", "axis", "1", NULL);
 	check(fold(ir_getitem(M, s, 1, noloc)), DT_INT32, 4, V(2, 3, 6, 7), "split along axis 1");
 	refused(fold(s), "a split itself (a tuple) does not fold to one constant");
+	/* take from the shape [1, 3, 224, 224] (int64), as the ONNX importer
+	** folds Shape -> Gather: index -1 wraps to 224, clips to 1 */
+	c = call(OP_TAKE, A(mk(DT_INT64, 1, S(4), V(1, 3, 224, 224)), sc(DT_INT64, -1)), 2, "axis", "0", "mode",
+	         "\"wrap\"", NULL);
+	check(fold(c), DT_INT64, 1, V(224), "take, wrap mode: -1 is the last");
+	c = call(OP_TAKE, A(mk(DT_INT64, 1, S(4), V(1, 3, 224, 224)), mk(DT_INT32, 1, S(3), V(-1, 2, 9))), 2,
+	         "axis", "0", NULL);
+	check(fold(c), DT_INT64, 3, V(1, 224, 224), "take, clip mode: -1 clips to 0, 9 to 3");
+	/* (2, 3) 1..6 along axis 1 with [[2, 0]]: [[[3, 1]], [[6, 4]]]; flattened, [5, 0]: [6, 1] */
+	c = call(OP_TAKE, A(mk(DT_INT32, 2, S(2, 3), six), mk(DT_INT64, 2, S(1, 2), V(2, 0))), 2, "axis", "1", NULL);
+	check(fold(c), DT_INT32, 4, V(3, 1, 6, 4), "take along axis 1");
+	c = call(OP_TAKE, A(mk(DT_INT32, 2, S(2, 3), six), mk(DT_INT64, 1, S(2), V(5, 0))), 2, NULL);
+	check(fold(c), DT_INT32, 2, V(6, 1), "take from the flattened data");
+	c = call(OP_TAKE, A(mk(DT_INT32, 1, S(3), six), sc(DT_INT64, 3)), 2, "axis", "0", "mode", "\"fast\"", NULL);
+	refused(fold(c), "take in fast mode with an index out of range is not folded");
+
+	/* gather of (2, 3) 1..6 along axis 1 by [[2, -1], [0, -3]]: [[3, 3], [4, 4]] */
+	c = call(OP_GATHER, A(mk(DT_INT32, 2, S(2, 3), six), mk(DT_INT64, 2, S(2, 2), V(2, -1, 0, -3))), 2, "axis",
+	         "1", NULL);
+	check(fold(c), DT_INT32, 4, V(3, 3, 4, 4), "gather along axis 1, negative indices from the end");
+	c = call(OP_GATHER, A(mk(DT_INT32, 1, S(3), six), mk(DT_INT64, 1, S(1), V(-4))), 2, "axis", "0", NULL);
+	refused(fold(c), "gather with an index out of range is not folded");
+
 	/* a getitem of a tuple of constants */
 	check(fold(ir_getitem(M, ir_tuple(M, A(sc(DT_INT8, 1), sc(DT_INT8, 2)), 2, noloc), 1, noloc)), DT_INT8, 1,
 	      V(2), "tuple_get_item of a tuple");
