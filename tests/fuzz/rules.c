@@ -82,7 +82,7 @@ static const Ruleset *
 compiled(const char *cc, const char *cpath)
 {
 	static int k;
-	char so[256], cmd[2048], name[128] = "", line[512];
+	char so[300], cmd[2048], name[128] = "", line[512];
 	FILE *c = fopen(cpath, "r");
 	void *h;
 
@@ -92,8 +92,8 @@ compiled(const char *cc, const char *cpath)
 			break;
 	fclose(c);
 	FZ_CHECK(name[0], "the emitted C defines no Ruleset");
-	snprintf(so, sizeof so, "%s.%d.so", cpath, k++);
-	snprintf(cmd, sizeof cmd, "%s -shared -fPIC -o %s %s", cc, so, cpath);
+	snprintf(so, sizeof so, "%.256s.%d.so", cpath, k++);
+	snprintf(cmd, sizeof cmd, "%.1000s -shared -fPIC -o %s %s", cc, so, cpath);
 	FZ_CHECK(system(cmd) == 0, "the C graftc emitted does not compile");
 	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
 	if (!h)

@@ -849,8 +849,8 @@ runtest(const char *dir, const char *name)
 			*nl = 0;
 		done[b] = 1;
 		got[b] = line[0];
-		snprintf(notes[b], sizeof notes[b], "%s", line + 4);
-		snprintf(whys[b], sizeof whys[b], "%s", tab + 1);
+		snprintf(notes[b], sizeof notes[b], "%.*s", (int)sizeof notes[b] - 1, line + 4);
+		snprintf(whys[b], sizeof whys[b], "%.*s", (int)sizeof whys[b] - 1, tab + 1);
 	}
 	free(line);
 	fclose(in);
