@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "onnxi.h"
+#include "ref.h"
 
 enum { MAXD = IR_MAXDIMS };     /* the largest rank handled */
 
@@ -267,6 +268,17 @@ isconst(Imp *im, NodeId n)
 	return n && im->m->nodes[n].kind == NK_CONST && ir_node_const(im->m, n)->data;
 }
 
+/* konst: n if it is a constant with data, else the constant it folds to
+** when it is computed from constants alone (exact folding, ref_fold),
+** else 0 */
+static NodeId
+konst(Imp *im, NodeId n)
+{
+	if (!n || isconst(im, n))
+		return n;
+	return im->m->nodes[n].kind == NK_CALL ? ref_fold(im->m, n) : 0;
+}
+
 /* elem: element i of constant n as a double */
 static double
 elem(Imp *im, NodeId n, int64_t i)
@@ -290,17 +302,31 @@ elem(Imp *im, NodeId n, int64_t i)
 	}
 }
 
+/* cscalar: the value of input k (the what), a constant scalar (of any
+** shape of one element), into *v; 0 or -1 after reporting */
+static int
+cscalar(Imp *im, const NodeId *in, int k, const char *what, double *v)
+{
+	NodeId c = konst(im, in[k]);
+	if (!c || ir_type_numel(im->m, im->m->nodes[c].type) != 1) {
+		onnx_needconst(im, in[k]);
+		return onnx_err(im, "input %d ('%s', the %s) must be a constant scalar", k, im->nd->input[k], what);
+	}
+	*v = elem(im, c, 0);
+	return 0;
+}
+
 /* cints: the values of constant integer input k (named what) into
 ** v[0..max), their count into *n; 0 or -1 */
 static int
 cints(Imp *im, const NodeId *in, int k, const char *what, int64_t *v, int max, int *n)
 {
-	NodeId c = in[k];
+	NodeId c = konst(im, in[k]);
 	int64_t cnt;
 	const unsigned char *p;
 
-	if (!isconst(im, c)) {
-		onnx_needconst(im, c);
+	if (!c) {
+		onnx_needconst(im, in[k]);
 		return onnx_err(im, "input %d ('%s', the %s) must be a constant: graft has no dynamic shapes", k,
 		                im->nd->input[k], what);
 	}
@@ -439,6 +465,19 @@ static int neg(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { retu
 static int expop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_EXP, in, out); }
 static int tanhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_TANH, in, out); }
 static int floorop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_FLOOR, in, out); }
+/* Cos, Sin, Tan, Acos, Asin, Atan, Cosh, Sinh, Acosh, Asinh, Atanh -> their
+** Relay ops (the C library's functions) */
+static int cosop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_COS, in, out); }
+static int sinop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SIN, in, out); }
+static int tanop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_TAN, in, out); }
+static int acosop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ACOS, in, out); }
+static int asinop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ASIN, in, out); }
+static int atanop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ATAN, in, out); }
+static int coshop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_COSH, in, out); }
+static int sinhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SINH, in, out); }
+static int acoshop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ACOSH, in, out); }
+static int asinhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ASINH, in, out); }
+static int atanhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ATANH, in, out); }
 static int ceilop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_CEIL, in, out); }
 /* Pow: the exponent may be of another dtype than the base, whose dtype the
 ** result has: it is cast to it (Relay's power takes one dtype) */
@@ -705,11 +744,8 @@ clip(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		for (int k = 1; k < nin; k++) {
 			if (!in[k])
 				continue;
-			if (!isconst(im, in[k]) || ir_type_numel(im->m, im->m->nodes[in[k]].type) != 1) {
-				onnx_needconst(im, in[k]);
-				return onnx_err(im, "input %d ('%s') must be a constant scalar", k, im->nd->input[k]);
-			}
-			*(k == 1 ? &lo : &hi) = elem(im, in[k], 0);
+			if (cscalar(im, in, k, k == 1 ? "min" : "max", k == 1 ? &lo : &hi))
+				return -1;
 		}
 	}
 	/* absent bounds of an integer input: its dtype's range */
@@ -1017,18 +1053,16 @@ onehot(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	int64_t axis, depth;
 	int r = rank(im, in[0]);
 	DType it = dtype(im, in[0]);
+	double dd;
 	NodeId idx = in[0], w[3], ax;
 	AttrId at;
 	if (ai(im, "axis", -1, &axis) || normax(im, &axis, r + 1, "axis"))
 		return -1;
-	if (!isconst(im, in[1]) || ir_type_numel(im->m, im->m->nodes[in[1]].type) != 1) {
-		onnx_needconst(im, in[1]);
-		return onnx_err(im, "input 1 ('%s', the depth) must be a constant scalar: graft has no dynamic shapes",
-		                im->nd->input[1]);
-	}
+	if (cscalar(im, in, 1, "depth", &dd))
+		return -1;
 	if (ir_type_numel(im->m, im->m->nodes[in[2]].type) != 2)
 		return onnx_err(im, "input 2 ('%s', the values) must have 2 elements", im->nd->input[2]);
-	depth = (int64_t)elem(im, in[1], 0);
+	depth = (int64_t)dd;
 	if (depth < 1)
 		return onnx_err(im, "depth %lld is not positive", (long long)depth);
 	/* where(i < 0, i + depth, i) */
@@ -1208,14 +1242,9 @@ range(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	unsigned char *buf;
 	size_t sz = ir_dtype_bytes[dt];
 	static const char *const what[] = { "start", "limit", "delta" };
-	for (int k = 0; k < 3; k++) {
-		if (!isconst(im, in[k]) || ir_type_numel(im->m, im->m->nodes[in[k]].type) != 1) {
-			onnx_needconst(im, in[k]);
-			return onnx_err(im, "input %d ('%s', the %s) must be a constant scalar: graft has no dynamic shapes", k,
-			                im->nd->input[k], what[k]);
-		}
-		v[k] = elem(im, in[k], 0);
-	}
+	for (int k = 0; k < 3; k++)
+		if (cscalar(im, in, k, what[k], &v[k]))
+			return -1;
 	if (v[2] == 0)
 		return onnx_err(im, "delta is 0");
 	n = (int64_t)fmax(ceil((v[1] - v[0]) / v[2]), 0);
@@ -1589,6 +1618,149 @@ static int softmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { 
 static int logsoftmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return softmaxby(im, SM_LOG, in, out); }
 static int hardmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return softmaxby(im, SM_HARD, in, out); }
 
+/* ---------------------------------------------------------------- indexing */
+
+/* fromend: index i counted from the end where negative, along a dim of n:
+** where(i < 0, i + n, i) (a constant folds) */
+static NodeId
+fromend(Imp *im, NodeId i, int64_t n)
+{
+	DType it = dtype(im, i);
+	NodeId w[3] = { mk2(im, OP_LESS, i, kscalar(im, it, 0)), mk2(im, OP_ADD, i, kscalar(im, it, (double)n)), i };
+	return w[0] && w[1] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0;
+}
+
+/* mktake: take(x, i, axis, mode "fast"): i in range, else a run-time error,
+** as ONNX's Gather */
+static NodeId
+mktake(Imp *im, NodeId x, NodeId i, int64_t axis)
+{
+	NodeId a[2] = { x, i };
+	AttrId at = ir_attr_defaults(im->m, OP_TAKE);
+	if (!x || !i)
+		return 0;
+	seti(im, OP_TAKE, at, "axis", axis);
+	sets(im, OP_TAKE, at, "mode", "fast");
+	return onnx_mk(im, OP_TAKE, a, 2, at);
+}
+
+/* Gather(data, indices; axis 0) -> take, negative indices counted from the
+** end (an index out of range is a run-time error) */
+static int
+gatherop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis;
+	if (ai(im, "axis", 0, &axis) || normax(im, &axis, rank(im, in[0]), "axis"))
+		return -1;
+	return (out[0] = mktake(im, in[0], fromend(im, in[1], onnx_dims(im, in[0])[axis]), axis)) ? 0 : -1;
+}
+
+/* GatherElements(data, indices; axis 0) -> gather (numpy's
+** take_along_axis, negative indices from the end) */
+static int
+gatherelements(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis;
+	AttrId at;
+	if (ai(im, "axis", 0, &axis) || normax(im, &axis, rank(im, in[0]), "axis"))
+		return -1;
+	at = ir_attr_defaults(im->m, OP_GATHER);
+	seti(im, OP_GATHER, at, "axis", axis);
+	return (out[0] = onnx_mk(im, OP_GATHER, in, 2, at)) ? 0 : -1;
+}
+
+/* nll: NegativeLogLikelihoodLoss of log-probabilities x (N, C, d...) at
+** targets t (N, d...), class weights w (C) or 0, per the node's
+** reduction ("mean", "sum", "none") and ignore_index: the loss of each
+** element -x[n, t, d] * w[t] (0 where t is ignore_index), summed, or
+** summed and divided by the sum of the weights taken */
+static NodeId
+nll(Imp *im, NodeId x, NodeId t, NodeId w)
+{
+	char red[8];
+	int64_t ii = 0, one = 1;
+	int r = rank(im, x), hasii = attr(im, "ignore_index") != NULL;
+	DType dt = dtype(im, x), it = dtype(im, t);
+	NodeId keep = 0, ts = t, g, wt = 0, loss;
+	AttrId at;
+
+	if (as(im, "reduction", "mean", red, sizeof red) || ai(im, "ignore_index", 0, &ii))
+		return 0;
+	if (strcmp(red, "mean") != 0 && strcmp(red, "sum") != 0 && strcmp(red, "none") != 0) {
+		onnx_err(im, "reduction '%s' is not mean, sum or none", red);
+		return 0;
+	}
+	if (r < 2 || rank(im, t) != r - 1) {
+		onnx_err(im, "the input must have rank 2 or more (N, C, ...) and the target one less, not %d and %d", r,
+		         rank(im, t));
+		return 0;
+	}
+	if (hasii) {
+		/* an ignored target takes class 0, then counts for nothing */
+		NodeId w3[3];
+		keep = mk2(im, OP_NOT_EQUAL, t, kscalar(im, it, (double)ii));
+		w3[0] = keep;
+		w3[1] = t;
+		w3[2] = kscalar(im, it, 0);
+		if (!keep || !(ts = onnx_mk(im, OP_WHERE, w3, 3, 0)))
+			return 0;
+	}
+	at = ir_attr_defaults(im->m, OP_EXPAND_DIMS);
+	seti(im, OP_EXPAND_DIMS, at, "axis", 1);
+	{
+		NodeId a[2] = { x, onnx_mk(im, OP_EXPAND_DIMS, &ts, 1, at) };
+		AttrId ga = ir_attr_defaults(im->m, OP_GATHER), sa = ir_attr_defaults(im->m, OP_SQUEEZE);
+		if (!a[1])
+			return 0;
+		seti(im, OP_GATHER, ga, "axis", 1);
+		setints(im, OP_SQUEEZE, sa, "axis", &one, 1);
+		if (!(g = onnx_mk(im, OP_GATHER, a, 2, ga)) || !(g = onnx_mk(im, OP_SQUEEZE, &g, 1, sa)))
+			return 0;
+	}
+	if (w)
+		wt = mktake(im, w, ts, 0);
+	if (keep) {
+		NodeId w3[3] = { keep, wt ? wt : kscalar(im, dt, 1), kscalar(im, dt, 0) };
+		wt = onnx_mk(im, OP_WHERE, w3, 3, 0);
+	}
+	loss = un(im, OP_NEGATIVE, g);
+	if (wt)
+		loss = mk2(im, OP_MULTIPLY, loss, wt);
+	if (!loss || strcmp(red, "none") == 0)
+		return loss;
+	loss = mkreduce(im, OP_SUM, loss, NULL, 0, 0);
+	if (strcmp(red, "sum") == 0)
+		return loss;
+	if (!wt)
+		return mk2(im, OP_DIVIDE, loss, kscalar(im, dt, (double)prod(im, t, 0, r - 1)));
+	/* the weights taken, broadcast to the targets' shape, summed */
+	wt = mk2(im, OP_MULTIPLY, wt, mk2(im, OP_EQUAL, t, t) ? mkcast(im, mk2(im, OP_EQUAL, t, t), dt) : 0);
+	return mk2(im, OP_DIVIDE, loss, mkreduce(im, OP_SUM, wt, NULL, 0, 0));
+}
+
+/* NegativeLogLikelihoodLoss(input, target, weight) */
+static int
+nllloss(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	return (out[0] = nll(im, in[0], in[1], nin > 2 ? in[2] : 0)) ? 0 : -1;
+}
+
+/* SoftmaxCrossEntropyLoss(scores, labels, weights): the loss of
+** LogSoftmax(scores) along axis 1, and the log-probabilities as the
+** second output when asked for */
+static int
+sceloss(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId lp;
+	if (rank(im, in[0]) < 2)
+		return onnx_err(im, "the scores must have rank 2 or more (N, C, ...), not %d", rank(im, in[0]));
+	if (!(lp = smax(im, SM_LOG, in[0], 1)))
+		return -1;
+	if (nout > 1)
+		out[1] = lp;
+	return (out[0] = nll(im, lp, in[1], nin > 2 ? in[2] : 0)) ? 0 : -1;
+}
+
 /* ---------------------------------------------------------------- normalizations */
 
 /* normalize: (x - mean) / sqrt(var + eps) over axes ax[0..n) (keepdims),
@@ -1907,11 +2079,10 @@ pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		if (nin > 3 && in[3])
 			return onnx_err(im, "input 'axes' is not supported");
 		if (nin > 2 && in[2]) {
-			if (!isconst(im, in[2]) || ir_type_numel(im->m, im->m->nodes[in[2]].type) != 1) {
-				onnx_needconst(im, in[2]);
-				return onnx_err(im, "input 2 ('%s', the value) must be a constant scalar", im->nd->input[2]);
-			}
-			v = kscalar(im, dtype(im, in[0]), elem(im, in[2], 0));
+			double pv;
+			if (cscalar(im, in, 2, "value", &pv))
+				return -1;
+			v = kscalar(im, dtype(im, in[0]), pv);
 		} else {
 			v = kscalar(im, dtype(im, in[0]), 0);
 		}
@@ -2382,10 +2553,16 @@ matmulinteger(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 /* ORDER by name (strcmp): onnx_op_find searches it by halves */
 const OpEntry onnx_ops[] = {
 	{ "Abs", 1, 1, 1, 1, absop },
+	{ "Acos", 1, 1, 1, 1, acosop },
+	{ "Acosh", 1, 1, 1, 1, acoshop },
 	{ "Add", 2, 2, 1, 1, add },
 	{ "And", 2, 2, 1, 1, andop },
 	{ "ArgMax", 1, 1, 1, 1, argmax },
 	{ "ArgMin", 1, 1, 1, 1, argmin },
+	{ "Asin", 1, 1, 1, 1, asinop },
+	{ "Asinh", 1, 1, 1, 1, asinhop },
+	{ "Atan", 1, 1, 1, 1, atanop },
+	{ "Atanh", 1, 1, 1, 1, atanhop },
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
 	{ "BatchNormalization", 5, 5, 1, 5, batchnorm },
 	{ "Cast", 1, 1, 1, 1, cast },
@@ -2398,6 +2575,8 @@ const OpEntry onnx_ops[] = {
 	{ "ConstantOfShape", 1, 1, 1, 1, constantofshape },
 	{ "Conv", 2, 3, 1, 1, conv },
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
+	{ "Cos", 1, 1, 1, 1, cosop },
+	{ "Cosh", 1, 1, 1, 1, coshop },
 	{ "DepthToSpace", 1, 1, 1, 1, depthtospace },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
@@ -2410,6 +2589,8 @@ const OpEntry onnx_ops[] = {
 	{ "EyeLike", 1, 1, 1, 1, eyelike },
 	{ "Flatten", 1, 1, 1, 1, flatten },
 	{ "Floor", 1, 1, 1, 1, floorop },
+	{ "Gather", 2, 2, 1, 1, gatherop },
+	{ "GatherElements", 2, 2, 1, 1, gatherelements },
 	{ "Gemm", 2, 3, 1, 1, gemm },
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
 	{ "Greater", 2, 2, 1, 1, greater },
@@ -2436,6 +2617,7 @@ const OpEntry onnx_ops[] = {
 	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
+	{ "NegativeLogLikelihoodLoss", 2, 3, 1, 1, nllloss },
 	{ "Not", 1, 1, 1, 1, notop },
 	{ "OneHot", 3, 3, 1, 1, onehot },
 	{ "Or", 2, 2, 1, 1, orop },
@@ -2465,9 +2647,12 @@ const OpEntry onnx_ops[] = {
 	{ "Shrink", 1, 1, 1, 1, shrink },
 	{ "Sigmoid", 1, 1, 1, 1, sigm },
 	{ "Sign", 1, 1, 1, 1, signop },
+	{ "Sin", 1, 1, 1, 1, sinop },
+	{ "Sinh", 1, 1, 1, 1, sinhop },
 	{ "Size", 1, 1, 1, 1, size },
 	{ "Slice", 1, 5, 1, 1, slice },
 	{ "Softmax", 1, 1, 1, 1, softmax },
+	{ "SoftmaxCrossEntropyLoss", 2, 3, 1, 2, sceloss },
 	{ "Softplus", 1, 1, 1, 1, softplus },
 	{ "Softsign", 1, 1, 1, 1, softsign },
 	{ "SpaceToDepth", 1, 1, 1, 1, spacetodepth },
@@ -2476,6 +2661,7 @@ const OpEntry onnx_ops[] = {
 	{ "Squeeze", 1, 2, 1, 1, squeeze },
 	{ "Sub", 2, 2, 1, 1, sub },
 	{ "Sum", 1, ONNX_MAXIN, 1, 1, sumop },
+	{ "Tan", 1, 1, 1, 1, tanop },
 	{ "Tanh", 1, 1, 1, 1, tanhop },
 	{ "ThresholdedRelu", 1, 1, 1, 1, thresholdedrelu },
 	{ "Tile", 2, 2, 1, 1, tile },
