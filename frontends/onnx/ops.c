@@ -1761,6 +1761,300 @@ sceloss(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = nll(im, lp, in[1], nin > 2 ? in[2] : 0)) ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- resizing */
+
+/* cvals: the values of constant input k (the what; folded if computed from
+** constants) as doubles into v[0..max), their count into *n; 0 or -1 */
+static int
+cvals(Imp *im, const NodeId *in, int k, const char *what, double *v, int max, int *n)
+{
+	NodeId c = konst(im, in[k]);
+	int64_t cnt;
+	if (!c) {
+		onnx_needconst(im, in[k]);
+		return onnx_err(im, "input %d ('%s', the %s) must be a constant", k, im->nd->input[k], what);
+	}
+	if ((cnt = ir_type_numel(im->m, im->m->nodes[c].type)) > max)
+		return onnx_err(im, "input %d ('%s', the %s) has %lld values, more than %d", k, im->nd->input[k], what,
+		                (long long)cnt, max);
+	for (int64_t i = 0; i < cnt; i++)
+		v[i] = elem(im, c, i);
+	*n = (int)cnt;
+	return 0;
+}
+
+/* How Resize maps an output coordinate to the input's and weighs the
+** input's elements around it (ONNX's Resize, as its reference computes
+** it: onnx/reference/ops/op_resize.py). */
+enum { RS_NEAREST, RS_LINEAR, RS_CUBIC };
+enum { RZ_TAPS = 4 };
+
+typedef struct Rsz {
+	int mode;               /* RS_* */
+	char coord[32];         /* coordinate_transformation_mode */
+	char nearest[32];       /* nearest_mode */
+	double a;               /* cubic_coeff_a */
+	int exclude;            /* exclude_outside */
+	double extrap;          /* extrapolation_value */
+} Rsz;
+
+/* rztaps: for output j of an axis of n inputs and out outputs (scale, the
+** float scale; roi0, roi1 the axis's region for tf_crop_and_resize), the
+** ntaps input indices (clamped) and weights into idx[], w[]; returns the
+** number of taps, or 0 where the point lies outside the region (the
+** extrapolation value) */
+static int
+rztaps(const Rsz *z, int64_t n, int64_t out, double scale, double roi0, double roi1, int64_t j, int64_t *idx,
+       double *w)
+{
+	double x, ow = scale * (double)n, ratio, c[RZ_TAPS];
+	int64_t nt, base;
+	const char *m = z->coord;
+
+	if (strcmp(m, "align_corners") == 0)
+		x = ow == 1 ? 0 : (double)j * (double)(n - 1) / (ow - 1);
+	else if (strcmp(m, "asymmetric") == 0)
+		x = (double)j / scale;
+	else if (strcmp(m, "tf_crop_and_resize") == 0) {
+		x = out == 1 ? (roi1 - roi0) * (double)(n - 1) / 2 : (double)j * (roi1 - roi0) * (double)(n - 1) / (double)(out - 1);
+		x += roi0 * (double)(n - 1);
+		if (x < 0 || x > (double)(n - 1))
+			return 0;
+	} else if (strcmp(m, "pytorch_half_pixel") == 0)
+		x = ow == 1 ? -0.5 : ((double)j + 0.5) / scale - 0.5;
+	else if (strcmp(m, "tf_half_pixel_for_nn") == 0)
+		x = ((double)j + 0.5) / scale;
+	else if (strcmp(m, "half_pixel_symmetric") == 0) {
+		double adj = (double)out / ow, center = (double)n / 2;
+		x = center * (1 - adj) + ((double)j + 0.5) / scale - 0.5;
+	} else
+		x = ((double)j + 0.5) / scale - 0.5;   /* half_pixel */
+	ratio = x == floor(x) ? 1 : x - floor(x);
+	switch (z->mode) {
+	case RS_NEAREST:
+		nt = 2;
+		if (ratio == 1)
+			c[0] = 0, c[1] = 1;
+		else if (strcmp(z->nearest, "round_prefer_ceil") == 0)
+			c[0] = ratio < 0.5, c[1] = ratio >= 0.5;
+		else if (strcmp(z->nearest, "floor") == 0)
+			c[0] = 1, c[1] = 0;
+		else if (strcmp(z->nearest, "ceil") == 0)
+			c[0] = 0, c[1] = 1;
+		else
+			c[0] = ratio <= 0.5, c[1] = ratio > 0.5;
+		break;
+	case RS_LINEAR:
+		nt = 2;
+		c[0] = 1 - ratio;
+		c[1] = ratio;
+		break;
+	default: {
+		double a = z->a, r1 = ratio + 1, s = 1 - ratio, s1 = s + 1;
+		nt = 4;
+		c[0] = ((a * r1 - 5 * a) * r1 + 8 * a) * r1 - 4 * a;
+		c[1] = ((a + 2) * ratio - (a + 3)) * ratio * ratio + 1;
+		c[2] = ((a + 2) * s - (a + 3)) * s * s + 1;
+		c[3] = ((a * s1 - 5 * a) * s1 + 8 * a) * s1 - 4 * a;
+		break;
+	}
+	}
+	/* the nt indices nearest x, ties to the smaller: floor(x) - nt/2 + 1
+	** on (the reference's neighbours; x integral counts as ratio 1) */
+	base = (int64_t)floor(x) - nt / 2 + (ratio == 1 ? 0 : 1);
+	if (z->exclude) {
+		double sum = 0;
+		for (int64_t t = 0; t < nt; t++) {
+			if (base + t < 0 || base + t >= n)
+				c[t] = 0;
+			sum += c[t];
+		}
+		for (int64_t t = 0; t < nt; t++)
+			c[t] /= sum;
+	}
+	for (int64_t t = 0; t < nt; t++) {
+		int64_t i = base + t;
+		idx[t] = i < 0 ? 0 : i >= n ? n - 1 : i;
+		w[t] = c[t];
+	}
+	return (int)nt;
+}
+
+/* rzaxis: x resized along axis to out elements: the sum over taps of
+** take(x, the tap's indices) times its weights, the extrapolation value
+** where a point is outside the region */
+static NodeId
+rzaxis(Imp *im, const Rsz *z, NodeId x, int axis, int64_t out, double scale, double roi0, double roi1)
+{
+	int r = rank(im, x), nt = 0;
+	int64_t n = onnx_dims(im, x)[axis], d[MAXD], *idx, ti[RZ_TAPS];
+	double *w, tw[RZ_TAPS];
+	unsigned char *in = NULL;
+	int anyout = 0, trivial = out == n;
+	DType dt = dtype(im, x);
+	NodeId y = 0;
+
+	if (out < 0 || !ir_tensor_fits(out * RZ_TAPS, DT_INT64))
+		return onnx_err(im, "an output of %lld elements along axis %d is more than graft's limit", (long long)out,
+		                axis), 0;
+	idx = ir_xcalloc((size_t)(out * RZ_TAPS) + 1, sizeof *idx);
+	w = ir_xcalloc((size_t)(out * RZ_TAPS) + 1, sizeof *w);
+	in = ir_xcalloc((size_t)out + 1, 1);
+	for (int64_t j = 0; j < out; j++) {
+		int k = rztaps(z, n, out, scale, roi0, roi1, j, ti, tw);
+		in[j] = k > 0;
+		anyout |= !k;
+		nt = k > nt ? k : nt;
+		for (int t = 0; t < k; t++) {
+			idx[t * out + j] = ti[t];
+			w[t * out + j] = tw[t];
+			trivial &= tw[t] == (ti[t] == j);
+		}
+	}
+	if (trivial && !anyout) {
+		y = x;
+		goto done;
+	}
+	for (int i = 0; i < r; i++)
+		d[i] = i == axis ? out : 1;
+	for (int t = 0; t < nt; t++) {
+		NodeId tk, wt;
+		int zero = 1, one = 1;
+		void *wd = ir_xmalloc((size_t)out * ir_dtype_bytes[dt] + 1);
+		for (int64_t j = 0; j < out; j++) {
+			NodeId e = kscalar(im, dt, w[t * out + j]);
+			memcpy((char *)wd + (size_t)j * ir_dtype_bytes[dt], ir_node_const(im->m, e)->data, ir_dtype_bytes[dt]);
+			zero &= w[t * out + j] == 0;
+			one &= w[t * out + j] == 1;
+		}
+		if (zero) {
+			free(wd);
+			continue;
+		}
+		tk = mktake(im, x, kconst(im, DT_INT64, 1, &out, idx + t * out), axis);
+		wt = one ? tk : mk2(im, OP_MULTIPLY, tk, kconst(im, dt, r, d, wd));
+		free(wd);
+		y = y ? mk2(im, OP_ADD, y, wt) : wt;
+		if (!y)
+			goto done;
+	}
+	if (!y)         /* every weight zero: every point outside */
+		y = mktake(im, x, kconst(im, DT_INT64, 1, &out, idx), axis);
+	if (anyout && y) {
+		NodeId w3[3] = { kconst(im, DT_BOOL, r, d, in), y, kscalar(im, dt, z->extrap) };
+		y = onnx_mk(im, OP_WHERE, w3, 3, 0);
+	}
+done:
+	free(idx);
+	free(w);
+	free(in);
+	return y;
+}
+
+/* Resize(X, roi, scales, sizes) (opset 10: X, scales) and Upsample(X,
+** scales) (scales an attribute before opset 9): resized along each axis
+** whose size or scale is not 1, in turn (rzaxis).  Opset 10 and Upsample
+** map coordinates as asymmetric, nearest by floor. */
+static int
+resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	Rsz z;
+	char mode[16];
+	int r = rank(im, in[0]), ns = 0, nz = 0, nroi = 0, naxes = -1, up = strcmp(im->nd->op_type, "Upsample") == 0;
+	int64_t axes[MAXD], anti = 0, outd[MAXD];
+	double sc[MAXD], sz[MAXD], roi[2 * MAXD], scale[MAXD];
+	NodeId x = in[0];
+	char pol[16];
+
+	memset(&z, 0, sizeof z);
+	if (as(im, "mode", "nearest", mode, sizeof mode) || aints(im, "axes", axes, MAXD, &naxes) ||
+	    ai(im, "antialias", 0, &anti) || af(im, "cubic_coeff_a", -0.75, &z.a) ||
+	    af(im, "extrapolation_value", 0, &z.extrap) || as(im, "keep_aspect_ratio_policy", "stretch", pol, sizeof pol))
+		return -1;
+	{
+		int64_t ex;
+		if (ai(im, "exclude_outside", 0, &ex))
+			return -1;
+		z.exclude = ex != 0;
+	}
+	if (up || im->opset < 11) {
+		strcpy(z.coord, "asymmetric");
+		strcpy(z.nearest, "floor");
+	} else if (as(im, "coordinate_transformation_mode", "half_pixel", z.coord, sizeof z.coord) ||
+	           as(im, "nearest_mode", "round_prefer_floor", z.nearest, sizeof z.nearest))
+		return -1;
+	z.mode = strcmp(mode, "nearest") == 0 ? RS_NEAREST : strcmp(mode, "linear") == 0 || strcmp(mode, "bilinear") == 0
+	         ? RS_LINEAR : strcmp(mode, "cubic") == 0 ? RS_CUBIC : -1;
+	if (z.mode < 0)
+		return onnx_err(im, "mode '%s' is not nearest, linear or cubic", mode);
+	if (anti)
+		return onnx_err(im, "antialias is not supported");
+	if (strcmp(pol, "stretch") != 0)
+		return onnx_err(im, "keep_aspect_ratio_policy '%s' is not supported (stretch is)", pol);
+	if (naxes < 0)
+		for (naxes = 0; naxes < r; naxes++)
+			axes[naxes] = naxes;
+	for (int i = 0; i < naxes; i++)
+		if (normax(im, &axes[i], r, "axis"))
+			return -1;
+	/* the scales, or the sizes */
+	if (up && im->opset < 9) {
+		int64_t dummy;
+		const OAttr *a = attr(im, "scales");
+		(void)dummy;
+		if (!a || !attyped(im, a, OA_FLOATS))
+			return onnx_err(im, "attribute 'scales' is required");
+		ns = (int)a->n_floats;
+		for (int i = 0; i < ns && i < MAXD; i++)
+			sc[i] = a->floats[i];
+	} else {
+		int ks = up || im->opset < 11 ? 1 : 2;
+		if (nin > ks && in[ks] && cvals(im, in, ks, "scales", sc, MAXD, &ns))
+			return -1;
+		if (!up && im->opset >= 11) {
+			if (nin > 1 && in[1] && cvals(im, in, 1, "roi", roi, 2 * MAXD, &nroi))
+				return -1;
+			if (nin > 3 && in[3] && cvals(im, in, 3, "sizes", sz, MAXD, &nz))
+				return -1;
+		}
+	}
+	if ((ns > 0) == (nz > 0))
+		return onnx_err(im, "exactly one of scales and sizes must be given");
+	if ((ns && ns != naxes) || (nz && nz != naxes))
+		return onnx_err(im, "%s has %d values for %d axes", ns ? "scales" : "sizes", ns ? ns : nz, naxes);
+	for (int i = 0; i < r; i++) {
+		outd[i] = onnx_dims(im, x)[i];
+		scale[i] = 1;
+	}
+	for (int i = 0; i < naxes; i++) {
+		int64_t a = axes[i], n = onnx_dims(im, x)[a];
+		if (ns) {
+			if (!(sc[i] > 0))
+				return onnx_err(im, "scale %g of axis %lld is not positive", sc[i], (long long)a);
+			scale[a] = (double)(float)sc[i];
+			outd[a] = (int64_t)floor(scale[a] * (double)n);
+		} else {
+			if (sz[i] < 0 || n == 0)
+				return onnx_err(im, "size %g of axis %lld is not possible", sz[i], (long long)a);
+			outd[a] = (int64_t)sz[i];
+			scale[a] = sz[i] / (double)n;
+		}
+	}
+	if (nroi && nroi != 2 * naxes && nroi != 2 * r)
+		return onnx_err(im, "roi has %d values, not %d", nroi, 2 * r);
+	for (int i = 0; i < r && x; i++) {
+		double r0 = 0, r1 = 1;
+		if (nroi == 2 * r) {
+			r0 = roi[i];
+			r1 = roi[r + i];
+		}
+		if (outd[i] == onnx_dims(im, x)[i] && scale[i] == 1 && strcmp(z.coord, "tf_crop_and_resize") != 0)
+			continue;
+		x = rzaxis(im, &z, x, i, outd[i], scale[i], r0, r1);
+	}
+	return (out[0] = x) ? 0 : -1;
+}
+
 /* ---------------------------------------------------------------- normalizations */
 
 /* normalize: (x - mean) / sqrt(var + eps) over axes ax[0..n) (keepdims),
@@ -2641,6 +2935,7 @@ const OpEntry onnx_ops[] = {
 	{ "ReduceSumSquare", 1, 2, 1, 1, reducesumsquare },
 	{ "Relu", 1, 1, 1, 1, relu },
 	{ "Reshape", 2, 2, 1, 1, reshape },
+	{ "Resize", 1, 4, 1, 1, resize },
 	{ "Round", 1, 1, 1, 1, roundop },
 	{ "Selu", 1, 1, 1, 1, selu },
 	{ "Shape", 1, 1, 1, 1, shape },
@@ -2668,6 +2963,7 @@ const OpEntry onnx_ops[] = {
 	{ "Transpose", 1, 1, 1, 1, transpose },
 	{ "Trilu", 1, 2, 1, 1, trilu },
 	{ "Unsqueeze", 1, 2, 1, 1, unsqueeze },
+	{ "Upsample", 1, 2, 1, 1, resize },
 	{ "Where", 3, 3, 1, 1, whereop },
 	{ "Xor", 2, 2, 1, 1, xorop },
 };
