@@ -432,6 +432,27 @@ mkcast(Imp *im, NodeId x, DType dt)
 	return onnx_mk(im, OP_CAST, &x, 1, at);
 }
 
+/* mktake: take(x, i, axis, mode "fast"): i in range, else a run-time error,
+** as ONNX's Gather */
+static NodeId
+mktake(Imp *im, NodeId x, NodeId i, int64_t axis)
+{
+	NodeId a[2] = { x, i };
+	AttrId at = ir_attr_defaults(im->m, OP_TAKE);
+	if (!x || !i)
+		return 0;
+	seti(im, OP_TAKE, at, "axis", axis);
+	sets(im, OP_TAKE, at, "mode", "fast");
+	return onnx_mk(im, OP_TAKE, a, 2, at);
+}
+
+/* takeconst: take(x, the constant indices idx[0..n), axis) */
+static NodeId
+takeconst(Imp *im, NodeId x, const int64_t *idx, int64_t n, int64_t axis)
+{
+	return mktake(im, x, kconst(im, DT_INT64, 1, &n, idx), axis);
+}
+
 /* mkconcat: concatenate of the tuple of parts[0..n) along axis */
 static NodeId
 mkconcat(Imp *im, const NodeId *parts, int n, int64_t axis)
@@ -1497,8 +1518,10 @@ slice(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		int64_t a = na >= 0 ? ax[i] : i, step = nsp >= 0 ? sp[i] : 1, lo = st[i], hi = en[i];
 		if (normax(im, &a, r, "axis"))
 			return -1;
-		if (step <= 0)
-			return onnx_err(im, "step %lld: graft takes positive steps", (long long)step);
+		if (step == 0)
+			return onnx_err(im, "step 0 on axis %lld", (long long)a);
+		if (step < 0)
+			continue;       /* below, as a take */
 		if (lo < 0)
 			lo += d[a];
 		if (hi < 0)
@@ -1513,7 +1536,26 @@ slice(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	setints(im, OP_STRIDED_SLICE, at, "begin", b, r);
 	setints(im, OP_STRIDED_SLICE, at, "end", e, r);
 	setints(im, OP_STRIDED_SLICE, at, "strides", s, r);
-	return (out[0] = onnx_mk(im, OP_STRIDED_SLICE, in, 1, at)) ? 0 : -1;
+	if (!(out[0] = onnx_mk(im, OP_STRIDED_SLICE, in, 1, at)))
+		return -1;
+	/* a negative step: the indices from the start (clamped to [0, n - 1])
+	   down to above the end (clamped to [-1, n - 1]), as a take */
+	for (int i = 0; i < ns && out[0]; i++) {
+		int64_t a = na >= 0 ? ax[i] : i, step = nsp >= 0 ? sp[i] : 1, lo = st[i], hi = en[i], n = 0, *idx;
+		if (step > 0)
+			continue;
+		normax(im, &a, r, "axis");
+		lo = lo < 0 ? lo + d[a] : lo;
+		hi = hi < 0 ? hi + d[a] : hi;
+		lo = lo < 0 ? -1 : lo > d[a] - 1 ? d[a] - 1 : lo;
+		hi = hi < -1 ? -1 : hi > d[a] - 1 ? d[a] - 1 : hi;
+		idx = ir_xmalloc((size_t)(lo > hi ? (lo - hi - step - 1) / -step : 0) * sizeof *idx + 8);
+		for (int64_t j = lo; j > hi; j += step)
+			idx[n++] = j;
+		out[0] = takeconst(im, out[0], idx, n, a);
+		free(idx);
+	}
+	return out[0] ? 0 : -1;
 }
 
 /* Squeeze(axes: attribute before 13, input from 13; none = every 1) */
@@ -1628,20 +1670,6 @@ fromend(Imp *im, NodeId i, int64_t n)
 	DType it = dtype(im, i);
 	NodeId w[3] = { mk2(im, OP_LESS, i, kscalar(im, it, 0)), mk2(im, OP_ADD, i, kscalar(im, it, (double)n)), i };
 	return w[0] && w[1] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0;
-}
-
-/* mktake: take(x, i, axis, mode "fast"): i in range, else a run-time error,
-** as ONNX's Gather */
-static NodeId
-mktake(Imp *im, NodeId x, NodeId i, int64_t axis)
-{
-	NodeId a[2] = { x, i };
-	AttrId at = ir_attr_defaults(im->m, OP_TAKE);
-	if (!x || !i)
-		return 0;
-	seti(im, OP_TAKE, at, "axis", axis);
-	sets(im, OP_TAKE, at, "mode", "fast");
-	return onnx_mk(im, OP_TAKE, a, 2, at);
 }
 
 /* Gather(data, indices; axis 0) -> take, negative indices counted from the
@@ -2344,6 +2372,44 @@ gap(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = onnx_mk(im, OP_NN_GLOBAL_AVG_POOL2D, in, 1, 0)) ? 0 : -1;
 }
 
+/* padtake: x padded by p (ONNX's begins then ends; negative crops) in
+** mode reflect (mirrored at the edge, the edge once), edge (the edge
+** repeated) or wrap (from the other end): a take of constant indices
+** along each axis padded */
+static NodeId
+padtake(Imp *im, NodeId x, const int64_t *p, const char *mode)
+{
+	int r = rank(im, x);
+	for (int i = 0; i < r && x; i++) {
+		int64_t n = onnx_dims(im, x)[i], b = p[i], e = p[i + r], m = n + b + e, *idx;
+		if (!b && !e)
+			continue;
+		if (n == 0 || m < 0 || !ir_tensor_fits(m, DT_INT64)) {
+			onnx_err(im, "pads (%lld, %lld) on axis %d of %lld elements", (long long)b, (long long)e, i, (long long)n);
+			return 0;
+		}
+		idx = ir_xmalloc((size_t)m * sizeof *idx + 8);
+		for (int64_t j = 0; j < m; j++) {
+			int64_t k = j - b;
+			if (mode[0] == 'e')
+				k = k < 0 ? 0 : k > n - 1 ? n - 1 : k;
+			else if (mode[0] == 'w')
+				k = ((k % n) + n) % n;
+			else if (n == 1)
+				k = 0;
+			else {
+				int64_t per = 2 * (n - 1);
+				k = ((k % per) + per) % per;
+				k = k < n ? k : per - k;
+			}
+			idx[j] = k;
+		}
+		x = takeconst(im, x, idx, m, i);
+		free(idx);
+	}
+	return x;
+}
+
 /* Pad(mode = constant; pads and value: attributes before 11, inputs from
 ** 11) -> nn.pad */
 static int
@@ -2359,8 +2425,9 @@ pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 
 	if (as(im, "mode", "constant", mode, sizeof mode))
 		return -1;
-	if (strcmp(mode, "constant") != 0)
-		return onnx_err(im, "mode '%s': graft pads with a constant only", mode);
+	if (strcmp(mode, "constant") != 0 && strcmp(mode, "reflect") != 0 && strcmp(mode, "edge") != 0 &&
+	    strcmp(mode, "wrap") != 0)
+		return onnx_err(im, "mode '%s' is not constant, reflect, edge or wrap", mode);
 	if (im->opset < 11) {
 		if (aints(im, "pads", p, 2 * MAXD, &n) || af(im, "value", 0, &value))
 			return -1;
@@ -2370,8 +2437,23 @@ pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			return onnx_err(im, "input 'pads' is required from opset 11");
 		if (cints(im, in, 1, "pads", p, 2 * MAXD, &n))
 			return -1;
-		if (nin > 3 && in[3])
-			return onnx_err(im, "input 'axes' is not supported");
+		if (nin > 3 && in[3]) {
+			/* axes (opset 18): pads for those axes only */
+			int64_t ax[MAXD], q[2 * MAXD] = { 0 };
+			int na;
+			if (cints(im, in, 3, "axes", ax, MAXD, &na))
+				return -1;
+			if (n != 2 * na)
+				return onnx_err(im, "pads has %d values for %d axes", n, na);
+			for (int i = 0; i < na; i++) {
+				if (normax(im, &ax[i], r, "axis"))
+					return -1;
+				q[ax[i]] = p[i];
+				q[ax[i] + r] = p[na + i];
+			}
+			memcpy(p, q, sizeof q);
+			n = 2 * r;
+		}
 		if (nin > 2 && in[2]) {
 			double pv;
 			if (cscalar(im, in, 2, "value", &pv))
@@ -2383,9 +2465,11 @@ pad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	}
 	if (n != 2 * r)
 		return onnx_err(im, "pads has %d values for rank %d", n, r);
+	if (strcmp(mode, "constant") != 0)
+		return (out[0] = padtake(im, in[0], p, mode)) ? 0 : -1;
 	for (int i = 0; i < n; i++)
 		if (p[i] < 0)
-			return onnx_err(im, "negative pads are not supported");
+			return onnx_err(im, "negative pads are not supported in constant mode");
 	for (int i = 0; i < r; i++) {
 		int64_t pr[2] = { p[i], p[i + r] };
 		rows[i] = intsval(im, pr, 2);
