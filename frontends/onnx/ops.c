@@ -1789,6 +1789,412 @@ sceloss(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = nll(im, lp, in[1], nin > 2 ? in[2] : 0)) ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- constant indices */
+
+/* cidx: the values of integer input k (the what) that must be constant, as
+** int64 into a malloc'ed *v, their count into *n; 0 or -1 */
+static int
+cidx(Imp *im, const NodeId *in, int k, const char *what, int64_t **v, int64_t *n)
+{
+	NodeId c = konst(im, in[k]);
+	if (!c || !isconst(im, c)) {
+		onnx_needconst(im, in[k]);
+		return onnx_err(im, "input %d ('%s', the %s) must be a constant", k, im->nd->input[k], what);
+	}
+	*n = ir_type_numel(im->m, im->m->nodes[c].type);
+	*v = ir_xmalloc((size_t)*n * sizeof **v + 8);
+	for (int64_t i = 0; i < *n; i++)
+		(*v)[i] = (int64_t)elem(im, c, i);
+	return 0;
+}
+
+/* flatten1: x as a vector */
+static NodeId
+flatten1(Imp *im, NodeId x)
+{
+	int64_t n = ir_type_numel(im->m, im->m->nodes[x].type);
+	return x ? mkreshape(im, x, &n, 1) : 0;
+}
+
+/* scatterflat: data with the elements of upd (nu of them, row-major) written
+** at the flat positions to[] of data, combined by reduction ("none": the
+** last write wins; "add", "mul", "max", "min": with what is there), in the
+** order ONNX's reference writes them: one where per level of repeated
+** positions, each a take of upd at constant indices */
+static NodeId
+scatterflat(Imp *im, NodeId data, NodeId upd, const int64_t *to, int64_t nu, const char *red)
+{
+	int64_t nd = ir_type_numel(im->m, im->m->nodes[data].type);
+	int64_t *hits = ir_xcalloc((size_t)nd + 1, sizeof *hits), *src = ir_xmalloc((size_t)nd * sizeof *src + 8);
+	unsigned char *mask = ir_xmalloc((size_t)nd + 1);
+	int r = rank(im, data), none = strcmp(red, "none") == 0;
+	NodeId x = data, u = flatten1(im, upd);
+	OpId op = red[0] == 'a' ? OP_ADD : red[1] == 'u' ? OP_MULTIPLY : red[1] == 'a' ? OP_MAXIMUM : OP_MINIMUM;
+	int64_t levels = 0;
+
+	for (int64_t p = 0; p < nu; p++)
+		if (++hits[to[p]] > levels)
+			levels = hits[to[p]];
+	if (none)
+		levels = levels ? 1 : 0;
+	for (int64_t l = 0; l < levels && x && u; l++) {
+		int64_t seen;
+		NodeId w[3], v;
+		memset(mask, 0, (size_t)nd);
+		for (int64_t i = 0; i < nd; i++)
+			src[i] = 0;
+		/* level l: the (l + 1)-th write to each position (the last, for none) */
+		for (int64_t t = 0; t < nd; t++)
+			hits[t] = 0;
+		for (int64_t p = 0; p < nu; p++) {
+			seen = hits[to[p]]++;
+			if (none || seen == l) {
+				mask[to[p]] = 1;
+				src[to[p]] = p;
+			}
+		}
+		v = mktake(im, u, kconst(im, DT_INT64, r, onnx_dims(im, data), src), 0);
+		w[0] = kconst(im, DT_BOOL, r, onnx_dims(im, data), mask);
+		w[1] = none ? v : mk2(im, op, x, v);
+		w[2] = x;
+		x = w[1] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0;
+	}
+	free(hits);
+	free(src);
+	free(mask);
+	return x;
+}
+
+/* ScatterElements, Scatter(data, indices, updates; axis 0, reduction
+** none): indices constant; each update goes where its position, its axis
+** coordinate replaced by the index (negative from the end), is */
+static int
+scatterelements(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis, *ix, n, st[MAXD], ust[MAXD], *to;
+	int r = rank(im, in[0]);
+	const int64_t *d = onnx_dims(im, in[0]), *ud = onnx_dims(im, in[2]);
+	char red[8];
+	if (ai(im, "axis", 0, &axis) || normax(im, &axis, r, "axis") || as(im, "reduction", "none", red, sizeof red))
+		return -1;
+	if (strcmp(red, "none") && strcmp(red, "add") && strcmp(red, "mul") && strcmp(red, "max") && strcmp(red, "min"))
+		return onnx_err(im, "reduction '%s' is not none, add, mul, max or min", red);
+	if (rank(im, in[1]) != r || rank(im, in[2]) != r ||
+	    memcmp(onnx_dims(im, in[1]), ud, (size_t)r * sizeof *ud) != 0)
+		return onnx_err(im, "indices and updates must have the data's rank and one shape");
+	if (cidx(im, in, 1, "indices", &ix, &n))
+		return -1;
+	ref_strides(d, r, st);
+	ref_strides(ud, r, ust);
+	to = ir_xmalloc((size_t)n * sizeof *to + 8);
+	for (int64_t p = 0; p < n; p++) {
+		int64_t t = 0, rem = p, k = ix[p] < 0 ? ix[p] + d[axis] : ix[p];
+		if (k < 0 || k >= d[axis]) {
+			free(ix);
+			free(to);
+			return onnx_err(im, "index %lld is out of range for axis %lld of %lld", (long long)ix[p], (long long)axis,
+			                (long long)d[axis]);
+		}
+		for (int i = 0; i < r; i++) {
+			int64_t c = rem / ust[i];
+			rem %= ust[i];
+			t += (i == axis ? k : c) * st[i];
+		}
+		to[p] = t;
+	}
+	out[0] = scatterflat(im, in[0], in[2], to, n, red);
+	free(ix);
+	free(to);
+	return out[0] ? 0 : -1;
+}
+
+/* ndtargets: for index tuples ix (cnt of them, k values each) into the
+** first k dims of d (rank r), the flat offsets of the slices they name
+** (each of slice elements) into to[cnt * slice]; 0 or -1 */
+static int
+ndtargets(Imp *im, const int64_t *ix, int64_t cnt, int k, const int64_t *d, int r, int64_t *to)
+{
+	int64_t st[MAXD], slice = 1;
+	ref_strides(d, r, st);
+	for (int i = k; i < r; i++)
+		slice *= d[i];
+	for (int64_t q = 0; q < cnt; q++) {
+		int64_t base = 0;
+		for (int i = 0; i < k; i++) {
+			int64_t v = ix[q * k + i] < 0 ? ix[q * k + i] + d[i] : ix[q * k + i];
+			if (v < 0 || v >= d[i])
+				return onnx_err(im, "index %lld is out of range for axis %d of %lld", (long long)ix[q * k + i], i,
+				                (long long)d[i]);
+			base += v * st[i];
+		}
+		for (int64_t e = 0; e < slice; e++)
+			to[q * slice + e] = base + e;
+	}
+	return 0;
+}
+
+/* ScatterND(data, indices, updates; reduction none): indices constant,
+** (..., k), each tuple naming a slice of data's first k dims */
+static int
+scatternd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t *ix, n, *to, cnt, slice = 1;
+	int r = rank(im, in[0]), ri = rank(im, in[1]), k;
+	const int64_t *d = onnx_dims(im, in[0]);
+	char red[8];
+	if (as(im, "reduction", "none", red, sizeof red))
+		return -1;
+	if (strcmp(red, "none") && strcmp(red, "add") && strcmp(red, "mul") && strcmp(red, "max") && strcmp(red, "min"))
+		return onnx_err(im, "reduction '%s' is not none, add, mul, max or min", red);
+	if (ri < 1 || (k = (int)onnx_dims(im, in[1])[ri - 1]) > r || k < 1)
+		return onnx_err(im, "indices must end in a dim of 1 to the data's rank");
+	if (cidx(im, in, 1, "indices", &ix, &n))
+		return -1;
+	cnt = n / k;
+	for (int i = k; i < r; i++)
+		slice *= d[i];
+	if (ir_type_numel(im->m, im->m->nodes[in[2]].type) != cnt * slice) {
+		free(ix);
+		return onnx_err(im, "updates must have %lld elements", (long long)(cnt * slice));
+	}
+	to = ir_xmalloc((size_t)(cnt * slice) * sizeof *to + 8);
+	out[0] = ndtargets(im, ix, cnt, k, d, r, to) ? 0 : scatterflat(im, in[0], in[2], to, cnt * slice, red);
+	free(ix);
+	free(to);
+	return out[0] ? 0 : -1;
+}
+
+/* GatherND(data, indices; batch_dims 0): indices constant; a take of data
+** flattened over its first batch_dims + k dims, at the tuples' offsets */
+static int
+gathernd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t bd, *ix, n, cnt, lead = 1, nb = 1, od[MAXD], fd[MAXD], *flat, *tup;
+	int r = rank(im, in[0]), ri = rank(im, in[1]), k, no = 0;
+	const int64_t *d = onnx_dims(im, in[0]), *id = onnx_dims(im, in[1]);
+	NodeId x;
+	if (ai(im, "batch_dims", 0, &bd))
+		return -1;
+	if (ri < 1 || bd < 0 || bd >= ri || (k = (int)id[ri - 1]) < 1 || bd + k > r)
+		return onnx_err(im, "indices (rank %d, last dim %lld) do not fit data of rank %d with batch_dims %lld", ri,
+		                ri ? (long long)id[ri - 1] : 0LL, r, (long long)bd);
+	for (int i = 0; i < bd; i++) {
+		if (id[i] != d[i])
+			return onnx_err(im, "the batch dims of indices and data differ");
+		nb *= d[i];
+	}
+	if (cidx(im, in, 1, "indices", &ix, &n))
+		return -1;
+	cnt = n / k;
+	/* tuples with the batch coordinates in front: (batch..., index...) */
+	tup = ir_xmalloc((size_t)(cnt * (bd + k)) * sizeof *tup + 8);
+	for (int64_t q = 0; q < cnt; q++) {
+		int64_t b = q / (cnt / (nb ? nb : 1));
+		for (int64_t i = bd - 1; i >= 0; i--) {
+			tup[q * (bd + k) + i] = b % d[i];
+			b /= d[i];
+		}
+		memcpy(tup + q * (bd + k) + bd, ix + q * k, (size_t)k * sizeof *ix);
+	}
+	for (int i = 0; i < bd + k; i++)
+		lead *= d[i];
+	fd[0] = lead;
+	for (int i = (int)bd + k; i < r; i++)
+		fd[1 + i - bd - k] = d[i];
+	flat = ir_xmalloc((size_t)cnt * sizeof *flat + 8);
+	if (ndtargets(im, tup, cnt, (int)bd + k, d, (int)bd + k, flat) != 0) {
+		free(ix);
+		free(tup);
+		free(flat);
+		return -1;
+	}
+	x = mkreshape(im, in[0], fd, 1 + r - (int)bd - k);
+	x = takeconst(im, x, flat, cnt, 0);
+	for (int i = 0; i < ri - 1; i++)
+		od[no++] = id[i];
+	for (int i = (int)bd + k; i < r; i++)
+		od[no++] = d[i];
+	out[0] = x ? mkreshape(im, x, od, no) : 0;
+	free(ix);
+	free(tup);
+	free(flat);
+	return out[0] ? 0 : -1;
+}
+
+/* Compress(input, condition; axis): condition constant; a take of the
+** positions where it holds (of the input flattened, without an axis) */
+static int
+compress(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t *c, n, axis = 0, m = 0, *idx;
+	NodeId x = in[0];
+	int r = rank(im, x);
+	if (attr(im, "axis") && (ai(im, "axis", 0, &axis) || normax(im, &axis, r, "axis")))
+		return -1;
+	if (!attr(im, "axis"))
+		x = flatten1(im, x);
+	if (!x || cidx(im, in, 1, "condition", &c, &n))
+		return -1;
+	if (n > onnx_dims(im, x)[axis]) {
+		free(c);
+		return onnx_err(im, "the condition has %lld values for %lld elements", (long long)n,
+		                (long long)onnx_dims(im, x)[axis]);
+	}
+	idx = ir_xmalloc((size_t)n * sizeof *idx + 8);
+	for (int64_t i = 0; i < n; i++)
+		if (c[i])
+			idx[m++] = i;
+	out[0] = takeconst(im, x, idx, m, axis);
+	free(c);
+	free(idx);
+	return out[0] ? 0 : -1;
+}
+
+/* NonZero(x): x constant; the int64 (rank, count) coordinates of its
+** nonzero elements, row-major, a constant */
+static int
+nonzero(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId c = konst(im, in[0]);
+	int r = rank(im, in[0]);
+	int64_t n, cnt = 0, d[2], st[MAXD], *v;
+	if (!c) {
+		onnx_needconst(im, in[0]);
+		return onnx_err(im, "input 0 ('%s') must be a constant: the result's shape depends on its values",
+		                im->nd->input[0]);
+	}
+	n = ir_type_numel(im->m, im->m->nodes[c].type);
+	for (int64_t i = 0; i < n; i++)
+		cnt += elem(im, c, i) != 0;
+	ref_strides(onnx_dims(im, c), r, st);
+	v = ir_xmalloc((size_t)(r * cnt) * sizeof *v + 8);
+	for (int64_t i = 0, k = 0; i < n; i++) {
+		int64_t rem = i;
+		if (elem(im, c, i) == 0)
+			continue;
+		for (int a = 0; a < r; a++) {
+			v[a * cnt + k] = rem / st[a];
+			rem %= st[a];
+		}
+		k++;
+	}
+	d[0] = r;
+	d[1] = cnt;
+	out[0] = kconst(im, DT_INT64, 2, d, v);
+	free(v);
+	return 0;
+}
+
+/* HannWindow, HammingWindow, BlackmanWindow(size; periodic 1,
+** output_datatype 1): a constant, computed in double as ONNX's reference */
+static int
+window_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double sz, *v;
+	int64_t per, odt, n;
+	DType dt;
+	const char *op = im->nd->op_type;
+	void *buf;
+	if (cscalar(im, in, 0, "size", &sz) || ai(im, "periodic", 1, &per) || ai(im, "output_datatype", 1, &odt))
+		return -1;
+	if ((dt = onnx_dtype(odt)) == DT_VOID)
+		return onnx_err(im, "output_datatype %s (%lld) is not supported", onnx_dtype_name(odt), (long long)odt);
+	n = (int64_t)sz;
+	if (n < 0 || !ir_tensor_fits(n, DT_FLOAT64))
+		return onnx_err(im, "size %lld is not possible", (long long)n);
+	v = ir_xmalloc((size_t)n * sizeof *v + 8);
+	buf = ir_xmalloc((size_t)n * ir_dtype_bytes[dt] + 8);
+	for (int64_t i = 0; i < n; i++) {
+		double nn = per ? (double)n : (double)(n - 1), t = 2 * 3.14159265358979323846 * (double)i / nn;
+		if (op[2] == 'n')                       /* Hann */
+			v[i] = 0.5 - 0.5 * cos(t);
+		else if (op[2] == 'm')                  /* Hamming */
+			v[i] = 25.0 / 46 - (1 - 25.0 / 46) * cos(t);
+		else                                    /* Blackman */
+			v[i] = 0.42 - 0.5 * cos(t) + 0.08 * cos(2 * t);
+		memcpy((char *)buf + (size_t)i * ir_dtype_bytes[dt], ir_node_const(im->m, kscalar(im, dt, v[i]))->data,
+		       ir_dtype_bytes[dt]);
+	}
+	out[0] = kconst(im, dt, 1, &n, buf);
+	free(v);
+	free(buf);
+	return 0;
+}
+
+/* DynamicQuantizeLinear(x): uint8 y, its scale and zero point, from the
+** range of x and 0: scale (max - min) / 255, zero point round(-min /
+** scale), y round(x / scale) + zero point, saturated (halves to even) */
+static int
+dynquant(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId x = in[0], mn, mx, s, zp;
+	DType dt = dtype(im, x);
+	mn = mk2(im, OP_MINIMUM, mkreduce(im, OP_MIN, x, NULL, 0, 0), kscalar(im, dt, 0));
+	mx = mk2(im, OP_MAXIMUM, mkreduce(im, OP_MAX, x, NULL, 0, 0), kscalar(im, dt, 0));
+	s = mk2(im, OP_DIVIDE, mk2(im, OP_SUBTRACT, mx, mn), kscalar(im, dt, 255));
+	zp = mkclip(im, un(im, OP_ROUND, mk2(im, OP_DIVIDE, un(im, OP_NEGATIVE, mn), s)), 0, 255);
+	out[0] = mkcast(im, mkclip(im, mk2(im, OP_ADD, un(im, OP_ROUND, mk2(im, OP_DIVIDE, x, s)), zp), 0, 255), DT_UINT8);
+	if (nout > 1)
+		out[1] = s;
+	if (nout > 2)
+		out[2] = mkcast(im, zp, DT_UINT8);
+	return out[0] && s && zp ? 0 : -1;
+}
+
+/* LRN(alpha 1e-4, beta 0.75, bias 1, size): x / (bias + alpha / size *
+** the sum of squares over the size channels around)^beta: the squares
+** padded along the channels, the sum of size slices */
+static int
+lrn(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double alpha, beta, bias;
+	int64_t size, p[2 * MAXD] = { 0 }, c;
+	int r = rank(im, in[0]);
+	DType dt = dtype(im, in[0]);
+	NodeId sq, sum = 0;
+	if (af(im, "alpha", 1e-4, &alpha) || af(im, "beta", 0.75, &beta) || af(im, "bias", 1.0, &bias) ||
+	    ai(im, "size", 0, &size))
+		return -1;
+	if (size < 1 || r < 3)
+		return onnx_err(im, "size must be positive and the input of rank 3 or more");
+	c = onnx_dims(im, in[0])[1];
+	p[1] = (size - 1) / 2;
+	p[1 + r] = size - 1 - (size - 1) / 2;
+	sq = mk2(im, OP_MULTIPLY, in[0], in[0]);
+	{
+		AttrVal rows[MAXD], xv = { .kind = AV_ARRAY };
+		AttrId at = ir_attr_defaults(im->m, OP_NN_PAD);
+		NodeId args[2] = { sq, kscalar(im, dt, 0) };
+		for (int i = 0; i < r; i++) {
+			int64_t pr[2] = { p[i], p[i + r] };
+			rows[i] = intsval(im, pr, 2);
+		}
+		xv.n = (uint32_t)r;
+		xv.first = ir_attr_array(im->m, rows, (uint32_t)r);
+		im->m->attrs[at + slot(OP_NN_PAD, "pad_width")] = xv;
+		sq = sq ? onnx_mk(im, OP_NN_PAD, args, 2, at) : 0;
+	}
+	for (int64_t k = 0; k < size && sq; k++) {
+		int64_t idx_lo = k;
+		AttrId at = ir_attr_defaults(im->m, OP_STRIDED_SLICE);
+		int64_t b[MAXD] = { 0 }, e[MAXD], st[MAXD];
+		NodeId sl;
+		for (int i = 0; i < r; i++) {
+			e[i] = onnx_dims(im, sq)[i];
+			st[i] = 1;
+		}
+		b[1] = idx_lo;
+		e[1] = idx_lo + c;
+		setints(im, OP_STRIDED_SLICE, at, "begin", b, r);
+		setints(im, OP_STRIDED_SLICE, at, "end", e, r);
+		setints(im, OP_STRIDED_SLICE, at, "strides", st, r);
+		sl = onnx_mk(im, OP_STRIDED_SLICE, &sq, 1, at);
+		sum = sum ? mk2(im, OP_ADD, sum, sl) : sl;
+	}
+	sum = mk2(im, OP_ADD, kscalar(im, dt, bias), mk2(im, OP_MULTIPLY, kscalar(im, dt, alpha / (double)size), sum));
+	return (out[0] = mk2(im, OP_DIVIDE, in[0], mk2(im, OP_POWER, sum, kscalar(im, dt, beta)))) ? 0 : -1;
+}
+
 /* ---------------------------------------------------------------- resizing */
 
 /* cvals: the values of constant input k (the what; folded if computed from
@@ -2943,11 +3349,13 @@ const OpEntry onnx_ops[] = {
 	{ "Atanh", 1, 1, 1, 1, atanhop },
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
 	{ "BatchNormalization", 5, 5, 1, 5, batchnorm },
+	{ "BlackmanWindow", 1, 1, 1, 1, window_ },
 	{ "Cast", 1, 1, 1, 1, cast },
 	{ "CastLike", 2, 2, 1, 1, castlike },
 	{ "Ceil", 1, 1, 1, 1, ceilop },
 	{ "Celu", 1, 1, 1, 1, celu },
 	{ "Clip", 1, 3, 1, 1, clip },
+	{ "Compress", 2, 2, 1, 1, compress },
 	{ "Concat", 1, ONNX_MAXIN, 1, 1, concat },
 	{ "Constant", 0, 0, 1, 1, constant },
 	{ "ConstantOfShape", 1, 1, 1, 1, constantofshape },
@@ -2959,6 +3367,7 @@ const OpEntry onnx_ops[] = {
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
 	{ "Dropout", 1, 3, 1, 2, dropout },
+	{ "DynamicQuantizeLinear", 1, 1, 1, 3, dynquant },
 	{ "Einsum", 1, ONNX_MAXIN, 1, 1, einsumop },
 	{ "Elu", 1, 1, 1, 1, elu },
 	{ "Equal", 2, 2, 1, 1, equal },
@@ -2969,10 +3378,13 @@ const OpEntry onnx_ops[] = {
 	{ "Floor", 1, 1, 1, 1, floorop },
 	{ "Gather", 2, 2, 1, 1, gatherop },
 	{ "GatherElements", 2, 2, 1, 1, gatherelements },
+	{ "GatherND", 2, 2, 1, 1, gathernd },
 	{ "Gemm", 2, 3, 1, 1, gemm },
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
 	{ "Greater", 2, 2, 1, 1, greater },
 	{ "GreaterOrEqual", 2, 2, 1, 1, greatereq },
+	{ "HammingWindow", 1, 1, 1, 1, window_ },
+	{ "HannWindow", 1, 1, 1, 1, window_ },
 	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
 	{ "HardSwish", 1, 1, 1, 1, hardswish },
 	{ "Hardmax", 1, 1, 1, 1, hardmax },
@@ -2980,6 +3392,7 @@ const OpEntry onnx_ops[] = {
 	{ "InstanceNormalization", 3, 3, 1, 1, instancenorm },
 	{ "IsInf", 1, 1, 1, 1, isinf_ },
 	{ "IsNaN", 1, 1, 1, 1, isnan_ },
+	{ "LRN", 1, 1, 1, 1, lrn },
 	{ "LayerNormalization", 2, 3, 1, 3, layernorm },
 	{ "LeakyRelu", 1, 1, 1, 1, leakyrelu },
 	{ "Less", 2, 2, 1, 1, less },
@@ -2996,6 +3409,7 @@ const OpEntry onnx_ops[] = {
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
 	{ "NegativeLogLikelihoodLoss", 2, 3, 1, 1, nllloss },
+	{ "NonZero", 1, 1, 1, 1, nonzero },
 	{ "Not", 1, 1, 1, 1, notop },
 	{ "OneHot", 3, 3, 1, 1, onehot },
 	{ "Or", 2, 2, 1, 1, orop },
@@ -3021,6 +3435,9 @@ const OpEntry onnx_ops[] = {
 	{ "Reshape", 2, 2, 1, 1, reshape },
 	{ "Resize", 1, 4, 1, 1, resize },
 	{ "Round", 1, 1, 1, 1, roundop },
+	{ "Scatter", 3, 3, 1, 1, scatterelements },
+	{ "ScatterElements", 3, 3, 1, 1, scatterelements },
+	{ "ScatterND", 3, 3, 1, 1, scatternd },
 	{ "Selu", 1, 1, 1, 1, selu },
 	{ "Shape", 1, 1, 1, 1, shape },
 	{ "Shrink", 1, 1, 1, 1, shrink },
