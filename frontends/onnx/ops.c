@@ -2195,6 +2195,305 @@ lrn(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = mk2(im, OP_DIVIDE, in[0], mk2(im, OP_POWER, sum, kscalar(im, dt, beta)))) ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- recurrent */
+
+/* The recurrent ops, unrolled over the sequence (its length is static). */
+enum { RNN_PLAIN, RNN_GRU, RNN_LSTM };
+
+/* slice1: x[lo:hi] along axis */
+static NodeId
+slice1(Imp *im, NodeId x, int axis, int64_t lo, int64_t hi)
+{
+	int r = rank(im, x);
+	int64_t b[MAXD], e[MAXD], st[MAXD];
+	AttrId at;
+	if (!x)
+		return 0;
+	for (int i = 0; i < r; i++) {
+		b[i] = 0;
+		e[i] = onnx_dims(im, x)[i];
+		st[i] = 1;
+	}
+	b[axis] = lo;
+	e[axis] = hi;
+	at = ir_attr_defaults(im->m, OP_STRIDED_SLICE);
+	setints(im, OP_STRIDED_SLICE, at, "begin", b, r);
+	setints(im, OP_STRIDED_SLICE, at, "end", e, r);
+	setints(im, OP_STRIDED_SLICE, at, "strides", st, r);
+	return onnx_mk(im, OP_STRIDED_SLICE, &x, 1, at);
+}
+
+/* pick: x[k] of its first axis, that axis dropped */
+static NodeId
+pick(Imp *im, NodeId x, int64_t k)
+{
+	NodeId y = slice1(im, x, 0, k, k + 1);
+	return y ? mkreshape(im, y, onnx_dims(im, x) + 1, rank(im, x) - 1) : 0;
+}
+
+/* Activation k of a recurrent node (attribute activations, with
+** activation_alpha and activation_beta), or the default def. */
+typedef struct Act {
+	char name[24];
+	double alpha, beta;
+} Act;
+
+/* actapply: act(x) */
+static NodeId
+actapply(Imp *im, const Act *a, NodeId x)
+{
+	DType dt = dtype(im, x);
+	if (strcmp(a->name, "Sigmoid") == 0)
+		return un(im, OP_SIGMOID, x);
+	if (strcmp(a->name, "Tanh") == 0)
+		return un(im, OP_TANH, x);
+	if (strcmp(a->name, "Relu") == 0)
+		return un(im, OP_NN_RELU, x);
+	if (strcmp(a->name, "HardSigmoid") == 0)
+		return hardsig(im, x, a->alpha, a->beta);
+	if (strcmp(a->name, "LeakyRelu") == 0) {
+		NodeId w[3] = { mk2(im, OP_LESS, x, kscalar(im, dt, 0)), mk2(im, OP_MULTIPLY, x, kscalar(im, dt, a->alpha)), x };
+		return w[0] && w[1] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0;
+	}
+	if (strcmp(a->name, "Affine") == 0)
+		return mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, x, kscalar(im, dt, a->alpha)), kscalar(im, dt, a->beta));
+	if (strcmp(a->name, "ScaledTanh") == 0)
+		return mk2(im, OP_MULTIPLY, kscalar(im, dt, a->alpha), un(im, OP_TANH, mk2(im, OP_MULTIPLY, x, kscalar(im, dt, a->beta))));
+	if (strcmp(a->name, "Softsign") == 0)
+		return mk2(im, OP_DIVIDE, x, mk2(im, OP_ADD, kscalar(im, dt, 1), un(im, OP_ABS, x)));
+	if (strcmp(a->name, "Softplus") == 0)
+		return un(im, OP_LOG, mk2(im, OP_ADD, un(im, OP_EXP, x), kscalar(im, dt, 1)));
+	onnx_err(im, "activation '%s' is not supported", a->name);
+	return 0;
+}
+
+/* mkdense: nn.dense(a, w): a (M, K) times w (N, K) transposed */
+static NodeId
+mkdense(Imp *im, NodeId a, NodeId w)
+{
+	NodeId args[2] = { a, w };
+	AttrId at;
+	if (!a || !w)
+		return 0;
+	at = ir_attr_defaults(im->m, OP_NN_DENSE);
+	seti(im, OP_NN_DENSE, at, "units", onnx_dims(im, w)[0]);
+	return onnx_mk(im, OP_NN_DENSE, args, 2, at);
+}
+
+/* zeros: a constant of zeros of dtype dt and shape d[0..r) */
+static NodeId
+zeros(Imp *im, DType dt, int r, const int64_t *d)
+{
+	int64_t n = 1;
+	void *z;
+	NodeId k;
+	for (int i = 0; i < r; i++)
+		n *= d[i];
+	z = ir_xcalloc((size_t)n + 1, ir_dtype_bytes[dt]);
+	k = kconst(im, dt, r, d, z);
+	free(z);
+	return k;
+}
+
+/* clipgate: x clipped to [-clip, clip] when clip is positive */
+static NodeId
+clipgate(Imp *im, NodeId x, double clip)
+{
+	return clip > 0 ? mkclip(im, x, -clip, clip) : x;
+}
+
+/* rnn: RNN, GRU and LSTM (kind) unrolled: for each direction and time
+** step, the gates from nn.dense of the step's input and of the last
+** hidden state; outputs Y (seq, dirs, batch, hidden), Y_h and (LSTM) Y_c,
+** batch first with layout 1.  Entries of sequence_lens (constant) short of
+** the sequence keep their state and give zeros past their length. */
+static int
+rnn(Imp *im, int kind, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	static const int gates[] = { 1, 3, 4 }, nact[] = { 1, 2, 3 };
+	int G = gates[kind], nd, na = nact[kind], varlen = 0;
+	int64_t hs, layout, lbr = 0, infg = 0, seq, batch, *lens = NULL, nlens = 0;
+	double clip = 0;
+	char dir[16];
+	Act act[6];
+	NodeId x = in[0], Y[2] = { 0, 0 }, Yh[2] = { 0, 0 }, Yc[2] = { 0, 0 };
+	DType dt = dtype(im, x);
+	const OAttr *aa;
+
+	if (ai(im, "hidden_size", 0, &hs) || ai(im, "layout", 0, &layout) || as(im, "direction", "forward", dir, sizeof dir) ||
+	    af(im, "clip", 0, &clip) || (kind == RNN_GRU && ai(im, "linear_before_reset", 0, &lbr)) ||
+	    (kind == RNN_LSTM && ai(im, "input_forget", 0, &infg)))
+		return -1;
+	nd = strcmp(dir, "bidirectional") == 0 ? 2 : 1;
+	if (strcmp(dir, "forward") && strcmp(dir, "reverse") && nd == 1)
+		return onnx_err(im, "direction '%s' is not forward, reverse or bidirectional", dir);
+	if (rank(im, x) != 3)
+		return onnx_err(im, "X must have rank 3, not %d", rank(im, x));
+	if (infg)
+		return onnx_err(im, "input_forget is not supported");
+	if (hs < 1 || onnx_dims(im, in[1])[1] != G * hs)
+		return onnx_err(im, "W must have %d * hidden_size rows", G);
+	/* activations: the node's, or the defaults (f Sigmoid, g and h Tanh;
+	   RNN's Tanh), per direction */
+	for (int k = 0; k < na * nd; k++) {
+		snprintf(act[k].name, sizeof act[k].name, "%s", kind != RNN_PLAIN && k % na == 0 ? "Sigmoid" : "Tanh");
+		act[k].alpha = act[k].beta = 0;
+	}
+	if ((aa = attr(im, "activations"))) {
+		if (!attyped(im, aa, OA_STRINGS))
+			return -1;
+		if ((int)aa->n_strings != na * nd)
+			return onnx_err(im, "activations has %zu names, not %d", aa->n_strings, na * nd);
+		for (int k = 0; k < na * nd; k++)
+			snprintf(act[k].name, sizeof act[k].name, "%.*s", (int)aa->strings[k].len, (const char *)aa->strings[k].data);
+	}
+	if ((aa = attr(im, "activation_alpha")) && attyped(im, aa, OA_FLOATS))
+		for (int k = 0; k < na * nd && k < (int)aa->n_floats; k++)
+			act[k].alpha = aa->floats[k];
+	if ((aa = attr(im, "activation_beta")) && attyped(im, aa, OA_FLOATS))
+		for (int k = 0; k < na * nd && k < (int)aa->n_floats; k++)
+			act[k].beta = aa->floats[k];
+	if (layout) {
+		static const int64_t p[3] = { 1, 0, 2 };
+		x = mktranspose(im, x, p, 3);
+	}
+	seq = onnx_dims(im, x)[0];
+	batch = onnx_dims(im, x)[1];
+	if (nin > 4 && in[4]) {
+		if (cidx(im, in, 4, "sequence_lens", &lens, &nlens))
+			return -1;
+		for (int64_t b = 0; b < nlens; b++)
+			varlen |= lens[b] != seq;
+		if (varlen && (nd == 2 || strcmp(dir, "reverse") == 0)) {
+			free(lens);
+			return onnx_err(im, "sequence lengths that differ are supported forward only");
+		}
+	}
+	for (int d = 0; d < nd && x; d++) {
+		int rev = nd == 2 ? d == 1 : strcmp(dir, "reverse") == 0;
+		NodeId W = pick(im, in[1], d), R = pick(im, in[2], d), Wb = 0, Rb = 0, P = 0, H, C = 0;
+		NodeId *ys = ir_xcalloc((size_t)seq + 1, sizeof *ys);
+		const Act *f = &act[d * na], *g = &act[d * na + (na > 1)], *h = &act[d * na + (na > 2 ? 2 : 0)];
+		int64_t hd[2] = { batch, hs };
+		if (nin > 3 && in[3]) {
+			NodeId b = pick(im, in[3], d);
+			Wb = slice1(im, b, 0, 0, G * hs);
+			Rb = slice1(im, b, 0, G * hs, 2 * G * hs);
+		}
+		if (kind == RNN_LSTM && nin > 7 && in[7])
+			P = pick(im, in[7], d);
+		H = nin > 5 && in[5] ? pick(im, in[5], d) : zeros(im, dt, 2, hd);
+		if (kind == RNN_LSTM)
+			C = nin > 6 && in[6] ? pick(im, in[6], d) : zeros(im, dt, 2, hd);
+		for (int64_t s = 0; s < seq && H; s++) {
+			int64_t t = rev ? seq - 1 - s : s;
+			NodeId gx = mkdense(im, pick(im, x, t), W), Hn, Cn = 0;
+			if (Wb)
+				gx = mk2(im, OP_ADD, gx, kind == RNN_GRU ? Wb : mk2(im, OP_ADD, Wb, Rb));
+			if (kind == RNN_PLAIN) {
+				Hn = actapply(im, f, clipgate(im, mk2(im, OP_ADD, gx, mkdense(im, H, R)), clip));
+			} else if (kind == RNN_GRU) {
+				NodeId gh = mkdense(im, H, slice1(im, R, 0, 0, 2 * hs)), Rh = slice1(im, R, 0, 2 * hs, 3 * hs), z, rr, hh;
+				if (Rb)
+					gh = mk2(im, OP_ADD, gh, slice1(im, Rb, 0, 0, 2 * hs));
+				z = actapply(im, f, clipgate(im, mk2(im, OP_ADD, slice1(im, gx, 1, 0, hs), slice1(im, gh, 1, 0, hs)), clip));
+				rr = actapply(im, f, clipgate(im, mk2(im, OP_ADD, slice1(im, gx, 1, hs, 2 * hs), slice1(im, gh, 1, hs, 2 * hs)), clip));
+				if (lbr) {
+					hh = mkdense(im, H, Rh);
+					if (Rb)
+						hh = mk2(im, OP_ADD, hh, slice1(im, Rb, 0, 2 * hs, 3 * hs));
+					hh = mk2(im, OP_MULTIPLY, rr, hh);
+				} else {
+					hh = mkdense(im, mk2(im, OP_MULTIPLY, rr, H), Rh);
+					if (Rb)
+						hh = mk2(im, OP_ADD, hh, slice1(im, Rb, 0, 2 * hs, 3 * hs));
+				}
+				hh = actapply(im, g, clipgate(im, mk2(im, OP_ADD, slice1(im, gx, 1, 2 * hs, 3 * hs), hh), clip));
+				Hn = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, mk2(im, OP_SUBTRACT, kscalar(im, dt, 1), z), hh),
+				         mk2(im, OP_MULTIPLY, z, H));
+			} else {
+				NodeId gh = mk2(im, OP_ADD, gx, mkdense(im, H, R)), gi, go, gf, gc, it, ft, ct, ot;
+				gi = slice1(im, gh, 1, 0, hs);
+				go = slice1(im, gh, 1, hs, 2 * hs);
+				gf = slice1(im, gh, 1, 2 * hs, 3 * hs);
+				gc = slice1(im, gh, 1, 3 * hs, 4 * hs);
+				if (P) {
+					gi = mk2(im, OP_ADD, gi, mk2(im, OP_MULTIPLY, slice1(im, P, 0, 0, hs), C));
+					gf = mk2(im, OP_ADD, gf, mk2(im, OP_MULTIPLY, slice1(im, P, 0, 2 * hs, 3 * hs), C));
+				}
+				it = actapply(im, f, clipgate(im, gi, clip));
+				ft = actapply(im, f, clipgate(im, gf, clip));
+				ct = actapply(im, g, clipgate(im, gc, clip));
+				Cn = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, ft, C), mk2(im, OP_MULTIPLY, it, ct));
+				if (P)
+					go = mk2(im, OP_ADD, go, mk2(im, OP_MULTIPLY, slice1(im, P, 0, hs, 2 * hs), Cn));
+				ot = actapply(im, f, clipgate(im, go, clip));
+				Hn = mk2(im, OP_MULTIPLY, ot, actapply(im, h, Cn));
+			}
+			ys[t] = Hn;
+			if (varlen && Hn) {
+				/* a batch entry past its length keeps its state and gives 0 */
+				unsigned char *mk = ir_xmalloc((size_t)batch + 1);
+				int64_t md[2] = { batch, 1 };
+				NodeId w3[3];
+				for (int64_t b = 0; b < batch; b++)
+					mk[b] = b < nlens && t < lens[b];
+				w3[0] = kconst(im, DT_BOOL, 2, md, mk);
+				free(mk);
+				w3[1] = Hn;
+				w3[2] = kscalar(im, dt, 0);
+				ys[t] = onnx_mk(im, OP_WHERE, w3, 3, 0);
+				w3[2] = H;
+				Hn = onnx_mk(im, OP_WHERE, w3, 3, 0);
+				if (Cn) {
+					w3[1] = Cn;
+					w3[2] = C;
+					Cn = onnx_mk(im, OP_WHERE, w3, 3, 0);
+				}
+			}
+			H = Hn;
+			C = Cn;
+		}
+		if (H) {
+			int64_t yd[4] = { 1, 1, batch, hs };
+			for (int64_t t = 0; t < seq && H; t++)
+				if (!(ys[t] = mkreshape(im, ys[t], yd, 4)))
+					H = 0;
+			Y[d] = H ? mkconcat(im, ys, (int)seq, 0) : 0;
+			Yh[d] = H ? mkreshape(im, H, yd + 1, 3) : 0;
+			Yc[d] = C ? mkreshape(im, C, yd + 1, 3) : 0;
+		}
+		free(ys);
+		if (!Y[d])
+			x = 0;
+	}
+	free(lens);
+	if (!x)
+		return -1;
+	if (nd == 2) {
+		Y[0] = mkconcat(im, Y, 2, 1);
+		Yh[0] = mkconcat(im, Yh, 2, 0);
+		if (Yc[0])
+			Yc[0] = mkconcat(im, Yc, 2, 0);
+	}
+	if (layout) {
+		static const int64_t p4[4] = { 2, 0, 1, 3 }, p3[3] = { 1, 0, 2 };
+		Y[0] = mktranspose(im, Y[0], p4, 4);
+		Yh[0] = mktranspose(im, Yh[0], p3, 3);
+		if (Yc[0])
+			Yc[0] = mktranspose(im, Yc[0], p3, 3);
+	}
+	out[0] = Y[0];
+	if (nout > 1)
+		out[1] = Yh[0];
+	if (nout > 2)
+		out[2] = Yc[0];
+	return Y[0] && Yh[0] ? 0 : -1;
+}
+static int rnnop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return rnn(im, RNN_PLAIN, in, nin, out, nout); }
+static int gruop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return rnn(im, RNN_GRU, in, nin, out, nout); }
+static int lstmop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return rnn(im, RNN_LSTM, in, nin, out, nout); }
+
 /* ---------------------------------------------------------------- resizing */
 
 /* cvals: the values of constant input k (the what; folded if computed from
@@ -3376,6 +3675,7 @@ const OpEntry onnx_ops[] = {
 	{ "EyeLike", 1, 1, 1, 1, eyelike },
 	{ "Flatten", 1, 1, 1, 1, flatten },
 	{ "Floor", 1, 1, 1, 1, floorop },
+	{ "GRU", 3, 6, 0, 2, gruop },
 	{ "Gather", 2, 2, 1, 1, gatherop },
 	{ "GatherElements", 2, 2, 1, 1, gatherelements },
 	{ "GatherND", 2, 2, 1, 1, gathernd },
@@ -3393,6 +3693,7 @@ const OpEntry onnx_ops[] = {
 	{ "IsInf", 1, 1, 1, 1, isinf_ },
 	{ "IsNaN", 1, 1, 1, 1, isnan_ },
 	{ "LRN", 1, 1, 1, 1, lrn },
+	{ "LSTM", 3, 8, 0, 3, lstmop },
 	{ "LayerNormalization", 2, 3, 1, 3, layernorm },
 	{ "LeakyRelu", 1, 1, 1, 1, leakyrelu },
 	{ "Less", 2, 2, 1, 1, less },
@@ -3419,6 +3720,7 @@ const OpEntry onnx_ops[] = {
 	{ "QLinearConv", 8, 9, 1, 1, qlinearconv },
 	{ "QLinearMatMul", 8, 8, 1, 1, qlinearmatmul },
 	{ "QuantizeLinear", 2, 3, 1, 1, quantize },
+	{ "RNN", 3, 6, 0, 2, rnnop },
 	{ "Range", 3, 3, 1, 1, range },
 	{ "Reciprocal", 1, 1, 1, 1, reciprocal },
 	{ "ReduceL1", 1, 2, 1, 1, reducel1 },
