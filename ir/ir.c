@@ -538,6 +538,20 @@ static TypeId
 intern(Module *m, Type t, const void *items, size_t isz)
 {
 	uint32_t h, i, nitems;
+	const char *p = items;
+	void *own = NULL;
+	TypeId id;
+
+	/* items inside the module's own arrays (the dims of another type) move
+	   when those grow: intern a copy */
+	if (isz && ((m->dims && p >= (const char *)m->dims && p < (const char *)(m->dims + m->capdims)) ||
+	            (m->tylist && p >= (const char *)m->tylist && p < (const char *)(m->tylist + m->captylist)))) {
+		own = ir_xmalloc(isz);
+		memcpy(own, items, isz);
+		id = intern(m, t, own, isz);
+		free(own);
+		return id;
+	}
 
 	if (2 * (m->ntypes + 1) > m->tyhashcap)
 		tyrehash(m);

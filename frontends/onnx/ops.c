@@ -2494,6 +2494,385 @@ static int rnnop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { re
 static int gruop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return rnn(im, RNN_GRU, in, nin, out, nout); }
 static int lstmop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return rnn(im, RNN_LSTM, in, nin, out, nout); }
 
+/* TopK(X, K; axis -1, largest 1, sorted 1): K constant; K rounds of
+** argmax (argmin for the smallest), each taking the value and its index
+** and masking it out, so ties go to the lower index as ONNX says */
+static int
+topk(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis, largest, sorted, *kv, nk, k, n;
+	int r = rank(im, in[0]);
+	DType dt = dtype(im, in[0]);
+	NodeId x = in[0], *vals, *idxs, iot;
+	OpId arg;
+	AttrId at;
+	if (ai(im, "axis", -1, &axis) || ai(im, "largest", 1, &largest) || ai(im, "sorted", 1, &sorted) ||
+	    normax(im, &axis, r, "axis") || cidx(im, in, 1, "K", &kv, &nk))
+		return -1;
+	k = nk == 1 ? kv[0] : -1;
+	free(kv);
+	n = onnx_dims(im, x)[axis];
+	if (k < 0 || k > n || k > 256)
+		return onnx_err(im, "K %lld is not in [0, %lld] (graft takes up to 256)", (long long)k, (long long)n);
+	arg = largest ? OP_ARGMAX : OP_ARGMIN;
+	vals = ir_xcalloc((size_t)k + 1, sizeof *vals);
+	idxs = ir_xcalloc((size_t)k + 1, sizeof *idxs);
+	iot = iota(im, DT_INT32, n, (int)axis, r);
+	for (int64_t j = 0; j < k && x; j++) {
+		NodeId i, w[3], a2[2];
+		at = ir_attr_defaults(im->m, arg);
+		setints(im, arg, at, "axis", &axis, 1);
+		setb(im, arg, at, "keepdims", 1);
+		i = onnx_mk(im, arg, &x, 1, at);
+		a2[0] = x;
+		a2[1] = i;
+		at = ir_attr_defaults(im->m, OP_GATHER);
+		seti(im, OP_GATHER, at, "axis", axis);
+		vals[j] = i ? onnx_mk(im, OP_GATHER, a2, 2, at) : 0;
+		idxs[j] = mkcast(im, i, DT_INT64);
+		w[0] = mk2(im, OP_EQUAL, iot, i);
+		w[1] = kscalar(im, dt, largest ? -INFINITY : INFINITY);
+		w[2] = x;
+		x = w[0] && vals[j] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0;
+	}
+	if (x || k == 0) {
+		if (k == 0) {
+			int64_t d[MAXD];
+			memcpy(d, onnx_dims(im, in[0]), (size_t)r * sizeof *d);
+			d[axis] = 0;
+			out[0] = zeros(im, dt, r, d);
+			if (nout > 1)
+				out[1] = zeros(im, DT_INT64, r, d);
+		} else {
+			out[0] = mkconcat(im, vals, (int)k, axis);
+			if (nout > 1)
+				out[1] = mkconcat(im, idxs, (int)k, axis);
+		}
+	}
+	free(vals);
+	free(idxs);
+	return out[0] && (nout < 2 || out[1]) ? 0 : -1;
+}
+
+/* iou: whether boxes a and b (4 values each; corners in any order, or
+** center and size with cpb) overlap by more than thr, as ONNX's
+** reference decides (no area, no overlap) */
+static int
+iou(const double *a, const double *b, int cpb, double thr)
+{
+	double ax1, ay1, ax2, ay2, bx1, by1, bx2, by2, ix, iy, inter, ua, aa, ab;
+	if (cpb) {
+		ax1 = a[0] - a[2] / 2, ax2 = a[0] + a[2] / 2, ay1 = a[1] - a[3] / 2, ay2 = a[1] + a[3] / 2;
+		bx1 = b[0] - b[2] / 2, bx2 = b[0] + b[2] / 2, by1 = b[1] - b[3] / 2, by2 = b[1] + b[3] / 2;
+	} else {
+		ay1 = fmin(a[0], a[2]), ay2 = fmax(a[0], a[2]), ax1 = fmin(a[1], a[3]), ax2 = fmax(a[1], a[3]);
+		by1 = fmin(b[0], b[2]), by2 = fmax(b[0], b[2]), bx1 = fmin(b[1], b[3]), bx2 = fmax(b[1], b[3]);
+	}
+	ix = fmin(ax2, bx2) - fmax(ax1, bx1);
+	iy = fmin(ay2, by2) - fmax(ay1, by1);
+	if (ix <= 0 || iy <= 0)
+		return 0;
+	inter = ix * iy;
+	aa = (ax2 - ax1) * (ay2 - ay1);
+	ab = (bx2 - bx1) * (by2 - by1);
+	ua = aa + ab - inter;
+	if (aa <= 0 || ab <= 0 || ua <= 0)
+		return 0;
+	return inter / ua > thr;
+}
+
+/* NonMaxSuppression(boxes, scores, max_output_boxes_per_class,
+** iou_threshold, score_threshold; center_point_box 0): every input
+** constant; the selected (batch, class, box) triples, a constant, by
+** greedy selection in order of score (ties to the lower box) */
+static int
+nms(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId bx = konst(im, in[0]), sc = konst(im, in[1]);
+	int64_t cpb, nb, nc, ns, maxo = 0, nsel = 0, cap = 64, *sel, *ord, *pick_;
+	double thr = 0, sthr = -INFINITY, v;
+	int hasst = 0;
+	if (ai(im, "center_point_box", 0, &cpb))
+		return -1;
+	if (!bx || !sc) {
+		onnx_needconst(im, in[0]);
+		onnx_needconst(im, in[1]);
+		return onnx_err(im, "inputs 0 and 1 (the boxes and scores) must be constants: the result's shape depends on "
+		                "their values");
+	}
+	if (nin > 2 && in[2]) {
+		if (cscalar(im, in, 2, "max_output_boxes_per_class", &v))
+			return -1;
+		maxo = (int64_t)v;
+	}
+	if (nin > 3 && in[3] && cscalar(im, in, 3, "iou_threshold", &thr))
+		return -1;
+	if (nin > 4 && in[4]) {
+		if (cscalar(im, in, 4, "score_threshold", &sthr))
+			return -1;
+		hasst = 1;
+	}
+	if (rank(im, bx) != 3 || rank(im, sc) != 3 || onnx_dims(im, bx)[2] != 4 ||
+	    onnx_dims(im, bx)[0] != onnx_dims(im, sc)[0] || onnx_dims(im, bx)[1] != onnx_dims(im, sc)[2])
+		return onnx_err(im, "boxes must be (batches, boxes, 4) and scores (batches, classes, boxes)");
+	nb = onnx_dims(im, sc)[0];
+	nc = onnx_dims(im, sc)[1];
+	ns = onnx_dims(im, sc)[2];
+	sel = ir_xmalloc((size_t)cap * 3 * sizeof *sel);
+	ord = ir_xmalloc((size_t)ns * sizeof *ord + 8);
+	pick_ = ir_xmalloc((size_t)ns * sizeof *pick_ + 8);
+	for (int64_t b = 0; b < nb; b++)
+		for (int64_t c = 0; c < nc; c++) {
+			int64_t m = 0, np = 0;
+			for (int64_t i = 0; i < ns; i++)
+				if (!hasst || elem(im, sc, (b * nc + c) * ns + i) > sthr)
+					ord[m++] = i;
+			/* insertion sort by score, descending, stable */
+			for (int64_t i = 1; i < m; i++) {
+				int64_t t = ord[i], j = i;
+				double st = elem(im, sc, (b * nc + c) * ns + t);
+				for (; j > 0 && elem(im, sc, (b * nc + c) * ns + ord[j - 1]) < st; j--)
+					ord[j] = ord[j - 1];
+				ord[j] = t;
+			}
+			for (int64_t i = 0; i < m && np < maxo; i++) {
+				double a[4], q[4];
+				int keep = 1;
+				for (int e = 0; e < 4; e++)
+					a[e] = elem(im, bx, (b * ns + ord[i]) * 4 + e);
+				for (int64_t j = 0; j < np && keep; j++) {
+					for (int e = 0; e < 4; e++)
+						q[e] = elem(im, bx, (b * ns + pick_[j]) * 4 + e);
+					keep = !iou(a, q, (int)cpb, thr);
+				}
+				if (!keep)
+					continue;
+				pick_[np++] = ord[i];
+				if (nsel == cap)
+					sel = ir_xrealloc(sel, (size_t)(cap *= 2) * 3 * sizeof *sel);
+				sel[nsel * 3] = b;
+				sel[nsel * 3 + 1] = c;
+				sel[nsel * 3 + 2] = ord[i];
+				nsel++;
+			}
+		}
+	{
+		int64_t d[2] = { nsel, 3 };
+		out[0] = kconst(im, DT_INT64, 2, d, sel);
+	}
+	free(sel);
+	free(ord);
+	free(pick_);
+	return 0;
+}
+
+/* ReverseSequence(input, sequence_lens; batch_axis 1, time_axis 0): the
+** first sequence_lens[b] steps of each batch entry reversed: a gather of
+** constant indices along the time axis */
+static int
+reversesequence(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ba, ta, *lens, nl, n, st[MAXD], *ix;
+	int r = rank(im, in[0]);
+	const int64_t *d = onnx_dims(im, in[0]);
+	AttrId at;
+	NodeId a2[2];
+	if (ai(im, "batch_axis", 1, &ba) || ai(im, "time_axis", 0, &ta) || normax(im, &ba, r, "batch_axis") ||
+	    normax(im, &ta, r, "time_axis") || cidx(im, in, 1, "sequence_lens", &lens, &nl))
+		return -1;
+	if (nl != d[ba]) {
+		free(lens);
+		return onnx_err(im, "sequence_lens has %lld values for a batch of %lld", (long long)nl, (long long)d[ba]);
+	}
+	n = ir_type_numel(im->m, im->m->nodes[in[0]].type);
+	ref_strides(d, r, st);
+	ix = ir_xmalloc((size_t)n * sizeof *ix + 8);
+	for (int64_t i = 0; i < n; i++) {
+		int64_t t = i / st[ta] % d[ta], b = i / st[ba] % d[ba], l = lens[b] < d[ta] ? lens[b] : d[ta];
+		ix[i] = t < l ? l - 1 - t : t;
+	}
+	a2[0] = in[0];
+	a2[1] = kconst(im, DT_INT64, r, d, ix);
+	at = ir_attr_defaults(im->m, OP_GATHER);
+	seti(im, OP_GATHER, at, "axis", ta);
+	out[0] = onnx_mk(im, OP_GATHER, a2, 2, at);
+	free(lens);
+	free(ix);
+	return out[0] ? 0 : -1;
+}
+
+/* MaxUnpool(X, I, output_shape; kernel_shape, pads, strides): zeros of
+** the output's shape with X's elements at the flat positions I (constant) */
+static int
+maxunpool(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ks[MAXD], pd[2 * MAXD] = { 0 }, sd[MAXD], od[MAXD], id[MAXD], ist[MAXD], ost[MAXD], *ix, n, on = 1;
+	int nks, npd, nsd, r = rank(im, in[0]), sp = r - 2;
+	if (aints(im, "kernel_shape", ks, MAXD, &nks) || aints(im, "pads", pd, 2 * MAXD, &npd) ||
+	    aints(im, "strides", sd, MAXD, &nsd))
+		return -1;
+	if (nks != sp)
+		return onnx_err(im, "attribute 'kernel_shape' must have %d values", sp);
+	/* the indices are positions in the inferred shape, whose elements go to
+	   the same coordinates of output_shape */
+	id[0] = onnx_dims(im, in[0])[0];
+	id[1] = onnx_dims(im, in[0])[1];
+	for (int i = 0; i < sp; i++)
+		id[2 + i] = (onnx_dims(im, in[0])[2 + i] - 1) * (nsd == sp ? sd[i] : 1) + ks[i] -
+		            (npd == 2 * sp ? pd[i] + pd[sp + i] : 0);
+	memcpy(od, id, sizeof id);
+	if (nin > 2 && in[2]) {
+		int64_t *o, no;
+		if (cidx(im, in, 2, "output_shape", &o, &no))
+			return -1;
+		if (no != r) {
+			free(o);
+			return onnx_err(im, "output_shape has %lld values for rank %d", (long long)no, r);
+		}
+		memcpy(od, o, (size_t)r * sizeof *od);
+		free(o);
+	}
+	ref_strides(id, r, ist);
+	ref_strides(od, r, ost);
+	for (int i = 0; i < r; i++)
+		on *= od[i];
+	if (on < 0 || !ir_tensor_fits(on, dtype(im, in[0])))
+		return onnx_err(im, "an output of %lld elements is more than graft's limit", (long long)on);
+	if (cidx(im, in, 1, "indices", &ix, &n))
+		return -1;
+	for (int64_t i = 0; i < n; i++) {
+		int64_t rem = ix[i], to = 0;
+		for (int a = 0; a < r && rem >= 0; a++) {
+			int64_t c = rem / ist[a];
+			rem %= ist[a];
+			if (c >= od[a])
+				rem = -1;
+			to += c * ost[a];
+		}
+		if (ix[i] < 0 || rem < 0 || to >= on) {
+			free(ix);
+			return onnx_err(im, "index %lld is outside the output", (long long)ix[i]);
+		}
+		ix[i] = to;
+	}
+	out[0] = scatterflat(im, zeros(im, dtype(im, in[0]), r, od), in[0], ix, n, "none");
+	free(ix);
+	return out[0] ? 0 : -1;
+}
+
+/* Unique(X; axis, sorted 1): X constant; its unique elements (or slices
+** along axis), sorted or in order of first occurrence, with the first
+** occurrences, the inverse indices and the counts, all constants */
+static int
+unique(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId c = konst(im, in[0]);
+	int64_t axis = 0, sorted, pre = 1, post = 1, n, *first, *inv, *cnt, *ord, nu = 0, *uo;
+	int r = rank(im, in[0]), hasaxis = attr(im, "axis") != NULL;
+	const int64_t *d = onnx_dims(im, in[0]);
+	size_t sz = ir_dtype_bytes[dtype(im, in[0])];
+	const unsigned char *data;
+	if (ai(im, "sorted", 1, &sorted) || (hasaxis && (ai(im, "axis", 0, &axis) || normax(im, &axis, r, "axis"))))
+		return -1;
+	if (!c) {
+		onnx_needconst(im, in[0]);
+		return onnx_err(im, "input 0 ('%s') must be a constant: the result's shape depends on its values",
+		                im->nd->input[0]);
+	}
+	data = ir_node_const(im->m, c)->data;
+	if (hasaxis) {
+		for (int i = 0; i < axis; i++)
+			pre *= d[i];
+		for (int i = (int)axis + 1; i < r; i++)
+			post *= d[i];
+		n = d[axis];
+	} else {
+		n = ir_type_numel(im->m, im->m->nodes[c].type);
+	}
+	first = ir_xmalloc((size_t)n * sizeof *first + 8);
+	inv = ir_xmalloc((size_t)n * sizeof *inv + 8);
+	cnt = ir_xcalloc((size_t)n + 1, sizeof *cnt);
+	ord = ir_xmalloc((size_t)n * sizeof *ord + 8);
+	uo = ir_xmalloc((size_t)n * sizeof *uo + 8);
+	/* slice j's element e (e in [0, pre * post)): as a double, compared
+	   lexicographically in row-major order */
+#define UELEM(j, e) (hasaxis ? elem(im, c, ((e) / post * n + (j)) * post + (e) % post) : elem(im, c, (j)))
+	for (int64_t j = 0; j < n; j++) {
+		int64_t u;
+		for (u = 0; u < nu; u++) {
+			int64_t e;
+			for (e = 0; e < pre * post && UELEM(first[u], e) == UELEM(j, e); e++)
+				;
+			if (e == pre * post)
+				break;
+		}
+		if (u == nu)
+			first[nu++] = j;
+		inv[j] = u;
+		cnt[u]++;
+	}
+	/* the order of the outputs: first occurrence, or sorted */
+	for (int64_t u = 0; u < nu; u++)
+		ord[u] = u;
+	for (int64_t i = 1; sorted && i < nu; i++) {
+		int64_t t = ord[i], j = i;
+		for (; j > 0; j--) {
+			int64_t e, a = first[ord[j - 1]], b = first[t];
+			for (e = 0; e < pre * post && UELEM(a, e) == UELEM(b, e); e++)
+				;
+			if (e == pre * post || UELEM(a, e) < UELEM(b, e))
+				break;
+			ord[j] = ord[j - 1];
+		}
+		ord[j] = t;
+	}
+	for (int64_t u = 0; u < nu; u++)
+		uo[ord[u]] = u;         /* unique u's place in the output */
+	{
+		int64_t od[MAXD], k1 = nu, *fo = ir_xmalloc((size_t)nu * sizeof *fo + 8), *co = ir_xmalloc((size_t)nu * sizeof *co + 8);
+		int64_t *io = ir_xmalloc((size_t)n * sizeof *io + 8);
+		unsigned char *y;
+		int orank = hasaxis ? r : 1;
+		if (hasaxis) {
+			memcpy(od, d, (size_t)r * sizeof *od);
+			od[axis] = nu;
+		} else {
+			od[0] = nu;
+		}
+		y = ir_xmalloc((size_t)(nu * pre * post) * sz + 8);
+		for (int64_t u = 0; u < nu; u++) {
+			int64_t src = first[ord[u]];
+			fo[u] = src;
+			co[u] = cnt[ord[u]];
+			for (int64_t e = 0; e < pre * post; e++) {
+				int64_t from = hasaxis ? ((e / post) * n + src) * post + e % post : src;
+				int64_t to = hasaxis ? ((e / post) * nu + u) * post + e % post : u;
+				memcpy(y + (size_t)to * sz, data + (size_t)from * sz, sz);
+			}
+		}
+		for (int64_t j = 0; j < n; j++)
+			io[j] = uo[inv[j]];
+		out[0] = kconst(im, dtype(im, in[0]), orank, od, y);
+		if (nout > 1)
+			out[1] = kconst(im, DT_INT64, 1, &k1, fo);
+		if (nout > 2)
+			out[2] = kconst(im, DT_INT64, 1, &n, io);
+		if (nout > 3)
+			out[3] = kconst(im, DT_INT64, 1, &k1, co);
+		free(y);
+		free(fo);
+		free(co);
+		free(io);
+	}
+#undef UELEM
+	free(first);
+	free(inv);
+	free(cnt);
+	free(ord);
+	free(uo);
+	return 0;
+}
+
 /* ---------------------------------------------------------------- resizing */
 
 /* cvals: the values of constant input k (the what; folded if computed from
@@ -3704,12 +4083,14 @@ const OpEntry onnx_ops[] = {
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
 	{ "Max", 1, ONNX_MAXIN, 1, 1, maxop },
 	{ "MaxPool", 1, 1, 1, 1, maxpool },
+	{ "MaxUnpool", 2, 3, 1, 1, maxunpool },
 	{ "Mean", 1, ONNX_MAXIN, 1, 1, meanop },
 	{ "MeanVarianceNormalization", 1, 1, 1, 1, mvn },
 	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
 	{ "NegativeLogLikelihoodLoss", 2, 3, 1, 1, nllloss },
+	{ "NonMaxSuppression", 2, 5, 1, 1, nms },
 	{ "NonZero", 1, 1, 1, 1, nonzero },
 	{ "Not", 1, 1, 1, 1, notop },
 	{ "OneHot", 3, 3, 1, 1, onehot },
@@ -3736,6 +4117,7 @@ const OpEntry onnx_ops[] = {
 	{ "Relu", 1, 1, 1, 1, relu },
 	{ "Reshape", 2, 2, 1, 1, reshape },
 	{ "Resize", 1, 4, 1, 1, resize },
+	{ "ReverseSequence", 2, 2, 1, 1, reversesequence },
 	{ "Round", 1, 1, 1, 1, roundop },
 	{ "Scatter", 3, 3, 1, 1, scatterelements },
 	{ "ScatterElements", 3, 3, 1, 1, scatterelements },
@@ -3763,8 +4145,10 @@ const OpEntry onnx_ops[] = {
 	{ "Tanh", 1, 1, 1, 1, tanhop },
 	{ "ThresholdedRelu", 1, 1, 1, 1, thresholdedrelu },
 	{ "Tile", 2, 2, 1, 1, tile },
+	{ "TopK", 2, 2, 1, 2, topk },
 	{ "Transpose", 1, 1, 1, 1, transpose },
 	{ "Trilu", 1, 2, 1, 1, trilu },
+	{ "Unique", 1, 1, 1, 4, unique },
 	{ "Unsqueeze", 1, 2, 1, 1, unsqueeze },
 	{ "Upsample", 1, 2, 1, 1, resize },
 	{ "Where", 3, 3, 1, 1, whereop },
