@@ -532,8 +532,15 @@ dropout(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			return onnx_err(im, "input 2 ('%s', the training_mode) must be a constant: graft imports for inference",
 			                im->nd->input[2]);
 		}
-		if (((const unsigned char *)ir_node_const(im->m, in[2])->data)[0])
-			return onnx_err(im, "training_mode is true: graft imports for inference");
+		if (((const unsigned char *)ir_node_const(im->m, in[2])->data)[0]) {
+			/* training: the identity only when nothing is dropped */
+			double ratio = 0.5;
+			if (nin > 1 && in[1] && cscalar(im, in, 1, "ratio", &ratio))
+				return -1;
+			if (ratio != 0)
+				return onnx_err(im, "training_mode is true and the ratio %g: Dropout draws random numbers "
+				                "(graft imports for inference)", ratio);
+		}
 	}
 	if (nout > 1) {
 		int r = rank(im, in[0]);
@@ -643,23 +650,49 @@ softsign(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	       ? 0 : -1;
 }
 
-/* BatchNormalization(x, scale, B, mean, var) in inference (epsilon
-** 1e-5; momentum ignored) -> nn.batch_norm(...).0 over axis 1; the
-** training outputs (running mean and variance) are refused */
+/* BatchNormalization(x, scale, B, mean, var; epsilon 1e-5, momentum 0.9,
+** training_mode 0) -> nn.batch_norm(...).0 over axis 1.  In training mode
+** (opset 14), the batch's own mean and variance (over every axis but 1)
+** normalize, and the running mean and variance come out as
+** mean * momentum + the batch's * (1 - momentum) */
 static int
 batchnorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
-	double eps;
-	int64_t training = 0;
+	double eps, mom;
+	int64_t training = 0, ax[MAXD];
+	int r = rank(im, in[0]), n = 0;
+	DType dt = dtype(im, in[0]);
 	AttrId at;
-	NodeId t;
-	if (af(im, "epsilon", 1e-5, &eps) || (im->opset >= 14 && ai(im, "training_mode", 0, &training)))
+	NodeId t, args[5];
+	if (af(im, "epsilon", 1e-5, &eps) || af(im, "momentum", 0.9, &mom) ||
+	    (im->opset >= 14 && ai(im, "training_mode", 0, &training)))
 		return -1;
-	if (training || nout > 1)
-		return onnx_err(im, "training mode (running mean and variance as outputs): graft imports for inference");
+	if (nout > 1 && !training)
+		return onnx_err(im, "the running mean and variance are outputs only in training mode");
+	memcpy(args, in, sizeof args);
+	if (training) {
+		NodeId mu, var, mub, d;
+		for (int i = 0; i < r; i++)
+			if (i != 1)
+				ax[n++] = i;
+		mu = mkreduce(im, OP_MEAN, in[0], ax, n, 0);
+		mub = mkreduce(im, OP_MEAN, in[0], ax, n, 1);
+		d = mk2(im, OP_SUBTRACT, in[0], mub);
+		var = mkreduce(im, OP_MEAN, mk2(im, OP_MULTIPLY, d, d), ax, n, 0);
+		args[3] = mu;
+		args[4] = var;
+		if (nout > 1)
+			out[1] = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, in[3], kscalar(im, dt, mom)),
+			             mk2(im, OP_MULTIPLY, mu, kscalar(im, dt, 1 - mom)));
+		if (nout > 2)
+			out[2] = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, in[4], kscalar(im, dt, mom)),
+			             mk2(im, OP_MULTIPLY, var, kscalar(im, dt, 1 - mom)));
+		if (!mu || !var)
+			return -1;
+	}
 	at = ir_attr_defaults(im->m, OP_NN_BATCH_NORM);
 	setf(im, OP_NN_BATCH_NORM, at, "epsilon", eps);
-	if (!(t = onnx_mk(im, OP_NN_BATCH_NORM, in, 5, at)))
+	if (!(t = onnx_mk(im, OP_NN_BATCH_NORM, args, 5, at)))
 		return -1;
 	return (out[0] = mknode(im, ir_getitem(im->m, t, 0, im->loc))) ? 0 : -1;
 }
