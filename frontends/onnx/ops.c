@@ -209,6 +209,16 @@ prod(const Imp *im, NodeId n, int from, int to)
 	return p;
 }
 
+/* dimsof: n's dims copied into buf (IR_MAXDIMS long); buf.  A pointer
+** into the module's dims (onnx_dims) moves when a later call interns a
+** type, so a converter that holds dims across calls takes a copy */
+static const int64_t *
+dimsof(const Imp *im, NodeId n, int64_t *buf)
+{
+	memcpy(buf, onnx_dims(im, n), (size_t)rank(im, n) * sizeof *buf);
+	return buf;
+}
+
 /* normax: axis a of a rank-r tensor made non-negative into *a; 0 or -1
 ** after reporting (what names the attribute) */
 static int
@@ -1261,7 +1271,8 @@ eyelike(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	int64_t k, et;
 	DType dt = dtype(im, in[0]);
-	const int64_t *d = onnx_dims(im, in[0]);
+	int64_t d_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *d = dimsof(im, in[0], d_);
 	unsigned char *v;
 	size_t sz;
 	if (ai(im, "k", 0, &k) || ai(im, "dtype", 0, &et))
@@ -1327,7 +1338,8 @@ reshape(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	int64_t d[MAXD], allowzero = 0, known = 1, total;
 	int r, neg = -1;
-	const int64_t *xd = onnx_dims(im, in[0]);
+	int64_t xd_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *xd = dimsof(im, in[0], xd_);
 
 	if (cints(im, in, 1, "shape", d, MAXD, &r) || (im->opset >= 14 && ai(im, "allowzero", 0, &allowzero)))
 		return -1;
@@ -1521,7 +1533,8 @@ slice(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	int64_t st[MAXD], en[MAXD], ax[MAXD], sp[MAXD], b[MAXD], e[MAXD], s[MAXD];
 	int ns, ne, na = -1, nsp = -1, r = rank(im, in[0]);
-	const int64_t *d = onnx_dims(im, in[0]);
+	int64_t d_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *d = dimsof(im, in[0], d_);
 	AttrId at;
 
 	if (im->opset < 10) {
@@ -1617,7 +1630,8 @@ unsqueeze(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	int64_t ax[MAXD], d[MAXD];
 	int n, r = rank(im, in[0]), ro;
 	uint8_t isnew[MAXD] = { 0 };
-	const int64_t *xd = onnx_dims(im, in[0]);
+	int64_t xd_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *xd = dimsof(im, in[0], xd_);
 	if (im->opset < 13 ? aints(im, "axes", ax, MAXD, &n) : cints(im, in, 1, "axes", ax, MAXD, &n))
 		return -1;
 	if (n < 0)
@@ -1906,7 +1920,8 @@ scatterelements(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	int64_t axis, *ix, n, st[MAXD], ust[MAXD], *to;
 	int r = rank(im, in[0]);
-	const int64_t *d = onnx_dims(im, in[0]), *ud = onnx_dims(im, in[2]);
+	int64_t d_[MAXD], ud_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *d = dimsof(im, in[0], d_), *ud = dimsof(im, in[2], ud_);
 	char red[8];
 	if (ai(im, "axis", 0, &axis) || normax(im, &axis, r, "axis") || as(im, "reduction", "none", red, sizeof red))
 		return -1;
@@ -1973,7 +1988,8 @@ scatternd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	int64_t *ix, n, *to, cnt, slice = 1;
 	int r = rank(im, in[0]), ri = rank(im, in[1]), k;
-	const int64_t *d = onnx_dims(im, in[0]);
+	int64_t d_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *d = dimsof(im, in[0], d_);
 	char red[8];
 	if (as(im, "reduction", "none", red, sizeof red))
 		return -1;
@@ -2004,7 +2020,8 @@ gathernd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	int64_t bd, *ix, n, cnt, lead = 1, nb = 1, od[MAXD], fd[MAXD], *flat, *tup;
 	int r = rank(im, in[0]), ri = rank(im, in[1]), k, no = 0;
-	const int64_t *d = onnx_dims(im, in[0]), *id = onnx_dims(im, in[1]);
+	int64_t d_[MAXD], id_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *d = dimsof(im, in[0], d_), *id = dimsof(im, in[1], id_);
 	NodeId x;
 	if (ai(im, "batch_dims", 0, &bd))
 		return -1;
@@ -2707,7 +2724,8 @@ reversesequence(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	int64_t ba, ta, *lens, nl, n, st[MAXD], *ix;
 	int r = rank(im, in[0]);
-	const int64_t *d = onnx_dims(im, in[0]);
+	int64_t d_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *d = dimsof(im, in[0], d_);
 	AttrId at;
 	NodeId a2[2];
 	if (ai(im, "batch_axis", 1, &ba) || ai(im, "time_axis", 0, &ta) || normax(im, &ba, r, "batch_axis") ||
@@ -2802,7 +2820,8 @@ unique(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId c = konst(im, in[0]);
 	int64_t axis = 0, sorted, pre = 1, post = 1, n, *first, *inv, *cnt, *ord, nu = 0, *uo;
 	int r = rank(im, in[0]), hasaxis = attr(im, "axis") != NULL;
-	const int64_t *d = onnx_dims(im, in[0]);
+	int64_t d_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *d = dimsof(im, in[0], d_);
 	size_t sz = ir_dtype_bytes[dtype(im, in[0])];
 	const unsigned char *data;
 	if (ai(im, "sorted", 1, &sorted) || (hasaxis && (ai(im, "axis", 0, &axis) || normax(im, &axis, r, "axis"))))
@@ -3300,6 +3319,9 @@ mvn(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 /* Spatial attributes of Conv and the pools, for 2-D (NCHW) inputs. */
 typedef struct Win {
 	int64_t k[2], s[2], dil[2], pad[4];
+	/* a 3-D window's depth (NCDHW): kernel, stride, dilation, pads,
+	   output size; kd 0 for 1-D and 2-D */
+	int64_t kd, sd, dd, pd[2], od;
 } Win;
 
 /* window: kernel (given, or from the attribute kernel_shape), strides,
@@ -3310,69 +3332,142 @@ static int
 window(Imp *im, NodeId x, const int64_t *kernel, Win *w)
 {
 	int64_t v[8];
-	int n, sp = rank(im, x) - 2, o = 2 - sp;        /* spatial dims; 1 for a 1-D window */
+	int n, sp = rank(im, x) - 2;    /* spatial dims */
 	char ap[32];
-	const int64_t *d = onnx_dims(im, x);
-	int64_t dd[2];
+	int64_t d_[MAXD];     /* copies: the module's dims move as it grows */
+	const int64_t *d = dimsof(im, x, d_);
+	/* all three dims (D, H, W), a 1-D or 2-D window's leading ones 1 */
+	int64_t k[3] = { 1, 1, 1 }, s[3] = { 1, 1, 1 }, dl[3] = { 1, 1, 1 }, pb[3] = { 0 }, pe[3] = { 0 }, dd[3] = { 1, 1, 1 };
+	int o = 3 - sp;
 
-	if (sp != 1 && sp != 2)
-		return onnx_err(im, "graft takes 1-D and 2-D windows: the input must have rank 3 (NCW) or 4 (NCHW), not %d",
-		                rank(im, x));
-	dd[0] = sp == 1 ? 1 : d[2];
-	dd[1] = d[1 + sp];
-	w->k[0] = w->s[0] = w->s[1] = w->dil[0] = w->dil[1] = 1;
-	memset(w->pad, 0, sizeof w->pad);
+	if (sp < 1 || sp > 3)
+		return onnx_err(im, "graft takes 1-D, 2-D and 3-D windows: the input must have rank 3 (NCW), 4 (NCHW) or 5 "
+		                "(NCDHW), not %d", rank(im, x));
+	for (int i = 0; i < sp; i++)
+		dd[o + i] = d[2 + i];
 	if (kernel) {
 		for (int i = 0; i < sp; i++)
-			w->k[o + i] = kernel[i];
+			k[o + i] = kernel[i];
 	} else {
 		if (aints(im, "kernel_shape", v, 8, &n))
 			return -1;
 		if (n != sp)
 			return onnx_err(im, "attribute 'kernel_shape' must have %d value%s", sp, sp == 1 ? "" : "s");
 		for (int i = 0; i < sp; i++)
-			w->k[o + i] = v[i];
+			k[o + i] = v[i];
 	}
 	if (aints(im, "strides", v, 8, &n))
 		return -1;
 	if (n >= 0 && n != sp)
 		return onnx_err(im, "attribute 'strides' must have %d value%s", sp, sp == 1 ? "" : "s");
 	for (int i = 0; i < n; i++)
-		w->s[o + i] = v[i];
+		s[o + i] = v[i];
 	if (aints(im, "dilations", v, 8, &n))
 		return -1;
 	if (n >= 0 && n != sp)
 		return onnx_err(im, "attribute 'dilations' must have %d value%s", sp, sp == 1 ? "" : "s");
 	for (int i = 0; i < n; i++)
-		w->dil[o + i] = v[i];
+		dl[o + i] = v[i];
 	if (aints(im, "pads", v, 8, &n))
 		return -1;
 	if (n >= 0 && n != 2 * sp)
 		return onnx_err(im, "attribute 'pads' must have %d values", 2 * sp);
 	for (int i = 0; i < sp && n > 0; i++) {
-		w->pad[o + i] = v[i];
-		w->pad[2 + o + i] = v[sp + i];
+		pb[o + i] = v[i];
+		pe[o + i] = v[sp + i];
 	}
-	for (int i = 0; i < 2; i++)
-		if (w->k[i] < 1 || w->s[i] < 1 || w->dil[i] < 1 || w->pad[i] < 0 || w->pad[i + 2] < 0)
+	for (int i = 0; i < 3; i++)
+		if (k[i] < 1 || s[i] < 1 || dl[i] < 1 || pb[i] < 0 || pe[i] < 0)
 			return onnx_err(im, "kernel, strides and dilations must be positive and pads not negative");
 	if (as(im, "auto_pad", "NOTSET", ap, sizeof ap))
 		return -1;
 	if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
-		for (int i = o; i < 2; i++) {
-			int64_t out = (dd[i] + w->s[i] - 1) / w->s[i];
-			int64_t tot = (out - 1) * w->s[i] + (w->k[i] - 1) * w->dil[i] + 1 - dd[i];
+		for (int i = o; i < 3; i++) {
+			int64_t out = (dd[i] + s[i] - 1) / s[i];
+			int64_t tot = (out - 1) * s[i] + (k[i] - 1) * dl[i] + 1 - dd[i];
 			if (tot < 0)
 				tot = 0;
-			w->pad[i] = ap[5] == 'U' ? tot / 2 : tot - tot / 2;
-			w->pad[i + 2] = tot - w->pad[i];
+			pb[i] = ap[5] == 'U' ? tot / 2 : tot - tot / 2;
+			pe[i] = tot - pb[i];
 		}
 	} else if (strcmp(ap, "VALID") == 0) {
-		memset(w->pad, 0, sizeof w->pad);
+		memset(pb, 0, sizeof pb);
+		memset(pe, 0, sizeof pe);
 	} else if (strcmp(ap, "NOTSET") != 0) {
 		return onnx_err(im, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", ap);
 	}
+	for (int i = 0; i < 2; i++) {
+		w->k[i] = k[1 + i];
+		w->s[i] = s[1 + i];
+		w->dil[i] = dl[1 + i];
+		w->pad[i] = pb[1 + i];
+		w->pad[2 + i] = pe[1 + i];
+	}
+	w->kd = sp == 3 ? k[0] : 0;
+	w->sd = s[0];
+	w->dd = dl[0];
+	w->pd[0] = pb[0];
+	w->pd[1] = pe[0];
+	w->od = (dd[0] + pb[0] + pe[0] - (k[0] - 1) * dl[0] - 1) / s[0] + 1;
 	return 0;
+}
+
+/* depthtaps: x (N, C, D, H, W) padded in depth by w's pads (with value
+** pv), then, for depth tap kd, the slices at od * sd + kd * dd for each
+** output depth od, as (N, C * OD, H, W): what a 2-D op then runs on */
+static NodeId
+depthtap(Imp *im, NodeId xp, const Win *w, int64_t kd)
+{
+	int64_t *idx = ir_xmalloc((size_t)w->od * sizeof *idx + 8), d4[4];
+	const int64_t *d;
+	NodeId t;
+	for (int64_t o = 0; o < w->od; o++)
+		idx[o] = o * w->sd + kd * w->dd;
+	t = takeconst(im, xp, idx, w->od, 2);
+	free(idx);
+	if (!t)
+		return 0;
+	d = onnx_dims(im, t);
+	d4[0] = d[0];
+	d4[1] = d[1] * d[2];
+	d4[2] = d[3];
+	d4[3] = d[4];
+	return mkreshape(im, t, d4, 4);
+}
+
+/* depthpad: x padded in depth (axis 2) by w's pads, with value v */
+static NodeId
+depthpad(Imp *im, NodeId x, const Win *w, double v)
+{
+	AttrVal rows[5], xv = { .kind = AV_ARRAY };
+	AttrId at;
+	NodeId args[2] = { x, kscalar(im, dtype(im, x), v) };
+	if (!w->pd[0] && !w->pd[1])
+		return x;
+	for (int i = 0; i < 5; i++) {
+		int64_t pr[2] = { i == 2 ? w->pd[0] : 0, i == 2 ? w->pd[1] : 0 };
+		rows[i] = intsval(im, pr, 2);
+	}
+	xv.n = 5;
+	xv.first = ir_attr_array(im->m, rows, 5);
+	at = ir_attr_defaults(im->m, OP_NN_PAD);
+	im->m->attrs[at + slot(OP_NN_PAD, "pad_width")] = xv;
+	return onnx_mk(im, OP_NN_PAD, args, 2, at);
+}
+
+/* undepth: y (N, C * OD, OH, OW) back to (N, C, OD, OH, OW) */
+static NodeId
+undepth(Imp *im, NodeId y, int64_t od)
+{
+	int64_t d5[5];
+	if (!y)
+		return 0;
+	d5[0] = onnx_dims(im, y)[0];
+	d5[1] = onnx_dims(im, y)[1] / od;
+	d5[2] = od;
+	d5[3] = onnx_dims(im, y)[2];
+	d5[4] = onnx_dims(im, y)[3];
+	return mkreshape(im, y, d5, 5);
 }
 
 /* to2d: x of rank 3 (NCW, OIW) as rank 4 with a height of 1; x itself
@@ -3423,9 +3518,9 @@ convattrs(Imp *im, OpId op, NodeId w, const Win *win, int64_t group, DType out)
 static int
 convwin(Imp *im, NodeId x, NodeId w, Win *win, int64_t *group)
 {
-	if (rank(im, w) != 4 && rank(im, w) != 3)
-		return onnx_err(im, "graft takes 1-D and 2-D convolutions: the weight must have rank 3 (OIW) or 4 (OIHW), "
-		                "not %d", rank(im, w));
+	if (rank(im, w) < 3 || rank(im, w) > 5)
+		return onnx_err(im, "graft takes 1-D, 2-D and 3-D convolutions: the weight must have rank 3 (OIW), 4 (OIHW) "
+		                "or 5 (OIDHW), not %d", rank(im, w));
 	if (rank(im, x) != rank(im, w))
 		return onnx_err(im, "the input has rank %d and the weight rank %d", rank(im, x), rank(im, w));
 	return ai(im, "group", 1, group) || window(im, x, onnx_dims(im, w) + 2, win);
@@ -3441,6 +3536,41 @@ conv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId a[2];
 	if (convwin(im, in[0], in[1], &win, &group))
 		return -1;
+	if (win.kd) {
+		/* 3-D: for each depth tap, the taps' slices of every output depth
+		   batched as images (N * OD, C, H, W) through a 2-D convolution by
+		   that tap's kernel, summed */
+		NodeId xp = depthpad(im, in[0], &win, 0), sum = 0;
+		static const int64_t p5[5] = { 0, 2, 1, 3, 4 };
+		int64_t xd[5], wd[5], n, c, k4[4], o5[5];
+		memcpy(xd, onnx_dims(im, in[0]), sizeof xd);    /* the module's dims move as it grows */
+		memcpy(wd, onnx_dims(im, in[1]), sizeof wd);
+		n = xd[0];
+		c = xd[1];
+		k4[0] = wd[0], k4[1] = wd[1], k4[2] = wd[3], k4[3] = wd[4];
+		for (int64_t kd = 0; kd < win.kd && xp; kd++) {
+			NodeId t = depthtap(im, xp, &win, kd), y2;
+			int64_t d5[5] = { n, c, win.od, xd[3], xd[4] }, d4[4] = { n * win.od, c, xd[3], xd[4] };
+			t = mkreshape(im, mktranspose(im, mkreshape(im, t, d5, 5), p5, 5), d4, 4);
+			a[0] = t;
+			a[1] = mkreshape(im, slice1(im, in[1], 2, kd, kd + 1), k4, 4);
+			y2 = a[0] && a[1] ? onnx_mk(im, OP_NN_CONV2D, a, 2, convattrs(im, OP_NN_CONV2D, a[1], &win, group, DT_VOID)) : 0;
+			sum = sum ? mk2(im, OP_ADD, sum, y2) : y2;
+			if (!sum)
+				return -1;
+		}
+		if (!sum)
+			return -1;
+		o5[0] = n;
+		o5[1] = win.od;
+		o5[2] = onnx_dims(im, sum)[1];
+		o5[3] = onnx_dims(im, sum)[2];
+		o5[4] = onnx_dims(im, sum)[3];
+		y = mktranspose(im, mkreshape(im, sum, o5, 5), p5, 5);
+		if (y && nin > 2 && in[2])
+			y = mk2(im, OP_NN_BIAS_ADD, y, in[2]);
+		return (out[0] = y) ? 0 : -1;
+	}
 	if (!(a[0] = to2d(im, in[0])) || !(a[1] = to2d(im, in[1])) ||
 	    !(y = onnx_mk(im, OP_NN_CONV2D, a, 2, convattrs(im, OP_NN_CONV2D, a[1], &win, group, DT_VOID))))
 		return -1;
@@ -3473,6 +3603,41 @@ pool(Imp *im, OpId op, const NodeId *in, NodeId *out)
 	setb(im, op, at, "ceil_mode", (int)ceil);
 	if (op == OP_NN_AVG_POOL2D)
 		setb(im, op, at, "count_include_pad", (int)cip);
+	if (win.kd) {
+		/* 3-D: the 2-D pool of each depth tap's slices, then their maximum,
+		   or their mean over the taps inside the input (all of them with
+		   count_include_pad) */
+		NodeId xp = depthpad(im, in[0], &win, op == OP_NN_MAX_POOL2D ? -INFINITY : 0), acc = 0;
+		int64_t D = onnx_dims(im, in[0])[2];
+		if (ceil)
+			return onnx_err(im, "ceil_mode is not supported in 3-D");
+		for (int64_t kd = 0; kd < win.kd && xp; kd++) {
+			NodeId t = depthtap(im, xp, &win, kd);
+			t = t ? onnx_mk(im, op, &t, 1, at) : 0;
+			acc = !acc ? t : mk2(im, op == OP_NN_MAX_POOL2D ? OP_MAXIMUM : OP_ADD, acc, t);
+			if (!acc)
+				return -1;
+		}
+		acc = undepth(im, acc, win.od);
+		if (op == OP_NN_AVG_POOL2D && acc) {
+			/* divided by the number of depth taps counted, per output depth */
+			DType dt = dtype(im, acc);
+			int64_t d5[5] = { 1, 1, win.od, 1, 1 };
+			void *dv = ir_xmalloc((size_t)win.od * ir_dtype_bytes[dt] + 8);
+			for (int64_t o = 0; o < win.od; o++) {
+				int64_t cnt = 0;
+				for (int64_t kd = 0; kd < win.kd; kd++) {
+					int64_t z = o * win.sd + kd * win.dd - win.pd[0];
+					cnt += cip || (z >= 0 && z < D);
+				}
+				memcpy((char *)dv + (size_t)o * ir_dtype_bytes[dt],
+				       ir_node_const(im->m, kscalar(im, dt, cnt ? 1.0 / (double)cnt : 0))->data, ir_dtype_bytes[dt]);
+			}
+			acc = mk2(im, OP_MULTIPLY, acc, kconst(im, dt, 5, d5, dv));
+			free(dv);
+		}
+		return (out[0] = acc) ? 0 : -1;
+	}
 	x = to2d(im, in[0]);
 	return (out[0] = x ? from2d(im, in[0], onnx_mk(im, op, &x, 1, at)) : 0) ? 0 : -1;
 }
@@ -3977,6 +4142,8 @@ qlinearconv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId args[6], y, s;
 	if (convwin(im, in[0], in[3], &win, &group))
 		return -1;
+	if (win.kd)
+		return onnx_err(im, "graft takes 1-D and 2-D quantized convolutions, not 3-D");
 	if (!(args[0] = to2d(im, in[0])) || !(args[1] = to2d(im, in[3])))
 		return -1;
 	if (!(args[2] = zpscalar(im, in[2], 2)) || !(args[3] = zpscalar(im, in[5], 5)))
@@ -4019,6 +4186,8 @@ convinteger(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId args[6];
 	if (convwin(im, in[0], in[1], &win, &group))
 		return -1;
+	if (win.kd)
+		return onnx_err(im, "graft takes 1-D and 2-D quantized convolutions, not 3-D");
 	if (!(args[0] = to2d(im, in[0])) || !(args[1] = to2d(im, in[1])))
 		return -1;
 	if (!(args[2] = zpscalar(im, nin > 2 ? in[2] : 0, 2)) || !(args[3] = zpscalar(im, nin > 3 ? in[3] : 0, 3)))
