@@ -2925,6 +2925,165 @@ unique(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- spectra */
+
+/* dftaxis: the DFT of x along axis, x's last dim holding the real part
+** (1) or the real and imaginary parts (2): the signal cut or padded with
+** zeros to n, multiplied by constant cos and sin matrices (nn.dense), K
+** bins kept (n, or n / 2 + 1 one-sided); inverse divides by n.  The result
+** ends in (K, ..., 2) as ONNX's: the axis holds the K bins. */
+static NodeId
+dftaxis(Imp *im, NodeId x, int axis, int64_t n, int onesided, int inverse)
+{
+	int r = rank(im, x), c = (int)onnx_dims(im, x)[r - 1];
+	int64_t len = onnx_dims(im, x)[axis], k = onesided ? n / 2 + 1 : n, perm[MAXD], inv[MAXD], m = 1, d2[2];
+	int64_t xd[MAXD];
+	DType dt = dtype(im, x);
+	NodeId parts[2], re, im_ = 0, yre, yim, out[2];
+	double *cs, *sn;
+	void *cb, *sb;
+	size_t sz = ir_dtype_bytes[dt];
+
+	if (c != 1 && c != 2) {
+		onnx_err(im, "the last dim must be 1 (real) or 2 (complex), not %d", c);
+		return 0;
+	}
+	if (n < 1 || !ir_tensor_fits(n * k, DT_FLOAT64)) {
+		onnx_err(im, "a DFT of length %lld is more than graft takes", (long long)n);
+		return 0;
+	}
+	/* the signal cut, or padded with zeros, to n */
+	if (len > n)
+		x = slice1(im, x, axis, 0, n);
+	else if (len < n) {
+		int64_t zd[MAXD];
+		memcpy(zd, onnx_dims(im, x), (size_t)r * sizeof *zd);
+		zd[axis] = n - len;
+		parts[0] = x;
+		parts[1] = zeros(im, dt, r, zd);
+		x = mkconcat(im, parts, 2, axis);
+	}
+	if (!x)
+		return 0;
+	/* the axis last but for the parts: (..., n) per part */
+	for (int i = 0, j = 0; i < r - 1; i++)
+		if (i != axis)
+			perm[j++] = i;
+	perm[r - 2] = axis;
+	perm[r - 1] = r - 1;
+	for (int i = 0; i < r; i++)
+		inv[perm[i]] = i;
+	x = mktranspose(im, x, perm, r);
+	if (!x)
+		return 0;
+	memcpy(xd, onnx_dims(im, x), (size_t)r * sizeof *xd);
+	for (int i = 0; i < r - 2; i++)
+		m *= xd[i];
+	d2[0] = m;
+	d2[1] = n;
+	re = mkreshape(im, slice1(im, x, r - 1, 0, 1), d2, 2);
+	if (c == 2)
+		im_ = mkreshape(im, slice1(im, x, r - 1, 1, 2), d2, 2);
+	cs = ir_xmalloc((size_t)(k * n) * sizeof *cs);
+	sn = ir_xmalloc((size_t)(k * n) * sizeof *sn);
+	cb = ir_xmalloc((size_t)(k * n) * sz);
+	sb = ir_xmalloc((size_t)(k * n) * sz);
+	for (int64_t b = 0; b < k; b++)
+		for (int64_t t = 0; t < n; t++) {
+			/* e^(-+ 2 pi i b t / n), the product reduced mod n first */
+			double th = 2 * 3.14159265358979323846 * (double)((b * t) % n) / (double)n, sc = inverse ? 1.0 / (double)n : 1;
+			cs[b * n + t] = cos(th) * sc;
+			sn[b * n + t] = (inverse ? sin(th) : -sin(th)) * sc;
+			memcpy((char *)cb + (size_t)(b * n + t) * sz, ir_node_const(im->m, kscalar(im, dt, cs[b * n + t]))->data, sz);
+			memcpy((char *)sb + (size_t)(b * n + t) * sz, ir_node_const(im->m, kscalar(im, dt, sn[b * n + t]))->data, sz);
+		}
+	{
+		int64_t kd[2] = { k, n };
+		NodeId C = kconst(im, dt, 2, kd, cb), S = kconst(im, dt, 2, kd, sb);
+		/* (re + i im)(cos + i sin) */
+		yre = mkdense(im, re, C);
+		yim = mkdense(im, re, S);
+		if (im_) {
+			yre = mk2(im, OP_SUBTRACT, yre, mkdense(im, im_, S));
+			yim = mk2(im, OP_ADD, yim, mkdense(im, im_, C));
+		}
+	}
+	free(cs);
+	free(sn);
+	free(cb);
+	free(sb);
+	xd[r - 2] = k;
+	xd[r - 1] = 1;
+	out[0] = mkreshape(im, yre, xd, r);
+	out[1] = mkreshape(im, yim, xd, r);
+	x = out[0] && out[1] ? mkconcat(im, out, 2, r - 1) : 0;
+	return x ? mktranspose(im, x, inv, r) : 0;
+}
+
+/* DFT(input, dft_length; axis 1, inverse 0, onesided 0) */
+static int
+dft(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis, inverse, onesided, n;
+	int r = rank(im, in[0]);
+	if (ai(im, "axis", 1, &axis) || ai(im, "inverse", 0, &inverse) || ai(im, "onesided", 0, &onesided))
+		return -1;
+	if (normax(im, &axis, r - 1, "axis"))
+		return -1;
+	n = onnx_dims(im, in[0])[axis];
+	if (nin > 1 && in[1]) {
+		double v;
+		if (cscalar(im, in, 1, "dft_length", &v))
+			return -1;
+		n = (int64_t)v;
+	}
+	if (onesided && inverse)
+		return onnx_err(im, "onesided and inverse together are not supported");
+	return (out[0] = dftaxis(im, in[0], (int)axis, n, (int)onesided, (int)inverse)) ? 0 : -1;
+}
+
+/* STFT(signal, frame_step, window, frame_length; onesided 1): the frames
+** (a take of constant indices), times the window, through dftaxis */
+static int
+stft(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t onesided, step, fl = -1, len, nf, *idx, b;
+	double v;
+	NodeId x = in[0], f;
+	if (ai(im, "onesided", 1, &onesided) || cscalar(im, in, 1, "frame_step", &v))
+		return -1;
+	step = (int64_t)v;
+	if (nin > 3 && in[3]) {
+		if (cscalar(im, in, 3, "frame_length", &v))
+			return -1;
+		fl = (int64_t)v;
+	} else if (nin > 2 && in[2]) {
+		fl = onnx_dims(im, in[2])[0];
+	}
+	if (rank(im, x) != 3 || fl < 1 || step < 1)
+		return onnx_err(im, "the signal must be (batch, length, 1 or 2) and the frame length and step positive");
+	b = onnx_dims(im, x)[0];
+	len = onnx_dims(im, x)[1];
+	if (len < fl)
+		return onnx_err(im, "the frame length %lld is more than the signal's %lld", (long long)fl, (long long)len);
+	nf = (len - fl) / step + 1;
+	idx = ir_xmalloc((size_t)(nf * fl) * sizeof *idx + 8);
+	for (int64_t i = 0; i < nf; i++)
+		for (int64_t j = 0; j < fl; j++)
+			idx[i * fl + j] = i * step + j;
+	f = takeconst(im, x, idx, nf * fl, 1);
+	free(idx);
+	{
+		int64_t d4[4] = { b, nf, fl, onnx_dims(im, x)[2] };
+		f = mkreshape(im, f, d4, 4);
+	}
+	if (f && nin > 2 && in[2]) {
+		int64_t wd[4] = { 1, 1, fl, 1 };
+		f = mk2(im, OP_MULTIPLY, f, mkreshape(im, in[2], wd, 4));
+	}
+	return f && (out[0] = dftaxis(im, f, 2, fl, (int)onesided, 0)) ? 0 : -1;
+}
+
 /* ---------------------------------------------------------------- resizing */
 
 /* cvals: the values of constant input k (the what; folded if computed from
@@ -4243,6 +4402,7 @@ const OpEntry onnx_ops[] = {
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
 	{ "Cos", 1, 1, 1, 1, cosop },
 	{ "Cosh", 1, 1, 1, 1, coshop },
+	{ "DFT", 1, 2, 1, 1, dft },
 	{ "DepthToSpace", 1, 1, 1, 1, depthtospace },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
@@ -4321,6 +4481,7 @@ const OpEntry onnx_ops[] = {
 	{ "Resize", 1, 4, 1, 1, resize },
 	{ "ReverseSequence", 2, 2, 1, 1, reversesequence },
 	{ "Round", 1, 1, 1, 1, roundop },
+	{ "STFT", 2, 4, 1, 1, stft },
 	{ "Scatter", 3, 3, 1, 1, scatterelements },
 	{ "ScatterElements", 3, 3, 1, 1, scatterelements },
 	{ "ScatterND", 3, 3, 1, 1, scatternd },
