@@ -3084,6 +3084,193 @@ stft(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return f && (out[0] = dftaxis(im, f, 2, fl, (int)onesided, 0)) ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- sampling */
+
+/* Computed coordinates of GridSample, as PyTorch's grid_sampler (whose
+** results ONNX's tests hold), built of Relay ops on the grid's float
+** values. */
+typedef struct Gs {
+	int align;              /* align_corners */
+	int pad;                /* 'z' zeros, 'b' border, 'r' reflection */
+} Gs;
+
+/* gsreflect: coordinate x reflected into [lo2 / 2, hi2 / 2] */
+static NodeId
+gsreflect(Imp *im, NodeId x, double lo2, double hi2)
+{
+	DType dt = dtype(im, x);
+	double mn = lo2 / 2, span = (hi2 - lo2) / 2;
+	NodeId in, flips, extra, odd, w[3];
+	if (span <= 0)
+		return mk2(im, OP_MULTIPLY, x, kscalar(im, dt, 0));
+	in = un(im, OP_ABS, mk2(im, OP_SUBTRACT, x, kscalar(im, dt, mn)));
+	flips = un(im, OP_FLOOR, mk2(im, OP_DIVIDE, in, kscalar(im, dt, span)));
+	extra = mk2(im, OP_SUBTRACT, in, mk2(im, OP_MULTIPLY, flips, kscalar(im, dt, span)));
+	/* flips odd: flips - 2 floor(flips / 2) is 1 */
+	odd = mk2(im, OP_SUBTRACT, flips, mk2(im, OP_MULTIPLY, kscalar(im, dt, 2),
+	                                      un(im, OP_FLOOR, mk2(im, OP_DIVIDE, flips, kscalar(im, dt, 2)))));
+	w[0] = mk2(im, OP_EQUAL, odd, kscalar(im, dt, 0));
+	w[1] = mk2(im, OP_ADD, extra, kscalar(im, dt, mn));
+	w[2] = mk2(im, OP_ADD, mk2(im, OP_SUBTRACT, kscalar(im, dt, span), extra), kscalar(im, dt, mn));
+	return w[0] && w[1] && w[2] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0;
+}
+
+/* gspad: coordinate x of an axis of n padded as z says: clipped to
+** [0, n - 1] for border, reflected then clipped for reflection */
+static NodeId
+gspad(Imp *im, const Gs *z, NodeId x, int64_t n)
+{
+	if (z->pad == 'z')
+		return x;
+	if (z->pad == 'r')
+		x = z->align ? gsreflect(im, x, 0, 2.0 * (double)(n - 1)) : gsreflect(im, x, -1, 2.0 * (double)n - 1);
+	return mkclip(im, x, 0, (double)(n - 1));
+}
+
+/* gstap: the values of xt (N, H * W, C) at integer coordinates (ix, iy)
+** (float tensors (N, Ho * Wo)), times weight wt, 0 outside the image:
+** (N, Ho * Wo, C) */
+static NodeId
+gstap(Imp *im, NodeId xt, int64_t h, int64_t w, NodeId ix, NodeId iy, NodeId wt)
+{
+	DType dt = dtype(im, ix);
+	NodeId inb, idx, v, a2[2], w3[3];
+	AttrId at;
+	int64_t one = 1;
+	inb = mk2(im, OP_LOGICAL_AND,
+	          mk2(im, OP_LOGICAL_AND, mk2(im, OP_GREATER_EQUAL, ix, kscalar(im, dt, 0)),
+	              mk2(im, OP_LESS_EQUAL, ix, kscalar(im, dt, (double)(w - 1)))),
+	          mk2(im, OP_LOGICAL_AND, mk2(im, OP_GREATER_EQUAL, iy, kscalar(im, dt, 0)),
+	              mk2(im, OP_LESS_EQUAL, iy, kscalar(im, dt, (double)(h - 1)))));
+	idx = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, mkclip(im, iy, 0, (double)(h - 1)), kscalar(im, dt, (double)w)),
+	          mkclip(im, ix, 0, (double)(w - 1)));
+	idx = mkcast(im, idx, DT_INT32);
+	w3[0] = inb;
+	w3[1] = wt;
+	w3[2] = kscalar(im, dt, 0);
+	wt = inb && wt ? onnx_mk(im, OP_WHERE, w3, 3, 0) : 0;
+	a2[0] = xt;
+	a2[1] = idx;
+	if (!idx || !wt)
+		return 0;
+	at = ir_attr_defaults(im->m, OP_TAKE);
+	seti(im, OP_TAKE, at, "axis", 1);
+	seti(im, OP_TAKE, at, "batch_dims", 1);
+	sets(im, OP_TAKE, at, "mode", "clip");
+	v = onnx_mk(im, OP_TAKE, a2, 2, at);
+	at = ir_attr_defaults(im->m, OP_EXPAND_DIMS);
+	seti(im, OP_EXPAND_DIMS, at, "axis", 2);
+	(void)one;
+	return v ? mk2(im, OP_MULTIPLY, v, onnx_mk(im, OP_EXPAND_DIMS, &wt, 1, at)) : 0;
+}
+
+/* gscubic: the cubic convolution weights (A -0.75) of the four taps at
+** distance t from the first's floor: into w[0..4) */
+static void
+gscubic(Imp *im, NodeId t, NodeId *w)
+{
+	DType dt = dtype(im, t);
+	double A = -0.75;
+	NodeId one = kscalar(im, dt, 1), x1 = mk2(im, OP_ADD, t, one), x2 = mk2(im, OP_SUBTRACT, one, t);
+	NodeId x3 = mk2(im, OP_ADD, x2, one);
+	/* |x| <= 1: ((A + 2) x - (A + 3)) x x + 1; 1 < |x| < 2: ((A x - 5A) x + 8A) x - 4A */
+#define CC1(x) mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, mk2(im, OP_MULTIPLY, mk2(im, OP_SUBTRACT, \
+	mk2(im, OP_MULTIPLY, kscalar(im, dt, A + 2), x), kscalar(im, dt, A + 3)), x), x), one)
+#define CC2(x) mk2(im, OP_SUBTRACT, mk2(im, OP_MULTIPLY, mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, \
+	mk2(im, OP_SUBTRACT, mk2(im, OP_MULTIPLY, kscalar(im, dt, A), x), kscalar(im, dt, 5 * A)), x), \
+	kscalar(im, dt, 8 * A)), x), kscalar(im, dt, 4 * A))
+	w[0] = CC2(x1);
+	w[1] = CC1(t);
+	w[2] = CC1(x2);
+	w[3] = CC2(x3);
+#undef CC1
+#undef CC2
+}
+
+/* GridSample(X, grid; mode bilinear, padding_mode zeros, align_corners
+** 0): X (N, C, H, W) sampled at the grid's (x, y) in [-1, 1] (N, Ho, Wo,
+** 2): nearest (halves to even), bilinear or bicubic, as PyTorch's
+** grid_sampler: each tap a take of X's pixels at computed indices */
+static int
+gridsample(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	char mode[16], pm[16];
+	int64_t align, n, c, h, w, ho, wo;
+	Gs z;
+	NodeId x = in[0], g = in[1], xt, gx, gy, acc = 0;
+	DType dt = dtype(im, g);
+	if (as(im, "mode", "bilinear", mode, sizeof mode) || as(im, "padding_mode", "zeros", pm, sizeof pm) ||
+	    ai(im, "align_corners", 0, &align))
+		return -1;
+	if (rank(im, x) != 4 || rank(im, g) != 4 || onnx_dims(im, g)[3] != 2)
+		return onnx_err(im, "graft takes 2-D sampling: X (N, C, H, W) and grid (N, Ho, Wo, 2)");
+	if (strcmp(pm, "zeros") && strcmp(pm, "border") && strcmp(pm, "reflection"))
+		return onnx_err(im, "padding_mode '%s' is not zeros, border or reflection", pm);
+	if (strcmp(mode, "bilinear") && strcmp(mode, "nearest") && strcmp(mode, "bicubic"))
+		return onnx_err(im, "mode '%s' is not bilinear, nearest or bicubic", mode);
+	z.align = align != 0;
+	z.pad = pm[0];
+	n = onnx_dims(im, x)[0];
+	c = onnx_dims(im, x)[1];
+	h = onnx_dims(im, x)[2];
+	w = onnx_dims(im, x)[3];
+	ho = onnx_dims(im, g)[1];
+	wo = onnx_dims(im, g)[2];
+	{
+		int64_t d3[3] = { n, c, h * w }, d2[2] = { n, ho * wo };
+		static const int64_t p3[3] = { 0, 2, 1 };
+		xt = mktranspose(im, mkreshape(im, x, d3, 3), p3, 3);
+		gx = mkreshape(im, slice1(im, g, 3, 0, 1), d2, 2);
+		gy = mkreshape(im, slice1(im, g, 3, 1, 2), d2, 2);
+	}
+	/* unnormalized: align_corners (g + 1) / 2 (n - 1), else ((g + 1) n - 1) / 2 */
+	if (z.align) {
+		gx = mk2(im, OP_MULTIPLY, mk2(im, OP_ADD, gx, kscalar(im, dt, 1)), kscalar(im, dt, (double)(w - 1) / 2));
+		gy = mk2(im, OP_MULTIPLY, mk2(im, OP_ADD, gy, kscalar(im, dt, 1)), kscalar(im, dt, (double)(h - 1) / 2));
+	} else {
+		gx = mk2(im, OP_DIVIDE, mk2(im, OP_SUBTRACT, mk2(im, OP_MULTIPLY, mk2(im, OP_ADD, gx, kscalar(im, dt, 1)),
+		                                              kscalar(im, dt, (double)w)), kscalar(im, dt, 1)), kscalar(im, dt, 2));
+		gy = mk2(im, OP_DIVIDE, mk2(im, OP_SUBTRACT, mk2(im, OP_MULTIPLY, mk2(im, OP_ADD, gy, kscalar(im, dt, 1)),
+		                                              kscalar(im, dt, (double)h)), kscalar(im, dt, 1)), kscalar(im, dt, 2));
+	}
+	if (mode[1] != 'i' || mode[2] != 'c') {         /* nearest, bilinear: padded first */
+		gx = gspad(im, &z, gx, w);
+		gy = gspad(im, &z, gy, h);
+	}
+	if (mode[0] == 'n') {
+		acc = gstap(im, xt, h, w, un(im, OP_ROUND, gx), un(im, OP_ROUND, gy), kscalar(im, dt, 1));
+	} else if (strcmp(mode, "bilinear") == 0) {
+		NodeId x0 = un(im, OP_FLOOR, gx), y0 = un(im, OP_FLOOR, gy), one = kscalar(im, dt, 1);
+		NodeId x1 = mk2(im, OP_ADD, x0, one), y1 = mk2(im, OP_ADD, y0, one);
+		NodeId tx = mk2(im, OP_SUBTRACT, gx, x0), ty = mk2(im, OP_SUBTRACT, gy, y0);
+		NodeId ux = mk2(im, OP_SUBTRACT, one, tx), uy = mk2(im, OP_SUBTRACT, one, ty);
+		NodeId t[4];
+		t[0] = gstap(im, xt, h, w, x0, y0, mk2(im, OP_MULTIPLY, ux, uy));
+		t[1] = gstap(im, xt, h, w, x1, y0, mk2(im, OP_MULTIPLY, tx, uy));
+		t[2] = gstap(im, xt, h, w, x0, y1, mk2(im, OP_MULTIPLY, ux, ty));
+		t[3] = gstap(im, xt, h, w, x1, y1, mk2(im, OP_MULTIPLY, tx, ty));
+		acc = mk2(im, OP_ADD, mk2(im, OP_ADD, t[0], t[1]), mk2(im, OP_ADD, t[2], t[3]));
+	} else {
+		/* bicubic: 16 taps, each coordinate padded on its own */
+		NodeId x0 = un(im, OP_FLOOR, gx), y0 = un(im, OP_FLOOR, gy), wx[4], wy[4];
+		gscubic(im, mk2(im, OP_SUBTRACT, gx, x0), wx);
+		gscubic(im, mk2(im, OP_SUBTRACT, gy, y0), wy);
+		for (int j = 0; j < 4; j++)
+			for (int i = 0; i < 4; i++) {
+				NodeId tx = gspad(im, &z, mk2(im, OP_ADD, x0, kscalar(im, dt, i - 1)), w);
+				NodeId ty = gspad(im, &z, mk2(im, OP_ADD, y0, kscalar(im, dt, j - 1)), h);
+				NodeId t = gstap(im, xt, h, w, tx, ty, mk2(im, OP_MULTIPLY, wx[i], wy[j]));
+				acc = acc ? mk2(im, OP_ADD, acc, t) : t;
+			}
+	}
+	{
+		int64_t d4[4] = { n, c, ho, wo };
+		static const int64_t p3[3] = { 0, 2, 1 };
+		out[0] = acc ? mkreshape(im, mktranspose(im, acc, p3, 3), d4, 4) : 0;
+	}
+	return out[0] ? 0 : -1;
+}
+
 /* ---------------------------------------------------------------- resizing */
 
 /* cvals: the values of constant input k (the what; folded if computed from
@@ -4424,6 +4611,7 @@ const OpEntry onnx_ops[] = {
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
 	{ "Greater", 2, 2, 1, 1, greater },
 	{ "GreaterOrEqual", 2, 2, 1, 1, greatereq },
+	{ "GridSample", 2, 2, 1, 1, gridsample },
 	{ "HammingWindow", 1, 1, 1, 1, window_ },
 	{ "HannWindow", 1, 1, 1, 1, window_ },
 	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
