@@ -743,11 +743,14 @@ out:
 static int
 convert(Imp *im, const ONode *nd)
 {
-	const OpEntry *e = onnx_op_find(nd->op_type);
+	const char *dom = nd->domain ? nd->domain : "";
+	const OpEntry *e = *dom && strcmp(dom, "ai.onnx") != 0 ? NULL : onnx_op_find(nd->op_type);
 	NodeId in[ONNX_MAXIN], out[ONNX_MAXIN];
 	int nin = (int)nd->n_input, nout = (int)nd->n_output;
 
 	im->nd = nd;
+	if (!e)         /* in a subgraph: the main graph's ops were checked at once */
+		return onnx_err(im, "unsupported op '%s%s%s'", dom, *dom ? "." : "", nd->op_type ? nd->op_type : "");
 	/* trailing empty names are absent inputs */
 	while (nin > 0 && !*nd->input[nin - 1])
 		nin--;
@@ -805,6 +808,64 @@ frozen(Imp *im, const char *name, TypeId t, const Tensor *x, NodeId *v)
 	*v = ir_const(im->m, t, x->data, im->loc);
 	im->m->nodes[*v].type = t;
 	return 0;
+}
+
+/* onnx_subgraph: see onnxi.h */
+int
+onnx_subgraph(Imp *im, const GraftOnnx__GraphProto *g, const NodeId *ins, int nins, NodeId *outs, int nouts)
+{
+	const ONode *parent = im->nd;
+	NodeId *saved;
+	int errs = 0;
+
+	if (++im->depth > ONNX_MAXDEPTH) {
+		im->depth--;
+		return onnx_err(im, "subgraphs nested more than %d deep", ONNX_MAXDEPTH);
+	}
+	if ((int)g->n_input != nins || (int)g->n_output != nouts) {
+		im->depth--;
+		return onnx_err(im, "the subgraph has %zu inputs and %zu outputs, not %d and %d", g->n_input, g->n_output,
+		                nins, nouts);
+	}
+	/* its inputs and initializers bound by name (the outer scope's values
+	   of those names restored after) */
+	saved = ir_xcalloc(g->n_input + g->n_initializer + 1, sizeof *saved);
+	for (size_t i = 0; i < g->n_input; i++) {
+		NodeId *v = valslot(im, g->input[i]->name ? g->input[i]->name : "");
+		saved[i] = *v;
+		*v = ins[i];
+	}
+	for (size_t i = 0; i < g->n_initializer && !errs; i++) {
+		const OTensor *tp = g->initializer[i];
+		Tensor t;
+		char msg[400];
+		NodeId *v = valslot(im, tp->name ? tp->name : "");
+		saved[g->n_input + i] = *v;
+		if (onnx_tensor_data(tp, im->dir, &t, msg, sizeof msg) != 0) {
+			errs += onnx_err(im, "initializer '%s': %s", tp->name ? tp->name : "", msg) != 0;
+			continue;
+		}
+		*v = ir_const(im->m, ir_type_tensor(im->m, t.dt, (int)t.rank, t.dims), t.data, im->loc);
+		im->m->nodes[*v].type = ir_node_const(im->m, *v)->type;
+		ir_tensor_free(&t);
+	}
+	/* the nodes in the order they are listed (ONNX's topological order) */
+	for (size_t i = 0; i < g->n_node && !errs; i++)
+		if (convert(im, g->node[i]) != 0)
+			errs++;
+	im->nd = parent;
+	for (int k = 0; k < nouts && !errs; k++) {
+		const char *nm = g->output[k]->name ? g->output[k]->name : "";
+		if (!(outs[k] = *valslot(im, nm)))
+			errs += onnx_err(im, "the subgraph's output '%s' is produced by nothing", nm) != 0;
+	}
+	for (size_t i = 0; i < g->n_input; i++)
+		*valslot(im, g->input[i]->name ? g->input[i]->name : "") = saved[i];
+	for (size_t i = 0; i < g->n_initializer; i++)
+		*valslot(im, g->initializer[i]->name ? g->initializer[i]->name : "") = saved[g->n_input + i];
+	free(saved);
+	im->depth--;
+	return errs ? -1 : 0;
 }
 
 /* import: the graph of mp into @main of im->m; 0 or -1 */
@@ -929,6 +990,11 @@ import(Imp *im, const GraftOnnx__ModelProto *mp)
 	outs = ir_xcalloc(g->n_output, sizeof *outs);
 	for (size_t i = 0; i < g->n_output; i++) {
 		const char *nm = g->output[i]->name ? g->output[i]->name : "";
+		if (g->output[i]->type && !g->output[i]->type->tensor_type) {
+			errs += onnx_err(im, "graph output '%s' is not a tensor (a sequence, map or optional value), which graft "
+			                 "does not support", nm) != 0;
+			continue;
+		}
 		if (!*nm || !(outs[i] = *valslot(im, nm))) {
 			errs += onnx_err(im, "graph output '%s' is produced by no node, initializer or graph input", nm) != 0;
 			continue;

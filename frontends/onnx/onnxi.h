@@ -39,6 +39,7 @@ typedef struct Imp {
 	                           as constants and did not get */
 	NodeId *bindvar;        /* o->nbind: the parameter each value's input became */
 	uint8_t *made;          /* o->nbind flags: the inputs made constants */
+	int depth;              /* subgraphs being converted (If, Loop, Scan) */
 } Imp;
 
 /*
@@ -69,6 +70,13 @@ int onnx_err(Imp *im, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 ** in im->need (an import with ONNX_FREEZE_NEEDED freezes them and tries
 ** again) */
 void onnx_needconst(Imp *im, NodeId n);
+
+enum { ONNX_MAXDEPTH = 16 };    /* subgraphs within subgraphs */
+
+/* onnx_subgraph: converts subgraph g (of node im->nd) with its inputs
+** bound to ins[0..nins), into its outputs outs[0..nouts); values of the
+** scopes around are visible by name.  0, or -1 after reporting */
+int onnx_subgraph(Imp *im, const GraftOnnx__GraphProto *g, const NodeId *ins, int nins, NodeId *outs, int nouts);
 
 /* onnx_mk: the call op(args) with attributes at (from ir_attr_defaults),
 ** its type inferred; 0 after reporting a type error */

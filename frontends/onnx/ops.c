@@ -3271,6 +3271,244 @@ gridsample(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return out[0] ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- control flow */
+
+/* attrgraph: the subgraph in attribute name, decoded now (onnx.proto
+** leaves graphs undeclared, so that decoding a model is not recursive:
+** the attribute's bytes are among its unknown fields); NULL after
+** reporting.  The caller frees it with graft_onnx__graph_proto__free_unpacked. */
+static GraftOnnx__GraphProto *
+attrgraph(Imp *im, const char *name)
+{
+	const OAttr *a = attr(im, name);
+	GraftOnnx__GraphProto *g = NULL;
+	if (!a) {
+		onnx_err(im, "attribute '%s' (a graph) is required", name);
+		return NULL;
+	}
+	for (unsigned i = 0; i < a->base.n_unknown_fields && !g; i++) {
+		const ProtobufCMessageUnknownField *f = &a->base.unknown_fields[i];
+		/* the field's bytes start with their length, a varint */
+		size_t k = 0, len = 0;
+		int sh = 0;
+		if (f->tag != 6 || f->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
+			continue;
+		while (k < f->len && k < 10 && (f->data[k] & 0x80))
+			len |= (size_t)(f->data[k++] & 0x7f) << sh, sh += 7;
+		if (k < f->len && k < 10)
+			len |= (size_t)(f->data[k++] & 0x7f) << sh;
+		if (k < 10 && len == f->len - k)
+			g = graft_onnx__graph_proto__unpack(NULL, len, f->data + k);
+	}
+	if (!g)
+		onnx_err(im, "attribute '%s' holds no graph that decodes", name);
+	return g;
+}
+
+/* If(cond; then_branch, else_branch): the branch a constant condition
+** takes; else both, each output where(cond, then's, else's) */
+static int
+ifop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	GraftOnnx__GraphProto *t = attrgraph(im, "then_branch"), *e = t ? attrgraph(im, "else_branch") : NULL;
+	NodeId c = konst(im, in[0]), *to, *eo;
+	int r = -1;
+	if (!t || !e)
+		goto done;
+	to = ir_xcalloc((size_t)nout + 1, sizeof *to);
+	eo = ir_xcalloc((size_t)nout + 1, sizeof *eo);
+	if (c && ir_type_numel(im->m, im->m->nodes[c].type) == 1) {
+		r = onnx_subgraph(im, elem(im, c, 0) != 0 ? t : e, NULL, 0, out, nout);
+	} else if (onnx_subgraph(im, t, NULL, 0, to, nout) == 0 && onnx_subgraph(im, e, NULL, 0, eo, nout) == 0) {
+		r = 0;
+		for (int k = 0; k < nout && !r; k++) {
+			NodeId w3[3] = { in[0], to[k], eo[k] };
+			r = (out[k] = onnx_mk(im, OP_WHERE, w3, 3, 0)) ? 0 : -1;
+		}
+	}
+	free(to);
+	free(eo);
+done:
+	if (t)
+		graft_onnx__graph_proto__free_unpacked(t, NULL);
+	if (e)
+		graft_onnx__graph_proto__free_unpacked(e, NULL);
+	return r;
+}
+
+/* stack: parts[0..n) stacked along a new axis (expand_dims, concatenate) */
+static NodeId
+stack(Imp *im, NodeId *parts, int64_t n, int64_t axis)
+{
+	for (int64_t i = 0; i < n; i++) {
+		AttrId at = ir_attr_defaults(im->m, OP_EXPAND_DIMS);
+		seti(im, OP_EXPAND_DIMS, at, "axis", axis);
+		if (!parts[i] || !(parts[i] = onnx_mk(im, OP_EXPAND_DIMS, &parts[i], 1, at)))
+			return 0;
+	}
+	return mkconcat(im, parts, (int)n, axis);
+}
+
+enum { LOOP_MAX = 4096 };       /* iterations a Loop or Scan unrolls */
+
+/* Loop(M, cond, v...; body): unrolled while the trip count and the
+** condition (constants, or computed from constants each iteration) allow;
+** the carried values' last, and each scan output stacked */
+static int
+loop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	GraftOnnx__GraphProto *b = attrgraph(im, "body");
+	int nc = nin - 2, ns = nout - nc, r = -1, go = 1;
+	int64_t max = LOOP_MAX + 1, it;
+	NodeId *ins, *outs, **scans;
+	double v;
+	if (!b)
+		return -1;
+	if (nc < 0 || ns < 0) {
+		graft_onnx__graph_proto__free_unpacked(b, NULL);
+		return onnx_err(im, "has %d outputs for %d loop-carried values", nout, nc);
+	}
+	if (in[0]) {
+		if (cscalar(im, in, 0, "trip count M", &v)) {
+			graft_onnx__graph_proto__free_unpacked(b, NULL);
+			return -1;
+		}
+		max = (int64_t)v;
+	}
+	ins = ir_xcalloc((size_t)nin + 1, sizeof *ins);
+	outs = ir_xcalloc((size_t)nout + 2, sizeof *outs);
+	scans = ir_xcalloc((size_t)ns + 1, sizeof *scans);
+	for (int k = 0; k < ns; k++)
+		scans[k] = ir_xcalloc(LOOP_MAX + 1, sizeof **scans);
+	ins[1] = in[1] ? in[1] : kconst(im, DT_BOOL, 0, NULL, "\1");
+	for (int k = 0; k < nc; k++)
+		ins[2 + k] = in[2 + k];
+	for (it = 0; it < max && go; it++) {
+		NodeId c = konst(im, ins[1]);
+		if (!c) {
+			onnx_needconst(im, ins[1]);
+			onnx_err(im, "the condition of iteration %lld depends on data: graft unrolls loops whose trip count is "
+			         "known", (long long)it);
+			goto done;
+		}
+		if (elem(im, c, 0) == 0)
+			break;
+		if (it == LOOP_MAX) {
+			onnx_err(im, "more than %d iterations: graft unrolls loops up to that", LOOP_MAX);
+			goto done;
+		}
+		ins[0] = kconst(im, DT_INT64, 0, NULL, &it);
+		if (onnx_subgraph(im, b, ins, nc + 2, outs, 1 + nc + ns) != 0)
+			goto done;
+		ins[1] = outs[0];
+		for (int k = 0; k < nc; k++)
+			ins[2 + k] = outs[1 + k];
+		for (int k = 0; k < ns; k++)
+			scans[k][it] = outs[1 + nc + k];
+	}
+	for (int k = 0; k < nc; k++)
+		out[k] = ins[2 + k];
+	for (int k = 0; k < ns; k++)
+		if (!it || !(out[nc + k] = stack(im, scans[k], it, 0))) {
+			if (!it)
+				onnx_err(im, "the loop runs no iteration, so its scan output %d has no shape", k);
+			goto done;
+		}
+	r = 0;
+done:
+	for (int k = 0; k < ns; k++)
+		free(scans[k]);
+	free(scans);
+	free(ins);
+	free(outs);
+	graft_onnx__graph_proto__free_unpacked(b, NULL);
+	return r;
+}
+
+/* Scan(states..., scans...; body, num_scan_inputs, axes and directions),
+** opset 9 on: unrolled over the scan inputs' axis */
+static int
+scan(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	GraftOnnx__GraphProto *b;
+	int64_t m, ia[MAXD] = { 0 }, id[MAXD] = { 0 }, oa[MAXD] = { 0 }, od[MAXD] = { 0 }, len = -1;
+	int nia = -1, nid = -1, noa = -1, nod = -1, nst, nso, r = -1;
+	NodeId *ins, *outs, **scans;
+	if (im->opset < 9)
+		return onnx_err(im, "Scan of opset 8 (with a batch axis) is not supported");
+	if (ai(im, "num_scan_inputs", 0, &m) || aints(im, "scan_input_axes", ia, MAXD, &nia) ||
+	    aints(im, "scan_input_directions", id, MAXD, &nid) || aints(im, "scan_output_axes", oa, MAXD, &noa) ||
+	    aints(im, "scan_output_directions", od, MAXD, &nod))
+		return -1;
+	nst = nin - (int)m;
+	nso = nout - nst;
+	if (m < 1 || nst < 0 || nso < 0 || m > MAXD || nso > MAXD)
+		return onnx_err(im, "num_scan_inputs %lld does not fit %d inputs and %d outputs", (long long)m, nin, nout);
+	for (int j = 0; j < m; j++) {
+		int rk = rank(im, in[nst + j]);
+		if (normax(im, &ia[j], rk, "scan_input_axes"))
+			return -1;
+		if (len >= 0 && onnx_dims(im, in[nst + j])[ia[j]] != len)
+			return onnx_err(im, "the scan inputs differ in length");
+		len = onnx_dims(im, in[nst + j])[ia[j]];
+	}
+	if (len > LOOP_MAX)
+		return onnx_err(im, "more than %d iterations: graft unrolls scans up to that", LOOP_MAX);
+	if (!(b = attrgraph(im, "body")))
+		return -1;
+	ins = ir_xcalloc((size_t)nin + 1, sizeof *ins);
+	outs = ir_xcalloc((size_t)nout + 1, sizeof *outs);
+	scans = ir_xcalloc((size_t)nso + 1, sizeof *scans);
+	for (int k = 0; k < nso; k++)
+		scans[k] = ir_xcalloc((size_t)len + 1, sizeof **scans);
+	for (int k = 0; k < nst; k++)
+		ins[k] = in[k];
+	for (int64_t t = 0; t < len; t++) {
+		for (int j = 0; j < m; j++) {
+			NodeId x = in[nst + j];
+			int64_t at = id[j] ? len - 1 - t : t, d[MAXD];
+			int rk = rank(im, x), n = 0;
+			for (int i = 0; i < rk; i++)
+				if (i != ia[j])
+					d[n++] = onnx_dims(im, x)[i];
+			ins[nst + j] = mkreshape(im, slice1(im, x, (int)ia[j], at, at + 1), d, n);
+		}
+		if (onnx_subgraph(im, b, ins, nin, outs, nout) != 0)
+			goto done;
+		for (int k = 0; k < nst; k++)
+			ins[k] = outs[k];
+		for (int k = 0; k < nso; k++)
+			scans[k][t] = outs[nst + k];
+	}
+	for (int k = 0; k < nst; k++)
+		out[k] = ins[k];
+	for (int k = 0; k < nso; k++) {
+		int64_t ax = oa[k];
+		if (!len) {
+			onnx_err(im, "the scan runs no iteration, so its output %d has no shape", k);
+			goto done;
+		}
+		if (od[k])      /* reversed: the last iteration's first */
+			for (int64_t i = 0; i < len / 2; i++) {
+				NodeId tmp = scans[k][i];
+				scans[k][i] = scans[k][len - 1 - i];
+				scans[k][len - 1 - i] = tmp;
+			}
+		if (normax(im, &ax, rank(im, scans[k][0]) + 1, "scan_output_axes") ||
+		    !(out[nst + k] = stack(im, scans[k], len, ax)))
+			goto done;
+	}
+	r = 0;
+done:
+	for (int k = 0; k < nso; k++)
+		free(scans[k]);
+	free(scans);
+	free(ins);
+	free(outs);
+	graft_onnx__graph_proto__free_unpacked(b, NULL);
+	return r;
+}
+
 /* ---------------------------------------------------------------- resizing */
 
 /* cvals: the values of constant input k (the what; folded if computed from
@@ -4618,6 +4856,7 @@ const OpEntry onnx_ops[] = {
 	{ "HardSwish", 1, 1, 1, 1, hardswish },
 	{ "Hardmax", 1, 1, 1, 1, hardmax },
 	{ "Identity", 1, 1, 1, 1, identity },
+	{ "If", 1, 1, 1, ONNX_MAXIN, ifop },
 	{ "InstanceNormalization", 3, 3, 1, 1, instancenorm },
 	{ "IsInf", 1, 1, 1, 1, isinf_ },
 	{ "IsNaN", 1, 1, 1, 1, isnan_ },
@@ -4629,6 +4868,7 @@ const OpEntry onnx_ops[] = {
 	{ "LessOrEqual", 2, 2, 1, 1, lesseq },
 	{ "Log", 1, 1, 1, 1, logop },
 	{ "LogSoftmax", 1, 1, 1, 1, logsoftmax },
+	{ "Loop", 2, ONNX_MAXIN, 1, ONNX_MAXIN, loop },
 	{ "MatMul", 2, 2, 1, 1, matmulf },
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
 	{ "Max", 1, ONNX_MAXIN, 1, 1, maxop },
@@ -4670,6 +4910,7 @@ const OpEntry onnx_ops[] = {
 	{ "ReverseSequence", 2, 2, 1, 1, reversesequence },
 	{ "Round", 1, 1, 1, 1, roundop },
 	{ "STFT", 2, 4, 1, 1, stft },
+	{ "Scan", 1, ONNX_MAXIN, 1, ONNX_MAXIN, scan },
 	{ "Scatter", 3, 3, 1, 1, scatterelements },
 	{ "ScatterElements", 3, 3, 1, 1, scatterelements },
 	{ "ScatterND", 3, 3, 1, 1, scatternd },
