@@ -480,7 +480,7 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params)
 			x->data = (void *)s->data;
 			b[nb++] = (OnnxBind){ s->name, x };
 		}
-		OnnxOpts oo = { b, nb, o->bindneeded ? ONNX_FREEZE_NEEDED : ONNX_FREEZE_ALL, frozen };
+		OnnxOpts oo = { b, nb, o->bindneeded ? ONNX_FREEZE_NEEDED : ONNX_FREEZE_ALL, o->stats ? stderr : NULL, frozen };
 		bad = onnx_import_with(m, o->model, &oo, d) != 0;
 	} else {
 		if (!(text = readfile(o->model, &len)) || ir_parse(m, d, o->model, text, len)) {

@@ -160,4 +160,22 @@ says "graft --bind NAME given twice is a usage error" 2 \
 "graft: error: --bind x is given twice ('x=a.npy' and 'x=b.npy')
 Try 'graft --help'." --bind x=a.npy --bind x=b.npy tests/run/add.relay
 
+# ---------------------------------------------------------------- --stats
+"$GRAFT" --stats "$srcdir/$d/shapes.onnx" 2>"$tmpdir/stats" >/dev/null
+cat >"$tmpdir/want" <<'EOF2'
+onnx import: 11 nodes of 11 ops
+  Add                               1 -> add 1
+  Concat                            1 -> concatenate 1
+  Constant                          1 -> constants 1
+  ConstantOfShape                   1 -> constants 1
+  Flatten                           1 -> reshape 1
+  Reshape                           1 -> reshape 1
+  Slice                             1 -> strided_slice 1
+  Split                             1 -> split 1
+  Squeeze                           1 -> squeeze 1
+  Transpose                         1 -> transpose 1
+  Unsqueeze                         1 -> reshape 1
+EOF2
+same_file "$tmpdir/stats" "$tmpdir/want" "graft --stats on an ONNX model: each op, its nodes and the calls they became"
+
 done_testing

@@ -766,8 +766,22 @@ convert(Imp *im, const ONode *nd)
 			return -1;      /* its producer failed, which was reported */
 	}
 	memset(out, 0, sizeof out);
-	if (e->conv(im, in, nin, out, nout) != 0)
-		return -1;
+	{
+		NodeId first = im->m->nnodes;
+		if (e->conv(im, in, nin, out, nout) != 0)
+			return -1;
+		if (im->nnodes) {
+			/* what this node became: the calls and constants made for it */
+			size_t k = (size_t)(e - onnx_ops);
+			im->nnodes[k]++;
+			for (NodeId n = first; n < im->m->nnodes; n++) {
+				if (im->m->nodes[n].kind == NK_CALL)
+					im->ncalls[k * ir_op_count() + im->m->nodes[n].op]++;
+				else if (im->m->nodes[n].kind == NK_CONST)
+					im->nconsts[k]++;
+			}
+		}
+	}
 	for (int k = 0; k < nout; k++)
 		if (*nd->output[k]) {
 			if (!out[k])
@@ -1014,6 +1028,37 @@ out:
 	return errs ? -1 : 0;
 }
 
+/* printstats: the table of how each ONNX op of the model mapped: its
+** nodes, then the Relay calls they made (a call folded at import is
+** counted, and its constant too) */
+static void
+printstats(const Imp *im, FILE *f)
+{
+	uint32_t nodes = 0, ops = 0;
+	for (int k = 0; k < onnx_nops; k++)
+		if (im->nnodes[k]) {
+			nodes += im->nnodes[k];
+			ops++;
+		}
+	fprintf(f, "onnx import: %u nodes of %u ops\n", nodes, ops);
+	for (int k = 0; k < onnx_nops; k++) {
+		const char *sep = " -> ";
+		if (!im->nnodes[k])
+			continue;
+		fprintf(f, "  %-28s %6u", onnx_ops[k].name, im->nnodes[k]);
+		for (int op = 0; op < ir_op_count(); op++) {
+			uint32_t c = im->ncalls[(size_t)k * ir_op_count() + op];
+			if (c) {
+				fprintf(f, "%s%s %u", sep, ir_ops[op].name, c);
+				sep = ", ";
+			}
+		}
+		if (im->nconsts[k])
+			fprintf(f, "%sconstants %u", sep, im->nconsts[k]);
+		fputc('\n', f);
+	}
+}
+
 /* importinto: mp (read from path) into m, freezing the inputs of o
 ** flagged in freeze, noting those needed in need and those made
 ** constants in made (each may be NULL); the number of errors reported
@@ -1035,11 +1080,20 @@ importinto(Module *m, const char *path, const char *dir, const GraftOnnx__ModelP
 	im.freeze = freeze;
 	im.need = need;
 	im.made = made;
+	if (o && o->stats && !need) {
+		im.nnodes = ir_xcalloc((size_t)onnx_nops, sizeof *im.nnodes);
+		im.nconsts = ir_xcalloc((size_t)onnx_nops, sizeof *im.nconsts);
+		im.ncalls = ir_xcalloc((size_t)onnx_nops * (size_t)ir_op_count(), sizeof *im.ncalls);
+	}
 	if (o && o->nbind)
 		im.bindvar = ir_xcalloc((size_t)o->nbind, sizeof *im.bindvar);
-	import(&im, mp);
+	if (import(&im, mp) == 0 && im.nnodes)
+		printstats(&im, o->stats);
 	free(im.valof);
 	free(im.bindvar);
+	free(im.nnodes);
+	free(im.nconsts);
+	free(im.ncalls);
 	return d->errors - before;
 }
 

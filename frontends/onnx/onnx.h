@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ir.h"
 
@@ -55,6 +56,7 @@ typedef struct OnnxOpts {
 	const OnnxBind *bind;   /* values for graph inputs */
 	int nbind;
 	int freeze;             /* ONNX_FREEZE_ALL or ONNX_FREEZE_NEEDED */
+	FILE *stats;            /* if not NULL: how each ONNX op mapped, a table */
 	uint8_t *frozen;        /* out, if not NULL: for each value, 1 if the
 	                           import made its input a constant, 2 if it
 	                           names a graph input left a parameter (or

@@ -40,6 +40,9 @@ typedef struct Imp {
 	NodeId *bindvar;        /* o->nbind: the parameter each value's input became */
 	uint8_t *made;          /* o->nbind flags: the inputs made constants */
 	int depth;              /* subgraphs being converted (If, Loop, Scan) */
+	/* --stats: per op of the table, its nodes and the Relay calls and
+	   constants they became (ncalls[op * ir_op_count() + relay op]) */
+	uint32_t *nnodes, *ncalls, *nconsts;
 } Imp;
 
 /*

@@ -687,7 +687,7 @@ load(const Case *c, Load *l, int all)
 	int errs, hasmain, nb = 0;
 	OnnxBind b[MAXIO];
 	uint8_t frozen[MAXIO] = { 0 };
-	OnnxOpts o = { b, 0, all ? ONNX_FREEZE_ALL : ONNX_FREEZE_NEEDED, frozen };
+	OnnxOpts o = { b, 0, all ? ONNX_FREEZE_ALL : ONNX_FREEZE_NEEDED, NULL, frozen };
 
 	snprintf(path, sizeof path, "%s/model.onnx", c->dir);
 	if (c->nsets == 1)
