@@ -5,7 +5,7 @@
 ** which rejects anything that is not well-formed protobuf of that schema
 ** (truncated, a field of the wrong wire type, bad UTF-8 in a string).
 ** The importer then checks what protobuf cannot: the opset of the
-** default domain (10 to 17), that every op is known (one error lists every
+** default domain (6 to 21), that every op is known (one error lists every
 ** unknown op with its nodes), that value names are produced once and
 ** before use (nodes are taken in dependency order, so a cycle or a
 ** dangling input is an error naming the node), that graph inputs are
@@ -28,7 +28,7 @@
 
 enum {
 	OPSET_MIN = 6,
-	OPSET_MAX = 17,
+	OPSET_MAX = 21,
 	FILE_MAX = INT_MAX,     /* protobuf's 2 GB limit */
 	MAXRANK = IR_MAXDIMS,
 };

@@ -2,7 +2,7 @@
 ** onnx.h: the ONNX frontend, graft's importer for ONNX models.
 **
 ** onnx_import reads an ONNX model file (protobuf, the default domain at
-** opsets 10 to 17) into a Module as def @main: one parameter per graph
+** opsets 6 to 21) into a Module as def @main: one parameter per graph
 ** input that is not an initializer, named after the ONNX value (made a
 ** valid Relay name), initializers as constants with their data, each
 ** node as the Relay ops that compute it (docs/onnx.md lists the mapping).

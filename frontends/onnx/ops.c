@@ -463,6 +463,30 @@ takeconst(Imp *im, NodeId x, const int64_t *idx, int64_t n, int64_t axis)
 	return mktake(im, x, kconst(im, DT_INT64, 1, &n, idx), axis);
 }
 
+/* mkpad: nn.pad of x by p (ONNX's order: every axis's begin, then every
+** axis's end; not negative) with constant v of x's dtype */
+static NodeId
+mkpad(Imp *im, NodeId x, const int64_t *p, double v)
+{
+	int r = rank(im, x);
+	AttrVal rows[MAXD], xv = { .kind = AV_ARRAY };
+	AttrId at;
+	NodeId args[2];
+	if (!x)
+		return 0;
+	args[0] = x;
+	args[1] = kscalar(im, dtype(im, x), v);
+	for (int i = 0; i < r; i++) {
+		int64_t pr[2] = { p[i], p[i + r] };
+		rows[i] = intsval(im, pr, 2);
+	}
+	xv.n = (uint32_t)r;
+	xv.first = ir_attr_array(im->m, rows, (uint32_t)r);
+	at = ir_attr_defaults(im->m, OP_NN_PAD);
+	im->m->attrs[at + slot(OP_NN_PAD, "pad_width")] = xv;
+	return onnx_mk(im, OP_NN_PAD, args, 2, at);
+}
+
 /* mkconcat: concatenate of the tuple of parts[0..n) along axis */
 static NodeId
 mkconcat(Imp *im, const NodeId *parts, int n, int64_t axis)
@@ -1489,6 +1513,17 @@ split(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		if (cints(im, in, 1, "split", s, ONNX_MAXIN, &n))
 			return -1;
 	}
+	if (n < 0 && im->opset >= 18 && attr(im, "num_outputs")) {
+		/* num_outputs parts of ceil(dim / num_outputs), the last smaller */
+		int64_t no, dim = onnx_dims(im, in[0])[axis], c;
+		if (ai(im, "num_outputs", 0, &no))
+			return -1;
+		if (no != nout || no < 1)
+			return onnx_err(im, "num_outputs is %lld for %d outputs", (long long)no, nout);
+		c = (dim + no - 1) / no;
+		for (n = 0; n < nout; n++)
+			s[n] = dim - c * n < c ? (dim - c * n > 0 ? dim - c * n : 0) : c;
+	}
 	at = ir_attr_defaults(im->m, OP_SPLIT);
 	seti(im, OP_SPLIT, at, "axis", axis);
 	if (n < 0) {
@@ -2210,20 +2245,7 @@ lrn(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	c = onnx_dims(im, in[0])[1];
 	p[1] = (size - 1) / 2;
 	p[1 + r] = size - 1 - (size - 1) / 2;
-	sq = mk2(im, OP_MULTIPLY, in[0], in[0]);
-	{
-		AttrVal rows[MAXD], xv = { .kind = AV_ARRAY };
-		AttrId at = ir_attr_defaults(im->m, OP_NN_PAD);
-		NodeId args[2] = { sq, kscalar(im, dt, 0) };
-		for (int i = 0; i < r; i++) {
-			int64_t pr[2] = { p[i], p[i + r] };
-			rows[i] = intsval(im, pr, 2);
-		}
-		xv.n = (uint32_t)r;
-		xv.first = ir_attr_array(im->m, rows, (uint32_t)r);
-		im->m->attrs[at + slot(OP_NN_PAD, "pad_width")] = xv;
-		sq = sq ? onnx_mk(im, OP_NN_PAD, args, 2, at) : 0;
-	}
+	sq = mkpad(im, mk2(im, OP_MULTIPLY, in[0], in[0]), p, 0);
 	for (int64_t k = 0; k < size && sq; k++) {
 		int64_t idx_lo = k;
 		AttrId at = ir_attr_defaults(im->m, OP_STRIDED_SLICE);
@@ -3028,6 +3050,16 @@ dft(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	int r = rank(im, in[0]);
 	if (ai(im, "axis", 1, &axis) || ai(im, "inverse", 0, &inverse) || ai(im, "onesided", 0, &onesided))
 		return -1;
+	if (im->opset >= 20) {
+		/* the axis an input, -2 (the signal's last) by default, counted
+		   over every dim */
+		double av = -2;
+		if (nin > 2 && in[2] && cscalar(im, in, 2, "axis", &av))
+			return -1;
+		axis = (int64_t)av;
+		if (axis < 0)
+			axis += r;
+	}
 	if (normax(im, &axis, r - 1, "axis"))
 		return -1;
 	n = onnx_dims(im, in[0])[axis];
@@ -3206,8 +3238,13 @@ gridsample(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return onnx_err(im, "graft takes 2-D sampling: X (N, C, H, W) and grid (N, Ho, Wo, 2)");
 	if (strcmp(pm, "zeros") && strcmp(pm, "border") && strcmp(pm, "reflection"))
 		return onnx_err(im, "padding_mode '%s' is not zeros, border or reflection", pm);
+	/* opset 20 names them linear and cubic */
+	if (strcmp(mode, "linear") == 0)
+		strcpy(mode, "bilinear");
+	else if (strcmp(mode, "cubic") == 0)
+		strcpy(mode, "bicubic");
 	if (strcmp(mode, "bilinear") && strcmp(mode, "nearest") && strcmp(mode, "bicubic"))
-		return onnx_err(im, "mode '%s' is not bilinear, nearest or bicubic", mode);
+		return onnx_err(im, "mode '%s' is not bilinear (linear), nearest or bicubic (cubic)", mode);
 	z.align = align != 0;
 	z.pad = pm[0];
 	n = onnx_dims(im, x)[0];
@@ -3737,8 +3774,8 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return onnx_err(im, "mode '%s' is not nearest, linear or cubic", mode);
 	if (anti)
 		return onnx_err(im, "antialias is not supported");
-	if (strcmp(pol, "stretch") != 0)
-		return onnx_err(im, "keep_aspect_ratio_policy '%s' is not supported (stretch is)", pol);
+	if (strcmp(pol, "stretch") && strcmp(pol, "not_larger") && strcmp(pol, "not_smaller"))
+		return onnx_err(im, "keep_aspect_ratio_policy '%s' is not stretch, not_larger or not_smaller", pol);
 	if (naxes < 0)
 		for (naxes = 0; naxes < r; naxes++)
 			axes[naxes] = naxes;
@@ -3774,7 +3811,22 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		outd[i] = onnx_dims(im, x)[i];
 		scale[i] = 1;
 	}
-	for (int i = 0; i < naxes; i++) {
+	if (nz && strcmp(pol, "stretch") != 0) {
+		/* one scale for the axes: the smallest (not_larger) or largest of
+		   size / dim, each size then dim * scale rounded */
+		double k = pol[4] == 'l' ? INFINITY : 0;
+		for (int i = 0; i < naxes; i++) {
+			double q = sz[i] / (double)onnx_dims(im, x)[axes[i]];
+			k = pol[4] == 'l' ? fmin(k, q) : fmax(k, q);
+		}
+		for (int i = 0; i < naxes; i++)
+			sz[i] = nearbyint(k * (double)onnx_dims(im, x)[axes[i]]);
+		for (int i = 0; i < naxes; i++) {
+			outd[axes[i]] = (int64_t)sz[i];
+			scale[axes[i]] = k;
+		}
+	}
+	for (int i = 0; i < naxes && !(nz && strcmp(pol, "stretch") != 0); i++) {
 		int64_t a = axes[i], n = onnx_dims(im, x)[a];
 		if (ns) {
 			if (!(sc[i] > 0))
@@ -3800,6 +3852,73 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			continue;
 		x = rzaxis(im, &z, x, i, outd[i], scale[i], r0, r1);
 	}
+	return (out[0] = x) ? 0 : -1;
+}
+
+/* Mish (opset 18): x * tanh(softplus(x)) */
+static int
+mish(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	DType dt = dtype(im, in[0]);
+	NodeId sp = un(im, OP_LOG, mk2(im, OP_ADD, un(im, OP_EXP, in[0]), kscalar(im, dt, 1)));
+	return (out[0] = mk2(im, OP_MULTIPLY, in[0], un(im, OP_TANH, sp))) ? 0 : -1;
+}
+
+/* Gelu (opset 20; approximate none or tanh): x / 2 (1 + erf(x / sqrt 2)),
+** or x / 2 (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) */
+static int
+gelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	char ap[8];
+	DType dt = dtype(im, in[0]);
+	NodeId x = in[0], t;
+	if (as(im, "approximate", "none", ap, sizeof ap))
+		return -1;
+	if (strcmp(ap, "tanh") == 0) {
+		t = mk2(im, OP_ADD, x, mk2(im, OP_MULTIPLY, kscalar(im, dt, 0.044715), mk2(im, OP_MULTIPLY, x, mk2(im, OP_MULTIPLY, x, x))));
+		t = un(im, OP_TANH, mk2(im, OP_MULTIPLY, kscalar(im, dt, 0.7978845608028654), t));
+	} else if (strcmp(ap, "none") == 0) {
+		t = un(im, OP_ERF, mk2(im, OP_MULTIPLY, x, kscalar(im, dt, 0.7071067811865476)));
+	} else {
+		return onnx_err(im, "approximate '%s' is not none or tanh", ap);
+	}
+	return (out[0] = mk2(im, OP_MULTIPLY, mk2(im, OP_MULTIPLY, x, kscalar(im, dt, 0.5)), mk2(im, OP_ADD, kscalar(im, dt, 1), t)))
+	       ? 0 : -1;
+}
+
+/* CenterCropPad (opset 18): each axis (axes, or all) cropped around its
+** center or padded with zeros around it to shape's size: a take of
+** constant indices, then a constant pad (the extra on the end, as ONNX's
+** reference puts it) */
+static int
+centercroppad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ax[MAXD], sh[MAXD], pb[2 * MAXD] = { 0 };
+	int na = -1, ns, r = rank(im, in[0]), pad = 0;
+	NodeId x = in[0];
+	if (aints(im, "axes", ax, MAXD, &na) || cints(im, in, 1, "shape", sh, MAXD, &ns))
+		return -1;
+	if (na < 0)
+		for (na = 0; na < r; na++)
+			ax[na] = na;
+	if (ns != na)
+		return onnx_err(im, "shape has %d values for %d axes", ns, na);
+	for (int i = 0; i < na && x; i++) {
+		int64_t a = ax[i], n;
+		if (normax(im, &a, r, "axis"))
+			return -1;
+		n = onnx_dims(im, x)[a];
+		if (sh[i] < n) {                /* crop: the middle, the extra from the end */
+			int64_t lo = (n - sh[i]) / 2;
+			x = slice1(im, x, (int)a, lo, lo + sh[i]);
+		} else if (sh[i] > n) {
+			pb[a] = (sh[i] - n) / 2;
+			pb[a + r] = sh[i] - n - pb[a];
+			pad = 1;
+		}
+	}
+	if (x && pad)
+		x = mkpad(im, x, pb, 0);
 	return (out[0] = x) ? 0 : -1;
 }
 
@@ -3852,6 +3971,73 @@ layernorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	if (nout > 2)
 		out[2] = inv;
 	return y && mu && inv ? 0 : -1;
+}
+
+/* GroupNormalization(x, scale, bias; epsilon 1e-5, num_groups,
+** stash_type 1): normalized over each group of C / num_groups channels and
+** their spatial dims; scale and bias per group at opset 18, per channel
+** from 21 */
+static int
+groupnorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double eps;
+	int64_t g, stash = 1, d3[3], xd[MAXD], ax = 2, sd[MAXD];
+	int r = rank(im, in[0]);
+	DType dt = dtype(im, in[0]);
+	NodeId x, y;
+	if (af(im, "epsilon", 1e-5, &eps) || ai(im, "num_groups", 0, &g) || ai(im, "stash_type", 1, &stash))
+		return -1;
+	if (r < 3 || g < 1 || onnx_dims(im, in[0])[1] % g)
+		return onnx_err(im, "num_groups %lld must divide the channels of an input of rank 3 or more", (long long)g);
+	memcpy(xd, onnx_dims(im, in[0]), (size_t)r * sizeof *xd);
+	d3[0] = xd[0];
+	d3[1] = g;
+	d3[2] = prod(im, in[0], 1, r) / g;
+	x = mkreshape(im, in[0], d3, 3);
+	if (im->opset >= 21 && stash == 1)
+		x = mkcast(im, x, DT_FLOAT32);
+	y = mkcast(im, normalize(im, x, &ax, 1, eps, NULL, NULL), dt);
+	if (im->opset < 21) {
+		int64_t gd[3] = { 1, g, 1 };
+		y = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, y, mkreshape(im, in[1], gd, 3)), mkreshape(im, in[2], gd, 3));
+		return (out[0] = mkreshape(im, y, xd, r)) ? 0 : -1;
+	}
+	sd[0] = xd[1];
+	for (int i = 1; i < r - 1; i++)
+		sd[i] = 1;
+	y = mkreshape(im, y, xd, r);
+	y = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, y, mkreshape(im, in[1], sd, r - 1)), mkreshape(im, in[2], sd, r - 1));
+	return (out[0] = y) ? 0 : -1;
+}
+
+/* GlobalMaxPool: max over the spatial dims, kept */
+static int
+globalmaxpool(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ax[MAXD];
+	int r = rank(im, in[0]), n = 0;
+	for (int i = 2; i < r; i++)
+		ax[n++] = i;
+	if (n == 0)
+		return onnx_err(im, "the input must have spatial dims");
+	return (out[0] = mkreduce(im, OP_MAX, in[0], ax, n, 1)) ? 0 : -1;
+}
+
+/* LpNormalization(axis -1, p 2): x / the p-norm along the axis */
+static int
+lpnorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t axis, p;
+	NodeId nrm;
+	if (ai(im, "axis", -1, &axis) || ai(im, "p", 2, &p) || normax(im, &axis, rank(im, in[0]), "axis"))
+		return -1;
+	if (p == 1)
+		nrm = mkreduce(im, OP_SUM, un(im, OP_ABS, in[0]), &axis, 1, 1);
+	else if (p == 2)
+		nrm = un(im, OP_SQRT, mkreduce(im, OP_SUM, mk2(im, OP_MULTIPLY, in[0], in[0]), &axis, 1, 1));
+	else
+		return onnx_err(im, "p %lld is not 1 or 2", (long long)p);
+	return (out[0] = mk2(im, OP_DIVIDE, in[0], nrm)) ? 0 : -1;
 }
 
 /* InstanceNormalization(x, scale, B; epsilon 1e-5): normalized over the
@@ -4023,20 +4209,12 @@ depthtap(Imp *im, NodeId xp, const Win *w, int64_t kd)
 static NodeId
 depthpad(Imp *im, NodeId x, const Win *w, double v)
 {
-	AttrVal rows[5], xv = { .kind = AV_ARRAY };
-	AttrId at;
-	NodeId args[2] = { x, kscalar(im, dtype(im, x), v) };
+	int64_t p[10] = { 0 };
 	if (!w->pd[0] && !w->pd[1])
 		return x;
-	for (int i = 0; i < 5; i++) {
-		int64_t pr[2] = { i == 2 ? w->pd[0] : 0, i == 2 ? w->pd[1] : 0 };
-		rows[i] = intsval(im, pr, 2);
-	}
-	xv.n = 5;
-	xv.first = ir_attr_array(im->m, rows, 5);
-	at = ir_attr_defaults(im->m, OP_NN_PAD);
-	im->m->attrs[at + slot(OP_NN_PAD, "pad_width")] = xv;
-	return onnx_mk(im, OP_NN_PAD, args, 2, at);
+	p[2] = w->pd[0];
+	p[7] = w->pd[1];
+	return mkpad(im, x, p, v);
 }
 
 /* undepth: y (N, C * OD, OH, OW) back to (N, C, OD, OH, OW) */
@@ -4818,6 +4996,7 @@ const OpEntry onnx_ops[] = {
 	{ "CastLike", 2, 2, 1, 1, castlike },
 	{ "Ceil", 1, 1, 1, 1, ceilop },
 	{ "Celu", 1, 1, 1, 1, celu },
+	{ "CenterCropPad", 2, 2, 1, 1, centercroppad },
 	{ "Clip", 1, 3, 1, 1, clip },
 	{ "Compress", 2, 2, 1, 1, compress },
 	{ "Concat", 1, ONNX_MAXIN, 1, 1, concat },
@@ -4827,7 +5006,7 @@ const OpEntry onnx_ops[] = {
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
 	{ "Cos", 1, 1, 1, 1, cosop },
 	{ "Cosh", 1, 1, 1, 1, coshop },
-	{ "DFT", 1, 2, 1, 1, dft },
+	{ "DFT", 1, 3, 1, 1, dft },
 	{ "DepthToSpace", 1, 1, 1, 1, depthtospace },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
 	{ "Div", 2, 2, 1, 1, dvd },
@@ -4845,11 +5024,14 @@ const OpEntry onnx_ops[] = {
 	{ "Gather", 2, 2, 1, 1, gatherop },
 	{ "GatherElements", 2, 2, 1, 1, gatherelements },
 	{ "GatherND", 2, 2, 1, 1, gathernd },
+	{ "Gelu", 1, 1, 1, 1, gelu },
 	{ "Gemm", 2, 3, 1, 1, gemm },
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
+	{ "GlobalMaxPool", 1, 1, 1, 1, globalmaxpool },
 	{ "Greater", 2, 2, 1, 1, greater },
 	{ "GreaterOrEqual", 2, 2, 1, 1, greatereq },
 	{ "GridSample", 2, 2, 1, 1, gridsample },
+	{ "GroupNormalization", 3, 3, 1, 1, groupnorm },
 	{ "HammingWindow", 1, 1, 1, 1, window_ },
 	{ "HannWindow", 1, 1, 1, 1, window_ },
 	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
@@ -4869,6 +5051,7 @@ const OpEntry onnx_ops[] = {
 	{ "Log", 1, 1, 1, 1, logop },
 	{ "LogSoftmax", 1, 1, 1, 1, logsoftmax },
 	{ "Loop", 2, ONNX_MAXIN, 1, ONNX_MAXIN, loop },
+	{ "LpNormalization", 1, 1, 1, 1, lpnorm },
 	{ "MatMul", 2, 2, 1, 1, matmulf },
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },
 	{ "Max", 1, ONNX_MAXIN, 1, 1, maxop },
@@ -4877,6 +5060,7 @@ const OpEntry onnx_ops[] = {
 	{ "Mean", 1, ONNX_MAXIN, 1, 1, meanop },
 	{ "MeanVarianceNormalization", 1, 1, 1, 1, mvn },
 	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
+	{ "Mish", 1, 1, 1, 1, mish },
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
 	{ "NegativeLogLikelihoodLoss", 2, 3, 1, 1, nllloss },

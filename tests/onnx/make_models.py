@@ -251,7 +251,7 @@ def unsupported():
 
 def manynodes():
     # fifty nodes of an unknown op: a few named, the rest counted
-    model("many_unsupported", [helper.make_node("Gelu", ["x" if i == 0 else "y%d" % (i - 1)], ["y%d" % i], name="g%d" % i)
+    model("many_unsupported", [helper.make_node("TfIdfVectorizer", ["x" if i == 0 else "y%d" % (i - 1)], ["y%d" % i], name="g%d" % i)
                                for i in range(50)],
           [("x", F, [2])], [("y49", F, [2])], check=False)
 
@@ -310,5 +310,73 @@ def badfields():
     save("dynshape_s_bad", np.array([3, 2, 1], np.int64))
 
 
-for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset]:
+def erf(x):
+    """erf by math.erf, elementwise (numpy has none)."""
+    import math
+    return np.vectorize(math.erf)(x.astype(np.float64))
+
+
+def opsets18to21():
+    """Ops new or changed in opsets 18 to 21 (ONNX's own test data in
+    Debian stops at 17), expected outputs from their spec's formulas."""
+    x = rng(18).standard_normal((2, 4, 3, 3)).astype(np.float32)
+    v = np.arange(7, dtype=np.float32)
+    # opset 18: Split's num_outputs (parts of ceil(7 / 3) = 3: 3, 3, 1), ReduceMax's axes input,
+    # Mish, GroupNormalization (scale and bias per group), CenterCropPad
+    sc, bi = np.array([0.5, 2.0], np.float32), np.array([1.0, -1.0], np.float32)
+    g = x.reshape(2, 2, -1).astype(np.float64)
+    gn = (g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) + 1e-5)
+    gn18 = (gn * sc.reshape(1, 2, 1) + bi.reshape(1, 2, 1)).reshape(x.shape)
+    sp = np.log1p(np.exp(x.astype(np.float64)))
+    c = np.arange(20, dtype=np.float32).reshape(4, 5)
+    ccp = np.zeros((2, 7), np.float32)
+    ccp[:, 1:6] = c[1:3, :]
+    run("opset18", [
+        helper.make_node("Split", ["v"], ["s0", "s1", "s2"], name="split", num_outputs=3),
+        helper.make_node("ReduceMax", ["x", "ax"], ["rm"], name="rmax", keepdims=0),
+        helper.make_node("Mish", ["x"], ["mi"], name="mish"),
+        helper.make_node("GroupNormalization", ["x", "sc", "bi"], ["gn"], name="gn", num_groups=2),
+        helper.make_node("CenterCropPad", ["c", "shape"], ["cc"], name="ccp"),
+    ], [("v", F, [7]), ("x", F, [2, 4, 3, 3]), ("c", F, [4, 5])],
+        [("s0", F, None), ("s1", F, None), ("s2", F, None), ("rm", F, None), ("mi", F, None), ("gn", F, None),
+         ("cc", F, None)],
+        {"v": v, "x": x, "c": c},
+        [v[:3], v[3:6], v[6:], x.max(axis=(1, 3)), (x * np.tanh(sp)).astype(np.float32), gn18.astype(np.float32), ccp],
+        inits=[("ax", np.array([1, 3], np.int64)), ("sc", sc), ("bi", bi), ("shape", np.array([2, 7], np.int64))],
+        opset=18, check=False)
+    # opset 19: Pad's wrap mode, AveragePool's dilations
+    p = np.arange(6, dtype=np.float32).reshape(2, 3)
+    a = np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5)
+    ap = np.array([[[[(a[0, 0, i, j] + a[0, 0, i, j + 2] + a[0, 0, i + 2, j] + a[0, 0, i + 2, j + 2]) / 4
+                      for j in range(3)] for i in range(3)]]], np.float32)
+    run("opset19", [
+        helper.make_node("Pad", ["p", "pads"], ["pw"], name="pad", mode="wrap"),
+        helper.make_node("AveragePool", ["a"], ["av"], name="avg", kernel_shape=[2, 2], dilations=[2, 2]),
+    ], [("p", F, [2, 3]), ("a", F, [1, 1, 5, 5])], [("pw", F, None), ("av", F, None)],
+        {"p": p, "a": a}, [np.pad(p, ((0, 0), (1, 2)), mode="wrap"), ap],
+        inits=[("pads", np.array([0, 1, 0, 2], np.int64))], opset=19, check=False)
+    # opset 20: Gelu (both forms), DFT's axis input
+    ge = (0.5 * x * (1 + erf(x / np.sqrt(2)))).astype(np.float32)
+    gt = (0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x.astype(np.float64) ** 3)))).astype(np.float32)
+    sig = np.arange(12, dtype=np.float32).reshape(1, 3, 4, 1)
+    f = np.fft.fft(sig[..., 0].astype(np.float64), axis=2)
+    run("opset20", [
+        helper.make_node("Gelu", ["x"], ["ge"], name="gelu"),
+        helper.make_node("Gelu", ["x"], ["gt"], name="gelut", approximate="tanh"),
+        helper.make_node("DFT", ["sig", "", "dax"], ["df"], name="dft"),
+    ], [("x", F, [2, 4, 3, 3]), ("sig", F, [1, 3, 4, 1])], [("ge", F, None), ("gt", F, None), ("df", F, None)],
+        {"x": x, "sig": sig}, [ge, gt, np.stack([f.real, f.imag], -1).astype(np.float32)],
+        inits=[("dax", np.array(2, np.int64))], opset=20, check=False)
+    # opset 21: GroupNormalization with scale and bias per channel
+    sc4, bi4 = np.array([1, 2, 3, 4], np.float32), np.array([0, 1, 0, -1], np.float32)
+    gn21 = gn.reshape(x.shape) * sc4.reshape(1, 4, 1, 1) + bi4.reshape(1, 4, 1, 1)
+    run("opset21", [
+        helper.make_node("GroupNormalization", ["x", "sc", "bi"], ["gn"], name="gn", num_groups=2),
+        helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
+    ], [("x", F, [2, 4, 3, 3])], [("gn", F, None), ("r", F, None)],
+        {"x": x}, [gn21.astype(np.float32), x.reshape(2, 36)],
+        inits=[("sc", sc4), ("bi", bi4), ("shape", np.array([2, -1], np.int64))], opset=21, check=False)
+
+
+for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21]:
     f()
