@@ -92,6 +92,19 @@
 **                  udiv: truncating, undefined for x / 0 and MIN / -1 (run
 **                  mode: an error); floats are IEEE (float16 rounded after
 **                  each op).
+**   mod, floor_mod include/tvm/topi/broadcast.h: mod is truncmod (srem/
+**                  urem: the sign of the dividend; floats frem, C's fmod,
+**                  exact); floor_mod of integers is floormod (the sign of
+**                  the divisor, src/tir/transforms/lower_intrin.cc), of
+**                  floats a - floor(a / b) * b, each step rounded to the
+**                  dtype in run mode.  That is not numpy.mod: floor_mod(1,
+**                  inf) is 1 - 0 * inf = NaN, numpy's 1; and TVM's LLVM
+**                  may contract the multiply and subtract into an fma
+**                  (llvm_instance.cc allows FP op fusion), a result of the
+**                  target: exact mode refuses float floor_mod.  An integer
+**                  divisor of 0 is undefined (run mode: an error, as
+**                  divide); MIN % -1 overflows srem (exact mode refuses;
+**                  run mode gives 0, numpy's).
 **   cast           codegen_llvm.cc CreateCast: int -> int keeps the low
 **                  bits; to bool is != 0; int -> float rounds to nearest;
 **                  float -> int truncates, undefined (poison) when out of
@@ -617,6 +630,17 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 		*r = a / b;
 		return 1;
 	}
+	if (op == OP_MOD || op == OP_FLOOR_MOD) {
+		/* truncating as C's %; floor_mod adds the divisor to a remainder
+		   whose sign is not the divisor's.  MIN % -1 is 0 (srem overflows
+		   in LLVM: exact mode refuses) */
+		if (b == 0 || (exact && ir_dtype_kind[dt] == 'i' && b == -1 && a == ir_dtype_min(dt)))
+			return 0;
+		*r = b == -1 ? 0 : a % b;
+		if (op == OP_FLOOR_MOD && *r != 0 && (*r < 0) != (b < 0))
+			*r += b;
+		return 1;
+	}
 	if (op == OP_POWER) {
 		/* by squaring, wrapping as the dtype does; a negative exponent
 		   gives 0 but for a base of 1 or -1 (as integer division would) */
@@ -647,11 +671,14 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 	return *r >= ir_dtype_min(dt) && *r <= ir_dtype_max(dt);
 }
 
-/* farith: a op b in double; the caller rounds to the dtype */
+/* farith: a op b in double; the caller rounds to the dtype dt (floor_mod
+** rounds each of its steps to dt, as topi's a - floor(a / b) * b) */
 static double
-farith(OpId op, double a, double b)
+farith(int dt, OpId op, double a, double b)
 {
 	switch (op) {
+	case OP_MOD: return fmod(a, b);
+	case OP_FLOOR_MOD: return a - rnd(dt, floor(rnd(dt, a / b)) * b);
 	case OP_ADD: return a + b;
 	case OP_SUBTRACT: return a - b;
 	case OP_MULTIPLY: return a * b;
@@ -678,8 +705,8 @@ binop(RefCtx *c, const RefOp *o, OpId op, const Val *a, const int64_t *ad, int a
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
 		if (isflt(dt)) {
-			double x = rnd(dt, farith(op, ldf(a, off[0]), ldf(b, off[1])));
-			if (isnan(x) && c->exact)
+			double x = rnd(dt, farith(dt, op, ldf(a, off[0]), ldf(b, off[1])));
+			if ((isnan(x) || op == OP_FLOOR_MOD) && c->exact)
 				return 1;
 			stf(r, i, x);
 		} else {
@@ -2924,7 +2951,7 @@ int
 ref_op_exact(OpId op)
 {
 	switch (op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MOD: case OP_FLOOR_MOD:
 	case OP_NN_BIAS_ADD: case OP_CAST: case OP_CLIP: case OP_NN_RELU:
 	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: case OP_QNN_REQUANTIZE:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS:
@@ -2984,7 +3011,9 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 		return fail(c, o, "the result is not a tensor of known shape");
 	switch (o->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
-	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: bad = arith(c, o, a, r); break;
+	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: case OP_MOD: case OP_FLOOR_MOD:
+		bad = arith(c, o, a, r);
+		break;
 	case OP_NN_BIAS_ADD: bad = biasadd(c, o, a, r); break;
 	case OP_CAST: bad = cast(c, o, a, r); break;
 	case OP_CLIP: bad = clip(c, o, a, r); break;
@@ -3067,6 +3096,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 #define REFUSE(...) do { ir_error(d, m->locs[n], __VA_ARGS__); return 1; } while (0)
 	switch (nd->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_NN_BIAS_ADD:
+	case OP_MOD: case OP_FLOOR_MOD:
 	case OP_CLIP: case OP_NN_RELU: case OP_NN_LEAKY_RELU: case OP_MAXIMUM: case OP_MINIMUM:
 		if (dt == DT_BOOL)
 			REFUSE("the ref backend cannot run %s on bool tensors", name);

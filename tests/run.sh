@@ -277,6 +277,21 @@ for b in ref c llvm; do
 			--input u="$d/tu.npy" --input d="$d/td.npy" --input n="$d/tn.npy"
 	fi
 done
+for b in ref c llvm; do
+	if needs_ref "mod and floor_mod on $b"; then
+		same_outputs "mod (the dividend's sign, fmod) and floor_mod (the divisor's sign, a - floor(a / b) * b) on $b: int32, uint8, broadcast int8 with MIN % -1, float32, float64, NaN through isnan" \
+			mod.relay "m_imod m_ifmod m_umod m_umod m_bmod m_bfmod m_fmod m_ffmod m_nanmod m_nan4 m_dmod m_dfmod" \
+			--backend "$b" --input i="$d/mi.npy" --input j="$d/mj.npy" --input u="$d/mu.npy" --input v="$d/mv.npy" \
+			--input b="$d/mb.npy" --input c="$d/mc.npy" --input a="$d/ma.npy" --input e="$d/me.npy" \
+			--input n="$d/mn.npy" --input z="$d/mz.npy" --input d="$d/md.npy"
+	fi
+done
+fails 1 "$d/mod_zero.relay:2:3: error: floor_mod: integer division by zero" \
+	run --input i="$d/mi.npy" --input j="$d/mj0.npy" "$d/mod_zero.relay"
+for b in c llvm; do
+	fails 1 "graft: error: integer division by zero" \
+		run --backend "$b" --input i="$d/mi.npy" --input j="$d/mj0.npy" "$d/mod_zero.relay"
+done
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do

@@ -287,7 +287,8 @@ ki(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t *v)
 
 /* ---------------------------------------------------------------- elementwise */
 
-/* binop: add, subtract, multiply, divide with broadcasting */
+/* binop: add, subtract, multiply, divide, maximum, minimum, power, mod,
+** floor_mod with broadcasting */
 static int
 binop(Gen *g, Fn *f, Inst *i, OpId op)
 {
@@ -313,6 +314,28 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 		cg_line(g, f, "%s[%s] = x != x ? x : y != y ? y : x %s y ? x : y;", no, e.oi, sym);
 	} else if (op == OP_POWER) {
 		cg_line(g, f, "%s[%s] = pow%s(%s[%s], %s[%s]);", no, e.oi, o->dt == DT_FLOAT32 ? "f" : "", na, e.ix[0], nb, e.ix[1]);
+	} else if (op == OP_MOD && isflt(o->dt)) {
+		cg_line(g, f, "%s[%s] = fmod%s(%s[%s], %s[%s]);", no, e.oi, o->dt == DT_FLOAT32 ? "f" : "", na, e.ix[0], nb, e.ix[1]);
+	} else if (op == OP_FLOOR_MOD && isflt(o->dt)) {
+		/* a - floor(a / b) * b, each step rounded to the dtype (topi's) */
+		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
+		cg_line(g, f, "%s q = floor%s(x / y), p = q * y;", t, o->dt == DT_FLOAT32 ? "f" : "");
+		cg_line(g, f, "%s[%s] = x - p;", no, e.oi);
+	} else if (op == OP_MOD || op == OP_FLOOR_MOD) {
+		/* C's %, MIN % -1 taken as 0; floor_mod adds the divisor to a
+		   remainder whose sign is not the divisor's */
+		cg_line(g, f, "%s x = %s[%s], y = %s[%s], r;", t, na, e.ix[0], nb, e.ix[1]);
+		cg_line(g, f, "if (y == 0)");
+		cg_line(g, f, "\treturn 1;");
+		if (ir_dtype_kind[o->dt] == 'i')
+			cg_line(g, f, "r = y == -1 ? 0 : (%s)(x %% y);", t);
+		else
+			cg_line(g, f, "r = (%s)(x %% y);", t);
+		if (op == OP_FLOOR_MOD && ir_dtype_kind[o->dt] == 'i') {
+			cg_line(g, f, "if (r != 0 && (r < 0) != (y < 0))");
+			cg_line(g, f, "\tr = (%s)(r + y);", t);
+		}
+		cg_line(g, f, "%s[%s] = r;", no, e.oi);
 	} else if (isflt(o->dt)) {
 		cg_line(g, f, "%s[%s] = %s[%s] %s %s[%s];", no, e.oi, na, e.ix[0], sym, nb, e.ix[1]);
 	} else if (op == OP_DIVIDE) {
@@ -1977,7 +2000,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 
 	switch (op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
-	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER:
+	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: case OP_MOD: case OP_FLOOR_MOD:
 		return binop(g, f, i, op);
 	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
 	case OP_RSQRT: case OP_NN_LEAKY_RELU: case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:

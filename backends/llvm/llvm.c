@@ -623,8 +623,10 @@ typedef struct Ew {
 } Ew;
 
 static LLVMValueRef fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt);
+static LLVMValueRef fcall1(G *g, const char *base, LLVMValueRef x, DType dt);
 
-/* binary: add, subtract, multiply, divide, maximum, minimum, power */
+/* binary: add, subtract, multiply, divide, maximum, minimum, power, mod,
+** floor_mod (integer division by zero sets the error) */
 static LLVMValueRef
 ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 {
@@ -643,6 +645,10 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 			return LLVMBuildSelect(g->b, an, a, LLVMBuildSelect(g->b, bn, b, LLVMBuildSelect(g->b, gt, a, b, ""), ""), "");
 		}
 		case OP_POWER: return fcall2(g, "llvm.pow", a, b, e->dt);
+		case OP_MOD: return LLVMBuildFRem(g->b, a, b, "");      /* C's fmod */
+		case OP_FLOOR_MOD:      /* a - floor(a / b) * b, as topi */
+			return LLVMBuildFSub(g->b, a, LLVMBuildFMul(g->b, fcall1(g, "llvm.floor", LLVMBuildFDiv(g->b, a, b, ""), e->dt),
+			                                            b, ""), "");
 		default: return LLVMBuildFDiv(g->b, a, b, "");
 		}
 	}
@@ -663,6 +669,21 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 		e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
 		LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildZExt(g->b, zero, g->i32, ""), ""), g->err);
 		b = LLVMBuildSelect(g->b, zero, LLVMConstInt(t, 1, 0), b, "");
+		if (e->op == OP_MOD || e->op == OP_FLOOR_MOD) {
+			/* x % -1 is 0: take it as x % 1, so MIN % -1 never overflows */
+			LLVMValueRef r, adj;
+			if (!sgn)
+				return LLVMBuildURem(g->b, a, b, "");
+			b = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), LLVMConstInt(t, 1, 0), b, "");
+			r = LLVMBuildSRem(g->b, a, b, "");
+			if (e->op == OP_MOD)
+				return r;
+			/* floor_mod: a nonzero remainder of the other sign than b gets b added */
+			adj = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, r, LLVMConstNull(t), ""),
+			                   LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildICmp(g->b, LLVMIntSLT, r, LLVMConstNull(t), ""),
+			                                 LLVMBuildICmp(g->b, LLVMIntSLT, b, LLVMConstNull(t), ""), ""), "");
+			return LLVMBuildSelect(g->b, adj, LLVMBuildAdd(g->b, r, b, ""), r, "");
+		}
 		if (sgn) {
 			/* MIN / -1 overflows: give MIN, as wrapping would */
 			LLVMValueRef ov = LLVMBuildAnd(g->b,
@@ -2923,6 +2944,7 @@ call(G *g, Scope *s, NodeId n)
 	e.odt = c.odt;
 	switch (nd->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
+	case OP_MOD: case OP_FLOOR_MOD:
 		return ewise(g, &c, 2, ew_binary, &e);
 	case OP_POWER:
 		if (isint(e.dt))

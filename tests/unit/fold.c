@@ -671,6 +671,23 @@ test_arith(void)
 	                   mk(DT_FLOAT16, 1, S(2), V(ldexp(1, -11), ldexp(1, -11)))), 2, NULL);
 	check(fold(c), DT_FLOAT16, 2, V(1, 1 + ldexp(1, -9)), "float16 add rounds ties to even");
 
+	/* mod truncates (the dividend's sign), floor_mod floors (the divisor's):
+	** 7, -7, 7, -7 by 2, 2, -2, -2 */
+	c = call(OP_MOD, A(mk(DT_INT32, 1, S(4), V(7, -7, 7, -7)), mk(DT_INT32, 1, S(4), V(2, 2, -2, -2))), 2, NULL);
+	check(fold(c), DT_INT32, 4, V(1, -1, 1, -1), "int32 mod has the dividend's sign");
+	c = call(OP_FLOOR_MOD, A(mk(DT_INT32, 1, S(4), V(7, -7, 7, -7)), mk(DT_INT32, 1, S(4), V(2, 2, -2, -2))), 2, NULL);
+	check(fold(c), DT_INT32, 4, V(1, 1, -1, -1), "int32 floor_mod has the divisor's sign");
+	c = call(OP_FLOOR_MOD, A(mk(DT_UINT8, 1, S(2), V(200, 255)), sc(DT_UINT8, 7)), 2, NULL);
+	check(fold(c), DT_UINT8, 2, V(4, 3), "uint8 floor_mod");
+	c = call(OP_MOD, A(mk(DT_INT32, 1, S(2), V(7, 1)), mk(DT_INT32, 1, S(2), V(1, 0))), 2, NULL);
+	refused(fold(c), "int32 mod by zero is not folded");
+	c = call(OP_FLOOR_MOD, A(mk(DT_INT8, 1, S(1), V(-128)), mk(DT_INT8, 1, S(1), V(-1))), 2, NULL);
+	refused(fold(c), "int8 -128 floor_mod -1 (srem overflows) is not folded");
+	c = call(OP_MOD, A(mk(DT_FLOAT32, 1, S(3), V(5.5, -5.5, 1e8)), mk(DT_FLOAT32, 1, S(3), V(-2, 2, 3))), 2, NULL);
+	check(fold(c), DT_FLOAT32, 3, V(1.5, -1.5, 1), "float32 mod is fmod (exact)");
+	c = call(OP_FLOOR_MOD, A(mk(DT_FLOAT32, 1, S(1), V(5.5)), mk(DT_FLOAT32, 1, S(1), V(2))), 2, NULL);
+	refused(fold(c), "float32 floor_mod is not folded (TVM's LLVM may contract it to an fma)");
+
 	/* nn.bias_add along axis 1 of (1, 2, 2): [[1, 2], [3, 4]] + [10, 20] */
 	c = call(OP_NN_BIAS_ADD, A(mk(DT_FLOAT32, 3, S(1, 2, 2), V(1, 2, 3, 4)), mk(DT_FLOAT32, 1, S(2), V(10, 20))), 2,
 	         NULL);
