@@ -588,6 +588,40 @@ rel_logical(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 	return nargs == 1 ? args[0] : rel_broadcast(m, args, nargs, attrs, d);
 }
 
+/* intrel: the bitwise ops (booltoo) and the shifts: operands of integer
+** dtypes (tir's bitwise ops take no floats), bool too for the bitwise
+** ops; the shapes of two broadcast, as BroadcastRel. */
+static TypeId
+intrel(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, int booltoo, Diag *d)
+{
+	static const char *const names[] = { "lhs", "rhs" };
+	Shape s;
+
+	for (int i = 0; i < nargs; i++) {
+		const char *name = nargs == 1 ? "data" : names[i];
+		if (!load(m, args[i], name, &s, d))
+			return 0;
+		if (ir_dtype_kind[s.dt] != 'i' && ir_dtype_kind[s.dt] != 'u' && !(booltoo && s.dt == DT_BOOL))
+			return ir_rel_error(d, "%s must be of an integer dtype%s, not %s", name, booltoo ? " or bool" : "",
+			                    dtn(s.dt));
+	}
+	return nargs == 1 ? args[0] : rel_broadcast(m, args, nargs, attrs, d);
+}
+
+/* bitwise_and, bitwise_or, bitwise_xor, bitwise_not: integers or bool. */
+TypeId
+rel_bitwise(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	return intrel(m, args, nargs, attrs, 1, d);
+}
+
+/* left_shift, right_shift: integers. */
+TypeId
+rel_shift(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	return intrel(m, args, nargs, attrs, 0, d);
+}
+
 /* isnan, isinf, isfinite: data's shape, bool (TVM's IdentityCompRel). */
 TypeId
 rel_classify(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)

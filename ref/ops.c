@@ -144,6 +144,18 @@
 **                  reads a negative index out of bounds, here it counts
 **                  from the end, and one still out of range is an error.
 **
+**   bitwise_and, bitwise_or, bitwise_xor, bitwise_not, left_shift,
+**                  right_shift  include/tvm/topi/broadcast.h and
+**                  elemwise.h: tir's &, |, ^, ~, << and >> (shl; ashr for
+**                  signed, lshr for unsigned dtypes, as codegen_llvm.cc);
+**                  the left shift drops the bits above the dtype.  An
+**                  amount negative or not below the bit width is poison in
+**                  LLVM (undefined in C): exact mode refuses it, run mode
+**                  gives 0, or -1 for a negative value shifted right (all
+**                  the bits shifted out, as numpy's right_shift of a
+**                  signed value by an amount that large).  bitwise_not of
+**                  bool is logical not.
+**
 **   isnan, isinf, isfinite  topi's isnan/isinf/isfinite: bool; false,
 **                  false, true on integers.
 **
@@ -655,6 +667,20 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 		*r = (int64_t)y;
 		return 1;
 	}
+	if (op == OP_BITWISE_AND || op == OP_BITWISE_OR || op == OP_BITWISE_XOR) {
+		*r = op == OP_BITWISE_AND ? a & b : op == OP_BITWISE_OR ? a | b : a ^ b;
+		return 1;
+	}
+	if (op == OP_LEFT_SHIFT || op == OP_RIGHT_SHIFT) {
+		/* an amount outside [0, bits) is poison in LLVM: exact mode
+		   refuses; run mode gives 0, or the sign of a signed right shift */
+		if (b < 0 || b >= bits) {
+			*r = op == OP_RIGHT_SHIFT && a < 0 ? -1 : 0;
+			return !exact;
+		}
+		*r = op == OP_LEFT_SHIFT ? (int64_t)((uint64_t)a << b) : a < 0 ? ~(~a >> b) : a >> b;
+		return 1;
+	}
 	if (op == OP_MAXIMUM || op == OP_MINIMUM) {
 		int agt = ir_dtype_kind[dt] == 'u' ? (uint64_t)a > (uint64_t)b : a > b;
 		*r = (op == OP_MAXIMUM) == agt ? a : b;
@@ -698,7 +724,8 @@ binop(RefCtx *c, const RefOp *o, OpId op, const Val *a, const int64_t *ad, int a
 	int64_t st[2][MAXD], idx[MAXD] = { 0 }, off[2] = { 0, 0 };
 	int dt = r->dt;
 
-	if (a->dt != dt || b->dt != dt || dt == DT_BOOL ||
+	if (a->dt != dt || b->dt != dt || (dt == DT_BOOL && op != OP_BITWISE_AND && op != OP_BITWISE_OR &&
+	                                   op != OP_BITWISE_XOR) ||
 	    !ref_bcast_strides(ad, ar, r->dims, r->rank, st[0]) ||
 	    !ref_bcast_strides(bd, br, r->dims, r->rank, st[1]))
 		return fail(c, o, "operands do not broadcast");
@@ -819,6 +846,19 @@ logicalnot(RefCtx *c, const RefOp *o, Args a, Val *r)
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++)
 		sti(r, i, ldi(a[0], i) == 0);
+	return 0;
+}
+
+/* bitwisenot: ~x of integers; of bool, logical not (tir's ~ on a 1-bit
+** value) */
+static int
+bitwisenot(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	(void)c;
+	(void)o;
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++)
+		sti(r, i, a[0]->dt == DT_BOOL ? ldi(a[0], i) == 0 : ~ldi(a[0], i));
 	return 0;
 }
 
@@ -2965,6 +3005,8 @@ ref_op_exact(OpId op)
 	case OP_LOGICAL_AND: case OP_LOGICAL_OR: case OP_LOGICAL_NOT:
 	case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
 	case OP_TAKE: case OP_GATHER: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:
+	case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
 		return 1;
 	}
 	return 0;
@@ -3012,8 +3054,10 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	switch (o->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
 	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: case OP_MOD: case OP_FLOOR_MOD:
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
 		bad = arith(c, o, a, r);
 		break;
+	case OP_BITWISE_NOT: bad = bitwisenot(c, o, a, r); break;
 	case OP_NN_BIAS_ADD: bad = biasadd(c, o, a, r); break;
 	case OP_CAST: bad = cast(c, o, a, r); break;
 	case OP_CLIP: bad = clip(c, o, a, r); break;

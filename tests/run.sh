@@ -286,6 +286,14 @@ for b in ref c llvm; do
 			--input n="$d/mn.npy" --input z="$d/mz.npy" --input d="$d/md.npy"
 	fi
 done
+for b in ref c llvm; do
+	if needs_ref "shifts and bitwise ops on $b"; then
+		same_outputs "left_shift, right_shift (arithmetic when signed; amounts out of range give 0 or the sign), bitwise_and, _or, _xor, _not on $b: int8, uint8, broadcast int32, bool, int64" \
+			bits.relay "b_shl b_shr b_and b_or b_xor b_not b_ushl b_ushr b_unot b_ishl b_ishr b_pand b_por b_pxor b_pnot b_lshr b_lshl" \
+			--backend "$b" --input a="$d/ba.npy" --input s="$d/bs.npy" --input u="$d/bu.npy" --input v="$d/bv.npy" \
+			--input i="$d/bi.npy" --input j="$d/bj.npy" --input p="$d/bp.npy" --input q="$d/bq.npy" --input l="$d/bl.npy"
+	fi
+done
 fails 1 "$d/mod_zero.relay:2:3: error: floor_mod: integer division by zero" \
 	run --input i="$d/mi.npy" --input j="$d/mj0.npy" "$d/mod_zero.relay"
 for b in c llvm; do

@@ -355,6 +355,45 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 	return 1;
 }
 
+/* bitwise: bitwise_and, bitwise_or, bitwise_xor, bitwise_not (of bool,
+** logical not), left_shift, right_shift (arithmetic for signed dtypes,
+** without relying on C's implementation-defined >> of a negative value);
+** a shift amount outside [0, bits) gives 0, or -1 for a negative value
+** shifted right (the reference's) */
+static int
+bitwise(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	int two = op != OP_BITWISE_NOT;
+	const Leaf *a = cg_leaf(f, i, 0), *b = two ? cg_leaf(f, i, 1) : NULL, *o = cg_out(f, i);
+	const Leaf *in[2] = { a, b };
+	const char *t = cg_ctype(o->dt);
+	int bits = ir_dtype_bytes[o->dt] * 8, sgn = ir_dtype_kind[o->dt] == 'i';
+	char na[64], nb[64] = "", no[64];
+	Ew e;
+
+	cg_name(g, f, a, na);
+	if (two)
+		cg_name(g, f, b, nb);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, two ? 2 : 1, &e);
+	if (op == OP_BITWISE_NOT)
+		cg_line(g, f, o->dt == DT_BOOL ? "%s[%s] = (%s)!%s[%s];" : "%s[%s] = (%s)~%s[%s];", no, e.oi, t, na, e.ix[0]);
+	else if (op == OP_LEFT_SHIFT || op == OP_RIGHT_SHIFT) {
+		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
+		if (op == OP_LEFT_SHIFT)
+			cg_line(g, f, "%s[%s] = (uint64_t)y < %d ? (%s)((uint64_t)x << y) : 0;", no, e.oi, bits, t);
+		else if (sgn)
+			cg_line(g, f, "%s[%s] = (%s)((uint64_t)y < %d ? (x < 0 ? ~(~x >> y) : x >> y) : (x < 0 ? -1 : 0));", no,
+			        e.oi, t, bits);
+		else
+			cg_line(g, f, "%s[%s] = (uint64_t)y < %d ? (%s)(x >> y) : 0;", no, e.oi, bits, t);
+	} else
+		cg_line(g, f, "%s[%s] = (%s)(%s[%s] %s %s[%s]);", no, e.oi, t, na, e.ix[0],
+		        op == OP_BITWISE_AND ? "&" : op == OP_BITWISE_OR ? "|" : "^", nb, e.ix[1]);
+	closen(f, e.open);
+	return 1;
+}
+
 /* compare: the comparisons, logical_and and logical_or with broadcasting;
 ** bool results (C's comparisons: a NaN is unequal to everything) */
 static int
@@ -2008,6 +2047,9 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		return unary(g, f, i, op);
 	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: return classify(g, f, i, op);
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:
+	case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
+		return bitwise(g, f, i, op);
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER:
 	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return compare(g, f, i, op);

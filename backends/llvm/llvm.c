@@ -793,6 +793,44 @@ ew_compare(G *g, const void *ctx, LLVMValueRef *x)
 	return LLVMBuildZExt(g->b, r, g->i8, "");
 }
 
+/* bitwise: bitwise_and, bitwise_or, bitwise_xor, bitwise_not (of bool, an
+** i8 of 0 or 1, logical not), left_shift, right_shift (ashr for signed
+** dtypes, lshr for unsigned); an amount outside [0, bits), poison in
+** LLVM, is replaced by 0 and the result by 0, or by the sign for a
+** signed right shift (the reference's) */
+static LLVMValueRef
+ew_bitwise(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef a = x[0], b = x[1], ok, sh, fill;
+	LLVMTypeRef t = elty(g, e->dt);
+	unsigned bits = ir_dtype_bytes[e->dt] * 8;
+	int sgn = ir_dtype_kind[e->dt] == 'i';
+
+	switch (e->op) {
+	case OP_BITWISE_AND: return LLVMBuildAnd(g->b, a, b, "");
+	case OP_BITWISE_OR: return LLVMBuildOr(g->b, a, b, "");
+	case OP_BITWISE_XOR: return LLVMBuildXor(g->b, a, b, "");
+	case OP_BITWISE_NOT:
+		return LLVMBuildXor(g->b, a, e->dt == DT_BOOL ? LLVMConstInt(t, 1, 0) : LLVMConstAllOnes(t), "");
+	default: break;
+	}
+	/* unsigned, a negative amount is out of range too */
+	ok = LLVMBuildICmp(g->b, LLVMIntULT, b, LLVMConstInt(t, bits, 0), "");
+	b = LLVMBuildSelect(g->b, ok, b, LLVMConstNull(t), "");
+	if (e->op == OP_LEFT_SHIFT) {
+		sh = LLVMBuildShl(g->b, a, b, "");
+		fill = LLVMConstNull(t);
+	} else if (sgn) {
+		sh = LLVMBuildAShr(g->b, a, b, "");
+		fill = LLVMBuildAShr(g->b, a, LLVMConstInt(t, bits - 1, 0), "");
+	} else {
+		sh = LLVMBuildLShr(g->b, a, b, "");
+		fill = LLVMConstNull(t);
+	}
+	return LLVMBuildSelect(g->b, ok, sh, fill, "");
+}
+
 /* where: x[0] the condition (true when not zero), x[1] x, x[2] y */
 static LLVMValueRef
 ew_where(G *g, const void *ctx, LLVMValueRef *x)
@@ -2973,6 +3011,10 @@ call(G *g, Scope *s, NodeId n)
 		return ewise(g, &c, 2, ew_compare, &e);
 	case OP_WHERE:
 		return ewise(g, &c, 3, ew_where, &e);
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
+		return ewise(g, &c, 2, ew_bitwise, &e);
+	case OP_BITWISE_NOT:
+		return ewise(g, &c, 1, ew_bitwise, &e);
 	case OP_ERF:
 	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		if (isint(e.dt))

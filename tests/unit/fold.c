@@ -688,6 +688,29 @@ test_arith(void)
 	c = call(OP_FLOOR_MOD, A(mk(DT_FLOAT32, 1, S(1), V(5.5)), mk(DT_FLOAT32, 1, S(1), V(2))), 2, NULL);
 	refused(fold(c), "float32 floor_mod is not folded (TVM's LLVM may contract it to an fma)");
 
+	/* the shifts: int8 -128 << 1 drops the high bit, -5 >> 2 is
+	** arithmetic (-2), uint8 255 >> 4 logical; an amount outside [0, 8)
+	** is poison in LLVM and not folded */
+	c = call(OP_LEFT_SHIFT, A(mk(DT_INT8, 1, S(3), V(-128, 127, 3)), mk(DT_INT8, 1, S(3), V(1, 7, 2))), 2, NULL);
+	check(fold(c), DT_INT8, 3, V(0, -128, 12), "int8 left_shift keeps the low bits");
+	c = call(OP_RIGHT_SHIFT, A(mk(DT_INT8, 1, S(2), V(-5, 5)), sc(DT_INT8, 2)), 2, NULL);
+	check(fold(c), DT_INT8, 2, V(-2, 1), "int8 right_shift is arithmetic");
+	c = call(OP_RIGHT_SHIFT, A(mk(DT_UINT8, 1, S(1), V(255)), sc(DT_UINT8, 4)), 2, NULL);
+	check(fold(c), DT_UINT8, 1, V(15), "uint8 right_shift is logical");
+	c = call(OP_LEFT_SHIFT, A(mk(DT_INT32, 1, S(1), V(1)), sc(DT_INT32, 32)), 2, NULL);
+	refused(fold(c), "int32 left_shift by 32 is not folded");
+	c = call(OP_RIGHT_SHIFT, A(mk(DT_INT32, 1, S(1), V(-8)), sc(DT_INT32, -1)), 2, NULL);
+	refused(fold(c), "int32 right_shift by -1 is not folded");
+	/* bitwise ops on int16 and bool */
+	c = call(OP_BITWISE_XOR, A(mk(DT_INT16, 1, S(2), V(-1, 0x0f0f)), sc(DT_INT16, 0x00ff)), 2, NULL);
+	check(fold(c), DT_INT16, 2, V(-256, 0x0ff0), "int16 bitwise_xor");
+	c = call(OP_BITWISE_AND, A(mk(DT_BOOL, 1, S(4), V(0, 0, 1, 1)), mk(DT_BOOL, 1, S(4), V(0, 1, 0, 1))), 2, NULL);
+	check(fold(c), DT_BOOL, 4, V(0, 0, 0, 1), "bool bitwise_and");
+	c = call(OP_BITWISE_NOT, A(mk(DT_BOOL, 1, S(2), V(0, 1))), 1, NULL);
+	check(fold(c), DT_BOOL, 2, V(1, 0), "bool bitwise_not is logical not");
+	c = call(OP_BITWISE_NOT, A(mk(DT_UINT8, 1, S(2), V(0, 16))), 1, NULL);
+	check(fold(c), DT_UINT8, 2, V(255, 239), "uint8 bitwise_not");
+
 	/* nn.bias_add along axis 1 of (1, 2, 2): [[1, 2], [3, 4]] + [10, 20] */
 	c = call(OP_NN_BIAS_ADD, A(mk(DT_FLOAT32, 3, S(1, 2, 2), V(1, 2, 3, 4)), mk(DT_FLOAT32, 1, S(2), V(10, 20))), 2,
 	         NULL);
