@@ -1589,6 +1589,38 @@ rel_expand_dims(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, 
 	return make(m, &o);
 }
 
+/* cumsum, cumprod (TVM's ScanopRel): data's shape, or its size as one
+** axis when axis is None; in dtype, or data's when dtype is "". */
+TypeId
+rel_scan(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x;
+	const AttrVal *av = field(attrs, rel_scan, "axis");
+	DType dt = getdt(field(attrs, rel_scan, "dtype"));
+	int64_t axis, n = 1;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d))
+		return 0;
+	if (av->kind == AV_NONE) {
+		for (int k = 0; k < x.rank && n != ANY; k++)
+			if (x.d[k] == ANY)
+				n = ANY;
+			else if (!ckmul(n, x.d[k], &n))
+				return toobig("the size of data", d);
+		x.rank = 1;
+		x.d[0] = n;
+	} else {
+		if (!getint(av, "axis", &axis, d))
+			return 0;
+		if (!normaxis(&axis, x.rank))
+			return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(av->u.i), x.rank);
+	}
+	if (dt != DT_VOID)
+		x.dt = dt;
+	return make(m, &x);
+}
+
 /* mean(data): axis None or [] reduces every axis; exclude reduces the
 ** others; keepdims leaves reduced axes as 1. */
 TypeId

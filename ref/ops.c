@@ -156,6 +156,14 @@
 **                  signed value by an amount that large).  bitwise_not of
 **                  bool is logical not.
 **
+**   cumsum, cumprod  python/tvm/topi/scan.py (ScanopRel in
+**                  src/relay/op/tensor/transform.cc): each element cast to
+**                  dtype, then accumulated in order along the axis (axis
+**                  None: the flattened data); exclusive starts from 0 (1).
+**                  Integer steps are TVM's add and multiply (nsw from 32
+**                  bits: exact mode refuses an overflow, run mode wraps);
+**                  floats only in run mode, as sum.
+**
 **   isnan, isinf, isfinite  topi's isnan/isinf/isfinite: bool; false,
 **                  false, true on integers.
 **
@@ -846,6 +854,82 @@ logicalnot(RefCtx *c, const RefOp *o, Args a, Val *r)
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++)
 		sti(r, i, ldi(a[0], i) == 0);
+	return 0;
+}
+
+static int conv(int exact, const Val *a, int64_t i, Val *r, int64_t j);
+
+/* scanline: the outer, axis and inner extents of cumsum or cumprod over
+** data x (axis None: the flattened data) */
+static int
+scanline(const RefCtx *c, const RefOp *o, const Val *x, int64_t *outer, int64_t *len, int64_t *inner)
+{
+	const AttrVal *v = attr(c, o, "axis");
+	int64_t axis = v && v->kind == AV_INT ? v->u.i : 0;
+
+	*outer = *inner = 1;
+	*len = x->n;
+	if (!v || v->kind != AV_INT)
+		return 1;
+	if (!normaxis(&axis, x->rank))
+		return 0;
+	*len = x->dims[axis];
+	for (int k = 0; k < axis; k++)
+		*outer *= x->dims[k];
+	for (int k = (int)axis + 1; k < x->rank; k++)
+		*inner *= x->dims[k];
+	return 1;
+}
+
+/* scan: cumsum and cumprod, python/tvm/topi/scan.py: each element cast to
+** the result's dtype as by `cast`, then accumulated in order along the
+** axis; inclusive starts from the first element, exclusive from 0 (1)
+** and never adds the last.  Integer steps are add/multiply (exact mode
+** refuses their overflow from 32 bits); floats round each step and
+** exact mode refuses them, as it does sum */
+static int
+scan(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t outer, len, inner;
+	int dt = r->dt, prod = o->op == OP_CUMPROD, excl = (int)aint(c, o, "exclusive", 0);
+	OpId op = prod ? OP_MULTIPLY : OP_ADD;
+
+	if (!scanline(c, o, a[0], &outer, &len, &inner) || dt == DT_BOOL)
+		return fail(c, o, "bad axis or dtype");
+	if (isflt(dt) && c->exact)
+		return 1;
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++)
+		if (!conv(c->exact, a[0], i, r, i))
+			return 1;
+	for (int64_t p = 0; p < outer * inner; p++) {
+		int64_t base = p / inner * len * inner + p % inner;
+		double af = prod;
+		int64_t ai = prod;
+		for (int64_t k = 0; k < len; k++) {
+			int64_t at = base + k * inner, next = 0;
+			if (isflt(dt)) {
+				double x = ldf(r, at);
+				if (excl)
+					stf(r, at, af);
+				af = excl || k ? rnd(dt, farith(dt, op, af, x)) : x;
+				if (!excl)
+					stf(r, at, af);
+			} else {
+				int64_t x = ldi(r, at);
+				if (excl)
+					sti(r, at, ai);
+				if ((excl && k + 1 < len) || (!excl && k)) {
+					if (!iarith(op, dt, ai, x, c->exact, &next))
+						return 1;
+					ai = wrap(dt, next);
+				} else if (!excl)
+					ai = x;
+				if (!excl)
+					sti(r, at, ai);
+			}
+		}
+	}
 	return 0;
 }
 
@@ -3007,6 +3091,7 @@ ref_op_exact(OpId op)
 	case OP_TAKE: case OP_GATHER: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
 	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:
 	case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
+	case OP_CUMSUM: case OP_CUMPROD:        /* integers: floats are refused */
 		return 1;
 	}
 	return 0;
@@ -3058,6 +3143,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 		bad = arith(c, o, a, r);
 		break;
 	case OP_BITWISE_NOT: bad = bitwisenot(c, o, a, r); break;
+	case OP_CUMSUM: case OP_CUMPROD: bad = scan(c, o, a, r); break;
 	case OP_NN_BIAS_ADD: bad = biasadd(c, o, a, r); break;
 	case OP_CAST: bad = cast(c, o, a, r); break;
 	case OP_CLIP: bad = clip(c, o, a, r); break;
@@ -3148,6 +3234,10 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 	case OP_POWER:
 		if (dt == DT_BOOL)
 			REFUSE("the ref backend cannot run %s on bool tensors", name);
+		break;
+	case OP_CUMSUM: case OP_CUMPROD:
+		if (dt == DT_BOOL)
+			REFUSE("the ref backend cannot run %s into bool", name);
 		break;
 	case OP_NN_BATCH_NORM:
 		if (!isflt(in))

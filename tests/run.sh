@@ -294,6 +294,14 @@ for b in ref c llvm; do
 			--input i="$d/bi.npy" --input j="$d/bj.npy" --input p="$d/bp.npy" --input q="$d/bq.npy" --input l="$d/bl.npy"
 	fi
 done
+for b in ref c llvm; do
+	if needs_ref "cumsum and cumprod on $b"; then
+		same_outputs "cumsum and cumprod on $b (flattened, along an axis, exclusive, dtype casts first, int8 wrapping, float32 rounding at each step, -0 first)" \
+			cumsum.relay "s_flat s_ax1 s_ex0 s_prod64 s_exprod s_i8 s_i8w s_f s_fexprod s_fi s_z s_zex s_uf s_u" \
+			--backend "$b" --input x="$d/sx.npy" --input b="$d/sb.npy" --input f="$d/sf.npy" --input z="$d/sz.npy" \
+			--input u="$d/su.npy"
+	fi
+done
 fails 1 "$d/mod_zero.relay:2:3: error: floor_mod: integer division by zero" \
 	run --input i="$d/mi.npy" --input j="$d/mj0.npy" "$d/mod_zero.relay"
 for b in c llvm; do

@@ -546,6 +546,67 @@ convexpr(Gen *g, DType from, DType to, const char *x, char *buf)
 		sprintf(buf, "(%s)%s", cg_ctype(to), x);
 }
 
+/* scanline: the outer, axis and inner extents of cumsum or cumprod over a
+** (axis None: the flattened data) */
+static void
+scanline(Gen *g, Inst *i, const Leaf *a, int64_t *outer, int64_t *len, int64_t *inner)
+{
+	const AttrVal *av = attr(g, i, "axis");
+	int64_t axis = av && av->kind == AV_INT ? av->u.i : -1;
+
+	*outer = *inner = 1;
+	*len = a->n;
+	if (!av || av->kind != AV_INT)
+		return;
+	if (axis < 0)
+		axis += a->rank;
+	*len = a->dims[axis];
+	for (int k = 0; k < axis; k++)
+		*outer *= a->dims[k];
+	for (int k = (int)axis + 1; k < a->rank; k++)
+		*inner *= a->dims[k];
+}
+
+/* scan: cumsum and cumprod as the reference: each element cast to the
+** result's dtype, accumulated in order along the axis, integers wrapping
+** (unsigned arithmetic), floats rounded at each step */
+static int
+scan(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const char *t = cg_ctype(o->dt), *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
+	const char *sym = op == OP_CUMPROD ? "*" : "+";
+	int64_t outer, len, inner;
+	char na[64], no[64], x[128], cv[400], step[400];
+
+	if (o->dt == DT_BOOL)
+		return refuse(g, i, "into bool");
+	scanline(g, i, a, &outer, &len, &inner);
+	cg_name(g, f, a, na);
+	cg_name(g, f, o, no);
+	snprintf(x, sizeof x, "%s[at]", na);
+	convexpr(g, (DType)a->dt, (DType)o->dt, x, cv);
+	if (isflt(o->dt))
+		snprintf(step, sizeof step, "acc %s x", sym);
+	else
+		snprintf(step, sizeof step, "(%s)((%s)acc %s (%s)x)", t, u, sym, u);
+	cg_open(g, f, "for (int64_t p = 0; p < %lld; p++) {", (long long)(outer * inner));
+	cg_line(g, f, "%s acc = %d;", t, op == OP_CUMPROD);
+	cg_open(g, f, "for (int64_t k = 0; k < %lld; k++) {", (long long)len);
+	cg_line(g, f, "int64_t at = p / %lld * %lld + p %% %lld + k * %lld;", (long long)inner, (long long)(len * inner),
+	        (long long)inner, (long long)inner);
+	cg_line(g, f, "%s x = %s;", t, cv);
+	if (aint(g, i, "exclusive", 0)) {
+		cg_line(g, f, "%s[at] = acc;", no);
+		cg_line(g, f, "acc = %s;", step);
+	} else {
+		cg_line(g, f, "acc = k ? %s : x;", step);
+		cg_line(g, f, "%s[at] = acc;", no);
+	}
+	closen(f, 2);
+	return 1;
+}
+
 /* unary: cast, clip, relu and the float functions */
 static int
 unary(Gen *g, Fn *f, Inst *i, OpId op)
@@ -2050,6 +2111,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:
 	case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
 		return bitwise(g, f, i, op);
+	case OP_CUMSUM: case OP_CUMPROD: return scan(g, f, i, op);
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER:
 	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return compare(g, f, i, op);

@@ -1939,6 +1939,58 @@ softmax(G *g, Call *c)
 	return r;
 }
 
+/* scan: cumsum and cumprod as the reference: each element cast to the
+** result's dtype, accumulated in order along the axis (axis None: the
+** flattened data), integers wrapping, floats rounded at each step */
+static Val
+scan(G *g, Call *c)
+{
+	const AttrVal *av = attr(c->m, c->n, "axis");
+	int64_t outer = 1, len = 1, inner = 1, axis;
+	int prod = c->m->nodes[c->n].op == OP_CUMPROD, fl = !isint(c->odt);
+	Val r = tensorbuf(g, c->ot);
+	LLVMTypeRef t = elty(g, c->odt);
+	Loop lo, li, lk;
+	LLVMValueRef base, acc, k, at, x, a, s;
+
+	if (c->odt == DT_BOOL) {
+		refuse(g, c->n, "into bool is not supported");
+		return r;
+	}
+	for (int q = 0; q < c->ar[0]; q++)
+		len *= c->ad[0][q];
+	if (av && av->kind == AV_INT) {
+		axis = av->u.i < 0 ? av->u.i + c->ar[0] : av->u.i;
+		len = c->ad[0][axis];
+		for (int q = 0; q < axis; q++)
+			outer *= c->ad[0][q];
+		for (int q = (int)axis + 1; q < c->ar[0]; q++)
+			inner *= c->ad[0][q];
+	}
+	acc = entry_alloca(g, t);
+	base = mul64(g, loop_open(g, &lo, 0, outer, 1), len * inner);
+	base = add64(g, base, loop_open(g, &li, 0, inner, 1));
+	LLVMBuildStore(g->b, fl ? LLVMConstReal(t, prod) : LLVMConstInt(t, (unsigned long long)prod, 0), acc);
+	k = loop_open(g, &lk, 0, len, 1);
+	at = add64(g, base, mul64(g, k, inner));
+	x = cvt(g, ld(g, c->a[0].p, c->adt[0], at), c->adt[0], c->odt);
+	a = LLVMBuildLoad2(g->b, t, acc, "");
+	s = fl ? (prod ? LLVMBuildFMul(g->b, a, x, "") : LLVMBuildFAdd(g->b, a, x, ""))
+	       : (prod ? LLVMBuildMul(g->b, a, x, "") : LLVMBuildAdd(g->b, a, x, ""));
+	if (aint(c->m, c->n, "exclusive")) {
+		st(g, r.p, c->odt, at, a);
+	} else {
+		/* inclusive: the first element as it is */
+		s = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, k, c64(g, 0), ""), x, s, "");
+		st(g, r.p, c->odt, at, s);
+	}
+	LLVMBuildStore(g->b, s, acc);
+	loop_close(g, &lk);
+	loop_close(g, &li);
+	loop_close(g, &lo);
+	return r;
+}
+
 /* pool2d: max or average over windows with padding (layout NCHW-like);
 ** integer averages sum in their dtype (wrapping) and divide truncating */
 static Val
@@ -3055,6 +3107,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_QNN_CONCATENATE: return qconcat(g, &c);
 	case OP_SPLIT: return split(g, &c);
 	case OP_MEAN: return mean(g, &c);
+	case OP_CUMSUM: case OP_CUMPROD: return scan(g, &c);
 	case OP_NN_SOFTMAX: return softmax(g, &c);
 	case OP_NN_GLOBAL_AVG_POOL2D: return global_avg_pool(g, &c);
 	case OP_NN_MAX_POOL2D: return pool2d(g, &c, 0);

@@ -711,6 +711,21 @@ test_arith(void)
 	c = call(OP_BITWISE_NOT, A(mk(DT_UINT8, 1, S(2), V(0, 16))), 1, NULL);
 	check(fold(c), DT_UINT8, 2, V(255, 239), "uint8 bitwise_not");
 
+	/* cumsum, cumprod: integers fold (wrapping below 32 bits), an int32
+	** overflow and floats do not */
+	c = call(OP_CUMSUM, A(mk(DT_INT32, 2, S(2, 2), V(1, 2, 3, 4))), 1, "axis", "1", NULL);
+	check(fold(c), DT_INT32, 4, V(1, 3, 3, 7), "int32 cumsum along axis 1");
+	c = call(OP_CUMPROD, A(mk(DT_INT32, 2, S(2, 2), V(1, 2, 3, 4))), 1, "exclusive", "True", NULL);
+	check(fold(c), DT_INT32, 4, V(1, 1, 2, 6), "int32 exclusive cumprod of the flattened data");
+	c = call(OP_CUMSUM, A(mk(DT_INT8, 1, S(3), V(100, 100, 1))), 1, NULL);
+	check(fold(c), DT_INT8, 3, V(100, -56, -55), "int8 cumsum wraps");
+	c = call(OP_CUMSUM, A(mk(DT_INT32, 1, S(2), V(2147483647, 1))), 1, NULL);
+	refused(fold(c), "int32 cumsum overflow is not folded");
+	c = call(OP_CUMSUM, A(mk(DT_INT32, 1, S(2), V(1, 2147483647))), 1, "exclusive", "True", NULL);
+	check(fold(c), DT_INT32, 2, V(0, 1), "int32 exclusive cumsum never adds the last element");
+	c = call(OP_CUMSUM, A(mk(DT_FLOAT32, 1, S(2), V(1, 2))), 1, NULL);
+	refused(fold(c), "float32 cumsum is not folded (as sum)");
+
 	/* nn.bias_add along axis 1 of (1, 2, 2): [[1, 2], [3, 4]] + [10, 20] */
 	c = call(OP_NN_BIAS_ADD, A(mk(DT_FLOAT32, 3, S(1, 2, 2), V(1, 2, 3, 4)), mk(DT_FLOAT32, 1, S(2), V(10, 20))), 2,
 	         NULL);
