@@ -553,6 +553,34 @@ rel_broadcast(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Di
 	return make(m, &o);
 }
 
+/* broadcast_to(data): the shape attribute, which data must broadcast to
+** (TVM's BroadCastToRel takes the shape; topi::broadcast_to checks it). */
+TypeId
+rel_broadcast_to(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, t, o;
+	int n;
+	char sx[160], st[160];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getints(m, field(attrs, rel_broadcast_to, "shape"), "shape", t.d, MAXDIMS, &n, d))
+		return 0;
+	if (n < 0)
+		return ir_rel_error(d, "shape is required");
+	t.rank = n;
+	t.dt = x.dt;
+	for (int k = 0; k < n; k++)
+		if (t.d[k] < 0)
+			return ir_rel_error(d, "shape dimension %d is negative (%lld)", k, LL(t.d[k]));
+	if (!bcast(&x, &t, "data", "shape", &o, d))
+		return 0;
+	for (int k = 0; k < o.rank; k++)
+		if (o.rank != t.rank || !same(o.d[k], t.d[k]))
+			return ir_rel_error(d, "data %s does not broadcast to shape %s", SHAPESTR(&x, sx), SHAPESTR(&t, st));
+	return make(m, &t);
+}
+
 /* retyped: tensor type t (0: a relation's failure) in dtype dt */
 static TypeId
 retyped(Module *m, TypeId t, DType dt, Diag *d)

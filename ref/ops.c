@@ -129,7 +129,7 @@
 **                  without the ceil_mode extension (count_include_pad) or
 **                  inside the data, at least 1.  global_avg_pool2d and
 **                  mean likewise divide the sum by the count.
-**   data movement  reshape, squeeze, expand_dims, batch_flatten,
+**   data movement  reshape, squeeze, expand_dims, batch_flatten, broadcast_to,
 **                  transpose, strided_slice, concatenate, split +
 **                  tuple_get_item, depth_to_space (DCR, CDR), nn.bias_add
 **                  (an add along axis) and the annotations.
@@ -929,6 +929,24 @@ scan(RefCtx *c, const RefOp *o, Args a, Val *r)
 					sti(r, at, ai);
 			}
 		}
+	}
+	return 0;
+}
+
+/* broadcastto: broadcast_to, numpy's (topi::broadcast_to): each element
+** of the result reads data through broadcast strides */
+static int
+broadcastto(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t st[1][MAXD], idx[MAXD] = { 0 }, off[1] = { 0 };
+	size_t nb = ir_dtype_bytes[r->dt];
+
+	if (a[0]->dt != r->dt || !ref_bcast_strides(a[0]->dims, a[0]->rank, r->dims, r->rank, st[0]))
+		return fail(c, o, "data does not broadcast to the shape");
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		memcpy(r->data + (size_t)i * nb, a[0]->data + (size_t)off[0] * nb, nb);
+		step(r->rank, r->dims, idx, 1, off, st);
 	}
 	return 0;
 }
@@ -3092,6 +3110,7 @@ ref_op_exact(OpId op)
 	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:
 	case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
 	case OP_CUMSUM: case OP_CUMPROD:        /* integers: floats are refused */
+	case OP_BROADCAST_TO:
 		return 1;
 	}
 	return 0;
@@ -3144,6 +3163,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 		break;
 	case OP_BITWISE_NOT: bad = bitwisenot(c, o, a, r); break;
 	case OP_CUMSUM: case OP_CUMPROD: bad = scan(c, o, a, r); break;
+	case OP_BROADCAST_TO: bad = broadcastto(c, o, a, r); break;
 	case OP_NN_BIAS_ADD: bad = biasadd(c, o, a, r); break;
 	case OP_CAST: bad = cast(c, o, a, r); break;
 	case OP_CLIP: bad = clip(c, o, a, r); break;

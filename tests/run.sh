@@ -302,6 +302,13 @@ for b in ref c llvm; do
 			--input u="$d/su.npy"
 	fi
 done
+for b in ref c llvm; do
+	if needs_ref "broadcast_to on $b"; then
+		same_outputs "broadcast_to on $b (int8 to a higher rank, float32, the same shape, bool, a scalar)" \
+			broadcast_to.relay "bt_x bt_f bt_f1 bt_b bt_k" \
+			--backend "$b" --input x="$d/tx3.npy" --input f="$d/tf4.npy" --input b="$d/tb1.npy"
+	fi
+done
 fails 1 "$d/mod_zero.relay:2:3: error: floor_mod: integer division by zero" \
 	run --input i="$d/mi.npy" --input j="$d/mj0.npy" "$d/mod_zero.relay"
 for b in c llvm; do

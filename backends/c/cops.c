@@ -394,6 +394,23 @@ bitwise(Gen *g, Fn *f, Inst *i, OpId op)
 	return 1;
 }
 
+/* broadcastto: broadcast_to, each element read through broadcast strides */
+static int
+broadcastto(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const Leaf *in[1] = { a };
+	char na[64], no[64];
+	Ew e;
+
+	cg_name(g, f, a, na);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 1, &e);
+	cg_line(g, f, "%s[%s] = %s[%s];", no, e.oi, na, e.ix[0]);
+	closen(f, e.open);
+	return 1;
+}
+
 /* compare: the comparisons, logical_and and logical_or with broadcasting;
 ** bool results (C's comparisons: a NaN is unequal to everything) */
 static int
@@ -2112,6 +2129,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
 		return bitwise(g, f, i, op);
 	case OP_CUMSUM: case OP_CUMPROD: return scan(g, f, i, op);
+	case OP_BROADCAST_TO: return broadcastto(g, f, i);
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER:
 	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return compare(g, f, i, op);

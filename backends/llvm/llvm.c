@@ -831,6 +831,15 @@ ew_bitwise(G *g, const void *ctx, LLVMValueRef *x)
 	return LLVMBuildSelect(g->b, ok, sh, fill, "");
 }
 
+/* copy: broadcast_to, x[0] read through broadcast strides */
+static LLVMValueRef
+ew_copy(G *g, const void *ctx, LLVMValueRef *x)
+{
+	(void)g;
+	(void)ctx;
+	return x[0];
+}
+
 /* where: x[0] the condition (true when not zero), x[1] x, x[2] y */
 static LLVMValueRef
 ew_where(G *g, const void *ctx, LLVMValueRef *x)
@@ -3067,6 +3076,8 @@ call(G *g, Scope *s, NodeId n)
 		return ewise(g, &c, 2, ew_bitwise, &e);
 	case OP_BITWISE_NOT:
 		return ewise(g, &c, 1, ew_bitwise, &e);
+	case OP_BROADCAST_TO:
+		return ewise(g, &c, 1, ew_copy, &e);
 	case OP_ERF:
 	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		if (isint(e.dt))

@@ -855,6 +855,10 @@ test_movement(void)
 	c = call(OP_GATHER, A(mk(DT_INT32, 1, S(3), six), mk(DT_INT64, 1, S(1), V(-4))), 2, "axis", "0", NULL);
 	refused(fold(c), "gather with an index out of range is not folded");
 
+	/* broadcast_to: (2, 1) to (2, 3) */
+	c = call(OP_BROADCAST_TO, A(mk(DT_INT64, 2, S(2, 1), V(5, -6))), 1, "shape", "[2, 3]", NULL);
+	check(fold(c), DT_INT64, 6, V(5, 5, 5, -6, -6, -6), "broadcast_to (2, 1) to (2, 3)");
+
 	/* a getitem of a tuple of constants */
 	check(fold(ir_getitem(M, ir_tuple(M, A(sc(DT_INT8, 1), sc(DT_INT8, 2)), 2, noloc), 1, noloc)), DT_INT8, 1,
 	      V(2), "tuple_get_item of a tuple");
