@@ -553,6 +553,34 @@ rel_broadcast(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Di
 	return make(m, &o);
 }
 
+/* broadcast_to(data): the shape attribute, which data must broadcast to
+** (TVM's BroadCastToRel takes the shape; topi::broadcast_to checks it). */
+TypeId
+rel_broadcast_to(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x, t, o;
+	int n;
+	char sx[160], st[160];
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d) ||
+	    !getints(m, field(attrs, rel_broadcast_to, "shape"), "shape", t.d, MAXDIMS, &n, d))
+		return 0;
+	if (n < 0)
+		return ir_rel_error(d, "shape is required");
+	t.rank = n;
+	t.dt = x.dt;
+	for (int k = 0; k < n; k++)
+		if (t.d[k] < 0)
+			return ir_rel_error(d, "shape dimension %d is negative (%lld)", k, LL(t.d[k]));
+	if (!bcast(&x, &t, "data", "shape", &o, d))
+		return 0;
+	for (int k = 0; k < o.rank; k++)
+		if (o.rank != t.rank || !same(o.d[k], t.d[k]))
+			return ir_rel_error(d, "data %s does not broadcast to shape %s", SHAPESTR(&x, sx), SHAPESTR(&t, st));
+	return make(m, &t);
+}
+
 /* retyped: tensor type t (0: a relation's failure) in dtype dt */
 static TypeId
 retyped(Module *m, TypeId t, DType dt, Diag *d)
@@ -586,6 +614,40 @@ rel_logical(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag
 			return ir_rel_error(d, "%s must be bool, not %s", nargs == 1 ? "data" : names[i], dtn(s.dt));
 	}
 	return nargs == 1 ? args[0] : rel_broadcast(m, args, nargs, attrs, d);
+}
+
+/* intrel: the bitwise ops (booltoo) and the shifts: operands of integer
+** dtypes (tir's bitwise ops take no floats), bool too for the bitwise
+** ops; the shapes of two broadcast, as BroadcastRel. */
+static TypeId
+intrel(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, int booltoo, Diag *d)
+{
+	static const char *const names[] = { "lhs", "rhs" };
+	Shape s;
+
+	for (int i = 0; i < nargs; i++) {
+		const char *name = nargs == 1 ? "data" : names[i];
+		if (!load(m, args[i], name, &s, d))
+			return 0;
+		if (ir_dtype_kind[s.dt] != 'i' && ir_dtype_kind[s.dt] != 'u' && !(booltoo && s.dt == DT_BOOL))
+			return ir_rel_error(d, "%s must be of an integer dtype%s, not %s", name, booltoo ? " or bool" : "",
+			                    dtn(s.dt));
+	}
+	return nargs == 1 ? args[0] : rel_broadcast(m, args, nargs, attrs, d);
+}
+
+/* bitwise_and, bitwise_or, bitwise_xor, bitwise_not: integers or bool. */
+TypeId
+rel_bitwise(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	return intrel(m, args, nargs, attrs, 1, d);
+}
+
+/* left_shift, right_shift: integers. */
+TypeId
+rel_shift(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	return intrel(m, args, nargs, attrs, 0, d);
 }
 
 /* isnan, isinf, isfinite: data's shape, bool (TVM's IdentityCompRel). */
@@ -1553,6 +1615,38 @@ rel_expand_dims(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, 
 	for (int64_t i = pivot; i < x.rank; i++)
 		o.d[o.rank++] = x.d[i];
 	return make(m, &o);
+}
+
+/* cumsum, cumprod (TVM's ScanopRel): data's shape, or its size as one
+** axis when axis is None; in dtype, or data's when dtype is "". */
+TypeId
+rel_scan(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x;
+	const AttrVal *av = field(attrs, rel_scan, "axis");
+	DType dt = getdt(field(attrs, rel_scan, "dtype"));
+	int64_t axis, n = 1;
+
+	(void)nargs;
+	if (!load(m, args[0], "data", &x, d))
+		return 0;
+	if (av->kind == AV_NONE) {
+		for (int k = 0; k < x.rank && n != ANY; k++)
+			if (x.d[k] == ANY)
+				n = ANY;
+			else if (!ckmul(n, x.d[k], &n))
+				return toobig("the size of data", d);
+		x.rank = 1;
+		x.d[0] = n;
+	} else {
+		if (!getint(av, "axis", &axis, d))
+			return 0;
+		if (!normaxis(&axis, x.rank))
+			return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(av->u.i), x.rank);
+	}
+	if (dt != DT_VOID)
+		x.dt = dt;
+	return make(m, &x);
 }
 
 /* mean(data): axis None or [] reduces every axis; exclude reduces the

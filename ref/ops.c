@@ -92,6 +92,19 @@
 **                  udiv: truncating, undefined for x / 0 and MIN / -1 (run
 **                  mode: an error); floats are IEEE (float16 rounded after
 **                  each op).
+**   mod, floor_mod include/tvm/topi/broadcast.h: mod is truncmod (srem/
+**                  urem: the sign of the dividend; floats frem, C's fmod,
+**                  exact); floor_mod of integers is floormod (the sign of
+**                  the divisor, src/tir/transforms/lower_intrin.cc), of
+**                  floats a - floor(a / b) * b, each step rounded to the
+**                  dtype in run mode.  That is not numpy.mod: floor_mod(1,
+**                  inf) is 1 - 0 * inf = NaN, numpy's 1; and TVM's LLVM
+**                  may contract the multiply and subtract into an fma
+**                  (llvm_instance.cc allows FP op fusion), a result of the
+**                  target: exact mode refuses float floor_mod.  An integer
+**                  divisor of 0 is undefined (run mode: an error, as
+**                  divide); MIN % -1 overflows srem (exact mode refuses;
+**                  run mode gives 0, numpy's).
 **   cast           codegen_llvm.cc CreateCast: int -> int keeps the low
 **                  bits; to bool is != 0; int -> float rounds to nearest;
 **                  float -> int truncates, undefined (poison) when out of
@@ -116,7 +129,7 @@
 **                  without the ceil_mode extension (count_include_pad) or
 **                  inside the data, at least 1.  global_avg_pool2d and
 **                  mean likewise divide the sum by the count.
-**   data movement  reshape, squeeze, expand_dims, batch_flatten,
+**   data movement  reshape, squeeze, expand_dims, batch_flatten, broadcast_to,
 **                  transpose, strided_slice, concatenate, split +
 **                  tuple_get_item, depth_to_space (DCR, CDR), nn.bias_add
 **                  (an add along axis) and the annotations.
@@ -130,6 +143,26 @@
 **                  numpy's take_along_axis (ONNX's GatherElements); TVM
 **                  reads a negative index out of bounds, here it counts
 **                  from the end, and one still out of range is an error.
+**
+**   bitwise_and, bitwise_or, bitwise_xor, bitwise_not, left_shift,
+**                  right_shift  include/tvm/topi/broadcast.h and
+**                  elemwise.h: tir's &, |, ^, ~, << and >> (shl; ashr for
+**                  signed, lshr for unsigned dtypes, as codegen_llvm.cc);
+**                  the left shift drops the bits above the dtype.  An
+**                  amount negative or not below the bit width is poison in
+**                  LLVM (undefined in C): exact mode refuses it, run mode
+**                  gives 0, or -1 for a negative value shifted right (all
+**                  the bits shifted out, as numpy's right_shift of a
+**                  signed value by an amount that large).  bitwise_not of
+**                  bool is logical not.
+**
+**   cumsum, cumprod  python/tvm/topi/scan.py (ScanopRel in
+**                  src/relay/op/tensor/transform.cc): each element cast to
+**                  dtype, then accumulated in order along the axis (axis
+**                  None: the flattened data); exclusive starts from 0 (1).
+**                  Integer steps are TVM's add and multiply (nsw from 32
+**                  bits: exact mode refuses an overflow, run mode wraps);
+**                  floats only in run mode, as sum.
 **
 **   isnan, isinf, isfinite  topi's isnan/isinf/isfinite: bool; false,
 **                  false, true on integers.
@@ -617,6 +650,17 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 		*r = a / b;
 		return 1;
 	}
+	if (op == OP_MOD || op == OP_FLOOR_MOD) {
+		/* truncating as C's %; floor_mod adds the divisor to a remainder
+		   whose sign is not the divisor's.  MIN % -1 is 0 (srem overflows
+		   in LLVM: exact mode refuses) */
+		if (b == 0 || (exact && ir_dtype_kind[dt] == 'i' && b == -1 && a == ir_dtype_min(dt)))
+			return 0;
+		*r = b == -1 ? 0 : a % b;
+		if (op == OP_FLOOR_MOD && *r != 0 && (*r < 0) != (b < 0))
+			*r += b;
+		return 1;
+	}
 	if (op == OP_POWER) {
 		/* by squaring, wrapping as the dtype does; a negative exponent
 		   gives 0 but for a base of 1 or -1 (as integer division would) */
@@ -629,6 +673,20 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 			if (e & 1)
 				y *= x;
 		*r = (int64_t)y;
+		return 1;
+	}
+	if (op == OP_BITWISE_AND || op == OP_BITWISE_OR || op == OP_BITWISE_XOR) {
+		*r = op == OP_BITWISE_AND ? a & b : op == OP_BITWISE_OR ? a | b : a ^ b;
+		return 1;
+	}
+	if (op == OP_LEFT_SHIFT || op == OP_RIGHT_SHIFT) {
+		/* an amount outside [0, bits) is poison in LLVM: exact mode
+		   refuses; run mode gives 0, or the sign of a signed right shift */
+		if (b < 0 || b >= bits) {
+			*r = op == OP_RIGHT_SHIFT && a < 0 ? -1 : 0;
+			return !exact;
+		}
+		*r = op == OP_LEFT_SHIFT ? (int64_t)((uint64_t)a << b) : a < 0 ? ~(~a >> b) : a >> b;
 		return 1;
 	}
 	if (op == OP_MAXIMUM || op == OP_MINIMUM) {
@@ -647,11 +705,14 @@ iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 	return *r >= ir_dtype_min(dt) && *r <= ir_dtype_max(dt);
 }
 
-/* farith: a op b in double; the caller rounds to the dtype */
+/* farith: a op b in double; the caller rounds to the dtype dt (floor_mod
+** rounds each of its steps to dt, as topi's a - floor(a / b) * b) */
 static double
-farith(OpId op, double a, double b)
+farith(int dt, OpId op, double a, double b)
 {
 	switch (op) {
+	case OP_MOD: return fmod(a, b);
+	case OP_FLOOR_MOD: return a - rnd(dt, floor(rnd(dt, a / b)) * b);
 	case OP_ADD: return a + b;
 	case OP_SUBTRACT: return a - b;
 	case OP_MULTIPLY: return a * b;
@@ -671,15 +732,16 @@ binop(RefCtx *c, const RefOp *o, OpId op, const Val *a, const int64_t *ad, int a
 	int64_t st[2][MAXD], idx[MAXD] = { 0 }, off[2] = { 0, 0 };
 	int dt = r->dt;
 
-	if (a->dt != dt || b->dt != dt || dt == DT_BOOL ||
+	if (a->dt != dt || b->dt != dt || (dt == DT_BOOL && op != OP_BITWISE_AND && op != OP_BITWISE_OR &&
+	                                   op != OP_BITWISE_XOR) ||
 	    !ref_bcast_strides(ad, ar, r->dims, r->rank, st[0]) ||
 	    !ref_bcast_strides(bd, br, r->dims, r->rank, st[1]))
 		return fail(c, o, "operands do not broadcast");
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
 		if (isflt(dt)) {
-			double x = rnd(dt, farith(op, ldf(a, off[0]), ldf(b, off[1])));
-			if (isnan(x) && c->exact)
+			double x = rnd(dt, farith(dt, op, ldf(a, off[0]), ldf(b, off[1])));
+			if ((isnan(x) || op == OP_FLOOR_MOD) && c->exact)
 				return 1;
 			stf(r, i, x);
 		} else {
@@ -792,6 +854,113 @@ logicalnot(RefCtx *c, const RefOp *o, Args a, Val *r)
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++)
 		sti(r, i, ldi(a[0], i) == 0);
+	return 0;
+}
+
+static int conv(int exact, const Val *a, int64_t i, Val *r, int64_t j);
+
+/* scanline: the outer, axis and inner extents of cumsum or cumprod over
+** data x (axis None: the flattened data) */
+static int
+scanline(const RefCtx *c, const RefOp *o, const Val *x, int64_t *outer, int64_t *len, int64_t *inner)
+{
+	const AttrVal *v = attr(c, o, "axis");
+	int64_t axis = v && v->kind == AV_INT ? v->u.i : 0;
+
+	*outer = *inner = 1;
+	*len = x->n;
+	if (!v || v->kind != AV_INT)
+		return 1;
+	if (!normaxis(&axis, x->rank))
+		return 0;
+	*len = x->dims[axis];
+	for (int k = 0; k < axis; k++)
+		*outer *= x->dims[k];
+	for (int k = (int)axis + 1; k < x->rank; k++)
+		*inner *= x->dims[k];
+	return 1;
+}
+
+/* scan: cumsum and cumprod, python/tvm/topi/scan.py: each element cast to
+** the result's dtype as by `cast`, then accumulated in order along the
+** axis; inclusive starts from the first element, exclusive from 0 (1)
+** and never adds the last.  Integer steps are add/multiply (exact mode
+** refuses their overflow from 32 bits); floats round each step and
+** exact mode refuses them, as it does sum */
+static int
+scan(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t outer, len, inner;
+	int dt = r->dt, prod = o->op == OP_CUMPROD, excl = (int)aint(c, o, "exclusive", 0);
+	OpId op = prod ? OP_MULTIPLY : OP_ADD;
+
+	if (!scanline(c, o, a[0], &outer, &len, &inner) || dt == DT_BOOL)
+		return fail(c, o, "bad axis or dtype");
+	if (isflt(dt) && c->exact)
+		return 1;
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++)
+		if (!conv(c->exact, a[0], i, r, i))
+			return 1;
+	for (int64_t p = 0; p < outer * inner; p++) {
+		int64_t base = p / inner * len * inner + p % inner;
+		double af = prod;
+		int64_t ai = prod;
+		for (int64_t k = 0; k < len; k++) {
+			int64_t at = base + k * inner, next = 0;
+			if (isflt(dt)) {
+				double x = ldf(r, at);
+				if (excl)
+					stf(r, at, af);
+				af = excl || k ? rnd(dt, farith(dt, op, af, x)) : x;
+				if (!excl)
+					stf(r, at, af);
+			} else {
+				int64_t x = ldi(r, at);
+				if (excl)
+					sti(r, at, ai);
+				if ((excl && k + 1 < len) || (!excl && k)) {
+					if (!iarith(op, dt, ai, x, c->exact, &next))
+						return 1;
+					ai = wrap(dt, next);
+				} else if (!excl)
+					ai = x;
+				if (!excl)
+					sti(r, at, ai);
+			}
+		}
+	}
+	return 0;
+}
+
+/* broadcastto: broadcast_to, numpy's (topi::broadcast_to): each element
+** of the result reads data through broadcast strides */
+static int
+broadcastto(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	int64_t st[1][MAXD], idx[MAXD] = { 0 }, off[1] = { 0 };
+	size_t nb = ir_dtype_bytes[r->dt];
+
+	if (a[0]->dt != r->dt || !ref_bcast_strides(a[0]->dims, a[0]->rank, r->dims, r->rank, st[0]))
+		return fail(c, o, "data does not broadcast to the shape");
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++) {
+		memcpy(r->data + (size_t)i * nb, a[0]->data + (size_t)off[0] * nb, nb);
+		step(r->rank, r->dims, idx, 1, off, st);
+	}
+	return 0;
+}
+
+/* bitwisenot: ~x of integers; of bool, logical not (tir's ~ on a 1-bit
+** value) */
+static int
+bitwisenot(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	(void)c;
+	(void)o;
+	ref_valloc(r);
+	for (int64_t i = 0; i < r->n; i++)
+		sti(r, i, a[0]->dt == DT_BOOL ? ldi(a[0], i) == 0 : ~ldi(a[0], i));
 	return 0;
 }
 
@@ -2924,7 +3093,7 @@ int
 ref_op_exact(OpId op)
 {
 	switch (op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MOD: case OP_FLOOR_MOD:
 	case OP_NN_BIAS_ADD: case OP_CAST: case OP_CLIP: case OP_NN_RELU:
 	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: case OP_QNN_REQUANTIZE:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS:
@@ -2938,6 +3107,10 @@ ref_op_exact(OpId op)
 	case OP_LOGICAL_AND: case OP_LOGICAL_OR: case OP_LOGICAL_NOT:
 	case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
 	case OP_TAKE: case OP_GATHER: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:
+	case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
+	case OP_CUMSUM: case OP_CUMPROD:        /* integers: floats are refused */
+	case OP_BROADCAST_TO:
 		return 1;
 	}
 	return 0;
@@ -2984,7 +3157,13 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 		return fail(c, o, "the result is not a tensor of known shape");
 	switch (o->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
-	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: bad = arith(c, o, a, r); break;
+	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: case OP_MOD: case OP_FLOOR_MOD:
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
+		bad = arith(c, o, a, r);
+		break;
+	case OP_BITWISE_NOT: bad = bitwisenot(c, o, a, r); break;
+	case OP_CUMSUM: case OP_CUMPROD: bad = scan(c, o, a, r); break;
+	case OP_BROADCAST_TO: bad = broadcastto(c, o, a, r); break;
 	case OP_NN_BIAS_ADD: bad = biasadd(c, o, a, r); break;
 	case OP_CAST: bad = cast(c, o, a, r); break;
 	case OP_CLIP: bad = clip(c, o, a, r); break;
@@ -3067,6 +3246,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 #define REFUSE(...) do { ir_error(d, m->locs[n], __VA_ARGS__); return 1; } while (0)
 	switch (nd->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_NN_BIAS_ADD:
+	case OP_MOD: case OP_FLOOR_MOD:
 	case OP_CLIP: case OP_NN_RELU: case OP_NN_LEAKY_RELU: case OP_MAXIMUM: case OP_MINIMUM:
 		if (dt == DT_BOOL)
 			REFUSE("the ref backend cannot run %s on bool tensors", name);
@@ -3074,6 +3254,10 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 	case OP_POWER:
 		if (dt == DT_BOOL)
 			REFUSE("the ref backend cannot run %s on bool tensors", name);
+		break;
+	case OP_CUMSUM: case OP_CUMPROD:
+		if (dt == DT_BOOL)
+			REFUSE("the ref backend cannot run %s into bool", name);
 		break;
 	case OP_NN_BATCH_NORM:
 		if (!isflt(in))

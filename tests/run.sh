@@ -277,6 +277,44 @@ for b in ref c llvm; do
 			--input u="$d/tu.npy" --input d="$d/td.npy" --input n="$d/tn.npy"
 	fi
 done
+for b in ref c llvm; do
+	if needs_ref "mod and floor_mod on $b"; then
+		same_outputs "mod (the dividend's sign, fmod) and floor_mod (the divisor's sign, a - floor(a / b) * b) on $b: int32, uint8, broadcast int8 with MIN % -1, float32, float64, NaN through isnan" \
+			mod.relay "m_imod m_ifmod m_umod m_umod m_bmod m_bfmod m_fmod m_ffmod m_nanmod m_nan4 m_dmod m_dfmod" \
+			--backend "$b" --input i="$d/mi.npy" --input j="$d/mj.npy" --input u="$d/mu.npy" --input v="$d/mv.npy" \
+			--input b="$d/mb.npy" --input c="$d/mc.npy" --input a="$d/ma.npy" --input e="$d/me.npy" \
+			--input n="$d/mn.npy" --input z="$d/mz.npy" --input d="$d/md.npy"
+	fi
+done
+for b in ref c llvm; do
+	if needs_ref "shifts and bitwise ops on $b"; then
+		same_outputs "left_shift, right_shift (arithmetic when signed; amounts out of range give 0 or the sign), bitwise_and, _or, _xor, _not on $b: int8, uint8, broadcast int32, bool, int64" \
+			bits.relay "b_shl b_shr b_and b_or b_xor b_not b_ushl b_ushr b_unot b_ishl b_ishr b_pand b_por b_pxor b_pnot b_lshr b_lshl" \
+			--backend "$b" --input a="$d/ba.npy" --input s="$d/bs.npy" --input u="$d/bu.npy" --input v="$d/bv.npy" \
+			--input i="$d/bi.npy" --input j="$d/bj.npy" --input p="$d/bp.npy" --input q="$d/bq.npy" --input l="$d/bl.npy"
+	fi
+done
+for b in ref c llvm; do
+	if needs_ref "cumsum and cumprod on $b"; then
+		same_outputs "cumsum and cumprod on $b (flattened, along an axis, exclusive, dtype casts first, int8 wrapping, float32 rounding at each step, -0 first)" \
+			cumsum.relay "s_flat s_ax1 s_ex0 s_prod64 s_exprod s_i8 s_i8w s_f s_fexprod s_fi s_z s_zex s_uf s_u" \
+			--backend "$b" --input x="$d/sx.npy" --input b="$d/sb.npy" --input f="$d/sf.npy" --input z="$d/sz.npy" \
+			--input u="$d/su.npy"
+	fi
+done
+for b in ref c llvm; do
+	if needs_ref "broadcast_to on $b"; then
+		same_outputs "broadcast_to on $b (int8 to a higher rank, float32, the same shape, bool, a scalar)" \
+			broadcast_to.relay "bt_x bt_f bt_f1 bt_b bt_k" \
+			--backend "$b" --input x="$d/tx3.npy" --input f="$d/tf4.npy" --input b="$d/tb1.npy"
+	fi
+done
+fails 1 "$d/mod_zero.relay:2:3: error: floor_mod: integer division by zero" \
+	run --input i="$d/mi.npy" --input j="$d/mj0.npy" "$d/mod_zero.relay"
+for b in c llvm; do
+	fails 1 "graft: error: integer division by zero" \
+		run --backend "$b" --input i="$d/mi.npy" --input j="$d/mj0.npy" "$d/mod_zero.relay"
+done
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do

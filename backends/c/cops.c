@@ -287,7 +287,8 @@ ki(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t *v)
 
 /* ---------------------------------------------------------------- elementwise */
 
-/* binop: add, subtract, multiply, divide with broadcasting */
+/* binop: add, subtract, multiply, divide, maximum, minimum, power, mod,
+** floor_mod with broadcasting */
 static int
 binop(Gen *g, Fn *f, Inst *i, OpId op)
 {
@@ -313,6 +314,28 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 		cg_line(g, f, "%s[%s] = x != x ? x : y != y ? y : x %s y ? x : y;", no, e.oi, sym);
 	} else if (op == OP_POWER) {
 		cg_line(g, f, "%s[%s] = pow%s(%s[%s], %s[%s]);", no, e.oi, o->dt == DT_FLOAT32 ? "f" : "", na, e.ix[0], nb, e.ix[1]);
+	} else if (op == OP_MOD && isflt(o->dt)) {
+		cg_line(g, f, "%s[%s] = fmod%s(%s[%s], %s[%s]);", no, e.oi, o->dt == DT_FLOAT32 ? "f" : "", na, e.ix[0], nb, e.ix[1]);
+	} else if (op == OP_FLOOR_MOD && isflt(o->dt)) {
+		/* a - floor(a / b) * b, each step rounded to the dtype (topi's) */
+		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
+		cg_line(g, f, "%s q = floor%s(x / y), p = q * y;", t, o->dt == DT_FLOAT32 ? "f" : "");
+		cg_line(g, f, "%s[%s] = x - p;", no, e.oi);
+	} else if (op == OP_MOD || op == OP_FLOOR_MOD) {
+		/* C's %, MIN % -1 taken as 0; floor_mod adds the divisor to a
+		   remainder whose sign is not the divisor's */
+		cg_line(g, f, "%s x = %s[%s], y = %s[%s], r;", t, na, e.ix[0], nb, e.ix[1]);
+		cg_line(g, f, "if (y == 0)");
+		cg_line(g, f, "\treturn 1;");
+		if (ir_dtype_kind[o->dt] == 'i')
+			cg_line(g, f, "r = y == -1 ? 0 : (%s)(x %% y);", t);
+		else
+			cg_line(g, f, "r = (%s)(x %% y);", t);
+		if (op == OP_FLOOR_MOD && ir_dtype_kind[o->dt] == 'i') {
+			cg_line(g, f, "if (r != 0 && (r < 0) != (y < 0))");
+			cg_line(g, f, "\tr = (%s)(r + y);", t);
+		}
+		cg_line(g, f, "%s[%s] = r;", no, e.oi);
 	} else if (isflt(o->dt)) {
 		cg_line(g, f, "%s[%s] = %s[%s] %s %s[%s];", no, e.oi, na, e.ix[0], sym, nb, e.ix[1]);
 	} else if (op == OP_DIVIDE) {
@@ -328,6 +351,62 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 		const char *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
 		cg_line(g, f, "%s[%s] = (%s)((%s)%s[%s] %s (%s)%s[%s]);", no, e.oi, t, u, na, e.ix[0], sym, u, nb, e.ix[1]);
 	}
+	closen(f, e.open);
+	return 1;
+}
+
+/* bitwise: bitwise_and, bitwise_or, bitwise_xor, bitwise_not (of bool,
+** logical not), left_shift, right_shift (arithmetic for signed dtypes,
+** without relying on C's implementation-defined >> of a negative value);
+** a shift amount outside [0, bits) gives 0, or -1 for a negative value
+** shifted right (the reference's) */
+static int
+bitwise(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	int two = op != OP_BITWISE_NOT;
+	const Leaf *a = cg_leaf(f, i, 0), *b = two ? cg_leaf(f, i, 1) : NULL, *o = cg_out(f, i);
+	const Leaf *in[2] = { a, b };
+	const char *t = cg_ctype(o->dt);
+	int bits = ir_dtype_bytes[o->dt] * 8, sgn = ir_dtype_kind[o->dt] == 'i';
+	char na[64], nb[64] = "", no[64];
+	Ew e;
+
+	cg_name(g, f, a, na);
+	if (two)
+		cg_name(g, f, b, nb);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, two ? 2 : 1, &e);
+	if (op == OP_BITWISE_NOT)
+		cg_line(g, f, o->dt == DT_BOOL ? "%s[%s] = (%s)!%s[%s];" : "%s[%s] = (%s)~%s[%s];", no, e.oi, t, na, e.ix[0]);
+	else if (op == OP_LEFT_SHIFT || op == OP_RIGHT_SHIFT) {
+		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
+		if (op == OP_LEFT_SHIFT)
+			cg_line(g, f, "%s[%s] = (uint64_t)y < %d ? (%s)((uint64_t)x << y) : 0;", no, e.oi, bits, t);
+		else if (sgn)
+			cg_line(g, f, "%s[%s] = (%s)((uint64_t)y < %d ? (x < 0 ? ~(~x >> y) : x >> y) : (x < 0 ? -1 : 0));", no,
+			        e.oi, t, bits);
+		else
+			cg_line(g, f, "%s[%s] = (uint64_t)y < %d ? (%s)(x >> y) : 0;", no, e.oi, bits, t);
+	} else
+		cg_line(g, f, "%s[%s] = (%s)(%s[%s] %s %s[%s]);", no, e.oi, t, na, e.ix[0],
+		        op == OP_BITWISE_AND ? "&" : op == OP_BITWISE_OR ? "|" : "^", nb, e.ix[1]);
+	closen(f, e.open);
+	return 1;
+}
+
+/* broadcastto: broadcast_to, each element read through broadcast strides */
+static int
+broadcastto(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const Leaf *in[1] = { a };
+	char na[64], no[64];
+	Ew e;
+
+	cg_name(g, f, a, na);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 1, &e);
+	cg_line(g, f, "%s[%s] = %s[%s];", no, e.oi, na, e.ix[0]);
 	closen(f, e.open);
 	return 1;
 }
@@ -482,6 +561,67 @@ convexpr(Gen *g, DType from, DType to, const char *x, char *buf)
 		f2iexpr(g, to, x, buf);
 	else
 		sprintf(buf, "(%s)%s", cg_ctype(to), x);
+}
+
+/* scanline: the outer, axis and inner extents of cumsum or cumprod over a
+** (axis None: the flattened data) */
+static void
+scanline(Gen *g, Inst *i, const Leaf *a, int64_t *outer, int64_t *len, int64_t *inner)
+{
+	const AttrVal *av = attr(g, i, "axis");
+	int64_t axis = av && av->kind == AV_INT ? av->u.i : -1;
+
+	*outer = *inner = 1;
+	*len = a->n;
+	if (!av || av->kind != AV_INT)
+		return;
+	if (axis < 0)
+		axis += a->rank;
+	*len = a->dims[axis];
+	for (int k = 0; k < axis; k++)
+		*outer *= a->dims[k];
+	for (int k = (int)axis + 1; k < a->rank; k++)
+		*inner *= a->dims[k];
+}
+
+/* scan: cumsum and cumprod as the reference: each element cast to the
+** result's dtype, accumulated in order along the axis, integers wrapping
+** (unsigned arithmetic), floats rounded at each step */
+static int
+scan(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const char *t = cg_ctype(o->dt), *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
+	const char *sym = op == OP_CUMPROD ? "*" : "+";
+	int64_t outer, len, inner;
+	char na[64], no[64], x[128], cv[400], step[400];
+
+	if (o->dt == DT_BOOL)
+		return refuse(g, i, "into bool");
+	scanline(g, i, a, &outer, &len, &inner);
+	cg_name(g, f, a, na);
+	cg_name(g, f, o, no);
+	snprintf(x, sizeof x, "%s[at]", na);
+	convexpr(g, (DType)a->dt, (DType)o->dt, x, cv);
+	if (isflt(o->dt))
+		snprintf(step, sizeof step, "acc %s x", sym);
+	else
+		snprintf(step, sizeof step, "(%s)((%s)acc %s (%s)x)", t, u, sym, u);
+	cg_open(g, f, "for (int64_t p = 0; p < %lld; p++) {", (long long)(outer * inner));
+	cg_line(g, f, "%s acc = %d;", t, op == OP_CUMPROD);
+	cg_open(g, f, "for (int64_t k = 0; k < %lld; k++) {", (long long)len);
+	cg_line(g, f, "int64_t at = p / %lld * %lld + p %% %lld + k * %lld;", (long long)inner, (long long)(len * inner),
+	        (long long)inner, (long long)inner);
+	cg_line(g, f, "%s x = %s;", t, cv);
+	if (aint(g, i, "exclusive", 0)) {
+		cg_line(g, f, "%s[at] = acc;", no);
+		cg_line(g, f, "acc = %s;", step);
+	} else {
+		cg_line(g, f, "acc = k ? %s : x;", step);
+		cg_line(g, f, "%s[at] = acc;", no);
+	}
+	closen(f, 2);
+	return 1;
 }
 
 /* unary: cast, clip, relu and the float functions */
@@ -1977,7 +2117,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 
 	switch (op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
-	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER:
+	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: case OP_MOD: case OP_FLOOR_MOD:
 		return binop(g, f, i, op);
 	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
 	case OP_RSQRT: case OP_NN_LEAKY_RELU: case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
@@ -1985,6 +2125,11 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		return unary(g, f, i, op);
 	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: return classify(g, f, i, op);
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:
+	case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
+		return bitwise(g, f, i, op);
+	case OP_CUMSUM: case OP_CUMPROD: return scan(g, f, i, op);
+	case OP_BROADCAST_TO: return broadcastto(g, f, i);
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER:
 	case OP_GREATER_EQUAL: case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return compare(g, f, i, op);

@@ -623,8 +623,10 @@ typedef struct Ew {
 } Ew;
 
 static LLVMValueRef fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt);
+static LLVMValueRef fcall1(G *g, const char *base, LLVMValueRef x, DType dt);
 
-/* binary: add, subtract, multiply, divide, maximum, minimum, power */
+/* binary: add, subtract, multiply, divide, maximum, minimum, power, mod,
+** floor_mod (integer division by zero sets the error) */
 static LLVMValueRef
 ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 {
@@ -643,6 +645,10 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 			return LLVMBuildSelect(g->b, an, a, LLVMBuildSelect(g->b, bn, b, LLVMBuildSelect(g->b, gt, a, b, ""), ""), "");
 		}
 		case OP_POWER: return fcall2(g, "llvm.pow", a, b, e->dt);
+		case OP_MOD: return LLVMBuildFRem(g->b, a, b, "");      /* C's fmod */
+		case OP_FLOOR_MOD:      /* a - floor(a / b) * b, as topi */
+			return LLVMBuildFSub(g->b, a, LLVMBuildFMul(g->b, fcall1(g, "llvm.floor", LLVMBuildFDiv(g->b, a, b, ""), e->dt),
+			                                            b, ""), "");
 		default: return LLVMBuildFDiv(g->b, a, b, "");
 		}
 	}
@@ -663,6 +669,21 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 		e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
 		LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildZExt(g->b, zero, g->i32, ""), ""), g->err);
 		b = LLVMBuildSelect(g->b, zero, LLVMConstInt(t, 1, 0), b, "");
+		if (e->op == OP_MOD || e->op == OP_FLOOR_MOD) {
+			/* x % -1 is 0: take it as x % 1, so MIN % -1 never overflows */
+			LLVMValueRef r, adj;
+			if (!sgn)
+				return LLVMBuildURem(g->b, a, b, "");
+			b = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), LLVMConstInt(t, 1, 0), b, "");
+			r = LLVMBuildSRem(g->b, a, b, "");
+			if (e->op == OP_MOD)
+				return r;
+			/* floor_mod: a nonzero remainder of the other sign than b gets b added */
+			adj = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, r, LLVMConstNull(t), ""),
+			                   LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildICmp(g->b, LLVMIntSLT, r, LLVMConstNull(t), ""),
+			                                 LLVMBuildICmp(g->b, LLVMIntSLT, b, LLVMConstNull(t), ""), ""), "");
+			return LLVMBuildSelect(g->b, adj, LLVMBuildAdd(g->b, r, b, ""), r, "");
+		}
 		if (sgn) {
 			/* MIN / -1 overflows: give MIN, as wrapping would */
 			LLVMValueRef ov = LLVMBuildAnd(g->b,
@@ -770,6 +791,53 @@ ew_compare(G *g, const void *ctx, LLVMValueRef *x)
 		r = LLVMBuildICmp(g->b, (u ? up : sp)[(int)e->lo], a, b, "");
 	}
 	return LLVMBuildZExt(g->b, r, g->i8, "");
+}
+
+/* bitwise: bitwise_and, bitwise_or, bitwise_xor, bitwise_not (of bool, an
+** i8 of 0 or 1, logical not), left_shift, right_shift (ashr for signed
+** dtypes, lshr for unsigned); an amount outside [0, bits), poison in
+** LLVM, is replaced by 0 and the result by 0, or by the sign for a
+** signed right shift (the reference's) */
+static LLVMValueRef
+ew_bitwise(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef a = x[0], b = x[1], ok, sh, fill;
+	LLVMTypeRef t = elty(g, e->dt);
+	unsigned bits = ir_dtype_bytes[e->dt] * 8;
+	int sgn = ir_dtype_kind[e->dt] == 'i';
+
+	switch (e->op) {
+	case OP_BITWISE_AND: return LLVMBuildAnd(g->b, a, b, "");
+	case OP_BITWISE_OR: return LLVMBuildOr(g->b, a, b, "");
+	case OP_BITWISE_XOR: return LLVMBuildXor(g->b, a, b, "");
+	case OP_BITWISE_NOT:
+		return LLVMBuildXor(g->b, a, e->dt == DT_BOOL ? LLVMConstInt(t, 1, 0) : LLVMConstAllOnes(t), "");
+	default: break;
+	}
+	/* unsigned, a negative amount is out of range too */
+	ok = LLVMBuildICmp(g->b, LLVMIntULT, b, LLVMConstInt(t, bits, 0), "");
+	b = LLVMBuildSelect(g->b, ok, b, LLVMConstNull(t), "");
+	if (e->op == OP_LEFT_SHIFT) {
+		sh = LLVMBuildShl(g->b, a, b, "");
+		fill = LLVMConstNull(t);
+	} else if (sgn) {
+		sh = LLVMBuildAShr(g->b, a, b, "");
+		fill = LLVMBuildAShr(g->b, a, LLVMConstInt(t, bits - 1, 0), "");
+	} else {
+		sh = LLVMBuildLShr(g->b, a, b, "");
+		fill = LLVMConstNull(t);
+	}
+	return LLVMBuildSelect(g->b, ok, sh, fill, "");
+}
+
+/* copy: broadcast_to, x[0] read through broadcast strides */
+static LLVMValueRef
+ew_copy(G *g, const void *ctx, LLVMValueRef *x)
+{
+	(void)g;
+	(void)ctx;
+	return x[0];
 }
 
 /* where: x[0] the condition (true when not zero), x[1] x, x[2] y */
@@ -1880,6 +1948,58 @@ softmax(G *g, Call *c)
 	return r;
 }
 
+/* scan: cumsum and cumprod as the reference: each element cast to the
+** result's dtype, accumulated in order along the axis (axis None: the
+** flattened data), integers wrapping, floats rounded at each step */
+static Val
+scan(G *g, Call *c)
+{
+	const AttrVal *av = attr(c->m, c->n, "axis");
+	int64_t outer = 1, len = 1, inner = 1, axis;
+	int prod = c->m->nodes[c->n].op == OP_CUMPROD, fl = !isint(c->odt);
+	Val r = tensorbuf(g, c->ot);
+	LLVMTypeRef t = elty(g, c->odt);
+	Loop lo, li, lk;
+	LLVMValueRef base, acc, k, at, x, a, s;
+
+	if (c->odt == DT_BOOL) {
+		refuse(g, c->n, "into bool is not supported");
+		return r;
+	}
+	for (int q = 0; q < c->ar[0]; q++)
+		len *= c->ad[0][q];
+	if (av && av->kind == AV_INT) {
+		axis = av->u.i < 0 ? av->u.i + c->ar[0] : av->u.i;
+		len = c->ad[0][axis];
+		for (int q = 0; q < axis; q++)
+			outer *= c->ad[0][q];
+		for (int q = (int)axis + 1; q < c->ar[0]; q++)
+			inner *= c->ad[0][q];
+	}
+	acc = entry_alloca(g, t);
+	base = mul64(g, loop_open(g, &lo, 0, outer, 1), len * inner);
+	base = add64(g, base, loop_open(g, &li, 0, inner, 1));
+	LLVMBuildStore(g->b, fl ? LLVMConstReal(t, prod) : LLVMConstInt(t, (unsigned long long)prod, 0), acc);
+	k = loop_open(g, &lk, 0, len, 1);
+	at = add64(g, base, mul64(g, k, inner));
+	x = cvt(g, ld(g, c->a[0].p, c->adt[0], at), c->adt[0], c->odt);
+	a = LLVMBuildLoad2(g->b, t, acc, "");
+	s = fl ? (prod ? LLVMBuildFMul(g->b, a, x, "") : LLVMBuildFAdd(g->b, a, x, ""))
+	       : (prod ? LLVMBuildMul(g->b, a, x, "") : LLVMBuildAdd(g->b, a, x, ""));
+	if (aint(c->m, c->n, "exclusive")) {
+		st(g, r.p, c->odt, at, a);
+	} else {
+		/* inclusive: the first element as it is */
+		s = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, k, c64(g, 0), ""), x, s, "");
+		st(g, r.p, c->odt, at, s);
+	}
+	LLVMBuildStore(g->b, s, acc);
+	loop_close(g, &lk);
+	loop_close(g, &li);
+	loop_close(g, &lo);
+	return r;
+}
+
 /* pool2d: max or average over windows with padding (layout NCHW-like);
 ** integer averages sum in their dtype (wrapping) and divide truncating */
 static Val
@@ -2923,6 +3043,7 @@ call(G *g, Scope *s, NodeId n)
 	e.odt = c.odt;
 	switch (nd->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
+	case OP_MOD: case OP_FLOOR_MOD:
 		return ewise(g, &c, 2, ew_binary, &e);
 	case OP_POWER:
 		if (isint(e.dt))
@@ -2951,6 +3072,12 @@ call(G *g, Scope *s, NodeId n)
 		return ewise(g, &c, 2, ew_compare, &e);
 	case OP_WHERE:
 		return ewise(g, &c, 3, ew_where, &e);
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
+		return ewise(g, &c, 2, ew_bitwise, &e);
+	case OP_BITWISE_NOT:
+		return ewise(g, &c, 1, ew_bitwise, &e);
+	case OP_BROADCAST_TO:
+		return ewise(g, &c, 1, ew_copy, &e);
 	case OP_ERF:
 	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
 		if (isint(e.dt))
@@ -2991,6 +3118,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_QNN_CONCATENATE: return qconcat(g, &c);
 	case OP_SPLIT: return split(g, &c);
 	case OP_MEAN: return mean(g, &c);
+	case OP_CUMSUM: case OP_CUMPROD: return scan(g, &c);
 	case OP_NN_SOFTMAX: return softmax(g, &c);
 	case OP_NN_GLOBAL_AVG_POOL2D: return global_avg_pool(g, &c);
 	case OP_NN_MAX_POOL2D: return pool2d(g, &c, 0);

@@ -121,7 +121,9 @@ op(Gen *g)
 	}
 	case 1: case 2: {       /* binary, broadcasting against an earlier value of the dtype */
 		static const char *const ops[] = { "add", "subtract", "multiply", "maximum", "minimum", "divide" };
-		const char *o = ops[take(g->b, isf(r.dt) ? 6 : 5)];
+		static const char *const iops[] = { "add", "subtract", "multiply", "maximum", "minimum", "bitwise_and",
+			"bitwise_or", "bitwise_xor", "left_shift", "right_shift" };
+		const char *o = isf(r.dt) ? ops[take(g->b, 6)] : iops[take(g->b, 10)];
 		y = pick(g);
 		if (g->v[y].dt != r.dt || g->v[y].rank != r.rank)
 			y = x;

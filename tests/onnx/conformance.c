@@ -809,7 +809,7 @@ runtest(const char *dir, const char *name)
 
 	/* a test of another folder than node/ is named with its folder */
 	suite = suite ? suite + 1 : dir;
-	snprintf(label, sizeof label, "%s%s%s", strcmp(suite, "node") ? suite : "", strcmp(suite, "node") ? "/" : "", name);
+	snprintf(label, sizeof label, "%.200s%s%.300s", strcmp(suite, "node") ? suite : "", strcmp(suite, "node") ? "/" : "", name);
 	memset(&c, 0, sizeof c);
 	c.name = name;
 	c.dir = ir_xmalloc(strlen(dir) + strlen(name) + 2);

@@ -671,6 +671,61 @@ test_arith(void)
 	                   mk(DT_FLOAT16, 1, S(2), V(ldexp(1, -11), ldexp(1, -11)))), 2, NULL);
 	check(fold(c), DT_FLOAT16, 2, V(1, 1 + ldexp(1, -9)), "float16 add rounds ties to even");
 
+	/* mod truncates (the dividend's sign), floor_mod floors (the divisor's):
+	** 7, -7, 7, -7 by 2, 2, -2, -2 */
+	c = call(OP_MOD, A(mk(DT_INT32, 1, S(4), V(7, -7, 7, -7)), mk(DT_INT32, 1, S(4), V(2, 2, -2, -2))), 2, NULL);
+	check(fold(c), DT_INT32, 4, V(1, -1, 1, -1), "int32 mod has the dividend's sign");
+	c = call(OP_FLOOR_MOD, A(mk(DT_INT32, 1, S(4), V(7, -7, 7, -7)), mk(DT_INT32, 1, S(4), V(2, 2, -2, -2))), 2, NULL);
+	check(fold(c), DT_INT32, 4, V(1, 1, -1, -1), "int32 floor_mod has the divisor's sign");
+	c = call(OP_FLOOR_MOD, A(mk(DT_UINT8, 1, S(2), V(200, 255)), sc(DT_UINT8, 7)), 2, NULL);
+	check(fold(c), DT_UINT8, 2, V(4, 3), "uint8 floor_mod");
+	c = call(OP_MOD, A(mk(DT_INT32, 1, S(2), V(7, 1)), mk(DT_INT32, 1, S(2), V(1, 0))), 2, NULL);
+	refused(fold(c), "int32 mod by zero is not folded");
+	c = call(OP_FLOOR_MOD, A(mk(DT_INT8, 1, S(1), V(-128)), mk(DT_INT8, 1, S(1), V(-1))), 2, NULL);
+	refused(fold(c), "int8 -128 floor_mod -1 (srem overflows) is not folded");
+	c = call(OP_MOD, A(mk(DT_FLOAT32, 1, S(3), V(5.5, -5.5, 1e8)), mk(DT_FLOAT32, 1, S(3), V(-2, 2, 3))), 2, NULL);
+	check(fold(c), DT_FLOAT32, 3, V(1.5, -1.5, 1), "float32 mod is fmod (exact)");
+	c = call(OP_FLOOR_MOD, A(mk(DT_FLOAT32, 1, S(1), V(5.5)), mk(DT_FLOAT32, 1, S(1), V(2))), 2, NULL);
+	refused(fold(c), "float32 floor_mod is not folded (TVM's LLVM may contract it to an fma)");
+
+	/* the shifts: int8 -128 << 1 drops the high bit, -5 >> 2 is
+	** arithmetic (-2), uint8 255 >> 4 logical; an amount outside [0, 8)
+	** is poison in LLVM and not folded */
+	c = call(OP_LEFT_SHIFT, A(mk(DT_INT8, 1, S(3), V(-128, 127, 3)), mk(DT_INT8, 1, S(3), V(1, 7, 2))), 2, NULL);
+	check(fold(c), DT_INT8, 3, V(0, -128, 12), "int8 left_shift keeps the low bits");
+	c = call(OP_RIGHT_SHIFT, A(mk(DT_INT8, 1, S(2), V(-5, 5)), sc(DT_INT8, 2)), 2, NULL);
+	check(fold(c), DT_INT8, 2, V(-2, 1), "int8 right_shift is arithmetic");
+	c = call(OP_RIGHT_SHIFT, A(mk(DT_UINT8, 1, S(1), V(255)), sc(DT_UINT8, 4)), 2, NULL);
+	check(fold(c), DT_UINT8, 1, V(15), "uint8 right_shift is logical");
+	c = call(OP_LEFT_SHIFT, A(mk(DT_INT32, 1, S(1), V(1)), sc(DT_INT32, 32)), 2, NULL);
+	refused(fold(c), "int32 left_shift by 32 is not folded");
+	c = call(OP_RIGHT_SHIFT, A(mk(DT_INT32, 1, S(1), V(-8)), sc(DT_INT32, -1)), 2, NULL);
+	refused(fold(c), "int32 right_shift by -1 is not folded");
+	/* bitwise ops on int16 and bool */
+	c = call(OP_BITWISE_XOR, A(mk(DT_INT16, 1, S(2), V(-1, 0x0f0f)), sc(DT_INT16, 0x00ff)), 2, NULL);
+	check(fold(c), DT_INT16, 2, V(-256, 0x0ff0), "int16 bitwise_xor");
+	c = call(OP_BITWISE_AND, A(mk(DT_BOOL, 1, S(4), V(0, 0, 1, 1)), mk(DT_BOOL, 1, S(4), V(0, 1, 0, 1))), 2, NULL);
+	check(fold(c), DT_BOOL, 4, V(0, 0, 0, 1), "bool bitwise_and");
+	c = call(OP_BITWISE_NOT, A(mk(DT_BOOL, 1, S(2), V(0, 1))), 1, NULL);
+	check(fold(c), DT_BOOL, 2, V(1, 0), "bool bitwise_not is logical not");
+	c = call(OP_BITWISE_NOT, A(mk(DT_UINT8, 1, S(2), V(0, 16))), 1, NULL);
+	check(fold(c), DT_UINT8, 2, V(255, 239), "uint8 bitwise_not");
+
+	/* cumsum, cumprod: integers fold (wrapping below 32 bits), an int32
+	** overflow and floats do not */
+	c = call(OP_CUMSUM, A(mk(DT_INT32, 2, S(2, 2), V(1, 2, 3, 4))), 1, "axis", "1", NULL);
+	check(fold(c), DT_INT32, 4, V(1, 3, 3, 7), "int32 cumsum along axis 1");
+	c = call(OP_CUMPROD, A(mk(DT_INT32, 2, S(2, 2), V(1, 2, 3, 4))), 1, "exclusive", "True", NULL);
+	check(fold(c), DT_INT32, 4, V(1, 1, 2, 6), "int32 exclusive cumprod of the flattened data");
+	c = call(OP_CUMSUM, A(mk(DT_INT8, 1, S(3), V(100, 100, 1))), 1, NULL);
+	check(fold(c), DT_INT8, 3, V(100, -56, -55), "int8 cumsum wraps");
+	c = call(OP_CUMSUM, A(mk(DT_INT32, 1, S(2), V(2147483647, 1))), 1, NULL);
+	refused(fold(c), "int32 cumsum overflow is not folded");
+	c = call(OP_CUMSUM, A(mk(DT_INT32, 1, S(2), V(1, 2147483647))), 1, "exclusive", "True", NULL);
+	check(fold(c), DT_INT32, 2, V(0, 1), "int32 exclusive cumsum never adds the last element");
+	c = call(OP_CUMSUM, A(mk(DT_FLOAT32, 1, S(2), V(1, 2))), 1, NULL);
+	refused(fold(c), "float32 cumsum is not folded (as sum)");
+
 	/* nn.bias_add along axis 1 of (1, 2, 2): [[1, 2], [3, 4]] + [10, 20] */
 	c = call(OP_NN_BIAS_ADD, A(mk(DT_FLOAT32, 3, S(1, 2, 2), V(1, 2, 3, 4)), mk(DT_FLOAT32, 1, S(2), V(10, 20))), 2,
 	         NULL);
@@ -799,6 +854,10 @@ test_movement(void)
 	check(fold(c), DT_INT32, 4, V(3, 3, 4, 4), "gather along axis 1, negative indices from the end");
 	c = call(OP_GATHER, A(mk(DT_INT32, 1, S(3), six), mk(DT_INT64, 1, S(1), V(-4))), 2, "axis", "0", NULL);
 	refused(fold(c), "gather with an index out of range is not folded");
+
+	/* broadcast_to: (2, 1) to (2, 3) */
+	c = call(OP_BROADCAST_TO, A(mk(DT_INT64, 2, S(2, 1), V(5, -6))), 1, "shape", "[2, 3]", NULL);
+	check(fold(c), DT_INT64, 6, V(5, 5, 5, -6, -6, -6), "broadcast_to (2, 1) to (2, 3)");
 
 	/* a getitem of a tuple of constants */
 	check(fold(ir_getitem(M, ir_tuple(M, A(sc(DT_INT8, 1), sc(DT_INT8, 2)), 2, noloc), 1, noloc)), DT_INT8, 1,
