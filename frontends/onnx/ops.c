@@ -1183,6 +1183,90 @@ onehot(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = w[0] && w[1] && w[2] ? onnx_mk(im, OP_WHERE, w, 3, 0) : 0) ? 0 : -1;
 }
 
+/* Mod(fmod 0): integers as Python's % (floor_mod, the divisor's sign);
+** fmod 1: C's fmod and truncating integer % (mod) */
+static int
+modop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t fm;
+	if (ai(im, "fmod", 0, &fm))
+		return -1;
+	if (!fm && ir_dtype_kind[dtype(im, in[0])] == 'f')
+		return onnx_err(im, "fmod must be 1 for floats");
+	return (out[0] = mk2(im, fm ? OP_MOD : OP_FLOOR_MOD, in[0], in[1])) ? 0 : -1;
+}
+
+/* BitShift(direction LEFT or RIGHT) -> left_shift, right_shift */
+static int
+bitshift(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	char dir[8];
+	if (as(im, "direction", "", dir, sizeof dir))
+		return -1;
+	if (strcmp(dir, "LEFT") && strcmp(dir, "RIGHT"))
+		return onnx_err(im, "direction '%s' is not LEFT or RIGHT", dir);
+	return (out[0] = mk2(im, dir[0] == 'L' ? OP_LEFT_SHIFT : OP_RIGHT_SHIFT, in[0], in[1])) ? 0 : -1;
+}
+
+/* BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseNot (opset 18) */
+static int bitand_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_BITWISE_AND, in[0], in[1])) ? 0 : -1; }
+static int bitor_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_BITWISE_OR, in[0], in[1])) ? 0 : -1; }
+static int bitxor_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_BITWISE_XOR, in[0], in[1])) ? 0 : -1; }
+static int bitnot_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_BITWISE_NOT, in, out); }
+
+/* CumSum(x, axis; exclusive 0, reverse 0) -> cumsum (reverse: of the axis
+** reversed, reversed back: takes of constant indices) */
+static int
+cumsumop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t ax[1], excl, rev, n, *idx;
+	int na, r = rank(im, in[0]);
+	NodeId x = in[0];
+	AttrId at;
+	if (cints(im, in, 1, "axis", ax, 1, &na) || ai(im, "exclusive", 0, &excl) || ai(im, "reverse", 0, &rev))
+		return -1;
+	if (na != 1 || normax(im, &ax[0], r, "axis"))
+		return onnx_err(im, "axis must be one value within the rank");
+	n = onnx_dims(im, x)[ax[0]];
+	idx = ir_xmalloc((size_t)n * sizeof *idx + 8);
+	for (int64_t i = 0; i < n; i++)
+		idx[i] = n - 1 - i;
+	if (rev)
+		x = takeconst(im, x, idx, n, ax[0]);
+	at = ir_attr_defaults(im->m, OP_CUMSUM);
+	seti(im, OP_CUMSUM, at, "axis", ax[0]);
+	setb(im, OP_CUMSUM, at, "exclusive", (int)excl);
+	x = x ? onnx_mk(im, OP_CUMSUM, &x, 1, at) : 0;
+	if (rev && x)
+		x = takeconst(im, x, idx, n, ax[0]);
+	free(idx);
+	return (out[0] = x) ? 0 : -1;
+}
+
+/* Expand(x, shape): broadcast_to the shape x and shape broadcast to (ONNX
+** broadcasts both ways) */
+static int
+expand(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t sh[MAXD], od[MAXD];
+	int ns, r = rank(im, in[0]), ro;
+	AttrId at;
+	if (cints(im, in, 1, "shape", sh, MAXD, &ns))
+		return -1;
+	ro = ns > r ? ns : r;
+	for (int i = 0; i < ro; i++) {
+		int64_t a = i - (ro - r) >= 0 ? onnx_dims(im, in[0])[i - (ro - r)] : 1;
+		int64_t b = i - (ro - ns) >= 0 ? sh[i - (ro - ns)] : 1;
+		if (a != b && a != 1 && b != 1)
+			return onnx_err(im, "the input's dim %lld and the shape's %lld do not broadcast", (long long)a,
+			                (long long)b);
+		od[i] = a == 1 ? b : a;
+	}
+	at = ir_attr_defaults(im->m, OP_BROADCAST_TO);
+	setints(im, OP_BROADCAST_TO, at, "shape", od, ro);
+	return (out[0] = onnx_mk(im, OP_BROADCAST_TO, in, 1, at)) ? 0 : -1;
+}
+
 /* ---------------------------------------------------------------- constants */
 
 /* Constant(value | value_float | value_int | value_floats | value_ints) */
@@ -4991,6 +5075,11 @@ const OpEntry onnx_ops[] = {
 	{ "Atanh", 1, 1, 1, 1, atanhop },
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
 	{ "BatchNormalization", 5, 5, 1, 5, batchnorm },
+	{ "BitShift", 2, 2, 1, 1, bitshift },
+	{ "BitwiseAnd", 2, 2, 1, 1, bitand_ },
+	{ "BitwiseNot", 1, 1, 1, 1, bitnot_ },
+	{ "BitwiseOr", 2, 2, 1, 1, bitor_ },
+	{ "BitwiseXor", 2, 2, 1, 1, bitxor_ },
 	{ "BlackmanWindow", 1, 1, 1, 1, window_ },
 	{ "Cast", 1, 1, 1, 1, cast },
 	{ "CastLike", 2, 2, 1, 1, castlike },
@@ -5006,6 +5095,7 @@ const OpEntry onnx_ops[] = {
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
 	{ "Cos", 1, 1, 1, 1, cosop },
 	{ "Cosh", 1, 1, 1, 1, coshop },
+	{ "CumSum", 2, 2, 1, 1, cumsumop },
 	{ "DFT", 1, 3, 1, 1, dft },
 	{ "DepthToSpace", 1, 1, 1, 1, depthtospace },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
@@ -5017,6 +5107,7 @@ const OpEntry onnx_ops[] = {
 	{ "Equal", 2, 2, 1, 1, equal },
 	{ "Erf", 1, 1, 1, 1, erfop },
 	{ "Exp", 1, 1, 1, 1, expop },
+	{ "Expand", 2, 2, 1, 1, expand },
 	{ "EyeLike", 1, 1, 1, 1, eyelike },
 	{ "Flatten", 1, 1, 1, 1, flatten },
 	{ "Floor", 1, 1, 1, 1, floorop },
@@ -5061,6 +5152,7 @@ const OpEntry onnx_ops[] = {
 	{ "MeanVarianceNormalization", 1, 1, 1, 1, mvn },
 	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
 	{ "Mish", 1, 1, 1, 1, mish },
+	{ "Mod", 2, 2, 1, 1, modop },
 	{ "Mul", 2, 2, 1, 1, mul },
 	{ "Neg", 1, 1, 1, 1, neg },
 	{ "NegativeLogLikelihoodLoss", 2, 3, 1, 1, nllloss },
