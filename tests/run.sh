@@ -277,6 +277,18 @@ for b in ref c llvm; do
 			--input u="$d/tu.npy" --input d="$d/td.npy" --input n="$d/tn.npy"
 	fi
 done
+for b in ref c llvm; do
+	if needs_ref "batch_matmul and integer power on $b"; then
+		same_outputs "nn.batch_matmul on $b (transpose flags, a batch of 1 broadcast, summed over k in order, int8 wrapping, uint8 to int32) gives the values computed by hand" \
+			bmm.relay "bm_ab bm_act bm_btat bm_ij32 bm_ij8 bm_uv" --backend "$b" --input a="$d/bm_a.npy" \
+			--input b="$d/bm_b.npy" --input c="$d/bm_c.npy" --input i="$d/bm_i.npy" --input j="$d/bm_j.npy" \
+			--input u="$d/bm_u.npy" --input v="$d/bm_v.npy"
+		same_outputs "integer power on $b (0^0 = 1, negative exponents, wrapping in int8, uint8, int32 and int64) gives the values computed by hand" \
+			ipow.relay "ip_ab ip_cd ip_ef ip_gh ip_c2" --backend "$b" --input a="$d/ip_a.npy" --input b="$d/ip_b.npy" \
+			--input c="$d/ip_c.npy" --input d="$d/ip_d.npy" --input e="$d/ip_e.npy" --input f="$d/ip_f.npy" \
+			--input g="$d/ip_g.npy" --input h="$d/ip_h.npy"
+	fi
+done
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do

@@ -624,6 +624,50 @@ typedef struct Ew {
 
 static LLVMValueRef fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt);
 
+/* ipow: integer a ** b in dtype dt as ref computes it: in int64 (the
+** operands widened as ref reads them) by squaring, wrapping, truncated
+** to dt; a negative exponent gives 0 but for a base of 1 (1) or -1 (-1
+** or 1 by the exponent's parity), as integer division would */
+static LLVMValueRef
+ipow(G *g, LLVMValueRef a, LLVMValueRef b, DType dt)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow.step");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow.done");
+	LLVMValueRef x0 = cvt(g, a, dt, DT_INT64), e0 = cvt(g, b, dt, DT_INT64), one = c64(g, 1), zero = c64(g, 0);
+	LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, e0, zero, ""), x, y, e, x1, y1, e1, odd, r;
+	LLVMBasicBlockRef step;
+
+	/* uint64 reads as int64 in ref, so an exponent of 2^63 and up is negative there too */
+	if (ir_dtype_kind[dt] == 'u' && ir_dtype_bytes[dt] < 8)
+		neg = LLVMConstInt(g->i1, 0, 0);
+	e0 = LLVMBuildSelect(g->b, neg, zero, e0, "");
+	LLVMBuildBr(g->b, head);
+	LLVMPositionBuilderAtEnd(g->b, head);
+	x = LLVMBuildPhi(g->b, g->i64, "");
+	y = LLVMBuildPhi(g->b, g->i64, "");
+	e = LLVMBuildPhi(g->b, g->i64, "");
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, e, zero, ""), body, done);
+	LLVMPositionBuilderAtEnd(g->b, body);
+	odd = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, e, one, ""), zero, "");
+	y1 = LLVMBuildSelect(g->b, odd, LLVMBuildMul(g->b, y, x, ""), y, "");
+	x1 = LLVMBuildMul(g->b, x, x, "");
+	e1 = LLVMBuildLShr(g->b, e, one, "");
+	step = LLVMGetInsertBlock(g->b);
+	LLVMBuildBr(g->b, head);
+	LLVMAddIncoming(x, (LLVMValueRef[]){ x0, x1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
+	LLVMAddIncoming(y, (LLVMValueRef[]){ one, y1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
+	LLVMAddIncoming(e, (LLVMValueRef[]){ e0, e1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
+	LLVMPositionBuilderAtEnd(g->b, done);
+	/* a negative exponent: 1 ** b = 1, (-1) ** b = +-1, else 0 */
+	odd = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, cvt(g, b, dt, DT_INT64), one, ""), zero, "");
+	r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x0, one, ""), one,
+	                    LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x0, c64(g, -1), ""),
+	                                    LLVMBuildSelect(g->b, odd, c64(g, -1), one, ""), zero, ""), "");
+	return cvt(g, LLVMBuildSelect(g->b, neg, r, y, ""), DT_INT64, dt);
+}
+
 /* binary: add, subtract, multiply, divide, maximum, minimum, power */
 static LLVMValueRef
 ew_binary(G *g, const void *ctx, LLVMValueRef *x)
@@ -646,6 +690,8 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 		default: return LLVMBuildFDiv(g->b, a, b, "");
 		}
 	}
+	if (e->op == OP_POWER)
+		return ipow(g, a, b, e->dt);
 	if (e->op == OP_MAXIMUM || e->op == OP_MINIMUM) {
 		int sgn = ir_dtype_kind[e->dt] == 'i';
 		LLVMValueRef gt = LLVMBuildICmp(g->b, e->op == OP_MAXIMUM ? (sgn ? LLVMIntSGT : LLVMIntUGT) :
@@ -2002,6 +2048,47 @@ dense(G *g, Call *c, int q)
 	return r;
 }
 
+/* batch_matmul: a[B, I, K] (a[B, K, I] with transpose_a) times b[B, K, J]
+** (b[B, J, K] with transpose_b), a batch of 1 broadcast; the operands
+** converted to out_dtype, summed over k from 0 (integers wrapping), as ref */
+static Val
+batch_matmul(G *g, Call *c)
+{
+	int ta = aint(c->m, c->n, "transpose_a") != 0, tb = aint(c->m, c->n, "transpose_b") != 0;
+	int64_t B = c->od[0], I = c->od[1], J = c->od[2], K = c->ad[0][ta ? 1 : 2];
+	int64_t as = c->ad[0][0] == 1 ? 0 : I * K, bs = c->ad[1][0] == 1 ? 0 : K * J;
+	DType dt = c->odt;
+	LLVMTypeRef at = elty(g, dt);
+	Val r = tensorbuf(g, c->ot);
+	Loop lb, li, lj, lk;
+	LLVMValueRef ib, ii, ij, ik, acc, x, w, v;
+
+	if (isint(dt) != isint(c->adt[0]) || isint(dt) != isint(c->adt[1]) || dt == DT_BOOL) {
+		refuse(g, c->n, "from these dtypes to out_dtype it is not supported");
+		return r;
+	}
+	acc = entry_alloca(g, at);
+	ib = loop_open(g, &lb, 0, B, 1);
+	ii = loop_open(g, &li, 0, I, 1);
+	ij = loop_open(g, &lj, 0, J, 1);
+	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
+	ik = loop_open(g, &lk, 0, K, 1);
+	x = add64(g, mul64(g, ib, as), ta ? add64(g, mul64(g, ik, I), ii) : add64(g, mul64(g, ii, K), ik));
+	w = add64(g, mul64(g, ib, bs), tb ? add64(g, mul64(g, ij, K), ik) : add64(g, mul64(g, ik, J), ij));
+	x = cvt(g, ld(g, c->a[0].p, c->adt[0], x), c->adt[0], dt);
+	w = cvt(g, ld(g, c->a[1].p, c->adt[1], w), c->adt[1], dt);
+	v = LLVMBuildLoad2(g->b, at, acc, "");
+	v = isint(dt) ? LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, x, w, ""), "")
+	              : LLVMBuildFAdd(g->b, v, LLVMBuildFMul(g->b, x, w, ""), "");
+	LLVMBuildStore(g->b, v, acc);
+	loop_close(g, &lk);
+	st(g, r.p, dt, add64(g, mul64(g, add64(g, mul64(g, ib, I), ii), J), ij), LLVMBuildLoad2(g->b, at, acc, ""));
+	loop_close(g, &lj);
+	loop_close(g, &li);
+	loop_close(g, &lb);
+	return r;
+}
+
 /* ---------------------------------------------------------------- convolution */
 
 /* The geometry of one conv2d. */
@@ -2925,7 +3012,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
 		return ewise(g, &c, 2, ew_binary, &e);
 	case OP_POWER:
-		if (isint(e.dt))
+		if (e.dt == DT_BOOL)
 			break;
 		return ewise(g, &c, 2, ew_binary, &e);
 	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
@@ -2996,6 +3083,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_NN_MAX_POOL2D: return pool2d(g, &c, 0);
 	case OP_NN_AVG_POOL2D: return pool2d(g, &c, 1);
 	case OP_NN_DENSE: return dense(g, &c, 0);
+	case OP_NN_BATCH_MATMUL: return batch_matmul(g, &c);
 	case OP_QNN_DENSE: return dense(g, &c, 1);
 	case OP_NN_CONV2D: return conv2d(g, &c, 0);
 	case OP_QNN_CONV2D: return conv2d(g, &c, 1);
