@@ -74,7 +74,7 @@ typedef struct G {
 	LLVMContextRef cx;
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
-	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, p8;
+	LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, p8;
 	LLVMValueRef fn;        /* the function being built: the entry or an op function */
 	LLVMValueRef in;        /* fn's in (void **), the entry's or an op function's */
 	LLVMValueRef err;       /* fn's i32 *: 1 after an integer division by zero */
@@ -394,6 +394,57 @@ fpm(G *g, LLVMValueRef x, LLVMValueRef mul, LLVMValueRef shift, int nearest)
 	return LLVMBuildTrunc(g->b, t, g->i32, "");
 }
 
+/* ---------------------------------------------------------------- float16 */
+
+/* float16 data are i16 in buffers (copies move their bits untouched); an
+** op's map function computes in float on the exactly widened values, and
+** the result is rounded once to half (to nearest even, every NaN 0x7e00),
+** as the reference stores a float16 result.  For + - * / and sqrt that
+** is the correctly rounded half result (float has more than 2 * 11 + 2
+** bits); a double is first rounded to an odd float (ho_f64), which then
+** rounds to half without error. */
+
+/* cdt: the dtype an op on dt computes in: float for float16 */
+static DType cdt(DType dt) { return dt == DT_FLOAT16 ? DT_FLOAT32 : dt; }
+
+/* h_load: float16 bits (i16) widened to float */
+static LLVMValueRef
+h_load(G *g, LLVMValueRef bits)
+{
+	return LLVMBuildFPExt(g->b, LLVMBuildBitCast(g->b, bits, g->f16, ""), g->f32, "");
+}
+
+/* h_store: float v rounded to float16 bits (i16); NaN is 0x7e00 */
+static LLVMValueRef
+h_store(G *g, LLVMValueRef v)
+{
+	LLVMValueRef h = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, v, g->f16, ""), g->i16, "");
+
+	return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, ""), LLVMConstInt(g->i16, 0x7e00, 0), h, "");
+}
+
+/* ho_f64: double d rounded to float, to odd (an inexact result gets its
+** last bit set, toward zero first), so that rounding it to half rounds d */
+static LLVMValueRef
+ho_f64(G *g, LLVMValueRef d)
+{
+	LLVMValueRef f = LLVMBuildFPTrunc(g->b, d, g->f32, ""), back = LLVMBuildFPExt(g->b, f, g->f64, "");
+	LLVMValueRef u = LLVMBuildBitCast(g->b, f, g->i32, ""), a[1], big, inexact;
+
+	a[0] = back;
+	big = callf(g, "llvm.fabs.f64", g->f64, a, 1);
+	a[0] = d;
+	big = LLVMBuildFCmp(g->b, LLVMRealOGT, big, callf(g, "llvm.fabs.f64", g->f64, a, 1), "");
+	inexact = LLVMBuildFCmp(g->b, LLVMRealONE, back, d, "");
+	u = LLVMBuildSub(g->b, u, LLVMBuildZExt(g->b, big, g->i32, ""), "");
+	u = LLVMBuildOr(g->b, u, LLVMBuildZExt(g->b, inexact, g->i32, ""), "");
+	return LLVMBuildBitCast(g->b, u, g->f32, "");
+}
+
+/* h_round: d rounded to float16 and widened back to double, as the
+** reference rounds a constant that meets float16 data */
+static double h_round(double d) { return ir_f32_from_f16(ref_f16(d)); }
+
 /* ---------------------------------------------------------------- maps */
 
 /* An accessor of a tensor inside a loop nest: element offset base +
@@ -452,9 +503,12 @@ emit_map(G *g, int rank, const int64_t *dims, Acc *out, int nin, const Acc *in, 
 			if (s[j][k])
 				off[j] = add64(g, off[j], mul64(g, iv, s[j][k]));
 	}
-	for (int j = 0; j < nin; j++)
+	for (int j = 0; j < nin; j++) {
 		x[j] = ld(g, in[j].p, in[j].dt, off[j]);
-	st(g, out->p, out->dt, off[nin], f ? f(g, ctx, x) : x[0]);
+		if (f && in[j].dt == DT_FLOAT16)
+			x[j] = h_load(g, x[j]);
+	}
+	st(g, out->p, out->dt, off[nin], !f ? x[0] : out->dt == DT_FLOAT16 ? h_store(g, f(g, ctx, x)) : f(g, ctx, x));
 	for (int k = r - 1; k >= 0; k--)
 		loop_close(g, &l[k]);
 }
@@ -617,6 +671,7 @@ typedef struct Ew {
 	double lo, hi;          /* clip bounds; leaky_relu alpha in lo */
 	int nearest;            /* requantize: TONEAREST */
 	int even;               /* quantize: rounding="HALF_TO_EVEN" (ONNX) */
+	int h16;                /* the result is float16 (dt and odt are then float32) */
 	int skip[2];            /* requantize: no multiply (equal scales); qnn.add: cast only */
 	RefFixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
 	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
@@ -686,7 +741,11 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 			LLVMValueRef gt = LLVMBuildFCmp(g->b, e->op == OP_MAXIMUM ? LLVMRealOGT : LLVMRealOLT, a, b, "");
 			return LLVMBuildSelect(g->b, an, a, LLVMBuildSelect(g->b, bn, b, LLVMBuildSelect(g->b, gt, a, b, ""), ""), "");
 		}
-		case OP_POWER: return fcall2(g, "llvm.pow", a, b, e->dt);
+		case OP_POWER:
+			if (e->h16)     /* in double, as the reference */
+				return ho_f64(g, fcall2(g, "llvm.pow", LLVMBuildFPExt(g->b, a, g->f64, ""),
+				                        LLVMBuildFPExt(g->b, b, g->f64, ""), DT_FLOAT64));
+			return fcall2(g, "llvm.pow", a, b, e->dt);
 		default: return LLVMBuildFDiv(g->b, a, b, "");
 		}
 	}
@@ -789,6 +848,8 @@ ew_unary(G *g, const void *ctx, LLVMValueRef *x)
 		v = fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->hi : e->hi), 0);
 		return fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->lo : e->lo), 1);
 	default: /* cast and annotation.cast_hint */
+		if (e->h16 && e->dt == DT_FLOAT64)
+			return ho_f64(g, v);
 		return cvt(g, v, e->dt, e->odt);
 	}
 }
@@ -1667,7 +1728,7 @@ pad(G *g, Call *c)
 static Val
 bias_add(G *g, Call *c)
 {
-	Ew e = { .op = OP_ADD, .dt = c->odt };
+	Ew e = { .op = OP_ADD, .dt = cdt(c->odt) };
 	int64_t ax = aint(c->m, c->n, "axis");
 	Val r = tensorbuf(g, c->ot);
 	Acc in[2], out = dense_acc(r.p, c->odt, c->od, c->orank);
@@ -2986,6 +3047,36 @@ callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
 	return 1;
 }
 
+/* h16ok: whether call c's float16 operands and result, if any, are
+** supported: elementwise ops (computed in float, rounded to half once)
+** and data movement */
+static int
+h16ok(const Call *c)
+{
+	int any = c->odt == DT_FLOAT16;
+
+	for (int i = 0; i < 8; i++)
+		any |= c->adt[i] == DT_FLOAT16;
+	if (!any)
+		return 1;
+	switch (c->m->nodes[c->n].op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER:
+	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
+	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL: case OP_NN_LEAKY_RELU: case OP_NN_RELU: case OP_CAST:
+	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
+	case OP_WHERE: case OP_ERF: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: case OP_ROUND: case OP_SIGN:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+	case OP_CLIP: case OP_NN_BIAS_ADD:
+	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
+	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
+	case OP_TRANSPOSE: case OP_LAYOUT_TRANSFORM: case OP_STRIDED_SLICE: case OP_TAKE: case OP_GATHER:
+	case OP_CONCATENATE: case OP_SPLIT:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* call: lowers the op call n whose operands are lowered */
 static Val
 call(G *g, Scope *s, NodeId n)
@@ -3000,14 +3091,13 @@ call(G *g, Scope *s, NodeId n)
 		return fused;
 	if (!callargs(g, s, n, &c, 0))
 		return tensorbuf(g, c.ot);   /* after an error */
-	if (ir_type(m, c.ot)->kind == TY_TENSOR) {
-		if (c.odt == DT_FLOAT16 || c.adt[0] == DT_FLOAT16) {
-			refuse(g, n, "float16 is not supported");
-			return tensorbuf(g, c.ot);
-		}
+	if (ir_type(m, c.ot)->kind == TY_TENSOR && !h16ok(&c)) {
+		refuse(g, n, "float16 is not supported");
+		return tensorbuf(g, c.ot);
 	}
-	e.dt = c.adt[0];
-	e.odt = c.odt;
+	e.dt = cdt(c.adt[0]);
+	e.odt = cdt(c.odt);
+	e.h16 = c.odt == DT_FLOAT16;
 	switch (nd->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
 		return ewise(g, &c, 2, ew_binary, &e);
@@ -3027,6 +3117,8 @@ call(G *g, Scope *s, NodeId n)
 		if (isint(e.dt))
 			break;
 		e.lo = attr(m, n, "alpha")->u.f;
+		if (e.h16)
+			e.lo = h_round(e.lo);
 		return ewise(g, &c, 1, ew_unary, &e);
 	case OP_NN_RELU: case OP_CAST:
 		return ewise(g, &c, 1, ew_unary, &e);
@@ -3037,6 +3129,8 @@ call(G *g, Scope *s, NodeId n)
 	case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return ewise(g, &c, 2, ew_compare, &e);
 	case OP_WHERE:
+		if (e.h16)      /* float16 x and y are copied as bits, as the reference copies them */
+			c.adt[1] = c.adt[2] = c.odt = DT_INT16;
 		return ewise(g, &c, 3, ew_where, &e);
 	case OP_ERF:
 	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
@@ -3057,6 +3151,10 @@ call(G *g, Scope *s, NodeId n)
 		if (isint(e.dt) && (!ibound(e.dt, e.lo, &e.lo) || !ibound(e.dt, e.hi, &e.hi))) {
 			refuse(g, n, "a bound does not fit the dtype");
 			return tensorbuf(g, c.ot);
+		}
+		if (e.h16) {
+			e.lo = h_round(e.lo);
+			e.hi = h_round(e.hi);
 		}
 		return ewise(g, &c, 1, ew_unary, &e);
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
@@ -3544,6 +3642,7 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	g.i16 = LLVMInt16TypeInContext(cx);
 	g.i32 = LLVMInt32TypeInContext(cx);
 	g.i64 = LLVMInt64TypeInContext(cx);
+	g.f16 = LLVMHalfTypeInContext(cx);
 	g.f32 = LLVMFloatTypeInContext(cx);
 	g.f64 = LLVMDoubleTypeInContext(cx);
 	g.p8 = LLVMPointerType(g.i8, 0);
