@@ -403,7 +403,7 @@ sti(Val *v, int64_t i, int64_t x)
 }
 
 /* f16: d rounded to the nearest half (ties to even), by way of a float
-** rounded to odd, which rounds again without error */
+** rounded to odd, which rounds again without error; a NaN is 0x7e00 */
 static uint16_t
 f16(double d)
 {
@@ -423,6 +423,13 @@ f16(double d)
 		memcpy(&f, &u, 4);
 	}
 	return ir_f16_from_f32(f);
+}
+
+/* ref_f16: see ref.h */
+uint16_t
+ref_f16(double d)
+{
+	return f16(d);
 }
 
 /* stf: stores x, rounded to v's float dtype, into element i */

@@ -99,6 +99,11 @@ typedef struct RefFixed {
 /* The multiplier of d into *f; 0 (and *f zero) if d is not finite. */
 int ref_fixed(double d, RefFixed *f);
 
+/* d rounded to float16 (to nearest, ties to even; every NaN 0x7e00), as
+** the reference stores a float16 result: the backends round constants
+** that meet float16 data with it. */
+uint16_t ref_f16(double d);
+
 /* ---------------------------------------------------------------- values */
 
 enum {

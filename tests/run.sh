@@ -315,6 +315,29 @@ for b in c llvm; do
 	fails 1 "graft: error: integer division by zero" \
 		run --backend "$b" --input i="$d/mi.npy" --input j="$d/mj0.npy" "$d/mod_zero.relay"
 done
+for b in ref c llvm; do
+	if needs_ref "batch_matmul and integer power on $b"; then
+		same_outputs "nn.batch_matmul on $b (transpose flags, a batch of 1 broadcast, summed over k in order, int8 wrapping, uint8 to int32) gives the values computed by hand" \
+			bmm.relay "bm_ab bm_act bm_btat bm_ij32 bm_ij8 bm_uv" --backend "$b" --input a="$d/bm_a.npy" \
+			--input b="$d/bm_b.npy" --input c="$d/bm_c.npy" --input i="$d/bm_i.npy" --input j="$d/bm_j.npy" \
+			--input u="$d/bm_u.npy" --input v="$d/bm_v.npy"
+		same_outputs "integer power on $b (0^0 = 1, negative exponents, wrapping in int8, uint8, int32 and int64) gives the values computed by hand" \
+			ipow.relay "ip_ab ip_cd ip_ef ip_gh ip_c2" --backend "$b" --input a="$d/ip_a.npy" --input b="$d/ip_b.npy" \
+			--input c="$d/ip_c.npy" --input d="$d/ip_d.npy" --input e="$d/ip_e.npy" --input f="$d/ip_f.npy" \
+			--input g="$d/ip_g.npy" --input h="$d/ip_h.npy"
+	fi
+done
+for b in ref llvm; do
+	if needs_ref "float16 on $b"; then
+		same_outputs "float16 on $b: casts to and from every kind (NaN, inf, denormals, overflow to inf, ties to even, a double rounded once), arithmetic rounded once, max/min, power, clip, relu, less, where and concatenate (bits copied) give the values computed by hand" \
+			half.relay "h16_tof32 h16_tof64 h16_toi32 h16_toi8 h16_tob h16_fromf h16_fromd h16_fromi h16_add h16_mul h16_div h16_max h16_min h16_pow h16_neg h16_clip h16_relu h16_less h16_where h16_cat h16_same" \
+			--backend "$b" --input h="$d/h16_h.npy" --input k="$d/h16_k.npy" --input f="$d/h16_f.npy" \
+			--input d="$d/h16_d.npy" --input i="$d/h16_i.npy"
+	fi
+done
+fails 1 "$d/half.relay:1:11: error: the c backend cannot hold a value of type Tensor[(10), float16]" \
+	run --backend c --input h="$d/h16_h.npy" --input k="$d/h16_k.npy" --input f="$d/h16_f.npy" \
+	--input d="$d/h16_d.npy" --input i="$d/h16_i.npy" "$d/half.relay"
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do

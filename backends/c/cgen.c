@@ -988,6 +988,23 @@ static const char helper_rtz[] =
 	"\treturn x != x ? 0 : x <= lo1 ? lo : x >= hi1 ? hi : (int64_t)x;\n"
 	"}\n\n";
 
+static const char helper_ipow[] =
+	"/* graft_ipow: a ** b by squaring in 64 bits, wrapping; a negative\n"
+	"** exponent gives 0 but for a base of 1 or -1, as integer division would\n"
+	"** (the reference interpreter's integer power) */\n"
+	"static inline int64_t\n"
+	"graft_ipow(int64_t a, int64_t b)\n"
+	"{\n"
+	"\tuint64_t x = (uint64_t)a, y = 1;\n"
+	"\n"
+	"\tif (b < 0)\n"
+	"\t\treturn a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;\n"
+	"\tfor (uint64_t e = (uint64_t)b; e; e >>= 1, x *= x)\n"
+	"\t\tif (e & 1)\n"
+	"\t\t\ty *= x;\n"
+	"\treturn (int64_t)y;\n"
+	"}\n\n";
+
 static const char *
 modelname(const Module *m)
 {
@@ -1028,6 +1045,8 @@ render(Gen *g, FILE *c, FILE *h, const char *hname)
 		fputs(helper_fpm, c);
 	if (g->helpers & H_F2I)
 		fputs(helper_rtz, c);
+	if (g->helpers & H_IPOW)
+		fputs(helper_ipow, c);
 	for (uint32_t k = 0; k < g->nfns; k++)
 		if (!g->fns[k]->exported) {
 			proto(c, g->fns[k]);

@@ -101,6 +101,7 @@ typedef struct Gen {
 enum {
 	H_FPM = 1 << 0,         /* graft_fpm: TVM's fixed-point multiply */
 	H_F2I = 1 << 1,         /* graft_f2i: float to integer, saturating */
+	H_IPOW = 1 << 2,        /* graft_ipow: integer power, wrapping */
 };
 
 /* cgen.c: lines, names, buffers */

@@ -306,9 +306,11 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 	cg_name(g, f, b, nb);
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 2, &e);
-	if (op == OP_POWER && !isflt(o->dt))
-		return refuse(g, i, "on integer tensors");
-	if (op == OP_MAXIMUM || op == OP_MINIMUM) {
+	if (op == OP_POWER && !isflt(o->dt)) {
+		/* the operands read as int64, as the reference reads them */
+		g->helpers |= H_IPOW;
+		cg_line(g, f, "%s[%s] = (%s)graft_ipow((int64_t)%s[%s], (int64_t)%s[%s]);", no, e.oi, t, na, e.ix[0], nb, e.ix[1]);
+	} else if (op == OP_MAXIMUM || op == OP_MINIMUM) {
 		/* NaN in, NaN out, as the reference */
 		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
 		cg_line(g, f, "%s[%s] = x != x ? x : y != y ? y : x %s y ? x : y;", no, e.oi, sym);
@@ -1775,6 +1777,44 @@ dense(Gen *g, Fn *f, Inst *i, int qnn)
 	return 1;
 }
 
+/* batchmatmul: nn.batch_matmul, a[B, I, K] (a[B, K, I] with transpose_a)
+** times b[B, K, J] (b[B, J, K] with transpose_b), a batch of 1
+** broadcast; the operands converted to out_dtype and summed over k from 0,
+** integers in uint64 (wrapping), as the reference does */
+static int
+batchmatmul(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *w = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	int ta = aint(g, i, "transpose_a", 0) != 0, tb = aint(g, i, "transpose_b", 0) != 0;
+	long long B = o->dims[0], I = o->dims[1], J = o->dims[2], K = x->dims[ta ? 1 : 2];
+	long long xs = x->dims[0] == 1 ? 0 : I * K, ws = w->dims[0] == 1 ? 0 : K * J;
+	const char *t = cg_ctype(o->dt), *acc = isflt(o->dt) ? t : "uint64_t";
+	char nx[64], nw[64], no[64], ix[64], iw[64];
+
+	if (isflt(o->dt) != isflt(x->dt) || isflt(o->dt) != isflt(w->dt) || o->dt == DT_BOOL)
+		return refuse(g, i, "from these dtypes to out_dtype");
+	cg_name(g, f, x, nx);
+	cg_name(g, f, w, nw);
+	cg_name(g, f, o, no);
+	if (ta)
+		snprintf(ix, sizeof ix, "k * %lld + i", I);
+	else
+		snprintf(ix, sizeof ix, "i * %lld + k", K);
+	if (tb)
+		snprintf(iw, sizeof iw, "j * %lld + k", K);
+	else
+		snprintf(iw, sizeof iw, "k * %lld + j", J);
+	cg_open(g, f, "for (int64_t b = 0; b < %lld; b++) {", B);
+	cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", I);
+	cg_open(g, f, "for (int64_t j = 0; j < %lld; j++) {", J);
+	cg_line(g, f, "%s acc = 0;", acc);
+	cg_line(g, f, "for (int64_t k = 0; k < %lld; k++)", K);
+	cg_line(g, f, "\tacc += (%s)%s[b * %lld + %s] * (%s)%s[b * %lld + %s];", acc, nx, xs, ix, acc, nw, ws, iw);
+	cg_line(g, f, "%s[(b * %lld + i) * %lld + j] = (%s)acc;", no, I, J, t);
+	closen(f, 3);
+	return 1;
+}
+
 /* ---------------------------------------------------------------- conv2d */
 
 /* Conv: the geometry of one conv2d. */
@@ -2155,6 +2195,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_MEAN: return mean(g, f, i);
 	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: case OP_NN_GLOBAL_AVG_POOL2D: return pool(g, f, i, op);
 	case OP_NN_DENSE: return dense(g, f, i, 0);
+	case OP_NN_BATCH_MATMUL: return batchmatmul(g, f, i);
 	case OP_QNN_DENSE: return dense(g, f, i, 1);
 	case OP_NN_CONV2D: return conv2d(g, f, i, 0);
 	case OP_QNN_CONV2D: return conv2d(g, f, i, 1);

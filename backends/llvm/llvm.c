@@ -74,7 +74,7 @@ typedef struct G {
 	LLVMContextRef cx;
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
-	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, p8;
+	LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, p8;
 	LLVMValueRef fn;        /* the function being built: the entry or an op function */
 	LLVMValueRef in;        /* fn's in (void **), the entry's or an op function's */
 	LLVMValueRef err;       /* fn's i32 *: 1 after an integer division by zero */
@@ -394,6 +394,57 @@ fpm(G *g, LLVMValueRef x, LLVMValueRef mul, LLVMValueRef shift, int nearest)
 	return LLVMBuildTrunc(g->b, t, g->i32, "");
 }
 
+/* ---------------------------------------------------------------- float16 */
+
+/* float16 data are i16 in buffers (copies move their bits untouched); an
+** op's map function computes in float on the exactly widened values, and
+** the result is rounded once to half (to nearest even, every NaN 0x7e00),
+** as the reference stores a float16 result.  For + - * / and sqrt that
+** is the correctly rounded half result (float has more than 2 * 11 + 2
+** bits); a double is first rounded to an odd float (ho_f64), which then
+** rounds to half without error. */
+
+/* cdt: the dtype an op on dt computes in: float for float16 */
+static DType cdt(DType dt) { return dt == DT_FLOAT16 ? DT_FLOAT32 : dt; }
+
+/* h_load: float16 bits (i16) widened to float */
+static LLVMValueRef
+h_load(G *g, LLVMValueRef bits)
+{
+	return LLVMBuildFPExt(g->b, LLVMBuildBitCast(g->b, bits, g->f16, ""), g->f32, "");
+}
+
+/* h_store: float v rounded to float16 bits (i16); NaN is 0x7e00 */
+static LLVMValueRef
+h_store(G *g, LLVMValueRef v)
+{
+	LLVMValueRef h = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, v, g->f16, ""), g->i16, "");
+
+	return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, ""), LLVMConstInt(g->i16, 0x7e00, 0), h, "");
+}
+
+/* ho_f64: double d rounded to float, to odd (an inexact result gets its
+** last bit set, toward zero first), so that rounding it to half rounds d */
+static LLVMValueRef
+ho_f64(G *g, LLVMValueRef d)
+{
+	LLVMValueRef f = LLVMBuildFPTrunc(g->b, d, g->f32, ""), back = LLVMBuildFPExt(g->b, f, g->f64, "");
+	LLVMValueRef u = LLVMBuildBitCast(g->b, f, g->i32, ""), a[1], big, inexact;
+
+	a[0] = back;
+	big = callf(g, "llvm.fabs.f64", g->f64, a, 1);
+	a[0] = d;
+	big = LLVMBuildFCmp(g->b, LLVMRealOGT, big, callf(g, "llvm.fabs.f64", g->f64, a, 1), "");
+	inexact = LLVMBuildFCmp(g->b, LLVMRealONE, back, d, "");
+	u = LLVMBuildSub(g->b, u, LLVMBuildZExt(g->b, big, g->i32, ""), "");
+	u = LLVMBuildOr(g->b, u, LLVMBuildZExt(g->b, inexact, g->i32, ""), "");
+	return LLVMBuildBitCast(g->b, u, g->f32, "");
+}
+
+/* h_round: d rounded to float16 and widened back to double, as the
+** reference rounds a constant that meets float16 data */
+static double h_round(double d) { return ir_f32_from_f16(ref_f16(d)); }
+
 /* ---------------------------------------------------------------- maps */
 
 /* An accessor of a tensor inside a loop nest: element offset base +
@@ -452,9 +503,12 @@ emit_map(G *g, int rank, const int64_t *dims, Acc *out, int nin, const Acc *in, 
 			if (s[j][k])
 				off[j] = add64(g, off[j], mul64(g, iv, s[j][k]));
 	}
-	for (int j = 0; j < nin; j++)
+	for (int j = 0; j < nin; j++) {
 		x[j] = ld(g, in[j].p, in[j].dt, off[j]);
-	st(g, out->p, out->dt, off[nin], f ? f(g, ctx, x) : x[0]);
+		if (f && in[j].dt == DT_FLOAT16)
+			x[j] = h_load(g, x[j]);
+	}
+	st(g, out->p, out->dt, off[nin], !f ? x[0] : out->dt == DT_FLOAT16 ? h_store(g, f(g, ctx, x)) : f(g, ctx, x));
 	for (int k = r - 1; k >= 0; k--)
 		loop_close(g, &l[k]);
 }
@@ -617,6 +671,7 @@ typedef struct Ew {
 	double lo, hi;          /* clip bounds; leaky_relu alpha in lo */
 	int nearest;            /* requantize: TONEAREST */
 	int even;               /* quantize: rounding="HALF_TO_EVEN" (ONNX) */
+	int h16;                /* the result is float16 (dt and odt are then float32) */
 	int skip[2];            /* requantize: no multiply (equal scales); qnn.add: cast only */
 	RefFixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
 	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
@@ -624,6 +679,50 @@ typedef struct Ew {
 
 static LLVMValueRef fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt);
 static LLVMValueRef fcall1(G *g, const char *base, LLVMValueRef x, DType dt);
+
+/* ipow: integer a ** b in dtype dt as ref computes it: in int64 (the
+** operands widened as ref reads them) by squaring, wrapping, truncated
+** to dt; a negative exponent gives 0 but for a base of 1 (1) or -1 (-1
+** or 1 by the exponent's parity), as integer division would */
+static LLVMValueRef
+ipow(G *g, LLVMValueRef a, LLVMValueRef b, DType dt)
+{
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow");
+	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow.step");
+	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow.done");
+	LLVMValueRef x0 = cvt(g, a, dt, DT_INT64), e0 = cvt(g, b, dt, DT_INT64), one = c64(g, 1), zero = c64(g, 0);
+	LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, e0, zero, ""), x, y, e, x1, y1, e1, odd, r;
+	LLVMBasicBlockRef step;
+
+	/* uint64 reads as int64 in ref, so an exponent of 2^63 and up is negative there too */
+	if (ir_dtype_kind[dt] == 'u' && ir_dtype_bytes[dt] < 8)
+		neg = LLVMConstInt(g->i1, 0, 0);
+	e0 = LLVMBuildSelect(g->b, neg, zero, e0, "");
+	LLVMBuildBr(g->b, head);
+	LLVMPositionBuilderAtEnd(g->b, head);
+	x = LLVMBuildPhi(g->b, g->i64, "");
+	y = LLVMBuildPhi(g->b, g->i64, "");
+	e = LLVMBuildPhi(g->b, g->i64, "");
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, e, zero, ""), body, done);
+	LLVMPositionBuilderAtEnd(g->b, body);
+	odd = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, e, one, ""), zero, "");
+	y1 = LLVMBuildSelect(g->b, odd, LLVMBuildMul(g->b, y, x, ""), y, "");
+	x1 = LLVMBuildMul(g->b, x, x, "");
+	e1 = LLVMBuildLShr(g->b, e, one, "");
+	step = LLVMGetInsertBlock(g->b);
+	LLVMBuildBr(g->b, head);
+	LLVMAddIncoming(x, (LLVMValueRef[]){ x0, x1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
+	LLVMAddIncoming(y, (LLVMValueRef[]){ one, y1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
+	LLVMAddIncoming(e, (LLVMValueRef[]){ e0, e1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
+	LLVMPositionBuilderAtEnd(g->b, done);
+	/* a negative exponent: 1 ** b = 1, (-1) ** b = +-1, else 0 */
+	odd = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, cvt(g, b, dt, DT_INT64), one, ""), zero, "");
+	r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x0, one, ""), one,
+	                    LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x0, c64(g, -1), ""),
+	                                    LLVMBuildSelect(g->b, odd, c64(g, -1), one, ""), zero, ""), "");
+	return cvt(g, LLVMBuildSelect(g->b, neg, r, y, ""), DT_INT64, dt);
+}
 
 /* binary: add, subtract, multiply, divide, maximum, minimum, power, mod,
 ** floor_mod (integer division by zero sets the error) */
@@ -644,7 +743,11 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 			LLVMValueRef gt = LLVMBuildFCmp(g->b, e->op == OP_MAXIMUM ? LLVMRealOGT : LLVMRealOLT, a, b, "");
 			return LLVMBuildSelect(g->b, an, a, LLVMBuildSelect(g->b, bn, b, LLVMBuildSelect(g->b, gt, a, b, ""), ""), "");
 		}
-		case OP_POWER: return fcall2(g, "llvm.pow", a, b, e->dt);
+		case OP_POWER:
+			if (e->h16)     /* in double, as the reference */
+				return ho_f64(g, fcall2(g, "llvm.pow", LLVMBuildFPExt(g->b, a, g->f64, ""),
+				                        LLVMBuildFPExt(g->b, b, g->f64, ""), DT_FLOAT64));
+			return fcall2(g, "llvm.pow", a, b, e->dt);
 		case OP_MOD: return LLVMBuildFRem(g->b, a, b, "");      /* C's fmod */
 		case OP_FLOOR_MOD:      /* a - floor(a / b) * b, as topi */
 			return LLVMBuildFSub(g->b, a, LLVMBuildFMul(g->b, fcall1(g, "llvm.floor", LLVMBuildFDiv(g->b, a, b, ""), e->dt),
@@ -652,6 +755,8 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 		default: return LLVMBuildFDiv(g->b, a, b, "");
 		}
 	}
+	if (e->op == OP_POWER)
+		return ipow(g, a, b, e->dt);
 	if (e->op == OP_MAXIMUM || e->op == OP_MINIMUM) {
 		int sgn = ir_dtype_kind[e->dt] == 'i';
 		LLVMValueRef gt = LLVMBuildICmp(g->b, e->op == OP_MAXIMUM ? (sgn ? LLVMIntSGT : LLVMIntUGT) :
@@ -764,6 +869,8 @@ ew_unary(G *g, const void *ctx, LLVMValueRef *x)
 		v = fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->hi : e->hi), 0);
 		return fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->lo : e->lo), 1);
 	default: /* cast and annotation.cast_hint */
+		if (e->h16 && e->dt == DT_FLOAT64)
+			return ho_f64(g, v);
 		return cvt(g, v, e->dt, e->odt);
 	}
 }
@@ -1689,7 +1796,7 @@ pad(G *g, Call *c)
 static Val
 bias_add(G *g, Call *c)
 {
-	Ew e = { .op = OP_ADD, .dt = c->odt };
+	Ew e = { .op = OP_ADD, .dt = cdt(c->odt) };
 	int64_t ax = aint(c->m, c->n, "axis");
 	Val r = tensorbuf(g, c->ot);
 	Acc in[2], out = dense_acc(r.p, c->odt, c->od, c->orank);
@@ -2119,6 +2226,47 @@ dense(G *g, Call *c, int q)
 	st(g, r.p, c->odt, add64(g, mul64(g, im, N), in), cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), adt, c->odt));
 	loop_close(g, &ln);
 	loop_close(g, &lm);
+	return r;
+}
+
+/* batch_matmul: a[B, I, K] (a[B, K, I] with transpose_a) times b[B, K, J]
+** (b[B, J, K] with transpose_b), a batch of 1 broadcast; the operands
+** converted to out_dtype, summed over k from 0 (integers wrapping), as ref */
+static Val
+batch_matmul(G *g, Call *c)
+{
+	int ta = aint(c->m, c->n, "transpose_a") != 0, tb = aint(c->m, c->n, "transpose_b") != 0;
+	int64_t B = c->od[0], I = c->od[1], J = c->od[2], K = c->ad[0][ta ? 1 : 2];
+	int64_t as = c->ad[0][0] == 1 ? 0 : I * K, bs = c->ad[1][0] == 1 ? 0 : K * J;
+	DType dt = c->odt;
+	LLVMTypeRef at = elty(g, dt);
+	Val r = tensorbuf(g, c->ot);
+	Loop lb, li, lj, lk;
+	LLVMValueRef ib, ii, ij, ik, acc, x, w, v;
+
+	if (isint(dt) != isint(c->adt[0]) || isint(dt) != isint(c->adt[1]) || dt == DT_BOOL) {
+		refuse(g, c->n, "from these dtypes to out_dtype it is not supported");
+		return r;
+	}
+	acc = entry_alloca(g, at);
+	ib = loop_open(g, &lb, 0, B, 1);
+	ii = loop_open(g, &li, 0, I, 1);
+	ij = loop_open(g, &lj, 0, J, 1);
+	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
+	ik = loop_open(g, &lk, 0, K, 1);
+	x = add64(g, mul64(g, ib, as), ta ? add64(g, mul64(g, ik, I), ii) : add64(g, mul64(g, ii, K), ik));
+	w = add64(g, mul64(g, ib, bs), tb ? add64(g, mul64(g, ij, K), ik) : add64(g, mul64(g, ik, J), ij));
+	x = cvt(g, ld(g, c->a[0].p, c->adt[0], x), c->adt[0], dt);
+	w = cvt(g, ld(g, c->a[1].p, c->adt[1], w), c->adt[1], dt);
+	v = LLVMBuildLoad2(g->b, at, acc, "");
+	v = isint(dt) ? LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, x, w, ""), "")
+	              : LLVMBuildFAdd(g->b, v, LLVMBuildFMul(g->b, x, w, ""), "");
+	LLVMBuildStore(g->b, v, acc);
+	loop_close(g, &lk);
+	st(g, r.p, dt, add64(g, mul64(g, add64(g, mul64(g, ib, I), ii), J), ij), LLVMBuildLoad2(g->b, at, acc, ""));
+	loop_close(g, &lj);
+	loop_close(g, &li);
+	loop_close(g, &lb);
 	return r;
 }
 
@@ -3019,6 +3167,36 @@ callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
 	return 1;
 }
 
+/* h16ok: whether call c's float16 operands and result, if any, are
+** supported: elementwise ops (computed in float, rounded to half once)
+** and data movement */
+static int
+h16ok(const Call *c)
+{
+	int any = c->odt == DT_FLOAT16;
+
+	for (int i = 0; i < 8; i++)
+		any |= c->adt[i] == DT_FLOAT16;
+	if (!any)
+		return 1;
+	switch (c->m->nodes[c->n].op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER:
+	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
+	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL: case OP_NN_LEAKY_RELU: case OP_NN_RELU: case OP_CAST:
+	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
+	case OP_WHERE: case OP_ERF: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: case OP_ROUND: case OP_SIGN:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+	case OP_CLIP: case OP_NN_BIAS_ADD:
+	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
+	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
+	case OP_TRANSPOSE: case OP_LAYOUT_TRANSFORM: case OP_STRIDED_SLICE: case OP_TAKE: case OP_GATHER:
+	case OP_CONCATENATE: case OP_SPLIT:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* call: lowers the op call n whose operands are lowered */
 static Val
 call(G *g, Scope *s, NodeId n)
@@ -3033,20 +3211,19 @@ call(G *g, Scope *s, NodeId n)
 		return fused;
 	if (!callargs(g, s, n, &c, 0))
 		return tensorbuf(g, c.ot);   /* after an error */
-	if (ir_type(m, c.ot)->kind == TY_TENSOR) {
-		if (c.odt == DT_FLOAT16 || c.adt[0] == DT_FLOAT16) {
-			refuse(g, n, "float16 is not supported");
-			return tensorbuf(g, c.ot);
-		}
+	if (ir_type(m, c.ot)->kind == TY_TENSOR && !h16ok(&c)) {
+		refuse(g, n, "float16 is not supported");
+		return tensorbuf(g, c.ot);
 	}
-	e.dt = c.adt[0];
-	e.odt = c.odt;
+	e.dt = cdt(c.adt[0]);
+	e.odt = cdt(c.odt);
+	e.h16 = c.odt == DT_FLOAT16;
 	switch (nd->op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
 	case OP_MOD: case OP_FLOOR_MOD:
 		return ewise(g, &c, 2, ew_binary, &e);
 	case OP_POWER:
-		if (isint(e.dt))
+		if (e.dt == DT_BOOL)
 			break;
 		return ewise(g, &c, 2, ew_binary, &e);
 	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
@@ -3061,6 +3238,8 @@ call(G *g, Scope *s, NodeId n)
 		if (isint(e.dt))
 			break;
 		e.lo = attr(m, n, "alpha")->u.f;
+		if (e.h16)
+			e.lo = h_round(e.lo);
 		return ewise(g, &c, 1, ew_unary, &e);
 	case OP_NN_RELU: case OP_CAST:
 		return ewise(g, &c, 1, ew_unary, &e);
@@ -3071,6 +3250,8 @@ call(G *g, Scope *s, NodeId n)
 	case OP_LOGICAL_AND: case OP_LOGICAL_OR:
 		return ewise(g, &c, 2, ew_compare, &e);
 	case OP_WHERE:
+		if (e.h16)      /* float16 x and y are copied as bits, as the reference copies them */
+			c.adt[1] = c.adt[2] = c.odt = DT_INT16;
 		return ewise(g, &c, 3, ew_where, &e);
 	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
 		return ewise(g, &c, 2, ew_bitwise, &e);
@@ -3098,6 +3279,10 @@ call(G *g, Scope *s, NodeId n)
 			refuse(g, n, "a bound does not fit the dtype");
 			return tensorbuf(g, c.ot);
 		}
+		if (e.h16) {
+			e.lo = h_round(e.lo);
+			e.hi = h_round(e.hi);
+		}
 		return ewise(g, &c, 1, ew_unary, &e);
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
@@ -3124,6 +3309,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_NN_MAX_POOL2D: return pool2d(g, &c, 0);
 	case OP_NN_AVG_POOL2D: return pool2d(g, &c, 1);
 	case OP_NN_DENSE: return dense(g, &c, 0);
+	case OP_NN_BATCH_MATMUL: return batch_matmul(g, &c);
 	case OP_QNN_DENSE: return dense(g, &c, 1);
 	case OP_NN_CONV2D: return conv2d(g, &c, 0);
 	case OP_QNN_CONV2D: return conv2d(g, &c, 1);
@@ -3584,6 +3770,7 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	g.i16 = LLVMInt16TypeInContext(cx);
 	g.i32 = LLVMInt32TypeInContext(cx);
 	g.i64 = LLVMInt64TypeInContext(cx);
+	g.f16 = LLVMHalfTypeInContext(cx);
 	g.f32 = LLVMFloatTypeInContext(cx);
 	g.f64 = LLVMDoubleTypeInContext(cx);
 	g.p8 = LLVMPointerType(g.i8, 0);
