@@ -4372,57 +4372,228 @@ convwin(Imp *im, NodeId x, NodeId w, Win *win, int64_t *group)
 	return ai(im, "group", 1, group) || window(im, x, onnx_dims(im, w) + 2, win);
 }
 
-/* Conv(x, w, b) -> nn.conv2d (+ nn.bias_add) */
+/* conv3: the 3-D convolution of x (N, C, D, H, W) by w (O, C / group, KD,
+** KH, KW) with window win: for each depth tap, the taps' slices of every
+** output depth batched as images (N * OD, C, H, W) through a 2-D
+** convolution by that tap's kernel, summed; (N, O, OD, OH, OW) */
+static NodeId
+conv3(Imp *im, NodeId x, NodeId w, const Win *win, int64_t group)
+{
+	NodeId xp = depthpad(im, x, win, 0), sum = 0, a[2];
+	static const int64_t p5[5] = { 0, 2, 1, 3, 4 };
+	int64_t xd[5], wd[5], n, c, k4[4], o5[5];
+	memcpy(xd, onnx_dims(im, x), sizeof xd);        /* the module's dims move as it grows */
+	memcpy(wd, onnx_dims(im, w), sizeof wd);
+	n = xd[0];
+	c = xd[1];
+	k4[0] = wd[0], k4[1] = wd[1], k4[2] = wd[3], k4[3] = wd[4];
+	for (int64_t kd = 0; kd < win->kd && xp; kd++) {
+		NodeId t = depthtap(im, xp, win, kd), y2;
+		int64_t d5[5] = { n, c, win->od, xd[3], xd[4] }, d4[4] = { n * win->od, c, xd[3], xd[4] };
+		t = mkreshape(im, mktranspose(im, mkreshape(im, t, d5, 5), p5, 5), d4, 4);
+		a[0] = t;
+		a[1] = mkreshape(im, slice1(im, w, 2, kd, kd + 1), k4, 4);
+		y2 = a[0] && a[1] ? onnx_mk(im, OP_NN_CONV2D, a, 2, convattrs(im, OP_NN_CONV2D, a[1], win, group, DT_VOID)) : 0;
+		sum = sum ? mk2(im, OP_ADD, sum, y2) : y2;
+		if (!sum)
+			return 0;
+	}
+	if (!sum)
+		return 0;
+	o5[0] = n;
+	o5[1] = win->od;
+	o5[2] = onnx_dims(im, sum)[1];
+	o5[3] = onnx_dims(im, sum)[2];
+	o5[4] = onnx_dims(im, sum)[3];
+	return mktranspose(im, mkreshape(im, sum, o5, 5), p5, 5);
+}
+
+/* convwin2: a convolution of x by w (1-D, 2-D or 3-D by their rank) with
+** window win and group: nn.conv2d, of height 1 for 1-D, over depth taps
+** for 3-D */
+static NodeId
+convwin2(Imp *im, NodeId x, NodeId w, const Win *win, int64_t group)
+{
+	NodeId a[2];
+	if (!x || !w)
+		return 0;
+	if (win->kd)
+		return conv3(im, x, w, win, group);
+	if (!(a[0] = to2d(im, x)) || !(a[1] = to2d(im, w)))
+		return 0;
+	return from2d(im, x, onnx_mk(im, OP_NN_CONV2D, a, 2, convattrs(im, OP_NN_CONV2D, a[1], win, group, DT_VOID)));
+}
+
+/* Conv(x, w, b) -> nn.conv2d (+ nn.bias_add): 1-D, 2-D and 3-D
+** (convwin2) */
 static int
 conv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	Win win;
 	int64_t group;
 	NodeId y;
-	NodeId a[2];
-	if (convwin(im, in[0], in[1], &win, &group))
-		return -1;
-	if (win.kd) {
-		/* 3-D: for each depth tap, the taps' slices of every output depth
-		   batched as images (N * OD, C, H, W) through a 2-D convolution by
-		   that tap's kernel, summed */
-		NodeId xp = depthpad(im, in[0], &win, 0), sum = 0;
-		static const int64_t p5[5] = { 0, 2, 1, 3, 4 };
-		int64_t xd[5], wd[5], n, c, k4[4], o5[5];
-		memcpy(xd, onnx_dims(im, in[0]), sizeof xd);    /* the module's dims move as it grows */
-		memcpy(wd, onnx_dims(im, in[1]), sizeof wd);
-		n = xd[0];
-		c = xd[1];
-		k4[0] = wd[0], k4[1] = wd[1], k4[2] = wd[3], k4[3] = wd[4];
-		for (int64_t kd = 0; kd < win.kd && xp; kd++) {
-			NodeId t = depthtap(im, xp, &win, kd), y2;
-			int64_t d5[5] = { n, c, win.od, xd[3], xd[4] }, d4[4] = { n * win.od, c, xd[3], xd[4] };
-			t = mkreshape(im, mktranspose(im, mkreshape(im, t, d5, 5), p5, 5), d4, 4);
-			a[0] = t;
-			a[1] = mkreshape(im, slice1(im, in[1], 2, kd, kd + 1), k4, 4);
-			y2 = a[0] && a[1] ? onnx_mk(im, OP_NN_CONV2D, a, 2, convattrs(im, OP_NN_CONV2D, a[1], &win, group, DT_VOID)) : 0;
-			sum = sum ? mk2(im, OP_ADD, sum, y2) : y2;
-			if (!sum)
-				return -1;
-		}
-		if (!sum)
-			return -1;
-		o5[0] = n;
-		o5[1] = win.od;
-		o5[2] = onnx_dims(im, sum)[1];
-		o5[3] = onnx_dims(im, sum)[2];
-		o5[4] = onnx_dims(im, sum)[3];
-		y = mktranspose(im, mkreshape(im, sum, o5, 5), p5, 5);
-		if (y && nin > 2 && in[2])
-			y = mk2(im, OP_NN_BIAS_ADD, y, in[2]);
-		return (out[0] = y) ? 0 : -1;
-	}
-	if (!(a[0] = to2d(im, in[0])) || !(a[1] = to2d(im, in[1])) ||
-	    !(y = onnx_mk(im, OP_NN_CONV2D, a, 2, convattrs(im, OP_NN_CONV2D, a[1], &win, group, DT_VOID))))
+	if (convwin(im, in[0], in[1], &win, &group) || !(y = convwin2(im, in[0], in[1], &win, group)))
 		return -1;
 	if (nin > 2 && in[2])
 		y = mk2(im, OP_NN_BIAS_ADD, y, in[2]);
-	return (out[0] = from2d(im, in[0], y)) ? 0 : -1;
+	return (out[0] = y) ? 0 : -1;
+}
+
+/* ConvTranspose(x, w, b; strides, dilations, pads, output_padding,
+** output_shape, auto_pad, group): the convolution, stride 1, of x with
+** strides - 1 zeros between its elements, padded by dilation * (k - 1)
+** less the pads (cropped where negative; output_padding more at the end),
+** by w with input and output channels swapped per group and its window
+** flipped.  Works on every backend: pads, reshapes, takes, a conv2d */
+static int
+convtranspose(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int r = rank(im, in[0]), sp = r - 2, nv, g5;
+	int64_t k[3], s[3] = { 1, 1, 1 }, d[3] = { 1, 1, 1 }, pb[3] = { 0 }, pe[3] = { 0 }, op[3] = { 0 }, os[3], v[8];
+	int64_t group, xd[MAXD], wd[MAXD], nos = -1, pads[2 * MAXD] = { 0 };
+	char ap[16];
+	NodeId x = in[0], w = in[1], y;
+	Win win;
+
+	if (sp < 1 || sp > 3 || rank(im, w) != r)
+		return onnx_err(im, "graft takes 1-D, 2-D and 3-D transposed convolutions, the weight of the input's rank");
+	memcpy(xd, onnx_dims(im, x), (size_t)r * sizeof *xd);
+	memcpy(wd, onnx_dims(im, w), (size_t)r * sizeof *wd);
+	if (ai(im, "group", 1, &group) || as(im, "auto_pad", "NOTSET", ap, sizeof ap))
+		return -1;
+	if (group < 1 || xd[1] != wd[0] || wd[0] % group)
+		return onnx_err(im, "the weight (%lld, ...) does not fit %lld input channels in %lld groups", (long long)wd[0],
+		                (long long)xd[1], (long long)group);
+	for (int i = 0; i < sp; i++)
+		k[i] = wd[2 + i];
+#define SPATTR(name, arr, cnt) do { \
+		if (aints(im, name, v, 8, &nv)) \
+			return -1; \
+		if (nv >= 0 && nv != (cnt)) \
+			return onnx_err(im, "attribute '%s' must have %d values", name, (cnt)); \
+		for (int i = 0; i < nv; i++) \
+			(arr)[i] = v[i]; \
+	} while (0)
+	SPATTR("kernel_shape", k, sp);
+	SPATTR("strides", s, sp);
+	SPATTR("dilations", d, sp);
+	SPATTR("output_padding", op, sp);
+	SPATTR("pads", pads, 2 * sp);
+	if (aints(im, "output_shape", v, 8, &nv))
+		return -1;
+#undef SPATTR
+	for (int i = 0; i < sp; i++) {
+		pb[i] = pads[i];
+		pe[i] = pads[sp + i];
+		if (s[i] < 1 || d[i] < 1 || k[i] < 1 || op[i] < 0)
+			return onnx_err(im, "strides, dilations and kernel must be positive and output_padding not negative");
+	}
+	if (nv >= 0) {          /* output_shape: its spatial dims (the last sp values) */
+		if (nv < sp)
+			return onnx_err(im, "output_shape has %d values for %d spatial dims", nv, sp);
+		nos = nv;
+		for (int i = 0; i < sp; i++)
+			os[i] = v[nv - sp + i];
+	} else if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
+		nos = sp;
+		for (int i = 0; i < sp; i++)
+			os[i] = xd[2 + i] * s[i];
+	}
+	if (nos >= 0) {
+		for (int i = 0; i < sp; i++) {
+			/* halves by floor division, as ONNX's formula in Python: a
+			   negative total (output_shape larger) extends the end */
+			int64_t tot = s[i] * (xd[2 + i] - 1) + op[i] + (k[i] - 1) * d[i] + 1 - os[i];
+			int64_t half = tot >= 0 ? tot / 2 : -((-tot + 1) / 2);
+			int upper = strcmp(ap, "SAME_UPPER") == 0;
+			pb[i] = upper ? half : tot - half;
+			pe[i] = tot - pb[i];
+		}
+	} else if (strcmp(ap, "VALID") == 0) {
+		memset(pb, 0, sizeof pb);
+		memset(pe, 0, sizeof pe);
+	}
+	/* x with strides - 1 zeros between elements, then padded (or cropped) */
+	for (int i = 0; i < sp && x; i++) {
+		int a = 2 + i;
+		int64_t lo = d[i] * (k[i] - 1) - pb[i], hi = d[i] * (k[i] - 1) - pe[i] + op[i], n, p2[2 * MAXD] = { 0 };
+		if (s[i] > 1) {
+			int64_t e[MAXD + 1], e2[MAXD], pz[2 * (MAXD + 1)] = { 0 };
+			int rr = rank(im, x);
+			memcpy(e, onnx_dims(im, x), (size_t)(a + 1) * sizeof *e);
+			e[a + 1] = 1;
+			memcpy(e + a + 2, onnx_dims(im, x) + a + 1, (size_t)(rr - a - 1) * sizeof *e);
+			if (rr + 1 > MAXD)
+				return onnx_err(im, "rank %d is too large", rr);
+			pz[a + 1 + rr + 1] = s[i] - 1;
+			x = mkpad(im, mkreshape(im, x, e, rr + 1), pz, 0);
+			memcpy(e2, onnx_dims(im, in[0]), (size_t)rr * sizeof *e2);
+			for (int j = 0; j < rr; j++)
+				e2[j] = x ? onnx_dims(im, x)[j < a ? j : j + 1] : 0;
+			e2[a] = x ? onnx_dims(im, x)[a] * s[i] : 0;
+			x = x ? mkreshape(im, x, e2, rr) : 0;
+			x = x ? slice1(im, x, a, 0, s[i] * (onnx_dims(im, x)[a] / s[i] - 1) + 1) : 0;
+		}
+		if (!x)
+			return -1;
+		n = onnx_dims(im, x)[a];
+		if (lo < 0)
+			x = slice1(im, x, a, -lo, n), lo = 0;
+		if (x && hi < 0)
+			x = slice1(im, x, a, 0, onnx_dims(im, x)[a] + hi), hi = 0;
+		p2[a] = lo;
+		p2[a + r] = hi;
+		if (x && (lo || hi))
+			x = mkpad(im, x, p2, 0);
+	}
+	if (!x)
+		return -1;
+	/* w: (C_in, C_out / g, k...) to (C_out, C_in / g, k...), flipped */
+	{
+		int64_t e[MAXD + 1], perm[MAXD + 1], o[MAXD];
+		g5 = r + 1;
+		e[0] = group;
+		e[1] = wd[0] / group;
+		e[2] = wd[1];
+		for (int i = 0; i < sp; i++)
+			e[3 + i] = wd[2 + i];
+		perm[0] = 0, perm[1] = 2, perm[2] = 1;
+		for (int i = 3; i < g5; i++)
+			perm[i] = i;
+		o[0] = wd[1] * group;
+		o[1] = wd[0] / group;
+		for (int i = 0; i < sp; i++)
+			o[2 + i] = wd[2 + i];
+		w = mkreshape(im, mktranspose(im, mkreshape(im, w, e, g5), perm, g5), o, r);
+		for (int i = 0; i < sp && w; i++) {
+			int64_t *idx = ir_xmalloc((size_t)k[i] * sizeof *idx + 8);
+			for (int64_t j = 0; j < k[i]; j++)
+				idx[j] = k[i] - 1 - j;
+			w = takeconst(im, w, idx, k[i], 2 + i);
+			free(idx);
+		}
+		if (w && konst(im, w))          /* a constant weight: transformed once, here */
+			w = konst(im, w);
+	}
+	/* the window: stride 1, dilation d, no pads */
+	memset(&win, 0, sizeof win);
+	for (int i = 0; i < 2; i++) {
+		int j = i - (2 - (sp < 3 ? sp : 2));    /* H, W from the last two (or one) spatial dims */
+		win.k[i] = sp == 3 ? k[1 + i] : j >= 0 ? k[j] : 1;
+		win.dil[i] = sp == 3 ? d[1 + i] : j >= 0 ? d[j] : 1;
+		win.s[i] = 1;
+	}
+	if (sp == 3) {
+		win.kd = k[0];
+		win.sd = 1;
+		win.dd = d[0];
+		win.od = onnx_dims(im, x)[2] - d[0] * (k[0] - 1);
+	}
+	if (!(y = convwin2(im, x, w, &win, group)))
+		return -1;
+	if (nin > 2 && in[2])
+		y = mk2(im, OP_NN_BIAS_ADD, y, in[2]);
+	return (out[0] = y) ? 0 : -1;
 }
 
 /* pool: AveragePool and MaxPool -> nn.avg_pool2d, nn.max_pool2d */
@@ -5093,6 +5264,7 @@ const OpEntry onnx_ops[] = {
 	{ "ConstantOfShape", 1, 1, 1, 1, constantofshape },
 	{ "Conv", 2, 3, 1, 1, conv },
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
+	{ "ConvTranspose", 2, 3, 1, 1, convtranspose },
 	{ "Cos", 1, 1, 1, 1, cosop },
 	{ "Cosh", 1, 1, 1, 1, coshop },
 	{ "CumSum", 2, 2, 1, 1, cumsumop },
