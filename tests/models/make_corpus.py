@@ -51,8 +51,13 @@ def vision(name):
 
 
 def vit():
-    return torchvision.models.VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
-                                                hidden_dim=32, mlp_dim=64, num_classes=10)
+    m = torchvision.models.VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
+                                             hidden_dim=32, mlp_dim=64, num_classes=10)
+    # torchvision starts the head at zero, which would make every output 0
+    with torch.no_grad():
+        torch.nn.init.normal_(m.heads.head.weight, std=0.5)
+        torch.nn.init.normal_(m.class_token, std=0.5)
+    return m
 
 
 class Encoder(torch.nn.Module):
