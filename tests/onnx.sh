@@ -160,6 +160,35 @@ says "graft --bind NAME given twice is a usage error" 2 \
 "graft: error: --bind x is given twice ('x=a.npy' and 'x=b.npy')
 Try 'graft --help'." --bind x=a.npy --bind x=b.npy tests/run/add.relay
 
+# ---------------------------------------------------------------- QOperator
+# ONNX Runtime's QOperator form (com.microsoft QLinear ops) imports as QDQ
+# (the runs above: byte for byte ORT's definition); --rules qdq brings its
+# add, mul and concat to QNN ops, whose requantizing rounds each input
+# apart: every output within one step of ORT's
+set --
+for k in 0 1 2 3 4 5 6 7; do set -- "$@" --output "$tmpdir/q$k.npy"; done
+if "$GRAFT" run --rules qdq --rules canonicalize --target "ethos-n, host" --stats \
+	--input x="$srcdir/$d/qoperator.x.npy" --input w="$srcdir/$d/qoperator.w.npy" "$@" \
+	"$srcdir/$d/qoperator.onnx" >/dev/null 2>"$tmpdir/qstats"; then
+	grep -q 'qdq_add_qnnpack' "$tmpdir/qstats" && grep -q 'qdq_mul' "$tmpdir/qstats" &&
+		grep -q 'qdq_concatenate2' "$tmpdir/qstats"
+	ok $? "QLinearAdd, QLinearMul and QLinearConcat become qnn.add, qnn.mul and qnn.concatenate under --rules qdq"
+	bad=0
+	for k in 0 1 2 3 4 5 6 7; do
+		a=$(od -An -v -tu1 -j128 "$tmpdir/q$k.npy" | tr -s ' ' '\n' | sed '/^$/d')
+		b=$(od -An -v -tu1 -j128 "$srcdir/$d/qoperator.out$k.npy" | tr -s ' ' '\n' | sed '/^$/d')
+		n=$(printf '%s\n' "$a" | paste - /dev/fd/3 3<<EOF3 | awk '{ d = $1 - $2; if (d < -1 || d > 1) bad++ } END { print bad + 0 }'
+$b
+EOF3
+)
+		bad=$((bad + n))
+	done
+	ok "$bad" "the QOperator model rewritten to QNN: every output within one step of ORT's"
+else
+	ok 1 "graft run --rules qdq ... qoperator.onnx"
+	sed 's/^/#   /' "$tmpdir/qstats" | head
+fi
+
 # ---------------------------------------------------------------- --stats
 "$GRAFT" --stats "$srcdir/$d/shapes.onnx" 2>"$tmpdir/stats" >/dev/null
 cat >"$tmpdir/want" <<'EOF2'

@@ -554,7 +554,7 @@ unsupported(Imp *im, const GraftOnnx__GraphProto *g)
 		const ONode *nd = g->node[i];
 		const char *dom = nd->domain ? nd->domain : "", *op = nd->op_type ? nd->op_type : "";
 		size_t k;
-		if ((!*dom || strcmp(dom, "ai.onnx") == 0) && onnx_op_find(op))
+		if (onnx_op_lookup(dom, op))
 			continue;
 		for (k = 0; k < nops; k++) {
 			const ONode *o = g->node[first[k]];
@@ -744,7 +744,7 @@ static int
 convert(Imp *im, const ONode *nd)
 {
 	const char *dom = nd->domain ? nd->domain : "";
-	const OpEntry *e = *dom && strcmp(dom, "ai.onnx") != 0 ? NULL : onnx_op_find(nd->op_type);
+	const OpEntry *e = onnx_op_lookup(dom, nd->op_type);
 	NodeId in[ONNX_MAXIN], out[ONNX_MAXIN];
 	int nin = (int)nd->n_input, nout = (int)nd->n_output;
 
@@ -772,7 +772,7 @@ convert(Imp *im, const ONode *nd)
 			return -1;
 		if (im->nnodes) {
 			/* what this node became: the calls and constants made for it */
-			size_t k = (size_t)(e - onnx_ops);
+			size_t k = (size_t)onnx_op_index(e);
 			im->nnodes[k]++;
 			for (NodeId n = first; n < im->m->nnodes; n++) {
 				if (im->m->nodes[n].kind == NK_CALL)
@@ -1035,17 +1035,17 @@ static void
 printstats(const Imp *im, FILE *f)
 {
 	uint32_t nodes = 0, ops = 0;
-	for (int k = 0; k < onnx_nops; k++)
+	for (int k = 0; k < onnx_nops_all; k++)
 		if (im->nnodes[k]) {
 			nodes += im->nnodes[k];
 			ops++;
 		}
 	fprintf(f, "onnx import: %u nodes of %u ops\n", nodes, ops);
-	for (int k = 0; k < onnx_nops; k++) {
+	for (int k = 0; k < onnx_nops_all; k++) {
 		const char *sep = " -> ";
 		if (!im->nnodes[k])
 			continue;
-		fprintf(f, "  %-28s %6u", onnx_ops[k].name, im->nnodes[k]);
+		fprintf(f, "  %-28s %6u", onnx_op_at(k)->name, im->nnodes[k]);
 		for (int op = 0; op < ir_op_count(); op++) {
 			uint32_t c = im->ncalls[(size_t)k * ir_op_count() + op];
 			if (c) {
@@ -1081,9 +1081,9 @@ importinto(Module *m, const char *path, const char *dir, const GraftOnnx__ModelP
 	im.need = need;
 	im.made = made;
 	if (o && o->stats && !need) {
-		im.nnodes = ir_xcalloc((size_t)onnx_nops, sizeof *im.nnodes);
-		im.nconsts = ir_xcalloc((size_t)onnx_nops, sizeof *im.nconsts);
-		im.ncalls = ir_xcalloc((size_t)onnx_nops * (size_t)ir_op_count(), sizeof *im.ncalls);
+		im.nnodes = ir_xcalloc((size_t)onnx_nops_all, sizeof *im.nnodes);
+		im.nconsts = ir_xcalloc((size_t)onnx_nops_all, sizeof *im.nconsts);
+		im.ncalls = ir_xcalloc((size_t)onnx_nops_all * (size_t)ir_op_count(), sizeof *im.ncalls);
 	}
 	if (o && o->nbind)
 		im.bindvar = ir_xcalloc((size_t)o->nbind, sizeof *im.bindvar);

@@ -63,6 +63,14 @@ typedef struct OpEntry {
 extern const OpEntry onnx_ops[];
 extern const int onnx_nops;
 const OpEntry *onnx_op_find(const char *name);
+/* onnx_op_lookup: the converter of op name of domain ("" or "ai.onnx":
+** the table above; "com.microsoft": ONNX Runtime's quantized ops), or NULL */
+const OpEntry *onnx_op_lookup(const char *domain, const char *name);
+/* every op of both tables, numbered from 0 to onnx_nops_all: e's number,
+** and op i */
+extern const int onnx_nops_all;
+int onnx_op_index(const OpEntry *e);
+const OpEntry *onnx_op_at(int i);
 
 /* onnx_err: "PATH: error: node 'NAME' (Op): message" for node im->nd
 ** (or without the node part outside a node); returns -1 */

@@ -5097,6 +5097,120 @@ dequantize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = onnx_mk(im, OP_QNN_DEQUANTIZE, args, 3, at)) ? 0 : -1;
 }
 
+/* ONNX Runtime's QOperator ops (com.microsoft), as ORT defines them: the
+** inputs dequantized, the float op, the result quantized (QuantizeLinear,
+** halves to even, saturated).  The qdq ruleset brings these QDQ forms to
+** QNN ops as it does PyTorch's. */
+
+/* deq3: DequantizeLinear of in[k], in[k + 1], in[k + 2] */
+static NodeId
+deq3(Imp *im, const NodeId *in, int k)
+{
+	NodeId o;
+	return dequantize(im, in + k, 3, &o, 1) == 0 ? o : 0;
+}
+
+/* quant: QuantizeLinear of x by scale s and zero point z */
+static NodeId
+quant(Imp *im, NodeId x, NodeId s, NodeId z)
+{
+	NodeId a[3] = { x, s, z }, o;
+	return x && quantize(im, a, 3, &o, 1) == 0 ? o : 0;
+}
+
+/* QLinearAdd, QLinearMul(A, As, Az, B, Bs, Bz, Cs, Cz) */
+static int
+qlinearbin(Imp *im, OpId op, const NodeId *in, NodeId *out)
+{
+	return (out[0] = quant(im, mk2(im, op, deq3(im, in, 0), deq3(im, in, 3)), in[6], in[7])) ? 0 : -1;
+}
+static int qlinearadd(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return qlinearbin(im, OP_ADD, in, out); }
+static int qlinearmul(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return qlinearbin(im, OP_MULTIPLY, in, out); }
+
+/* QLinearSigmoid, QLinearLeakyRelu, QLinearSoftmax, QLinearAveragePool,
+** QLinearGlobalAveragePool(X, Xs, Xz, Ys, Yz): the float op between */
+static int
+qlinearun(Imp *im, OpConv *f, const NodeId *in, NodeId *out)
+{
+	NodeId x = deq3(im, in, 0), y;
+	if (!x || f(im, &x, 1, &y, 1) != 0)
+		return -1;
+	return (out[0] = quant(im, y, in[3], in[4])) ? 0 : -1;
+}
+static int qlinearsigmoid(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return qlinearun(im, sigm, in, out); }
+static int qlinearleakyrelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return qlinearun(im, leakyrelu, in, out); }
+static int qlinearsoftmax(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return qlinearun(im, softmax, in, out); }
+static int qlinearavgpool(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return qlinearun(im, avgpool, in, out); }
+/* QLinearGlobalAveragePool(channels_last 0): the mean over the spatial
+** dims, kept (channels last: dims 1 to rank - 2) */
+static int
+qgap(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int64_t cl, ax[MAXD];
+	int r = rank(im, in[0]), n = 0;
+	NodeId x;
+	if (ai(im, "channels_last", 0, &cl))
+		return -1;
+	for (int i = cl ? 1 : 2; i < (cl ? r - 1 : r); i++)
+		ax[n++] = i;
+	if (!(x = deq3(im, in, 0)) || n == 0)
+		return n ? -1 : onnx_err(im, "the input has no spatial dims");
+	return (out[0] = quant(im, mkreduce(im, OP_MEAN, x, ax, n, 1), in[3], in[4])) ? 0 : -1;
+}
+
+/* QLinearConcat(Ys, Yz, X0, X0s, X0z, ...; axis) */
+static int
+qlinearconcat(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId parts[ONNX_MAXIN], y;
+	int n = 0;
+	if ((nin - 2) % 3 || nin < 5)
+		return onnx_err(im, "takes Y_scale, Y_zero_point and triples of X, its scale and zero point, not %d inputs",
+		                nin);
+	for (int k = 2; k < nin; k += 3)
+		if (!(parts[n++] = deq3(im, in, k)))
+			return -1;
+	if (concat(im, parts, n, &y, 1) != 0)
+		return -1;
+	return (out[0] = quant(im, y, in[0], in[1])) ? 0 : -1;
+}
+
+/* QGemm(A, As, Az, B, Bs, Bz, C, Ys, Yz; alpha, transA, transB): Gemm of
+** the dequantized A and B plus C (int32, of scale As * Bs), quantized
+** when Ys is given, else float */
+static int
+qgemm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	NodeId g[3] = { deq3(im, in, 0), deq3(im, in, 3), 0 }, y;
+	if (!g[0] || !g[1])
+		return -1;
+	if (nin > 6 && in[6]) {
+		NodeId s = mk2(im, OP_MULTIPLY, in[1], in[4]);
+		g[2] = s ? mk2(im, OP_MULTIPLY, mkcast(im, in[6], DT_FLOAT32), s) : 0;
+		if (!g[2])
+			return -1;
+	}
+	if (gemm(im, g, g[2] ? 3 : 2, &y, 1) != 0)
+		return -1;
+	out[0] = nin > 7 && in[7] ? quant(im, y, in[7], nin > 8 ? in[8] : 0) : y;
+	return out[0] ? 0 : -1;
+}
+
+/* The com.microsoft ops graft imports, sorted by name. */
+static const OpEntry ms_ops[] = {
+	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
+	{ "QGemm", 6, 9, 1, 1, qgemm },
+	{ "QLinearAdd", 8, 8, 1, 1, qlinearadd },
+	{ "QLinearAveragePool", 5, 5, 1, 1, qlinearavgpool },
+	{ "QLinearConcat", 5, ONNX_MAXIN, 1, 1, qlinearconcat },
+	{ "QLinearGlobalAveragePool", 5, 5, 1, 1, qgap },
+	{ "QLinearLeakyRelu", 5, 5, 1, 1, qlinearleakyrelu },
+	{ "QLinearMul", 8, 8, 1, 1, qlinearmul },
+	{ "QLinearSigmoid", 5, 5, 1, 1, qlinearsigmoid },
+	{ "QLinearSoftmax", 5, 5, 1, 1, qlinearsoftmax },
+	{ "QuantizeLinear", 2, 3, 1, 1, quantize },
+};
+
 /* scaleprod: the constant a_scale * b_scale (b perhaps per channel), a
 ** float32 scalar or vector; 0 after reporting */
 static NodeId
@@ -5401,6 +5515,32 @@ cmpop(const void *key, const void *e)
 {
 	return strcmp((const char *)key, ((const OpEntry *)e)->name);
 }
+
+/* onnx_op_lookup: see onnxi.h */
+const OpEntry *
+onnx_op_lookup(const char *domain, const char *name)
+{
+	if (!domain || !*domain || strcmp(domain, "ai.onnx") == 0)
+		return onnx_op_find(name);
+	if (strcmp(domain, "com.microsoft") == 0 && name)
+		return bsearch(name, ms_ops, sizeof ms_ops / sizeof *ms_ops, sizeof *ms_ops, cmpop);
+	return NULL;
+}
+
+/* onnx_op_index, onnx_op_at: see onnxi.h */
+int
+onnx_op_index(const OpEntry *e)
+{
+	if (e >= onnx_ops && e < onnx_ops + onnx_nops)
+		return (int)(e - onnx_ops);
+	return onnx_nops + (int)(e - ms_ops);
+}
+const OpEntry *
+onnx_op_at(int i)
+{
+	return i < onnx_nops ? &onnx_ops[i] : &ms_ops[i - onnx_nops];
+}
+const int onnx_nops_all = (int)(sizeof onnx_ops / sizeof onnx_ops[0] + sizeof ms_ops / sizeof *ms_ops);
 
 /* onnx_op_find: see onnxi.h */
 const OpEntry *

@@ -378,5 +378,64 @@ def opsets18to21():
         inits=[("sc", sc4), ("bi", bi4), ("shape", np.array([2, -1], np.int64))], opset=21, check=False)
 
 
-for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21]:
+def qoperator():
+    """ONNX Runtime's QOperator form (com.microsoft QLinear ops), expected
+    outputs as ORT defines them: dequantize (float32), the op, quantize
+    (halves to even, saturated).  Scales are powers of two, so the float
+    steps are exact but for sigmoid's and softmax's functions."""
+    r = rng(21)
+    x = r.integers(0, 256, (1, 2, 4, 4)).astype(np.uint8)
+    w = r.integers(0, 256, (1, 2, 4, 4)).astype(np.uint8)
+    xs, xz, ws, wz, ys, yz = np.float32(0.125), np.uint8(128), np.float32(0.25), np.uint8(100), np.float32(0.5), np.uint8(120)
+
+    def dq(q, s, z):
+        return (q.astype(np.int32) - np.int32(z)).astype(np.float32) * np.float32(s)
+
+    def qz(f, s, z):
+        return np.clip(np.rint(f.astype(np.float32) / np.float32(s)) + np.float32(z), 0, 255).astype(np.uint8)
+
+    fx, fw = dq(x, xs, xz), dq(w, ws, wz)
+    sg = (1 / (1 + np.exp(-fx.astype(np.float32)))).astype(np.float32)
+    e = np.exp((fx - fx.max(axis=-1, keepdims=True)).astype(np.float32))
+    sm = (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+    ap = fx.reshape(1, 2, 2, 2, 2, 2).mean(axis=(3, 5), dtype=np.float32)
+    sq = [("xs", xs), ("xz", xz), ("ws", ws), ("wz", wz), ("ys", ys), ("yz", yz)]
+    MS = "com.microsoft"
+    nodes = [
+        helper.make_node("QLinearAdd", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz"], ["add"], name="qadd", domain=MS),
+        helper.make_node("QLinearMul", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz"], ["mul"], name="qmul", domain=MS),
+        helper.make_node("QLinearSigmoid", ["x", "xs", "xz", "ys2", "yz2"], ["sig"], name="qsig", domain=MS),
+        helper.make_node("QLinearLeakyRelu", ["x", "xs", "xz", "ys", "yz"], ["lrelu"], name="qlr", domain=MS,
+                         alpha=0.25),
+        helper.make_node("QLinearGlobalAveragePool", ["x", "xs", "xz", "ys", "yz"], ["gap"], name="qgap", domain=MS),
+        helper.make_node("QLinearAveragePool", ["x", "xs", "xz", "ys", "yz"], ["avg"], name="qavg", domain=MS,
+                         kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("QLinearConcat", ["ys", "yz", "x", "xs", "xz", "w", "ws", "wz"], ["cat"], name="qcat",
+                         domain=MS, axis=1),
+        helper.make_node("QLinearSoftmax", ["x", "xs", "xz", "ys2", "yz2"], ["soft"], name="qsoft", domain=MS,
+                         axis=-1, opset=13),
+    ]
+    g = helper.make_graph(
+        nodes, "qoperator",
+        [helper.make_tensor_value_info("x", TensorProto.UINT8, [1, 2, 4, 4]),
+         helper.make_tensor_value_info("w", TensorProto.UINT8, [1, 2, 4, 4])],
+        [helper.make_tensor_value_info(n, TensorProto.UINT8, None)
+         for n in ["add", "mul", "sig", "lrelu", "gap", "avg", "cat", "soft"]],
+        [numpy_helper.from_array(np.array(v), n) for n, v in sq] +
+        [numpy_helper.from_array(np.array(np.float32(1 / 256)), "ys2"), numpy_helper.from_array(np.array(np.uint8(0)), "yz2")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid(MS, 1)],
+                          producer_name="graft")
+    m.ir_version = 8
+    with open(os.path.join(OUT, "qoperator.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    save("qoperator.x", x)
+    save("qoperator.w", w)
+    outs = [qz(fx + fw, ys, yz), qz(fx * fw, ys, yz), qz(sg, 1 / 256, 0),
+            qz(np.where(fx < 0, fx * np.float32(0.25), fx), ys, yz), qz(fx.mean(axis=(2, 3), keepdims=True, dtype=np.float32), ys, yz),
+            qz(ap, ys, yz), qz(np.concatenate([fx, fw], axis=1), ys, yz), qz(sm, 1 / 256, 0)]
+    for i, o in enumerate(outs):
+        save("qoperator.out%d" % i, o)
+
+
+for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21, qoperator]:
     f()
