@@ -2663,10 +2663,17 @@ topk(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	OpId arg;
 	AttrId at;
 	if (ai(im, "axis", -1, &axis) || ai(im, "largest", 1, &largest) || ai(im, "sorted", 1, &sorted) ||
-	    normax(im, &axis, r, "axis") || cidx(im, in, 1, "K", &kv, &nk))
+	    normax(im, &axis, r, "axis"))
 		return -1;
-	k = nk == 1 ? kv[0] : -1;
-	free(kv);
+	if (im->opset < 10) {           /* k an attribute before opset 10 */
+		if (ai(im, "k", -1, &k))
+			return -1;
+	} else {
+		if (nin < 2 || cidx(im, in, 1, "K", &kv, &nk))
+			return nin < 2 ? onnx_err(im, "input K is required from opset 10") : -1;
+		k = nk == 1 ? kv[0] : -1;
+		free(kv);
+	}
 	n = onnx_dims(im, x)[axis];
 	if (k < 0 || k > n || k > 256)
 		return onnx_err(im, "K %lld is not in [0, %lld] (graft takes up to 256)", (long long)k, (long long)n);
@@ -5499,7 +5506,7 @@ const OpEntry onnx_ops[] = {
 	{ "Tanh", 1, 1, 1, 1, tanhop },
 	{ "ThresholdedRelu", 1, 1, 1, 1, thresholdedrelu },
 	{ "Tile", 2, 2, 1, 1, tile },
-	{ "TopK", 2, 2, 1, 2, topk },
+	{ "TopK", 1, 2, 1, 2, topk },
 	{ "Transpose", 1, 1, 1, 1, transpose },
 	{ "Trilu", 1, 2, 1, 1, trilu },
 	{ "Unique", 1, 1, 1, 4, unique },

@@ -344,6 +344,11 @@ def opsets18to21():
         [v[:3], v[3:6], v[6:], x.max(axis=(1, 3)), (x * np.tanh(sp)).astype(np.float32), gn18.astype(np.float32), ccp],
         inits=[("ax", np.array([1, 3], np.int64)), ("sc", sc), ("bi", bi), ("shape", np.array([2, 7], np.int64))],
         opset=18, check=False)
+    # TopK's k an attribute before opset 10: the two largest, and their indices
+    t = np.array([[3, 1, 4, 1, 5], [9, 2, 6, 5, 3]], np.float32)
+    run("topk_opset9", [helper.make_node("TopK", ["t"], ["tv", "ti"], name="topk", k=2)],
+        [("t", F, [2, 5])], [("tv", F, None), ("ti", TensorProto.INT64, None)], {"t": t},
+        [np.array([[5, 4], [9, 6]], np.float32), np.array([[4, 2], [0, 2]], np.int64)], opset=9, check=False)
     # opset 19: Pad's wrap mode, AveragePool's dilations
     p = np.arange(6, dtype=np.float32).reshape(2, 3)
     a = np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5)
