@@ -3637,6 +3637,113 @@ done:
 	return r;
 }
 
+/* detof: the determinant of x (..., n, n) by cofactors along the first
+** row, each element a take of constant indices of the last two dims */
+static NodeId
+detof(Imp *im, NodeId x, int n)
+{
+	int r = rank(im, x);
+	NodeId sum = 0;
+	if (!x)
+		return 0;
+	if (n == 1) {
+		int64_t z = 0;
+		return takeconst(im, takeconst(im, x, &z, 1, r - 2), &z, 1, r - 1);
+	}
+	for (int j = 0; j < n; j++) {
+		int64_t row0 = 0, rows[8], cols[8], k = 0, d[MAXD];
+		NodeId e, minor, t;
+		for (int i = 1; i < n; i++)
+			rows[i - 1] = i;
+		for (int i = 0; i < n; i++)
+			if (i != j)
+				cols[k++] = i;
+		/* x[..., 0, j] kept as (..., 1, 1); the minor (..., n - 1, n - 1) */
+		e = takeconst(im, takeconst(im, x, &row0, 1, r - 2), (int64_t[]){ j }, 1, r - 1);
+		minor = takeconst(im, takeconst(im, x, rows, n - 1, r - 2), cols, n - 1, r - 1);
+		t = mk2(im, OP_MULTIPLY, e, detof(im, minor, n - 1));
+		if (!t)
+			return 0;
+		(void)d;
+		sum = !sum ? t : mk2(im, j % 2 ? OP_SUBTRACT : OP_ADD, sum, t);
+	}
+	return sum;
+}
+
+/* Det(X (..., n, n)): the determinant by cofactor expansion (n up to 6) */
+static int
+det(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	int r = rank(im, in[0]);
+	int64_t n, d[MAXD];
+	NodeId y;
+	if (r < 2 || (n = onnx_dims(im, in[0])[r - 1]) != onnx_dims(im, in[0])[r - 2] || n < 1 || n > 6)
+		return onnx_err(im, "the input must end in a square matrix of 1 to 6 rows (graft expands cofactors)");
+	memcpy(d, onnx_dims(im, in[0]), (size_t)(r - 2) * sizeof *d);
+	if (!(y = detof(im, in[0], (int)n)))
+		return -1;
+	return (out[0] = mkreshape(im, y, d, r - 2)) ? 0 : -1;
+}
+
+/* MelWeightMatrix(num_mel_bins, dft_length, sample_rate, lower_edge_hertz,
+** upper_edge_hertz; output_datatype 1): a constant, the triangular
+** filters computed in double as ONNX's test computes them */
+static int
+melweight(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	double v[5], lo, hi, step;
+	int64_t nm, dl, sr, ns, *fb, odt, d[2];
+	double *w;
+	DType dt;
+	void *buf;
+	static const char *const what[] = { "num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
+		                            "upper_edge_hertz" };
+	for (int k = 0; k < 5; k++)
+		if (cscalar(im, in, k, what[k], &v[k]))
+			return -1;
+	if (ai(im, "output_datatype", 1, &odt))
+		return -1;
+	if ((dt = onnx_dtype(odt)) == DT_VOID)
+		return onnx_err(im, "output_datatype %s (%lld) is not supported", onnx_dtype_name(odt), (long long)odt);
+	nm = (int64_t)v[0];
+	dl = (int64_t)v[1];
+	sr = (int64_t)v[2];
+	if (nm < 1 || dl < 1 || sr < 1 || nm > 4096 || dl > 1 << 20)
+		return onnx_err(im, "num_mel_bins, dft_length and sample_rate must be positive (and not huge)");
+	ns = dl / 2 + 1;
+	lo = 2595 * log10(1 + v[3] / 700);
+	hi = 2595 * log10(1 + v[4] / 700);
+	step = (hi - lo) / (double)(nm + 2);
+	fb = ir_xmalloc((size_t)(nm + 2) * sizeof *fb);
+	for (int64_t i = 0; i < nm + 2; i++) {
+		double f = 700 * (pow(10, ((double)i * step + lo) / 2595) - 1);
+		fb[i] = (int64_t)floor((double)(dl + 1) * f / (double)sr);
+	}
+	w = ir_xcalloc((size_t)(ns * nm) + 1, sizeof *w);
+	for (int64_t i = 0; i < nm; i++) {
+		int64_t l = fb[i], c = fb[i + 1], h = fb[i + 2];
+		if (c - l == 0 && c >= 0 && c < ns)
+			w[c * nm + i] = 1;
+		for (int64_t j = l; c - l != 0 && j <= c; j++)
+			if (j >= 0 && j < ns)
+				w[j * nm + i] = (double)(j - l) / (double)(c - l);
+		for (int64_t j = c; h - c > 0 && j < h; j++)
+			if (j >= 0 && j < ns)
+				w[j * nm + i] = (double)(h - j) / (double)(h - c);
+	}
+	buf = ir_xmalloc((size_t)(ns * nm) * ir_dtype_bytes[dt] + 8);
+	for (int64_t i = 0; i < ns * nm; i++)
+		memcpy((char *)buf + (size_t)i * ir_dtype_bytes[dt], ir_node_const(im->m, kscalar(im, dt, w[i]))->data,
+		       ir_dtype_bytes[dt]);
+	d[0] = ns;
+	d[1] = nm;
+	out[0] = kconst(im, dt, 2, d, buf);
+	free(fb);
+	free(w);
+	free(buf);
+	return 0;
+}
+
 /* ---------------------------------------------------------------- resizing */
 
 /* cvals: the values of constant input k (the what; folded if computed from
@@ -5392,6 +5499,7 @@ const OpEntry onnx_ops[] = {
 	{ "DFT", 1, 3, 1, 1, dft },
 	{ "DepthToSpace", 1, 1, 1, 1, depthtospace },
 	{ "DequantizeLinear", 2, 3, 1, 1, dequantize },
+	{ "Det", 1, 1, 1, 1, det },
 	{ "Div", 2, 2, 1, 1, dvd },
 	{ "Dropout", 1, 3, 1, 2, dropout },
 	{ "DynamicQuantizeLinear", 1, 1, 1, 3, dynquant },
@@ -5443,6 +5551,7 @@ const OpEntry onnx_ops[] = {
 	{ "MaxUnpool", 2, 3, 1, 1, maxunpool },
 	{ "Mean", 1, ONNX_MAXIN, 1, 1, meanop },
 	{ "MeanVarianceNormalization", 1, 1, 1, 1, mvn },
+	{ "MelWeightMatrix", 5, 5, 1, 1, melweight },
 	{ "Min", 1, ONNX_MAXIN, 1, 1, minop },
 	{ "Mish", 1, 1, 1, 1, mish },
 	{ "Mod", 2, 2, 1, 1, modop },

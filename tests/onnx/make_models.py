@@ -243,7 +243,7 @@ def quantized():
 def unsupported():
     model("unsupported", [
         helper.make_node("TfIdfVectorizer", ["x"], ["a"], name="tf1"),
-        helper.make_node("Det", ["a"], ["b"], name="d0"),
+        helper.make_node("StringNormalizer", ["a"], ["b"], name="s0"),
         helper.make_node("TfIdfVectorizer", ["b"], ["c"], name="tf2"),
         helper.make_node("Relu", ["c"], ["y"], name="r"),
     ], [("x", F, [1, 1, 2, 2]), ("g", F, [1, 2, 2, 2])], [("y", F, None)], check=False)
