@@ -3486,7 +3486,7 @@ static int
 loop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	GraftOnnx__GraphProto *b = attrgraph(im, "body");
-	int nc = nin - 2, ns = nout - nc, r = -1, go = 1;
+	int nc = nin > 2 ? nin - 2 : 0, ns = nout - nc, r = -1, go = 1;
 	int64_t max = LOOP_MAX + 1, it;
 	NodeId *ins, *outs, **scans;
 	double v;
@@ -3508,7 +3508,7 @@ loop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	scans = ir_xcalloc((size_t)ns + 1, sizeof *scans);
 	for (int k = 0; k < ns; k++)
 		scans[k] = ir_xcalloc(LOOP_MAX + 1, sizeof **scans);
-	ins[1] = in[1] ? in[1] : kconst(im, DT_BOOL, 0, NULL, "\1");
+	ins[1] = nin > 1 && in[1] ? in[1] : kconst(im, DT_BOOL, 0, NULL, "\1");
 	for (int k = 0; k < nc; k++)
 		ins[2 + k] = in[2 + k];
 	for (it = 0; it < max && go; it++) {
@@ -5542,7 +5542,7 @@ const OpEntry onnx_ops[] = {
 	{ "LessOrEqual", 2, 2, 1, 1, lesseq },
 	{ "Log", 1, 1, 1, 1, logop },
 	{ "LogSoftmax", 1, 1, 1, 1, logsoftmax },
-	{ "Loop", 2, ONNX_MAXIN, 1, ONNX_MAXIN, loop },
+	{ "Loop", 1, ONNX_MAXIN, 1, ONNX_MAXIN, loop },
 	{ "LpNormalization", 1, 1, 1, 1, lpnorm },
 	{ "MatMul", 2, 2, 1, 1, matmulf },
 	{ "MatMulInteger", 2, 4, 1, 1, matmulinteger },

@@ -442,5 +442,42 @@ def qoperator():
         save("qoperator.out%d" % i, o)
 
 
-for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21, qoperator]:
+def control():
+    """If, Loop and Scan: subgraphs seeing the outer scope's values."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    c = helper.make_tensor_value_info
+    # If on a data condition (both branches, selected by where) and on a constant one
+    then_g = helper.make_graph([helper.make_node("Add", ["x", "one"], ["t"])], "then", [], [c("t", F, [2, 3])])
+    else_g = helper.make_graph([helper.make_node("Neg", ["x"], ["e"])], "else", [], [c("e", F, [2, 3])])
+    # Loop: 3 iterations, carrying a sum of x times the iteration number; the scan output each sum
+    body = helper.make_graph([
+        helper.make_node("Cast", ["i"], ["fi"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["x", "fi"], ["xi"]),
+        helper.make_node("Add", ["acc", "xi"], ["acc2"]),
+        helper.make_node("Identity", ["cond"], ["cond2"]),
+        helper.make_node("Identity", ["acc2"], ["scan"]),
+    ], "body", [c("i", TensorProto.INT64, []), c("cond", TensorProto.BOOL, []), c("acc", F, [2, 3])],
+        [c("cond2", TensorProto.BOOL, []), c("acc2", F, [2, 3]), c("scan", F, [2, 3])])
+    # Scan over x's rows: a running sum, and each row doubled
+    sbody = helper.make_graph([
+        helper.make_node("Add", ["s", "row"], ["s2"]),
+        helper.make_node("Add", ["row", "row"], ["dbl"]),
+    ], "sbody", [c("s", F, [3]), c("row", F, [3])], [c("s2", F, [3]), c("dbl", F, [3])])
+    run("control", [
+        helper.make_node("ReduceSum", ["x"], ["tot"], keepdims=0),
+        helper.make_node("Greater", ["tot", "ten"], ["big"]),
+        helper.make_node("If", ["big"], ["y1"], then_branch=then_g, else_branch=else_g),
+        helper.make_node("If", ["no"], ["y2"], then_branch=then_g, else_branch=else_g),
+        helper.make_node("Loop", ["three", "", "z23"], ["last", "all"], body=body),
+        helper.make_node("Scan", ["zeros", "x"], ["sum", "dbls"], body=sbody, num_scan_inputs=1),
+    ], [("x", F, [2, 3])], [("y1", F, None), ("y2", F, None), ("last", F, None), ("all", F, None),
+                            ("sum", F, None), ("dbls", F, None)],
+        {"x": x},
+        [x + 1, -x, 3 * x, np.stack([0 * x, x, 3 * x]), x.sum(axis=0), 2 * x],
+        inits=[("one", np.array(1, np.float32)), ("ten", np.array(10, np.float32)), ("no", np.array(False)),
+               ("three", np.array(3, np.int64)), ("zeros", np.zeros(3, np.float32)),
+               ("z23", np.zeros((2, 3), np.float32))], opset=16, check=False)
+
+
+for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21, qoperator, control]:
     f()
