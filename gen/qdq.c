@@ -7,32 +7,32 @@
    symbols; the attribute literals, in Relay syntax.  The code below names
    each one. */
 #define RULES(X) \
-	X(R_qdq_identity, "qdq_identity", "rulesets/qdq.rules", 34, RI_RULE, 1) \
-	X(R_qdq_requantize, "qdq_requantize", "rulesets/qdq.rules", 43, RI_RULE, 0) \
-	X(R_qdq_relu_int8, "qdq_relu_int8", "rulesets/qdq.rules", 58, RI_RULE, 0) \
-	X(R_qdq_relu_uint8, "qdq_relu_uint8", "rulesets/qdq.rules", 63, RI_RULE, 0) \
-	X(R_qdq_clip, "qdq_clip", "rulesets/qdq.rules", 74, RI_RULE, 0) \
-	X(R_qdq_conv2d_bias, "qdq_conv2d_bias", "rulesets/qdq.rules", 107, RI_RULE, 0) \
-	X(R_qdq_conv2d, "qdq_conv2d", "rulesets/qdq.rules", 132, RI_RULE, 0) \
-	X(R_qdq_dense_bias, "qdq_dense_bias", "rulesets/qdq.rules", 157, RI_RULE, 0) \
-	X(R_qdq_dense, "qdq_dense", "rulesets/qdq.rules", 176, RI_RULE, 0) \
-	X(R_qdq_add_qnnpack, "qdq_add_qnnpack", "rulesets/qdq.rules", 217, RI_RULE, 1) \
-	X(R_qdq_add, "qdq_add", "rulesets/qdq.rules", 241, RI_RULE, 0) \
-	X(R_qdq_mul, "qdq_mul", "rulesets/qdq.rules", 249, RI_RULE, 0) \
-	X(R_qdq_max_pool2d, "qdq_max_pool2d", "rulesets/qdq.rules", 263, RI_RULE, 0) \
-	X(R_qdq_reshape, "qdq_reshape", "rulesets/qdq.rules", 269, RI_RULE, 0) \
-	X(R_qdq_transpose, "qdq_transpose", "rulesets/qdq.rules", 275, RI_RULE, 0) \
-	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 286, RI_RULE, 0) \
-	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 302, RI_RULE, 1) \
-	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 313, RI_RULE, 0) \
-	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 323, RI_RULE, 0) \
-	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 331, RI_RULE, 0) \
-	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 345, RI_RULE, 0) \
-	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 350, RI_RULE, 0) \
-	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 359, RI_RULE, 0) \
-	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 366, RI_RULE, 0) \
-	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 371, RI_RULE, 0) \
-	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 391, RI_RULE, 0) \
+	X(R_qdq_identity, "qdq_identity", "rulesets/qdq.rules", 35, RI_RULE, 1) \
+	X(R_qdq_requantize, "qdq_requantize", "rulesets/qdq.rules", 44, RI_RULE, 0) \
+	X(R_qdq_relu_int8, "qdq_relu_int8", "rulesets/qdq.rules", 59, RI_RULE, 0) \
+	X(R_qdq_relu_uint8, "qdq_relu_uint8", "rulesets/qdq.rules", 64, RI_RULE, 0) \
+	X(R_qdq_clip, "qdq_clip", "rulesets/qdq.rules", 75, RI_RULE, 0) \
+	X(R_qdq_conv2d_bias, "qdq_conv2d_bias", "rulesets/qdq.rules", 112, RI_RULE, 0) \
+	X(R_qdq_conv2d, "qdq_conv2d", "rulesets/qdq.rules", 138, RI_RULE, 0) \
+	X(R_qdq_dense_bias, "qdq_dense_bias", "rulesets/qdq.rules", 163, RI_RULE, 0) \
+	X(R_qdq_dense, "qdq_dense", "rulesets/qdq.rules", 183, RI_RULE, 0) \
+	X(R_qdq_add_qnnpack, "qdq_add_qnnpack", "rulesets/qdq.rules", 224, RI_RULE, 1) \
+	X(R_qdq_add, "qdq_add", "rulesets/qdq.rules", 248, RI_RULE, 0) \
+	X(R_qdq_mul, "qdq_mul", "rulesets/qdq.rules", 256, RI_RULE, 0) \
+	X(R_qdq_max_pool2d, "qdq_max_pool2d", "rulesets/qdq.rules", 270, RI_RULE, 0) \
+	X(R_qdq_reshape, "qdq_reshape", "rulesets/qdq.rules", 276, RI_RULE, 0) \
+	X(R_qdq_transpose, "qdq_transpose", "rulesets/qdq.rules", 282, RI_RULE, 0) \
+	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 293, RI_RULE, 0) \
+	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 314, RI_RULE, 1) \
+	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 326, RI_RULE, 0) \
+	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 336, RI_RULE, 0) \
+	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 344, RI_RULE, 0) \
+	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 358, RI_RULE, 0) \
+	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 363, RI_RULE, 0) \
+	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 372, RI_RULE, 0) \
+	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 379, RI_RULE, 0) \
+	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 384, RI_RULE, 0) \
+	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 404, RI_RULE, 0) \
 	/* end */
 #define STRS(X) \
 	X(S_NCHW, "NCHW") \
@@ -174,7 +174,7 @@ rule_qdq_clip(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_c, NodeId p_lo, NodeI
 /* rule qdq_conv2d_bias
  * match:  q:qnn.quantize(ba:nn.bias_add(c:nn.conv2d(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const), strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, data_layout="NCHW", kernel_layout="OIHW", out_layout=""), b:const<float32>), ys:const, yz:const)
  * cond:   (dtype(x) == "int8" || dtype(x) == "uint8") && (dtype(w) == "int8" || dtype(w) == "uint8") && (q.out_dtype == "int8" || q.out_dtype == "uint8") && is_scalar(xs) && is_scalar(xz) && is_scalar(ys) && is_scalar(yz) && ((is_scalar(ws) && is_scalar(wz)) || (dw.axis == 0 && rank(ws) == 1 && shape(ws)[0] == shape(w)[0] && (is_scalar(wz) || (rank(wz) == 1 && shape(wz)[0] == shape(w)[0])))) && uses(c) == 1 && uses(ba) == 1 && ba.axis == 1 && rank(b) == 1
- * result: qnn.requantize(nn.bias_add(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
+ * result: qnn.requantize(nn.bias_add(qnn.conv2d(x, w, xz, wz, xs, ws, strides=st, padding=pd, dilation=dl, groups=g, channels=ch, kernel_size=ks, out_dtype="int32"), fold_const(qnn.quantize(multiply(b, divide(float32(1), multiply(xs, ws))), float32(1), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
 static NodeId
 rule_qdq_conv2d_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_ba, NodeId p_c, NodeId p_st, NodeId p_pd, NodeId p_dl, NodeId p_g, NodeId p_ch, NodeId p_ks, NodeId p_x, NodeId p_xs, NodeId p_xz, NodeId p_dw, NodeId p_w, NodeId p_ws, NodeId p_wz, NodeId p_b, NodeId p_ys, NodeId p_yz)
 {
@@ -191,28 +191,32 @@ rule_qdq_conv2d_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_ba, NodeId p_c
 	rw_set_from(rw, a1, 5 /* kernel_size */, p_ks, 5);
 	rw_set_dtype(rw, a1, 9 /* out_dtype */, DT_INT32);
 	NodeId t2 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
-	NodeId t3 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
-	NodeId t4 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a5 = rw_attrs(rw, OP_QNN_QUANTIZE);
-	rw_set_dtype(rw, a5, 0 /* out_dtype */, DT_INT32);
-	rw_set_i(rw, a5, 1 /* axis */, 0LL);
-	NodeId t6 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_b, t3, t4 }, 3, a5);
-	NodeId t7 = rw_fold_new(rw, t6);
-	AttrId a8 = rw_attrs(rw, OP_NN_BIAS_ADD);
-	NodeId t9 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t2, t7 }, 2, a8);
-	NodeId t10 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t3 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
+	NodeId t4 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ t3, t4 }, 2, 0);
+	NodeId t6 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_b, t5 }, 2, 0);
+	NodeId t7 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
+	NodeId t8 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a9 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	rw_set_dtype(rw, a9, 0 /* out_dtype */, DT_INT32);
+	rw_set_sym(rw, a9, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	NodeId t10 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t6, t7, t8 }, 3, a9);
 	NodeId t11 = rw_fold_new(rw, t10);
-	NodeId t12 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a13 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-	rw_set_i(rw, a13, 0 /* axis */, 1LL);
-	rw_set_sym(rw, a13, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
-	rw_set_sym(rw, a13, 2 /* compute_dtype */, rw->syms[S_float32]);
-	rw_set_from(rw, a13, 3 /* out_dtype */, p_q, 0);
-	NodeId t14 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t9, t11, t12, p_ys, p_yz }, 5, a13);
-	if (!t14 || rw->gfail)
+	AttrId a12 = rw_attrs(rw, OP_NN_BIAS_ADD);
+	NodeId t13 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t2, t11 }, 2, a12);
+	NodeId t14 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t15 = rw_fold_new(rw, t14);
+	NodeId t16 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a17 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_i(rw, a17, 0 /* axis */, 1LL);
+	rw_set_sym(rw, a17, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	rw_set_sym(rw, a17, 2 /* compute_dtype */, rw->syms[S_float32]);
+	rw_set_from(rw, a17, 3 /* out_dtype */, p_q, 0);
+	NodeId t18 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t13, t15, t16, p_ys, p_yz }, 5, a17);
+	if (!t18 || rw->gfail)
 		return 0;
 	*rule = R_qdq_conv2d_bias;
-	return t14;
+	return t18;
 }
 
 /* rule qdq_conv2d
@@ -253,7 +257,7 @@ rule_qdq_conv2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_c, NodeId p_st, Nod
 /* rule qdq_dense_bias
  * match:  q:qnn.quantize(a:add(d:nn.dense(qnn.dequantize(x, xs:const, xz:const), dw:qnn.dequantize(w:const, ws:const, wz:const)), b:const<float32>), ys:const, yz:const)
  * cond:   (dtype(x) == "int8" || dtype(x) == "uint8") && (dtype(w) == "int8" || dtype(w) == "uint8") && (q.out_dtype == "int8" || q.out_dtype == "uint8") && is_scalar(xs) && is_scalar(xz) && is_scalar(ys) && is_scalar(yz) && ((is_scalar(ws) && is_scalar(wz)) || (dw.axis == 0 && rank(ws) == 1 && shape(ws)[0] == shape(w)[0] && (is_scalar(wz) || (rank(wz) == 1 && shape(wz)[0] == shape(w)[0])))) && uses(d) == 1 && uses(a) == 1 && rank(d) == 2 && rank(b) == 1 && shape(b)[0] == shape(d)[1]
- * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(b, multiply(xs, ws), 0, out_dtype="int32", axis=0))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
+ * result: qnn.requantize(nn.bias_add(qnn.dense(x, w, xz, wz, xs, ws, units=d.units, out_dtype="int32"), fold_const(qnn.quantize(multiply(b, divide(float32(1), multiply(xs, ws))), float32(1), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), fold_const(multiply(xs, ws)), 0, ys, yz, axis=1, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
 static NodeId
 rule_qdq_dense_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_a, NodeId p_d, NodeId p_x, NodeId p_xs, NodeId p_xz, NodeId p_dw, NodeId p_w, NodeId p_ws, NodeId p_wz, NodeId p_b, NodeId p_ys, NodeId p_yz)
 {
@@ -265,28 +269,32 @@ rule_qdq_dense_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_a, NodeId p_d, 
 	rw_set_from(rw, a1, 0 /* units */, p_d, 0);
 	rw_set_dtype(rw, a1, 1 /* out_dtype */, DT_INT32);
 	NodeId t2 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
-	NodeId t3 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
-	NodeId t4 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a5 = rw_attrs(rw, OP_QNN_QUANTIZE);
-	rw_set_dtype(rw, a5, 0 /* out_dtype */, DT_INT32);
-	rw_set_i(rw, a5, 1 /* axis */, 0LL);
-	NodeId t6 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_b, t3, t4 }, 3, a5);
-	NodeId t7 = rw_fold_new(rw, t6);
-	AttrId a8 = rw_attrs(rw, OP_NN_BIAS_ADD);
-	NodeId t9 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t2, t7 }, 2, a8);
-	NodeId t10 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t3 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
+	NodeId t4 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ t3, t4 }, 2, 0);
+	NodeId t6 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_b, t5 }, 2, 0);
+	NodeId t7 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
+	NodeId t8 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a9 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	rw_set_dtype(rw, a9, 0 /* out_dtype */, DT_INT32);
+	rw_set_sym(rw, a9, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	NodeId t10 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t6, t7, t8 }, 3, a9);
 	NodeId t11 = rw_fold_new(rw, t10);
-	NodeId t12 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a13 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-	rw_set_i(rw, a13, 0 /* axis */, 1LL);
-	rw_set_sym(rw, a13, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
-	rw_set_sym(rw, a13, 2 /* compute_dtype */, rw->syms[S_float32]);
-	rw_set_from(rw, a13, 3 /* out_dtype */, p_q, 0);
-	NodeId t14 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t9, t11, t12, p_ys, p_yz }, 5, a13);
-	if (!t14 || rw->gfail)
+	AttrId a12 = rw_attrs(rw, OP_NN_BIAS_ADD);
+	NodeId t13 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t2, t11 }, 2, a12);
+	NodeId t14 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t15 = rw_fold_new(rw, t14);
+	NodeId t16 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a17 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_i(rw, a17, 0 /* axis */, 1LL);
+	rw_set_sym(rw, a17, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	rw_set_sym(rw, a17, 2 /* compute_dtype */, rw->syms[S_float32]);
+	rw_set_from(rw, a17, 3 /* out_dtype */, p_q, 0);
+	NodeId t18 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t13, t15, t16, p_ys, p_yz }, 5, a17);
+	if (!t18 || rw->gfail)
 		return 0;
 	*rule = R_qdq_dense_bias;
-	return t14;
+	return t18;
 }
 
 /* rule qdq_dense
@@ -496,7 +504,7 @@ rule_qdq_avg_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeId p_x, 
 /* rule qdq_global_avg_pool2d
  * match:  q:qnn.quantize(p:nn.global_avg_pool2d(qnn.dequantize(x, s:const, z:const)), s2:const, z2:const)
  * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x) && uses(p) == 1 && p.layout == "NCHW" && rank(x) == 4 && shape(x)[2] * shape(x)[3] <= 2048
- * result: qnn.requantize(nn.global_avg_pool2d(multiply(cast(x, dtype="int32"), int32(shape(x)[2] * shape(x)[3])), attrs(p)), s, int32(value(z) * shape(x)[2] * shape(x)[3]), fold_const(multiply(s, float32(shape(x)[2] * shape(x)[3]))), z, out_dtype=q.out_dtype) */
+ * result: qnn.requantize(nn.global_avg_pool2d(multiply(cast(x, dtype="int32"), int32(shape(x)[2] * shape(x)[3])), attrs(p)), float32(1), int32(value(z) * shape(x)[2] * shape(x)[3]), float32(shape(x)[2] * shape(x)[3]), z, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype=q.out_dtype) */
 static NodeId
 rule_qdq_global_avg_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
 {
@@ -511,17 +519,18 @@ rule_qdq_global_avg_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeI
 	NodeId t4 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t2, t3 }, 2, 0);
 	AttrId a5 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, p_p);
 	NodeId t6 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t4 }, 1, a5);
-	NodeId t7 = rw_scalar_i(rw, DT_INT32, (int64_t)(((rw_value(rw, p_z) * rw_dim(rw, p_x, 2LL)) * rw_dim(rw, p_x, 3LL))));
-	NodeId t8 = rw_scalar_f(rw, DT_FLOAT32, (double)((rw_dim(rw, p_x, 2LL) * rw_dim(rw, p_x, 3LL))));
-	NodeId t9 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_s, t8 }, 2, 0);
-	NodeId t10 = rw_fold_new(rw, t9);
-	AttrId a11 = rw_attrs(rw, OP_QNN_REQUANTIZE);
-	rw_set_from(rw, a11, 3 /* out_dtype */, p_q, 0);
-	NodeId t12 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t6, p_s, t7, t10, p_z }, 5, a11);
-	if (!t12 || rw->gfail)
+	NodeId t7 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
+	NodeId t8 = rw_scalar_i(rw, DT_INT32, (int64_t)(((rw_value(rw, p_z) * rw_dim(rw, p_x, 2LL)) * rw_dim(rw, p_x, 3LL))));
+	NodeId t9 = rw_scalar_f(rw, DT_FLOAT32, (double)((rw_dim(rw, p_x, 2LL) * rw_dim(rw, p_x, 3LL))));
+	AttrId a10 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_sym(rw, a10, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	rw_set_sym(rw, a10, 2 /* compute_dtype */, rw->syms[S_float32]);
+	rw_set_from(rw, a10, 3 /* out_dtype */, p_q, 0);
+	NodeId t11 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t6, t7, t8, t9, p_z }, 5, a10);
+	if (!t11 || rw->gfail)
 		return 0;
 	*rule = R_qdq_global_avg_pool2d;
-	return t12;
+	return t11;
 }
 
 /* rule qdq_global_avg_pool2d_trunc

@@ -1087,8 +1087,16 @@ importinto(Module *m, const char *path, const char *dir, const GraftOnnx__ModelP
 	}
 	if (o && o->nbind)
 		im.bindvar = ir_xcalloc((size_t)o->nbind, sizeof *im.bindvar);
-	if (import(&im, mp) == 0 && im.nnodes)
-		printstats(&im, o->stats);
+	im.pytorch = mp->producer_name && strcmp(mp->producer_name, "pytorch") == 0;
+	if (import(&im, mp) == 0) {
+		if (im.nnodes)
+			printstats(&im, o->stats);
+		if (im.intbias && !need)
+			ir_warning(d, im.loc, "%u int32 biases as PyTorch's exporter folds them (do_constant_folding): "
+			           "truncated from b / scale where PyTorch's kernels round, so results may differ from "
+			           "PyTorch's by a step from the first layer on; export with do_constant_folding=False "
+			           "(docs/onnx.md)", im.intbias);
+	}
 	free(im.valof);
 	free(im.bindvar);
 	free(im.nnodes);

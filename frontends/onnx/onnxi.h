@@ -43,6 +43,9 @@ typedef struct Imp {
 	/* --stats: per op of the table, its nodes and the Relay calls and
 	   constants they became (ncalls[op * ir_op_count() + relay op]) */
 	uint32_t *nnodes, *ncalls, *nconsts;
+	int pytorch;            /* the model's producer_name is "pytorch" */
+	uint32_t intbias;       /* DequantizeLinear of int32 constants in such a
+	                           model: biases its exporter folded, truncated */
 } Imp;
 
 /*

@@ -5204,6 +5204,10 @@ dequantize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	AttrId at;
 	if (qaxis(im, in[0], in[1], &axis) || !(args[2] = zp32(im, nin > 2 ? in[2] : 0, 2, 1)))
 		return -1;
+	/* PyTorch's exporter quantizes a bias as Cast(Div(b, scale), int32),
+	   which truncates; with constant folding only that integer is left */
+	if (im->pytorch && im->depth == 0 && isconst(im, in[0]) && dtype(im, in[0]) == DT_INT32)
+		im->intbias++;
 	args[0] = in[0];
 	args[1] = in[1];
 	at = ir_attr_defaults(im->m, OP_QNN_DEQUANTIZE);
