@@ -255,6 +255,15 @@ kconst(Imp *im, DType dt, int r, const int64_t *dims, const void *data)
 	return n;
 }
 
+/* d2i: v as an int64, saturated at +-2^62 (NaN: 0): a size or count
+** read from a file, never undefined behaviour, whatever the file holds */
+static int64_t
+d2i(double v)
+{
+	const double lim = 4611686018427387904.0;       /* 2^62 */
+	return v != v ? 0 : v >= lim ? (int64_t)lim : v <= -lim ? -(int64_t)lim : (int64_t)v;
+}
+
 /* kscalar: a scalar constant v of dtype dt (a float or integer dtype) */
 static NodeId
 kscalar(Imp *im, DType dt, double v)
@@ -265,8 +274,8 @@ kscalar(Imp *im, DType dt, double v)
 	case DT_FLOAT64: memcpy(b, &v, 8); break;
 	case DT_FLOAT16: { uint16_t h = ir_f16_from_f32((float)v); memcpy(b, &h, 2); break; }
 	case DT_INT32: { int32_t i = (int32_t)v; memcpy(b, &i, 4); break; }
-	case DT_INT64: { int64_t i = (int64_t)v; memcpy(b, &i, 8); break; }
-	default: { int64_t i = (int64_t)v; memcpy(b, &i, ir_dtype_bytes[dt]); break; }
+	case DT_INT64: { int64_t i = d2i(v); memcpy(b, &i, 8); break; }
+	default: { int64_t i = d2i(v); memcpy(b, &i, ir_dtype_bytes[dt]); break; }
 	}
 	return kconst(im, dt, 0, NULL, b);
 }
@@ -1150,7 +1159,7 @@ onehot(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return -1;
 	if (ir_type_numel(im->m, im->m->nodes[in[2]].type) != 2)
 		return onnx_err(im, "input 2 ('%s', the values) must have 2 elements", im->nd->input[2]);
-	depth = (int64_t)dd;
+	depth = d2i(dd);
 	if (depth < 1)
 		return onnx_err(im, "depth %lld is not positive", (long long)depth);
 	/* where(i < 0, i + depth, i) */
@@ -1420,14 +1429,14 @@ range(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			return -1;
 	if (v[2] == 0)
 		return onnx_err(im, "delta is 0");
-	n = (int64_t)fmax(ceil((v[1] - v[0]) / v[2]), 0);
+	n = d2i(fmax(ceil((v[1] - v[0]) / v[2]), 0));
 	if (!ir_tensor_fits(n, dt))
 		return onnx_err(im, "a range of %lld values is more than graft's limit for one tensor", (long long)n);
 	buf = ir_xmalloc((size_t)n * sz + 1);
 	for (int64_t i = 0; i < n; i++) {
 		NodeId e;
 		if (dt == DT_INT64) {   /* exact beyond 2^53 */
-			int64_t s = (int64_t)v[0] + i * (int64_t)v[2];
+			int64_t s = d2i(v[0]) + i * d2i(v[2]);
 			memcpy(buf + i * 8, &s, 8);
 			continue;
 		}
@@ -2268,7 +2277,7 @@ window_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return -1;
 	if ((dt = onnx_dtype(odt)) == DT_VOID)
 		return onnx_err(im, "output_datatype %s (%lld) is not supported", onnx_dtype_name(odt), (long long)odt);
-	n = (int64_t)sz;
+	n = d2i(sz);
 	if (n < 0 || !ir_tensor_fits(n, DT_FLOAT64))
 		return onnx_err(im, "size %lld is not possible", (long long)n);
 	v = ir_xmalloc((size_t)n * sizeof *v + 8);
@@ -2766,7 +2775,7 @@ nms(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	if (nin > 2 && in[2]) {
 		if (cscalar(im, in, 2, "max_output_boxes_per_class", &v))
 			return -1;
-		maxo = (int64_t)v;
+		maxo = d2i(v);
 	}
 	if (nin > 3 && in[3] && cscalar(im, in, 3, "iou_threshold", &thr))
 		return -1;
@@ -3147,7 +3156,7 @@ dft(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		double av = -2;
 		if (nin > 2 && in[2] && cscalar(im, in, 2, "axis", &av))
 			return -1;
-		axis = (int64_t)av;
+		axis = d2i(av);
 		if (axis < 0)
 			axis += r;
 	}
@@ -3158,7 +3167,7 @@ dft(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		double v;
 		if (cscalar(im, in, 1, "dft_length", &v))
 			return -1;
-		n = (int64_t)v;
+		n = d2i(v);
 	}
 	if (onesided && inverse)
 		return onnx_err(im, "onesided and inverse together are not supported");
@@ -3175,11 +3184,11 @@ stft(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	NodeId x = in[0], f;
 	if (ai(im, "onesided", 1, &onesided) || cscalar(im, in, 1, "frame_step", &v))
 		return -1;
-	step = (int64_t)v;
+	step = d2i(v);
 	if (nin > 3 && in[3]) {
 		if (cscalar(im, in, 3, "frame_length", &v))
 			return -1;
-		fl = (int64_t)v;
+		fl = d2i(v);
 	} else if (nin > 2 && in[2]) {
 		fl = onnx_dims(im, in[2])[0];
 	}
@@ -3501,7 +3510,7 @@ loop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			graft_onnx__graph_proto__free_unpacked(b, NULL);
 			return -1;
 		}
-		max = (int64_t)v;
+		max = d2i(v);
 	}
 	ins = ir_xcalloc((size_t)nin + 1, sizeof *ins);
 	outs = ir_xcalloc((size_t)nout + 2, sizeof *outs);
@@ -3705,9 +3714,9 @@ melweight(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return -1;
 	if ((dt = onnx_dtype(odt)) == DT_VOID)
 		return onnx_err(im, "output_datatype %s (%lld) is not supported", onnx_dtype_name(odt), (long long)odt);
-	nm = (int64_t)v[0];
-	dl = (int64_t)v[1];
-	sr = (int64_t)v[2];
+	nm = d2i(v[0]);
+	dl = d2i(v[1]);
+	sr = d2i(v[2]);
 	if (nm < 1 || dl < 1 || sr < 1 || nm > 4096 || dl > 1 << 20)
 		return onnx_err(im, "num_mel_bins, dft_length and sample_rate must be positive (and not huge)");
 	ns = dl / 2 + 1;
@@ -4020,7 +4029,7 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		for (int i = 0; i < naxes; i++)
 			sz[i] = nearbyint(k * (double)onnx_dims(im, x)[axes[i]]);
 		for (int i = 0; i < naxes; i++) {
-			outd[axes[i]] = (int64_t)sz[i];
+			outd[axes[i]] = d2i(sz[i]);
 			scale[axes[i]] = k;
 		}
 	}
@@ -4030,11 +4039,11 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			if (!(sc[i] > 0))
 				return onnx_err(im, "scale %g of axis %lld is not positive", sc[i], (long long)a);
 			scale[a] = (double)(float)sc[i];
-			outd[a] = (int64_t)floor(scale[a] * (double)n);
+			outd[a] = d2i(floor(scale[a] * (double)n));
 		} else {
 			if (sz[i] < 0 || n == 0)
 				return onnx_err(im, "size %g of axis %lld is not possible", sz[i], (long long)a);
-			outd[a] = (int64_t)sz[i];
+			outd[a] = d2i(sz[i]);
 			scale[a] = sz[i] / (double)n;
 		}
 	}
@@ -4106,6 +4115,9 @@ centercroppad(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		if (normax(im, &a, r, "axis"))
 			return -1;
 		n = onnx_dims(im, x)[a];
+		if (sh[i] < 0 || !ir_tensor_fits(sh[i], DT_INT8))
+			return onnx_err(im, "shape value %lld for axis %lld is not a size graft takes", (long long)sh[i],
+			                (long long)a);
 		if (sh[i] < n) {                /* crop: the middle, the extra from the end */
 			int64_t lo = (n - sh[i]) / 2;
 			x = slice1(im, x, (int)a, lo, lo + sh[i]);
@@ -4599,15 +4611,20 @@ convtranspose(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	for (int i = 0; i < sp; i++) {
 		pb[i] = pads[i];
 		pe[i] = pads[sp + i];
-		if (s[i] < 1 || d[i] < 1 || k[i] < 1 || op[i] < 0)
-			return onnx_err(im, "strides, dilations and kernel must be positive and output_padding not negative");
+		if (s[i] < 1 || d[i] < 1 || k[i] < 1 || op[i] < 0 || s[i] > 1 << 16 || d[i] > 1 << 16 || k[i] > 1 << 16 ||
+		    op[i] > 1 << 16 || pb[i] < -(1 << 16) || pb[i] > 1 << 16 || pe[i] < -(1 << 16) || pe[i] > 1 << 16)
+			return onnx_err(im, "strides, dilations and kernel must be positive and output_padding not negative "
+			                "(and all below 2^16)");
 	}
 	if (nv >= 0) {          /* output_shape: its spatial dims (the last sp values) */
 		if (nv < sp)
 			return onnx_err(im, "output_shape has %d values for %d spatial dims", nv, sp);
 		nos = nv;
-		for (int i = 0; i < sp; i++)
+		for (int i = 0; i < sp; i++) {
 			os[i] = v[nv - sp + i];
+			if (os[i] < 0 || os[i] > (int64_t)1 << 40)
+				return onnx_err(im, "output_shape value %lld is not a size graft takes", (long long)os[i]);
+		}
 	} else if (strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0) {
 		nos = sp;
 		for (int i = 0; i < sp; i++)
