@@ -264,11 +264,10 @@ d2i(double v)
 	return v != v ? 0 : v >= lim ? (int64_t)lim : v <= -lim ? -(int64_t)lim : (int64_t)v;
 }
 
-/* kscalar: a scalar constant v of dtype dt (a float or integer dtype) */
-static NodeId
-kscalar(Imp *im, DType dt, double v)
+/* putd: v as an element of dtype dt (a float or integer dtype) at b */
+static void
+putd(void *b, DType dt, double v)
 {
-	unsigned char b[8];
 	switch (dt) {
 	case DT_FLOAT32: { float f = (float)v; memcpy(b, &f, 4); break; }
 	case DT_FLOAT64: memcpy(b, &v, 8); break;
@@ -277,7 +276,33 @@ kscalar(Imp *im, DType dt, double v)
 	case DT_INT64: { int64_t i = d2i(v); memcpy(b, &i, 8); break; }
 	default: { int64_t i = d2i(v); memcpy(b, &i, ir_dtype_bytes[dt]); break; }
 	}
+}
+
+/* kscalar: a scalar constant v of dtype dt (a float or integer dtype) */
+static NodeId
+kscalar(Imp *im, DType dt, double v)
+{
+	unsigned char b[8];
+	putd(b, dt, v);
 	return kconst(im, dt, 0, NULL, b);
+}
+
+/* kconstd: a constant of dtype dt and shape d[0..r) holding v[] (as
+** kscalar converts each) */
+static NodeId
+kconstd(Imp *im, DType dt, int r, const int64_t *d, const double *v)
+{
+	int64_t n = 1;
+	unsigned char *buf;
+	NodeId k;
+	for (int i = 0; i < r; i++)
+		n *= d[i];
+	buf = ir_xmalloc((size_t)n * ir_dtype_bytes[dt] + 8);
+	for (int64_t i = 0; i < n; i++)
+		putd(buf + (size_t)i * ir_dtype_bytes[dt], dt, v[i]);
+	k = kconst(im, dt, r, d, buf);
+	free(buf);
+	return k;
 }
 
 /* isconst: whether n is a constant with data */
@@ -1403,10 +1428,9 @@ eyelike(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		                (long long)d[1]);
 	sz = ir_dtype_bytes[dt];
 	v = ir_xcalloc((size_t)(d[0] * d[1]) + 1, sz);
-	out[0] = kscalar(im, dt, 1);    /* the one, in dt's bytes */
 	for (int64_t i = 0; i < d[0]; i++)
 		if (i + k >= 0 && i + k < d[1])
-			memcpy(v + (size_t)(i * d[1] + i + k) * sz, ir_node_const(im->m, out[0])->data, sz);
+			putd(v + (size_t)(i * d[1] + i + k) * sz, dt, 1);
 	out[0] = kconst(im, dt, 2, d, v);
 	free(v);
 	return 0;
@@ -1434,14 +1458,13 @@ range(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return onnx_err(im, "a range of %lld values is more than graft's limit for one tensor", (long long)n);
 	buf = ir_xmalloc((size_t)n * sz + 1);
 	for (int64_t i = 0; i < n; i++) {
-		NodeId e;
 		if (dt == DT_INT64) {   /* exact beyond 2^53 */
 			int64_t s = d2i(v[0]) + i * d2i(v[2]);
 			memcpy(buf + i * 8, &s, 8);
 			continue;
 		}
-		e = kscalar(im, dt, dt == DT_FLOAT32 ? (double)((float)v[0] + (float)i * (float)v[2]) : v[0] + (double)i * v[2]);
-		memcpy(buf + (size_t)i * sz, ir_node_const(im->m, e)->data, sz);
+		putd(buf + (size_t)i * sz, dt,
+		     dt == DT_FLOAT32 ? (double)((float)v[0] + (float)i * (float)v[2]) : v[0] + (double)i * v[2]);
 	}
 	out[0] = kconst(im, dt, 1, &n, buf);
 	free(buf);
@@ -2272,7 +2295,6 @@ window_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	int64_t per, odt, n;
 	DType dt;
 	const char *op = im->nd->op_type;
-	void *buf;
 	if (cscalar(im, in, 0, "size", &sz) || ai(im, "periodic", 1, &per) || ai(im, "output_datatype", 1, &odt))
 		return -1;
 	if ((dt = onnx_dtype(odt)) == DT_VOID)
@@ -2281,7 +2303,6 @@ window_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	if (n < 0 || !ir_tensor_fits(n, DT_FLOAT64))
 		return onnx_err(im, "size %lld is not possible", (long long)n);
 	v = ir_xmalloc((size_t)n * sizeof *v + 8);
-	buf = ir_xmalloc((size_t)n * ir_dtype_bytes[dt] + 8);
 	for (int64_t i = 0; i < n; i++) {
 		double nn = per ? (double)n : (double)(n - 1), t = 2 * 3.14159265358979323846 * (double)i / nn;
 		if (op[2] == 'n')                       /* Hann */
@@ -2290,12 +2311,9 @@ window_(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			v[i] = 25.0 / 46 - (1 - 25.0 / 46) * cos(t);
 		else                                    /* Blackman */
 			v[i] = 0.42 - 0.5 * cos(t) + 0.08 * cos(2 * t);
-		memcpy((char *)buf + (size_t)i * ir_dtype_bytes[dt], ir_node_const(im->m, kscalar(im, dt, v[i]))->data,
-		       ir_dtype_bytes[dt]);
 	}
-	out[0] = kconst(im, dt, 1, &n, buf);
+	out[0] = kconstd(im, dt, 1, &n, v);
 	free(v);
-	free(buf);
 	return 0;
 }
 
@@ -3063,8 +3081,6 @@ dftaxis(Imp *im, NodeId x, int axis, int64_t n, int onesided, int inverse)
 	DType dt = dtype(im, x);
 	NodeId parts[2], re, im_ = 0, yre, yim, out[2];
 	double *cs, *sn;
-	void *cb, *sb;
-	size_t sz = ir_dtype_bytes[dt];
 
 	if (c != 1 && c != 2) {
 		onnx_err(im, "the last dim must be 1 (real) or 2 (complex), not %d", c);
@@ -3108,20 +3124,16 @@ dftaxis(Imp *im, NodeId x, int axis, int64_t n, int onesided, int inverse)
 		im_ = mkreshape(im, slice1(im, x, r - 1, 1, 2), d2, 2);
 	cs = ir_xmalloc((size_t)(k * n) * sizeof *cs);
 	sn = ir_xmalloc((size_t)(k * n) * sizeof *sn);
-	cb = ir_xmalloc((size_t)(k * n) * sz);
-	sb = ir_xmalloc((size_t)(k * n) * sz);
 	for (int64_t b = 0; b < k; b++)
 		for (int64_t t = 0; t < n; t++) {
 			/* e^(-+ 2 pi i b t / n), the product reduced mod n first */
 			double th = 2 * 3.14159265358979323846 * (double)((b * t) % n) / (double)n, sc = inverse ? 1.0 / (double)n : 1;
 			cs[b * n + t] = cos(th) * sc;
 			sn[b * n + t] = (inverse ? sin(th) : -sin(th)) * sc;
-			memcpy((char *)cb + (size_t)(b * n + t) * sz, ir_node_const(im->m, kscalar(im, dt, cs[b * n + t]))->data, sz);
-			memcpy((char *)sb + (size_t)(b * n + t) * sz, ir_node_const(im->m, kscalar(im, dt, sn[b * n + t]))->data, sz);
 		}
 	{
 		int64_t kd[2] = { k, n };
-		NodeId C = kconst(im, dt, 2, kd, cb), S = kconst(im, dt, 2, kd, sb);
+		NodeId C = kconstd(im, dt, 2, kd, cs), S = kconstd(im, dt, 2, kd, sn);
 		/* (re + i im)(cos + i sin) */
 		yre = mkdense(im, re, C);
 		yim = mkdense(im, re, S);
@@ -3132,8 +3144,6 @@ dftaxis(Imp *im, NodeId x, int axis, int64_t n, int onesided, int inverse)
 	}
 	free(cs);
 	free(sn);
-	free(cb);
-	free(sb);
 	xd[r - 2] = k;
 	xd[r - 1] = 1;
 	out[0] = mkreshape(im, yre, xd, r);
@@ -3704,7 +3714,6 @@ melweight(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	int64_t nm, dl, sr, ns, *fb, odt, d[2];
 	double *w;
 	DType dt;
-	void *buf;
 	static const char *const what[] = { "num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
 		                            "upper_edge_hertz" };
 	for (int k = 0; k < 5; k++)
@@ -3740,16 +3749,11 @@ melweight(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			if (j >= 0 && j < ns)
 				w[j * nm + i] = (double)(h - j) / (double)(h - c);
 	}
-	buf = ir_xmalloc((size_t)(ns * nm) * ir_dtype_bytes[dt] + 8);
-	for (int64_t i = 0; i < ns * nm; i++)
-		memcpy((char *)buf + (size_t)i * ir_dtype_bytes[dt], ir_node_const(im->m, kscalar(im, dt, w[i]))->data,
-		       ir_dtype_bytes[dt]);
 	d[0] = ns;
 	d[1] = nm;
-	out[0] = kconst(im, dt, 2, d, buf);
+	out[0] = kconstd(im, dt, 2, d, w);
 	free(fb);
 	free(w);
-	free(buf);
 	return 0;
 }
 
@@ -3912,20 +3916,14 @@ rzaxis(Imp *im, const Rsz *z, NodeId x, int axis, int64_t out, double scale, dou
 	for (int t = 0; t < nt; t++) {
 		NodeId tk, wt;
 		int zero = 1, one = 1;
-		void *wd = ir_xmalloc((size_t)out * ir_dtype_bytes[dt] + 1);
 		for (int64_t j = 0; j < out; j++) {
-			NodeId e = kscalar(im, dt, w[t * out + j]);
-			memcpy((char *)wd + (size_t)j * ir_dtype_bytes[dt], ir_node_const(im->m, e)->data, ir_dtype_bytes[dt]);
 			zero &= w[t * out + j] == 0;
 			one &= w[t * out + j] == 1;
 		}
-		if (zero) {
-			free(wd);
+		if (zero)
 			continue;
-		}
 		tk = mktake(im, x, kconst(im, DT_INT64, 1, &out, idx + t * out), axis);
-		wt = one ? tk : mk2(im, OP_MULTIPLY, tk, kconst(im, dt, r, d, wd));
-		free(wd);
+		wt = one ? tk : mk2(im, OP_MULTIPLY, tk, kconstd(im, dt, r, d, w + t * out));
 		y = y ? mk2(im, OP_ADD, y, wt) : wt;
 		if (!y)
 			goto done;
@@ -4771,17 +4769,16 @@ pool(Imp *im, OpId op, const NodeId *in, NodeId *out)
 			/* divided by the number of depth taps counted, per output depth */
 			DType dt = dtype(im, acc);
 			int64_t d5[5] = { 1, 1, win.od, 1, 1 };
-			void *dv = ir_xmalloc((size_t)win.od * ir_dtype_bytes[dt] + 8);
+			double *dv = ir_xmalloc((size_t)win.od * sizeof *dv + 8);
 			for (int64_t o = 0; o < win.od; o++) {
 				int64_t cnt = 0;
 				for (int64_t kd = 0; kd < win.kd; kd++) {
 					int64_t z = o * win.sd + kd * win.dd - win.pd[0];
 					cnt += cip || (z >= 0 && z < D);
 				}
-				memcpy((char *)dv + (size_t)o * ir_dtype_bytes[dt],
-				       ir_node_const(im->m, kscalar(im, dt, cnt ? 1.0 / (double)cnt : 0))->data, ir_dtype_bytes[dt]);
+				dv[o] = cnt ? 1.0 / (double)cnt : 0;
 			}
-			acc = mk2(im, OP_MULTIPLY, acc, kconst(im, dt, 5, d5, dv));
+			acc = mk2(im, OP_MULTIPLY, acc, kconstd(im, dt, 5, d5, dv));
 			free(dv);
 		}
 		return (out[0] = acc) ? 0 : -1;
