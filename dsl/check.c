@@ -1236,8 +1236,9 @@ static const struct Builtin {
 	int nargs;
 } builtins[] = {
 	{ "dtype", V_STR, 1 }, { "rank", V_INT, 1 }, { "shape", V_LIST, 1 },
-	{ "numel", V_INT, 1 }, { "value", V_FLOAT, 1 }, { "is_const", V_BOOL, 1 },
-	{ "is_scalar", V_BOOL, 1 }, { "present", V_BOOL, 1 }, { "len", V_INT, 1 },
+	{ "numel", V_INT, 1 }, { "value", V_FLOAT, 1 }, { "splat", V_FLOAT, 1 },
+	{ "is_const", V_BOOL, 1 },
+	{ "is_scalar", V_BOOL, 1 }, { "is_splat", V_BOOL, 1 }, { "present", V_BOOL, 1 }, { "len", V_INT, 1 },
 	{ "uses", V_INT, 1 }, { "floor", V_FLOAT, 1 }, { "log2", V_FLOAT, 1 },
 	{ "exp2", V_FLOAT, 1 },
 };
@@ -1305,7 +1306,7 @@ guardcall(Check *c, const Scope *s, Ast *a)
 		ir_error(c->d, a->loc, "an op call builds a node: it belongs in a result, not a guard");
 	else
 		ir_error(c->d, a->loc, "unknown function '%s' (builtins: dtype, rank, shape, numel, value, "
-		         "is_const, is_scalar, present, len; or declare it with 'extern pred')", a->s);
+		         "splat, is_const, is_scalar, is_splat, present, len; or declare it with 'extern pred')", a->s);
 	return V_BAD;
 }
 

@@ -704,8 +704,10 @@ gexpr(Emit *e, const Ast *a)
 		if (strcmp(a->s, "rank") == 0) return fmt(e, "rw_rank(rw, %s)", x);
 		if (strcmp(a->s, "numel") == 0) return fmt(e, "rw_numel(rw, %s)", x);
 		if (strcmp(a->s, "value") == 0) return fmt(e, "rw_value(rw, %s)", x);
+		if (strcmp(a->s, "splat") == 0) return fmt(e, "rw_splat(rw, %s)", x);
 		if (strcmp(a->s, "is_const") == 0) { e->usesm = 1; return fmt(e, "(rw_kind(m, %s) == NK_CONST)", x); }
 		if (strcmp(a->s, "is_scalar") == 0) { e->usesm = 1; return fmt(e, "rw_is_scalar(m, %s)", x); }
+		if (strcmp(a->s, "is_splat") == 0) { e->usesm = 1; return fmt(e, "rw_is_splat(m, %s)", x); }
 		if (strcmp(a->s, "uses") == 0) { e->usesm = 1; return fmt(e, "(int64_t)ir_nuses(m, %s)", x); }
 		if (strcmp(a->s, "present") == 0) return findbind(e, a->kid[0]->s) ? "1" : "0";
 		if (strcmp(a->s, "len") == 0) {

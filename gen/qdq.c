@@ -17,32 +17,36 @@
 	X(R_qdq_dense_bias, "qdq_dense_bias", "rulesets/qdq.rules", 163, RI_RULE, 0) \
 	X(R_qdq_dense, "qdq_dense", "rulesets/qdq.rules", 183, RI_RULE, 0) \
 	X(R_qdq_add_qnnpack, "qdq_add_qnnpack", "rulesets/qdq.rules", 224, RI_RULE, 1) \
-	X(R_qdq_add, "qdq_add", "rulesets/qdq.rules", 248, RI_RULE, 0) \
-	X(R_qdq_mul, "qdq_mul", "rulesets/qdq.rules", 256, RI_RULE, 0) \
-	X(R_qdq_max_pool2d, "qdq_max_pool2d", "rulesets/qdq.rules", 270, RI_RULE, 0) \
-	X(R_qdq_reshape, "qdq_reshape", "rulesets/qdq.rules", 276, RI_RULE, 0) \
-	X(R_qdq_transpose, "qdq_transpose", "rulesets/qdq.rules", 282, RI_RULE, 0) \
-	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 293, RI_RULE, 0) \
-	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 314, RI_RULE, 1) \
-	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 326, RI_RULE, 0) \
-	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 336, RI_RULE, 0) \
-	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 344, RI_RULE, 0) \
-	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 358, RI_RULE, 0) \
-	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 363, RI_RULE, 0) \
-	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 372, RI_RULE, 0) \
-	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 379, RI_RULE, 0) \
-	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 384, RI_RULE, 0) \
-	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 404, RI_RULE, 0) \
+	X(R_qdq_add_xnnpack, "qdq_add_xnnpack", "rulesets/qdq.rules", 250, RI_RULE, 1) \
+	X(R_qdq_add, "qdq_add", "rulesets/qdq.rules", 274, RI_RULE, 0) \
+	X(R_qdq_mul, "qdq_mul", "rulesets/qdq.rules", 282, RI_RULE, 0) \
+	X(R_qdq_max_pool2d, "qdq_max_pool2d", "rulesets/qdq.rules", 296, RI_RULE, 0) \
+	X(R_qdq_reshape, "qdq_reshape", "rulesets/qdq.rules", 302, RI_RULE, 0) \
+	X(R_qdq_transpose, "qdq_transpose", "rulesets/qdq.rules", 308, RI_RULE, 0) \
+	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 319, RI_RULE, 0) \
+	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 340, RI_RULE, 1) \
+	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 352, RI_RULE, 0) \
+	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 362, RI_RULE, 0) \
+	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 370, RI_RULE, 0) \
+	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 384, RI_RULE, 0) \
+	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 389, RI_RULE, 0) \
+	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 398, RI_RULE, 0) \
+	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 405, RI_RULE, 0) \
+	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 410, RI_RULE, 0) \
+	X(R_splat_dequantize_zero_point, "splat_dequantize_zero_point", "rulesets/qdq.rules", 421, RI_RULE, 0) \
+	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 441, RI_RULE, 0) \
 	/* end */
 #define STRS(X) \
 	X(S_NCHW, "NCHW") \
 	X(S_OIHW, "OIHW") \
 	X(S_empty, "") \
+	X(S_UPWARD, "UPWARD") \
 	X(S_float32, "float32") \
 	X(S_TONEAREST, "TONEAREST") \
 	X(S_HALF_TO_EVEN, "HALF_TO_EVEN") \
 	/* end */
 #define LITS(X) \
+	X(L_0, "0") \
 	X(L_empty, "[]") \
 	/* end */
 
@@ -329,14 +333,14 @@ rule_qdq_dense(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_d, NodeId p_x, NodeI
 
 /* rule qdq_add_qnnpack
  * match:  q:qnn.quantize(o:add(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
- * cond:   is_scalar(as) && is_scalar(az) && is_scalar(bs) && is_scalar(bz) && is_scalar(ys) && is_scalar(yz) && (dtype(a) == "int8" || dtype(a) == "uint8") && dtype(b) == dtype(a) && q.out_dtype == dtype(a) && uses(o) == 1 && value(ys) > 0 && value(bs) > 0 && value(as) >= value(bs) && log2(value(as) / value(ys)) >= -10 && log2(value(as) / value(ys)) < 8 && log2(value(as) / value(ys)) - floor(log2(value(as) / value(ys))) < 0.999999
+ * cond:   is_scalar(as) && is_scalar(az) && is_scalar(bs) && is_scalar(bz) && is_scalar(ys) && is_scalar(yz) && dtype(a) == "uint8" && dtype(b) == dtype(a) && q.out_dtype == dtype(a) && uses(o) == 1 && value(ys) > 0 && value(bs) > 0 && value(as) >= value(bs) && log2(value(as) / value(ys)) >= -10 && log2(value(as) / value(ys)) < 8 && log2(value(as) / value(ys)) - floor(log2(value(as) / value(ys))) < 0.999999
  * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2(floor(log2(value(as) / value(ys))) - 21)), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2(floor(log2(value(as) / value(ys))) - 21)), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2(floor(log2(value(as) / value(ys))) - 21)))), 0, ys, yz, rounding="TONEAREST", out_dtype=q.out_dtype) */
 static NodeId
 rule_qdq_add_qnnpack(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a, NodeId p_as, NodeId p_az, NodeId p_b, NodeId p_bs, NodeId p_bz, NodeId p_ys, NodeId p_yz)
 {
 	const Module *m = rw->m;
 	rw->gfail = 0;
-	if (!((((((((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_UINT8))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL)) && (rw_value(rw, p_ys) > 0LL)) && (rw_value(rw, p_bs) > 0LL)) && (rw_value(rw, p_as) >= rw_value(rw, p_bs))) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) >= -10LL)) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) < 8LL)) && ((log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) - floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys))))))) < 0.999999))) || rw->gfail)
+	if (!((((((((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && (rw_dtype(m, p_a) == DT_UINT8)) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL)) && (rw_value(rw, p_ys) > 0LL)) && (rw_value(rw, p_bs) > 0LL)) && (rw_value(rw, p_as) >= rw_value(rw, p_bs))) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) >= -10LL)) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) < 8LL)) && ((log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) - floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys))))))) < 0.999999))) || rw->gfail)
 		return 0;
 	AttrId a1 = rw_attrs(rw, OP_CAST);
 	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
@@ -378,6 +382,60 @@ rule_qdq_add_qnnpack(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a,
 	if (!t29 || rw->gfail)
 		return 0;
 	*rule = R_qdq_add_qnnpack;
+	return t29;
+}
+
+/* rule qdq_add_xnnpack
+ * match:  q:qnn.quantize(o:add(qnn.dequantize(a, as:const, az:const), qnn.dequantize(b, bs:const, bz:const)), ys:const, yz:const)
+ * cond:   is_scalar(as) && is_scalar(az) && is_scalar(bs) && is_scalar(bz) && is_scalar(ys) && is_scalar(yz) && dtype(a) == "int8" && dtype(b) == dtype(a) && q.out_dtype == dtype(a) && uses(o) == 1 && value(ys) > 0 && value(bs) > 0 && value(as) >= value(bs) && log2(value(as) / value(ys)) >= -10 && log2(value(as) / value(ys)) < 8 && log2(value(as) / value(ys)) - floor(log2(value(as) / value(ys))) < 0.999999
+ * result: qnn.requantize(add(multiply(subtract(cast(a, dtype="int32"), int32(value(az))), fold_const(qnn.quantize(divide(as, ys), float32(exp2(floor(log2(value(as) / value(ys))) - 20)), 0, out_dtype="int32", rounding="HALF_TO_EVEN"))), multiply(subtract(cast(b, dtype="int32"), int32(value(bz))), fold_const(qnn.quantize(divide(bs, ys), float32(exp2(floor(log2(value(as) / value(ys))) - 20)), 0, out_dtype="int32", rounding="HALF_TO_EVEN")))), fold_const(multiply(ys, float32(exp2(floor(log2(value(as) / value(ys))) - 20)))), 0, ys, yz, rounding="UPWARD", out_dtype=q.out_dtype) */
+static NodeId
+rule_qdq_add_xnnpack(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a, NodeId p_as, NodeId p_az, NodeId p_b, NodeId p_bs, NodeId p_bz, NodeId p_ys, NodeId p_yz)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && (rw_dtype(m, p_a) == DT_INT8)) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL)) && (rw_value(rw, p_ys) > 0LL)) && (rw_value(rw, p_bs) > 0LL)) && (rw_value(rw, p_as) >= rw_value(rw, p_bs))) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) >= -10LL)) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) < 8LL)) && ((log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) - floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys))))))) < 0.999999))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_CAST);
+	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
+	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_a }, 1, a1);
+	NodeId t3 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, p_az)));
+	NodeId t4 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t2, t3 }, 2, 0);
+	NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ p_as, p_ys }, 2, 0);
+	NodeId t6 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 20LL)))));
+	NodeId t7 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a8 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	rw_set_dtype(rw, a8, 0 /* out_dtype */, DT_INT32);
+	rw_set_sym(rw, a8, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	NodeId t9 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t5, t6, t7 }, 3, a8);
+	NodeId t10 = rw_fold_new(rw, t9);
+	NodeId t11 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t4, t10 }, 2, 0);
+	AttrId a12 = rw_attrs(rw, OP_CAST);
+	rw_set_dtype(rw, a12, 0 /* dtype */, DT_INT32);
+	NodeId t13 = rw_call(rw, OP_CAST, (const NodeId[]){ p_b }, 1, a12);
+	NodeId t14 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, p_bz)));
+	NodeId t15 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t13, t14 }, 2, 0);
+	NodeId t16 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ p_bs, p_ys }, 2, 0);
+	NodeId t17 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 20LL)))));
+	NodeId t18 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a19 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	rw_set_dtype(rw, a19, 0 /* out_dtype */, DT_INT32);
+	rw_set_sym(rw, a19, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
+	NodeId t20 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t16, t17, t18 }, 3, a19);
+	NodeId t21 = rw_fold_new(rw, t20);
+	NodeId t22 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t15, t21 }, 2, 0);
+	NodeId t23 = rw_call(rw, OP_ADD, (const NodeId[]){ t11, t22 }, 2, 0);
+	NodeId t24 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 20LL)))));
+	NodeId t25 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_ys, t24 }, 2, 0);
+	NodeId t26 = rw_fold_new(rw, t25);
+	NodeId t27 = rw_scalar_i(rw, DT_INT32, 0LL);
+	AttrId a28 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	rw_set_sym(rw, a28, 1 /* rounding */, rw->syms[S_UPWARD]);
+	rw_set_from(rw, a28, 3 /* out_dtype */, p_q, 0);
+	NodeId t29 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t23, t26, t27, p_ys, p_yz }, 5, a28);
+	if (!t29 || rw->gfail)
+		return 0;
+	*rule = R_qdq_add_xnnpack;
 	return t29;
 }
 
@@ -730,16 +788,39 @@ rule_scalar_quantize_params(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, Node
 	return t8;
 }
 
+/* rule splat_dequantize_zero_point
+ * match:  d:qnn.dequantize(x, s:const, z:const)
+ * cond:   d.axis != -1 && rank(s) == 1 && rank(z) == 1 && numel(z) > 1 && is_splat(z)
+ * result: qnn.dequantize(x, s, fold_const(take(z, int32(0), axis=0)), attrs(d)) */
+static NodeId
+rule_splat_dequantize_zero_point(Rw *rw, uint32_t *rule, NodeId p_d, NodeId p_x, NodeId p_s, NodeId p_z)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!((((((rw_attr_i(m, p_d, 1 /* axis */) != -1LL) && (rw_rank(rw, p_s) == 1LL)) && (rw_rank(rw, p_z) == 1LL)) && (rw_numel(rw, p_z) > 1LL)) && rw_is_splat(m, p_z))) || rw->gfail)
+		return 0;
+	NodeId t1 = rw_scalar_i(rw, DT_INT32, (int64_t)(0LL));
+	AttrId a2 = rw_attrs(rw, OP_TAKE);
+	rw_set_lit(rw, a2, 1 /* axis */, L_0);
+	NodeId t3 = rw_call(rw, OP_TAKE, (const NodeId[]){ p_z, t1 }, 2, a2);
+	NodeId t4 = rw_fold_new(rw, t3);
+	AttrId a5 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, p_d);
+	NodeId t6 = rw_call(rw, OP_QNN_DEQUANTIZE, (const NodeId[]){ p_x, p_s, t4 }, 3, a5);
+	if (!t6 || rw->gfail || rw_unchanged(rw, t6))
+		return 0;
+	*rule = R_splat_dequantize_zero_point;
+	return t6;
+}
+
 /* rule pytorch_bias
  * match:  d:qnn.dequantize(cast(divide(b:const<float32>, s), dtype="int32"), s, z:const)
- * cond:   is_scalar(z) && value(z) == 0 && rank(d) == rank(b) && numel(d) == numel(b)
+ * cond:   splat(z) == 0 && rank(d) == rank(b) && numel(d) == numel(b)
  * result: b */
 static NodeId
 rule_pytorch_bias(Rw *rw, uint32_t *rule, NodeId p_d, NodeId p_b, NodeId p_z)
 {
-	const Module *m = rw->m;
 	rw->gfail = 0;
-	if (!((((rw_is_scalar(m, p_z) && (rw_value(rw, p_z) == 0LL)) && (rw_rank(rw, p_d) == rw_rank(rw, p_b))) && (rw_numel(rw, p_d) == rw_numel(rw, p_b)))) || rw->gfail)
+	if (!((((rw_splat(rw, p_z) == 0LL) && (rw_rank(rw, p_d) == rw_rank(rw, p_b))) && (rw_numel(rw, p_d) == rw_numel(rw, p_b)))) || rw->gfail)
 		return 0;
 	if (!p_b || rw->gfail)
 		return 0;
@@ -808,25 +889,28 @@ match_qnn_dequantize(Rw *rw, NodeId v, uint32_t *rule)
 	v_2 = rw_arg(m, v, 2);
 	if (!(rw_kind(m, v_2) == NK_CONST))
 		return 0;
-	v_0 = rw_arg(m, v, 0);
-	if (rw_kind(m, v_0) == NK_CONST) {
-		v_1 = rw_arg(m, v, 1);
-		if (!(rw_kind(m, v_1) == NK_CONST))
-			return 0;
-		if (rw_dtype(m, v_0) == DT_INT32) {
-			if ((r = rule_fold_bias_dequantize(rw, rule, v)))
-				return r;
+	v_1 = rw_arg(m, v, 1);
+	if (rw_kind(m, v_1) == NK_CONST) {
+		v_0 = rw_arg(m, v, 0);
+		if (rw_kind(m, v_0) == NK_CONST) {
+			if (rw_dtype(m, v_0) == DT_INT32) {
+				if ((r = rule_fold_bias_dequantize(rw, rule, v)))
+					return r;
+				if ((r = rule_scalar_dequantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				if ((r = rule_splat_dequantize_zero_point(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
 			if ((r = rule_scalar_dequantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			if ((r = rule_splat_dequantize_zero_point(rw, rule, v, v_0, v_1, v_2)))
 				return r;
 			return 0;
 		}
 		if ((r = rule_scalar_dequantize_params(rw, rule, v, v_0, v_1, v_2)))
 			return r;
-		return 0;
-	}
-	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		if ((r = rule_scalar_dequantize_params(rw, rule, v, v_0, v_1, v_2)))
+		if ((r = rule_splat_dequantize_zero_point(rw, rule, v, v_0, v_1, v_2)))
 			return r;
 		return match_qnn_dequantize_at_pytorch_bias_f76f(rw, rule, v);
 	}
@@ -886,6 +970,10 @@ match_qnn_quantize_v_0_0_qnn_dequantize(Rw *rw, uint32_t *rule, NodeId v, NodeId
 						if ((r = rule_qdq_add_qnnpack(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2, v_1, v_2)))
 							return r;
 						if ((r = rule_qdq_add_qnnpack(rw, rule, v, v_0, v_0_1_0, v_0_1_1, v_0_1_2, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+							return r;
+						if ((r = rule_qdq_add_xnnpack(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2, v_1, v_2)))
+							return r;
+						if ((r = rule_qdq_add_xnnpack(rw, rule, v, v_0, v_0_1_0, v_0_1_1, v_0_1_2, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
 							return r;
 						if ((r = rule_qdq_add(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2, v_1, v_2)))
 							return r;

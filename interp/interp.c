@@ -79,10 +79,10 @@ typedef struct INode {
 enum { HOW_INT, HOW_FLOAT, HOW_STR, HOW_LIT };
 
 /* The builtins of guards (A_CALL.id), in the order of their names. */
-enum { B_FLOOR, B_LOG2, B_EXP2, B_DTYPE, B_RANK, B_NUMEL, B_VALUE, B_ISCONST, B_ISSCALAR, B_USES, B_PRESENT,
+enum { B_FLOOR, B_LOG2, B_EXP2, B_DTYPE, B_RANK, B_NUMEL, B_VALUE, B_SPLAT, B_ISCONST, B_ISSCALAR, B_ISSPLAT, B_USES, B_PRESENT,
        B_LEN, B_EXTERN };
-static const char *const builtins[] = { "floor", "log2", "exp2", "dtype", "rank", "numel", "value", "is_const",
-                                        "is_scalar", "uses", "present", "len" };
+static const char *const builtins[] = { "floor", "log2", "exp2", "dtype", "rank", "numel", "value", "splat",
+                                        "is_const", "is_scalar", "is_splat", "uses", "present", "len" };
 
 typedef struct ITree {
 	INode *root;
@@ -540,8 +540,10 @@ gexpr(const Env *e, const Ast *a)
 		case B_RANK: return ival(rw_rank(rw, n));
 		case B_NUMEL: return ival(rw_numel(rw, n));
 		case B_VALUE: return fval(rw_value(rw, n));
+		case B_SPLAT: return fval(rw_splat(rw, n));
 		case B_ISCONST: return ival(rw_kind(m, n) == NK_CONST);
 		case B_ISSCALAR: return ival(rw_is_scalar(m, n));
+		case B_ISSPLAT: return ival(rw_is_splat(m, n));
 		case B_USES: return ival((int64_t)ir_nuses(m, n));
 		case B_PRESENT: return ival(e->leaf->nb[a->kid[0]->id] != NULL);
 		case B_LEN:

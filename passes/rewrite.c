@@ -72,9 +72,10 @@ rw_dim(Rw *rw, NodeId n, int64_t i)
 	return rw->m->dims[t->first + (uint32_t)i];
 }
 
-/* scalarvalue: the value of a one-element constant as a double; 0 if n is not one */
+/* elemvalue: element 0 of constant n, of at least one element, as a
+** double into out, and its bytes into *at; 0 if n is no such constant */
 static int
-scalarvalue(const Module *m, NodeId n, double *out)
+elemvalue(const Module *m, NodeId n, double *out, const unsigned char **at)
 {
 	const Node *nd = &m->nodes[n];
 	const Const *c;
@@ -85,9 +86,9 @@ scalarvalue(const Module *m, NodeId n, double *out)
 		return 0;
 	c = &m->consts[nd->aux];
 	t = &m->types[c->type];
-	if (!c->data || ir_type_numel(m, c->type) != 1)
+	if (!c->data || ir_type_numel(m, c->type) < 1)
 		return 0;
-	p = c->data;
+	p = *at = c->data;
 	switch (t->dtype) {
 	case DT_BOOL: case DT_UINT8: *out = *p; return 1;
 	case DT_INT8: *out = (int8_t)*p; return 1;
@@ -103,6 +104,15 @@ scalarvalue(const Module *m, NodeId n, double *out)
 	}
 }
 
+/* scalarvalue: the value of a one-element constant as a double; 0 if n is not one */
+static int
+scalarvalue(const Module *m, NodeId n, double *out)
+{
+	const unsigned char *p;
+	return m->nodes[n].kind == NK_CONST && ir_type_numel(m, m->consts[m->nodes[n].aux].type) == 1 &&
+	       elemvalue(m, n, out, &p);
+}
+
 double
 rw_value(Rw *rw, NodeId n)
 {
@@ -112,6 +122,44 @@ rw_value(Rw *rw, NodeId n)
 		return 0;
 	}
 	return v;
+}
+
+/* splatvalue: the value every element of constant n has into out; 0 if
+** n is no constant or its elements differ (compared as bytes) */
+static int
+splatvalue(const Module *m, NodeId n, double *out)
+{
+	const unsigned char *p;
+	const Const *c;
+	size_t w;
+	int64_t k, i;
+
+	if (!elemvalue(m, n, out, &p))
+		return 0;
+	c = &m->consts[m->nodes[n].aux];
+	w = ir_dtype_bytes[m->types[c->type].dtype];
+	k = ir_type_numel(m, c->type);
+	for (i = 1; i < k && memcmp(p + (size_t)i * w, p, w) == 0; i++)
+		;
+	return i == k;
+}
+
+double
+rw_splat(Rw *rw, NodeId n)
+{
+	double v;
+	if (!splatvalue(rw->m, n, &v)) {
+		rw->gfail = 1;
+		return 0;
+	}
+	return v;
+}
+
+int
+rw_is_splat(const Module *m, NodeId n)
+{
+	double v;
+	return splatvalue(m, n, &v);
 }
 
 int

@@ -358,6 +358,8 @@ int64_t rw_rank(Rw *rw, NodeId n);
 int64_t rw_numel(Rw *rw, NodeId n);
 int64_t rw_dim(Rw *rw, NodeId n, int64_t i);
 double rw_value(Rw *rw, NodeId n);
+/* the value every element of constant n has (a splat; a scalar is one) */
+double rw_splat(Rw *rw, NodeId n);
 /* fn is a function literal whose attribute key equals literal lit of the
 ** ruleset (a pattern's fn(..., Composite="add") { ... }) */
 int rw_func_attr_is(Rw *rw, NodeId fn, const char *key, uint32_t lit);
@@ -365,6 +367,8 @@ int rw_func_attr_is(Rw *rw, NodeId fn, const char *key, uint32_t lit);
 ** pattern's const(LIT)) */
 int rw_const_is(Rw *rw, NodeId n, int dt, double v);
 int rw_is_scalar(const Module *m, NodeId n);
+/* n is a constant whose elements all have one value */
+int rw_is_splat(const Module *m, NodeId n);
 int rw_shape_eq(const Module *m, NodeId n, const int64_t *dims, uint32_t rank);
 int rw_attr_ints_eq(const Module *m, NodeId n, int k, const int64_t *v, uint32_t len);
 int64_t rw_attr_ints_at(Rw *rw, NodeId n, int k, int64_t i);

@@ -121,7 +121,7 @@ for name in ethos-n cmsis-nn qdq; do
 		sed '/^composite qnn_fully_connected/,/^$/s|value(kzp) == 0|value(kzp) == 1|' "$src" >"$tmpdir/rulesets/$name.rules"
 		rule=qnn_fully_connected
 	else
-		sed 's|log2(value(as) / value(ys)) >= -10|log2(value(as) / value(ys)) >= -11|' "$src" >"$tmpdir/rulesets/$name.rules"
+		sed '/^rule qdq_add_qnnpack/,/^$/s|log2(value(as) / value(ys)) >= -10|log2(value(as) / value(ys)) >= -11|' "$src" >"$tmpdir/rulesets/$name.rules"
 		rule=qdq_add_qnnpack
 	fi
 	gen "$name" edit.c

@@ -40,15 +40,19 @@ done <"$tmpdir/files"
 # PyTorch's own integers, bit for bit, on the cases where TVM's roundings
 # part from its kernels' (by hand and by PyTorch 1.13 in each file's
 # comment): a conv's float bias quantized as lrint(b x fl(1 / s)), halves
-# to even; a global average pool's ties to even.  ref and llvm.
-for t in "bias_round 189 102 98 104" "gap_ties 3 5 1 5"; do
+# to even, per tensor and per channel (in the exporter's per-channel form);
+# a global average pool's ties to even; XNNPACK's int8 add, its halves
+# upward and its 21-bit multipliers.  ref and llvm.  Each: the file, od's
+# type of the output's elements (u1 uint8, d1 int8), PyTorch's.
+for t in "bias_round u1 189 102 98 104" "per_channel u1 227 4" "gap_ties u1 3 5 1 5" \
+	"add_xnnpack_ties d1 2 1 3 -128 127" "add_xnnpack_bits d1 71 71"; do
 	set -- $t
-	f=$1
-	shift
+	f=$1 ty=$2
+	shift 2
 	for b in ref llvm; do
 		(cd "$srcdir" && "$GRAFT" run --backend $b --rules qdq --rules canonicalize --output "$tmpdir/e.npy" \
 			"tests/qdq/$f.relay") >"$tmpdir/e.log" 2>&1
-		got=$(od -An -tu1 -j128 "$tmpdir/e.npy" 2>/dev/null | xargs)
+		got=$(od -An -t"$ty" -j128 "$tmpdir/e.npy" 2>/dev/null | xargs)
 		[ "$got" = "$*" ]
 		ok $? "tests/qdq/$f.relay on $b: PyTorch's $* ($got)"
 	done

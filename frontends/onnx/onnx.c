@@ -1096,6 +1096,11 @@ importinto(Module *m, const char *path, const char *dir, const GraftOnnx__ModelP
 			           "truncated from b / scale where PyTorch's kernels round, so results may differ from "
 			           "PyTorch's by a step from the first layer on; export with do_constant_folding=False "
 			           "(docs/onnx.md)", im.intbias);
+		if (im.qs8 && im.qu8z0 && !need)
+			ir_warning(d, im.loc, "%u QuantizeLinear to int8 but %u to uint8 with zero point 0: PyTorch's "
+			           "exporter writes the outputs of qint8 layers as uint8, so their negative values "
+			           "become 0 and results differ from PyTorch's; the file does not say which were int8 "
+			           "(docs/onnx.md)", im.qs8, im.qu8z0);
 	}
 	free(im.valof);
 	free(im.bindvar);

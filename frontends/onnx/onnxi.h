@@ -46,6 +46,8 @@ typedef struct Imp {
 	int pytorch;            /* the model's producer_name is "pytorch" */
 	uint32_t intbias;       /* DequantizeLinear of int32 constants in such a
 	                           model: biases its exporter folded, truncated */
+	uint32_t qs8, qu8z0;    /* in such a model, QuantizeLinear of computed
+	                           values to int8, and to uint8 with zero point 0 */
 } Imp;
 
 /*

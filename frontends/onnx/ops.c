@@ -5202,6 +5202,16 @@ quantize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 		return -1;
 	args[0] = in[0];
 	args[1] = in[1];
+	/* PyTorch's exporter writes the outputs of qint8 layers as uint8 with
+	   their zero point 0: counted to warn of the mix (onnx.c) */
+	if (im->pytorch && im->depth == 0 && !isconst(im, in[0]) && z) {
+		if (dtype(im, z) == DT_INT8)
+			im->qs8++;
+		else if (dtype(im, z) == DT_UINT8) {
+			NodeId c = konst(im, z);
+			im->qu8z0 += c && ir_type_numel(im->m, im->m->nodes[c].type) == 1 && elem(im, c, 0) == 0;
+		}
+	}
 	at = ir_attr_defaults(im->m, OP_QNN_QUANTIZE);
 	setdt(im, OP_QNN_QUANTIZE, at, "out_dtype", z ? dtype(im, z) : DT_UINT8);
 	seti(im, OP_QNN_QUANTIZE, at, "axis", axis);

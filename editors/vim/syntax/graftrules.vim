@@ -14,7 +14,7 @@ syn keyword graftCond if
 syn keyword graftPatternWord const var fold_const attrs
 syn keyword graftConstant True False None
 " guard builtins
-syn keyword graftBuiltin dtype rank shape numel value is_const is_scalar present len uses floor log2 exp2 dominates
+syn keyword graftBuiltin dtype rank shape numel value splat is_const is_scalar is_splat present len uses floor log2 exp2 dominates
 " op names: dotted identifiers before '(' (qnn.conv2d, nn.bias_add)
 syn match graftOp "\<[A-Za-z_][A-Za-z0-9_]*\(\.[A-Za-z_][A-Za-z0-9_]*\)\+\ze\s*?\=("
 " a binding, name:pattern
