@@ -341,6 +341,13 @@ for b in ref c llvm; do
 			--input l="$d/hn_l.npy" --input c="$d/hn_c.npy" --input f="$d/hn_f.npy" --input g="$d/hn_g.npy" --input q="$d/hn_q.npy"
 	fi
 done
+# softmax of a scalar has no axis: a run-time error on ref, refused by c
+# and llvm (which once indexed out of bounds)
+fails 1 "$d/softmax0.relay:2:3: error: nn.softmax: bad axis" run --input x="$d/x_0d.npy" "$d/softmax0.relay"
+fails 1 "$d/softmax0.relay:2:3: error: the c backend cannot run nn.softmax with this axis" \
+	run --backend c --input x="$d/x_0d.npy" "$d/softmax0.relay"
+fails 1 "$d/softmax0.relay:2:3: error: the llvm backend cannot run nn.softmax: the axis is out of range" \
+	run --backend llvm --input x="$d/x_0d.npy" "$d/softmax0.relay"
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do

@@ -1607,6 +1607,8 @@ softmax(Gen *g, Fn *f, Inst *i)
 		return refuse(g, i, "on integer tensors");
 	if (ax < 0)
 		ax += x->rank;
+	if (ax < 0 || ax >= x->rank)
+		return refuse(g, i, "with this axis");
 	in = inner(x, (int)ax);
 	a = x->dims[ax];
 	cg_name(g, f, x, nx);

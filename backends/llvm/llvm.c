@@ -2102,6 +2102,10 @@ softmax(G *g, Call *c)
 	}
 	if (ax < 0)
 		ax += c->orank;
+	if (ax < 0 || ax >= c->orank) {
+		refuse(g, c->n, "the axis is out of range");
+		return r;
+	}
 	n = c->od[ax];
 	for (int k = 0; k < ax; k++)
 		outer *= c->od[k];
