@@ -16,12 +16,13 @@
 #    NAME.expected byte for byte.  At -O0 and without qnn.conv2d (whose
 #    fast path depends on AVX2, AVX-512 or VNNI), the text does not depend
 #    on the host's vector extensions; it does on LLVM's version.
-# 4. The randomized differential test (tests/backends/random.py): 60 small
-#    random models, integer and float, each run on ref, c and llvm; one
-#    point per model and backend pair (c against ref, llvm against ref),
-#    integer results bit for bit, float results within 1e-5 relative plus
-#    1e-6 absolute.  A failure names the seed and the model; reproduce it
-#    with `tests/backends/random.py --seed S --keep DIR --graft ./graft`.
+# 4. The randomized differential test (tests/backends/random.py): 100 small
+#    random models, integer and float, and 40 of float16 (--half), each
+#    run on ref, c and llvm; one point per model and backend pair (c
+#    against ref, llvm against ref), integer and float16 results bit for
+#    bit, other float results within 1e-5 relative plus 1e-6 absolute.  A
+#    failure names the seed and the model; reproduce it with
+#    `tests/backends/random.py [--half] --seed S --keep DIR --graft ./graft`.
 . "${srcdir:-.}/tests/lib.sh"
 CC=${CC:-cc}
 py=${PYTHON3:-python3}
@@ -228,6 +229,8 @@ done <"$tmpdir/files"
 for s in 161 299; do
 	"$py" "$srcdir/tests/backends/random.py" --seed $s --graft "$GRAFT" >>"$tmpdir/random" 2>&1
 done
+# float16 graphs: the float ops on float16, bit for bit
+"$py" "$srcdir/tests/backends/random.py" --half --seeds 1-40 --graft "$GRAFT" -j 2 >>"$tmpdir/random" 2>&1
 while IFS= read -r line; do
 	case "$line" in
 	"ok	"*) ok 0 "${line#ok	}" ;;

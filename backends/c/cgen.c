@@ -117,7 +117,7 @@ cg_ctype(DType dt)
 	case DT_BOOL: case DT_UINT8: return "uint8_t";
 	case DT_INT8: return "int8_t";
 	case DT_INT16: return "int16_t";
-	case DT_UINT16: return "uint16_t";
+	case DT_UINT16: case DT_FLOAT16: return "uint16_t";
 	case DT_INT32: return "int32_t";
 	case DT_UINT32: return "uint32_t";
 	case DT_INT64: return "int64_t";
@@ -157,6 +157,8 @@ ldflt(const unsigned char *p, DType dt, int64_t i)
 		memcpy(&x, &u, 8);
 		return x;
 	}
+	if (dt == DT_FLOAT16)
+		return ir_f32_from_f16((uint16_t)ldint(p, DT_UINT16, i));
 	return (double)ldint(p, dt, i);
 }
 
@@ -523,7 +525,7 @@ ref(Gen *g, Fn *f, Inst *o, FILE *s)
 			if (ir_dtype_kind[dt] == 'f') {
 				char b[64];
 				ir_fmt_float(b, sizeof b, ldflt(c->data, dt, 0), dt);
-				fprintf(s, "%s%s", b, dt == DT_FLOAT32 ? "f" : "");
+				fprintf(s, "%s%s", b, dt == DT_FLOAT32 ? "f" : dt == DT_FLOAT16 ? "f16" : "");
 			} else {
 				fprintf(s, "%lld", (long long)ldint(c->data, dt, 0));
 			}
@@ -840,6 +842,10 @@ fnfree(Fn *f)
 static void
 fmtval(FILE *c, DType dt, const unsigned char *p, const void *owned, int64_t i)
 {
+	if (dt == DT_FLOAT16) {         /* the bits */
+		fprintf(c, "0x%04x", owned ? ((const uint16_t *)owned)[i] : (unsigned)ldint(p, DT_UINT16, i));
+		return;
+	}
 	if (ir_dtype_kind[dt] == 'f') {
 		double v = owned ? (dt == DT_FLOAT32 ? ((const float *)owned)[i] : ((const double *)owned)[i])
 		                 : ldflt(p, dt, i);
@@ -1005,6 +1011,80 @@ static const char helper_ipow[] =
 	"\treturn (int64_t)y;\n"
 	"}\n\n";
 
+static const char helper_f16[] =
+	"/* float16 data are their bits (uint16_t).  graft_h2f widens them to\n"
+	"** float, exactly; graft_f2h rounds a float to half, to nearest even,\n"
+	"** every NaN 0x7e00; graft_hr is a float rounded to half and widened back\n"
+	"** (a step of a float16 sum); graft_d2h rounds a double to half once, by\n"
+	"** way of a float rounded to odd (the reference interpreter's rounding) */\n"
+	"static inline float\n"
+	"graft_h2f(uint16_t h)\n"
+	"{\n"
+	"\tuint32_t s = (uint32_t)(h & 0x8000u) << 16, e = h >> 10 & 0x1fu, m = h & 0x3ffu;\n"
+	"\tfloat f;\n"
+	"\n"
+	"\tif (e == 0) {                  /* zero, subnormal: m * 2^-24 */\n"
+	"\t\tf = (float)m * 5.9604644775390625e-8f;\n"
+	"\t\treturn s ? -f : f;\n"
+	"\t}\n"
+	"\ts |= e == 0x1f ? 0x7f800000u | m << 13 : (e + 112) << 23 | m << 13;\n"
+	"\tmemcpy(&f, &s, 4);\n"
+	"\treturn f;\n"
+	"}\n"
+	"\n"
+	"static inline uint16_t\n"
+	"graft_f2h(float f)\n"
+	"{\n"
+	"\tuint32_t u, s, a, h, rest, half;\n"
+	"\n"
+	"\tmemcpy(&u, &f, 4);\n"
+	"\ts = u >> 16 & 0x8000u;\n"
+	"\ta = u & 0x7fffffffu;\n"
+	"\tif (a > 0x7f800000u)\n"
+	"\t\treturn 0x7e00;\n"
+	"\tif (a >= 0x477ff000u)          /* 65520 and up */\n"
+	"\t\treturn (uint16_t)(s | 0x7c00u);\n"
+	"\tif (a >= 0x38800000u) {        /* 2^-14 and up: normal */\n"
+	"\t\ta -= 0x38000000u;\n"
+	"\t\th = a >> 13, rest = a & 0x1fffu, half = 0x1000u;\n"
+	"\t} else if (a >= 0x33000000u) { /* 2^-25 and up: m * 2^-24 */\n"
+	"\t\tuint32_t sh = 126 - (a >> 23), m = (a & 0x7fffffu) | 0x800000u;\n"
+	"\t\th = m >> sh, rest = m & ((1u << sh) - 1), half = 1u << (sh - 1);\n"
+	"\t} else {\n"
+	"\t\treturn (uint16_t)s;\n"
+	"\t}\n"
+	"\tif (rest > half || (rest == half && (h & 1)))\n"
+	"\t\th++;                        /* may carry into the exponent */\n"
+	"\treturn (uint16_t)(s | h);\n"
+	"}\n"
+	"\n"
+	"static inline float\n"
+	"graft_hr(float f)\n"
+	"{\n"
+	"\treturn graft_h2f(graft_f2h(f));\n"
+	"}\n"
+	"\n"
+	"static inline uint16_t\n"
+	"graft_d2h(double d)\n"
+	"{\n"
+	"\tfloat f;\n"
+	"\tuint32_t u;\n"
+	"\n"
+	"\tif (d != d)\n"
+	"\t\treturn 0x7e00;\n"
+	"\tif (fabs(d) >= 65520.0)\n"
+	"\t\treturn d < 0 ? 0xfc00 : 0x7c00;\n"
+	"\tf = (float)d;\n"
+	"\tif ((double)f != d) {          /* to odd: toward zero, the last bit set */\n"
+	"\t\tmemcpy(&u, &f, 4);\n"
+	"\t\tif (fabs((double)f) > fabs(d))\n"
+	"\t\t\tu--;\n"
+	"\t\tu |= 1;\n"
+	"\t\tmemcpy(&f, &u, 4);\n"
+	"\t}\n"
+	"\treturn graft_f2h(f);\n"
+	"}\n\n";
+
 static const char *
 modelname(const Module *m)
 {
@@ -1047,6 +1127,8 @@ render(Gen *g, FILE *c, FILE *h, const char *hname)
 		fputs(helper_rtz, c);
 	if (g->helpers & H_IPOW)
 		fputs(helper_ipow, c);
+	if (g->helpers & H_F16)
+		fputs(helper_f16, c);
 	for (uint32_t k = 0; k < g->nfns; k++)
 		if (!g->fns[k]->exported) {
 			proto(c, g->fns[k]);

@@ -102,12 +102,14 @@ enum {
 	H_FPM = 1 << 0,         /* graft_fpm: TVM's fixed-point multiply */
 	H_F2I = 1 << 1,         /* graft_f2i: float to integer, saturating */
 	H_IPOW = 1 << 2,        /* graft_ipow: integer power, wrapping */
+	H_F16 = 1 << 3,         /* graft_h2f, graft_f2h, graft_hr, graft_d2h: float16 */
 };
 
 /* cgen.c: lines, names, buffers */
 void cg_line(Gen *g, Fn *f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void cg_open(Gen *g, Fn *f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void cg_close(Fn *f);
+/* the C type of one element of dt (float16: uint16_t, its bits) */
 const char *cg_ctype(DType dt);
 /* the C name of leaf l (p0, k3, b5), making a constant's array on first use */
 const char *cg_name(Gen *g, Fn *f, const Leaf *l, char *buf);

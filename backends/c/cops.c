@@ -10,7 +10,8 @@
 ** LLVM), computed with unsigned arithmetic where TVM's would wrap, so that
 ** the generated code has no undefined behaviour; integer division by zero
 ** returns 1 from the entry point, an index out of range (take's "fast",
-** gather) 2.
+** gather) 2.  float16 data are their bits (uint16_t) and compute in float
+** as the reference does (see "float16" below).
 */
 #include <math.h>
 #include <stdlib.h>
@@ -191,6 +192,90 @@ ewopen(Gen *g, Fn *f, const Leaf *o, const Leaf *const *in, int nin, Ew *e)
 	e->open = loops(g, f, o->rank, o->dims);
 }
 
+/* ---------------------------------------------------------------- float16 */
+
+/* An op on float16 reads each element widened to float (graft_h2f,
+** exact), computes in float and stores its result rounded once to half
+** (graft_f2h: to nearest even, every NaN 0x7e00), as the reference
+** stores a float16 result; a result computed in double is rounded once
+** too (graft_d2h).  Sums and products round to half at each step
+** (graft_hr), as the reference's do.  Copies move the bits.  The
+** functions are in the generated file (cgen.c's helper_f16).  For the
+** other dtypes rd(), wr() and hr() give their expression unchanged. */
+
+/* the size of the expression buffers of rd(), wr(), hr() and elem() */
+enum { XB = 1024 };
+
+/* xf: printf into buf, of XB bytes; an expression that does not fit is
+** an internal error (never truncated into wrong code) */
+static const char *xf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *
+xf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, XB, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= XB)
+		ir_die("cops: an expression of more than %d bytes", XB - 1);
+	return buf;
+}
+
+/* cty: the C type an op on dt computes in */
+static const char *
+cty(DType dt)
+{
+	return dt == DT_FLOAT16 ? "float" : cg_ctype(dt);
+}
+
+/* fsuf: the suffix of the C library's functions in cty(dt) ("f" or "") */
+static const char *
+fsuf(DType dt)
+{
+	return dt == DT_FLOAT64 ? "" : "f";
+}
+
+/* wrap: fn(x) into buf, with the float16 functions flagged as used */
+static const char *
+wrap(Gen *g, const char *fn, const char *x, char *buf)
+{
+	g->helpers |= H_F16;
+	return xf(buf, "%s(%s)", fn, x);
+}
+
+/* rd: element expression x of dtype dt as a value of cty(dt) */
+static const char *
+rd(Gen *g, DType dt, const char *x, char *buf)
+{
+	return dt == DT_FLOAT16 ? wrap(g, "graft_h2f", x, buf) : x;
+}
+
+/* wr: value v of cty(dt) (a double with dbl) stored as an element of dt */
+static const char *
+wr(Gen *g, DType dt, int dbl, const char *v, char *buf)
+{
+	return dt == DT_FLOAT16 ? wrap(g, dbl ? "graft_d2h" : "graft_f2h", v, buf) : v;
+}
+
+/* hr: value v of cty(dt) after one step of a sum or product in dt */
+static const char *
+hr(Gen *g, DType dt, const char *v, char *buf)
+{
+	return dt == DT_FLOAT16 ? wrap(g, "graft_hr", v, buf) : v;
+}
+
+/* elem: element ix of array name, of dtype dt, as a value of cty(dt) */
+static const char *
+elem(Gen *g, DType dt, const char *name, const char *ix, char *buf)
+{
+	if (dt != DT_FLOAT16)
+		return xf(buf, "%s[%s]", name, ix);
+	g->helpers |= H_F16;
+	return xf(buf, "graft_h2f(%s[%s])", name, ix);
+}
+
 /* ---------------------------------------------------------------- requantization */
 
 /* A Q31 fixed-point multiplier (ref_fixed()) and the shifts graft_fpm takes. */
@@ -288,7 +373,7 @@ ki(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t *v)
 /* ---------------------------------------------------------------- elementwise */
 
 /* binop: add, subtract, multiply, divide, maximum, minimum, power, mod,
-** floor_mod with broadcasting */
+** floor_mod with broadcasting; float16 power in double, as the reference */
 static int
 binop(Gen *g, Fn *f, Inst *i, OpId op)
 {
@@ -296,8 +381,9 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 	const Leaf *in[2] = { a, b };
 	const char *sym = op == OP_ADD ? "+" : op == OP_SUBTRACT ? "-" : op == OP_MULTIPLY ? "*" : op == OP_MAXIMUM ? ">" :
 	                  op == OP_MINIMUM ? "<" : "/";
-	const char *t = cg_ctype(o->dt);
-	char na[64], nb[64], no[64];
+	const char *t = cty(o->dt), *fs = fsuf(o->dt);
+	DType dt = (DType)o->dt;
+	char na[64], nb[64], no[64], x[XB], y[XB], v[XB], w[XB];
 	Ew e;
 
 	if (o->dt == DT_BOOL)
@@ -306,23 +392,30 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 	cg_name(g, f, b, nb);
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 2, &e);
+	elem(g, dt, na, e.ix[0], x);
+	elem(g, dt, nb, e.ix[1], y);
 	if (op == OP_POWER && !isflt(o->dt)) {
 		/* the operands read as int64, as the reference reads them */
 		g->helpers |= H_IPOW;
 		cg_line(g, f, "%s[%s] = (%s)graft_ipow((int64_t)%s[%s], (int64_t)%s[%s]);", no, e.oi, t, na, e.ix[0], nb, e.ix[1]);
 	} else if (op == OP_MAXIMUM || op == OP_MINIMUM) {
 		/* NaN in, NaN out, as the reference */
-		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
-		cg_line(g, f, "%s[%s] = x != x ? x : y != y ? y : x %s y ? x : y;", no, e.oi, sym);
+		cg_line(g, f, "%s x = %s, y = %s;", t, x, y);
+		xf(v, "x != x ? x : y != y ? y : x %s y ? x : y", sym);
+		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, v, w));
+	} else if (op == OP_POWER && dt == DT_FLOAT16) {
+		xf(v, "pow((double)%s, (double)%s)", x, y);
+		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 1, v, w));
 	} else if (op == OP_POWER) {
-		cg_line(g, f, "%s[%s] = pow%s(%s[%s], %s[%s]);", no, e.oi, o->dt == DT_FLOAT32 ? "f" : "", na, e.ix[0], nb, e.ix[1]);
+		cg_line(g, f, "%s[%s] = pow%s(%s[%s], %s[%s]);", no, e.oi, fs, na, e.ix[0], nb, e.ix[1]);
 	} else if (op == OP_MOD && isflt(o->dt)) {
-		cg_line(g, f, "%s[%s] = fmod%s(%s[%s], %s[%s]);", no, e.oi, o->dt == DT_FLOAT32 ? "f" : "", na, e.ix[0], nb, e.ix[1]);
+		xf(v, "fmod%s(%s, %s)", fs, x, y);
+		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, v, w));
 	} else if (op == OP_FLOOR_MOD && isflt(o->dt)) {
 		/* a - floor(a / b) * b, each step rounded to the dtype (topi's) */
-		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
-		cg_line(g, f, "%s q = floor%s(x / y), p = q * y;", t, o->dt == DT_FLOAT32 ? "f" : "");
-		cg_line(g, f, "%s[%s] = x - p;", no, e.oi);
+		cg_line(g, f, "%s x = %s, y = %s;", t, x, y);
+		cg_line(g, f, "%s q = floor%s(%s), p = %s;", t, fs, hr(g, dt, "x / y", v), hr(g, dt, "q * y", w));
+		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, "x - p", v));
 	} else if (op == OP_MOD || op == OP_FLOOR_MOD) {
 		/* C's %, MIN % -1 taken as 0; floor_mod adds the divisor to a
 		   remainder whose sign is not the divisor's */
@@ -339,7 +432,8 @@ binop(Gen *g, Fn *f, Inst *i, OpId op)
 		}
 		cg_line(g, f, "%s[%s] = r;", no, e.oi);
 	} else if (isflt(o->dt)) {
-		cg_line(g, f, "%s[%s] = %s[%s] %s %s[%s];", no, e.oi, na, e.ix[0], sym, nb, e.ix[1]);
+		xf(v, "%s %s %s", x, sym, y);
+		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, v, w));
 	} else if (op == OP_DIVIDE) {
 		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
 		if (ir_dtype_kind[o->dt] == 'i')
@@ -423,25 +517,27 @@ compare(Gen *g, Fn *f, Inst *i, OpId op)
 	const char *sym = op == OP_EQUAL ? "==" : op == OP_NOT_EQUAL ? "!=" : op == OP_LESS ? "<" :
 	                  op == OP_LESS_EQUAL ? "<=" : op == OP_GREATER ? ">" : op == OP_GREATER_EQUAL ? ">=" :
 	                  op == OP_LOGICAL_AND ? "&&" : "||";
-	char na[64], nb[64], no[64];
+	char na[64], nb[64], no[64], x[XB], y[XB];
 	Ew e;
 
 	cg_name(g, f, a, na);
 	cg_name(g, f, b, nb);
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 2, &e);
-	cg_line(g, f, "%s[%s] = (uint8_t)(%s[%s] %s %s[%s]);", no, e.oi, na, e.ix[0], sym, nb, e.ix[1]);
+	cg_line(g, f, "%s[%s] = (uint8_t)(%s %s %s);", no, e.oi, elem(g, (DType)a->dt, na, e.ix[0], x), sym,
+	        elem(g, (DType)b->dt, nb, e.ix[1], y));
 	closen(f, e.open);
 	return 1;
 }
 
-/* where: condition ? x : y with the three broadcast together */
+/* where: condition ? x : y with the three broadcast together (a float16
+** condition by its value; x and y copied as bits) */
 static int
 where(Gen *g, Fn *f, Inst *i)
 {
 	const Leaf *c = cg_leaf(f, i, 0), *x = cg_leaf(f, i, 1), *y = cg_leaf(f, i, 2), *o = cg_out(f, i);
 	const Leaf *in[3] = { c, x, y };
-	char nc[64], nx[64], ny[64], no[64];
+	char nc[64], nx[64], ny[64], no[64], v[XB];
 	Ew e;
 
 	cg_name(g, f, c, nc);
@@ -449,7 +545,8 @@ where(Gen *g, Fn *f, Inst *i)
 	cg_name(g, f, y, ny);
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 3, &e);
-	cg_line(g, f, "%s[%s] = %s[%s] ? %s[%s] : %s[%s];", no, e.oi, nc, e.ix[0], nx, e.ix[1], ny, e.ix[2]);
+	cg_line(g, f, "%s[%s] = %s ? %s[%s] : %s[%s];", no, e.oi, elem(g, (DType)c->dt, nc, e.ix[0], v), nx, e.ix[1],
+	        ny, e.ix[2]);
 	closen(f, e.open);
 	return 1;
 }
@@ -521,14 +618,14 @@ classify(Gen *g, Fn *f, Inst *i, OpId op)
 	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
 	const Leaf *in[1] = { a };
 	const char *fn = op == OP_ISNAN ? "isnan" : op == OP_ISINF ? "isinf" : "isfinite";
-	char na[64], no[64];
+	char na[64], no[64], x[XB];
 	Ew e;
 
 	cg_name(g, f, a, na);
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 1, &e);
 	if (isflt(a->dt))
-		cg_line(g, f, "%s[%s] = (uint8_t)(%s(%s[%s]) != 0);", no, e.oi, fn, na, e.ix[0]);
+		cg_line(g, f, "%s[%s] = (uint8_t)(%s(%s) != 0);", no, e.oi, fn, elem(g, (DType)a->dt, na, e.ix[0], x));
 	else
 		cg_line(g, f, "%s[%s] = %d;", no, e.oi, op == OP_ISFINITE);
 	closen(f, e.open);
@@ -553,14 +650,28 @@ f2iexpr(Gen *g, DType to, const char *x, char *buf)
 	sprintf(buf, "(%s)graft_f2i(%s, %.1f, %.1f, %s, %s)", cg_ctype(to), x, (double)l - 1.0, (double)h + 1.0, ls, hs);
 }
 
-/* convexpr: x (of dtype from) converted to dtype to as TVM's cast */
+/* convexpr: x (of dtype from) converted to dtype to as TVM's cast; from
+** float16 widened to float, to float16 by way of a float (a double
+** rounded once), as the reference converts them */
 static void
 convexpr(Gen *g, DType from, DType to, const char *x, char *buf)
 {
+	char v[XB], w[XB], u[XB];
+
+	if (from == DT_FLOAT16) {
+		x = rd(g, from, x, v);
+		from = DT_FLOAT32;
+	}
+	if (to == DT_FLOAT16 && from != DT_FLOAT32 && from != DT_FLOAT64) {
+		xf(w, "(float)%s", x);
+		x = w;
+	}
 	if (to == DT_BOOL)
 		sprintf(buf, "(uint8_t)(%s != 0)", x);
 	else if (isflt(from) && !isflt(to))
 		f2iexpr(g, to, x, buf);
+	else if (to == DT_FLOAT16)
+		strcpy(buf, wr(g, to, from == DT_FLOAT64, x, u));
 	else
 		sprintf(buf, "(%s)%s", cg_ctype(to), x);
 }
@@ -593,10 +704,12 @@ static int
 scan(Gen *g, Fn *f, Inst *i, OpId op)
 {
 	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
-	const char *t = cg_ctype(o->dt), *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
+	const char *t = cty(o->dt), *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
 	const char *sym = op == OP_CUMPROD ? "*" : "+";
+	DType dt = (DType)o->dt;
 	int64_t outer, len, inner;
-	char na[64], no[64], x[128], cv[400], step[400];
+	char na[64], no[64], x[128], cv[XB], cx[XB], sb[XB], v[XB];
+	const char *step = sb;
 
 	if (o->dt == DT_BOOL)
 		return refuse(g, i, "into bool");
@@ -604,36 +717,56 @@ scan(Gen *g, Fn *f, Inst *i, OpId op)
 	cg_name(g, f, a, na);
 	cg_name(g, f, o, no);
 	snprintf(x, sizeof x, "%s[at]", na);
-	convexpr(g, (DType)a->dt, (DType)o->dt, x, cv);
-	if (isflt(o->dt))
-		snprintf(step, sizeof step, "acc %s x", sym);
-	else
-		snprintf(step, sizeof step, "(%s)((%s)acc %s (%s)x)", t, u, sym, u);
+	convexpr(g, (DType)a->dt, dt, x, cx);
+	if (isflt(o->dt)) {
+		xf(v, "acc %s x", sym);
+		step = hr(g, dt, v, sb);
+	} else {
+		xf(sb, "(%s)((%s)acc %s (%s)x)", t, u, sym, u);
+	}
 	cg_open(g, f, "for (int64_t p = 0; p < %lld; p++) {", (long long)(outer * inner));
 	cg_line(g, f, "%s acc = %d;", t, op == OP_CUMPROD);
 	cg_open(g, f, "for (int64_t k = 0; k < %lld; k++) {", (long long)len);
 	cg_line(g, f, "int64_t at = p / %lld * %lld + p %% %lld + k * %lld;", (long long)inner, (long long)(len * inner),
 	        (long long)inner, (long long)inner);
-	cg_line(g, f, "%s x = %s;", t, cv);
+	cg_line(g, f, "%s x = %s;", t, rd(g, dt, cx, cv));
 	if (aint(g, i, "exclusive", 0)) {
-		cg_line(g, f, "%s[at] = acc;", no);
+		cg_line(g, f, "%s[at] = %s;", no, wr(g, dt, 0, "acc", v));
 		cg_line(g, f, "acc = %s;", step);
 	} else {
 		cg_line(g, f, "acc = k ? %s : x;", step);
-		cg_line(g, f, "%s[at] = acc;", no);
+		cg_line(g, f, "%s[at] = %s;", no, wr(g, dt, 0, "acc", v));
 	}
 	closen(f, 2);
 	return 1;
 }
 
-/* unary: cast, clip, relu and the float functions */
+/* hround: d rounded to float16 and widened back, as the reference rounds
+** a constant that meets float16 data */
+static double
+hround(double d)
+{
+	return ir_f32_from_f16(ref_f16(d));
+}
+
+/* flit: constant v as a literal of cty(dt), rounded to dt first */
+static const char *
+flit(double v, DType dt, char *buf)
+{
+	return cg_lit(dt == DT_FLOAT16 ? hround(v) : dt == DT_FLOAT32 ? (float)v : v,
+	              dt == DT_FLOAT16 ? DT_FLOAT32 : dt, buf);
+}
+
+/* unary: cast, clip, relu and the float functions (float16 through
+** float32's, rounded to half once, as the reference) */
 static int
 unary(Gen *g, Fn *f, Inst *i, OpId op)
 {
 	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
 	const Leaf *in[1] = { a };
-	const char *t = cg_ctype(o->dt);
-	char na[64], no[64], x[400], ex[600], l1[80], l2[80];
+	DType dt = (DType)o->dt;
+	const char *t = cty(dt), *xv;
+	char na[64], no[64], x[400], xb[XB], ex[XB], vb[XB], l1[80], l2[80];
 	Ew e;
 
 	if (op != OP_CAST && op != OP_LOGICAL_NOT && a->dt == DT_BOOL)
@@ -646,17 +779,19 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 1, &e);
 	snprintf(x, sizeof x, "%s[%s]", na, e.ix[0]);
+	xv = rd(g, (DType)a->dt, x, xb);
 	switch (op) {
 	case OP_CAST:
-		convexpr(g, (DType)a->dt, (DType)o->dt, x, ex);
+		convexpr(g, (DType)a->dt, dt, x, ex);
 		cg_line(g, f, "%s[%s] = %s;", no, e.oi, ex);
-		break;
+		closen(f, e.open);
+		return 1;
 	case OP_NN_RELU:
-		cg_line(g, f, "%s v = %s;", t, x);
-		cg_line(g, f, "%s[%s] = v > 0 ? v : 0;", no, e.oi);
+		cg_line(g, f, "%s v = %s;", t, xv);
+		strcpy(ex, "v > 0 ? v : 0");
 		break;
 	case OP_LOGICAL_NOT:
-		cg_line(g, f, "%s[%s] = !%s;", no, e.oi, x);
+		xf(ex, "!%s", x);
 		break;
 	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
 		if (isflt(o->dt))
@@ -665,20 +800,20 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 		   uint64_t, then the conversion that keeps the low bits) */
 		cg_line(g, f, "%s v = %s;", t, x);
 		if (op == OP_NEGATIVE || op == OP_ABS)
-			cg_line(g, f, "%s[%s] = %s(%s)(0 - (uint64_t)v);", no, e.oi, op == OP_ABS ? "v >= 0 ? v : " : "", t);
+			xf(ex, "%s(%s)(0 - (uint64_t)v)", op == OP_ABS ? "v >= 0 ? v : " : "", t);
 		else
-			cg_line(g, f, "%s[%s] = v;", no, e.oi);
+			strcpy(ex, "v");
 		break;
 	case OP_SIGN:
 		/* 0 for zeros and NaN, as TVM's two selects */
-		cg_line(g, f, "%s v = %s;", t, x);
-		cg_line(g, f, "%s[%s] = (%s)(v > 0 ? 1 : v < 0 ? -1 : 0);", no, e.oi, t);
+		cg_line(g, f, "%s v = %s;", t, xv);
+		xf(ex, "(%s)(v > 0 ? 1 : v < 0 ? -1 : 0)", t);
 		break;
 	case OP_CLIP: {
 		double amin = attr(g, i, "a_min")->u.f, amax = attr(g, i, "a_max")->u.f;
 		if (isflt(o->dt)) {
-			cg_lit(o->dt == DT_FLOAT32 ? (float)amin : amin, (DType)o->dt, l1);
-			cg_lit(o->dt == DT_FLOAT32 ? (float)amax : amax, (DType)o->dt, l2);
+			flit(amin, dt, l1);
+			flit(amax, dt, l2);
 		} else {
 			/* tir.const truncates the bounds toward zero */
 			double tl = trunc(amin), th = trunc(amax);
@@ -687,49 +822,48 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 			sprintf(l1, "%lld", (long long)tl);
 			sprintf(l2, "%lld", (long long)th);
 		}
-		cg_line(g, f, "%s v = %s;", t, x);
+		cg_line(g, f, "%s v = %s;", t, xv);
 		cg_line(g, f, "v = v < %s ? v : %s;", l2, l2);
-		cg_line(g, f, "%s[%s] = v > %s ? v : %s;", no, e.oi, l1, l1);
+		xf(ex, "v > %s ? v : %s", l1, l1);
 		break;
 	}
 	case OP_NN_LEAKY_RELU:
-		cg_line(g, f, "%s v = %s;", t, x);
-		cg_line(g, f, "%s[%s] = v > 0 ? v : v * %s;", no, e.oi,
-		        cg_lit(o->dt == DT_FLOAT32 ? (float)attr(g, i, "alpha")->u.f : attr(g, i, "alpha")->u.f,
-		               (DType)o->dt, l1));
+		cg_line(g, f, "%s v = %s;", t, xv);
+		xf(ex, "v > 0 ? v : v * %s", flit(attr(g, i, "alpha")->u.f, dt, l1));
 		break;
 	default:
 	libm: {
-		const char *fs = o->dt == DT_FLOAT32 ? "f" : "", *one = o->dt == DT_FLOAT32 ? "1.0f" : "1.0";
+		const char *fs = fsuf(dt), *one = dt == DT_FLOAT64 ? "1.0" : "1.0f";
 		if (op == OP_EXP)
-			cg_line(g, f, "%s[%s] = exp%s(%s);", no, e.oi, fs, x);
+			xf(ex, "exp%s(%s)", fs, xv);
 		else if (op == OP_TANH)
-			cg_line(g, f, "%s[%s] = tanh%s(%s);", no, e.oi, fs, x);
+			xf(ex, "tanh%s(%s)", fs, xv);
 		else if (op == OP_SIGMOID)
-			cg_line(g, f, "%s[%s] = %s / (%s + exp%s(-%s));", no, e.oi, one, one, fs, x);
+			xf(ex, "%s / (%s + exp%s(-%s))", one, one, fs, xv);
 		else if (op == OP_SQRT)
-			cg_line(g, f, "%s[%s] = sqrt%s(%s);", no, e.oi, fs, x);
+			xf(ex, "sqrt%s(%s)", fs, xv);
 		else if (op == OP_LOG)
-			cg_line(g, f, "%s[%s] = log%s(%s);", no, e.oi, fs, x);
+			xf(ex, "log%s(%s)", fs, xv);
 		else if (op == OP_ABS)
-			cg_line(g, f, "%s[%s] = fabs%s(%s);", no, e.oi, fs, x);
+			xf(ex, "fabs%s(%s)", fs, xv);
 		else if (op == OP_NEGATIVE)
-			cg_line(g, f, "%s[%s] = -%s;", no, e.oi, x);
+			xf(ex, "-%s", xv);
 		else if (op == OP_FLOOR)
-			cg_line(g, f, "%s[%s] = floor%s(%s);", no, e.oi, fs, x);
+			xf(ex, "floor%s(%s)", fs, xv);
 		else if (op == OP_CEIL)
-			cg_line(g, f, "%s[%s] = ceil%s(%s);", no, e.oi, fs, x);
+			xf(ex, "ceil%s(%s)", fs, xv);
 		else if (op == OP_ERF || islibm(op))        /* the C library's function of the op's name */
-			cg_line(g, f, "%s[%s] = %s%s(%s);", no, e.oi, ir_ops[op].name, fs, x);
+			xf(ex, "%s%s(%s)", ir_ops[op].name, fs, xv);
 		else if (op == OP_ROUND && isflt(o->dt))      /* half to even */
-			cg_line(g, f, "%s[%s] = nearbyint%s(%s);", no, e.oi, fs, x);
+			xf(ex, "nearbyint%s(%s)", fs, xv);
 		else if (op == OP_ROUND)
-			cg_line(g, f, "%s[%s] = %s;", no, e.oi, x);
+			xf(ex, "%s", x);
 		else
-			cg_line(g, f, "%s[%s] = %s / sqrt%s(%s);", no, e.oi, one, fs, x);
+			xf(ex, "%s / sqrt%s(%s)", one, fs, xv);
 		break;
 	}
 	}
+	cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, ex, vb));
 	closen(f, e.open);
 	return 1;
 }
@@ -767,7 +901,7 @@ biasadd(Gen *g, Fn *f, Inst *i)
 {
 	const Leaf *x = cg_leaf(f, i, 0), *b = cg_leaf(f, i, 1), *o = cg_out(f, i);
 	int64_t ax = aint(g, i, "axis", 1);
-	char nx[64], nb[64], no[64], ix[256];
+	char nx[64], nb[64], no[64], ix[256], xv[XB], bv[XB], v[XB], w[XB];
 
 	if (ax < 0)
 		ax += x->rank;
@@ -776,7 +910,8 @@ biasadd(Gen *g, Fn *f, Inst *i)
 	cg_name(g, f, o, no);
 	axis3(g, f, o, (int)ax, ix);
 	if (isflt(o->dt)) {
-		cg_line(g, f, "%s[%s] = %s[%s] + %s[c];", no, ix, nx, ix, nb);
+		xf(v, "%s + %s", elem(g, (DType)x->dt, nx, ix, xv), elem(g, (DType)b->dt, nb, "c", bv));
+		cg_line(g, f, "%s[%s] = %s;", no, ix, wr(g, (DType)o->dt, 0, v, w));
 	} else {
 		const char *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
 		cg_line(g, f, "%s[%s] = (%s)((%s)%s[%s] + (%s)%s[c]);", no, ix, cg_ctype(o->dt), u, nx, ix, u, nb);
@@ -885,11 +1020,11 @@ dequantize(Gen *g, Fn *f, Inst *i)
 	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
 	int64_t ax = aint(g, i, "axis", -1);
 	int pc = perchan(g, f, i, 1) || perchan(g, f, i, 2);
-	char nx[64], no[64], ix[256], sb[64], zb[64];
+	char nx[64], no[64], ix[256], sb[64], zb[64], dst[320];
 	int nloops;
 	const char *s, *z;
 
-	if (isflt(x->dt) || ir_dtype_bytes[x->dt] > 4 || o->dt != DT_FLOAT32)
+	if (isflt(x->dt) || ir_dtype_bytes[x->dt] > 4 || (o->dt != DT_FLOAT32 && o->dt != DT_FLOAT16))
 		return refuse(g, i, "from or to these dtypes");
 	if (ax < 0)
 		ax += x->rank;
@@ -901,10 +1036,20 @@ dequantize(Gen *g, Fn *f, Inst *i)
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
 	nloops = elemloop(g, f, o, pc, (int)ax, ix);
-	if (ir_dtype_bytes[x->dt] < 4 && !pc)
-		cg_line(g, f, "%s[%s] = (float)(%s[%s] - %s) * %s;", no, ix, nx, ix, z, s);
+	if (o->dt == DT_FLOAT16)
+		strcpy(dst, "float v");
 	else
-		cg_line(g, f, "%s[%s] = (float)(int32_t)((int64_t)%s[%s] - %s) * %s;", no, ix, nx, ix, z, s);
+		snprintf(dst, sizeof dst, "%s[%s]", no, ix);
+	if (ir_dtype_bytes[x->dt] < 4 && !pc)
+		cg_line(g, f, "%s = (float)(%s[%s] - %s) * %s;", dst, nx, ix, z, s);
+	else
+		cg_line(g, f, "%s = (float)(int32_t)((int64_t)%s[%s] - %s) * %s;", dst, nx, ix, z, s);
+	if (o->dt == DT_FLOAT16) {
+		/* clipped to +-65504 (NaN to 65504), as the reference clips it */
+		g->helpers |= H_F16;
+		cg_line(g, f, "v = v < 65504.0f ? v : 65504.0f;");
+		cg_line(g, f, "%s[%s] = graft_f2h(v > -65504.0f ? v : -65504.0f);", no, ix);
+	}
 	closen(f, nloops);
 	return 1;
 }
@@ -1253,7 +1398,7 @@ einsum(Gen *g, Fn *f, Inst *i)
 	const Leaf *o = cg_out(f, i);
 	int ranks[IR_EINSUM_MAX], open;
 	int64_t size[IR_EINSUM_MAX * IR_EINSUM_RANK], st[IR_EINSUM_MAX * IR_EINSUM_RANK], ost[IR_EINSUM_MAX * IR_EINSUM_RANK];
-	char acc[64], no[64], idx[256], prod[2048];
+	char acc[64], no[64], idx[256], prod[2048], xb[XB], v[XB], w[XB];
 	IrEinsum e;
 	const char *why;
 	size_t at = 0;
@@ -1291,7 +1436,8 @@ einsum(Gen *g, Fn *f, Inst *i)
 		}
 		cg_name(g, f, x, nx);
 		idxexpr(e.nlet, st, 0, idx);
-		at += (size_t)snprintf(prod + at, sizeof prod - at, "%s(double)%s[%s]", k ? " * " : "", nx, *idx ? idx : "0");
+		at += (size_t)snprintf(prod + at, sizeof prod - at, "%s(double)%s", k ? " * " : "",
+		                       elem(g, (DType)x->dt, nx, *idx ? idx : "0", xb));
 		if (at >= sizeof prod)
 			return refuse(g, i, "with so many operands");
 	}
@@ -1304,7 +1450,8 @@ einsum(Gen *g, Fn *f, Inst *i)
 	cg_line(g, f, "%s[%s] += %s;", acc, *idx ? idx : "0", prod);
 	closen(f, open);
 	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
-	cg_line(g, f, "\t%s[i] = (%s)%s[i];", no, cg_ctype(o->dt), acc);
+	cg_line(g, f, "\t%s[i] = %s;", no, o->dt == DT_FLOAT16 ? wr(g, (DType)o->dt, 1, xf(v, "%s[i]", acc), w)
+	                                                       : xf(w, "(%s)%s[i]", cg_ctype(o->dt), acc));
 	return 1;
 }
 
@@ -1317,7 +1464,7 @@ batchnorm(Gen *g, Fn *f, Inst *i)
 	const Leaf *x = cg_leaf(f, i, 0), *o = &f->leaves[i->val];
 	int64_t ax = aint(g, i, "axis", 1), in;
 	const AttrVal *eps = attr(g, i, "epsilon");
-	char nx[64], nv[5][64], no[64], e[40];
+	char nx[64], nv[5][64], no[64], e[40], xv[5][XB], y[XB];
 
 	if (!isflt(x->dt))
 		return refuse(g, i, "on integer tensors");
@@ -1331,12 +1478,15 @@ batchnorm(Gen *g, Fn *f, Inst *i)
 	snprintf(e, sizeof e, "%.17g", eps ? eps->u.f : 1e-5);
 	cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)x->n);
 	cg_line(g, f, "int64_t c = i / %lld %% %lld;", (long long)in, (long long)x->dims[ax]);
-	cg_line(g, f, "double y = ((double)%s[i] - (double)%s[c]) / sqrt((double)%s[c] + %s);", nx, nv[3], nv[4], e);
+	elem(g, (DType)x->dt, nx, "i", xv[0]);
+	for (int k = 1; k < 5; k++)
+		elem(g, (DType)cg_leaf(f, i, (uint32_t)k)->dt, nv[k], "c", xv[k]);
+	cg_line(g, f, "double y = ((double)%s - (double)%s) / sqrt((double)%s + %s);", xv[0], xv[3], xv[4], e);
 	if (aint(g, i, "scale", 1))
-		cg_line(g, f, "y *= (double)%s[c];", nv[1]);
+		cg_line(g, f, "y *= (double)%s;", xv[1]);
 	if (aint(g, i, "center", 1))
-		cg_line(g, f, "y += (double)%s[c];", nv[2]);
-	cg_line(g, f, "%s[i] = (%s)y;", no, cg_ctype(o->dt));
+		cg_line(g, f, "y += (double)%s;", xv[2]);
+	cg_line(g, f, "%s[i] = %s;", no, o->dt == DT_FLOAT16 ? wr(g, (DType)o->dt, 1, "y", y) : xf(y, "(%s)y", cg_ctype(o->dt)));
 	cg_close(f);
 	for (uint32_t k = 1; k < 3; k++) {
 		const Leaf *v = &f->leaves[i->val + k], *src = cg_leaf(f, i, k + 2);
@@ -1392,7 +1542,7 @@ pad(Gen *g, Fn *f, Inst *i)
 	const Leaf *x = cg_leaf(f, i, 0), *pv = cg_leaf(f, i, 1), *o = cg_out(f, i);
 	int64_t pw[2 * MAXD], xst[MAXD], ost[MAXD], base = 0;
 	int n = aints(g, i, "pad_width", pw, 2 * MAXD);
-	char no[64], nx[64], np[64], v[160], pvx[64], oi[256], xi[256];
+	char no[64], nx[64], np[64], v[XB], pvx[64], oi[256], xi[256];
 	int open;
 
 	if (strcmp(astr(g, i, "pad_mode"), "constant"))
@@ -1409,14 +1559,16 @@ pad(Gen *g, Fn *f, Inst *i)
 			pval = (double)iv;
 		}
 		if (cg_kflt(g, f, i, 1, 0, &pval)) {
-			cg_lit(pval, (DType)pv->dt, pvx);
+			/* a float16 value as the float literal of its value */
+			DType pdt = pv->dt == DT_FLOAT16 ? DT_FLOAT32 : (DType)pv->dt;
+			cg_lit(pval, pdt, pvx);
 			if (isflt(pv->dt) && !isflt(o->dt)) {
 				/* saturating, NaN -> 0, as graft_f2i */
 				double t = pval != pval ? 0 : trunc(pval);
 				t = t < (double)ir_dtype_min(o->dt) ? (double)ir_dtype_min(o->dt) : t > (double)ir_dtype_max(o->dt) ? (double)ir_dtype_max(o->dt) : t;
 				sprintf(v, "(%s)%lld", cg_ctype(o->dt), (long long)t);
 			} else {
-				convexpr(g, (DType)pv->dt, (DType)o->dt, pvx, v);
+				convexpr(g, pdt, (DType)o->dt, pvx, v);
 			}
 		} else {
 			sprintf(pvx, "%s[0]", cg_name(g, f, pv, np));
@@ -1439,35 +1591,45 @@ pad(Gen *g, Fn *f, Inst *i)
 
 /* ---------------------------------------------------------------- reductions */
 
+/* softmax: exp(x - max) / sum along axis, as the reference: the max
+** ignores NaN; float16 rounds x - max, its exp (stored as half), each
+** partial sum and each quotient to half */
 static int
 softmax(Gen *g, Fn *f, Inst *i)
 {
 	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
 	int64_t ax = aint(g, i, "axis", -1), in, a;
-	char nx[64], no[64];
-	const char *t = cg_ctype(o->dt), *fs = o->dt == DT_FLOAT32 ? "f" : "";
+	DType dt = (DType)o->dt;
+	char nx[64], no[64], ix[64], v[XB], w[XB], y[XB];
+	const char *t = cty(dt), *st = cg_ctype(dt), *fs = fsuf(dt);
 
 	if (!isflt(o->dt))
 		return refuse(g, i, "on integer tensors");
 	if (ax < 0)
 		ax += x->rank;
+	if (ax < 0 || ax >= x->rank)
+		return refuse(g, i, "with this axis");
 	in = inner(x, (int)ax);
 	a = x->dims[ax];
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
 	cg_open(g, f, "for (int64_t i0 = 0; i0 < %lld; i0++) {", (long long)outer(x, (int)ax));
 	cg_open(g, f, "for (int64_t i2 = 0; i2 < %lld; i2++) {", (long long)in);
-	cg_line(g, f, "const %s *x = %s + i0 * %lld + i2;", t, nx, (long long)(a * in));
-	cg_line(g, f, "%s *y = %s + i0 * %lld + i2;", t, no, (long long)(a * in));
-	cg_line(g, f, "%s m = x[0], s = 0;", t);
-	cg_line(g, f, "for (int64_t c = 1; c < %lld; c++)", (long long)a);
-	cg_line(g, f, "\tm = x[c * %lld] > m ? x[c * %lld] : m;", (long long)in, (long long)in);
+	sprintf(ix, "c * %lld", (long long)in);
+	cg_line(g, f, "const %s *x = %s + i0 * %lld + i2;", st, nx, (long long)(a * in));
+	cg_line(g, f, "%s *y = %s + i0 * %lld + i2;", st, no, (long long)(a * in));
+	cg_line(g, f, "%s m = -INFINITY, s = 0;", t);
 	cg_open(g, f, "for (int64_t c = 0; c < %lld; c++) {", (long long)a);
-	cg_line(g, f, "y[c * %lld] = exp%s(x[c * %lld] - m);", (long long)in, fs, (long long)in);
-	cg_line(g, f, "s += y[c * %lld];", (long long)in);
+	cg_line(g, f, "%s v = %s;", t, elem(g, dt, "x", ix, v));
+	cg_line(g, f, "m = v > m ? v : m;");
+	cg_close(f);
+	cg_open(g, f, "for (int64_t c = 0; c < %lld; c++) {", (long long)a);
+	cg_line(g, f, "%s e = %s;", t, hr(g, dt, xf(w, "exp%s(%s)", fs, hr(g, dt, xf(y, "%s - m", elem(g, dt, "x", ix, v)), v)), y));
+	cg_line(g, f, "y[%s] = %s;", ix, wr(g, dt, 0, "e", v));
+	cg_line(g, f, "s = %s;", hr(g, dt, "s + e", v));
 	cg_close(f);
 	cg_line(g, f, "for (int64_t c = 0; c < %lld; c++)", (long long)a);
-	cg_line(g, f, "\ty[c * %lld] /= s;", (long long)in);
+	cg_line(g, f, "\ty[%s] = %s;", ix, wr(g, dt, 0, xf(y, "%s / s", elem(g, dt, "y", ix, v)), w));
 	closen(f, 2);
 	return 1;
 }
@@ -1478,7 +1640,8 @@ mean(Gen *g, Fn *f, Inst *i)
 	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
 	int64_t axes[MAXD], xst[MAXD], st[MAXD], cnt = 1, s = 1;
 	int n = aints(g, i, "axis", axes, MAXD), ex = (int)aint(g, i, "exclude", 0), red[MAXD], open;
-	char nx[64], no[64], acc[64], oi[256], xi[256];
+	DType dt = (DType)x->dt;
+	char nx[64], no[64], acc[64], oi[256], xi[256], v[XB], w[XB], y[XB];
 
 	for (int k = 0; k < x->rank; k++)
 		red[k] = n < 0;
@@ -1500,9 +1663,11 @@ mean(Gen *g, Fn *f, Inst *i)
 	strides(x, xst);
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
-	/* floats sum in double; integers in int64 (wrapping), then wrap to the
-	** data's dtype as tvm::sum does and divide truncating */
-	cg_scratch(g, f, isflt(o->dt) ? DT_FLOAT64 : DT_INT64, o->n, acc);
+	/* floats sum in double (float16 in float, rounded to half at each
+	** step, as the reference, and divided by the count as a half);
+	** integers in int64 (wrapping), then wrap to the data's dtype as
+	** tvm::sum does and divide truncating */
+	cg_scratch(g, f, dt == DT_FLOAT16 ? DT_FLOAT32 : isflt(o->dt) ? DT_FLOAT64 : DT_INT64, o->n, acc);
 	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
 	cg_line(g, f, "\t%s[i] = 0;", acc);
 	idxexpr(x->rank, st, 0, oi);
@@ -1512,13 +1677,17 @@ mean(Gen *g, Fn *f, Inst *i)
 	   int64, so a plain sum (gcc 12.2 at -O2 miscompiles the vectorized
 	   form of the unsigned, wrapping one: tests/backends/random.py seed
 	   299) */
-	if (isflt(o->dt) || (ir_dtype_bytes[x->dt] <= 4 && cnt < ((int64_t)1 << 31)))
+	if (dt == DT_FLOAT16)
+		cg_line(g, f, "%s[%s] = %s;", acc, oi, hr(g, dt, xf(y, "%s[%s] + %s", acc, oi, elem(g, dt, nx, xi, v)), w));
+	else if (isflt(o->dt) || (ir_dtype_bytes[x->dt] <= 4 && cnt < ((int64_t)1 << 31)))
 		cg_line(g, f, "%s[%s] += %s[%s];", acc, oi, nx, xi);
 	else
 		cg_line(g, f, "%s[%s] = (int64_t)((uint64_t)%s[%s] + (uint64_t)(int64_t)%s[%s]);", acc, oi, acc, oi, nx, xi);
 	closen(f, open);
 	cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
-	if (isflt(o->dt))
+	if (dt == DT_FLOAT16)
+		cg_line(g, f, "\t%s[i] = %s;", no, wr(g, dt, 0, xf(y, "%s[i] / %s", acc, flit((double)(cnt ? cnt : 1), dt, v)), w));
+	else if (isflt(o->dt))
 		cg_line(g, f, "\t%s[i] = (%s)(%s[i] / %lld);", no, cg_ctype(o->dt), acc, (long long)cnt);
 	else
 		cg_line(g, f, "\t%s[i] = (%s)((int64_t)(%s)%s[i] / %lld);", no, cg_ctype(o->dt), cg_ctype(o->dt), acc,
@@ -1527,9 +1696,10 @@ mean(Gen *g, Fn *f, Inst *i)
 }
 
 /* reduce: sum, prod, max, min, argmax and argmin as the reference:
-** sums and products in the data's dtype (integers wrapping) in row-major
-** order, max and min propagating NaN, an arg the row-major index among
-** the reduced elements of the first (select_last_index: last) extreme */
+** sums and products in the data's dtype (integers wrapping; float16 in
+** float, rounded to half at each step) in row-major order, max and min
+** propagating NaN, an arg the row-major index among the reduced elements
+** of the first (select_last_index: last) extreme */
 static int
 reduce(Gen *g, Fn *f, Inst *i, OpId op)
 {
@@ -1537,9 +1707,10 @@ reduce(Gen *g, Fn *f, Inst *i, OpId op)
 	int64_t axes[MAXD], xst[MAXD], st[MAXD], rst[MAXD], s = 1, r = 1;
 	int n = aints(g, i, "axis", axes, MAXD), ex = (int)aint(g, i, "exclude", 0), red[MAXD], open;
 	int arg = op == OP_ARGMAX || op == OP_ARGMIN, max = op == OP_MAX || op == OP_ARGMAX;
-	int last = arg && aint(g, i, "select_last_index", 0);
-	const char *t = cg_ctype(x->dt);
-	char nx[64], no[64], acc[64], oi[256], xi[256], ji[256], init[64];
+	int last = arg && aint(g, i, "select_last_index", 0), h = x->dt == DT_FLOAT16;
+	DType dt = (DType)x->dt;
+	const char *t = cty(dt);
+	char nx[64], no[64], acc[64], oi[256], xi[256], ji[256], init[64], v[XB], w[XB];
 
 	if (x->dt == DT_BOOL)
 		return refuse(g, i, "on bool tensors");
@@ -1559,8 +1730,8 @@ reduce(Gen *g, Fn *f, Inst *i, OpId op)
 	strides(x, xst);
 	cg_name(g, f, x, nx);
 	cg_name(g, f, o, no);
-	if (arg)
-		cg_scratch(g, f, (DType)x->dt, o->n, acc);
+	if (arg || h)
+		cg_scratch(g, f, h ? DT_FLOAT32 : dt, o->n, acc);
 	else
 		strcpy(acc, no);
 	if (op == OP_SUM || op == OP_PROD)
@@ -1584,7 +1755,8 @@ reduce(Gen *g, Fn *f, Inst *i, OpId op)
 	if (op == OP_SUM || op == OP_PROD) {
 		const char *sym = op == OP_SUM ? "+" : "*";
 		if (isflt(x->dt)) {
-			cg_line(g, f, "%s[%s] = %s[%s] %s %s[%s];", acc, oi, acc, oi, sym, nx, xi);
+			xf(w, "%s[%s] %s %s", acc, oi, sym, elem(g, dt, nx, xi, v));
+			cg_line(g, f, "%s[%s] = %s;", acc, oi, hr(g, dt, w, v));
 		} else {
 			const char *u = ir_dtype_bytes[x->dt] == 8 ? "uint64_t" : "uint32_t";
 			cg_line(g, f, "%s[%s] = (%s)((%s)%s[%s] %s (%s)%s[%s]);", acc, oi, t, u, acc, oi, sym, u, nx, xi);
@@ -1592,7 +1764,7 @@ reduce(Gen *g, Fn *f, Inst *i, OpId op)
 	} else {
 		const char *gt = max ? ">" : "<";
 		char cond[160];
-		cg_line(g, f, "%s v = %s[%s], c = %s[%s];", t, nx, xi, acc, oi);
+		cg_line(g, f, "%s v = %s, c = %s[%s];", t, elem(g, dt, nx, xi, v), acc, oi);
 		if (isflt(x->dt))
 			snprintf(cond, sizeof cond, "(c == c && (v != v || v %s c%s))", gt, last ? " || v == c" : "");
 		else
@@ -1608,6 +1780,10 @@ reduce(Gen *g, Fn *f, Inst *i, OpId op)
 		cg_close(f);
 	}
 	closen(f, open);
+	if (h && !arg) {
+		cg_line(g, f, "for (int64_t i = 0; i < %lld; i++)", (long long)o->n);
+		cg_line(g, f, "\t%s[i] = %s;", no, wr(g, dt, 0, xf(w, "%s[i]", acc), v));
+	}
 	return 1;
 }
 
@@ -1651,8 +1827,9 @@ pool(Gen *g, Fn *f, Inst *i, OpId op)
 	int pn, pc, ph, pw, open = 0;
 	int64_t ps[2], st[2], dl[2], p[4], xst[MAXD], ost[MAXD];
 	int incl = (int)aint(g, i, "count_include_pad", 0), gl = op == OP_NN_GLOBAL_AVG_POOL2D;
-	const char *t = cg_ctype(o->dt);
-	char nx[64], no[64], lit[64];
+	DType dt = (DType)o->dt;
+	const char *t = cty(dt);
+	char nx[64], no[64], lit[64], xi[128], e1[XB], e2[XB], e3[XB];
 
 	if (x->rank != 4 || !hw(astr(g, i, "layout"), &pn, &pc, &ph, &pw) ||
 	    (*astr(g, i, "out_layout") && strcmp(astr(g, i, "out_layout"), astr(g, i, "layout"))))
@@ -1675,7 +1852,7 @@ pool(Gen *g, Fn *f, Inst *i, OpId op)
 		cg_open(g, f, "for (int64_t %s = 0; %s < %lld; %s++) {", v, v, (long long)o->dims[k], v);
 		open++;
 	}
-	cg_line(g, f, "const %s *x = %s + n * %lld + c * %lld;", t, nx, (long long)xst[pn], (long long)xst[pc]);
+	cg_line(g, f, "const %s *x = %s + n * %lld + c * %lld;", cg_ctype(dt), nx, (long long)xst[pn], (long long)xst[pc]);
 	if (op == OP_NN_MAX_POOL2D) {
 		cg_line(g, f, "%s m = %s;", t, isflt(o->dt) ? "-INFINITY" : cg_lit((double)ir_dtype_min(o->dt), (DType)o->dt, lit));
 	} else {
@@ -1694,17 +1871,21 @@ pool(Gen *g, Fn *f, Inst *i, OpId op)
 		cg_line(g, f, "if (iw < 0 || iw >= %lld)", (long long)x->dims[pw]);
 		cg_line(g, f, "\tcontinue;");
 	}
-	cg_line(g, f, "%s v = x[ih * %lld + iw * %lld];", t, (long long)xst[ph], (long long)xst[pw]);
+	sprintf(xi, "ih * %lld + iw * %lld", (long long)xst[ph], (long long)xst[pw]);
+	cg_line(g, f, "%s v = %s;", t, elem(g, dt, "x", xi, e1));
 	if (op == OP_NN_MAX_POOL2D) {
 		cg_line(g, f, "m = v > m ? v : m;");
 	} else {
-		cg_line(g, f, "s += v;");
+		if (dt == DT_FLOAT16)
+			cg_line(g, f, "s = %s;", hr(g, dt, "s + v", e1));
+		else
+			cg_line(g, f, "s += v;");
 		cg_line(g, f, "cnt++;");
 	}
 	closen(f, 2);
 	if (op == OP_NN_MAX_POOL2D) {
-		cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = m;", no, (long long)ost[pn],
-		        (long long)ost[pc], (long long)ost[ph], (long long)ost[pw]);
+		cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = %s;", no, (long long)ost[pn],
+		        (long long)ost[pc], (long long)ost[ph], (long long)ost[pw], wr(g, dt, 0, "m", e1));
 	} else {
 		if (incl) {
 			/* the window within the padded input */
@@ -1717,8 +1898,10 @@ pool(Gen *g, Fn *f, Inst *i, OpId op)
 			cg_line(g, f, "cnt = (h1 - h0) * (w1 - w0);");
 		}
 		if (isflt(o->dt))
-			cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = cnt ? s / (%s)cnt : 0;", no,
-			        (long long)ost[pn], (long long)ost[pc], (long long)ost[ph], (long long)ost[pw], t);
+			/* float16: the count as a half, as the reference divides */
+			cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = %s;", no,
+			        (long long)ost[pn], (long long)ost[pc], (long long)ost[ph], (long long)ost[pw],
+			        wr(g, dt, 0, xf(e2, "cnt ? s / %s : 0", hr(g, dt, xf(e1, "(%s)cnt", t), e3)), e1));
 		else
 			/* tvm::sum in the data's dtype: the sum wraps, then divides truncating */
 			cg_line(g, f, "%s[n * %lld + c * %lld + oh * %lld + ow * %lld] = (%s)(cnt ? (int64_t)(%s)s / cnt : 0);",
@@ -1730,13 +1913,45 @@ pool(Gen *g, Fn *f, Inst *i, OpId op)
 
 /* ---------------------------------------------------------------- dense */
 
+/* opnd: element x of dtype from read into an accumulator of float dtype
+** to, as the reference reads it: converted to to (a float16 accumulator
+** holds halves in a float) */
+static const char *
+opnd(Gen *g, DType from, DType to, const char *x, char *buf)
+{
+	char v[XB];
+
+	if (to == DT_FLOAT16 && from != DT_FLOAT16) {
+		convexpr(g, from, to, x, v);
+		x = v;
+	}
+	if (to == DT_FLOAT16 || from == DT_FLOAT16)
+		return wrap(g, "graft_h2f", x, buf);
+	return xf(buf, "(%s)%s", cg_ctype(to), x);
+}
+
+/* macline: acc += x * y in float dtype dt (float16: both steps rounded
+** to half, as the reference rounds them) */
+static void
+macline(Gen *g, Fn *f, DType dt, const char *x, const char *y)
+{
+	char p[XB], q[XB], s[XB];
+
+	if (dt != DT_FLOAT16) {
+		cg_line(g, f, "acc += %s * %s;", x, y);
+		return;
+	}
+	xf(s, "acc + %s", hr(g, dt, xf(p, "%s * %s", x, y), q));
+	cg_line(g, f, "acc = %s;", hr(g, dt, s, p));
+}
+
 static int
 dense(Gen *g, Fn *f, Inst *i, int qnn)
 {
 	const Leaf *x = cg_leaf(f, i, 0), *w = cg_leaf(f, i, 1), *o = cg_out(f, i);
 	int64_t K = x->dims[x->rank - 1], N = w->dims[0], M = x->n / (K ? K : 1), xz = 0;
-	const char *acc = cg_ctype(o->dt), *wz = "0";
-	char nx[64], nw[64], no[64], zb[64];
+	const char *acc = cty(o->dt), *wz = "0";
+	char nx[64], nw[64], no[64], zb[64], xv[XB], wv[XB];
 
 	if (w->rank != 2 || w->dims[1] != K)
 		return refuse(g, i, "with this weight shape");
@@ -1762,16 +1977,20 @@ dense(Gen *g, Fn *f, Inst *i, int qnn)
 	if (qnn)
 		cg_line(g, f, "int32_t ws = 0;");
 	cg_open(g, f, "for (int64_t k = 0; k < %lld; k++) {", (long long)K);
-	cg_line(g, f, "acc += (%s)x[k] * (%s)w[k];", qnn ? "int32_t" : acc, qnn ? "int32_t" : acc);
-	if (qnn)
+	if (qnn) {
+		cg_line(g, f, "acc += (int32_t)x[k] * (int32_t)w[k];");
 		cg_line(g, f, "ws += w[k];");
+	} else {
+		macline(g, f, (DType)o->dt, opnd(g, (DType)x->dt, (DType)o->dt, "x[k]", xv),
+		        opnd(g, (DType)w->dt, (DType)o->dt, "w[k]", wv));
+	}
 	cg_close(f);
 	if (qnn) {
 		/* sum (x - xz)(w - wz) = sum xw - wz sum x - xz sum w + K xz wz */
 		cg_line(g, f, "%s[m * %lld + c] = (int32_t)((uint32_t)acc - (uint32_t)%s * (uint32_t)xs - (uint32_t)%lld * (uint32_t)ws + (uint32_t)%lld * (uint32_t)%s);",
 		        no, (long long)N, wz, (long long)xz, (long long)(K * xz), wz);
 	} else {
-		cg_line(g, f, "%s[m * %lld + c] = acc;", no, (long long)N);
+		cg_line(g, f, "%s[m * %lld + c] = %s;", no, (long long)N, wr(g, (DType)o->dt, 0, "acc", xv));
 	}
 	closen(f, 2);
 	return 1;
@@ -1788,8 +2007,8 @@ batchmatmul(Gen *g, Fn *f, Inst *i)
 	int ta = aint(g, i, "transpose_a", 0) != 0, tb = aint(g, i, "transpose_b", 0) != 0;
 	long long B = o->dims[0], I = o->dims[1], J = o->dims[2], K = x->dims[ta ? 1 : 2];
 	long long xs = x->dims[0] == 1 ? 0 : I * K, ws = w->dims[0] == 1 ? 0 : K * J;
-	const char *t = cg_ctype(o->dt), *acc = isflt(o->dt) ? t : "uint64_t";
-	char nx[64], nw[64], no[64], ix[64], iw[64];
+	const char *t = cty(o->dt), *acc = isflt(o->dt) ? t : "uint64_t";
+	char nx[64], nw[64], no[64], ix[64], iw[64], xe[XB], we[XB], xv[XB], wv[XB];
 
 	if (isflt(o->dt) != isflt(x->dt) || isflt(o->dt) != isflt(w->dt) || o->dt == DT_BOOL)
 		return refuse(g, i, "from these dtypes to out_dtype");
@@ -1808,9 +2027,16 @@ batchmatmul(Gen *g, Fn *f, Inst *i)
 	cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", I);
 	cg_open(g, f, "for (int64_t j = 0; j < %lld; j++) {", J);
 	cg_line(g, f, "%s acc = 0;", acc);
-	cg_line(g, f, "for (int64_t k = 0; k < %lld; k++)", K);
-	cg_line(g, f, "\tacc += (%s)%s[b * %lld + %s] * (%s)%s[b * %lld + %s];", acc, nx, xs, ix, acc, nw, ws, iw);
-	cg_line(g, f, "%s[(b * %lld + i) * %lld + j] = (%s)acc;", no, I, J, t);
+	cg_open(g, f, "for (int64_t k = 0; k < %lld; k++) {", K);
+	xf(xe, "%s[b * %lld + %s]", nx, xs, ix);
+	xf(we, "%s[b * %lld + %s]", nw, ws, iw);
+	if (isflt(o->dt))
+		macline(g, f, (DType)o->dt, opnd(g, (DType)x->dt, (DType)o->dt, xe, xv), opnd(g, (DType)w->dt, (DType)o->dt, we, wv));
+	else
+		cg_line(g, f, "acc += (%s)%s * (%s)%s;", acc, xe, acc, we);
+	cg_close(f);
+	cg_line(g, f, "%s[(b * %lld + i) * %lld + j] = %s;", no, I, J,
+	        o->dt == DT_FLOAT16 ? wr(g, (DType)o->dt, 0, "acc", xv) : xf(xv, "(%s)acc", t));
 	closen(f, 3);
 	return 1;
 }
@@ -1860,6 +2086,47 @@ woc(const Conv *c, int64_t e)
 	return (e / (c->K * c->OCG)) * c->OCG + e % c->OCG;
 }
 
+/* convref: conv2d c of x by w into o, any of them float16, as the
+** reference sums it: per output element, over (ic, kh, kw) in order, a
+** padded tap reading 0, each product and sum rounded to out_dtype */
+static int
+convref(Gen *g, Fn *f, Inst *i, const Conv *c, const int *pos)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *w = cg_leaf(f, i, 1), *o = cg_out(f, i);
+	DType dt = (DType)o->dt;
+	int64_t xst[MAXD], ost[MAXD];
+	char nx[64], nw[64], no[64], xe[XB], we[XB], xv[XB], wv[XB];
+
+	strides(x, xst);
+	strides(o, ost);
+	cg_name(g, f, x, nx);
+	cg_name(g, f, w, nw);
+	cg_name(g, f, o, no);
+	cg_open(g, f, "for (int64_t n = 0; n < %lld; n++) {", (long long)c->N);
+	cg_open(g, f, "for (int64_t oc = 0; oc < %lld; oc++) {", (long long)c->OC);
+	cg_line(g, f, "const int64_t g = oc / %lld;", (long long)c->OCG);
+	cg_open(g, f, "for (int64_t oh = 0; oh < %lld; oh++) {", (long long)c->OH);
+	cg_open(g, f, "for (int64_t ow = 0; ow < %lld; ow++) {", (long long)c->OW);
+	cg_line(g, f, "%s acc = 0;", cty(dt));
+	cg_open(g, f, "for (int64_t ic = 0; ic < %lld; ic++) {", (long long)c->ICG);
+	cg_open(g, f, "for (int64_t kh = 0; kh < %lld; kh++) {", (long long)c->KH);
+	cg_line(g, f, "int64_t ih = oh * %lld - %lld + kh * %lld;", (long long)c->sh, (long long)c->p[0], (long long)c->dh);
+	cg_open(g, f, "for (int64_t kw = 0; kw < %lld; kw++) {", (long long)c->KW);
+	cg_line(g, f, "int64_t iw = ow * %lld - %lld + kw * %lld;", (long long)c->sw, (long long)c->p[1], (long long)c->dwl);
+	xf(xe, "%s[n * %lld + (g * %lld + ic) * %lld + ih * %lld + iw * %lld]", nx, (long long)xst[pos[0]],
+	   (long long)c->ICG, (long long)xst[pos[1]], (long long)xst[pos[2]], (long long)xst[pos[3]]);
+	cg_line(g, f, "%s xv = ih >= 0 && ih < %lld && iw >= 0 && iw < %lld ? %s : 0;", cty(dt), (long long)c->H,
+	        (long long)c->W, opnd(g, (DType)x->dt, dt, xe, xv));
+	xf(we, "%s[oc * %lld + ic * %lld + kh * %lld + kw * %lld]", nw, (long long)c->wo, (long long)c->wi,
+	   (long long)c->wh, (long long)c->ww);
+	macline(g, f, dt, "xv", opnd(g, (DType)w->dt, dt, we, wv));
+	closen(f, 3);
+	cg_line(g, f, "%s[n * %lld + oc * %lld + oh * %lld + ow * %lld] = %s;", no, (long long)ost[pos[0]],
+	        (long long)ost[pos[1]], (long long)ost[pos[2]], (long long)ost[pos[3]], wr(g, dt, 0, "acc", xv));
+	closen(f, 4);
+	return 1;
+}
+
 static int
 conv2d(Gen *g, Fn *f, Inst *i, int qnn)
 {
@@ -1905,6 +2172,10 @@ conv2d(Gen *g, Fn *f, Inst *i, int qnn)
 	if (!pads(g, i, c.p))
 		return refuse(g, i, "with this padding");
 	c.HP = c.H + c.p[0] + c.p[2], c.WP = c.W + c.p[1] + c.p[3];
+	if (x->dt == DT_FLOAT16 || w->dt == DT_FLOAT16 || o->dt == DT_FLOAT16) {
+		int pos[4] = { pn, pc, ph, pw };
+		return convref(g, f, i, &c, pos);
+	}
 	if (qnn) {
 		if (!ki(g, f, i, 2, &xz))
 			return 0;

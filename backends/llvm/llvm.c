@@ -21,7 +21,9 @@
 ** integer ops wrap; integer division by zero sets the entry's return
 ** value to 1 (the divisor is replaced by 1, nothing traps), an index out
 ** of range (take's "fast", gather) to 2 (element 0 is read instead).  Float
-** reductions run in source order in float32.
+** reductions run in source order in their dtype; float16 ones in float,
+** rounded to half after every add and multiply, as the reference rounds
+** them ("float16" below).
 **
 ** qnn.conv2d with int8/uint8 data, constant weights and one group takes a
 ** fast path chosen by the host's features at prepare time.  With
@@ -445,6 +447,62 @@ ho_f64(G *g, LLVMValueRef d)
 ** reference rounds a constant that meets float16 data */
 static double h_round(double d) { return ir_f32_from_f16(ref_f16(d)); }
 
+/* h_rnd: float v rounded to half and widened back: one step of a float16
+** accumulator, which the reference rounds after every add and multiply
+** (a NaN stays a NaN; h_store makes it 0x7e00) */
+static LLVMValueRef
+h_rnd(G *g, LLVMValueRef v)
+{
+	return LLVMBuildFPExt(g->b, LLVMBuildFPTrunc(g->b, v, g->f16, ""), g->f32, "");
+}
+
+/* h_cvt: v of dtype from converted to dtype to as the reference's cast
+** does, float16 on either side as its bits (i16): widened exactly from
+** half; to half through a float (a double through one rounded to odd),
+** rounded once, as cvt() converts to float */
+static LLVMValueRef
+h_cvt(G *g, LLVMValueRef v, DType from, DType to)
+{
+	if (from == DT_FLOAT16) {
+		v = h_load(g, v);
+		from = DT_FLOAT32;
+	}
+	if (to != DT_FLOAT16)
+		return cvt(g, v, from, to);
+	return h_store(g, from == DT_FLOAT64 ? ho_f64(g, v) : cvt(g, v, from, DT_FLOAT32));
+}
+
+/* h_val: v of dtype from cast to float16, as a float: how the reference
+** reads an operand into a float16 accumulator */
+static LLVMValueRef
+h_val(G *g, LLVMValueRef v, DType from)
+{
+	return h_load(g, from == DT_FLOAT16 ? v : h_cvt(g, v, from, DT_FLOAT16));
+}
+
+/* h_opnd: v of dtype from read into an accumulator of dtype to (for
+** float16, a float holding a half: h_val) */
+static LLVMValueRef
+h_opnd(G *g, LLVMValueRef v, DType from, DType to)
+{
+	return to == DT_FLOAT16 ? h_val(g, v, from) : h_cvt(g, v, from, to);
+}
+
+/* h_mac: *acc + x * y in the accumulator dtype dt, stored to acc (a
+** float, for float16 rounded to half at each step as the reference
+** rounds it) */
+static void
+h_mac(G *g, LLVMValueRef acc, LLVMValueRef x, LLVMValueRef y, DType dt)
+{
+	LLVMValueRef p = LLVMBuildFMul(g->b, x, y, ""), v;
+	LLVMTypeRef t = LLVMTypeOf(p);
+
+	if (dt == DT_FLOAT16)
+		p = h_rnd(g, p);
+	v = LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, acc, ""), p, "");
+	LLVMBuildStore(g->b, dt == DT_FLOAT16 ? h_rnd(g, v) : v, acc);
+}
+
 /* ---------------------------------------------------------------- maps */
 
 /* An accessor of a tensor inside a loop nest: element offset base +
@@ -749,9 +807,13 @@ ew_binary(G *g, const void *ctx, LLVMValueRef *x)
 				                        LLVMBuildFPExt(g->b, b, g->f64, ""), DT_FLOAT64));
 			return fcall2(g, "llvm.pow", a, b, e->dt);
 		case OP_MOD: return LLVMBuildFRem(g->b, a, b, "");      /* C's fmod */
-		case OP_FLOOR_MOD:      /* a - floor(a / b) * b, as topi */
-			return LLVMBuildFSub(g->b, a, LLVMBuildFMul(g->b, fcall1(g, "llvm.floor", LLVMBuildFDiv(g->b, a, b, ""), e->dt),
-			                                            b, ""), "");
+		case OP_FLOOR_MOD: {    /* a - floor(a / b) * b, as topi, each step rounded to the dtype */
+			LLVMValueRef q = LLVMBuildFDiv(g->b, a, b, ""), p;
+			if (e->h16)
+				q = h_rnd(g, q);
+			p = LLVMBuildFMul(g->b, fcall1(g, "llvm.floor", q, e->dt), b, "");
+			return LLVMBuildFSub(g->b, a, e->h16 ? h_rnd(g, p) : p, "");
+		}
 		default: return LLVMBuildFDiv(g->b, a, b, "");
 		}
 	}
@@ -1030,14 +1092,21 @@ ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
 	return cvt(g, v, DT_FLOAT32, e->odt);
 }
 
-/* dequantize: x[0] data, x[1] scale, x[2] zero point */
+/* dequantize: x[0] data, x[1] scale, x[2] zero point; a float16 result
+** is first clipped to +-65504 (a NaN to 65504), as the reference clips it */
 static LLVMValueRef
 ew_dequantize(G *g, const void *ctx, LLVMValueRef *x)
 {
 	const Ew *e = ctx;
-	LLVMValueRef d = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[2], "");
+	LLVMValueRef d = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[2], ""), v, big;
 
-	return LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, d, g->f32, ""), x[1], "");
+	v = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, d, g->f32, ""), x[1], "");
+	if (!e->h16)
+		return v;
+	big = LLVMConstReal(g->f32, 65504.0);
+	v = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, v, big, ""), v, big, "");
+	big = LLVMConstReal(g->f32, -65504.0);
+	return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, big, ""), v, big, "");
 }
 
 /* requantize: x[0] data, x[1] input zero point, x[2] multiplier, x[3]
@@ -1161,7 +1230,7 @@ qaxis(const Module *m, NodeId n, int r)
 static Val
 quantize(G *g, Call *c, int deq)
 {
-	Ew e = { .dt = c->adt[0], .odt = c->odt };
+	Ew e = { .dt = c->adt[0], .odt = c->odt, .h16 = c->odt == DT_FLOAT16 };
 	int ax = qaxis(c->m, c->n, c->ar[0]);
 	Val r = tensorbuf(g, c->ot);
 	Acc in[3], out = dense_acc(r.p, c->odt, c->od, c->orank);
@@ -1176,8 +1245,8 @@ quantize(G *g, Call *c, int deq)
 	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
 	in[1] = along(c->a[1], DT_FLOAT32, ir_type_numel(c->m, c->at[1]), ax, c->orank);
 	in[2] = along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
-	if (deq && c->odt != DT_FLOAT32)
-		refuse(g, c->n, "only float32 results are supported");
+	if (deq && c->odt != DT_FLOAT32 && c->odt != DT_FLOAT16)
+		refuse(g, c->n, "only float32 and float16 results are supported");
 	if (!deq && (!isint(c->odt) || ir_dtype_bytes[c->odt] > 4))
 		refuse(g, c->n, "the result must be an integer of at most 32 bits");
 	emit_map(g, c->orank, c->od, &out, 3, in, deq ? ew_dequantize : ew_quantize, &e);
@@ -1449,12 +1518,12 @@ einsum(G *g, Call *c)
 		for (uint32_t x = 0; x < e.nlet; x++)
 			if (lst[k][x])
 				off = add64(g, off, mul64(g, iv[x], lst[k][x]));
-		p = LLVMBuildFMul(g->b, p, cvt(g, ld(g, t.f[k].p, fdt[k], off), fdt[k], DT_FLOAT64), "");
+		p = LLVMBuildFMul(g->b, p, h_cvt(g, ld(g, t.f[k].p, fdt[k], off), fdt[k], DT_FLOAT64), "");
 	}
 	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, acc, ""), p, ""), acc);
 	while (nl > e.nout)
 		loop_close(g, &l[--nl]);
-	st(g, r.p, c->odt, ooff, cvt(g, LLVMBuildLoad2(g->b, g->f64, acc, ""), DT_FLOAT64, c->odt));
+	st(g, r.p, c->odt, ooff, h_cvt(g, LLVMBuildLoad2(g->b, g->f64, acc, ""), DT_FLOAT64, c->odt));
 	while (nl > 0)
 		loop_close(g, &l[--nl]);
 	return r;
@@ -1477,7 +1546,7 @@ ew_batchnorm(G *g, const void *ctx, LLVMValueRef *x)
 		y = LLVMBuildFMul(g->b, y, d[1], "");
 	if (!e->skip[1])
 		y = LLVMBuildFAdd(g->b, y, d[2], "");
-	return cvt(g, y, DT_FLOAT64, e->dt);
+	return e->h16 ? ho_f64(g, y) : cvt(g, y, DT_FLOAT64, e->dt);
 }
 
 static Val
@@ -1486,7 +1555,7 @@ batch_norm(G *g, Call *c)
 	const Module *m = c->m;
 	const Type *tt = ir_type(m, c->ot);
 	int ax = (int)aint(m, c->n, "axis");
-	Ew e = { .dt = c->adt[0], .odt = c->adt[0] };
+	Ew e = { .dt = cdt(c->adt[0]), .odt = cdt(c->adt[0]), .h16 = c->adt[0] == DT_FLOAT16 };
 	Acc in[5], out;
 	Val r = { 0 };
 
@@ -1503,10 +1572,10 @@ batch_norm(G *g, Call *c)
 		refuse(g, c->n, "on integer operands it is not supported");
 		return r;
 	}
-	in[0] = dense_acc(c->a[0].p, e.dt, c->ad[0], c->ar[0]);
+	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
 	for (int k = 1; k < 5; k++)
 		in[k] = along(c->a[k], c->adt[k], c->ad[k][0], ax, c->ar[0]);
-	out = dense_acc(r.f[0].p, e.dt, c->ad[0], c->ar[0]);
+	out = dense_acc(r.f[0].p, c->adt[0], c->ad[0], c->ar[0]);
 	emit_map(g, c->ar[0], c->ad[0], &out, 5, in, ew_batchnorm, &e);
 	for (uint32_t j = 1; j < 3 && j < tt->n; j++) {
 		Acc src = dense_acc(c->a[j + 2].p, c->adt[j + 2], c->ad[j + 2], 1);
@@ -1764,7 +1833,7 @@ pad(G *g, Call *c)
 		return r;
 	strides(c->ad[0], rank, ist);
 	strides(c->od, rank, ost);
-	fill = cvt(g, ld(g, c->a[1].p, c->adt[1], c64(g, 0)), c->adt[1], c->odt);
+	fill = h_cvt(g, ld(g, c->a[1].p, c->adt[1], c64(g, 0)), c->adt[1], c->odt);
 	for (int k = 0; k < rank; k++) {
 		LLVMValueRef iv = loop_open(g, &l[k], 0, c->od[k], 1), s;
 		int64_t n = c->ad[0][k];
@@ -1811,8 +1880,9 @@ bias_add(G *g, Call *c)
 
 /* ---------------------------------------------------------------- reductions */
 
-/* accty: the accumulator dtype of a sum over dt */
-static DType accdt(DType dt) { return isint(dt) ? DT_INT64 : dt; }
+/* accdt: the accumulator dtype of a sum over dt (float16 sums in float,
+** rounded to half at each step) */
+static DType accdt(DType dt) { return isint(dt) ? DT_INT64 : cdt(dt); }
 
 /* wrapsum: an int64 sum of dt values wrapped to dt and widened back: what
 ** summing in dt gives (TVM's tvm::sum, as ref does) */
@@ -1824,7 +1894,7 @@ wrapsum(G *g, LLVMValueRef v, DType dt)
 
 /* mean_over: out (kept dims, row-major) = the mean of x over the dims
 ** marked in red; integers sum in their dtype (wrapping) and divide
-** truncating */
+** truncating; floats divide by the count in their dtype (nothing by 1) */
 static void
 mean_over(G *g, Val x, DType dt, const int64_t *d, int r, const int *red, LLVMValueRef op, DType odt)
 {
@@ -1859,17 +1929,18 @@ mean_over(G *g, Val x, DType dt, const int64_t *d, int r, const int *red, LLVMVa
 				LLVMValueRef iv = loop_open(g, &l[nl++], 0, d[k], 1);
 				off = add64(g, off, mul64(g, iv, ist[k]));
 			}
-		v = cvt(g, ld(g, x.p, dt, off), dt, adt);
+		v = h_cvt(g, ld(g, x.p, dt, off), dt, adt);
 		v = isint(dt) ? LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), v, "")
 		              : LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), v, "");
-		LLVMBuildStore(g->b, v, acc);
+		LLVMBuildStore(g->b, dt == DT_FLOAT16 ? h_rnd(g, v) : v, acc);
 		while (nl > nk)
 			loop_close(g, &l[--nl]);
 	}
 	v = wrapsum(g, LLVMBuildLoad2(g->b, at, acc, ""), dt);
 	v = isint(dt) ? LLVMBuildSDiv(g->b, v, c64(g, cnt ? cnt : 1), "")
-	              : LLVMBuildFDiv(g->b, v, LLVMConstReal(at, (double)cnt), "");
-	st(g, op, odt, ooff, cvt(g, v, adt, odt));
+	              : LLVMBuildFDiv(g->b, v, LLVMConstReal(at, dt == DT_FLOAT16 ? h_round((double)(cnt ? cnt : 1))
+	                                                                          : (double)(cnt ? cnt : 1)), "");
+	st(g, op, odt, ooff, h_cvt(g, v, adt, odt));
 	while (nl > 0)
 		loop_close(g, &l[--nl]);
 }
@@ -1893,9 +1964,10 @@ mean(G *g, Call *c)
 }
 
 /* reduce: sum, prod, max, min, argmax, argmin as the reference: sums
-** and products in the data's dtype (integers wrapping) in row-major order,
-** max and min propagating NaN, an arg the row-major index among the
-** reduced elements of the first (select_last_index: last) extreme */
+** and products in the data's dtype (integers wrapping; float16 in float,
+** rounded to half at each step) in row-major order, max and min
+** propagating NaN, an arg the row-major index among the reduced elements
+** of the first (select_last_index: last) extreme */
 static Val
 reduce(G *g, Call *c)
 {
@@ -1904,7 +1976,7 @@ reduce(G *g, Call *c)
 	int op = c->m->nodes[c->n].op, r = c->ar[0], nl = 0, nk;
 	int arg = op == OP_ARGMAX || op == OP_ARGMIN, max = op == OP_MAX || op == OP_ARGMAX;
 	int last = arg && aint(c->m, c->n, "select_last_index");
-	DType dt = c->adt[0];
+	DType dt = cdt(c->adt[0]);
 	LLVMTypeRef t = elty(g, dt);
 	Val out = tensorbuf(g, c->ot);
 	Loop l[MAXD];
@@ -1951,12 +2023,15 @@ reduce(G *g, Call *c)
 			LLVMValueRef iv = loop_open(g, &l[nl++], 0, c->ad[0][k], 1);
 			off = add64(g, off, mul64(g, iv, ist[k]));
 		}
-	v = ld(g, c->a[0].p, dt, off);
+	v = h_cvt(g, ld(g, c->a[0].p, c->adt[0], off), c->adt[0], dt);
 	cur = LLVMBuildLoad2(g->b, t, acc, "");
-	if (op == OP_SUM) {
-		v = isint(dt) ? LLVMBuildAdd(g->b, cur, v, "") : LLVMBuildFAdd(g->b, cur, v, "");
-	} else if (op == OP_PROD) {
-		v = isint(dt) ? LLVMBuildMul(g->b, cur, v, "") : LLVMBuildFMul(g->b, cur, v, "");
+	if (op == OP_SUM || op == OP_PROD) {
+		if (isint(dt))
+			v = op == OP_SUM ? LLVMBuildAdd(g->b, cur, v, "") : LLVMBuildMul(g->b, cur, v, "");
+		else
+			v = op == OP_SUM ? LLVMBuildFAdd(g->b, cur, v, "") : LLVMBuildFMul(g->b, cur, v, "");
+		if (c->adt[0] == DT_FLOAT16)
+			v = h_rnd(g, v);
 	} else {
 		LLVMValueRef jv = LLVMBuildLoad2(g->b, g->i64, j, "");
 		if (isint(dt)) {
@@ -1986,7 +2061,7 @@ reduce(G *g, Call *c)
 	if (arg)
 		st(g, out.p, c->odt, ooff, LLVMBuildTrunc(g->b, LLVMBuildLoad2(g->b, g->i64, best, ""), g->i32, ""));
 	else
-		st(g, out.p, c->odt, ooff, LLVMBuildLoad2(g->b, t, acc, ""));
+		st(g, out.p, c->odt, ooff, h_cvt(g, LLVMBuildLoad2(g->b, t, acc, ""), dt, c->odt));
 	while (nl > 0)
 		loop_close(g, &l[--nl]);
 	return out;
@@ -2007,7 +2082,9 @@ global_avg_pool(G *g, Call *c)
 	return r;
 }
 
-/* softmax over axis: max, sum of exp(x - max), divide (float32) */
+/* softmax over axis: max, sum of exp(x - max), divide, in the dtype
+** (float16 as the reference: x - max, its exp, each partial sum and each
+** quotient rounded to half, the exp stored as half) */
 static Val
 softmax(G *g, Call *c)
 {
@@ -2015,7 +2092,9 @@ softmax(G *g, Call *c)
 	Val r = tensorbuf(g, c->ot);
 	Loop lo, li, lk;
 	LLVMValueRef base, mx, sum, v;
-	LLVMTypeRef t = elty(g, c->odt);
+	DType dt = c->odt, ct = cdt(dt);
+	LLVMTypeRef t = elty(g, ct);
+	int h = dt == DT_FLOAT16;
 
 	if (isint(c->odt)) {
 		refuse(g, c->n, "only float tensors are supported");
@@ -2023,6 +2102,10 @@ softmax(G *g, Call *c)
 	}
 	if (ax < 0)
 		ax += c->orank;
+	if (ax < 0 || ax >= c->orank) {
+		refuse(g, c->n, "the axis is out of range");
+		return r;
+	}
 	n = c->od[ax];
 	for (int k = 0; k < ax; k++)
 		outer *= c->od[k];
@@ -2034,20 +2117,24 @@ softmax(G *g, Call *c)
 	base = add64(g, base, loop_open(g, &li, 0, in, 1));
 	LLVMBuildStore(g->b, LLVMConstReal(t, -INFINITY), mx);
 	LLVMBuildStore(g->b, LLVMConstReal(t, 0), sum);
-	v = ld(g, c->a[0].p, c->odt, add64(g, base, mul64(g, loop_open(g, &lk, 0, n, 1), in)));
-	LLVMBuildStore(g->b, fminmax(g, v, LLVMBuildLoad2(g->b, t, mx, ""), 1), mx);
+	v = ld(g, c->a[0].p, dt, add64(g, base, mul64(g, loop_open(g, &lk, 0, n, 1), in)));
+	LLVMBuildStore(g->b, fminmax(g, h_cvt(g, v, dt, ct), LLVMBuildLoad2(g->b, t, mx, ""), 1), mx);
 	loop_close(g, &lk);
 	{
 		LLVMValueRef i = mul64(g, loop_open(g, &lk, 0, n, 1), in), e;
-		e = fcall1(g, "llvm.exp", LLVMBuildFSub(g->b, ld(g, c->a[0].p, c->odt, add64(g, base, i)),
-		                                         LLVMBuildLoad2(g->b, t, mx, ""), ""), c->odt);
-		st(g, r.p, c->odt, add64(g, base, i), e);
-		LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, sum, ""), e, ""), sum);
+		e = LLVMBuildFSub(g->b, h_cvt(g, ld(g, c->a[0].p, dt, add64(g, base, i)), dt, ct),
+		                  LLVMBuildLoad2(g->b, t, mx, ""), "");
+		e = fcall1(g, "llvm.exp", h ? h_rnd(g, e) : e, ct);
+		e = h ? h_rnd(g, e) : e;
+		st(g, r.p, dt, add64(g, base, i), h_cvt(g, e, ct, dt));
+		e = LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, sum, ""), e, "");
+		LLVMBuildStore(g->b, h ? h_rnd(g, e) : e, sum);
 		loop_close(g, &lk);
 	}
 	{
 		LLVMValueRef i = add64(g, base, mul64(g, loop_open(g, &lk, 0, n, 1), in));
-		st(g, r.p, c->odt, i, LLVMBuildFDiv(g->b, ld(g, r.p, c->odt, i), LLVMBuildLoad2(g->b, t, sum, ""), ""));
+		v = LLVMBuildFDiv(g->b, h_cvt(g, ld(g, r.p, dt, i), dt, ct), LLVMBuildLoad2(g->b, t, sum, ""), "");
+		st(g, r.p, dt, i, h_cvt(g, v, ct, dt));
 		loop_close(g, &lk);
 	}
 	loop_close(g, &li);
@@ -2057,15 +2144,16 @@ softmax(G *g, Call *c)
 
 /* scan: cumsum and cumprod as the reference: each element cast to the
 ** result's dtype, accumulated in order along the axis (axis None: the
-** flattened data), integers wrapping, floats rounded at each step */
+** flattened data), integers wrapping, floats rounded at each step
+** (float16 in float, rounded to half) */
 static Val
 scan(G *g, Call *c)
 {
 	const AttrVal *av = attr(c->m, c->n, "axis");
 	int64_t outer = 1, len = 1, inner = 1, axis;
-	int prod = c->m->nodes[c->n].op == OP_CUMPROD, fl = !isint(c->odt);
+	int prod = c->m->nodes[c->n].op == OP_CUMPROD, fl = !isint(c->odt), h = c->odt == DT_FLOAT16;
 	Val r = tensorbuf(g, c->ot);
-	LLVMTypeRef t = elty(g, c->odt);
+	LLVMTypeRef t = elty(g, cdt(c->odt));
 	Loop lo, li, lk;
 	LLVMValueRef base, acc, k, at, x, a, s;
 
@@ -2089,16 +2177,18 @@ scan(G *g, Call *c)
 	LLVMBuildStore(g->b, fl ? LLVMConstReal(t, prod) : LLVMConstInt(t, (unsigned long long)prod, 0), acc);
 	k = loop_open(g, &lk, 0, len, 1);
 	at = add64(g, base, mul64(g, k, inner));
-	x = cvt(g, ld(g, c->a[0].p, c->adt[0], at), c->adt[0], c->odt);
+	x = h_opnd(g, ld(g, c->a[0].p, c->adt[0], at), c->adt[0], c->odt);
 	a = LLVMBuildLoad2(g->b, t, acc, "");
 	s = fl ? (prod ? LLVMBuildFMul(g->b, a, x, "") : LLVMBuildFAdd(g->b, a, x, ""))
 	       : (prod ? LLVMBuildMul(g->b, a, x, "") : LLVMBuildAdd(g->b, a, x, ""));
+	if (h)
+		s = h_rnd(g, s);
 	if (aint(c->m, c->n, "exclusive")) {
-		st(g, r.p, c->odt, at, a);
+		st(g, r.p, c->odt, at, h_cvt(g, a, cdt(c->odt), c->odt));
 	} else {
 		/* inclusive: the first element as it is */
 		s = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, k, c64(g, 0), ""), x, s, "");
-		st(g, r.p, c->odt, at, s);
+		st(g, r.p, c->odt, at, h_cvt(g, s, cdt(c->odt), c->odt));
 	}
 	LLVMBuildStore(g->b, s, acc);
 	loop_close(g, &lk);
@@ -2108,7 +2198,9 @@ scan(G *g, Call *c)
 }
 
 /* pool2d: max or average over windows with padding (layout NCHW-like);
-** integer averages sum in their dtype (wrapping) and divide truncating */
+** integer averages sum in their dtype (wrapping) and divide truncating;
+** float16 ones sum in float rounded to half at each step, and divide by
+** the count as a half */
 static Val
 pool2d(G *g, Call *c, int avg)
 {
@@ -2168,11 +2260,12 @@ pool2d(G *g, Call *c, int avg)
 			                : k == pos[3] ? LLVMBuildSelect(g->b, ok, ww, c64(g, 0), "") : iv[k];
 			off = add64(g, off, mul64(g, ix, ist[k]));
 		}
-		v = cvt(g, ld(g, c->a[0].p, dt, off), dt, adt);
+		v = h_cvt(g, ld(g, c->a[0].p, dt, off), dt, adt);
 		if (avg) {
 			LLVMValueRef a0 = LLVMBuildLoad2(g->b, at, acc, "");
 			v = LLVMBuildSelect(g->b, ok, v, LLVMConstNull(at), "");
-			LLVMBuildStore(g->b, isint(dt) ? LLVMBuildAdd(g->b, a0, v, "") : LLVMBuildFAdd(g->b, a0, v, ""), acc);
+			v = isint(dt) ? LLVMBuildAdd(g->b, a0, v, "") : LLVMBuildFAdd(g->b, a0, v, "");
+			LLVMBuildStore(g->b, dt == DT_FLOAT16 ? h_rnd(g, v) : v, acc);
 			LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i64, cnt, ""),
 			                                  LLVMBuildZExt(g->b, cip ? inp : ok, g->i64, ""), ""), cnt);
 		} else {
@@ -2188,22 +2281,28 @@ pool2d(G *g, Call *c, int avg)
 		LLVMValueRef n = LLVMBuildLoad2(g->b, g->i64, cnt, "");
 		n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, c64(g, 0), ""), c64(g, 1), n, "");
 		v = wrapsum(g, v, dt);
-		v = isint(dt) ? LLVMBuildSDiv(g->b, v, n, "") : LLVMBuildFDiv(g->b, v, LLVMBuildSIToFP(g->b, n, at, ""), "");
+		if (isint(dt))
+			v = LLVMBuildSDiv(g->b, v, n, "");
+		else if (dt == DT_FLOAT16)
+			v = LLVMBuildFDiv(g->b, v, h_rnd(g, LLVMBuildSIToFP(g->b, n, at, "")), "");
+		else
+			v = LLVMBuildFDiv(g->b, v, LLVMBuildSIToFP(g->b, n, at, ""), "");
 	}
-	st(g, r.p, c->odt, ooff, cvt(g, v, adt, c->odt));
+	st(g, r.p, c->odt, ooff, h_cvt(g, v, adt, c->odt));
 	for (int k = 3; k >= 0; k--)
 		loop_close(g, &l[k]);
 	return r;
 }
 
-/* dense: x[..., K] times w[N, K]^T; qnn.dense sums (x - xz)(w - wz) in int32 */
+/* dense: x[..., K] times w[N, K]^T; qnn.dense sums (x - xz)(w - wz) in
+** int32; floats sum in out_dtype (h_mac) */
 static Val
 dense(G *g, Call *c, int q)
 {
 	int64_t K = c->ad[0][c->ar[0] - 1], N = c->ad[1][0], M = ir_type_numel(c->m, c->at[0]) / (K ? K : 1);
 	Val r = tensorbuf(g, c->ot);
 	DType adt = q ? DT_INT32 : c->odt;
-	LLVMTypeRef at = elty(g, adt);
+	LLVMTypeRef at = elty(g, cdt(adt));
 	Loop lm, ln, lk;
 	LLVMValueRef im, in, ik, acc = entry_alloca(g, at), x, w, v;
 	int64_t nwz = q ? ir_type_numel(c->m, c->at[3]) : 0;
@@ -2212,18 +2311,18 @@ dense(G *g, Call *c, int q)
 	in = loop_open(g, &ln, 0, N, 1);
 	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
 	ik = loop_open(g, &lk, 0, K, 1);
-	x = cvt(g, ld(g, c->a[0].p, c->adt[0], add64(g, mul64(g, im, K), ik)), c->adt[0], adt);
-	w = cvt(g, ld(g, c->a[1].p, c->adt[1], add64(g, mul64(g, in, K), ik)), c->adt[1], adt);
+	x = h_opnd(g, ld(g, c->a[0].p, c->adt[0], add64(g, mul64(g, im, K), ik)), c->adt[0], adt);
+	w = h_opnd(g, ld(g, c->a[1].p, c->adt[1], add64(g, mul64(g, in, K), ik)), c->adt[1], adt);
 	if (q) {
 		x = LLVMBuildSub(g->b, x, ld(g, c->a[2].p, DT_INT32, c64(g, 0)), "");
 		w = LLVMBuildSub(g->b, w, ld(g, c->a[3].p, DT_INT32, nwz > 1 ? in : c64(g, 0)), "");
 		v = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), LLVMBuildMul(g->b, x, w, ""), "");
+		LLVMBuildStore(g->b, v, acc);
 	} else {
-		v = LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), LLVMBuildFMul(g->b, x, w, ""), "");
+		h_mac(g, acc, x, w, adt);
 	}
-	LLVMBuildStore(g->b, v, acc);
 	loop_close(g, &lk);
-	st(g, r.p, c->odt, add64(g, mul64(g, im, N), in), cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), adt, c->odt));
+	st(g, r.p, c->odt, add64(g, mul64(g, im, N), in), h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), cdt(adt), c->odt));
 	loop_close(g, &ln);
 	loop_close(g, &lm);
 	return r;
@@ -2239,7 +2338,7 @@ batch_matmul(G *g, Call *c)
 	int64_t B = c->od[0], I = c->od[1], J = c->od[2], K = c->ad[0][ta ? 1 : 2];
 	int64_t as = c->ad[0][0] == 1 ? 0 : I * K, bs = c->ad[1][0] == 1 ? 0 : K * J;
 	DType dt = c->odt;
-	LLVMTypeRef at = elty(g, dt);
+	LLVMTypeRef at = elty(g, cdt(dt));
 	Val r = tensorbuf(g, c->ot);
 	Loop lb, li, lj, lk;
 	LLVMValueRef ib, ii, ij, ik, acc, x, w, v;
@@ -2256,14 +2355,17 @@ batch_matmul(G *g, Call *c)
 	ik = loop_open(g, &lk, 0, K, 1);
 	x = add64(g, mul64(g, ib, as), ta ? add64(g, mul64(g, ik, I), ii) : add64(g, mul64(g, ii, K), ik));
 	w = add64(g, mul64(g, ib, bs), tb ? add64(g, mul64(g, ij, K), ik) : add64(g, mul64(g, ik, J), ij));
-	x = cvt(g, ld(g, c->a[0].p, c->adt[0], x), c->adt[0], dt);
-	w = cvt(g, ld(g, c->a[1].p, c->adt[1], w), c->adt[1], dt);
-	v = LLVMBuildLoad2(g->b, at, acc, "");
-	v = isint(dt) ? LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, x, w, ""), "")
-	              : LLVMBuildFAdd(g->b, v, LLVMBuildFMul(g->b, x, w, ""), "");
-	LLVMBuildStore(g->b, v, acc);
+	x = h_opnd(g, ld(g, c->a[0].p, c->adt[0], x), c->adt[0], dt);
+	w = h_opnd(g, ld(g, c->a[1].p, c->adt[1], w), c->adt[1], dt);
+	if (isint(dt)) {
+		v = LLVMBuildLoad2(g->b, at, acc, "");
+		LLVMBuildStore(g->b, LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, x, w, ""), ""), acc);
+	} else {
+		h_mac(g, acc, x, w, dt);
+	}
 	loop_close(g, &lk);
-	st(g, r.p, dt, add64(g, mul64(g, add64(g, mul64(g, ib, I), ii), J), ij), LLVMBuildLoad2(g->b, at, acc, ""));
+	st(g, r.p, dt, add64(g, mul64(g, add64(g, mul64(g, ib, I), ii), J), ij),
+	   h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), cdt(dt), dt));
 	loop_close(g, &lj);
 	loop_close(g, &li);
 	loop_close(g, &lb);
@@ -2338,13 +2440,14 @@ convgeom(G *g, Call *c, Conv *v, int quiet)
 }
 
 /* conv_generic: direct loops with bounds checks; qnn sums (x - xz)(w - wz)
-** in int32, padding contributing nothing */
+** in int32, padding contributing nothing; floats sum in out_dtype
+** (h_mac), padding reading as 0, as the reference multiplies it */
 static Val
 conv_generic(G *g, Call *c, const Conv *v, int q)
 {
 	Val r = tensorbuf(g, c->ot);
 	DType adt = q ? DT_INT32 : c->odt;
-	LLVMTypeRef at = elty(g, adt);
+	LLVMTypeRef at = elty(g, cdt(adt));
 	Loop l[7];
 	int64_t icg = v->C / v->G, ocg = v->O / v->G;
 	int64_t nwz = q ? ir_type_numel(c->m, c->at[3]) : 0;
@@ -2367,23 +2470,21 @@ conv_generic(G *g, Call *c, const Conv *v, int q)
 	ww = LLVMBuildSelect(g->b, ok, ww, c64(g, 0), "");
 	ci = add64(g, mul64(g, LLVMBuildSDiv(g->b, o, c64(g, ocg), ""), icg), ic);
 	off = add64(g, add64(g, mul64(g, n, v->ist[0]), mul64(g, ci, v->ist[1])), add64(g, mul64(g, hh, v->ist[2]), mul64(g, ww, v->ist[3])));
-	x = cvt(g, ld(g, c->a[0].p, c->adt[0], off), c->adt[0], adt);
+	x = h_opnd(g, ld(g, c->a[0].p, c->adt[0], off), c->adt[0], adt);
 	off = add64(g, add64(g, mul64(g, o, v->kst[0]), mul64(g, ic, v->kst[1])), add64(g, mul64(g, kh, v->kst[2]), mul64(g, kw, v->kst[3])));
-	w = cvt(g, ld(g, c->a[1].p, c->adt[1], off), c->adt[1], adt);
+	w = h_opnd(g, ld(g, c->a[1].p, c->adt[1], off), c->adt[1], adt);
 	if (q) {
 		x = LLVMBuildSub(g->b, x, ld(g, c->a[2].p, DT_INT32, c64(g, 0)), "");
 		w = LLVMBuildSub(g->b, w, ld(g, c->a[3].p, DT_INT32, nwz > 1 ? o : c64(g, 0)), "");
 		x = LLVMBuildSelect(g->b, ok, LLVMBuildMul(g->b, x, w, ""), c32(g, 0), "");
-		x = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), x, "");
+		LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), x, ""), acc);
 	} else {
-		x = LLVMBuildSelect(g->b, ok, LLVMBuildFMul(g->b, x, w, ""), LLVMConstNull(at), "");
-		x = LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), x, "");
+		h_mac(g, acc, LLVMBuildSelect(g->b, ok, x, LLVMConstNull(at), ""), w, adt);
 	}
-	LLVMBuildStore(g->b, x, acc);
 	for (int k = 6; k >= 4; k--)
 		loop_close(g, &l[k]);
 	off = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, o, v->ost[1])), add64(g, mul64(g, oh, v->ost[2]), mul64(g, ow, v->ost[3])));
-	st(g, r.p, c->odt, off, cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), adt, c->odt));
+	st(g, r.p, c->odt, off, h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), cdt(adt), c->odt));
 	for (int k = 3; k >= 0; k--)
 		loop_close(g, &l[k]);
 	return r;
@@ -3168,8 +3269,10 @@ callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
 }
 
 /* h16ok: whether call c's float16 operands and result, if any, are
-** supported: elementwise ops (computed in float, rounded to half once)
-** and data movement */
+** supported: elementwise ops (computed in float, rounded to half once),
+** data movement, reductions, pools, softmax, dense, batch_matmul and
+** conv2d (summed in float, rounded to half at each step as the
+** reference rounds them) and dequantize */
 static int
 h16ok(const Call *c)
 {
@@ -3186,11 +3289,15 @@ h16ok(const Call *c)
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
 	case OP_WHERE: case OP_ERF: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: case OP_ROUND: case OP_SIGN:
 	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-	case OP_CLIP: case OP_NN_BIAS_ADD:
+	case OP_CLIP: case OP_NN_BIAS_ADD: case OP_MOD: case OP_FLOOR_MOD:
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 	case OP_TRANSPOSE: case OP_LAYOUT_TRANSFORM: case OP_STRIDED_SLICE: case OP_TAKE: case OP_GATHER:
-	case OP_CONCATENATE: case OP_SPLIT:
+	case OP_CONCATENATE: case OP_SPLIT: case OP_BROADCAST_TO: case OP_NN_PAD:
+	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN: case OP_MEAN:
+	case OP_CUMSUM: case OP_CUMPROD: case OP_NN_SOFTMAX: case OP_EINSUM: case OP_NN_BATCH_NORM:
+	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: case OP_NN_GLOBAL_AVG_POOL2D:
+	case OP_NN_DENSE: case OP_NN_BATCH_MATMUL: case OP_NN_CONV2D: case OP_QNN_DEQUANTIZE:
 		return 1;
 	default:
 		return 0;
@@ -3258,6 +3365,8 @@ call(G *g, Scope *s, NodeId n)
 	case OP_BITWISE_NOT:
 		return ewise(g, &c, 1, ew_bitwise, &e);
 	case OP_BROADCAST_TO:
+		if (e.h16)      /* float16 bits copied, as the reference copies them */
+			c.adt[0] = c.odt = DT_INT16;
 		return ewise(g, &c, 1, ew_copy, &e);
 	case OP_ERF:
 	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:

@@ -6,7 +6,7 @@ NumPy.
     python3 tests/backends/npy.py cmp A.npy B.npy TOL
 
 SHAPE is comma-separated ("1,3,8,8"; "" for a scalar); DTYPE one of int8,
-uint8, int16, int32, float32.  Values are uniform in [LO, HI] (integers)
+uint8, int16, int32, float32, float16.  Values are uniform in [LO, HI] (integers)
 or [LO, HI) (floats), from Python's random with SEED.
 """
 import random
@@ -14,9 +14,9 @@ import struct
 import sys
 
 CODES = {"int8": ("|i1", "b"), "uint8": ("|u1", "B"), "int16": ("<i2", "h"),
-         "int32": ("<i4", "i"), "float32": ("<f4", "f")}
+         "int32": ("<i4", "i"), "float32": ("<f4", "f"), "float16": ("<f2", "e")}
 RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-300, 300),
-          "int32": (-1000, 1000), "float32": (-2.0, 2.0)}
+          "int32": (-1000, 1000), "float32": (-2.0, 2.0), "float16": (-2.0, 2.0)}
 
 
 def write(path, dtype, shape, values):
@@ -42,7 +42,7 @@ def main():
     n = 1
     for d in shape:
         n *= d
-    if dtype == "float32":
+    if dtype in ("float32", "float16"):
         vals = [rng.uniform(lo, hi) for _ in range(n)]
     else:
         vals = [rng.randint(int(lo), int(hi)) for _ in range(n)]
@@ -59,9 +59,17 @@ def read(path):
     descr = head.split("'descr': '")[1].split("'")[0]
     body = data[10 + hlen:]
     fmt = {"|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H", "<i4": "i", "<u4": "I", "<i8": "q",
-           "<f4": "f", "<f8": "d", "|b1": "B"}[descr]
+           "<f2": "e", "<f4": "f", "<f8": "d", "|b1": "B"}[descr]
     n = len(body) // struct.calcsize(fmt)
     return head, struct.unpack("<%d%s" % (n, fmt), body)
+
+
+def bits(path):
+    """the elements of float16 file path as their bit patterns (hex)"""
+    with open(path, "rb") as f:
+        data = f.read()
+    body = data[10 + struct.unpack("<H", data[8:10])[0]:]
+    return ["0x%04x" % h for h in struct.unpack("<%dH" % (len(body) // 2), body)]
 
 
 def close(a, b, tol):

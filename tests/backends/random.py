@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """random.py: the randomized differential test of graft's backends.
 
-    python3 tests/backends/random.py --seed S [--keep DIR] [--graft GRAFT]
-    python3 tests/backends/random.py --seeds A-B --graft GRAFT [--keep DIR] [-j N]
+    python3 tests/backends/random.py [--half] --seed S [--keep DIR] [--graft GRAFT]
+    python3 tests/backends/random.py [--half] --seeds A-B --graft GRAFT [--keep DIR] [-j N]
 
 Each seed S makes one small random model (Relay text as graft prints it)
 and its random inputs (.npy), deterministically: Python's random.Random(S)
@@ -16,8 +16,10 @@ pools, add, multiply, divide, float -> int casts with NaN, infinities
 and out-of-range values); then one to three of sum, max, min, prod,
 argmax, argmin, comparisons into where, sign and round, drawn from a
 random stream of their own so that the ops before them are what the
-seed always made.  Shapes are small (a few hundred elements at
-most) so that the test is quick under ASan.
+seed always made.  With --half every seed makes a float graph of
+float16 instead (the same ops, float16 literals and constants), and
+its float16 results must equal ref's bit for bit.  Shapes are small (a
+few hundred elements at most) so that the test is quick under ASan.
 
 With --graft, the model runs on the ref, c and llvm backends through
 `graft run`, and each of c and llvm is compared with ref: integer results
@@ -97,9 +99,11 @@ class Val:
 class Gen:
     """one random model"""
 
-    def __init__(self, seed):
+    def __init__(self, seed, half=False):
         self.rng = random.Random(seed)
         self.seed = seed
+        self.half = half
+        self.F = "float16" if half else "float32"      # the float graphs' dtype
         self.params = []        # (Val, values)
         self.lines = []
         self.vals = []
@@ -119,9 +123,13 @@ class Gen:
     def zp(self, dt):
         return {"int8": self.rint(-10, 10), "uint8": self.rint(110, 140)}.get(dt, self.rint(-5, 5))
 
+    def lit(self, x):
+        """a literal of the float graphs' dtype"""
+        return flit(x) + ("16" if self.half else "")
+
     def input(self, shape, dtype, lo=None, hi=None):
         name = "%%p%d" % len(self.params)
-        if dtype == "float32":
+        if dtype in ("float32", "float16"):
             lo = -2.0 if lo is None else lo
             hi = 2.0 if hi is None else hi
             vals = [self.rng.uniform(lo, hi) for _ in range(count(shape))]
@@ -157,7 +165,7 @@ class Gen:
 
     def const_floats(self, shape, lo, hi):
         vals = [round(self.rng.uniform(lo, hi), 3) for _ in range(count(shape))]
-        return 'const(%s, dtype="float32")' % nested(shape, vals, flit)
+        return 'const(%s, dtype="%s")' % (nested(shape, vals, self.lit), self.F)
 
     def pick(self, pred):
         c = [v for v in self.vals if pred(v)]
@@ -341,7 +349,7 @@ class Gen:
             params[2][1], ax), out, a.dtype, "qnn.concatenate")
 
     def op_bias_add(self):
-        x = self.pick(lambda v: len(v.shape) >= 2 and v.dtype in ("int32", "float32"))
+        x = self.pick(lambda v: len(v.shape) >= 2 and v.dtype in ("int32", self.F))
         if not x:
             return None
         ax = 1 if self.rng.random() < 0.7 else len(x.shape) - 1
@@ -352,7 +360,7 @@ class Gen:
 
     def op_clip(self):
         x = self.pick(lambda v: True)
-        if x.dtype == "float32":
+        if x.dtype == self.F:
             lo, hi = self.rng.uniform(-2, 0), self.rng.uniform(0, 2)
         else:
             a, b = RANGE[x.dtype] if x.dtype != "int32" else (-3000, 3000)
@@ -392,7 +400,7 @@ class Gen:
         return self.choice(("NCHW", "NHWC"))
 
     def op_pool(self):
-        ok = ("int32", "int8", "float32")
+        ok = ("int32", "int8", self.F)
         x = self.pick(lambda v: len(v.shape) == 4 and v.dtype in ok and v.shape[1] * v.shape[2] * v.shape[3] <= 600)
         if not x:
             return None
@@ -431,8 +439,8 @@ class Gen:
         if not x:
             return None
         pw = [[self.rint(0, 1), self.rint(0, 2)] if self.rng.random() < 0.6 else [0, 0] for _ in x.shape]
-        if x.dtype == "float32":
-            pv = flit(self.rng.uniform(-1, 1))
+        if x.dtype == self.F:
+            pv = self.lit(self.rng.uniform(-1, 1))
         else:
             lo, hi = RANGE[x.dtype]
             pv = "%d%s" % (self.rint(max(lo, -100), min(hi, 100)), SUFFIX[x.dtype])
@@ -555,15 +563,15 @@ class Gen:
         return out, attrs
 
     def op_mean(self):
-        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32") and v.shape)
+        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", self.F) and v.shape)
         # integer averages over 128 taps or more are undefined (the count cast to the dtype)
-        got = self.reduction(x, lambda d: x.dtype == "float32" or count(d) < 128, True)
+        got = self.reduction(x, lambda d: x.dtype == self.F or count(d) < 128, True)
         if not got:
             return None
         return self.emit("mean(%s%s)" % (self.use(x), got[1]), got[0], x.dtype, "mean %s" % x.dtype)
 
     def op_reduce(self):
-        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32") and v.shape)
+        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", self.F) and v.shape)
         if not x:
             return None
         op = self.choice(("sum", "max", "min", "prod", "argmax", "argmin"))
@@ -579,7 +587,7 @@ class Gen:
         return self.emit("%s(%s%s)" % (op, self.use(x), attrs), out, dt, "%s %s" % (op, x.dtype))
 
     def op_compare(self):
-        a = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", "float32"))
+        a = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "uint8", self.F))
         if not a:
             return None
         b = self.other(a)
@@ -591,90 +599,93 @@ class Gen:
                          "where %s %s" % (op, a.dtype))
 
     def op_sign(self):
-        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", "float32"))
+        x = self.pick(lambda v: v.dtype in ("int8", "int16", "int32", self.F))
         if not x:
             return None
-        op = self.choice(("sign", "round")) if x.dtype == "float32" else "sign"
+        op = self.choice(("sign", "round")) if x.dtype == self.F else "sign"
         return self.emit("%s(%s)" % (op, self.use(x)), x.shape, x.dtype, "%s %s" % (op, x.dtype))
 
     # -------------------------------------------------------------- float ops
     def op_fconv2d(self):
-        x = self.pick(lambda v: v.dtype == "float32" and len(v.shape) == 4 and count(v.shape) <= 400)
+        x = self.pick(lambda v: v.dtype == self.F and len(v.shape) == 4 and count(v.shape) <= 400)
         if not x:
-            x = self.small4("float32")
+            x = self.small4(self.F)
         nhwc = self.rng.random() < 0.5
         attrs, wshape, oshape, oc, desc = self.conv_geom(x.shape, nhwc)
         w = self.const_floats(wshape, -0.5, 0.5)
-        return self.emit("nn.conv2d(%s, %s%s)" % (self.use(x), w, attrs), oshape, "float32", "nn.conv2d " + desc)
+        return self.emit("nn.conv2d(%s, %s%s)" % (self.use(x), w, attrs), oshape, self.F, "nn.conv2d " + desc)
 
     def op_fdense(self):
-        x = self.pick(lambda v: v.dtype == "float32" and len(v.shape) == 2 and v.shape[1] <= 64)
+        x = self.pick(lambda v: v.dtype == self.F and len(v.shape) == 2 and v.shape[1] <= 64)
         if not x:
-            x = self.input([self.rint(1, 4), self.rint(1, 24)], "float32")
+            x = self.input([self.rint(1, 4), self.rint(1, 24)], self.F)
         units = self.rint(1, 8)
         w = self.const_floats([units, x.shape[1]], -0.5, 0.5)
-        return self.emit("nn.dense(%s, %s, units=%d)" % (self.use(x), w, units), [x.shape[0], units], "float32",
+        return self.emit("nn.dense(%s, %s, units=%d)" % (self.use(x), w, units), [x.shape[0], units], self.F,
                          "nn.dense")
 
     def op_fmath(self):
-        x = self.pick(lambda v: v.dtype == "float32")
+        x = self.pick(lambda v: v.dtype == self.F)
         if not x:
             return None
         op = self.choice(("nn.softmax", "sigmoid", "tanh", "exp"))
+        if op == "nn.softmax" and not x.shape:
+            op = "sigmoid"      # a scalar has no axis
         if op == "nn.softmax":
             ax = self.rint(-1, len(x.shape) - 1)
             return self.emit("nn.softmax(%s%s)" % (self.use(x), "" if ax == -1 else ", axis=%d" % ax), x.shape,
-                             "float32", op)
+                             self.F, op)
         if op == "exp":
             # keep exp far from overflow: squash first
-            t = self.emit("tanh(%s)" % self.use(x), x.shape, "float32", "tanh", pool=False)
-            return self.emit("exp(%s)" % t.name, x.shape, "float32", "exp")
-        return self.emit("%s(%s)" % (op, self.use(x)), x.shape, "float32", op)
+            t = self.emit("tanh(%s)" % self.use(x), x.shape, self.F, "tanh", pool=False)
+            return self.emit("exp(%s)" % t.name, x.shape, self.F, "exp")
+        return self.emit("%s(%s)" % (op, self.use(x)), x.shape, self.F, op)
 
     def op_farith(self):
-        a = self.pick(lambda v: v.dtype == "float32")
+        a = self.pick(lambda v: v.dtype == self.F)
         if not a:
             return None
         op = self.choice(("add", "subtract", "multiply", "divide"))
         if op == "divide":
             # the divisor away from zero: a fresh input in [0.5, 2] times a sign
-            b = self.input(self.bshape(a.shape), "float32", *((0.5, 2.0) if self.rng.random() < 0.5 else (-2.0, -0.5)))
+            b = self.input(self.bshape(a.shape), self.F, *((0.5, 2.0) if self.rng.random() < 0.5 else (-2.0, -0.5)))
         else:
             b = self.other(a)
         if op != "divide" and self.rng.random() < 0.3:
             a, b = b, a
-        return self.emit("%s(%s, %s)" % (op, self.use(a), self.use(b)), bshape_of(a.shape, b.shape), "float32", op)
+        return self.emit("%s(%s, %s)" % (op, self.use(a), self.use(b)), bshape_of(a.shape, b.shape), self.F, op)
 
     def op_f2i(self):
         """float -> int casts of in-range, out-of-range, infinite and NaN values"""
-        x = self.pick(lambda v: v.dtype == "float32")
+        x = self.pick(lambda v: v.dtype == self.F)
         if not x:
             return None
         dt = self.choice(INTS)
-        big = self.choice(("1000f", "100000f", "10000000000f"))
-        m = self.emit("multiply(%s, %s)" % (self.use(x), big), x.shape, "float32", "multiply", pool=False)
+        big = self.choice(("1000", "60000") if self.half else ("1000", "100000", "10000000000"))
+        big = big + ("f16" if self.half else "f")
+        m = self.emit("multiply(%s, %s)" % (self.use(x), big), x.shape, self.F, "multiply", pool=False)
         if self.rng.random() < 0.5:
             # x / (x * 0): +-inf; inf - inf: NaN
-            z = self.emit("multiply(%s, 0f)" % x.name, x.shape, "float32", "multiply", pool=False)
-            q = self.emit("divide(%s, %s)" % (x.name, z.name), x.shape, "float32", "divide", pool=False)
-            nan = self.emit("subtract(%s, %s)" % (q.name, q.name), x.shape, "float32", "subtract", pool=False)
+            z = self.emit("multiply(%s, %s)" % (x.name, self.lit(0)), x.shape, self.F, "multiply", pool=False)
+            q = self.emit("divide(%s, %s)" % (x.name, z.name), x.shape, self.F, "divide", pool=False)
+            nan = self.emit("subtract(%s, %s)" % (q.name, q.name), x.shape, self.F, "subtract", pool=False)
             ax = self.rint(0, len(x.shape) - 1)
             out = list(x.shape)
             out[ax] *= 3
-            m = self.emit("concatenate((%s, %s, %s), axis=%d)" % (m.name, q.name, nan.name, ax), out, "float32",
+            m = self.emit("concatenate((%s, %s, %s), axis=%d)" % (m.name, q.name, nan.name, ax), out, self.F,
                           "concatenate", pool=False)
-        return self.emit('cast(%s, dtype="%s")' % (m.name, dt), m.shape, dt, "cast float32->%s (saturating)" % dt)
+        return self.emit('cast(%s, dtype="%s")' % (m.name, dt), m.shape, dt, "cast %s->%s (saturating)" % (self.F, dt))
 
     def op_fcast(self):
-        x = self.pick(lambda v: v.dtype == "float32")
+        x = self.pick(lambda v: v.dtype == self.F)
         if not x:
             return None
         dt = self.choice(INTS)
-        return self.emit('cast(%s, dtype="%s")' % (self.use(x), dt), x.shape, dt, "cast float32->%s" % dt)
+        return self.emit('cast(%s, dtype="%s")' % (self.use(x), dt), x.shape, dt, "cast %s->%s" % (self.F, dt))
 
     # -------------------------------------------------------------- models
     def make(self):
-        integer = self.seed % 2 == 1
+        integer = self.seed % 2 == 1 and not self.half
         if integer:
             for _ in range(self.rint(1, 2)):
                 k = self.rng.random()
@@ -685,7 +696,7 @@ class Gen:
                 elif k < 0.85:
                     self.input([self.rint(1, 3), self.rint(2, 5), self.rint(2, 6)], self.choice(INTS))
                 else:
-                    self.input([self.rint(1, 3), self.rint(2, 4), self.rint(2, 6)], "float32", -3.0, 3.0)
+                    self.input([self.rint(1, 3), self.rint(2, 4), self.rint(2, 6)], self.F, -3.0, 3.0)
             table = [(self.op_quantize, 2), (self.op_dequantize, 1), (self.op_requantize, 4), (self.op_qconv2d, 4),
                      (self.op_qdense, 2), (self.op_qbinary, 3), (self.op_qconcat, 2), (self.op_bias_add, 2),
                      (self.op_clip, 2), (self.op_cast, 2), (self.op_arith, 3), (self.op_relu, 1), (self.op_pool, 4),
@@ -695,9 +706,9 @@ class Gen:
         else:
             for _ in range(self.rint(1, 2)):
                 if self.rng.random() < 0.6:
-                    self.small4("float32")
+                    self.small4(self.F)
                 else:
-                    self.input([self.rint(1, 4), self.rint(2, 16)], "float32")
+                    self.input([self.rint(1, 4), self.rint(2, 16)], self.F)
             table = [(self.op_fconv2d, 4), (self.op_fdense, 2), (self.op_fmath, 4), (self.op_farith, 4),
                      (self.op_mean, 2), (self.op_pool, 4), (self.op_bias_add, 1), (self.op_clip, 1),
                      (self.op_relu, 1), (self.op_pad, 1), (self.op_reshape, 1), (self.op_transpose, 1),
@@ -748,9 +759,9 @@ def bshape_of(a, b):
     return [max(x, y) for x, y in zip(a, b)]
 
 
-def generate(seed, d):
+def generate(seed, d, half=False):
     """writes d/model.relay and d/pN.npy; returns (model path, [input args], [out dtypes], ops)"""
-    g = Gen(seed)
+    g = Gen(seed, half)
     outs = g.make()
     os.makedirs(d, exist_ok=True)
     model = os.path.join(d, "model.relay")
@@ -765,11 +776,19 @@ def generate(seed, d):
 
 
 def compare(a, b, isfloat):
-    """None if the .npy files a and b agree, else a description of the first difference"""
+    """None if the .npy files a and b agree, else a description of the first
+    difference; float results within the tolerance but float16 ones bit for
+    bit (the backends round as ref does), so that -0 differs from +0"""
     ha, va = npy.read(a)
     hb, vb = npy.read(b)
     if ha != hb or len(va) != len(vb):
         return "headers differ: %s / %s" % (ha.strip(), hb.strip())
+    if "<f2" in ha:
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            if fa.read() == fb.read():
+                return None
+        isfloat = False
+        va, vb = npy.bits(a), npy.bits(b)
     for k, (x, y) in enumerate(zip(va, vb)):
         if not isfloat:
             if x != y:
@@ -779,9 +798,9 @@ def compare(a, b, isfloat):
     return None
 
 
-def run_seed(graft, seed, d):
+def run_seed(graft, seed, d, half=False):
     """the lines of one model's report"""
-    model, args, dts, ops = generate(seed, d)
+    model, args, dts, ops = generate(seed, d, half)
     res = {}
     for be in ("ref", "c", "llvm"):
         outs = []
@@ -790,7 +809,7 @@ def run_seed(graft, seed, d):
         p = subprocess.run([graft, "run", "--backend", be] + args + outs + [model], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True)
         res[be] = (p.returncode, p.stdout)
-    kind = "int" if seed % 2 else "float"
+    kind = "float16" if half else "int" if seed % 2 else "float"
     lines = []
     for be in ("c", "llvm"):
         desc = "random seed %d (%s, %d ops): %s agrees with ref" % (seed, kind, len(ops), be)
@@ -805,7 +824,8 @@ def run_seed(graft, seed, d):
                 if err:
                     why.append("result %d (%s): %s" % (k, dt, err))
         if why:
-            why = ["seed %d, model %s (tests/backends/random.py --seed %d --keep DIR)" % (seed, model, seed),
+            why = ["seed %d, model %s (tests/backends/random.py%s --seed %d --keep DIR)" % (
+                seed, model, " --half" if half else "", seed),
                    "ops: " + ", ".join(ops)] + why
         lines.append(("not ok" if why else "ok", desc, why))
     return lines
@@ -824,6 +844,8 @@ def seeds_of(s):
 
 def main(argv):
     opts = {"--seed": None, "--seeds": None, "--keep": None, "--graft": None, "-j": "1"}
+    half = "--half" in argv
+    argv = [a for a in argv if a != "--half"]
     k = 0
     while k < len(argv):
         if argv[k] not in opts or k + 1 >= len(argv):
@@ -840,12 +862,12 @@ def main(argv):
     try:
         if not opts["--graft"]:
             for s in seeds:
-                model, args, dts, ops = generate(s, os.path.join(top, str(s)))
+                model, args, dts, ops = generate(s, os.path.join(top, str(s)), half)
                 sys.stdout.write(open(model).read())
                 print("// graft run %s --output ...(%d) %s" % (" ".join(args), len(dts), model))
             return 0
         with ThreadPoolExecutor(max_workers=int(opts["-j"])) as ex:
-            reports = list(ex.map(lambda s: run_seed(opts["--graft"], s, os.path.join(top, str(s))), seeds))
+            reports = list(ex.map(lambda s: run_seed(opts["--graft"], s, os.path.join(top, str(s)), half), seeds))
         bad = 0
         for rep in reports:
             for st, desc, why in rep:

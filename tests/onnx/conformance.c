@@ -10,7 +10,8 @@
 **
 ** Every test of the suite is taken, and gives one TAP point per backend:
 ** ref and llvm always, c (which runs cc for every model) only for the
-** quantized tests (an op of QUANTOPS).  Each is passed, wrong or
+** quantized tests (an op of QUANTOPS) and those of float16 data (a graph
+** input or output of elem_type FLOAT16).  Each is passed, wrong or
 ** refused.  A test the importer refuses for a limitation it states
 ** (LIMITS: an op it does not know, a dynamic shape, a dtype or an
 ** attribute it does not take), or a backend refuses at prepare time for
@@ -28,8 +29,8 @@
 ** `graft run --input` freezes them (onnx_import_with, ONNX_FREEZE_NEEDED;
 ** TVM's from_onnx(freeze_params=True) freezes them all), and the point
 ** says so.  The runner reads the protobuf's wire format itself for the
-** few fields it lists (the ops and inputs of the graph), so it needs
-** neither protobuf-c's headers nor the frontend's internals.
+** few fields it lists (the ops, inputs and outputs of the graph), so it
+** needs neither protobuf-c's headers nor the frontend's internals.
 **
 ** The tests are those of ONNX's suite under DEFAULT_ROOT (SUITES: node,
 ** pytorch-converted, pytorch-operator, simple; one TAP name per test,
@@ -72,6 +73,10 @@ enum {
 	MAXSETS = 8,            /* data sets of one test */
 	MSG = 1024,
 };
+
+/* TensorProto.DataType's FLOAT16: a graph input or output of it puts a
+** test on the c backend too */
+enum { ONNX_FLOAT16 = 10 };
 
 /* The ops that put a test on the c backend too. */
 static const char *const QUANTOPS[] = {
@@ -252,8 +257,9 @@ compare(const Tensor *got, const Tensor *want, char *why, size_t size)
 ** The runner reads what it needs of a model (its nodes' op types and
 ** domains, its graph inputs and initializers' names) from the wire format
 ** itself, and writes a frozen model by splicing fields: ModelProto.graph
-** is field 7; GraphProto's node 1, initializer 5, input 11; NodeProto's
-** op_type 4, domain 7; ValueInfoProto's name 1; TensorProto's name 8.
+** is field 7; GraphProto's node 1, initializer 5, input 11, output 12;
+** NodeProto's op_type 4, domain 7; ValueInfoProto's name 1, type 2;
+** TypeProto's tensor_type 1; its elem_type 1; TensorProto's name 8.
 */
 
 enum { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_I32 = 5 };
@@ -332,6 +338,30 @@ pbfind(const unsigned char *m, size_t n, uint32_t f, const unsigned char **val, 
 	return found;
 }
 
+/* elemtype: the elem_type of ValueInfoProto m[0..n) (a tensor's), or 0 */
+static uint64_t
+elemtype(const unsigned char *m, size_t n)
+{
+	const unsigned char *t, *tt, *v, *at;
+	size_t tl, ttl, l;
+	uint32_t f;
+	int wt;
+	uint64_t e = 0;
+	Pb b;
+
+	if (!pbfind(m, n, 2, &t, &tl) || !pbfind(t, tl, 1, &tt, &ttl))
+		return 0;
+	b.p = tt;
+	b.end = tt + ttl;
+	while (pbnext(&b, &f, &wt, &v, &l, &at) == 1)
+		if (f == 1 && wt == PB_VARINT) {
+			Pb vb = { v, b.end };
+			if (varint(&vb, &e) != 0)
+				e = 0;
+		}
+	return e;
+}
+
 /* pbstr: field f of message m[0..n) as a C string (malloc'ed; "" if
 ** absent) */
 static char *
@@ -363,6 +393,7 @@ typedef struct Case {
 	size_t graphlen;
 	char untestable[200];   /* why the test cannot be run as ONNX means it, or "" */
 	int quant;              /* a node is of QUANTOPS */
+	int half;               /* a graph input or output is float16 */
 	int ninputs;
 	char *input[MAXIO];     /* owned */
 	int nsets;
@@ -429,8 +460,9 @@ untestable(Case *c, const char *op, const char *dom)
 			         "reproduces the expected output", op);
 }
 
-/* casemodel: c's graph from its model: its ops (c->quant, c->untestable)
-** and inputs; 0, or -1 with a message */
+/* casemodel: c's graph from its model: its ops (c->quant, c->untestable),
+** inputs and their dtypes and its outputs' (c->half); 0, or -1 with a
+** message */
 static int
 casemodel(Case *c, char *msg, size_t size)
 {
@@ -463,6 +495,8 @@ casemodel(Case *c, char *msg, size_t size)
 			free(dom);
 		} else if (f == 5 && ninits < 256) {
 			inits[ninits++] = pbstr(v, l, 8);
+		} else if ((f == 11 || f == 12) && elemtype(v, l) == ONNX_FLOAT16) {
+			c->half = 1;
 		}
 	}
 	b.p = c->graph;
@@ -830,7 +864,7 @@ runtest(const char *dir, const char *name)
 		return 1;
 	}
 	ntests++;
-	nb = c.quant ? NB : B_C;
+	nb = c.quant || c.half ? NB : B_C;
 	fflush(stdout);
 	fflush(stderr);
 	if (pipe(fds) != 0 || (pid = fork()) < 0)
