@@ -176,7 +176,8 @@
 ** / sum), the float convolutions, dense, batch_matmul, pools and mean,
 ** image.resize2d (topi's image/resize.py: nearest_neighbor with its
 ** rounding methods, linear, cubic with cubic_alpha and cubic_exclude; the
-** coordinate is computed in float32, taps clamped to the edge), and the
+** coordinate is computed in float32, taps clamped to the edge, the float32
+** result cast to out_dtype), and the
 ** quantized ops built on them.  Float reductions
 ** accumulate from +0 in one fixed order, each step rounded to the
 ** dtype: convolutions over input channel, then kernel row, then kernel
@@ -2950,8 +2951,21 @@ cubicw(float t, float alpha, int exclude, int64_t idx0, int64_t n, float w[4])
 		w[k] = w[k] / sum;
 }
 
+/* stcast: float32 v into element i of r, converted to r's dtype as cast
+** converts a float32 (topi's resize casts its float result to out_dtype) */
+static void
+stcast(Val *r, int64_t i, float v)
+{
+	unsigned char b[4];
+	Val t = { .kind = RV_TENSOR, .dt = DT_FLOAT32, .n = 1, .data = b };
+
+	stf(&t, 0, v);
+	conv(0, &t, 0, r, i);
+}
+
 /* resize: image.resize2d, nearest_neighbor, linear or cubic, in any NCHW
-** permutation; floats interpolate in float32 */
+** permutation; floats interpolate in float32, and the result is cast to
+** out_dtype */
 static int
 resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -3004,7 +3018,7 @@ resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 					col += (float)ldd(x, base + iy * xst[pos[2]] + clampi((int64_t)x0 + i - 1, W) * xst[pos[3]]) * wx[i];
 				acc += col * wy[j];
 			}
-			stf(r, dst, acc);
+			stcast(r, dst, acc);
 		} else {
 			float y0 = floorf(fy), x0 = floorf(fx), ly = fy - y0, lx = fx - x0;
 			int64_t iy0 = clampi((int64_t)y0, H), iy1 = clampi((int64_t)y0 + 1, H);
@@ -3014,7 +3028,7 @@ resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 			float p10 = (float)ldd(x, base + iy1 * xst[pos[2]] + ix0 * xst[pos[3]]);
 			float p11 = (float)ldd(x, base + iy1 * xst[pos[2]] + ix1 * xst[pos[3]]);
 			float top = p00 * (1.0f - lx) + p01 * lx, bot = p10 * (1.0f - lx) + p11 * lx;
-			stf(r, dst, top * (1.0f - ly) + bot * ly);
+			stcast(r, dst, top * (1.0f - ly) + bot * ly);
 		}
 	}
 	return 0;
