@@ -3941,6 +3941,18 @@ done:
 	return y;
 }
 
+/* rzkeeps: whether Resize z leaves an axis of n elements as it is when it
+** resizes it to out with scale: each output index maps to itself, as in
+** every coordinate mode at scale 1 but tf_crop_and_resize (a region) and
+** tf_half_pixel_for_nn (half an element on).  An axis that axes does not
+** list is never resized. */
+static int
+rzkeeps(const Rsz *z, int64_t n, int64_t out, double scale)
+{
+	return out == n && scale == 1 && strcmp(z->coord, "tf_crop_and_resize") != 0 &&
+	       strcmp(z->coord, "tf_half_pixel_for_nn") != 0;
+}
+
 /* Resize(X, roi, scales, sizes) (opset 10: X, scales) and Upsample(X,
 ** scales) (scales an attribute before opset 9): resized along each axis
 ** whose size or scale is not 1, in turn (rzaxis).  Opset 10 and Upsample
@@ -3952,6 +3964,7 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	char mode[16];
 	int r = rank(im, in[0]), ns = 0, nz = 0, nroi = 0, naxes = -1, up = strcmp(im->nd->op_type, "Upsample") == 0;
 	int64_t axes[MAXD], anti = 0, outd[MAXD];
+	int listed[MAXD] = { 0 };
 	double sc[MAXD], sz[MAXD], roi[2 * MAXD], scale[MAXD];
 	NodeId x = in[0];
 	char pol[16];
@@ -3984,9 +3997,11 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	if (naxes < 0)
 		for (naxes = 0; naxes < r; naxes++)
 			axes[naxes] = naxes;
-	for (int i = 0; i < naxes; i++)
+	for (int i = 0; i < naxes; i++) {
 		if (normax(im, &axes[i], r, "axis"))
 			return -1;
+		listed[axes[i]] = 1;
+	}
 	/* the scales, or the sizes */
 	if (up && im->opset < 9) {
 		int64_t dummy;
@@ -4053,7 +4068,7 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 			r0 = roi[i];
 			r1 = roi[r + i];
 		}
-		if (outd[i] == onnx_dims(im, x)[i] && scale[i] == 1 && strcmp(z.coord, "tf_crop_and_resize") != 0)
+		if (!listed[i] || rzkeeps(&z, onnx_dims(im, x)[i], outd[i], scale[i]))
 			continue;
 		x = rzaxis(im, &z, x, i, outd[i], scale[i], r0, r1);
 	}
