@@ -415,15 +415,33 @@ def resize_axis(x, axis, out, scale, mode, coord, nearest="round_prefer_floor", 
 
 
 def resizes():
-    """Resize: tf_half_pixel_for_nn moves an axis it keeps the size of by
-    half an element (linear: the mean of neighbours, the last row kept)."""
+    """Resize: linear by 2 and 1.5 along H and W, which the importer makes
+    one image.resize2d, and by 0.6, whose coordinates (j + 0.5) / 0.6 -
+    0.5 are not image.resize2d's (j + 0.5) * 5 / 3 - 0.5: takes.  And
+    tf_half_pixel_for_nn moves an axis it keeps the size of by half an
+    element (linear: the mean of neighbours, the last row kept)."""
+    x = rng(10).standard_normal((1, 2, 3, 4)).astype(np.float32)
+    up = resize_axis(resize_axis(x, 2, 6, 2.0, "linear", "half_pixel"), 3, 6, 1.5, "linear", "half_pixel")
+    down = resize_axis(x, 2, 1, np.float32(0.6), "linear", "half_pixel")
+    run("resize_linear", [
+        helper.make_node("Resize", ["x", "", "up"], ["y"], name="up", mode="linear"),
+        helper.make_node("Resize", ["x", "", "down"], ["z"], name="down", mode="linear"),
+    ], [("x", F, [1, 2, 3, 4])], [("y", F, [1, 2, 6, 6]), ("z", F, [1, 2, 1, 4])], {"x": x},
+        [up.astype(np.float32), down.astype(np.float32)],
+        inits=[("up", np.array([1, 1, 2, 1.5], np.float32)), ("down", np.array([1, 1, 0.6, 1], np.float32))])
     x = np.array([[[[1, 2, 4], [8, 16, 32]]]], np.float32)
     y = resize_axis(resize_axis(x, 2, 2, 1.0, "linear", "tf_half_pixel_for_nn"), 3, 6, 2.0, "linear",
                     "tf_half_pixel_for_nn")
+    # the same in 3-D, which stays takes
     run("resize_shift", [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="rs", mode="linear",
+                                          coordinate_transformation_mode="tf_half_pixel_for_nn"),
+                         helper.make_node("Reshape", ["x", "shape3"], ["x3"], name="r3"),
+                         helper.make_node("Resize", ["x3", "", "", "sizes3"], ["y3"], name="rs3", mode="linear",
                                           coordinate_transformation_mode="tf_half_pixel_for_nn")],
-        [("x", F, [1, 1, 2, 3])], [("y", F, [1, 1, 2, 6])], {"x": x}, [y.astype(np.float32)],
-        inits=[("sizes", np.array([1, 1, 2, 6], np.int64))])
+        [("x", F, [1, 1, 2, 3])], [("y", F, [1, 1, 2, 6]), ("y3", F, [1, 2, 6])], {"x": x},
+        [y.astype(np.float32), y.reshape(1, 2, 6).astype(np.float32)],
+        inits=[("sizes", np.array([1, 1, 2, 6], np.int64)), ("shape3", np.array([1, 2, 3], np.int64)),
+               ("sizes3", np.array([1, 2, 6], np.int64))])
 
 
 def qoperator():
