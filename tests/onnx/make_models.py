@@ -429,6 +429,22 @@ def resizes():
     ], [("x", F, [1, 2, 3, 4])], [("y", F, [1, 2, 6, 6]), ("z", F, [1, 2, 1, 4])], {"x": x},
         [up.astype(np.float32), down.astype(np.float32)],
         inits=[("up", np.array([1, 1, 2, 1.5], np.float32)), ("down", np.array([1, 1, 0.6, 1], np.float32))])
+    # PyTorch's export of a quantized nearest upsampling: QDQ around a
+    # Resize (asymmetric, floor), which --rules qdq makes an image.resize2d
+    # of the uint8 values.  Quantize rounds x / s (float32) halves to even.
+    s, z = np.float32(0.02), 128
+    xq = rng(11).standard_normal((1, 3, 4, 4)).astype(np.float32)
+    q = np.clip(np.round(xq / s) + z, 0, 255)
+    dq = ((q - z) * s).astype(np.float32)
+    run("qdq_resize", [
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], name="q0"),
+        helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"], name="d0"),
+        helper.make_node("Resize", ["d", "", "scales"], ["r"], name="up", mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+        helper.make_node("QuantizeLinear", ["r", "s", "z"], ["q2"], name="q1"),
+        helper.make_node("DequantizeLinear", ["q2", "s", "z"], ["y"], name="d1"),
+    ], [("x", F, [1, 3, 4, 4])], [("y", F, [1, 3, 8, 8])], {"x": xq}, [dq.repeat(2, axis=2).repeat(2, axis=3)],
+        inits=[("s", np.array(s)), ("z", np.array(z, np.uint8)), ("scales", np.array([1, 1, 2, 2], np.float32))])
     x = np.array([[[[1, 2, 4], [8, 16, 32]]]], np.float32)
     y = resize_axis(resize_axis(x, 2, 2, 1.0, "linear", "tf_half_pixel_for_nn"), 3, 6, 2.0, "linear",
                     "tf_half_pixel_for_nn")
