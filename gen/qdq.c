@@ -23,18 +23,19 @@
 	X(R_qdq_max_pool2d, "qdq_max_pool2d", "rulesets/qdq.rules", 296, RI_RULE, 0) \
 	X(R_qdq_reshape, "qdq_reshape", "rulesets/qdq.rules", 302, RI_RULE, 0) \
 	X(R_qdq_transpose, "qdq_transpose", "rulesets/qdq.rules", 308, RI_RULE, 0) \
-	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 319, RI_RULE, 0) \
-	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 340, RI_RULE, 1) \
-	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 352, RI_RULE, 0) \
-	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 362, RI_RULE, 0) \
-	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 370, RI_RULE, 0) \
-	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 384, RI_RULE, 0) \
-	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 389, RI_RULE, 0) \
-	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 398, RI_RULE, 0) \
-	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 405, RI_RULE, 0) \
-	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 410, RI_RULE, 0) \
-	X(R_splat_dequantize_zero_point, "splat_dequantize_zero_point", "rulesets/qdq.rules", 421, RI_RULE, 0) \
-	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 441, RI_RULE, 0) \
+	X(R_qdq_resize2d_nearest, "qdq_resize2d_nearest", "rulesets/qdq.rules", 319, RI_RULE, 0) \
+	X(R_qdq_avg_pool2d, "qdq_avg_pool2d", "rulesets/qdq.rules", 331, RI_RULE, 0) \
+	X(R_qdq_global_avg_pool2d, "qdq_global_avg_pool2d", "rulesets/qdq.rules", 352, RI_RULE, 1) \
+	X(R_qdq_global_avg_pool2d_trunc, "qdq_global_avg_pool2d_trunc", "rulesets/qdq.rules", 364, RI_RULE, 0) \
+	X(R_qdq_concatenate2, "qdq_concatenate2", "rulesets/qdq.rules", 374, RI_RULE, 0) \
+	X(R_qdq_concatenate3, "qdq_concatenate3", "rulesets/qdq.rules", 382, RI_RULE, 0) \
+	X(R_fold_cast, "fold_cast", "rulesets/qdq.rules", 396, RI_RULE, 0) \
+	X(R_drop_cast, "drop_cast", "rulesets/qdq.rules", 401, RI_RULE, 0) \
+	X(R_fold_bias_dequantize, "fold_bias_dequantize", "rulesets/qdq.rules", 410, RI_RULE, 0) \
+	X(R_scalar_dequantize_params, "scalar_dequantize_params", "rulesets/qdq.rules", 417, RI_RULE, 0) \
+	X(R_scalar_quantize_params, "scalar_quantize_params", "rulesets/qdq.rules", 422, RI_RULE, 0) \
+	X(R_splat_dequantize_zero_point, "splat_dequantize_zero_point", "rulesets/qdq.rules", 433, RI_RULE, 0) \
+	X(R_pytorch_bias, "pytorch_bias", "rulesets/qdq.rules", 453, RI_RULE, 0) \
 	/* end */
 #define STRS(X) \
 	X(S_NCHW, "NCHW") \
@@ -44,6 +45,7 @@
 	X(S_float32, "float32") \
 	X(S_TONEAREST, "TONEAREST") \
 	X(S_HALF_TO_EVEN, "HALF_TO_EVEN") \
+	X(S_nearest_neighbor, "nearest_neighbor") \
 	/* end */
 #define LITS(X) \
 	X(L_0, "0") \
@@ -531,6 +533,26 @@ rule_qdq_transpose(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_x, N
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_qdq_transpose;
+	return t2;
+}
+
+/* rule qdq_resize2d_nearest
+ * match:  q:qnn.quantize(r:image.resize2d(qnn.dequantize(x, s:const, z:const), method="nearest_neighbor"), s2:const, z2:const)
+ * cond:   is_scalar(s) && is_scalar(z) && is_scalar(s2) && is_scalar(z2) && value(s) == value(s2) && value(z) == value(z2) && q.out_dtype == dtype(x) && uses(r) == 1 && dtype(r) == "float32"
+ * result: image.resize2d(x, attrs(r), out_dtype="") */
+static NodeId
+rule_qdq_resize2d_nearest(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_x, NodeId p_s, NodeId p_z, NodeId p_s2, NodeId p_z2)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!(((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_r) == 1LL)) && (rw_dtype(m, p_r) == DT_FLOAT32))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs_copy(rw, OP_IMAGE_RESIZE2D, p_r);
+	rw_set_dtype(rw, a1, 9 /* out_dtype */, DT_VOID);
+	NodeId t2 = rw_call(rw, OP_IMAGE_RESIZE2D, (const NodeId[]){ p_x }, 1, a1);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_qdq_resize2d_nearest;
 	return t2;
 }
 
@@ -1693,6 +1715,45 @@ match_qnn_quantize_v_0_transpose(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, N
 	return 0;
 }
 
+/* rules rooted at qnn.quantize, from qdq_resize2d_nearest on */
+static NodeId
+match_qnn_quantize_v_0_image_resize2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+
+	if (rw_attr_s(m, v_0, 3 /* method */) == rw->syms[S_nearest_neighbor]) {
+		v_0_0 = rw_arg(m, v_0, 0);
+		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+			v_0_0_1 = rw_arg(m, v_0_0, 1);
+			if (rw_kind(m, v_0_0_1) == NK_CONST) {
+				v_0_0_2 = rw_arg(m, v_0_0, 2);
+				if (rw_kind(m, v_0_0_2) == NK_CONST) {
+					v_0_0_0 = rw_arg(m, v_0_0, 0);
+					if ((r = rule_qdq_resize2d_nearest(rw, rule, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2)))
+						return r;
+					if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+						return r;
+					return 0;
+				}
+				if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+					return r;
+				return 0;
+			}
+			if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+				return r;
+			return 0;
+		}
+		if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+			return r;
+		return 0;
+	}
+	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
+		return r;
+	return 0;
+}
+
 /* rules rooted at qnn.quantize, from qdq_avg_pool2d on */
 static NodeId
 match_qnn_quantize_v_0_nn_avg_pool2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2)
@@ -1935,6 +1996,8 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 		return match_qnn_quantize_v_0_reshape(rw, rule, v, v_0, v_1, v_2);
 	case OP_TRANSPOSE:
 		return match_qnn_quantize_v_0_transpose(rw, rule, v, v_0, v_1, v_2);
+	case OP_IMAGE_RESIZE2D:
+		return match_qnn_quantize_v_0_image_resize2d(rw, rule, v, v_0, v_1, v_2);
 	case OP_NN_AVG_POOL2D:
 		return match_qnn_quantize_v_0_nn_avg_pool2d(rw, rule, v, v_0, v_1, v_2);
 	case OP_CONCATENATE:

@@ -176,7 +176,8 @@
 ** / sum), the float convolutions, dense, batch_matmul, pools and mean,
 ** image.resize2d (topi's image/resize.py: nearest_neighbor with its
 ** rounding methods, linear, cubic with cubic_alpha and cubic_exclude; the
-** coordinate is computed in float32, taps clamped to the edge), and the
+** coordinate is computed in float32, taps clamped to the edge, the float32
+** result cast to out_dtype), and the
 ** quantized ops built on them.  Float reductions
 ** accumulate from +0 in one fixed order, each step rounded to the
 ** dtype: convolutions over input channel, then kernel row, then kernel
@@ -2950,73 +2951,142 @@ cubicw(float t, float alpha, int exclude, int64_t idx0, int64_t n, float w[4])
 		w[k] = w[k] / sum;
 }
 
+/* ref_resize_mode: see ref.h */
+const char *
+ref_resize_mode(const Module *m, const AttrVal *attrs, RefResize *p)
+{
+	static const char *const modes[] = { "half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
+		"tf_half_pixel_for_nn" };
+	static const char *const rms[] = { "", "round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil" };
+	RefCtx c = { m, NULL, 0 };
+	RefOp o = { OP_IMAGE_RESIZE2D, 1, (uint32_t)(attrs - m->attrs), 0, { 0 } };
+	const char *method = astr(&c, &o, "method");
+	int okm = 0, okr = 0;
+
+	memset(p, 0, sizeof *p);
+	p->coord = astr(&c, &o, "coordinate_transformation_mode");
+	p->rounding = astr(&c, &o, "rounding_method");
+	for (size_t k = 0; k < sizeof modes / sizeof *modes; k++)
+		okm |= !strcmp(p->coord, modes[k]);
+	for (size_t k = 0; k < sizeof rms / sizeof *rms; k++)
+		okr |= !strcmp(p->rounding, rms[k]);
+	if (!okm)
+		return "coordinate_transformation_mode";
+	if (!okr)
+		return "rounding_method";
+	if (!ir_layout_perm(astr(&c, &o, "layout"), "NCHW", p->pos))
+		return "layout";
+	if (!*p->rounding)
+		p->rounding = !strcmp(p->coord, "align_corners") ? "round" : "floor";
+	p->method = !strcmp(method, "nearest_neighbor") ? REF_RS_NEAREST : !strcmp(method, "cubic") ? REF_RS_CUBIC
+	                                                                                            : REF_RS_LINEAR;
+	p->taps = p->method == REF_RS_NEAREST ? 1 : p->method == REF_RS_CUBIC ? 4 : 2;
+	p->alpha = (float)aflt(&c, &o, "cubic_alpha", -0.5);
+	p->exclude = aint(&c, &o, "cubic_exclude", 0) != 0;
+	return NULL;
+}
+
+/* ref_resize_taps: see ref.h.  The coordinate is srcpos()'s; nearest
+** rounds it in float32 (round: halves away from zero; round_prefer_floor
+** ceil(x - 0.5); round_prefer_ceil floor(x + 0.5)) */
+void
+ref_resize_taps(const RefResize *p, int64_t n, int64_t out, int64_t *idx, float *w)
+{
+	const char *rm = p->rounding;
+
+	for (int64_t o = 0; o < out; o++, idx += p->taps, w += p->taps) {
+		float f = srcpos(p->coord, o, n, out), x0 = floorf(f), t = f - x0;
+		if (p->method == REF_RS_NEAREST) {
+			float r = !strcmp(rm, "round") ? roundf(f) : !strcmp(rm, "round_prefer_floor") ? ceilf(f - 0.5f)
+			        : !strcmp(rm, "round_prefer_ceil") ? floorf(f + 0.5f) : !strcmp(rm, "ceil") ? ceilf(f) : x0;
+			idx[0] = clampi((int64_t)r, n);
+			w[0] = 1;
+		} else if (p->method == REF_RS_CUBIC) {
+			cubicw(t, p->alpha, p->exclude, (int64_t)x0 - 1, n, w);
+			for (int k = 0; k < 4; k++)
+				idx[k] = clampi((int64_t)x0 + k - 1, n);
+		} else {
+			idx[0] = clampi((int64_t)x0, n);
+			idx[1] = clampi((int64_t)x0 + 1, n);
+			w[0] = 1.0f - t;
+			w[1] = t;
+		}
+	}
+}
+
+/* stcast: float32 v into element i of r, converted to r's dtype as cast
+** converts a float32 (topi's resize casts its float result to out_dtype) */
+static void
+stcast(Val *r, int64_t i, float v)
+{
+	unsigned char b[4];
+	Val t = { .kind = RV_TENSOR, .dt = DT_FLOAT32, .n = 1, .data = b };
+
+	stf(&t, 0, v);
+	conv(0, &t, 0, r, i);
+}
+
 /* resize: image.resize2d, nearest_neighbor, linear or cubic, in any NCHW
-** permutation; floats interpolate in float32 */
+** permutation, through the taps of ref_resize_taps() (ref.h); floats
+** interpolate in float32, and the result is cast to out_dtype */
 static int
 resize(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	const Val *x = a[0];
-	const char *method = astr(c, o, "method"), *mode = astr(c, o, "coordinate_transformation_mode");
-	const char *rm = astr(c, o, "rounding_method");
-	int pos[4], nearest = !strcmp(method, "nearest_neighbor");
-	int64_t xst[4], rst[4];
+	RefResize p;
+	int64_t xst[4], rst[4], *iy, *ix;
+	int64_t H, W, OH, OW;
+	float *wy, *wx;
 
-	if (!ir_layout_perm(astr(c, o, "layout"), "NCHW", pos) || x->rank != 4)
+	if (x->rank != 4 || ref_resize_mode(c->m, &c->m->attrs[o->attrs], &p))
 		return fail(c, o, "bad layout");
-	if (!*rm)
-		rm = !strcmp(mode, "align_corners") ? "round" : "floor";
+	H = x->dims[p.pos[2]], W = x->dims[p.pos[3]], OH = r->dims[p.pos[2]], OW = r->dims[p.pos[3]];
+	iy = ir_xcalloc((size_t)(OH * p.taps) + 1, sizeof *iy);
+	ix = ir_xcalloc((size_t)(OW * p.taps) + 1, sizeof *ix);
+	wy = ir_xcalloc((size_t)(OH * p.taps) + 1, sizeof *wy);
+	wx = ir_xcalloc((size_t)(OW * p.taps) + 1, sizeof *wx);
+	ref_resize_taps(&p, H, OH, iy, wy);
+	ref_resize_taps(&p, W, OW, ix, wx);
 	ref_strides(x->dims, 4, xst);
 	ref_strides(r->dims, 4, rst);
 	ref_valloc(r);
-	for (int64_t n = 0; n < r->dims[pos[0]]; n++)
-	for (int64_t ch = 0; ch < r->dims[pos[1]]; ch++)
-	for (int64_t y = 0; y < r->dims[pos[2]]; y++)
-	for (int64_t xx = 0; xx < r->dims[pos[3]]; xx++) {
-		int64_t H = x->dims[pos[2]], W = x->dims[pos[3]];
-		float fy = srcpos(mode, y, H, r->dims[pos[2]]), fx = srcpos(mode, xx, W, r->dims[pos[3]]);
-		int64_t base = n * xst[pos[0]] + ch * xst[pos[1]];
-		int64_t dst = n * rst[pos[0]] + ch * rst[pos[1]] + y * rst[pos[2]] + xx * rst[pos[3]];
-		if (nearest) {
-			float ry, rx;
-			if (!strcmp(rm, "round")) {
-				ry = roundf(fy), rx = roundf(fx);
-			} else if (!strcmp(rm, "round_prefer_floor")) {
-				ry = ceilf(fy - 0.5f), rx = ceilf(fx - 0.5f);
-			} else if (!strcmp(rm, "round_prefer_ceil")) {
-				ry = floorf(fy + 0.5f), rx = floorf(fx + 0.5f);
-			} else if (!strcmp(rm, "ceil")) {
-				ry = ceilf(fy), rx = ceilf(fx);
-			} else {
-				ry = floorf(fy), rx = floorf(fx);
-			}
-			conv(0, x, base + clampi((int64_t)ry, H) * xst[pos[2]] + clampi((int64_t)rx, W) * xst[pos[3]],
-			     r, dst);
-		} else if (!strcmp(method, "cubic")) {
-			float y0 = floorf(fy), x0 = floorf(fx), wy[4], wx[4], acc = 0;
-			float alpha = (float)aflt(c, o, "cubic_alpha", -0.5);
-			int ex = aint(c, o, "cubic_exclude", 0) != 0;
-			cubicw(fy - y0, alpha, ex, (int64_t)y0 - 1, H, wy);
-			cubicw(fx - x0, alpha, ex, (int64_t)x0 - 1, W, wx);
-			for (int j = 0; j < 4; j++) {
-				float col = 0;
-				int64_t iy = clampi((int64_t)y0 + j - 1, H);
-				for (int i = 0; i < 4; i++)
-					col += (float)ldd(x, base + iy * xst[pos[2]] + clampi((int64_t)x0 + i - 1, W) * xst[pos[3]]) * wx[i];
-				acc += col * wy[j];
-			}
-			stf(r, dst, acc);
-		} else {
-			float y0 = floorf(fy), x0 = floorf(fx), ly = fy - y0, lx = fx - x0;
-			int64_t iy0 = clampi((int64_t)y0, H), iy1 = clampi((int64_t)y0 + 1, H);
-			int64_t ix0 = clampi((int64_t)x0, W), ix1 = clampi((int64_t)x0 + 1, W);
-			float p00 = (float)ldd(x, base + iy0 * xst[pos[2]] + ix0 * xst[pos[3]]);
-			float p01 = (float)ldd(x, base + iy0 * xst[pos[2]] + ix1 * xst[pos[3]]);
-			float p10 = (float)ldd(x, base + iy1 * xst[pos[2]] + ix0 * xst[pos[3]]);
-			float p11 = (float)ldd(x, base + iy1 * xst[pos[2]] + ix1 * xst[pos[3]]);
-			float top = p00 * (1.0f - lx) + p01 * lx, bot = p10 * (1.0f - lx) + p11 * lx;
-			stf(r, dst, top * (1.0f - ly) + bot * ly);
+	for (int64_t n = 0; n < r->dims[p.pos[0]]; n++)
+	for (int64_t ch = 0; ch < r->dims[p.pos[1]]; ch++)
+	for (int64_t y = 0; y < OH; y++)
+	for (int64_t xx = 0; xx < OW; xx++) {
+		const int64_t *ty = iy + y * p.taps, *tx = ix + xx * p.taps;
+		const float *vy = wy + y * p.taps, *vx = wx + xx * p.taps;
+		int64_t base = n * xst[p.pos[0]] + ch * xst[p.pos[1]];
+		int64_t dst = n * rst[p.pos[0]] + ch * rst[p.pos[1]] + y * rst[p.pos[2]] + xx * rst[p.pos[3]];
+		float row[4], acc;
+		if (p.method == REF_RS_NEAREST) {
+			conv(0, x, base + ty[0] * xst[p.pos[2]] + tx[0] * xst[p.pos[3]], r, dst);
+			continue;
 		}
+		for (int j = 0; j < p.taps; j++) {
+			int64_t at = base + ty[j] * xst[p.pos[2]];
+			if (p.method == REF_RS_CUBIC) {
+				row[j] = 0;
+				for (int i = 0; i < 4; i++)
+					row[j] += (float)ldd(x, at + tx[i] * xst[p.pos[3]]) * vx[i];
+			} else {
+				row[j] = (float)ldd(x, at + tx[0] * xst[p.pos[3]]) * vx[0] +
+				         (float)ldd(x, at + tx[1] * xst[p.pos[3]]) * vx[1];
+			}
+		}
+		if (p.method == REF_RS_CUBIC) {
+			acc = 0;
+			for (int j = 0; j < 4; j++)
+				acc += row[j] * vy[j];
+		} else {
+			acc = row[0] * vy[0] + row[1] * vy[1];
+		}
+		stcast(r, dst, acc);
 	}
+	free(iy);
+	free(ix);
+	free(wy);
+	free(wx);
 	return 0;
 }
 
@@ -3356,24 +3426,14 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 			REFUSE("the ref backend cannot run %s on bool tensors", name);
 		break;
 	case OP_IMAGE_RESIZE2D: {
-		const char *method = astr(&cx, &o, "method"), *mode = astr(&cx, &o, "coordinate_transformation_mode");
-		const char *rm = astr(&cx, &o, "rounding_method");
-		static const char *const modes[] = { "half_pixel", "align_corners", "asymmetric",
-			"pytorch_half_pixel", "tf_half_pixel_for_nn" };
-		static const char *const rms[] = { "", "round", "floor", "ceil", "round_prefer_floor",
-			"round_prefer_ceil" };
-		int okm = 0, okr = 0;
-		for (size_t k = 0; k < sizeof modes / sizeof *modes; k++)
-			okm |= !strcmp(mode, modes[k]);
-		for (size_t k = 0; k < sizeof rms / sizeof *rms; k++)
-			okr |= !strcmp(rm, rms[k]);
-		if (!okm)
-			REFUSE("the ref backend cannot run image.resize2d with coordinate_transformation_mode \"%s\"", mode);
-		if (!okr)
-			REFUSE("the ref backend cannot run image.resize2d with rounding_method \"%s\"", rm);
-		if (strcmp(method, "nearest_neighbor") && !isflt(in))
-			REFUSE("the ref backend runs %s image.resize2d on floats only, not %s", method,
-			       ir_dtype_names[in]);
+		RefResize p;
+		const char *bad = ref_resize_mode(m, ir_attrs(m, n), &p);
+		if (bad)
+			REFUSE("the ref backend cannot run image.resize2d with %s \"%s\"", bad,
+			       astr(&cx, &o, bad));
+		if (p.method != REF_RS_NEAREST && !isflt(in))
+			REFUSE("the ref backend runs %s image.resize2d on floats only, not %s",
+			       astr(&cx, &o, "method"), ir_dtype_names[in]);
 		break;
 	}
 	default:

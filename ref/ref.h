@@ -85,6 +85,49 @@ int ref_index_plan(const Module *m, OpId op, const AttrVal *attrs, const int64_t
 /* Index value v made an index into p's axis; -1 if out of range. */
 int64_t ref_index(const RefIndex *p, int64_t v);
 
+/* ---------------------------------------------------------------- resizing */
+
+/* How image.resize2d reads its data (topi's image/resize.py, in float32),
+** which every backend follows.  Along H and along W alike, output index o
+** of an axis of n inputs resized to out reads the input indices
+** idx[o * taps + k], k < taps, clamped to [0, n), with the float32
+** weights w[o * taps + k], all worked out from the input coordinate x of
+** o (coordinate_transformation_mode, computed in float32):
+**   REF_RS_NEAREST  1 tap of weight 1: x rounded by rounding_method
+**   REF_RS_LINEAR   2: floor(x) and floor(x) + 1, weighing 1 - t and t
+**                   (t = x - floor(x))
+**   REF_RS_CUBIC    4: floor(x) - 1 .. floor(x) + 2, the cubic convolution
+**                   weights of t with cubic_alpha (cubic_exclude: taps
+**                   outside [0, n) weigh 0, the others divided by their sum)
+** A nearest result is its tap's element converted as cast converts it.
+** Otherwise each element read is converted to float32 (a float64 rounded),
+** each of H's taps j sums its row along W, r_j = p_j0 * w0 + p_j1 * w1
+** (linear) or (((+0 + p_j0 * w0) + p_j1 * w1) + p_j2 * w2) + p_j3 * w3
+** (cubic), and the rows are summed the same way with H's weights, every
+** step rounded to float32; that value is cast to the result's dtype. */
+enum { REF_RS_NEAREST, REF_RS_LINEAR, REF_RS_CUBIC };
+
+typedef struct RefResize {
+	int method;             /* REF_RS_* */
+	int taps;               /* per output index: 1, 2 or 4 */
+	const char *coord;      /* coordinate_transformation_mode */
+	const char *rounding;   /* rounding_method ("": TVM's default made explicit) */
+	float alpha;            /* cubic_alpha */
+	int exclude;            /* cubic_exclude */
+	int pos[4];             /* the axes of N, C, H and W in the layout */
+} RefResize;
+
+/* The resize of an image.resize2d call whose attributes are attrs (in
+** m->attrs; its strings stay m's) into *p: NULL, or the name of the
+** attribute whose value no backend runs (coordinate_transformation_mode
+** tf_crop_and_resize, an unknown mode or rounding method; a layout that
+** is not NCHW's letters). */
+const char *ref_resize_mode(const Module *m, const AttrVal *attrs, RefResize *p);
+
+/* The taps of an axis of n inputs resized to out under p into
+** idx[0 .. out * p->taps) and w[0 .. out * p->taps). */
+void ref_resize_taps(const RefResize *p, int64_t n, int64_t out, int64_t *idx, float *w);
+
 /* ---------------------------------------------------------------- fixed point */
 
 /* A Q31 fixed-point multiplier: d = mul * 2^(shift - 31), mul in

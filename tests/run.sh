@@ -348,6 +348,24 @@ fails 1 "$d/softmax0.relay:2:3: error: the c backend cannot run nn.softmax with 
 	run --backend c --input x="$d/x_0d.npy" "$d/softmax0.relay"
 fails 1 "$d/softmax0.relay:2:3: error: the llvm backend cannot run nn.softmax: the axis is out of range" \
 	run --backend llvm --input x="$d/x_0d.npy" "$d/softmax0.relay"
+for b in ref c llvm; do
+	if needs_ref "image.resize2d on $b"; then
+		same_outputs "image.resize2d on $b: nearest (round, round_prefer_floor, \"\" as round, ceil; int8 NHWC), linear (half_pixel, align_corners, pytorch_half_pixel), cubic (with cubic_exclude), a cast to int8 and float64 read as float32 give the values computed by hand" \
+			resize.relay "rz_round rz_rpf rz_ac rz_tfnn rz_lin rz_linac rz_pt rz_cub rz_cubex rz_q4 rz_i8 rz_f64" --backend "$b" \
+			--input r="$d/rz_r.npy" --input a="$d/rz_a.npy" --input b="$d/rz_b.npy" --input q="$d/rz_q.npy" \
+			--input s="$d/rz_s.npy" --input d="$d/rz_d.npy"
+	fi
+done
+for b in ref c llvm; do
+	if needs_ref "image.resize2d of float16 on $b"; then
+		same_outputs "image.resize2d of float16 on $b: interpolated in float32, rounded once to half" \
+			resize_half.relay "rz_h4 rz_h3 rz_fh" --backend "$b" --input h="$d/rz_h.npy" --input f="$d/rz_f.npy"
+	fi
+done
+fails 1 "$d/resize_crop.relay:2:3: error: the c backend cannot run image.resize2d with coordinate_transformation_mode \"tf_crop_and_resize\"" \
+	run --backend c --input x="$d/rz_a.npy" "$d/resize_crop.relay"
+fails 1 "$d/resize_crop.relay:2:3: error: the llvm backend cannot run image.resize2d: coordinate_transformation_mode \"tf_crop_and_resize\" is not supported" \
+	run --backend llvm --input x="$d/rz_a.npy" "$d/resize_crop.relay"
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do

@@ -1589,6 +1589,89 @@ pad(Gen *g, Fn *f, Inst *i)
 	return 1;
 }
 
+/* resize: image.resize2d through the taps of ref_resize_taps() (ref.h),
+** baked into tables: per output row and column, the input offsets of its
+** taps (index times stride) and their float32 weights.  Nearest converts
+** its one tap as cast does; linear and cubic sum each row's taps along W,
+** then the rows by H's weights, in float32 in the reference's order (cubic
+** from +0), and cast the sum to the result's dtype; float16 read
+** widened to float */
+static int
+resize(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	RefResize p;
+	const char *bad = ref_resize_mode(g->m, ir_attrs(g->m, i->node), &p), *xt = cg_ctype(x->dt);
+	int64_t xst[MAXD], ost[MAXD];
+	char nx[64], no[64], oe[256], ko[2][16], kw[2][16], cv[400], why[160];
+	int open, nt;
+
+	if (bad) {
+		snprintf(why, sizeof why, "with %s \"%s\"", bad, astr(g, i, bad));
+		return refuse(g, i, why);
+	}
+	nt = p.taps;
+	if (p.method != REF_RS_NEAREST && !isflt(x->dt))
+		return refuse(g, i, "other than nearest_neighbor on integers");
+	if (!o->n)
+		return 1;
+	if (!x->n)
+		return refuse(g, i, "of an empty image");
+	strides(x, xst);
+	strides(o, ost);
+	for (int a = 0; a < 2; a++) {
+		int ax = p.pos[2 + a];
+		int64_t cnt = o->dims[ax] * nt, *off = ir_xmalloc((size_t)cnt * sizeof *off);
+		float *w = ir_xmalloc((size_t)cnt * sizeof *w);
+		ref_resize_taps(&p, x->dims[ax], o->dims[ax], off, w);
+		for (int64_t k = 0; k < cnt; k++)
+			off[k] *= xst[ax];
+		cg_carray(g, DT_INT64, cnt, off, a ? "resize: the input offsets of each column's taps"
+		                                   : "resize: the input offsets of each row's taps", ko[a]);
+		if (p.method == REF_RS_NEAREST)
+			free(w);
+		else
+			cg_carray(g, DT_FLOAT32, cnt, w, a ? "resize: the weights of each column's taps"
+			                                   : "resize: the weights of each row's taps", kw[a]);
+	}
+	cg_name(g, f, x, nx);
+	cg_name(g, f, o, no);
+	idxexpr(4, ost, 0, oe);
+	open = loops(g, f, 4, o->dims);
+	cg_line(g, f, "const %s *xb = %s + i%d * %lld + i%d * %lld;", xt, nx, p.pos[0], (long long)xst[p.pos[0]], p.pos[1],
+	        (long long)xst[p.pos[1]]);
+	cg_line(g, f, "const int64_t *oy = %s + i%d * %d, *ox = %s + i%d * %d;", ko[0], p.pos[2], nt, ko[1], p.pos[3], nt);
+	if (p.method == REF_RS_NEAREST) {
+		convexpr(g, (DType)x->dt, (DType)o->dt, "xb[oy[0] + ox[0]]", cv);
+		cg_line(g, f, "%s[%s] = %s;", no, oe, cv);
+		closen(f, open);
+		return 1;
+	}
+	cg_line(g, f, "const float *wy = %s + i%d * %d, *wx = %s + i%d * %d;", kw[0], p.pos[2], nt, kw[1], p.pos[3], nt);
+	if (p.method == REF_RS_CUBIC) {
+		cg_line(g, f, "float v = 0;");
+		cg_open(g, f, "for (int j = 0; j < 4; j++) {");
+		cg_line(g, f, "float r = 0;");
+		cg_line(g, f, "for (int k = 0; k < 4; k++)");
+		cg_line(g, f, "\tr += (float)%s * wx[k];", rd(g, (DType)x->dt, "xb[oy[j] + ox[k]]", cv));
+		cg_line(g, f, "v += r * wy[j];");
+		cg_close(f);
+	} else {
+		char t0[XB], t1[XB], e0[64], e1[64];
+		for (int j = 0; j < 2; j++) {
+			snprintf(e0, sizeof e0, "xb[oy[%d] + ox[0]]", j);
+			snprintf(e1, sizeof e1, "xb[oy[%d] + ox[1]]", j);
+			cg_line(g, f, "float r%d = (float)%s * wx[0] + (float)%s * wx[1];", j, rd(g, (DType)x->dt, e0, t0),
+			        rd(g, (DType)x->dt, e1, t1));
+		}
+		cg_line(g, f, "float v = r0 * wy[0] + r1 * wy[1];");
+	}
+	convexpr(g, DT_FLOAT32, (DType)o->dt, "v", cv);
+	cg_line(g, f, "%s[%s] = %s;", no, oe, cv);
+	closen(f, open);
+	return 1;
+}
+
 /* ---------------------------------------------------------------- reductions */
 
 /* softmax: exp(x - max) / sum along axis, as the reference: the max
@@ -2462,6 +2545,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_NN_BATCH_NORM: return batchnorm(g, f, i);
 	case OP_STRIDED_SLICE: return slice(g, f, i);
 	case OP_NN_PAD: return pad(g, f, i);
+	case OP_IMAGE_RESIZE2D: return resize(g, f, i);
 	case OP_NN_SOFTMAX: return softmax(g, f, i);
 	case OP_MEAN: return mean(g, f, i);
 	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: case OP_NN_GLOBAL_AVG_POOL2D: return pool(g, f, i, op);

@@ -1861,6 +1861,107 @@ pad(G *g, Call *c)
 	return r;
 }
 
+/* castto: v of dtype from (float16 data widened to float) converted to
+** dtype to as cast converts it; a float16 result is its bits (i16) */
+static LLVMValueRef
+castto(G *g, LLVMValueRef v, DType from, DType to)
+{
+	if (from == DT_FLOAT16)
+		from = DT_FLOAT32;
+	if (to != DT_FLOAT16)
+		return cvt(g, v, from, to);
+	return h_store(g, from == DT_FLOAT64 ? ho_f64(g, v) : cvt(g, v, from, DT_FLOAT32));
+}
+
+/* resize: image.resize2d through the taps of ref_resize_taps() (ref.h),
+** held in constant tables: per output row and column, the input offsets
+** of its taps (index times stride) and their float32 weights.  Nearest
+** converts its one tap as cast does; linear and cubic read each tap as
+** float32, sum each row's taps along W, then the rows by H's weights,
+** in the reference's order (cubic from +0), and cast the sum */
+static Val
+resize(G *g, Call *c)
+{
+	RefResize p;
+	const char *bad = ref_resize_mode(c->m, ir_attrs(c->m, c->n), &p);
+	DType dt = c->adt[0];
+	Val r = tensorbuf(g, c->ot);
+	int64_t xst[4], ost[4], xn = 1, on = 1;
+	LLVMValueRef koff[2], kw[2], iv[4], base = c64(g, 0), ooff = c64(g, 0), oy[4], ox[4], wy[4], wx[4], v = NULL;
+	Loop l[4];
+	char why[160];
+
+	if (bad) {
+		snprintf(why, sizeof why, "%s \"%s\" is not supported", bad, astr(c->m, c->n, bad));
+		refuse(g, c->n, why);
+		return r;
+	}
+	if (p.method != REF_RS_NEAREST && isint(dt)) {
+		refuse(g, c->n, "only nearest_neighbor resizes integers");
+		return r;
+	}
+	for (int k = 0; k < 4; k++) {
+		xn *= c->ad[0][k];
+		on *= c->od[k];
+	}
+	if (!on)
+		return r;
+	if (!xn) {
+		refuse(g, c->n, "an empty image cannot be resized");
+		return r;
+	}
+	strides(c->ad[0], 4, xst);
+	strides(c->od, 4, ost);
+	for (int a = 0; a < 2; a++) {
+		int ax = p.pos[2 + a];
+		int64_t cnt = c->od[ax] * p.taps, *off = ir_xmalloc((size_t)cnt * sizeof *off);
+		float *w = ir_xmalloc((size_t)cnt * sizeof *w);
+		ref_resize_taps(&p, c->ad[0][ax], c->od[ax], off, w);
+		for (int64_t k = 0; k < cnt; k++)
+			off[k] *= xst[ax];
+		koff[a] = constbuf(g, off, (size_t)cnt * sizeof *off);
+		kw[a] = p.method == REF_RS_NEAREST ? NULL : constbuf(g, w, (size_t)cnt * sizeof *w);
+		free(off);
+		free(w);
+	}
+	for (int k = 0; k < 4; k++) {
+		iv[k] = loop_open(g, &l[k], 0, c->od[k], 1);
+		ooff = add64(g, ooff, mul64(g, iv[k], ost[k]));
+	}
+	base = add64(g, mul64(g, iv[p.pos[0]], xst[p.pos[0]]), mul64(g, iv[p.pos[1]], xst[p.pos[1]]));
+	for (int t = 0; t < p.taps; t++) {
+		LLVMValueRef ty = add64(g, mul64(g, iv[p.pos[2]], p.taps), c64(g, t));
+		LLVMValueRef tx = add64(g, mul64(g, iv[p.pos[3]], p.taps), c64(g, t));
+		oy[t] = add64(g, base, ld(g, koff[0], DT_INT64, ty));
+		ox[t] = ld(g, koff[1], DT_INT64, tx);
+		if (kw[0]) {
+			wy[t] = ld(g, kw[0], DT_FLOAT32, ty);
+			wx[t] = ld(g, kw[1], DT_FLOAT32, tx);
+		}
+	}
+	if (p.method == REF_RS_NEAREST) {
+		v = ld(g, c->a[0].p, dt, add64(g, oy[0], ox[0]));
+		st(g, r.p, c->odt, ooff, castto(g, dt == DT_FLOAT16 ? h_load(g, v) : v, dt, c->odt));
+	} else {
+		LLVMValueRef zero = LLVMConstReal(g->f32, 0.0), row[4];
+		for (int j = 0; j < p.taps; j++) {
+			row[j] = p.method == REF_RS_CUBIC ? zero : NULL;
+			for (int i = 0; i < p.taps; i++) {
+				LLVMValueRef e = ld(g, c->a[0].p, dt, add64(g, oy[j], ox[i]));
+				e = dt == DT_FLOAT16 ? h_load(g, e) : cvt(g, e, dt, DT_FLOAT32);
+				e = LLVMBuildFMul(g->b, e, wx[i], "");
+				row[j] = row[j] ? LLVMBuildFAdd(g->b, row[j], e, "") : e;
+			}
+			row[j] = LLVMBuildFMul(g->b, row[j], wy[j], "");
+			v = j || p.method == REF_RS_CUBIC ? LLVMBuildFAdd(g->b, v ? v : zero, row[j], "") : row[j];
+		}
+		st(g, r.p, c->odt, ooff, castto(g, v, DT_FLOAT32, c->odt));
+	}
+	for (int k = 3; k >= 0; k--)
+		loop_close(g, &l[k]);
+	return r;
+}
+
 /* bias_add: an add of a vector along axis */
 static Val
 bias_add(G *g, Call *c)
@@ -3293,7 +3394,7 @@ h16ok(const Call *c)
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 	case OP_TRANSPOSE: case OP_LAYOUT_TRANSFORM: case OP_STRIDED_SLICE: case OP_TAKE: case OP_GATHER:
-	case OP_CONCATENATE: case OP_SPLIT: case OP_BROADCAST_TO: case OP_NN_PAD:
+	case OP_CONCATENATE: case OP_SPLIT: case OP_BROADCAST_TO: case OP_NN_PAD: case OP_IMAGE_RESIZE2D:
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN: case OP_MEAN:
 	case OP_CUMSUM: case OP_CUMPROD: case OP_NN_SOFTMAX: case OP_EINSUM: case OP_NN_BATCH_NORM:
 	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: case OP_NN_GLOBAL_AVG_POOL2D:
@@ -3402,6 +3503,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_QNN_ADD: case OP_QNN_MUL: return qbinary(g, &c);
 	case OP_NN_BIAS_ADD: return bias_add(g, &c);
 	case OP_NN_PAD: return pad(g, &c);
+	case OP_IMAGE_RESIZE2D: return resize(g, &c);
 	case OP_TRANSPOSE: return transpose(g, &c);
 	case OP_LAYOUT_TRANSFORM: return layout_transform(g, &c);
 	case OP_EINSUM: return einsum(g, &c);

@@ -161,25 +161,42 @@ setdt(Imp *im, OpId op, AttrId at, const char *f, DType dt)
 	im->m->attrs[at + slot(op, f)] = x;
 }
 
-/* intsval: an AV_ARRAY of the n ints v */
+/* numsval: an AV_ARRAY of the n ints v, or of the n floats f if f */
 static AttrVal
-intsval(Imp *im, const int64_t *v, int n)
+numsval(Imp *im, const int64_t *v, const double *f, int n)
 {
 	AttrVal e[MAXD * 2], x = { .kind = AV_ARRAY };
 	for (int i = 0; i < n; i++) {
 		memset(&e[i], 0, sizeof e[i]);
-		e[i].kind = AV_INT;
-		e[i].u.i = v[i];
+		e[i].kind = f ? AV_FLOAT : AV_INT;
+		if (f)
+			e[i].u.f = f[i];
+		else
+			e[i].u.i = v[i];
 	}
 	x.n = (uint32_t)n;
 	x.first = ir_attr_array(im->m, e, (uint32_t)n);
 	return x;
 }
 
+/* intsval: an AV_ARRAY of the n ints v */
+static AttrVal
+intsval(Imp *im, const int64_t *v, int n)
+{
+	return numsval(im, v, NULL, n);
+}
+
 static void
 setints(Imp *im, OpId op, AttrId at, const char *f, const int64_t *v, int n)
 {
 	AttrVal x = intsval(im, v, n);
+	im->m->attrs[at + slot(op, f)] = x;
+}
+
+static void
+setfloats(Imp *im, OpId op, AttrId at, const char *f, const double *v, int n)
+{
+	AttrVal x = numsval(im, NULL, v, n);
 	im->m->attrs[at + slot(op, f)] = x;
 }
 
@@ -3890,7 +3907,7 @@ rzaxis(Imp *im, const Rsz *z, NodeId x, int axis, int64_t out, double scale, dou
 	DType dt = dtype(im, x);
 	NodeId y = 0;
 
-	if (out < 0 || !ir_tensor_fits(out * RZ_TAPS, DT_INT64))
+	if (out < 0 || out > INT64_MAX / RZ_TAPS || !ir_tensor_fits(out * RZ_TAPS, DT_INT64))
 		return onnx_err(im, "an output of %lld elements along axis %d is more than graft's limit", (long long)out,
 		                axis), 0;
 	idx = ir_xcalloc((size_t)(out * RZ_TAPS) + 1, sizeof *idx);
@@ -3941,10 +3958,120 @@ done:
 	return y;
 }
 
+/* rzkeeps: whether Resize z leaves an axis of n elements as it is when it
+** resizes it to out with scale: each output index maps to itself, as in
+** every coordinate mode at scale 1 but tf_crop_and_resize (a region) and
+** tf_half_pixel_for_nn (half an element on).  An axis that axes does not
+** list is never resized. */
+static int
+rzkeeps(const Rsz *z, int64_t n, int64_t out, double scale)
+{
+	return out == n && scale == 1 && strcmp(z->coord, "tf_crop_and_resize") != 0 &&
+	       strcmp(z->coord, "tf_half_pixel_for_nn") != 0;
+}
+
+/* rzsame: whether image.resize2d under p reads each output of an axis
+** of n elements resized to out as Resize z does with scale (rztaps; an
+** axis keep says is left as it is, out == n, reads each output's own
+** element): for nearest, the same element; for linear and cubic, each
+** element with the same weight but for the rounding of image.resize2d's
+** float32 coordinate (at most 1e-6 (n + 1)) */
+static int
+rzsame(const Rsz *z, const RefResize *p, int keep, int64_t n, int64_t out, double scale)
+{
+	int64_t *idx = ir_xcalloc((size_t)(out * p->taps) + 1, sizeof *idx), ti[RZ_TAPS];
+	float *w = ir_xcalloc((size_t)(out * p->taps) + 1, sizeof *w);
+	double tw[RZ_TAPS], tol = z->mode == RS_NEAREST ? 0 : 1e-6 * (double)(n + 1);
+	int same = !keep || out == n;
+
+	ref_resize_taps(p, n, out, idx, w);
+	for (int64_t j = 0; j < out && same; j++) {
+		const int64_t *pi = idx + j * p->taps;
+		const float *pw = w + j * p->taps;
+		int k = keep ? 1 : rztaps(z, n, out, scale, 0, 1, j, ti, tw);
+		if (keep)
+			ti[0] = j, tw[0] = 1;
+		/* every element either side reads: its weights summed on each */
+		for (int e = 0; e < k + p->taps && same; e++) {
+			int64_t at = e < k ? ti[e] : pi[e - k];
+			double a = 0, b = 0;
+			for (int t = 0; t < k; t++)
+				a += ti[t] == at ? tw[t] : 0;
+			for (int t = 0; t < p->taps; t++)
+				b += pi[t] == at ? (double)pw[t] : 0;
+			same = fabs(a - b) <= tol;
+		}
+	}
+	free(idx);
+	free(w);
+	return same;
+}
+
+/* rz2d: Resize z of x to outd (scale[], per axis; keep[], the axes it
+** leaves as they are) as one image.resize2d into *y, if that gives
+** Resize's result: x 4-D with N and C kept, a coordinate mode and
+** nearest_mode image.resize2d has (half_pixel_symmetric as half_pixel),
+** float32 or float16 data for linear and cubic (which image.resize2d
+** computes in float32), and each axis read alike (rzsame: N and C read
+** whole by any mode, of one element, or by the identity).  Returns 0 if
+** not (no error: rzaxis's takes then), else 1 and *y (0 after an error) */
+static int
+rz2d(Imp *im, const Rsz *z, NodeId x, const int64_t *outd, const double *scale, const int *keep, NodeId *y)
+{
+	static const char *const modes[] = { "half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel",
+		"tf_half_pixel_for_nn", "half_pixel_symmetric" };
+	static const char *const nearest[] = { "round_prefer_floor", "round_prefer_ceil", "floor", "ceil" };
+	RefResize p = { .method = z->mode == RS_NEAREST ? REF_RS_NEAREST : z->mode == RS_LINEAR ? REF_RS_LINEAR
+	                                                                                    : REF_RS_CUBIC,
+	                .alpha = (float)z->a, .exclude = z->exclude, .pos = { 0, 1, 2, 3 } };
+	RefResize whole;
+	DType dt = dtype(im, x);
+	int64_t d[MAXD];
+	AttrId at;
+
+	if (rank(im, x) != 4 || (p.method != REF_RS_NEAREST && dt != DT_FLOAT32 && dt != DT_FLOAT16))
+		return 0;
+	dimsof(im, x, d);
+	if (outd[0] != d[0] || outd[1] != d[1])
+		return 0;
+	for (int i = 2; i < 4; i++)
+		if (outd[i] <= 0 || outd[i] > INT64_MAX / RZ_TAPS || !ir_tensor_fits(outd[i] * RZ_TAPS, DT_INT64))
+			return 0;       /* no empty image; too large, rzaxis says */
+	for (size_t k = 0; k < sizeof modes / sizeof *modes; k++)
+		if (strcmp(z->coord, modes[k]) == 0)
+			p.coord = k == 5 ? modes[0] : modes[k];
+	for (size_t k = 0; k < sizeof nearest / sizeof *nearest; k++)
+		if (strcmp(z->nearest, nearest[k]) == 0)
+			p.rounding = nearest[k];
+	if (!p.coord || (p.method == REF_RS_NEAREST && !p.rounding))
+		return 0;
+	p.taps = p.method == REF_RS_NEAREST ? 1 : p.method == REF_RS_LINEAR ? 2 : 4;
+	/* N and C as image.resize2d reads them: whole, each element itself */
+	whole = (RefResize){ .method = REF_RS_NEAREST, .taps = 1, .coord = "asymmetric", .rounding = "floor" };
+	for (int i = 0; i < 4; i++)
+		if (!rzsame(z, i < 2 ? &whole : &p, keep[i], d[i], outd[i], scale[i]))
+			return 0;
+	at = ir_attr_defaults(im->m, OP_IMAGE_RESIZE2D);
+	setints(im, OP_IMAGE_RESIZE2D, at, "size", outd + 2, 2);
+	setfloats(im, OP_IMAGE_RESIZE2D, at, "roi", (const double[4]){ 0, 0, 0, 0 }, 4);
+	sets(im, OP_IMAGE_RESIZE2D, at, "method", p.method == REF_RS_NEAREST ? "nearest_neighbor"
+	                                          : p.method == REF_RS_LINEAR ? "linear" : "cubic");
+	sets(im, OP_IMAGE_RESIZE2D, at, "coordinate_transformation_mode", p.coord);
+	if (p.method == REF_RS_NEAREST)
+		sets(im, OP_IMAGE_RESIZE2D, at, "rounding_method", p.rounding);
+	if (p.method == REF_RS_CUBIC) {
+		setf(im, OP_IMAGE_RESIZE2D, at, "cubic_alpha", p.alpha);
+		seti(im, OP_IMAGE_RESIZE2D, at, "cubic_exclude", p.exclude);
+	}
+	*y = onnx_mk(im, OP_IMAGE_RESIZE2D, &x, 1, at);
+	return 1;
+}
+
 /* Resize(X, roi, scales, sizes) (opset 10: X, scales) and Upsample(X,
-** scales) (scales an attribute before opset 9): resized along each axis
-** whose size or scale is not 1, in turn (rzaxis).  Opset 10 and Upsample
-** map coordinates as asymmetric, nearest by floor. */
+** scales) (scales an attribute before opset 9): one image.resize2d where
+** that gives the same result (rz2d), else resized along each axis whose
+** size or scale is not 1, in turn (rzaxis).  Opset 10 and Upsample map
+** coordinates as asymmetric, nearest by floor. */
 static int
 resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
@@ -3952,6 +4079,7 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	char mode[16];
 	int r = rank(im, in[0]), ns = 0, nz = 0, nroi = 0, naxes = -1, up = strcmp(im->nd->op_type, "Upsample") == 0;
 	int64_t axes[MAXD], anti = 0, outd[MAXD];
+	int listed[MAXD] = { 0 }, keep[MAXD];
 	double sc[MAXD], sz[MAXD], roi[2 * MAXD], scale[MAXD];
 	NodeId x = in[0];
 	char pol[16];
@@ -3984,9 +4112,11 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	if (naxes < 0)
 		for (naxes = 0; naxes < r; naxes++)
 			axes[naxes] = naxes;
-	for (int i = 0; i < naxes; i++)
+	for (int i = 0; i < naxes; i++) {
 		if (normax(im, &axes[i], r, "axis"))
 			return -1;
+		listed[axes[i]] = 1;
+	}
 	/* the scales, or the sizes */
 	if (up && im->opset < 9) {
 		int64_t dummy;
@@ -4047,13 +4177,20 @@ resize(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	}
 	if (nroi && nroi != 2 * naxes && nroi != 2 * r)
 		return onnx_err(im, "roi has %d values, not %d", nroi, 2 * r);
+	for (int i = 0; i < r; i++)
+		keep[i] = !listed[i] || rzkeeps(&z, onnx_dims(im, x)[i], outd[i], scale[i]);
+	if (r == 4 && !(keep[2] && keep[3])) {
+		NodeId y;
+		if (rz2d(im, &z, x, outd, scale, keep, &y))
+			return (out[0] = y) ? 0 : -1;
+	}
 	for (int i = 0; i < r && x; i++) {
 		double r0 = 0, r1 = 1;
 		if (nroi == 2 * r) {
 			r0 = roi[i];
 			r1 = roi[r + i];
 		}
-		if (outd[i] == onnx_dims(im, x)[i] && scale[i] == 1 && strcmp(z.coord, "tf_crop_and_resize") != 0)
+		if (keep[i])
 			continue;
 		x = rzaxis(im, &z, x, i, outd[i], scale[i], r0, r1);
 	}

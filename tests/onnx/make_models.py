@@ -383,6 +383,83 @@ def opsets18to21():
         inits=[("sc", sc4), ("bi", bi4), ("shape", np.array([2, -1], np.int64))], opset=21, check=False)
 
 
+def resize_axis(x, axis, out, scale, mode, coord, nearest="round_prefer_floor", a=-0.75):
+    """x resized along axis to out elements as the Resize spec says, in
+    float64: output j's input coordinate by coord, then nearest's one
+    element (by nearest, the mode's rounding of the coordinate), linear's
+    two or cubic's four around it (Keys' kernel with a), indices clamped to
+    the edge."""
+    n = x.shape[axis]
+    cols = []
+    for j in range(out):
+        c = {"asymmetric": j / scale,
+             "align_corners": 0 if scale * n == 1 else j * (n - 1) / (scale * n - 1),
+             "tf_half_pixel_for_nn": (j + 0.5) / scale,
+             "pytorch_half_pixel": -0.5 if scale * n == 1 else (j + 0.5) / scale - 0.5,
+             "half_pixel": (j + 0.5) / scale - 0.5}[coord]
+        f = np.floor(c)
+        t = c - f
+        if mode == "nearest":
+            taps = [{"floor": f, "ceil": np.ceil(c), "round_prefer_floor": np.ceil(c - 0.5),
+                     "round_prefer_ceil": np.floor(c + 0.5)}[nearest]]
+            w = [1.0]
+        elif mode == "linear":
+            taps, w = [f, f + 1], [1 - t, t]
+        else:
+            taps = [f - 1, f, f + 1, f + 2]
+            w = [a * (t ** 3 - 2 * t ** 2 + t), (a + 2) * t ** 3 - (a + 3) * t ** 2 + 1,
+                 -(a + 2) * t ** 3 + (2 * a + 3) * t ** 2 - a * t, -a * t ** 3 + a * t ** 2]
+        cols.append(sum(wk * np.take(x.astype(np.float64), int(min(max(k, 0), n - 1)), axis)
+                        for k, wk in zip(taps, w)))
+    return np.stack(cols, axis)
+
+
+def resizes():
+    """Resize: linear by 2 and 1.5 along H and W, which the importer makes
+    one image.resize2d, and by 0.6, whose coordinates (j + 0.5) / 0.6 -
+    0.5 are not image.resize2d's (j + 0.5) * 5 / 3 - 0.5: takes.  And
+    tf_half_pixel_for_nn moves an axis it keeps the size of by half an
+    element (linear: the mean of neighbours, the last row kept)."""
+    x = rng(10).standard_normal((1, 2, 3, 4)).astype(np.float32)
+    up = resize_axis(resize_axis(x, 2, 6, 2.0, "linear", "half_pixel"), 3, 6, 1.5, "linear", "half_pixel")
+    down = resize_axis(x, 2, 1, np.float32(0.6), "linear", "half_pixel")
+    run("resize_linear", [
+        helper.make_node("Resize", ["x", "", "up"], ["y"], name="up", mode="linear"),
+        helper.make_node("Resize", ["x", "", "down"], ["z"], name="down", mode="linear"),
+    ], [("x", F, [1, 2, 3, 4])], [("y", F, [1, 2, 6, 6]), ("z", F, [1, 2, 1, 4])], {"x": x},
+        [up.astype(np.float32), down.astype(np.float32)],
+        inits=[("up", np.array([1, 1, 2, 1.5], np.float32)), ("down", np.array([1, 1, 0.6, 1], np.float32))])
+    # PyTorch's export of a quantized nearest upsampling: QDQ around a
+    # Resize (asymmetric, floor), which --rules qdq makes an image.resize2d
+    # of the uint8 values.  Quantize rounds x / s (float32) halves to even.
+    s, z = np.float32(0.02), 128
+    xq = rng(11).standard_normal((1, 3, 4, 4)).astype(np.float32)
+    q = np.clip(np.round(xq / s) + z, 0, 255)
+    dq = ((q - z) * s).astype(np.float32)
+    run("qdq_resize", [
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], name="q0"),
+        helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"], name="d0"),
+        helper.make_node("Resize", ["d", "", "scales"], ["r"], name="up", mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+        helper.make_node("QuantizeLinear", ["r", "s", "z"], ["q2"], name="q1"),
+        helper.make_node("DequantizeLinear", ["q2", "s", "z"], ["y"], name="d1"),
+    ], [("x", F, [1, 3, 4, 4])], [("y", F, [1, 3, 8, 8])], {"x": xq}, [dq.repeat(2, axis=2).repeat(2, axis=3)],
+        inits=[("s", np.array(s)), ("z", np.array(z, np.uint8)), ("scales", np.array([1, 1, 2, 2], np.float32))])
+    x = np.array([[[[1, 2, 4], [8, 16, 32]]]], np.float32)
+    y = resize_axis(resize_axis(x, 2, 2, 1.0, "linear", "tf_half_pixel_for_nn"), 3, 6, 2.0, "linear",
+                    "tf_half_pixel_for_nn")
+    # the same in 3-D, which stays takes
+    run("resize_shift", [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="rs", mode="linear",
+                                          coordinate_transformation_mode="tf_half_pixel_for_nn"),
+                         helper.make_node("Reshape", ["x", "shape3"], ["x3"], name="r3"),
+                         helper.make_node("Resize", ["x3", "", "", "sizes3"], ["y3"], name="rs3", mode="linear",
+                                          coordinate_transformation_mode="tf_half_pixel_for_nn")],
+        [("x", F, [1, 1, 2, 3])], [("y", F, [1, 1, 2, 6]), ("y3", F, [1, 2, 6])], {"x": x},
+        [y.astype(np.float32), y.reshape(1, 2, 6).astype(np.float32)],
+        inits=[("sizes", np.array([1, 1, 2, 6], np.int64)), ("shape3", np.array([1, 2, 3], np.int64)),
+               ("sizes3", np.array([1, 2, 6], np.int64))])
+
+
 def qoperator():
     """ONNX Runtime's QOperator form (com.microsoft QLinear ops), expected
     outputs as ORT defines them: dequantize (float32), the op, quantize
@@ -479,5 +556,5 @@ def control():
                ("z23", np.zeros((2, 3), np.float32))], opset=16, check=False)
 
 
-for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21, qoperator, control]:
+for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21, qoperator, control, resizes]:
     f()

@@ -528,6 +528,11 @@ test_nn(void)
 	** 0, 2.5, 7.5, 10 */
 	expect("resize2d linear half_pixel", "def @main() { image.resize2d(const([[[[0, 10]]]], dtype=\"float32\"), size=[1, 4], roi=[0f, 0f, 0f, 0f]) }",
 	       1e-6, W(0, 2.5, 7.5, 10));
+	/* the float32 result cast to out_dtype: truncated, saturated (300 -> 255) */
+	expect("resize2d linear into int8", "def @main() { image.resize2d(const([[[[0, 10]]]], dtype=\"float32\"), size=[1, 4], roi=[0f, 0f, 0f, 0f], out_dtype=\"int8\") }",
+	       0, W(0, 2, 7, 10));
+	expect("resize2d linear into uint8 saturates", "def @main() { image.resize2d(const([[[[-10, 300]]]], dtype=\"float32\"), size=[1, 4], roi=[0f, 0f, 0f, 0f], out_dtype=\"uint8\") }",
+	       0, W(0, 67, 222, 255));
 	refuses("resize2d of integers other than nearest is refused at prepare time with its location",
 	        "def @main() {\n  %0 = add(const([[[[0, 10]]]], dtype=\"int8\"), 1i8);\n  image.resize2d(%0, size=[1, 4], roi=[0f, 0f, 0f, 0f], method=\"cubic\")\n}",
 	        "t.relay:3:3", "floats only");
