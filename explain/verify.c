@@ -173,6 +173,11 @@ freeattr(Inst *in, const char *name, int t, char *buf, size_t n)
 		snprintf(buf, n, "[-1]");       /* a reshape any tensor takes */
 		return buf;
 	}
+	if (!strcmp(name, "axis") && (AT_TYPE(t) & 0xff) == AT_INTS) {
+		/* the axes of a reduction: one, which any rank has */
+		snprintf(buf, n, "%s", pick(in->r, 2) ? "[-1]" : "[0]");
+		return buf;
+	}
 	switch (AT_TYPE(t) & 0xff) {
 	case AT_INTS: snprintf(buf, n, "%s", pick(in->r, 2) ? "[1, 1]" : "[2, 2]"); break;
 	case AT_INT: snprintf(buf, n, "%d", pick(in->r, 3) - 1); break;

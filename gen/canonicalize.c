@@ -10,6 +10,7 @@
 	X(R_fold_quantize, "fold_quantize", "rulesets/canonicalize.rules", 10, RI_RULE, 0) \
 	X(R_requantize_clip_cast_uint8, "requantize_clip_cast_uint8", "rulesets/canonicalize.rules", 16, RI_RULE, 0) \
 	X(R_requantize_clip_cast_int8, "requantize_clip_cast_int8", "rulesets/canonicalize.rules", 20, RI_RULE, 0) \
+	X(R_layer_norm_fuse, "layer_norm_fuse", "rulesets/canonicalize.rules", 32, RI_RULE, 0) \
 	/* end */
 #define STRS(X) \
 	/* end */
@@ -28,6 +29,7 @@ static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
+	X(OP_ADD, match_add) \
 	X(OP_CAST, match_cast) \
 	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
 	/* end */
@@ -78,6 +80,628 @@ rule_requantize_clip_cast_int8(Rw *rw, uint32_t *rule, NodeId p_r, NodeId p_x, N
 		return 0;
 	*rule = R_requantize_clip_cast_int8;
 	return t2;
+}
+
+/* rule layer_norm_fuse
+ * match:  add(multiply(divide(d:subtract(x, m:mean(x, axis=ax, keepdims=True, exclude=ex)), sqrt(add(mean(power(d, const(2f)) | multiply(d, d), axis=ax, keepdims=True, exclude=ex), e:const))), g:const), b:const)
+ * cond:   dtype(x) == "float32" && rank(x) >= 1 && shape(m)[rank(x) - 1] == 1 && numel(m) * shape(x)[rank(x) - 1] == numel(x) && rank(e) <= rank(x) && value(e) > 0 && rank(g) == 1 && shape(g)[0] == shape(x)[rank(x) - 1] && rank(b) == 1 && shape(b)[0] == shape(x)[rank(x) - 1]
+ * result: nn.layer_norm(x, g, b, epsilon=value(e)) */
+static NodeId
+rule_layer_norm_fuse(Rw *rw, uint32_t *rule, NodeId p_x, NodeId p_m, NodeId p_e, NodeId p_g, NodeId p_b)
+{
+	const Module *m = rw->m;
+	rw->gfail = 0;
+	if (!(((((((((((rw_dtype(m, p_x) == DT_FLOAT32) && (rw_rank(rw, p_x) >= 1LL)) && (rw_dim(rw, p_m, (rw_rank(rw, p_x) - 1LL)) == 1LL)) && ((rw_numel(rw, p_m) * rw_dim(rw, p_x, (rw_rank(rw, p_x) - 1LL))) == rw_numel(rw, p_x))) && (rw_rank(rw, p_e) <= rw_rank(rw, p_x))) && (rw_value(rw, p_e) > 0LL)) && (rw_rank(rw, p_g) == 1LL)) && (rw_dim(rw, p_g, 0LL) == rw_dim(rw, p_x, (rw_rank(rw, p_x) - 1LL)))) && (rw_rank(rw, p_b) == 1LL)) && (rw_dim(rw, p_b, 0LL) == rw_dim(rw, p_x, (rw_rank(rw, p_x) - 1LL))))) || rw->gfail)
+		return 0;
+	AttrId a1 = rw_attrs(rw, OP_NN_LAYER_NORM);
+	rw_set_f(rw, a1, 1 /* epsilon */, rw_value(rw, p_e));
+	NodeId t2 = rw_call(rw, OP_NN_LAYER_NORM, (const NodeId[]){ p_x, p_g, p_b }, 3, a1);
+	if (!t2 || rw->gfail)
+		return 0;
+	*rule = R_layer_norm_fuse;
+	return t2;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_0_0_1_0_0_0_power(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_0_0_0, NodeId v_0_0_0_0, NodeId v_0_0_0_1, NodeId v_0_0_1_0, NodeId v_0_0_1_0_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_1, v_0_0_1_0_1, v_0_0_1_0_0_0_0, v_0_0_1_0_0_0_1;
+
+	v_0_0_1_0_0_0_0 = rw_arg(m, v_0_0_1_0_0_0, 0);
+	if (!(v_0_0_1_0_0_0_0 == v_0_0_0))
+		return 0;
+	v_0_0_1_0_0_0_1 = rw_arg(m, v_0_0_1_0_0_0, 1);
+	if (!(rw_kind(m, v_0_0_1_0_0_0_1) == NK_CONST &&
+		    rw_const_is(rw, v_0_0_1_0_0_0_1, DT_FLOAT32, 2.0)))
+		return 0;
+	v_0_0_1_0_1 = rw_arg(m, v_0_0_1_0, 1);
+	if (!(rw_kind(m, v_0_0_1_0_1) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0_1, v_0_1, v_1)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_0_0_1_0_0_0_multiply(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_0_0_0, NodeId v_0_0_0_0, NodeId v_0_0_0_1, NodeId v_0_0_1_0, NodeId v_0_0_1_0_0_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_1, v_0_0_1_0_1, v_0_0_1_0_0_0_0, v_0_0_1_0_0_0_1;
+
+	v_0_0_1_0_0_0_0 = rw_arg(m, v_0_0_1_0_0_0, 0);
+	if (!(v_0_0_1_0_0_0_0 == v_0_0_0))
+		return 0;
+	v_0_0_1_0_0_0_1 = rw_arg(m, v_0_0_1_0_0_0, 1);
+	if (!(v_0_0_1_0_0_0_1 == v_0_0_0))
+		return 0;
+	v_0_0_1_0_1 = rw_arg(m, v_0_0_1_0, 1);
+	if (!(rw_kind(m, v_0_0_1_0_1) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0_1, v_0_1, v_1)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_at_layer_norm_fuse_cf8c(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_0_0_0, NodeId v_0_0_0_0, NodeId v_0_0_0_1, NodeId v_0_0_1_0, NodeId v_0_0_1_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0_1_0_0_0;
+
+	if (!(rw_attr_i(m, v_0_0_1_0_0, 1 /* keepdims */) == 1 &&
+		    rw_attr_same(m, v_0_0_1_0_0, 0, v_0_0_0_1, 0) &&
+		    rw_attr_same(m, v_0_0_1_0_0, 2, v_0_0_0_1, 2)))
+		return 0;
+	v_0_0_1_0_0_0 = rw_arg(m, v_0_0_1_0_0, 0);
+	switch (rw_op(m, v_0_0_1_0_0_0)) {
+	case OP_POWER:
+		return match_add_v_0_0_1_0_0_0_power(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0, v_0_0_1_0_0_0);
+	case OP_MULTIPLY:
+		return match_add_v_0_0_1_0_0_0_multiply(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0, v_0_0_1_0_0_0);
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_0_0_1_0_1_0_power(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_0_0_0, NodeId v_0_0_0_0, NodeId v_0_0_0_1, NodeId v_0_0_1_0_0, NodeId v_0_0_1_0_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_1, v_0_0_1_0_1_0_0, v_0_0_1_0_1_0_1;
+
+	v_0_0_1_0_1_0_0 = rw_arg(m, v_0_0_1_0_1_0, 0);
+	if (!(v_0_0_1_0_1_0_0 == v_0_0_0))
+		return 0;
+	v_0_0_1_0_1_0_1 = rw_arg(m, v_0_0_1_0_1_0, 1);
+	if (!(rw_kind(m, v_0_0_1_0_1_0_1) == NK_CONST &&
+		    rw_const_is(rw, v_0_0_1_0_1_0_1, DT_FLOAT32, 2.0)))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0_0, v_0_1, v_1)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_0_0_1_0_1_0_multiply(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_0_0_0, NodeId v_0_0_0_0, NodeId v_0_0_0_1, NodeId v_0_0_1_0_0, NodeId v_0_0_1_0_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_1, v_0_0_1_0_1_0_0, v_0_0_1_0_1_0_1;
+
+	v_0_0_1_0_1_0_0 = rw_arg(m, v_0_0_1_0_1_0, 0);
+	if (!(v_0_0_1_0_1_0_0 == v_0_0_0))
+		return 0;
+	v_0_0_1_0_1_0_1 = rw_arg(m, v_0_0_1_0_1_0, 1);
+	if (!(v_0_0_1_0_1_0_1 == v_0_0_0))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_kind(m, v_0_1) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0_0, v_0_1, v_1)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_at_layer_norm_fuse_7fec(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId v_0_0)
+{
+	const Module *m = rw->m;
+	NodeId v_0_0_0, v_0_0_1, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0, v_0_0_0_1_0, v_0_0_1_0_0, v_0_0_1_0_1;
+	NodeId v_0_0_1_0_1_0;
+
+	v_0_0_0 = rw_arg(m, v_0_0, 0);
+	if (!(rw_op(m, v_0_0_0) == OP_SUBTRACT))
+		return 0;
+	v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
+	if (!(rw_op(m, v_0_0_0_1) == OP_MEAN &&
+		    rw_attr_i(m, v_0_0_0_1, 1 /* keepdims */) == 1))
+		return 0;
+	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
+	v_0_0_0_1_0 = rw_arg(m, v_0_0_0_1, 0);
+	if (!(v_0_0_0_1_0 == v_0_0_0_0))
+		return 0;
+	v_0_0_1 = rw_arg(m, v_0_0, 1);
+	if (!(rw_op(m, v_0_0_1) == OP_SQRT))
+		return 0;
+	v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
+	if (!(rw_op(m, v_0_0_1_0) == OP_ADD))
+		return 0;
+	v_0_0_1_0_0 = rw_arg(m, v_0_0_1_0, 0);
+	if (rw_op(m, v_0_0_1_0_0) == OP_MEAN)
+		return match_add_at_layer_norm_fuse_cf8c(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0, v_0_0_1_0_0);
+	if (!(rw_kind(m, v_0_0_1_0_0) == NK_CONST))
+		return 0;
+	v_0_0_1_0_1 = rw_arg(m, v_0_0_1_0, 1);
+	if (!(rw_op(m, v_0_0_1_0_1) == OP_MEAN &&
+		    rw_attr_i(m, v_0_0_1_0_1, 1 /* keepdims */) == 1 &&
+		    rw_attr_same(m, v_0_0_1_0_1, 0, v_0_0_0_1, 0) &&
+		    rw_attr_same(m, v_0_0_1_0_1, 2, v_0_0_0_1, 2)))
+		return 0;
+	v_0_0_1_0_1_0 = rw_arg(m, v_0_0_1_0_1, 0);
+	switch (rw_op(m, v_0_0_1_0_1_0)) {
+	case OP_POWER:
+		return match_add_v_0_0_1_0_1_0_power(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0_0, v_0_0_1_0_1_0);
+	case OP_MULTIPLY:
+		return match_add_v_0_0_1_0_1_0_multiply(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0_0, v_0_0_1_0_1_0);
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_0_1_1_0_1_0_power(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0_0, NodeId v_0_1_0, NodeId v_0_1_0_0, NodeId v_0_1_0_1, NodeId v_0_1_1_0_0, NodeId v_0_1_1_0_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_1_1_0_1_0_0, v_0_1_1_0_1_0_1;
+
+	v_0_1_1_0_1_0_0 = rw_arg(m, v_0_1_1_0_1_0, 0);
+	if (!(v_0_1_1_0_1_0_0 == v_0_1_0))
+		return 0;
+	v_0_1_1_0_1_0_1 = rw_arg(m, v_0_1_1_0_1_0, 1);
+	if (!(rw_kind(m, v_0_1_1_0_1_0_1) == NK_CONST &&
+		    rw_const_is(rw, v_0_1_1_0_1_0_1, DT_FLOAT32, 2.0)))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_0, v_0_0, v_1)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_0_1_1_0_1_0_multiply(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0_0, NodeId v_0_1_0, NodeId v_0_1_0_0, NodeId v_0_1_0_1, NodeId v_0_1_1_0_0, NodeId v_0_1_1_0_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_1_1_0_1_0_0, v_0_1_1_0_1_0_1;
+
+	v_0_1_1_0_1_0_0 = rw_arg(m, v_0_1_1_0_1_0, 0);
+	if (!(v_0_1_1_0_1_0_0 == v_0_1_0))
+		return 0;
+	v_0_1_1_0_1_0_1 = rw_arg(m, v_0_1_1_0_1_0, 1);
+	if (!(v_0_1_1_0_1_0_1 == v_0_1_0))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_kind(m, v_1) == NK_CONST))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_0, v_0_0, v_1)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_at_layer_norm_fuse_6d61(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1, v_0_0, v_0_1, v_0_1_0, v_0_1_1, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0;
+	NodeId v_0_1_0_1_0, v_0_1_1_0_0, v_0_1_1_0_1, v_0_1_1_0_0_0, v_0_1_1_0_1_0, v_0_1_1_0_0_0_0, v_0_1_1_0_0_0_1;
+
+	v_0_0 = rw_arg(m, v_0, 0);
+	if (rw_op(m, v_0_0) == OP_DIVIDE)
+		return match_add_at_layer_norm_fuse_7fec(rw, rule, v, v_0, v_0_0);
+	if (!(rw_kind(m, v_0_0) == NK_CONST))
+		return 0;
+	v_0_1 = rw_arg(m, v_0, 1);
+	if (!(rw_op(m, v_0_1) == OP_DIVIDE))
+		return 0;
+	v_0_1_0 = rw_arg(m, v_0_1, 0);
+	if (!(rw_op(m, v_0_1_0) == OP_SUBTRACT))
+		return 0;
+	v_0_1_0_1 = rw_arg(m, v_0_1_0, 1);
+	if (!(rw_op(m, v_0_1_0_1) == OP_MEAN &&
+		    rw_attr_i(m, v_0_1_0_1, 1 /* keepdims */) == 1))
+		return 0;
+	v_0_1_0_0 = rw_arg(m, v_0_1_0, 0);
+	v_0_1_0_1_0 = rw_arg(m, v_0_1_0_1, 0);
+	if (!(v_0_1_0_1_0 == v_0_1_0_0))
+		return 0;
+	v_0_1_1 = rw_arg(m, v_0_1, 1);
+	if (!(rw_op(m, v_0_1_1) == OP_SQRT))
+		return 0;
+	v_0_1_1_0 = rw_arg(m, v_0_1_1, 0);
+	if (!(rw_op(m, v_0_1_1_0) == OP_ADD))
+		return 0;
+	v_0_1_1_0_0 = rw_arg(m, v_0_1_1_0, 0);
+	if (rw_op(m, v_0_1_1_0_0) == OP_MEAN) {
+		if (!(rw_attr_i(m, v_0_1_1_0_0, 1 /* keepdims */) == 1 &&
+			    rw_attr_same(m, v_0_1_1_0_0, 0, v_0_1_0_1, 0) &&
+			    rw_attr_same(m, v_0_1_1_0_0, 2, v_0_1_0_1, 2)))
+			return 0;
+		v_0_1_1_0_0_0 = rw_arg(m, v_0_1_1_0_0, 0);
+		switch (rw_op(m, v_0_1_1_0_0_0)) {
+		case OP_POWER:
+			v_0_1_1_0_0_0_0 = rw_arg(m, v_0_1_1_0_0_0, 0);
+			if (!(v_0_1_1_0_0_0_0 == v_0_1_0))
+				return 0;
+			v_0_1_1_0_0_0_1 = rw_arg(m, v_0_1_1_0_0_0, 1);
+			if (!(rw_kind(m, v_0_1_1_0_0_0_1) == NK_CONST &&
+				    rw_const_is(rw, v_0_1_1_0_0_0_1, DT_FLOAT32, 2.0)))
+				return 0;
+			v_0_1_1_0_1 = rw_arg(m, v_0_1_1_0, 1);
+			if (!(rw_kind(m, v_0_1_1_0_1) == NK_CONST))
+				return 0;
+			v_1 = rw_arg(m, v, 1);
+			if (!(rw_kind(m, v_1) == NK_CONST))
+				return 0;
+			if ((r = rule_layer_norm_fuse(rw, rule, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_1, v_0_0, v_1)))
+				return r;
+			return 0;
+		case OP_MULTIPLY:
+			v_0_1_1_0_0_0_0 = rw_arg(m, v_0_1_1_0_0_0, 0);
+			if (!(v_0_1_1_0_0_0_0 == v_0_1_0))
+				return 0;
+			v_0_1_1_0_0_0_1 = rw_arg(m, v_0_1_1_0_0_0, 1);
+			if (!(v_0_1_1_0_0_0_1 == v_0_1_0))
+				return 0;
+			v_0_1_1_0_1 = rw_arg(m, v_0_1_1_0, 1);
+			if (!(rw_kind(m, v_0_1_1_0_1) == NK_CONST))
+				return 0;
+			v_1 = rw_arg(m, v, 1);
+			if (!(rw_kind(m, v_1) == NK_CONST))
+				return 0;
+			if ((r = rule_layer_norm_fuse(rw, rule, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_1, v_0_0, v_1)))
+				return r;
+			return 0;
+		default:
+			break;
+		}
+		return 0;
+	}
+	if (!(rw_kind(m, v_0_1_1_0_0) == NK_CONST))
+		return 0;
+	v_0_1_1_0_1 = rw_arg(m, v_0_1_1_0, 1);
+	if (!(rw_op(m, v_0_1_1_0_1) == OP_MEAN &&
+		    rw_attr_i(m, v_0_1_1_0_1, 1 /* keepdims */) == 1 &&
+		    rw_attr_same(m, v_0_1_1_0_1, 0, v_0_1_0_1, 0) &&
+		    rw_attr_same(m, v_0_1_1_0_1, 2, v_0_1_0_1, 2)))
+		return 0;
+	v_0_1_1_0_1_0 = rw_arg(m, v_0_1_1_0_1, 0);
+	switch (rw_op(m, v_0_1_1_0_1_0)) {
+	case OP_POWER:
+		return match_add_v_0_1_1_0_1_0_power(rw, rule, v, v_0_0, v_0_1_0, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_0, v_0_1_1_0_1_0);
+	case OP_MULTIPLY:
+		return match_add_v_0_1_1_0_1_0_multiply(rw, rule, v, v_0_0, v_0_1_0, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_0, v_0_1_1_0_1_0);
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_1_0_1_0_1_0_power(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1, NodeId v_1_0_0, NodeId v_1_0_0_0, NodeId v_1_0_0_1, NodeId v_1_0_1_0_0, NodeId v_1_0_1_0_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1_1, v_1_0_1_0_1_0_0, v_1_0_1_0_1_0_1;
+
+	v_1_0_1_0_1_0_0 = rw_arg(m, v_1_0_1_0_1_0, 0);
+	if (!(v_1_0_1_0_1_0_0 == v_1_0_0))
+		return 0;
+	v_1_0_1_0_1_0_1 = rw_arg(m, v_1_0_1_0_1_0, 1);
+	if (!(rw_kind(m, v_1_0_1_0_1_0_1) == NK_CONST &&
+		    rw_const_is(rw, v_1_0_1_0_1_0_1, DT_FLOAT32, 2.0)))
+		return 0;
+	v_1_1 = rw_arg(m, v_1, 1);
+	if (!(rw_kind(m, v_1_1) == NK_CONST))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_0, v_1_1, v_0)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_1_0_1_0_1_0_multiply(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1, NodeId v_1_0_0, NodeId v_1_0_0_0, NodeId v_1_0_0_1, NodeId v_1_0_1_0_0, NodeId v_1_0_1_0_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1_1, v_1_0_1_0_1_0_0, v_1_0_1_0_1_0_1;
+
+	v_1_0_1_0_1_0_0 = rw_arg(m, v_1_0_1_0_1_0, 0);
+	if (!(v_1_0_1_0_1_0_0 == v_1_0_0))
+		return 0;
+	v_1_0_1_0_1_0_1 = rw_arg(m, v_1_0_1_0_1_0, 1);
+	if (!(v_1_0_1_0_1_0_1 == v_1_0_0))
+		return 0;
+	v_1_1 = rw_arg(m, v_1, 1);
+	if (!(rw_kind(m, v_1_1) == NK_CONST))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_0, v_1_1, v_0)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_at_layer_norm_fuse_c518(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1, NodeId v_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1_1, v_1_0_0, v_1_0_1, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0, v_1_0_0_1_0, v_1_0_1_0_0;
+	NodeId v_1_0_1_0_1, v_1_0_1_0_0_0, v_1_0_1_0_1_0, v_1_0_1_0_0_0_0, v_1_0_1_0_0_0_1;
+
+	v_1_0_0 = rw_arg(m, v_1_0, 0);
+	if (!(rw_op(m, v_1_0_0) == OP_SUBTRACT))
+		return 0;
+	v_1_0_0_1 = rw_arg(m, v_1_0_0, 1);
+	if (!(rw_op(m, v_1_0_0_1) == OP_MEAN &&
+		    rw_attr_i(m, v_1_0_0_1, 1 /* keepdims */) == 1))
+		return 0;
+	v_1_0_0_0 = rw_arg(m, v_1_0_0, 0);
+	v_1_0_0_1_0 = rw_arg(m, v_1_0_0_1, 0);
+	if (!(v_1_0_0_1_0 == v_1_0_0_0))
+		return 0;
+	v_1_0_1 = rw_arg(m, v_1_0, 1);
+	if (!(rw_op(m, v_1_0_1) == OP_SQRT))
+		return 0;
+	v_1_0_1_0 = rw_arg(m, v_1_0_1, 0);
+	if (!(rw_op(m, v_1_0_1_0) == OP_ADD))
+		return 0;
+	v_1_0_1_0_0 = rw_arg(m, v_1_0_1_0, 0);
+	if (rw_op(m, v_1_0_1_0_0) == OP_MEAN) {
+		if (!(rw_attr_i(m, v_1_0_1_0_0, 1 /* keepdims */) == 1 &&
+			    rw_attr_same(m, v_1_0_1_0_0, 0, v_1_0_0_1, 0) &&
+			    rw_attr_same(m, v_1_0_1_0_0, 2, v_1_0_0_1, 2)))
+			return 0;
+		v_1_0_1_0_0_0 = rw_arg(m, v_1_0_1_0_0, 0);
+		switch (rw_op(m, v_1_0_1_0_0_0)) {
+		case OP_POWER:
+			v_1_0_1_0_0_0_0 = rw_arg(m, v_1_0_1_0_0_0, 0);
+			if (!(v_1_0_1_0_0_0_0 == v_1_0_0))
+				return 0;
+			v_1_0_1_0_0_0_1 = rw_arg(m, v_1_0_1_0_0_0, 1);
+			if (!(rw_kind(m, v_1_0_1_0_0_0_1) == NK_CONST &&
+				    rw_const_is(rw, v_1_0_1_0_0_0_1, DT_FLOAT32, 2.0)))
+				return 0;
+			v_1_0_1_0_1 = rw_arg(m, v_1_0_1_0, 1);
+			if (!(rw_kind(m, v_1_0_1_0_1) == NK_CONST))
+				return 0;
+			v_1_1 = rw_arg(m, v_1, 1);
+			if (!(rw_kind(m, v_1_1) == NK_CONST))
+				return 0;
+			if ((r = rule_layer_norm_fuse(rw, rule, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_1, v_1_1, v_0)))
+				return r;
+			return 0;
+		case OP_MULTIPLY:
+			v_1_0_1_0_0_0_0 = rw_arg(m, v_1_0_1_0_0_0, 0);
+			if (!(v_1_0_1_0_0_0_0 == v_1_0_0))
+				return 0;
+			v_1_0_1_0_0_0_1 = rw_arg(m, v_1_0_1_0_0_0, 1);
+			if (!(v_1_0_1_0_0_0_1 == v_1_0_0))
+				return 0;
+			v_1_0_1_0_1 = rw_arg(m, v_1_0_1_0, 1);
+			if (!(rw_kind(m, v_1_0_1_0_1) == NK_CONST))
+				return 0;
+			v_1_1 = rw_arg(m, v_1, 1);
+			if (!(rw_kind(m, v_1_1) == NK_CONST))
+				return 0;
+			if ((r = rule_layer_norm_fuse(rw, rule, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_1, v_1_1, v_0)))
+				return r;
+			return 0;
+		default:
+			break;
+		}
+		return 0;
+	}
+	if (!(rw_kind(m, v_1_0_1_0_0) == NK_CONST))
+		return 0;
+	v_1_0_1_0_1 = rw_arg(m, v_1_0_1_0, 1);
+	if (!(rw_op(m, v_1_0_1_0_1) == OP_MEAN &&
+		    rw_attr_i(m, v_1_0_1_0_1, 1 /* keepdims */) == 1 &&
+		    rw_attr_same(m, v_1_0_1_0_1, 0, v_1_0_0_1, 0) &&
+		    rw_attr_same(m, v_1_0_1_0_1, 2, v_1_0_0_1, 2)))
+		return 0;
+	v_1_0_1_0_1_0 = rw_arg(m, v_1_0_1_0_1, 0);
+	switch (rw_op(m, v_1_0_1_0_1_0)) {
+	case OP_POWER:
+		return match_add_v_1_0_1_0_1_0_power(rw, rule, v_0, v_1, v_1_0_0, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_0, v_1_0_1_0_1_0);
+	case OP_MULTIPLY:
+		return match_add_v_1_0_1_0_1_0_multiply(rw, rule, v_0, v_1, v_1_0_0, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_0, v_1_0_1_0_1_0);
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_1_1_1_0_1_0_power(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1_0, NodeId v_1_1_0, NodeId v_1_1_0_0, NodeId v_1_1_0_1, NodeId v_1_1_1_0_0, NodeId v_1_1_1_0_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1_1_1_0_1_0_0, v_1_1_1_0_1_0_1;
+
+	v_1_1_1_0_1_0_0 = rw_arg(m, v_1_1_1_0_1_0, 0);
+	if (!(v_1_1_1_0_1_0_0 == v_1_1_0))
+		return 0;
+	v_1_1_1_0_1_0_1 = rw_arg(m, v_1_1_1_0_1_0, 1);
+	if (!(rw_kind(m, v_1_1_1_0_1_0_1) == NK_CONST &&
+		    rw_const_is(rw, v_1_1_1_0_1_0_1, DT_FLOAT32, 2.0)))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_0, v_1_0, v_0)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add, from layer_norm_fuse on */
+static NodeId
+match_add_v_1_1_1_0_1_0_multiply(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1_0, NodeId v_1_1_0, NodeId v_1_1_0_0, NodeId v_1_1_0_1, NodeId v_1_1_1_0_0, NodeId v_1_1_1_0_1_0)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_1_1_1_0_1_0_0, v_1_1_1_0_1_0_1;
+
+	v_1_1_1_0_1_0_0 = rw_arg(m, v_1_1_1_0_1_0, 0);
+	if (!(v_1_1_1_0_1_0_0 == v_1_1_0))
+		return 0;
+	v_1_1_1_0_1_0_1 = rw_arg(m, v_1_1_1_0_1_0, 1);
+	if (!(v_1_1_1_0_1_0_1 == v_1_1_0))
+		return 0;
+	if ((r = rule_layer_norm_fuse(rw, rule, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_0, v_1_0, v_0)))
+		return r;
+	return 0;
+}
+
+/* rules rooted at add */
+static NodeId
+match_add(Rw *rw, NodeId v, uint32_t *rule)
+{
+	const Module *m = rw->m;
+	NodeId r;
+	NodeId v_0, v_1, v_1_0, v_1_1, v_1_1_0, v_1_1_1, v_1_1_0_0, v_1_1_0_1;
+	NodeId v_1_1_1_0, v_1_1_0_1_0, v_1_1_1_0_0, v_1_1_1_0_1, v_1_1_1_0_0_0, v_1_1_1_0_1_0, v_1_1_1_0_0_0_0, v_1_1_1_0_0_0_1;
+
+	v_0 = rw_arg(m, v, 0);
+	if (rw_op(m, v_0) == OP_MULTIPLY)
+		return match_add_at_layer_norm_fuse_6d61(rw, rule, v, v_0);
+	if (!(rw_kind(m, v_0) == NK_CONST))
+		return 0;
+	v_1 = rw_arg(m, v, 1);
+	if (!(rw_op(m, v_1) == OP_MULTIPLY))
+		return 0;
+	v_1_0 = rw_arg(m, v_1, 0);
+	if (rw_op(m, v_1_0) == OP_DIVIDE)
+		return match_add_at_layer_norm_fuse_c518(rw, rule, v_0, v_1, v_1_0);
+	if (!(rw_kind(m, v_1_0) == NK_CONST))
+		return 0;
+	v_1_1 = rw_arg(m, v_1, 1);
+	if (!(rw_op(m, v_1_1) == OP_DIVIDE))
+		return 0;
+	v_1_1_0 = rw_arg(m, v_1_1, 0);
+	if (!(rw_op(m, v_1_1_0) == OP_SUBTRACT))
+		return 0;
+	v_1_1_0_1 = rw_arg(m, v_1_1_0, 1);
+	if (!(rw_op(m, v_1_1_0_1) == OP_MEAN &&
+		    rw_attr_i(m, v_1_1_0_1, 1 /* keepdims */) == 1))
+		return 0;
+	v_1_1_0_0 = rw_arg(m, v_1_1_0, 0);
+	v_1_1_0_1_0 = rw_arg(m, v_1_1_0_1, 0);
+	if (!(v_1_1_0_1_0 == v_1_1_0_0))
+		return 0;
+	v_1_1_1 = rw_arg(m, v_1_1, 1);
+	if (!(rw_op(m, v_1_1_1) == OP_SQRT))
+		return 0;
+	v_1_1_1_0 = rw_arg(m, v_1_1_1, 0);
+	if (!(rw_op(m, v_1_1_1_0) == OP_ADD))
+		return 0;
+	v_1_1_1_0_0 = rw_arg(m, v_1_1_1_0, 0);
+	if (rw_op(m, v_1_1_1_0_0) == OP_MEAN) {
+		if (!(rw_attr_i(m, v_1_1_1_0_0, 1 /* keepdims */) == 1 &&
+			    rw_attr_same(m, v_1_1_1_0_0, 0, v_1_1_0_1, 0) &&
+			    rw_attr_same(m, v_1_1_1_0_0, 2, v_1_1_0_1, 2)))
+			return 0;
+		v_1_1_1_0_0_0 = rw_arg(m, v_1_1_1_0_0, 0);
+		switch (rw_op(m, v_1_1_1_0_0_0)) {
+		case OP_POWER:
+			v_1_1_1_0_0_0_0 = rw_arg(m, v_1_1_1_0_0_0, 0);
+			if (!(v_1_1_1_0_0_0_0 == v_1_1_0))
+				return 0;
+			v_1_1_1_0_0_0_1 = rw_arg(m, v_1_1_1_0_0_0, 1);
+			if (!(rw_kind(m, v_1_1_1_0_0_0_1) == NK_CONST &&
+				    rw_const_is(rw, v_1_1_1_0_0_0_1, DT_FLOAT32, 2.0)))
+				return 0;
+			v_1_1_1_0_1 = rw_arg(m, v_1_1_1_0, 1);
+			if (!(rw_kind(m, v_1_1_1_0_1) == NK_CONST))
+				return 0;
+			if ((r = rule_layer_norm_fuse(rw, rule, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_1, v_1_0, v_0)))
+				return r;
+			return 0;
+		case OP_MULTIPLY:
+			v_1_1_1_0_0_0_0 = rw_arg(m, v_1_1_1_0_0_0, 0);
+			if (!(v_1_1_1_0_0_0_0 == v_1_1_0))
+				return 0;
+			v_1_1_1_0_0_0_1 = rw_arg(m, v_1_1_1_0_0_0, 1);
+			if (!(v_1_1_1_0_0_0_1 == v_1_1_0))
+				return 0;
+			v_1_1_1_0_1 = rw_arg(m, v_1_1_1_0, 1);
+			if (!(rw_kind(m, v_1_1_1_0_1) == NK_CONST))
+				return 0;
+			if ((r = rule_layer_norm_fuse(rw, rule, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_1, v_1_0, v_0)))
+				return r;
+			return 0;
+		default:
+			break;
+		}
+		return 0;
+	}
+	if (!(rw_kind(m, v_1_1_1_0_0) == NK_CONST))
+		return 0;
+	v_1_1_1_0_1 = rw_arg(m, v_1_1_1_0, 1);
+	if (!(rw_op(m, v_1_1_1_0_1) == OP_MEAN &&
+		    rw_attr_i(m, v_1_1_1_0_1, 1 /* keepdims */) == 1 &&
+		    rw_attr_same(m, v_1_1_1_0_1, 0, v_1_1_0_1, 0) &&
+		    rw_attr_same(m, v_1_1_1_0_1, 2, v_1_1_0_1, 2)))
+		return 0;
+	v_1_1_1_0_1_0 = rw_arg(m, v_1_1_1_0_1, 0);
+	switch (rw_op(m, v_1_1_1_0_1_0)) {
+	case OP_POWER:
+		return match_add_v_1_1_1_0_1_0_power(rw, rule, v_0, v_1_0, v_1_1_0, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_0, v_1_1_1_0_1_0);
+	case OP_MULTIPLY:
+		return match_add_v_1_1_1_0_1_0_multiply(rw, rule, v_0, v_1_0, v_1_1_0, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_0, v_1_1_1_0_1_0);
+	default:
+		break;
+	}
+	return 0;
 }
 
 /* rules rooted at cast */

@@ -1262,6 +1262,34 @@ rel_bias_add(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Dia
 	return args[0];
 }
 
+/* normdata: the data (args[0]) of a normalization whose other n - 1
+** operands, called names[1..n), are vectors of data's channels at axis in
+** data's dtype, into *x with axis made positive in *ax; 0 after an error */
+static int
+normdata(Module *m, const TypeId *args, int n, const char *const *names, const AttrVal *axisv, Shape *x,
+         int64_t *ax, Diag *d)
+{
+	Shape v;
+	int64_t axis;
+	char buf[160];
+
+	if (!load(m, args[0], "data", x, d) || !getint(axisv, "axis", &axis, d))
+		return 0;
+	*ax = axis;
+	if (!normaxis(ax, x->rank))
+		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x->rank);
+	for (int i = 1; i < n; i++) {
+		if (!load(m, args[i], names[i], &v, d))
+			return 0;
+		if (v.rank != 1 || !same(v.d[0], x->d[*ax]))
+			return ir_rel_error(d, "%s has shape %s but data has %lld channels at axis %lld", names[i],
+			                    SHAPESTR(&v, buf), LL(x->d[*ax]), LL(axis));
+		if (v.dt != x->dt)
+			return ir_rel_error(d, "%s is %s but data is %s", names[i], dtn(v.dt), dtn(x->dt));
+	}
+	return 1;
+}
+
 /* nn.batch_norm(data, gamma, beta, moving_mean, moving_var): data's
 ** type, and the two statistics' (vectors of the channels at axis), as a
 ** tuple */
@@ -1269,30 +1297,55 @@ TypeId
 rel_batch_norm(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
 {
 	static const char *const names[] = { "data", "gamma", "beta", "moving_mean", "moving_var" };
-	Shape x, v;
-	int64_t axis, ax;
+	Shape x;
+	int64_t ax;
 	TypeId f[3];
-	char buf[160];
 
 	(void)nargs;
-	if (!load(m, args[0], "data", &x, d) || !getint(field(attrs, rel_batch_norm, "axis"), "axis", &axis, d))
+	if (!normdata(m, args, 5, names, field(attrs, rel_batch_norm, "axis"), &x, &ax, d))
 		return 0;
-	ax = axis;
-	if (!normaxis(&ax, x.rank))
-		return ir_rel_error(d, "axis %lld is out of range for data of rank %d", LL(axis), x.rank);
-	for (int i = 1; i < 5; i++) {
-		if (!load(m, args[i], names[i], &v, d))
-			return 0;
-		if (v.rank != 1 || !same(v.d[0], x.d[ax]))
-			return ir_rel_error(d, "%s has shape %s but data has %lld channels at axis %lld", names[i],
-			                    SHAPESTR(&v, buf), LL(x.d[ax]), LL(axis));
-		if (v.dt != x.dt)
-			return ir_rel_error(d, "%s is %s but data is %s", names[i], dtn(v.dt), dtn(x.dt));
-	}
 	f[0] = args[0];
 	f[1] = args[3];
 	f[2] = args[4];
 	return ir_type_tuple(m, 3, f);
+}
+
+/* The operands of nn.layer_norm, nn.group_norm and nn.instance_norm. */
+static const char *const normnames[] = { "data", "gamma", "beta" };
+
+/* nn.layer_norm, nn.instance_norm(data, gamma, beta): data's type (TVM's
+** LayerNormRel, InstanceNormRel) */
+TypeId
+rel_norm(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x;
+	int64_t ax;
+
+	(void)nargs;
+	if (!normdata(m, args, 3, normnames, field(attrs, rel_norm, "axis"), &x, &ax, d))
+		return 0;
+	return args[0];
+}
+
+/* nn.group_norm(data, gamma, beta): data's type, num_groups dividing the
+** channels at axis (TVM's GroupNormRel, which leaves that to the
+** lowering) */
+TypeId
+rel_group_norm(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	Shape x;
+	int64_t ax, g;
+
+	(void)nargs;
+	if (!normdata(m, args, 3, normnames, field(attrs, rel_group_norm, "axis"), &x, &ax, d) ||
+	    !getint(field(attrs, rel_group_norm, "num_groups"), "num_groups", &g, d))
+		return 0;
+	if (g < 1)
+		return ir_rel_error(d, "num_groups must be positive, not %lld", LL(g));
+	if (x.d[ax] != ANY && x.d[ax] % g)
+		return ir_rel_error(d, "num_groups %lld does not divide the %lld channels of data at axis %lld", LL(g),
+		                    LL(x.d[ax]), LL(field(attrs, rel_group_norm, "axis")->u.i));
+	return args[0];
 }
 
 /* ---------------------------------------------------------------- pooling and shape ops */

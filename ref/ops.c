@@ -174,6 +174,10 @@
 ** lowering calls them), exp, sigmoid
 ** (1 / (1 + exp(-x))), tanh, rsqrt (1 / sqrt(x)), softmax (exp(x - max)
 ** / sum), the float convolutions, dense, batch_matmul, pools and mean,
+** nn.layer_norm, nn.group_norm and nn.instance_norm (SimplifyInference in
+** src/relay/transforms/simplify_inference.cc: the mean, the variance as
+** the mean of (x - mean)^2, (x - mean) / sqrt(var + epsilon) * gamma +
+** beta; here all in double and rounded once, grouped as RefNorm says),
 ** image.resize2d (topi's image/resize.py: nearest_neighbor with its
 ** rounding methods, linear, cubic with cubic_alpha and cubic_exclude; the
 ** coordinate is computed in float32, taps clamped to the edge, the float32
@@ -1125,6 +1129,101 @@ batchnorm(RefCtx *c, const RefOp *o, Args a, Val *r)
 		ref_valloc(&r->f[j]);
 		memcpy(r->f[j].data, a[j + 2]->data, (size_t)a[j + 2]->n * ir_dtype_bytes[a[j + 2]->dt]);
 	}
+	return 0;
+}
+
+/* ref_norm_plan: see ref.h */
+int
+ref_norm_plan(OpId op, const AttrVal *attrs, const int64_t *xd, int xr, RefNorm *p)
+{
+	const AttrVal *av, *ev;
+	int64_t axis, before = 1, between = 1, after = 1, g;
+
+	if (op != OP_NN_LAYER_NORM && op != OP_NN_GROUP_NORM && op != OP_NN_INSTANCE_NORM)
+		return 0;
+	av = &attrs[ir_op_attr_index(op, "axis", 4)];
+	ev = &attrs[ir_op_attr_index(op, "epsilon", 7)];
+	axis = av->kind == AV_INT ? av->u.i : 0;
+	if (!normaxis(&axis, xr))
+		return 0;
+	for (int k = 0; k < axis; k++) {
+		before *= xd[k];
+		between *= k ? xd[k] : 1;
+	}
+	for (int k = (int)axis + 1; k < xr; k++)
+		after *= xd[k];
+	memset(p, 0, sizeof *p);
+	p->channels = xd[axis];
+	p->cinner = after;
+	p->epsilon = ev->kind == AV_FLOAT ? ev->u.f : 1e-5;
+	p->scale = attrs[ir_op_attr_index(op, "scale", 5)].u.i != 0;
+	p->center = attrs[ir_op_attr_index(op, "center", 6)].u.i != 0;
+	p->r2 = 1;
+	switch (op) {
+	case OP_NN_LAYER_NORM:
+		p->outer = before;
+		p->r1 = xd[axis];
+		p->k = after;
+		return 1;
+	case OP_NN_GROUP_NORM:
+		g = attrs[ir_op_attr_index(op, "num_groups", 10)].u.i;
+		if (g < 1 || xd[axis] % g)
+			return 0;
+		p->outer = before * g;
+		p->r1 = xd[axis] / g * after;
+		p->k = 1;
+		return 1;
+	case OP_NN_INSTANCE_NORM:
+		p->outer = axis ? xd[0] : 1;
+		p->r1 = between;
+		p->k = xd[axis];
+		p->r2 = after;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* norm: nn.layer_norm, nn.group_norm and nn.instance_norm as RefNorm
+** says: per group the mean, then the variance as the mean of (x -
+** mean)^2, each a sum from +0 in row-major order in double; each element
+** (x - mean) / sqrt(var + epsilon), times gamma, plus beta, rounded once */
+static int
+norm(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const Val *x = a[0];
+	RefNorm p;
+	int64_t n;
+
+	if (!isflt(x->dt) || !ref_norm_plan(o->op, &c->m->attrs[o->attrs], x->dims, x->rank, &p))
+		return fail(c, o, "bad operands");
+	n = p.r1 * p.r2;
+	ref_valloc(r);
+	for (int64_t b = 0; b < p.outer; b++)
+		for (int64_t k = 0; k < p.k; k++) {
+			int64_t base = b * n * p.k + k * p.r2;
+			double sum = 0, var = 0, mean, den;
+			for (int64_t i = 0; i < p.r1; i++)
+				for (int64_t j = 0; j < p.r2; j++)
+					sum += ldf(x, base + i * p.k * p.r2 + j);
+			mean = sum / (double)n;
+			for (int64_t i = 0; i < p.r1; i++)
+				for (int64_t j = 0; j < p.r2; j++) {
+					double dv = ldf(x, base + i * p.k * p.r2 + j) - mean;
+					var += dv * dv;
+				}
+			den = sqrt(var / (double)n + p.epsilon);
+			for (int64_t i = 0; i < p.r1; i++)
+				for (int64_t j = 0; j < p.r2; j++) {
+					int64_t at = base + i * p.k * p.r2 + j, ch = at / p.cinner % p.channels;
+					double y = (ldf(x, at) - mean) / den;
+					if (p.scale)
+						y *= ldf(a[1], ch);
+					if (p.center)
+						y += ldf(a[2], ch);
+					stf(r, at, y);
+				}
+		}
 	return 0;
 }
 
@@ -3288,6 +3387,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_CONCATENATE: bad = concatenate(c, o, a, r); break;
 	case OP_SPLIT: bad = split(c, o, a, r); break;
 	case OP_NN_BATCH_NORM: bad = batchnorm(c, o, a, r); break;
+	case OP_NN_LAYER_NORM: case OP_NN_GROUP_NORM: case OP_NN_INSTANCE_NORM: bad = norm(c, o, a, r); break;
 	case OP_NN_DEPTH_TO_SPACE: bad = depth2space(c, o, a, r); break;
 	case OP_IMAGE_RESIZE2D: bad = resize(c, o, a, r); break;
 	default: bad = o->op >= OP_COUNT ? plugin(c, o, a, r) : fail(c, o, "no kernel"); break;
@@ -3336,7 +3436,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		if (dt == DT_BOOL)
 			REFUSE("the ref backend cannot run %s into bool", name);
 		break;
-	case OP_NN_BATCH_NORM:
+	case OP_NN_BATCH_NORM: case OP_NN_LAYER_NORM: case OP_NN_GROUP_NORM: case OP_NN_INSTANCE_NORM:
 		if (!isflt(in))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[in]);
 		break;

@@ -128,6 +128,35 @@ const char *ref_resize_mode(const Module *m, const AttrVal *attrs, RefResize *p)
 ** idx[0 .. out * p->taps) and w[0 .. out * p->taps). */
 void ref_resize_taps(const RefResize *p, int64_t n, int64_t out, int64_t *idx, float *w);
 
+/* ---------------------------------------------------------------- normalization */
+
+/* How nn.layer_norm, nn.group_norm and nn.instance_norm group their data,
+** which every backend follows.  The data, viewed as [outer][r1][k][r2]
+** in row-major order, is normalized over (r1, r2) for each (outer, k):
+** the mean of those r1 * r2 elements, then their variance, the mean of
+** (x - mean)^2, each summed from +0 in row-major order in double; then
+** each element becomes (x - mean) / sqrt(var + epsilon), times gamma
+** (with scale), plus beta (with center), at its channel (flat index /
+** cinner) % channels, in double and rounded once to the data's dtype.
+** As TVM's SimplifyInference lowers them:
+**   layer_norm     outer: the axes before axis; r1: axis; k: the axes
+**                  after it; r2 = 1
+**   group_norm     outer: the axes before axis, times num_groups; r1: the
+**                  group's channels times the axes after axis; k = r2 = 1
+**   instance_norm  outer: axis 0; r1: the axes between 0 and axis; k:
+**                  axis; r2: the axes after it (axis 0: outer = r1 = 1) */
+typedef struct RefNorm {
+	int64_t outer, r1, k, r2;
+	int64_t channels;       /* the length of gamma and beta */
+	int64_t cinner;         /* the elements after the channel axis */
+	double epsilon;
+	int scale, center;      /* whether gamma, beta apply */
+} RefNorm;
+
+/* The plan of the normalization op with the attributes attrs (its call's
+** in Module.attrs) on data of xr dims xd; 0 if they do not fit the op. */
+int ref_norm_plan(OpId op, const AttrVal *attrs, const int64_t *xd, int xr, RefNorm *p);
+
 /* ---------------------------------------------------------------- fixed point */
 
 /* A Q31 fixed-point multiplier: d = mul * 2^(shift - 31), mul in

@@ -366,6 +366,29 @@ fails 1 "$d/resize_crop.relay:2:3: error: the c backend cannot run image.resize2
 	run --backend c --input x="$d/rz_a.npy" "$d/resize_crop.relay"
 fails 1 "$d/resize_crop.relay:2:3: error: the llvm backend cannot run image.resize2d: coordinate_transformation_mode \"tf_crop_and_resize\" is not supported" \
 	run --backend llvm --input x="$d/rz_a.npy" "$d/resize_crop.relay"
+for b in ref c llvm; do
+	if needs_ref "normalizations on $b"; then
+		same_outputs "nn.layer_norm, nn.group_norm and nn.instance_norm on $b (along an axis, over groups of channels and the axes after, over all axes but the first and the channel's; epsilon, scale and center; float32 and float64) give the values computed by hand" \
+			norm.relay "n_lx n_lx0 n_gy n_gy2 n_iy n_iz n_ld" --backend "$b" --input x="$d/nx.npy" --input g="$d/ng.npy" \
+			--input b="$d/nb.npy" --input a="$d/na.npy" --input y="$d/ny.npy" --input z="$d/nz.npy" --input d="$d/nd.npy" \
+			--input e="$d/ne.npy"
+	fi
+done
+if needs_ref "float16 nn.layer_norm on ref"; then
+	same_outputs "float16 nn.layer_norm on ref, rounded once, gives the values computed by hand" \
+		norm_half.relay "n_h" --input h="$d/nh.npy" --input k="$d/nk.npy"
+fi
+fails 1 "$d/norm_half.relay:2:3: error: the llvm backend cannot run nn.layer_norm: float16 is not supported" \
+	run --backend llvm --input h="$d/nh.npy" --input k="$d/nk.npy" "$d/norm_half.relay"
+printf 'def @main(%%x: Tensor[(2, 3), int32], %%g: Tensor[(3), int32]) {\n  nn.group_norm(%%x, %%g, %%g, num_groups=3)\n}\n' >"$tmpdir/gi.relay"
+for b in ref c llvm; do
+	case $b in
+	ref) want="the ref backend runs nn.group_norm on floats only, not int32" ;;
+	c) want="the c backend cannot run nn.group_norm on integer tensors" ;;
+	llvm) want="the llvm backend cannot run nn.group_norm: on integer operands it is not supported" ;;
+	esac
+	fails 1 "$tmpdir/gi.relay:2:3: error: $want" run --backend "$b" --input x="$d/sx.npy" --input g="$d/bj.npy" "$tmpdir/gi.relay"
+done
 fails 1 "$d/take_fast.relay:2:3: error: take: index -1 is out of range for an axis of 3" \
 	run --input x="$d/tx.npy" --input j="$d/tbad.npy" "$d/take_fast.relay"
 for b in c llvm; do

@@ -1498,6 +1498,63 @@ batchnorm(Gen *g, Fn *f, Inst *i)
 	return 1;
 }
 
+/* normloops: opens the loops over the (r1, r2) elements of one group of
+** a normalization, whose offset is `at` */
+static void
+normloops(Gen *g, Fn *f, const RefNorm *p)
+{
+	cg_open(g, f, "for (int64_t i = 0; i < %lld; i++) {", (long long)p->r1);
+	cg_open(g, f, "for (int64_t j = 0; j < %lld; j++) {", (long long)p->r2);
+	cg_line(g, f, "int64_t at = base + i * %lld + j;", (long long)(p->k * p->r2));
+}
+
+/* norm: nn.layer_norm, nn.group_norm and nn.instance_norm as the
+** reference (ref.h, RefNorm): per group the mean, then the variance as the
+** mean of (x - mean)^2, each summed in double in row-major order; each
+** element (x - mean) / sqrt(var + epsilon), times gamma, plus beta, in
+** double and rounded once */
+static int
+norm(Gen *g, Fn *f, Inst *i)
+{
+	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	RefNorm p;
+	long long n;
+	char nx[64], ng[64], nb[64], no[64];
+
+	if (!isflt(x->dt))
+		return refuse(g, i, "on integer tensors");
+	if (!ref_norm_plan(g->m->nodes[i->node].op, ir_attrs(g->m, i->node), x->dims, x->rank, &p))
+		return refuse(g, i, "with these operands");
+	n = p.r1 * p.r2;
+	cg_name(g, f, x, nx);
+	cg_name(g, f, cg_leaf(f, i, 1), ng);
+	cg_name(g, f, cg_leaf(f, i, 2), nb);
+	cg_name(g, f, o, no);
+	cg_open(g, f, "for (int64_t o = 0; o < %lld; o++) {", (long long)p.outer);
+	cg_open(g, f, "for (int64_t q = 0; q < %lld; q++) {", (long long)p.k);
+	cg_line(g, f, "int64_t base = o * %lld + q * %lld;", n * p.k, (long long)p.r2);
+	cg_line(g, f, "double sum = 0, var = 0, mean, den;");
+	normloops(g, f, &p);
+	cg_line(g, f, "sum += (double)%s[at];", nx);
+	closen(f, 2);
+	cg_line(g, f, "mean = sum / (double)%lld;", n);
+	normloops(g, f, &p);
+	cg_line(g, f, "double d = (double)%s[at] - mean;", nx);
+	cg_line(g, f, "var += d * d;");
+	closen(f, 2);
+	cg_line(g, f, "den = sqrt(var / (double)%lld + %.17g);", n, p.epsilon);
+	normloops(g, f, &p);
+	cg_line(g, f, "int64_t c = at / %lld %% %lld;", (long long)p.cinner, (long long)p.channels);
+	cg_line(g, f, "double y = ((double)%s[at] - mean) / den;", nx);
+	if (p.scale)
+		cg_line(g, f, "y *= (double)%s[c];", ng);
+	if (p.center)
+		cg_line(g, f, "y += (double)%s[c];", nb);
+	cg_line(g, f, "%s[at] = (%s)y;", no, cg_ctype(o->dt));
+	closen(f, 4);
+	return 1;
+}
+
 static int
 slice(Gen *g, Fn *f, Inst *i)
 {
@@ -2543,6 +2600,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_LAYOUT_TRANSFORM: return layouttransform(g, f, i);
 	case OP_EINSUM: return einsum(g, f, i);
 	case OP_NN_BATCH_NORM: return batchnorm(g, f, i);
+	case OP_NN_LAYER_NORM: case OP_NN_GROUP_NORM: case OP_NN_INSTANCE_NORM: return norm(g, f, i);
 	case OP_STRIDED_SLICE: return slice(g, f, i);
 	case OP_NN_PAD: return pad(g, f, i);
 	case OP_IMAGE_RESIZE2D: return resize(g, f, i);

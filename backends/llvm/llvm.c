@@ -1585,6 +1585,74 @@ batch_norm(G *g, Call *c)
 	return r;
 }
 
+/* normgroup: opens the loops over the (r1, r2) elements of one group of a
+** normalization at base (l[0], l[1]); returns the element's offset */
+static LLVMValueRef
+normgroup(G *g, const RefNorm *p, LLVMValueRef base, Loop *l)
+{
+	LLVMValueRef i = loop_open(g, &l[0], 0, p->r1, 1);
+
+	return add64(g, add64(g, base, mul64(g, i, p->k * p->r2)), loop_open(g, &l[1], 0, p->r2, 1));
+}
+
+/* norm: nn.layer_norm, nn.group_norm and nn.instance_norm as the
+** reference (ref.h, RefNorm): per group the mean, then the variance as the
+** mean of (x - mean)^2, each summed in double in row-major order; each
+** element (x - mean) / sqrt(var + epsilon), times gamma, plus beta, in
+** double and rounded once */
+static Val
+norm(G *g, Call *c)
+{
+	DType dt = c->adt[0];
+	Val r = tensorbuf(g, c->ot);
+	RefNorm p;
+	Loop lo, lk, l[2];
+	LLVMValueRef base, sum, var, mean, den, at, x, y, ch, n;
+
+	if (isint(dt)) {
+		refuse(g, c->n, "on integer operands it is not supported");
+		return r;
+	}
+	if (!ref_norm_plan(c->m->nodes[c->n].op, ir_attrs(c->m, c->n), c->ad[0], c->ar[0], &p)) {
+		refuse(g, c->n, "its operands do not fit it");
+		return r;
+	}
+	n = LLVMConstReal(g->f64, (double)(p.r1 * p.r2));
+	sum = entry_alloca(g, g->f64);
+	var = entry_alloca(g, g->f64);
+	base = mul64(g, loop_open(g, &lo, 0, p.outer, 1), p.r1 * p.r2 * p.k);
+	base = add64(g, base, mul64(g, loop_open(g, &lk, 0, p.k, 1), p.r2));
+	LLVMBuildStore(g->b, LLVMConstReal(g->f64, 0), sum);
+	LLVMBuildStore(g->b, LLVMConstReal(g->f64, 0), var);
+	x = cvt(g, ld(g, c->a[0].p, dt, normgroup(g, &p, base, l)), dt, DT_FLOAT64);
+	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, sum, ""), x, ""), sum);
+	loop_close(g, &l[1]);
+	loop_close(g, &l[0]);
+	mean = LLVMBuildFDiv(g->b, LLVMBuildLoad2(g->b, g->f64, sum, ""), n, "");
+	x = cvt(g, ld(g, c->a[0].p, dt, normgroup(g, &p, base, l)), dt, DT_FLOAT64);
+	x = LLVMBuildFSub(g->b, x, mean, "");
+	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, var, ""), LLVMBuildFMul(g->b, x, x, ""), ""),
+	               var);
+	loop_close(g, &l[1]);
+	loop_close(g, &l[0]);
+	den = LLVMBuildFDiv(g->b, LLVMBuildLoad2(g->b, g->f64, var, ""), n, "");
+	den = fcall1(g, "llvm.sqrt", LLVMBuildFAdd(g->b, den, LLVMConstReal(g->f64, p.epsilon), ""), DT_FLOAT64);
+	at = normgroup(g, &p, base, l);
+	ch = LLVMBuildURem(g->b, LLVMBuildUDiv(g->b, at, c64(g, p.cinner), ""), c64(g, p.channels), "");
+	x = cvt(g, ld(g, c->a[0].p, dt, at), dt, DT_FLOAT64);
+	y = LLVMBuildFDiv(g->b, LLVMBuildFSub(g->b, x, mean, ""), den, "");
+	if (p.scale)
+		y = LLVMBuildFMul(g->b, y, cvt(g, ld(g, c->a[1].p, dt, ch), dt, DT_FLOAT64), "");
+	if (p.center)
+		y = LLVMBuildFAdd(g->b, y, cvt(g, ld(g, c->a[2].p, dt, ch), dt, DT_FLOAT64), "");
+	st(g, r.p, dt, at, cvt(g, y, DT_FLOAT64, dt));
+	loop_close(g, &l[1]);
+	loop_close(g, &l[0]);
+	loop_close(g, &lk);
+	loop_close(g, &lo);
+	return r;
+}
+
 /* strided_slice: begin and strides place each axis (ir_slice_index); the
 ** result type gives its extent, so end is not read */
 static Val
@@ -3508,6 +3576,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_LAYOUT_TRANSFORM: return layout_transform(g, &c);
 	case OP_EINSUM: return einsum(g, &c);
 	case OP_NN_BATCH_NORM: return batch_norm(g, &c);
+	case OP_NN_LAYER_NORM: case OP_NN_GROUP_NORM: case OP_NN_INSTANCE_NORM: return norm(g, &c);
 	case OP_STRIDED_SLICE: return slice(g, &c);
 	case OP_TAKE: case OP_GATHER: return take(g, &c);
 	case OP_CONCATENATE: return concat(g, &c);

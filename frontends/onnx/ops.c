@@ -4285,31 +4285,89 @@ normalize(Imp *im, NodeId x, const int64_t *ax, int n, double eps, NodeId *mean,
 	return mk2(im, OP_MULTIPLY, d, r);
 }
 
+/* mknorm: the normalization op (nn.layer_norm, nn.group_norm or
+** nn.instance_norm, groups num_groups) of x along axis, scaled by gamma
+** and shifted by beta, or not shifted when beta is 0 (center=False, with
+** zeros in its place) */
+static NodeId
+mknorm(Imp *im, OpId op, NodeId x, NodeId gamma, NodeId beta, int64_t axis, int64_t groups, double eps)
+{
+	AttrId at = ir_attr_defaults(im->m, op);
+	NodeId args[3] = { x, gamma, beta };
+
+	seti(im, op, at, "axis", axis);
+	setf(im, op, at, "epsilon", eps);
+	if (op == OP_NN_GROUP_NORM)
+		seti(im, op, at, "num_groups", groups);
+	if (!beta && gamma) {
+		int64_t n = onnx_dims(im, gamma)[0];
+		double *z = ir_xcalloc((size_t)(n ? n : 1), sizeof *z);
+		setb(im, op, at, "center", 0);
+		args[2] = kconstd(im, dtype(im, gamma), 1, &n, z);
+		free(z);
+	}
+	return x && gamma && args[2] ? onnx_mk(im, op, args, 3, at) : 0;
+}
+
+/* vec: n reshaped to a vector of len elements, folded when n is a
+** constant, so that constants stay constants */
+static NodeId
+vec(Imp *im, NodeId n, int64_t len)
+{
+	NodeId k;
+
+	if (!n || (rank(im, n) == 1 && onnx_dims(im, n)[0] == len))
+		return n;
+	n = mkreshape(im, n, &len, 1);
+	k = konst(im, n);
+	return k ? k : n;
+}
+
+/* sameshape: whether n's shape is dims[0..r) */
+static int
+sameshape(Imp *im, NodeId n, const int64_t *dims, int r)
+{
+	return rank(im, n) == r && memcmp(onnx_dims(im, n), dims, (size_t)r * sizeof *dims) == 0;
+}
+
 /* LayerNormalization(x, scale, B; axis -1, epsilon 1e-5, stash_type 1):
-** normalized over the dims from axis on, in float32 when stash_type is 1
-** (ONNX's U), then scaled and shifted; Mean and InvStdDev, when asked
-** for, in that type with the normalized dims kept as 1 */
+** normalized over the dims from axis on, then scaled and shifted.
+** Unless Mean or InvStdDev is asked for, or scale or B is of another
+** shape than those dims (ONNX broadcasts them), nn.layer_norm over the
+** last axis of x reshaped to end in those dims' product (computed in
+** double, at least stash_type's float32).  Else the composition, in
+** float32 when stash_type is 1 (ONNX's U), with Mean and InvStdDev in that
+** type with the normalized dims kept as 1 */
 static int
 layernorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
-	int64_t axis, stash, ax[MAXD];
+	int64_t axis, stash, ax[MAXD], d[MAXD], n = 1;
 	double eps;
-	int r = rank(im, in[0]), n = 0;
+	int r = rank(im, in[0]), k = 0;
 	DType dt = dtype(im, in[0]);
-	NodeId x, y, mu, inv;
+	NodeId x, y, mu, inv, b = nin > 2 ? in[2] : 0;
 
 	if (ai(im, "axis", -1, &axis) || af(im, "epsilon", 1e-5, &eps) || ai(im, "stash_type", 1, &stash) ||
 	    normax(im, &axis, r, "axis"))
 		return -1;
 	if (stash != 1 && onnx_dtype(stash) != dt)
 		return onnx_err(im, "stash_type %lld: graft computes in float32 (1) or the input's type", (long long)stash);
+	if ((nout < 2 || !*im->nd->output[1]) && (nout < 3 || !*im->nd->output[2]) &&
+	    sameshape(im, in[1], onnx_dims(im, in[0]) + axis, r - (int)axis) &&
+	    (!b || sameshape(im, b, onnx_dims(im, in[0]) + axis, r - (int)axis))) {
+		memcpy(d, onnx_dims(im, in[0]), (size_t)axis * sizeof *d);
+		d[axis] = n = prod(im, in[0], (int)axis, r);
+		x = axis == r - 1 ? in[0] : mkreshape(im, in[0], d, (int)axis + 1);
+		y = mknorm(im, OP_NN_LAYER_NORM, x, vec(im, in[1], n), vec(im, b, n), -1, 0, eps);
+		return (out[0] = axis == r - 1 || !y ? y : mkreshape(im, y, onnx_dims(im, in[0]), r)) ? 0 : -1;
+	}
 	for (int64_t i = axis; i < r; i++)
-		ax[n++] = i;
+		ax[k++] = i;
 	x = stash == 1 ? mkcast(im, in[0], DT_FLOAT32) : in[0];
-	y = normalize(im, x, ax, n, eps, &mu, &inv);
+	y = normalize(im, x, ax, k, eps, &mu, &inv);
 	y = mk2(im, OP_MULTIPLY, mkcast(im, y, dt), in[1]);
-	if (nin > 2 && in[2])
-		y = mk2(im, OP_ADD, y, in[2]);
+	if (b)
+		y = mk2(im, OP_ADD, y, b);
 	out[0] = y;
 	if (nout > 1)
 		out[1] = mu;
@@ -4319,40 +4377,32 @@ layernorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 }
 
 /* GroupNormalization(x, scale, bias; epsilon 1e-5, num_groups,
-** stash_type 1): normalized over each group of C / num_groups channels and
-** their spatial dims; scale and bias per group at opset 18, per channel
-** from 21 */
+** stash_type 1): nn.group_norm over axis 1 (computed in double, at least
+** stash_type's float32); scale and bias per channel from opset 21, per
+** group at 18, where each group's value is repeated over its channels
+** (folded when they are constants) */
 static int
 groupnorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	double eps;
-	int64_t g, stash = 1, d3[3], xd[MAXD], ax = 2, sd[MAXD];
+	int64_t g, stash = 1, c, g1[2], gd[2];
 	int r = rank(im, in[0]);
-	DType dt = dtype(im, in[0]);
-	NodeId x, y;
+	NodeId sb[2] = { in[1], in[2] };
 	if (af(im, "epsilon", 1e-5, &eps) || ai(im, "num_groups", 0, &g) || ai(im, "stash_type", 1, &stash))
 		return -1;
-	if (r < 3 || g < 1 || onnx_dims(im, in[0])[1] % g)
-		return onnx_err(im, "num_groups %lld must divide the channels of an input of rank 3 or more", (long long)g);
-	memcpy(xd, onnx_dims(im, in[0]), (size_t)r * sizeof *xd);
-	d3[0] = xd[0];
-	d3[1] = g;
-	d3[2] = prod(im, in[0], 1, r) / g;
-	x = mkreshape(im, in[0], d3, 3);
-	if (im->opset >= 21 && stash == 1)
-		x = mkcast(im, x, DT_FLOAT32);
-	y = mkcast(im, normalize(im, x, &ax, 1, eps, NULL, NULL), dt);
-	if (im->opset < 21) {
-		int64_t gd[3] = { 1, g, 1 };
-		y = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, y, mkreshape(im, in[1], gd, 3)), mkreshape(im, in[2], gd, 3));
-		return (out[0] = mkreshape(im, y, xd, r)) ? 0 : -1;
+	if (r < 2 || g < 1 || onnx_dims(im, in[0])[1] % g)
+		return onnx_err(im, "num_groups %lld must divide the channels of an input of rank 2 or more", (long long)g);
+	c = onnx_dims(im, in[0])[1];
+	g1[0] = gd[0] = g;
+	g1[1] = 1;
+	gd[1] = c / g;
+	for (int i = 0; i < 2 && im->opset < 21 && g != c; i++) {
+		AttrId at = ir_attr_defaults(im->m, OP_BROADCAST_TO);
+		NodeId v = mkreshape(im, sb[i], g1, 2);
+		setints(im, OP_BROADCAST_TO, at, "shape", gd, 2);
+		sb[i] = vec(im, v ? onnx_mk(im, OP_BROADCAST_TO, &v, 1, at) : 0, c);
 	}
-	sd[0] = xd[1];
-	for (int i = 1; i < r - 1; i++)
-		sd[i] = 1;
-	y = mkreshape(im, y, xd, r);
-	y = mk2(im, OP_ADD, mk2(im, OP_MULTIPLY, y, mkreshape(im, in[1], sd, r - 1)), mkreshape(im, in[2], sd, r - 1));
-	return (out[0] = y) ? 0 : -1;
+	return (out[0] = mknorm(im, OP_NN_GROUP_NORM, in[0], sb[0], sb[1], 1, g, eps)) ? 0 : -1;
 }
 
 /* GlobalMaxPool: max over the spatial dims, kept */
@@ -4385,27 +4435,18 @@ lpnorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = mk2(im, OP_DIVIDE, in[0], nrm)) ? 0 : -1;
 }
 
-/* InstanceNormalization(x, scale, B; epsilon 1e-5): normalized over the
-** spatial dims of each image and channel, scale and B per channel */
+/* InstanceNormalization(x, scale, B; epsilon 1e-5): nn.instance_norm over
+** axis 1, normalized over the spatial dims of each image and channel */
 static int
 instancenorm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 {
 	double eps;
-	int r = rank(im, in[0]), n = 0;
-	int64_t ax[MAXD], d[MAXD];
-	NodeId y;
+	int r = rank(im, in[0]);
 	if (af(im, "epsilon", 1e-5, &eps))
 		return -1;
 	if (r < 3)
 		return onnx_err(im, "the input must have rank 3 or more (N, C, D1, ...), not %d", r);
-	for (int i = 2; i < r; i++)
-		ax[n++] = i;
-	d[0] = onnx_dims(im, in[0])[1];
-	for (int i = 1; i < r - 1; i++)
-		d[i] = 1;
-	y = normalize(im, in[0], ax, n, eps, NULL, NULL);
-	y = mk2(im, OP_MULTIPLY, y, mkreshape(im, in[1], d, r - 1));
-	return (out[0] = mk2(im, OP_ADD, y, mkreshape(im, in[2], d, r - 1))) ? 0 : -1;
+	return (out[0] = mknorm(im, OP_NN_INSTANCE_NORM, in[0], in[1], in[2], 1, 0, eps)) ? 0 : -1;
 }
 
 /* MeanVarianceNormalization(axes [0, 2, 3]): ONNX's function, (x - E[x]) /

@@ -460,6 +460,41 @@ def resizes():
                ("sizes3", np.array([1, 2, 6], np.int64))])
 
 
+def norms():
+    """LayerNormalization (opset 17), which becomes nn.layer_norm unless its
+    Mean or InvStdDev is asked for or its scale broadcasts, and
+    InstanceNormalization, which becomes nn.instance_norm; expected outputs
+    from their spec's formulas in float64."""
+    x = rng(17).standard_normal((2, 3, 4)).astype(np.float32)
+    w4, b4 = np.array([0.5, 1, 2, -1], np.float32), np.array([0, 1, -1, 0.25], np.float32)
+    w34 = rng(18).standard_normal((3, 4)).astype(np.float32)
+    w3, b3 = np.array([1, -2, 0.5], np.float32), np.array([0.5, 0, -0.5], np.float32)
+
+    def norm(a, axes, eps=1e-5):
+        a = a.astype(np.float64)
+        m = a.mean(axes, keepdims=True)
+        return (a - m) / np.sqrt(((a - m) ** 2).mean(axes, keepdims=True) + eps), m
+
+    ln, _ = norm(x, (2,))
+    ln12, _ = norm(x, (1, 2), 1e-3)
+    lnm, mu = norm(x, (2,))
+    inn, _ = norm(x, (2,), 1e-2)
+    run("norms", [
+        helper.make_node("LayerNormalization", ["x", "w4", "b4"], ["ln"], name="ln"),
+        helper.make_node("LayerNormalization", ["x", "w34"], ["ln12"], name="ln12", axis=1, epsilon=1e-3),
+        helper.make_node("LayerNormalization", ["x", "w4", "b4"], ["lnm", "mu"], name="lnm"),
+        helper.make_node("LayerNormalization", ["x", "w14"], ["lnb"], name="lnb", axis=1),
+        helper.make_node("InstanceNormalization", ["x", "w3", "b3"], ["in"], name="in", epsilon=1e-2),
+    ], [("x", F, [2, 3, 4])], [("ln", F, None), ("ln12", F, None), ("lnm", F, None), ("mu", F, None),
+                               ("lnb", F, None), ("in", F, None)],
+        {"x": x},
+        [(ln * w4 + b4).astype(np.float32), (ln12 * w34).astype(np.float32), (lnm * w4 + b4).astype(np.float32),
+         mu.astype(np.float32), (norm(x, (1, 2))[0] * w4).astype(np.float32),
+         (inn * w3.reshape(1, 3, 1) + b3.reshape(1, 3, 1)).astype(np.float32)],
+        inits=[("w4", w4), ("b4", b4), ("w34", w34), ("w14", w4.reshape(1, 4)), ("w3", w3), ("b3", b3)],
+        opset=17, check=False)
+
+
 def qoperator():
     """ONNX Runtime's QOperator form (com.microsoft QLinear ops), expected
     outputs as ORT defines them: dequantize (float32), the op, quantize
@@ -556,5 +591,5 @@ def control():
                ("z23", np.zeros((2, 3), np.float32))], opset=16, check=False)
 
 
-for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21, qoperator, control, resizes]:
+for f in [badfields, relu, convs, dense, elementwise, shapes, nn, quantized, unsupported, manynodes, symbolic, dangling, cycle, duplicate, oldopset, opsets18to21, norms, qoperator, control, resizes]:
     f()
