@@ -374,12 +374,15 @@ for b in ref c llvm; do
 			--input e="$d/ne.npy"
 	fi
 done
-if needs_ref "float16 nn.layer_norm on ref"; then
-	same_outputs "float16 nn.layer_norm on ref, rounded once, gives the values computed by hand" \
-		norm_half.relay "n_h" --input h="$d/nh.npy" --input k="$d/nk.npy"
-fi
-fails 1 "$d/norm_half.relay:2:3: error: the llvm backend cannot run nn.layer_norm: float16 is not supported" \
-	run --backend llvm --input h="$d/nh.npy" --input k="$d/nk.npy" "$d/norm_half.relay"
+for b in ref c llvm; do
+	if needs_ref "float16 normalizations on $b"; then
+		same_outputs "float16 nn.layer_norm on $b, rounded once, gives the values computed by hand" \
+			norm_half.relay "n_h" --backend "$b" --input h="$d/nh.npy" --input k="$d/nk.npy"
+		same_outputs "float16 nn.layer_norm, nn.group_norm and nn.instance_norm on $b: in double, rounded once to half, as a loop in Python computes them" \
+			norm_half2.relay "n_h2_ln n_h2_gn n_h2_in" --backend "$b" --input x="$d/nh2_x.npy" \
+			--input g="$d/nh2_g.npy" --input b="$d/nh2_b.npy" --input k="$d/nh2_k.npy"
+	fi
+done
 printf 'def @main(%%x: Tensor[(2, 3), int32], %%g: Tensor[(3), int32]) {\n  nn.group_norm(%%x, %%g, %%g, num_groups=3)\n}\n' >"$tmpdir/gi.relay"
 for b in ref c llvm; do
 	case $b in

@@ -1519,7 +1519,9 @@ norm(Gen *g, Fn *f, Inst *i)
 	const Leaf *x = cg_leaf(f, i, 0), *o = cg_out(f, i);
 	RefNorm p;
 	long long n;
-	char nx[64], ng[64], nb[64], no[64];
+	DType dt = (DType)x->dt;
+	char nx[64], ng[64], nb[64], no[64], xe[80], e[80], v[XB], w[XB];
+	const char *xv;
 
 	if (!isflt(x->dt))
 		return refuse(g, i, "on integer tensors");
@@ -1535,22 +1537,31 @@ norm(Gen *g, Fn *f, Inst *i)
 	cg_line(g, f, "int64_t base = o * %lld + q * %lld;", n * p.k, (long long)p.r2);
 	cg_line(g, f, "double sum = 0, var = 0, mean, den;");
 	normloops(g, f, &p);
-	cg_line(g, f, "sum += (double)%s[at];", nx);
+	snprintf(xe, sizeof xe, "%s[at]", nx);
+	xv = rd(g, dt, xe, v);
+	cg_line(g, f, "sum += (double)%s;", xv);
 	closen(f, 2);
 	cg_line(g, f, "mean = sum / (double)%lld;", n);
 	normloops(g, f, &p);
-	cg_line(g, f, "double d = (double)%s[at] - mean;", nx);
+	cg_line(g, f, "double d = (double)%s - mean;", xv);
 	cg_line(g, f, "var += d * d;");
 	closen(f, 2);
 	cg_line(g, f, "den = sqrt(var / (double)%lld + %.17g);", n, p.epsilon);
 	normloops(g, f, &p);
 	cg_line(g, f, "int64_t c = at / %lld %% %lld;", (long long)p.cinner, (long long)p.channels);
-	cg_line(g, f, "double y = ((double)%s[at] - mean) / den;", nx);
-	if (p.scale)
-		cg_line(g, f, "y *= (double)%s[c];", ng);
-	if (p.center)
-		cg_line(g, f, "y += (double)%s[c];", nb);
-	cg_line(g, f, "%s[at] = (%s)y;", no, cg_ctype(o->dt));
+	cg_line(g, f, "double y = ((double)%s - mean) / den;", xv);
+	if (p.scale) {
+		snprintf(e, sizeof e, "%s[c]", ng);
+		cg_line(g, f, "y *= (double)%s;", rd(g, dt, e, w));
+	}
+	if (p.center) {
+		snprintf(e, sizeof e, "%s[c]", nb);
+		cg_line(g, f, "y += (double)%s;", rd(g, dt, e, w));
+	}
+	if (dt == DT_FLOAT16)
+		cg_line(g, f, "%s[at] = %s;", no, wr(g, dt, 1, "y", w));
+	else
+		cg_line(g, f, "%s[at] = (%s)y;", no, cg_ctype(o->dt));
 	closen(f, 4);
 	return 1;
 }

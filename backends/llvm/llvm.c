@@ -1595,11 +1595,23 @@ normgroup(G *g, const RefNorm *p, LLVMValueRef base, Loop *l)
 	return add64(g, add64(g, base, mul64(g, i, p->k * p->r2)), loop_open(g, &l[1], 0, p->r2, 1));
 }
 
+/* ldd: element idx of buffer p of float dtype dt widened to double (a
+** float16 through float, exactly) */
+static LLVMValueRef
+ldd(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx)
+{
+	LLVMValueRef v = ld(g, p, dt, idx);
+
+	if (dt == DT_FLOAT16)
+		return LLVMBuildFPExt(g->b, h_load(g, v), g->f64, "");
+	return cvt(g, v, dt, DT_FLOAT64);
+}
+
 /* norm: nn.layer_norm, nn.group_norm and nn.instance_norm as the
 ** reference (ref.h, RefNorm): per group the mean, then the variance as the
 ** mean of (x - mean)^2, each summed in double in row-major order; each
 ** element (x - mean) / sqrt(var + epsilon), times gamma, plus beta, in
-** double and rounded once */
+** double and rounded once (float16: to float to odd, then to half) */
 static Val
 norm(G *g, Call *c)
 {
@@ -1624,12 +1636,12 @@ norm(G *g, Call *c)
 	base = add64(g, base, mul64(g, loop_open(g, &lk, 0, p.k, 1), p.r2));
 	LLVMBuildStore(g->b, LLVMConstReal(g->f64, 0), sum);
 	LLVMBuildStore(g->b, LLVMConstReal(g->f64, 0), var);
-	x = cvt(g, ld(g, c->a[0].p, dt, normgroup(g, &p, base, l)), dt, DT_FLOAT64);
+	x = ldd(g, c->a[0].p, dt, normgroup(g, &p, base, l));
 	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, sum, ""), x, ""), sum);
 	loop_close(g, &l[1]);
 	loop_close(g, &l[0]);
 	mean = LLVMBuildFDiv(g->b, LLVMBuildLoad2(g->b, g->f64, sum, ""), n, "");
-	x = cvt(g, ld(g, c->a[0].p, dt, normgroup(g, &p, base, l)), dt, DT_FLOAT64);
+	x = ldd(g, c->a[0].p, dt, normgroup(g, &p, base, l));
 	x = LLVMBuildFSub(g->b, x, mean, "");
 	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, var, ""), LLVMBuildFMul(g->b, x, x, ""), ""),
 	               var);
@@ -1639,13 +1651,13 @@ norm(G *g, Call *c)
 	den = fcall1(g, "llvm.sqrt", LLVMBuildFAdd(g->b, den, LLVMConstReal(g->f64, p.epsilon), ""), DT_FLOAT64);
 	at = normgroup(g, &p, base, l);
 	ch = LLVMBuildURem(g->b, LLVMBuildUDiv(g->b, at, c64(g, p.cinner), ""), c64(g, p.channels), "");
-	x = cvt(g, ld(g, c->a[0].p, dt, at), dt, DT_FLOAT64);
+	x = ldd(g, c->a[0].p, dt, at);
 	y = LLVMBuildFDiv(g->b, LLVMBuildFSub(g->b, x, mean, ""), den, "");
 	if (p.scale)
-		y = LLVMBuildFMul(g->b, y, cvt(g, ld(g, c->a[1].p, dt, ch), dt, DT_FLOAT64), "");
+		y = LLVMBuildFMul(g->b, y, ldd(g, c->a[1].p, dt, ch), "");
 	if (p.center)
-		y = LLVMBuildFAdd(g->b, y, cvt(g, ld(g, c->a[2].p, dt, ch), dt, DT_FLOAT64), "");
-	st(g, r.p, dt, at, cvt(g, y, DT_FLOAT64, dt));
+		y = LLVMBuildFAdd(g->b, y, ldd(g, c->a[2].p, dt, ch), "");
+	st(g, r.p, dt, at, dt == DT_FLOAT16 ? h_store(g, ho_f64(g, y)) : cvt(g, y, DT_FLOAT64, dt));
 	loop_close(g, &l[1]);
 	loop_close(g, &l[0]);
 	loop_close(g, &lk);
@@ -3465,6 +3477,7 @@ h16ok(const Call *c)
 	case OP_CONCATENATE: case OP_SPLIT: case OP_BROADCAST_TO: case OP_NN_PAD: case OP_IMAGE_RESIZE2D:
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN: case OP_MEAN:
 	case OP_CUMSUM: case OP_CUMPROD: case OP_NN_SOFTMAX: case OP_EINSUM: case OP_NN_BATCH_NORM:
+	case OP_NN_LAYER_NORM: case OP_NN_GROUP_NORM: case OP_NN_INSTANCE_NORM:
 	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: case OP_NN_GLOBAL_AVG_POOL2D:
 	case OP_NN_DENSE: case OP_NN_BATCH_MATMUL: case OP_NN_CONV2D: case OP_QNN_DEQUANTIZE:
 		return 1;
