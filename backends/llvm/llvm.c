@@ -1,9 +1,11 @@
 /*
 ** llvm.c: the llvm backend.  Lowers @main and everything it reaches to
 ** LLVM IR through the LLVM-C API, optimizes it with LLVM's pass pipeline
-** for the host CPU, and either JIT-compiles it in-process (ORC LLJIT:
-** be_llvm's prepare/run/release) or writes .ll text or an object file
-** (be_llvm_emit).
+** for the host CPU, or the machine BeOpts names (tvmc's "llvm
+** -mtriple=aarch64-linux-gnu -mcpu=cortex-a55 -mattr=+dotprod": "machines"
+** below), and either JIT-compiles it in-process (ORC LLJIT: be_llvm's
+** prepare/run/release, for the host's architecture only) or writes .ll
+** text or an object file (be_llvm_emit).
 **
 ** Every value is a dense row-major buffer.  Intermediate tensors live in
 ** internal zero-initialised globals (buf.N), constants in internal
@@ -26,7 +28,7 @@
 ** them ("float16" below).
 **
 ** qnn.conv2d with int8/uint8 data, constant weights and one group takes a
-** fast path chosen by the host's features at prepare time.  With
+** fast path chosen by the machine's features.  With
 ** AVX512-VNNI (see "the vnni path" below) the data stay bytes in an NHWC
 ** buffer, each step is one vpdpbusd (four u8 x s8 products per int32
 ** lane), the zero-point term is a per-channel constant, and a following
@@ -40,10 +42,13 @@
 ** zero-point terms thus cost nothing, and padding needs no bounds checks.
 ** Every path gives the generic loops' result bit for bit.
 */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
@@ -59,6 +64,16 @@
 #include "ref.h"
 
 #define MAXD IR_MAXDIMS
+
+/* The machine code is compiled for (mach_init), and what its features
+** choose. */
+typedef struct Mach {
+	char *triple, *cpu, *feat;      /* LLVM's strings (LLVMDisposeMessage) */
+	int native;             /* this machine's architecture and OS: the JIT runs its code */
+	int given;              /* -mcpu or -mattr given: functions carry them as attributes */
+	int lanes;              /* i32 lanes of the pmaddwd conv kernel: 16 avx512bw, 8 avx2, 0 none */
+	int vnni;               /* AVX512-VNNI: qnn.conv2d runs the vpdpbusd kernel */
+} Mach;
 
 /* The value of a node while lowering. */
 typedef struct Val {
@@ -3975,40 +3990,201 @@ entry(G *g, NodeId fn, const char *name)
 
 /* ---------------------------------------------------------------- modules */
 
-/* machine: the target machine of the host CPU at opt level o; sets
-** *lanes from its features */
-static LLVMTargetMachineRef
-machine(int opt, int *lanes, int *vnni, Diag *d)
+/* ---------------------------------------------------------------- machines */
+
+/* inittargets: every target LLVM was built with, once: the host's, or
+** the one --target's -mtriple names (Debian's libLLVM has AArch64, ARM
+** and X86 among others) */
+static void
+inittargets(void)
 {
 	static int inited;
-	char *triple, *cpu, *feat, *msg = NULL;
-	LLVMTargetRef t;
-	LLVMTargetMachineRef tm = NULL;
 
-	if (!inited++) {
-		LLVMInitializeNativeTarget();
-		LLVMInitializeNativeAsmPrinter();
-	}
-	triple = LLVMGetDefaultTargetTriple();
-	cpu = LLVMGetHostCPUName();
-	feat = LLVMGetHostCPUFeatures();
-	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
-		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", msg);
+	if (inited++)
+		return;
+	LLVMInitializeAllTargetInfos();
+	LLVMInitializeAllTargets();
+	LLVMInitializeAllTargetMCs();
+	LLVMInitializeAllAsmPrinters();
+}
+
+/* field: the k-th '-'-separated field of triple t (0 arch, 2 OS of a
+** normalized triple) into buf, "" past the last */
+static const char *
+field(const char *t, int k, char *buf, size_t n)
+{
+	size_t len;
+
+	for (; k > 0 && t; k--)
+		if ((t = strchr(t, '-')))
+			t++;
+	len = t ? strcspn(t, "-") : 0;
+	len = len < n ? len : n - 1;
+	memcpy(buf, t ? t : "", len);
+	buf[len] = 0;
+	return buf;
+}
+
+/* hasfeat: whether LLVM feature string f (comma-separated "+x" and "-x")
+** turns feature x on: its last mention is "+x" */
+static int
+hasfeat(const char *f, const char *x)
+{
+	size_t n = strlen(x);
+	int on = 0;
+
+	for (const char *p = f; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if ((*p == '+' || *p == '-') && strncmp(p + 1, x, n) == 0 && (p[n + 1] == ',' || !p[n + 1]))
+			on = *p == '+';
+	return on;
+}
+
+/* mach_free: releases mc's strings */
+static void
+mach_free(Mach *mc)
+{
+	LLVMDisposeMessage(mc->triple);
+	LLVMDisposeMessage(mc->cpu);
+	LLVMDisposeMessage(mc->feat);
+	memset(mc, 0, sizeof *mc);
+}
+
+/* mach_init: mc for the machine o names (o NULL: the host): the triple
+** normalized; the host's CPU and features when the triple is the host's
+** and no -mcpu is given (-mattr then added to them), else -mcpu (native:
+** the host's) and -mattr alone.  Returns 0, or 1 with why in err (a
+** triple LLVM has no target for: its message) */
+static int
+mach_init(Mach *mc, const BeOpts *o, char *err, size_t nerr)
+{
+	char *host = LLVMGetDefaultTargetTriple(), *hn = LLVMNormalizeTargetTriple(host), a[64], b[64];
+	const char *cpu = o && o->cpu ? o->cpu : NULL, *attr = o && o->attr ? o->attr : "";
+	int given = cpu && strcmp(cpu, "native") != 0;
+	LLVMTargetRef t;
+	char *msg = NULL;
+
+	inittargets();
+	memset(mc, 0, sizeof *mc);
+	mc->triple = o && o->triple ? LLVMNormalizeTargetTriple(o->triple) : LLVMCreateMessage(hn);
+	mc->native = !strcmp(field(mc->triple, 0, a, sizeof a), field(hn, 0, b, sizeof b)) &&
+	             !strcmp(field(mc->triple, 2, a, sizeof a), field(hn, 2, b, sizeof b));
+	mc->given = (o && (o->cpu || (o->attr && *o->attr)));
+	LLVMDisposeMessage(host);
+	LLVMDisposeMessage(hn);
+	if (LLVMGetTargetFromTriple(mc->triple, &t, &msg)) {
+		snprintf(err, nerr, "%s", msg);
 		LLVMDisposeMessage(msg);
-	} else {
-		tm = LLVMCreateTargetMachine(t, triple, cpu, feat,
-		                             opt <= 0 ? LLVMCodeGenLevelNone : opt == 1 ? LLVMCodeGenLevelLess
-		                             : opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive,
-		                             LLVMRelocPIC, LLVMCodeModelDefault);
-		if (lanes)
-			*lanes = getenv("GRAFT_LLVM_AVX2") && strstr(feat, "+avx2") ? 8 : getenv("GRAFT_LLVM_NOFAST") ? 0 : strstr(feat, "+avx512bw") ? 16 : strstr(feat, "+avx2") ? 8 : 0;
-		if (vnni)
-			*vnni = *lanes == 16 && strstr(feat, "+avx512vnni") && !getenv("GRAFT_LLVM_NOVNNI");
+		mach_free(mc);
+		return 1;
 	}
-	LLVMDisposeMessage(triple);
-	LLVMDisposeMessage(cpu);
-	LLVMDisposeMessage(feat);
-	return tm;
+	if (cpu && !given && !mc->native) {
+		snprintf(err, nerr, "-mcpu=native names this machine's CPU, and %s is not this machine's target", mc->triple);
+		mach_free(mc);
+		return 1;
+	}
+	if (mc->native && !given) {
+		char *hf = LLVMGetHostCPUFeatures();
+		size_t n = strlen(hf) + strlen(attr) + 2;
+		char *f = ir_xmalloc(n);
+		snprintf(f, n, "%s%s%s", hf, *hf && *attr ? "," : "", attr);
+		mc->cpu = LLVMGetHostCPUName();
+		mc->feat = LLVMCreateMessage(f);
+		LLVMDisposeMessage(hf);
+		free(f);
+	} else {
+		mc->cpu = LLVMCreateMessage(cpu ? cpu : "");
+		mc->feat = LLVMCreateMessage(attr);
+	}
+	return 0;
+}
+
+/* tmnew: the target machine of mc at opt level opt, or NULL */
+static LLVMTargetMachineRef
+tmnew(const Mach *mc, int opt)
+{
+	LLVMTargetRef t;
+	char *msg = NULL;
+
+	if (LLVMGetTargetFromTriple(mc->triple, &t, &msg)) {
+		LLVMDisposeMessage(msg);
+		return NULL;
+	}
+	return LLVMCreateTargetMachine(t, mc->triple, mc->cpu, mc->feat,
+	                               opt <= 0 ? LLVMCodeGenLevelNone : opt == 1 ? LLVMCodeGenLevelLess
+	                               : opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive,
+	                               LLVMRelocPIC, LLVMCodeModelDefault);
+}
+
+/* be_llvm_target_check: see llvm.h */
+int
+be_llvm_target_check(const BeOpts *o, int *native, char *err, size_t nerr)
+{
+	Mach mc;
+	LLVMTargetMachineRef tm;
+	LLVMTargetDataRef td;
+	FILE *f = tmpfile();
+	int fd = -1, big;
+	size_t n = 0;
+
+	if (o->attr)
+		for (const char *p = o->attr; *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+			if (*p != '+' && *p != '-') {
+				snprintf(err, nerr, "-mattr=%s: each feature starts with + (on) or - (off): +%.*s", o->attr,
+				         (int)strcspn(p, ","), p);
+				if (f)
+					fclose(f);
+				return 1;
+			}
+	if (mach_init(&mc, o, err, nerr)) {
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	/* a CPU or feature LLVM does not know is a warning it prints as it
+	   makes the machine's subtarget: caught here, it is an error */
+	fflush(stderr);
+	if (f && (fd = dup(2)) >= 0)
+		dup2(fileno(f), 2);
+	tm = tmnew(&mc, 0);
+	if (fd >= 0) {
+		dup2(fd, 2);
+		close(fd);
+		rewind(f);
+		n = fread(err, 1, nerr - 1, f);
+		err[n] = 0;
+		err[strcspn(err, "\n")] = 0;
+		if (strstr(err, " (ignoring "))
+			*strstr(err, " (ignoring ") = 0;     /* graft does not ignore it */
+	}
+	if (f)
+		fclose(f);
+	td = LLVMCreateTargetDataLayout(tm);
+	big = LLVMByteOrder(td) == LLVMBigEndian;
+	LLVMDisposeTargetData(td);
+	LLVMDisposeTargetMachine(tm);
+	if (!n && big)
+		snprintf(err, nerr, "%s is big-endian: graft lays out constants in this machine's byte order", mc.triple);
+	if (native)
+		*native = mc.native;
+	mach_free(&mc);
+	return n || big;
+}
+
+/* machine: the target machine of mc at opt level opt; chooses mc's conv
+** kernels from its features (x86: those of the host or named by -mattr) */
+static LLVMTargetMachineRef
+machine(Mach *mc, int opt)
+{
+	char arch[64];
+	const char *f = mc->feat;
+
+	field(mc->triple, 0, arch, sizeof arch);
+	if (!strcmp(arch, "x86_64")) {
+		mc->lanes = getenv("GRAFT_LLVM_AVX2") && hasfeat(f, "avx2") ? 8 : getenv("GRAFT_LLVM_NOFAST") ? 0
+		            : hasfeat(f, "avx512bw") ? 16 : hasfeat(f, "avx2") ? 8 : 0;
+		mc->vnni = mc->lanes == 16 && hasfeat(f, "avx512vnni") && !getenv("GRAFT_LLVM_NOVNNI");
+	}
+	return tmnew(mc, opt);
 }
 
 /* now: ns of the C11 clock (TIME_UTC: only differences are used, for BeStats) */
@@ -4024,7 +4200,7 @@ now(void)
 ** (only @main when mainonly); NULL after reporting.  st, if not NULL, gets
 ** lower_ns and opt_ns. */
 static LLVMModuleRef
-build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, int lanes, int vnni, int mainonly,
+build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, const Mach *mc, int mainonly,
       BeExt ***ext, uint32_t *next, BeStats *st, Diag *d)
 {
 	double t0 = now(), t1;
@@ -4039,8 +4215,8 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	g.m = m;
 	g.d = d;
 	g.cx = cx;
-	g.lanes = lanes;
-	g.vnni = vnni;
+	g.lanes = mc->lanes;
+	g.vnni = mc->vnni;
 	g.ext = ext;
 	g.next = next;
 	g.mod = LLVMModuleCreateWithNameInContext("graft", cx);
@@ -4091,6 +4267,15 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg))
 		ir_die("llvm backend: invalid IR: %s", msg);
 	LLVMDisposeMessage(msg);
+	/* -mcpu and -mattr in the module, for llc and other tools */
+	for (LLVMValueRef f = LLVMGetFirstFunction(g.mod); mc->given && f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f))
+			for (int k = 0; k < 2; k++) {
+				const char *key = k ? "target-features" : "target-cpu", *val = k ? mc->feat : mc->cpu;
+				if (*val)
+					LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+					                        LLVMCreateStringAttribute(cx, key, (unsigned)strlen(key), val, (unsigned)strlen(val)));
+			}
 	t1 = now();
 	snprintf(pass, sizeof pass, "default<O%d>", opt < 0 ? 0 : opt > 3 ? 3 : opt);
 	po = LLVMCreatePassBuilderOptions();
@@ -4150,8 +4335,8 @@ Program *
 be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 {
 	Program *p;
-	int lanes = 0, vnni = 0;
-	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, &vnni, d);
+	Mach mc;
+	LLVMTargetMachineRef tm;
 	LLVMOrcThreadSafeContextRef tsc;
 	LLVMModuleRef mod;
 	LLVMOrcLLJITBuilderRef jb;
@@ -4159,17 +4344,29 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 	LLVMOrcJITTargetAddress addr;
 	LLVMErrorRef e;
 	double t0;
+	char err[512];
 
-	if (!tm)
+	if (mach_init(&mc, o, err, sizeof err)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", err);
 		return NULL;
+	}
+	if (!mc.native) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "the llvm backend cannot run code for %s on this machine: its JIT runs "
+		         "this machine's code; compile with graft --emit obj (or --emit c) and run it there", mc.triple);
+		mach_free(&mc);
+		return NULL;
+	}
+	tm = machine(&mc, o ? o->opt : 2);
 	p = ir_xcalloc(1, sizeof *p);
 	if (be_sig(m, &p->sig, d)) {
 		LLVMDisposeTargetMachine(tm);
+		mach_free(&mc);
 		free(p);
 		return NULL;
 	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
-	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, vnni, 1, &p->ext, &p->next, st, d);
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, &mc, 1, &p->ext, &p->next, st, d);
+	mach_free(&mc);
 	if (!mod) {
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		LLVMDisposeTargetMachine(tm);
@@ -4241,17 +4438,21 @@ const Backend be_llvm = { "llvm", prepare, run, release };
 int
 be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *h, Diag *d)
 {
-	int lanes = 0, vnni = 0, rc = 0;
-	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, &vnni, d);
+	int rc = 0;
+	Mach mc;
+	LLVMTargetMachineRef tm;
 	LLVMContextRef cx;
 	LLVMModuleRef mod;
 	LLVMMemoryBufferRef buf = NULL;
-	char *msg = NULL;
+	char *msg = NULL, err[512];
 
-	if (!tm)
+	if (mach_init(&mc, o, err, sizeof err)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", err);
 		return 1;
+	}
+	tm = machine(&mc, o ? o->opt : 2);
 	cx = LLVMContextCreate();
-	mod = build(m, o, cx, tm, lanes, vnni, 0, NULL, NULL, NULL, d);
+	mod = build(m, o, cx, tm, &mc, 0, NULL, NULL, NULL, d);
 	if (!mod) {
 		rc = 1;
 	} else if (kind == BE_LLVM_IR) {
@@ -4267,8 +4468,16 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *
 	LLVMDisposeMessage(msg);
 	if (!rc && h) {
 		fprintf(h, "/* Generated by graft's llvm backend.  DO NOT EDIT.  The calling\n"
-		           "** convention is told in graft's backends/c/c.h. */\n"
-		           "#include <stdint.h>\n\n");
+		           "** convention is told in graft's backends/c/c.h. */\n");
+		/* what the object runs on */
+		fprintf(h, "/* for %s, ", mc.triple);
+		if (!mc.given)
+			fprintf(h, "%s's CPU (%s) and features", mc.native ? "this machine" : "LLVM's generic", *mc.cpu ? mc.cpu : "generic");
+		else
+			fprintf(h, "-mcpu=%s%s%s", *mc.cpu ? mc.cpu : "generic", o->attr && *o->attr ? " -mattr=" : "", o->attr ? o->attr : "");
+		if (o && o->device)
+			fprintf(h, " -device=%s", o->device);
+		fprintf(h, " */\n#include <stdint.h>\n\n");
 		for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
 			size_t n;
 			const char *name = LLVMGetValueName2(f, &n);
@@ -4280,5 +4489,6 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *
 		LLVMDisposeModule(mod);
 	LLVMContextDispose(cx);
 	LLVMDisposeTargetMachine(tm);
+	mach_free(&mc);
 	return rc;
 }
