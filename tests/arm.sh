@@ -28,23 +28,6 @@ riscv64) other=x86_64-linux-gnu; othern=x86_64-unknown-linux-gnu ;;
 *) other=riscv64-linux-gnu; othern=riscv64-unknown-linux-gnu ;;
 esac
 
-# fails STATUS WANT ARGS...: graft ARGS exits with STATUS, and WANT is a
-# line of its standard error
-fails() {
-	st=$1
-	want=$2
-	shift 2
-	"$GRAFT" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
-	got=$?
-	if [ "$got" -eq "$st" ] && grep -qxF -- "$want" "$tmpdir/err"; then
-		ok 0 "exit $st: $want"
-	else
-		ok 1 "exit $st: $want"
-		echo "#   exit $got; standard error:"
-		sed 's/^/#   /' "$tmpdir/err" | head -n 10
-	fi
-}
-
 # ---------------------------------------------------------------- 1. --target
 m="$srcdir/tests/run/add.relay"
 fails 1 'graft: error: --target "llvm -mtriple=nosuch": No available targets are compatible with triple "nosuch"' \
