@@ -67,6 +67,13 @@ typedef struct BeOpts {
 	int opt;                /* optimization level, 0..3 (c, llvm); default 2 */
 	const char *cc;         /* c: the C compiler; NULL for $CC or "cc" */
 	int keep;               /* c: keep the temporary directory (debugging) */
+	/* llvm: the machine to compile for, as tvmc's "llvm -mtriple=T
+	** -mcpu=C -mattr=A" names it (be_llvm_target_check(), llvm.h);
+	** each NULL for the host's own */
+	const char *triple;     /* an LLVM target triple: aarch64-linux-gnu */
+	const char *cpu;        /* an LLVM CPU name: cortex-a55, or native */
+	const char *attr;       /* LLVM features, comma-separated: +dotprod,-neon */
+	const char *device;     /* -device=: recorded in --emit obj's header */
 } BeOpts;
 
 typedef struct Program Program;   /* a module prepared by one backend */

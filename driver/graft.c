@@ -2,6 +2,7 @@
 ** graft.c: the graft command.
 **
 **   graft [--plugin LIB.so ...] [--rules NAME ...] [--target "T1, T2, host"]
+**         (host, or "llvm -mtriple=T -mcpu=C -mattr=A -device=D")
 **         [--emit relay|dot|c|llvm|obj] [--emit-target NAME] [-O0..3]
 **         [--explain] [--stats] [--params FILE] [--save-params FILE]
 **         [--show-types] [--verify] [-o OUT] MODEL.relay|MODEL.onnx
@@ -73,7 +74,10 @@ static const char usage[] =
 	"                       or ending in .rules); repeat to apply several\n"
 	"  --target \"T, host\"   partition for the targets listed before the host\n"
 	"                       (the tvmc convention), in that order: built-in or\n"
-	"                       plugin target tables, or .rules files\n"
+	"                       plugin target tables, or .rules files.  The host is\n"
+	"                       this machine, or in tvmc's form \"llvm -mtriple=T\n"
+	"                       -mcpu=C -mattr=+F,-G -device=D\", for which\n"
+	"                       --emit llvm|obj compile\n"
 	"  --plugin LIB.so      load a plugin: its rulesets, targets, ops and\n"
 	"                       codegens (repeatable; see docs/embedding.md)\n"
 	"  --emit relay|dot     print Relay text (the default), or a Graphviz\n"
@@ -455,8 +459,9 @@ cemit(const Module *m, const Opts *o, FILE *c, FILE *h, const char *hbase, Diag 
 static int
 llvmemit(const Module *m, const Opts *o, FILE *out, FILE *h, const char *hbase, Diag *d)
 {
-	BeOpts bo = { .opt = o->opt };
+	BeOpts bo = o->p.host;
 
+	bo.opt = o->opt;
 	return be_llvm_emit(m, &bo, o->emit == EM_OBJ ? BE_LLVM_OBJ : BE_LLVM_IR, out, h, d);
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bind.h"
+#include "llvm/llvm.h"
 #include "npy.h"
 #include "interp.h"
 #include "onnx.h"
@@ -213,6 +214,25 @@ graft_opt_target(Pipeline *o, const char *list)
 			fprintf(stderr, "graft: error: --target \"%s\": an empty name\n", list);
 			return 0;
 		}
+		if (n > 4 && strncmp(s, "llvm", 4) == 0 && (s[4] == ' ' || s[4] == '\t') && !host) {
+			/* tvmc's host target with options, read by
+			   graft_pipeline_host(); as tvmc reads it, a comma before
+			   + or - continues a list of features (-mattr=+a,-b) */
+			while (e && (e[1] == '+' || e[1] == '-'))
+				e = strchr(e + 1, ',');
+			n = e ? (size_t)(e - s) : strlen(s);
+			while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+				n--;
+			free(o->hostspec);
+			o->hostspec = ir_xmalloc(n + 1);
+			memcpy(o->hostspec, s, n);
+			o->hostspec[n] = 0;
+			host = 1;
+			if (!e)
+				break;
+			s = e + 1;
+			continue;
+		}
 		if (n >= sizeof name) {
 			/* only a file's name is long */
 			char *file = ir_xmalloc(n + 1);
@@ -270,6 +290,67 @@ graft_opt_target(Pipeline *o, const char *list)
 		s = e + 1;
 	}
 	return 1;
+}
+
+/* hostread: graft_pipeline_host()'s work, done once */
+static int
+hostread(Pipeline *o)
+{
+	static const char *const opts[] = { "-mtriple", "-mcpu", "-mattr", "-device" };
+	const char **val[] = { &o->host.triple, &o->host.cpu, &o->host.attr, &o->host.device };   /* ORDER opts */
+	char *w, err[1024];
+
+	if (!o->hostspec)
+		return 0;
+	/* the words after "llvm", NUL-terminated in hostbuf */
+	o->hostbuf = ir_xmalloc(strlen(o->hostspec) + 1);
+	strcpy(o->hostbuf, o->hostspec);
+	w = o->hostbuf + 4;
+	for (;;) {
+		size_t k, len;
+		char *eq;
+		while (*w == ' ' || *w == '\t')
+			w++;
+		if (!*w)
+			break;
+		len = strcspn(w, " \t");
+		if (w[len])
+			w[len++] = 0;
+		eq = strchr(w, '=');
+		for (k = 0; k < 4 && (strncmp(w, opts[k], strlen(opts[k])) != 0 || (w[strlen(opts[k])] != '=' && w[strlen(opts[k])]));
+		     k++)
+			;
+		if (k == 4) {
+			fprintf(stderr, "graft: error: --target \"%s\": llvm has no option '%.*s' (it takes -mtriple, -mcpu, "
+			        "-mattr and -device)\n", o->hostspec, eq ? (int)(eq - w) : (int)strlen(w), w);
+			return 1;
+		}
+		if (!eq || !eq[1]) {
+			fprintf(stderr, "graft: error: --target \"%s\": %s needs a value: %s=%s\n", o->hostspec, opts[k], opts[k],
+			        k == 0 ? "TRIPLE" : k == 1 ? "CPU" : k == 2 ? "+FEATURE,..." : "DEVICE");
+			return 1;
+		}
+		if (*val[k]) {
+			fprintf(stderr, "graft: error: --target \"%s\": %s is given twice\n", o->hostspec, opts[k]);
+			return 1;
+		}
+		*val[k] = eq + 1;
+		w += len;
+	}
+	if (be_llvm_target_check(&o->host, &o->hostnative, err, sizeof err)) {
+		fprintf(stderr, "graft: error: --target \"%s\": %s\n", o->hostspec, err);
+		return 1;
+	}
+	return 0;
+}
+
+/* graft_pipeline_host: see pipeline.h */
+int
+graft_pipeline_host(Pipeline *o)
+{
+	if (!o->hostdone)
+		o->hostdone = 1 + hostread(o);
+	return o->hostdone - 1;
 }
 
 /* graft_opt_rules: see pipeline.h */
@@ -406,6 +487,11 @@ graft_pipeline_free(Pipeline *o)
 		}
 	}
 	o->ncov = 0;
+	free(o->hostspec);
+	free(o->hostbuf);
+	o->hostspec = o->hostbuf = NULL;
+	memset(&o->host, 0, sizeof o->host);
+	o->hostdone = 0;
 	for (int i = 0; i < o->nbind; i++)
 		free(o->bindname[i]);
 	free(o->bindname);
@@ -560,6 +646,9 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 #endif
 	if (getenv("GRAFT_VERIFY") && strcmp(getenv("GRAFT_VERIFY"), "1") == 0)
 		o->verify = 1;
+	/* the host target's machine first: it needs no model */
+	if (graft_pipeline_host(o))
+		return 1;
 	/* rules loaded at run time first: their errors before the model's */
 	for (int i = 0; i < o->nrules; i++)
 		if (o->rulefile[i] && !o->rules[i])

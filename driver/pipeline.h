@@ -7,6 +7,7 @@
 #ifndef GRAFT_PIPELINE_H
 #define GRAFT_PIPELINE_H
 
+#include "backend.h"
 #include "ir.h"
 #include "partition.h"
 #include "rulesets.h"
@@ -38,6 +39,15 @@ typedef struct Pipeline {
 	** what was loaded */
 	const char *rulefile[GRAFT_MAXSETS];
 	char *targetfile[GRAFT_MAXSETS];
+	/* --target's host part in tvmc's form, "llvm -mtriple=T -mcpu=C
+	** -mattr=A -device=D" (owned; NULL for host, llvm or c alone), read
+	** by graft_pipeline_host() into host's triple, cpu, attr and device
+	** (pointing into hostbuf, owned); hostnative is set when code for it
+	** runs on this machine; hostdone is 1 once read, 2 if it was wrong */
+	char *hostspec;
+	BeOpts host;
+	char *hostbuf;
+	int hostnative, hostdone;
 	PartStop stop;          /* 0 for PS_ALL */
 	int verify;             /* run the IR verifier after each step */
 	int stats;              /* rule firings and offloads, to stderr */
@@ -71,10 +81,21 @@ int graft_opt_rules(Pipeline *p, const char *name);
 /*
 ** graft_opt_target: appends the targets of a --target list "a, b, host"
 ** (those before the host, named host, llvm or c; each a built-in target
-** or a .rules file, as for --rules) to p->targets.  Returns 1, or 0 after
-** printing a usage error.
+** or a .rules file, as for --rules) to p->targets; a host "llvm -mtriple=
+** ..." is kept in p->hostspec.  Returns 1, or 0 after printing a usage
+** error.
 */
 int graft_opt_target(Pipeline *p, const char *list);
+
+/*
+** graft_pipeline_host: reads p->hostspec, if any, into p->host and
+** p->hostnative: the options tvmc's llvm target takes (-mtriple, -mcpu,
+** -mattr, -device), each at most once, checked by the llvm backend
+** (be_llvm_target_check).  graft_pipeline() calls it first; later calls
+** give the first one's answer.  Returns 0, or 1 after saying what is
+** wrong.
+*/
+int graft_pipeline_host(Pipeline *p);
 
 /*
 ** graft_opt_bind: appends the value of option opt (--bind or --input),

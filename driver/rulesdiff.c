@@ -308,7 +308,7 @@ side(const Opts *o, const char *model, const Ruleset *rs, const char *path, Side
 				in[i] = sig.in[i];
 				fill(&in[i], &s);
 			}
-			if ((prog = be_ref.prepare(m, &(BeOpts){ 2, NULL, 0 }, &rd)) && !be_ref.run(prog, in, sd->out, &rd)) {
+			if ((prog = be_ref.prepare(m, &(BeOpts){ .opt = 2 }, &rd)) && !be_ref.run(prog, in, sd->out, &rd)) {
 				sd->ran = 1;
 				sd->nout = sig.nout;
 			}

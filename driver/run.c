@@ -64,7 +64,9 @@ static const char usage[] =
 	"                       (default -O2)\n"
 	"  --rules NAME         apply a ruleset first (built-in, a plugin's, or a\n"
 	"                       FILE.rules); repeat for several\n"
-	"  --target \"T, host\"   partition for the targets before the host\n"
+	"  --target \"T, host\"   partition for the targets before the host; a host\n"
+	"                       of another machine (\"llvm -mtriple=T ...\") runs\n"
+	"                       only on ref\n"
 	"  --plugin LIB.so      load a plugin (repeatable): its target's partitions\n"
 	"                       run through its codegen, the rest on the backend\n"
 	"  --params FILE        bind constants and @main parameters from a\n"
@@ -400,9 +402,22 @@ graft_run(int argc, char **argv)
 	m = ir_module_new();
 	ir_diag_init(&d, stderr, m);
 
-	/* the pipeline, then the run */
-	if (!graft_pipeline(&o.p, m, &d, &params))
+	/* the host target (the ref backend interprets, whatever it names; c
+	   and llvm compile code that must run here), the pipeline, the run */
+	if (graft_pipeline_host(&o.p)) {
+		memset(&params, 0, sizeof params);
+	} else if (o.p.hostspec && !o.p.hostnative && o.be != &be_ref) {
+		fprintf(stderr, "graft: error: --target \"%s\": graft run cannot run code for another machine on this one "
+		        "(--backend %s runs what it compiles here); write it with graft --emit obj or --emit c and run it "
+		        "there, or run the model here with --backend ref\n", o.p.hostspec, o.be->name);
+		memset(&params, 0, sizeof params);
+	} else if (!graft_pipeline(&o.p, m, &d, &params)) {
+		o.bo.triple = o.p.host.triple;
+		o.bo.cpu = o.p.host.cpu;
+		o.bo.attr = o.p.host.attr;
+		o.bo.device = o.p.host.device;
 		status = execute(&o, m, &d);
+	}
 	ir_st_free(&params);
 	ir_diag_free(&d);
 	ir_module_free(m);

@@ -41,6 +41,25 @@ same_file() {
 	fi
 }
 
+# fails STATUS WANT ARGS...: graft ARGS exits with STATUS, and WANT is a
+# line of its standard error (the temporary directory named TMP in the
+# description)
+fails() {
+	st=$1
+	want=$2
+	shift 2
+	"$GRAFT" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
+	got=$?
+	desc=$(echo "exit $st: $want" | sed "s|$tmpdir|TMP|g")
+	if [ "$got" -eq "$st" ] && grep -qxF -- "$want" "$tmpdir/err"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		echo "#   exit $got; standard error:"
+		sed 's/^/#   /' "$tmpdir/err"
+	fi
+}
+
 done_testing() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

@@ -8,24 +8,6 @@ d="$srcdir/tests/run"
 x="$d/x.npy"
 y="$d/y.npy"
 
-# fails STATUS WANT ARGS...: graft ARGS exits with STATUS, and WANT is a
-# line of its standard error
-fails() {
-	st=$1
-	want=$2
-	shift 2
-	"$GRAFT" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
-	got=$?
-	desc=$(echo "exit $st: $want" | sed "s|$tmpdir|TMP|g")
-	if [ "$got" -eq "$st" ] && grep -qxF -- "$want" "$tmpdir/err"; then
-		ok 0 "$desc"
-	else
-		ok 1 "$desc"
-		echo "#   exit $got; standard error:"
-		sed 's/^/#   /' "$tmpdir/err"
-	fi
-}
-
 # ---------------------------------------------------------------- usage errors
 fails 2 "graft: error: no model given" run
 fails 2 "graft: error: no model given" run --input x="$x"

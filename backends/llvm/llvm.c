@@ -1,9 +1,11 @@
 /*
 ** llvm.c: the llvm backend.  Lowers @main and everything it reaches to
 ** LLVM IR through the LLVM-C API, optimizes it with LLVM's pass pipeline
-** for the host CPU, and either JIT-compiles it in-process (ORC LLJIT:
-** be_llvm's prepare/run/release) or writes .ll text or an object file
-** (be_llvm_emit).
+** for the host CPU, or the machine BeOpts names (tvmc's "llvm
+** -mtriple=aarch64-linux-gnu -mcpu=cortex-a55 -mattr=+dotprod": "machines"
+** below), and either JIT-compiles it in-process (ORC LLJIT: be_llvm's
+** prepare/run/release, for the host's architecture only) or writes .ll
+** text or an object file (be_llvm_emit).
 **
 ** Every value is a dense row-major buffer.  Intermediate tensors live in
 ** internal zero-initialised globals (buf.N), constants in internal
@@ -26,12 +28,13 @@
 ** them ("float16" below).
 **
 ** qnn.conv2d with int8/uint8 data, constant weights and one group takes a
-** fast path chosen by the host's features at prepare time.  With
-** AVX512-VNNI (see "the vnni path" below) the data stay bytes in an NHWC
+** fast path chosen by the machine's features.  With AVX512-VNNI or Arm's
+** dot product (see "the dot path" below) the data stay bytes in an NHWC
 ** buffer, each step is one vpdpbusd (four u8 x s8 products per int32
-** lane), the zero-point term is a per-channel constant, and a following
-** bias_add and requantize run in the kernel's store, which writes bytes
-** straight into the next conv's input buffer.  Otherwise (AVX2,
+** lane) or four sdot (s8 x s8), the zero-point term is a per-channel
+** constant, and a following bias_add and requantize run in the kernel's
+** store, which writes bytes straight into the next conv's input buffer;
+** with sdot, qnn.dense runs on it too (dense_dot).  Otherwise (AVX2,
 ** AVX-512BW) the input is copied once into a zero-padded NHWC buffer of
 ** int16 (x - x_zp), the weights (w - w_zp) are rearranged at compile time
 ** into [oc block][kh][kw][ic pair][lane][2] int16, and the kernel keeps
@@ -40,13 +43,17 @@
 ** zero-point terms thus cost nothing, and padding needs no bounds checks.
 ** Every path gives the generic loops' result bit for bit.
 */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/Disassembler.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
@@ -59,6 +66,23 @@
 #include "ref.h"
 
 #define MAXD IR_MAXDIMS
+
+/* The dot-product instruction of the conv kernel ("the dot path"). */
+typedef enum Dot {
+	DOT_NONE,
+	DOT_VNNI,               /* AVX512-VNNI vpdpbusd: 16 int32 lanes, each four u8 x s8 products */
+	DOT_SDOT,               /* Arm's dot product (+dotprod): sdot, 4 lanes, each four s8 x s8 */
+} Dot;
+
+/* The machine code is compiled for (mach_init), and what its features
+** choose. */
+typedef struct Mach {
+	char *triple, *cpu, *feat;      /* LLVM's strings (LLVMDisposeMessage) */
+	int native;             /* this machine's architecture and OS: the JIT runs its code */
+	int given;              /* -mcpu or -mattr given: functions carry them as attributes */
+	int lanes;              /* i32 lanes of the pmaddwd conv kernel: 16 avx512bw, 8 avx2, 0 none */
+	Dot dot;                /* the dot path's instruction, or none */
+} Mach;
 
 /* The value of a node while lowering. */
 typedef struct Val {
@@ -85,7 +109,7 @@ typedef struct G {
 	LLVMValueRef *cglob;    /* per Module.consts: its global, or NULL */
 	uint32_t nbuf, nconst;
 	int lanes;              /* i32 lanes of the conv kernel: 16 avx512bw, 8 avx2, 0 none */
-	int vnni;               /* AVX512-VNNI: qnn.conv2d runs the vpdpbusd kernel */
+	Dot dot;                /* qnn.conv2d runs the dot path on this instruction */
 	Arena a;
 	/* JIT only: the partitions a plugin's codegen runs, called out to
 	** through be_ext_call (NULL: they are lowered as any function) */
@@ -2476,17 +2500,25 @@ pool2d(G *g, Call *c, int avg)
 }
 
 /* dense: x[..., K] times w[N, K]^T; qnn.dense sums (x - xz)(w - wz) in
-** int32; floats sum in out_dtype (h_mac) */
+** int32 (on sdot where dense_dot() applies); floats sum in out_dtype
+** (h_mac) */
+static int dense_dot(G *g, Call *c, Val *res);
+
 static Val
 dense(G *g, Call *c, int q)
 {
 	int64_t K = c->ad[0][c->ar[0] - 1], N = c->ad[1][0], M = ir_type_numel(c->m, c->at[0]) / (K ? K : 1);
-	Val r = tensorbuf(g, c->ot);
+	Val r;
 	DType adt = q ? DT_INT32 : c->odt;
 	LLVMTypeRef at = elty(g, cdt(adt));
 	Loop lm, ln, lk;
-	LLVMValueRef im, in, ik, acc = entry_alloca(g, at), x, w, v;
+	LLVMValueRef im, in, ik, acc, x, w, v;
 	int64_t nwz = q ? ir_type_numel(c->m, c->at[3]) : 0;
+
+	if (q && dense_dot(g, c, &r))
+		return r;
+	r = tensorbuf(g, c->ot);
+	acc = entry_alloca(g, at);
 
 	im = loop_open(g, &lm, 0, M, 1);
 	in = loop_open(g, &ln, 0, N, 1);
@@ -2813,16 +2845,20 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 	return 1;
 }
 
-/* ---------------------------------------------------------------- the vnni path */
+/* ---------------------------------------------------------------- the dot path */
 
 /*
-** With AVX512-VNNI, qnn.conv2d of int8/uint8 data and constant weights
-** with one group runs on vpdpbusd: each int32 lane adds four u8 x s8
-** products.  The data stay bytes, x' = x (uint8) or x ^ 0x80 = x + 128
-** (int8), in an NHWC buffer [N][Hp][Wp][C4] (C4: C rounded up to 4) whose
-** padding holds x'z = xz (+ 128), so that it contributes like the zero
-** point; the weights (w - wz), which must fit in s8, are rearranged at
-** compile time into [oc/16][kh][kw][ic/4][16][4].  Then
+** With a dot-product instruction, qnn.conv2d of int8/uint8 data and
+** constant weights with one group runs on it: AVX512-VNNI's vpdpbusd, in
+** which each of 16 int32 lanes adds four u8 x s8 products, or Arm's sdot
+** (+dotprod), four lanes of four s8 x s8 products, four of them to a
+** block of 16 lanes.  The data stay bytes x' in an NHWC buffer
+** [N][Hp][Wp][C4] (C4: C rounded up to 4), of the signedness the
+** instruction takes: x' = x, or x ^ 0x80 (x + 128 from int8 for vnni,
+** x - 128 from uint8 for sdot); its padding holds x'z = xz (+- 128), so
+** that it contributes like the zero point; the weights (w - wz), which
+** must fit in s8, are rearranged at compile time into
+** [oc/16][kh][kw][ic/4][16][4].  Then
 **   sum (x - xz)(w - wz) = sum x'(w - wz) - x'z sum (w - wz)
 ** and the second term, per output channel, initialises the accumulators.
 ** Both sides wrap modulo 2^32 like the generic loops, so the result is
@@ -2835,15 +2871,23 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 ** NCHW.
 */
 
-enum { VL = 16, VPB = 4, VOBB = 4 };    /* lanes; pixels and channel blocks per kernel step */
+enum { VL = 16, VPB = 4, VOBB = 4 };    /* lanes; pixels and channel blocks per kernel step (at most) */
 
-/* A conv the vnni kernel runs. */
+/* obbof: the channel blocks per kernel step of g's instruction: sdot
+** keeps 4 pixels x 16 channels in 16 of Arm's 32 vector registers */
+static int obbof(const G *g) { return g->dot == DOT_SDOT ? 1 : VOBB; }
+
+/* flipped: whether data of dtype xdt is flipped (x ^ 0x80) into the
+** bytes g's instruction takes: u8 for vnni, s8 for sdot */
+static int flipped(const G *g, DType xdt) { return xdt == (g->dot == DOT_SDOT ? DT_UINT8 : DT_INT8); }
+
+/* A conv the dot path runs. */
 typedef struct Vconv {
 	NodeId n;
 	Conv v;
 	DType xdt;              /* data dtype: int8 or uint8 */
 	int64_t C4, OB, Hp, Wp; /* padded channels; output channel blocks of VL; padded rows and columns */
-	int xzb;                /* x'z in [0, 255] */
+	int xzb;                /* x'z in [0, 255] (vnni) or [-128, 127] (sdot) */
 	LLVMValueRef w, corr;   /* the weights; [OB * VL] int32: -x'z sum (w - wz) */
 } Vconv;
 
@@ -2863,7 +2907,7 @@ typedef struct Epi {
 /* Where a kernel stores: the dense NCHW result (of dt: int32, or the
 ** epilogue's dtype), or with nhwc a consumer's input buffer
 ** [N][Hp][Wp][C4], at row and column offsets pt, pl, bytes flipped by
-** 0x80 for int8 consumers. */
+** 0x80 for consumers whose data are (flipped()). */
 typedef struct Sink {
 	LLVMValueRef p;
 	DType dt;
@@ -2897,7 +2941,7 @@ densenchw(const int64_t *st, int64_t C, int64_t H, int64_t W)
 	return st[3] == 1 && st[2] == W && st[1] == H * W && st[0] == C * H * W;
 }
 
-/* vconv_plan: pl for the qnn.conv2d n if the vnni kernel can run it,
+/* vconv_plan: pl for the qnn.conv2d n if the dot path can run it,
 ** its operands but the data lowered and its weights rearranged; else 0 */
 static int
 vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
@@ -2922,8 +2966,8 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 	    !cnum(g, c.a[3], 0, &wz) || (cnumel(g, c.a[3]) != 1 && cnumel(g, c.a[3]) != v->O))
 		return 0;
 	pl->xdt = c.adt[0];
-	xz += pl->xdt == DT_INT8 ? 128 : 0;
-	if (xz < 0 || xz > 255)
+	xz += flipped(g, pl->xdt) ? (pl->xdt == DT_INT8 ? 128 : -128) : 0;
+	if (g->dot == DOT_SDOT ? xz < -128 || xz > 127 : xz < 0 || xz > 255)
 		return 0;
 	pl->xzb = (int)xz;
 	pl->C4 = (v->C + 3) & ~(int64_t)3;
@@ -3190,6 +3234,33 @@ vstore_nchw(G *g, const Vconv *pl, const Sink *sk, LLVMValueRef *y, int pb, LLVM
 	}
 }
 
+/* dotstep: acc (<VL x i32>) plus, in each lane, the four products of
+** its four weight bytes in wv (<VL x i32>) and the four data bytes of
+** xs (<VL x i32>, one i32 splat), on g's instruction: one vpdpbusd, or
+** an sdot on each quarter */
+static LLVMValueRef
+dotstep(G *g, LLVMValueRef acc, LLVMValueRef xs, LLVMValueRef wv)
+{
+	LLVMTypeRef q32 = LLVMVectorType(g->i32, 4), q8 = LLVMVectorType(g->i8, 16);
+	LLVMValueRef a[3] = { acc, xs, wv }, part[VL / 4], mask[VL];
+
+	if (g->dot == DOT_VNNI)
+		return callf(g, "llvm.x86.avx512.vpdpbusd.512", LLVMTypeOf(acc), a, 3);
+	for (int q = 0; q < VL / 4; q++) {
+		for (int i = 0; i < 4; i++)
+			mask[i] = c32(g, 4 * q + i);
+		a[0] = LLVMBuildShuffleVector(g->b, acc, acc, LLVMConstVector(mask, 4), "");
+		a[1] = LLVMBuildBitCast(g->b, LLVMBuildShuffleVector(g->b, wv, wv, LLVMConstVector(mask, 4), ""), q8, "");
+		a[2] = LLVMBuildBitCast(g->b, LLVMBuildShuffleVector(g->b, xs, xs, LLVMConstVector(mask, 4), ""), q8, "");
+		part[q] = callf(g, "llvm.aarch64.neon.sdot.v4i32.v16i8", q32, a, 3);
+	}
+	for (int i = 0; i < VL; i++)
+		mask[i] = c32(g, i);
+	a[0] = LLVMBuildShuffleVector(g->b, part[0], part[1], LLVMConstVector(mask, 8), "");
+	a[1] = LLVMBuildShuffleVector(g->b, part[2], part[3], LLVMConstVector(mask, 8), "");
+	return LLVMBuildShuffleVector(g->b, a[0], a[1], LLVMConstVector(mask, VL), "");
+}
+
 /* vconv_block: the kernel on pb pixels from ow0 of row oh and obb
 ** channel blocks from ob, its epilogue and its stores */
 static void
@@ -3218,10 +3289,8 @@ vconv_block(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk,
 	for (int p = 0; p < pb; p++) {
 		LLVMValueRef col = add64(g, mul64(g, add64(g, ow0, c64(g, p)), v->sw), mul64(g, kw, v->dw));
 		LLVMValueRef xs = splat(g, ld(g, P, DT_INT32, add64(g, mul64(g, add64(g, mul64(g, row, pl->Wp), col), I4), i4)), VL);
-		for (int j = 0; j < obb; j++) {
-			LLVMValueRef a[3] = { LLVMBuildLoad2(g->b, av, acc[j][p], ""), xs, wv[j] };
-			LLVMBuildStore(g->b, callf(g, "llvm.x86.avx512.vpdpbusd.512", av, a, 3), acc[j][p]);
-		}
+		for (int j = 0; j < obb; j++)
+			LLVMBuildStore(g->b, dotstep(g, LLVMBuildLoad2(g->b, av, acc[j][p], ""), xs, wv[j]), acc[j][p]);
 	}
 	for (int k = 2; k >= 0; k--)
 		loop_close(g, &l[k]);
@@ -3251,13 +3320,13 @@ vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk
 {
 	const Conv *v = &pl->v;
 	LLVMValueRef scratch = newbuf(g, VPB * 4, 64), n, oh, ob, ow;
-	int64_t obf = pl->OB - pl->OB % VOBB, owf = v->OW - v->OW % VPB;
+	int64_t obf = pl->OB - pl->OB % obbof(g), owf = v->OW - v->OW % VPB;
 	Loop l[4];
 
 	n = loop_open(g, &l[0], 0, v->N, 1);
 	oh = loop_open(g, &l[1], 0, v->OH, 1);
 	for (int part = 0; part < 2; part++) {
-		int obb = part ? 1 : VOBB;
+		int obb = part ? 1 : obbof(g);
 		if (part ? obf == pl->OB : obf == 0)
 			continue;
 		ob = loop_open(g, &l[2], part ? obf : 0, part ? pl->OB : obf, obb);
@@ -3275,7 +3344,7 @@ vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk
 }
 
 /* vrepack: copies the data x (NCHW-like) into the input buffer P of pl,
-** bytes flipped for int8; blocks of 16 channels x 8 columns are loaded
+** bytes flipped where flipped(); blocks of 16 channels x 8 columns are loaded
 ** by channel and stored by pixel, the rest element by element */
 static void
 vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
@@ -3305,7 +3374,7 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
 		for (int p = 0; p < BW; p++) {
 			LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, P, DT_UINT8, add64(g, dst, c64(g, p * pl->C4))), LLVMPointerType(pt, 0), ""), s_;
-			if (pl->xdt == DT_INT8)
+			if (flipped(g, pl->xdt))
 				px[p] = LLVMBuildXor(g->b, px[p], vsplat(g->i8, 0x80), "");
 			s_ = LLVMBuildStore(g->b, px[p], q);
 			LLVMSetAlignment(s_, 1);
@@ -3326,7 +3395,7 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
 		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
 		b = ld(g, x, pl->xdt, src);
-		if (pl->xdt == DT_INT8)
+		if (flipped(g, pl->xdt))
 			b = LLVMBuildXor(g->b, b, LLVMConstInt(g->i8, 0x80, 0), "");
 		st(g, P, DT_UINT8, dst, b);
 		for (int k = 3; k >= 0; k--)
@@ -3357,9 +3426,9 @@ vconv_emit(G *g, Scope *s, const Vconv *pl, const Epi *e, const Sink *sk)
 		if (!single(g, s, pc) || !vconv_plan(g, s, pc, &pp) || !epi_plan(g, s, x, ba, &pp, &pe) || pe.odt != pl->xdt)
 			pc = 0;
 	}
-	LLVMBuildMemSet(g->b, P, LLVMConstInt(g->i8, (unsigned long long)pl->xzb, 0), c64(g, bytes), 64);
+	LLVMBuildMemSet(g->b, P, LLVMConstInt(g->i8, (uint8_t)pl->xzb, 0), c64(g, bytes), 64);
 	if (pc) {
-		Sink ps = { .p = P, .dt = pl->xdt, .nhwc = 1, .flip = pl->xdt == DT_INT8,
+		Sink ps = { .p = P, .dt = pl->xdt, .nhwc = 1, .flip = flipped(g, pl->xdt),
 		            .Hp = pl->Hp, .Wp = pl->Wp, .C4 = pl->C4, .pt = v->pt, .pl = v->pl };
 		vconv_emit(g, s, &pp, &pe, &ps);
 	} else {
@@ -3371,11 +3440,11 @@ vconv_emit(G *g, Scope *s, const Vconv *pl, const Epi *e, const Sink *sk)
 	vconv_kernel(g, pl, P, e, sk);
 }
 
-/* vnni_root: lowers n, a qnn.conv2d or a requantize (of a bias_add) of
-** one, on the vnni kernel if it applies; 0 if not (nothing emitted but
+/* dot_root: lowers n, a qnn.conv2d or a requantize (of a bias_add) of
+** one, on the dot path if it applies; 0 if not (nothing emitted but
 ** the lowering of operands) */
 static int
-vnni_root(G *g, Scope *s, NodeId n, Val *res)
+dot_root(G *g, Scope *s, NodeId n, Val *res)
 {
 	const Module *m = g->m;
 	NodeId rq = 0, ba = 0, cv = n;
@@ -3399,6 +3468,106 @@ vnni_root(G *g, Scope *s, NodeId n, Val *res)
 	sk.p = res->p;
 	sk.dt = rq ? e.odt : DT_INT32;
 	vconv_emit(g, s, &pl, rq ? &e : NULL, &sk);
+	return 1;
+}
+
+/* dense_block: out[m][n] for the 16 n of block nb (nl of them stored,
+** the rest past N) of dense_dot's data P ([M][K4] bytes) and weights W
+** ([NB][K4 / 4][VL][4]), the accumulators starting at corr[nb] */
+static void
+dense_block(G *g, LLVMValueRef P, LLVMValueRef W, LLVMValueRef corr, LLVMValueRef out, LLVMValueRef m,
+            LLVMValueRef nb, int64_t K4, int64_t N, int nl)
+{
+	LLVMTypeRef av = LLVMVectorType(g->i32, VL);
+	LLVMValueRef acc = entry_alloca(g, av), k4, xs, base;
+	Loop l;
+
+	LLVMBuildStore(g->b, vload(g, corr, nb), acc);
+	k4 = loop_open(g, &l, 0, K4 / 4, 1);
+	xs = splat(g, ld(g, P, DT_INT32, add64(g, mul64(g, m, K4 / 4), k4)), VL);
+	LLVMBuildStore(g->b, dotstep(g, LLVMBuildLoad2(g->b, av, acc, ""), xs, vload(g, W, add64(g, mul64(g, nb, K4 / 4), k4))), acc);
+	loop_close(g, &l);
+	base = add64(g, mul64(g, m, N), mul64(g, nb, VL));
+	if (nl == VL) {
+		LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, out, DT_INT32, base), LLVMPointerType(av, 0), "");
+		LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, av, acc, ""), q), 4);
+		return;
+	}
+	for (int k = 0; k < nl; k++)
+		st(g, out, DT_INT32, add64(g, base, c64(g, k)),
+		   LLVMBuildExtractElement(g->b, LLVMBuildLoad2(g->b, av, acc, ""), c32(g, k), ""));
+}
+
+/* dense_dot: qnn.dense of int8/uint8 data x[M, K] (any leading dims) and
+** constant int8/uint8 weights w[N, K] whose w - wz fit in s8, scalar
+** constant data zero point, int32 result, on sdot as the dot path runs a
+** 1x1 conv: x' (flipped()) copied into rows of K4 (K rounded up to 4)
+** bytes, the weights (w - wz) rearranged into [N/16][K4/4][16][4], the
+** accumulators of 16 outputs started at -x'z sum (w - wz).  0 if it does
+** not apply (nothing emitted) */
+static int
+dense_dot(G *g, Call *c, Val *res)
+{
+	int64_t K = c->ad[0][c->ar[0] - 1], N = c->ad[1][0], M = ir_type_numel(c->m, c->at[0]) / (K ? K : 1);
+	int64_t K4 = (K + 3) & ~(int64_t)3, NB = (N + VL - 1) / VL, nw = NB * K4 * VL;
+	const unsigned char *w;
+	TypeId wt;
+	double xz, wz;
+	int8_t *wr;
+	int32_t *corr;
+	LLVMValueRef P, W = NULL, C = NULL, m, nb, ik, x;
+	Loop l[2];
+	int ok = 1;
+
+	if (g->dot != DOT_SDOT || c->odt != DT_INT32 || (c->adt[0] != DT_INT8 && c->adt[0] != DT_UINT8) ||
+	    (c->adt[1] != DT_INT8 && c->adt[1] != DT_UINT8) || c->ar[1] != 2 || !K || !(w = cdata(g, c->a[1], &wt)) ||
+	    cnumel(g, c->a[2]) != 1 || !cnum(g, c->a[2], 0, &xz) || !cnum(g, c->a[3], 0, &wz) ||
+	    (cnumel(g, c->a[3]) != 1 && cnumel(g, c->a[3]) != N))
+		return 0;
+	xz += flipped(g, c->adt[0]) ? -128 : 0;
+	if (xz < -128 || xz > 127)
+		return 0;
+	wr = ir_xcalloc((size_t)nw, 1);
+	corr = ir_xcalloc((size_t)(NB * VL), sizeof *corr);
+	for (int64_t n = 0; ok && n < N; n++) {
+		int64_t sum = 0;
+		cnum(g, c->a[3], n, &wz);
+		for (int64_t k = 0; k < K; k++) {
+			int64_t v = (c->adt[1] == DT_INT8 ? (int8_t)w[n * K + k] : w[n * K + k]) - (int64_t)wz;
+			ok &= v >= -128 && v <= 127;
+			wr[((n / VL) * (K4 / 4) + k / 4) * VL * 4 + (n % VL) * 4 + k % 4] = (int8_t)v;
+			sum += v;
+		}
+		corr[n] = (int32_t)(uint32_t)(-(uint64_t)(sum * (int64_t)xz));
+	}
+	if (ok) {
+		W = constbuf(g, wr, (size_t)nw);
+		C = ci32(g, corr, NB * VL);
+	}
+	free(wr);
+	free(corr);
+	if (!ok)
+		return 0;
+	/* the data, flipped where the instruction needs it, in rows of K4 */
+	P = newbuf(g, (size_t)(M * K4), 64);
+	m = loop_open(g, &l[0], 0, M, 1);
+	ik = loop_open(g, &l[1], 0, K, 1);
+	x = ld(g, c->a[0].p, c->adt[0], add64(g, mul64(g, m, K), ik));
+	if (flipped(g, c->adt[0]))
+		x = LLVMBuildXor(g->b, x, LLVMConstInt(g->i8, 0x80, 0), "");
+	st(g, P, DT_UINT8, add64(g, mul64(g, m, K4), ik), x);
+	loop_close(g, &l[1]);
+	loop_close(g, &l[0]);
+	*res = tensorbuf(g, c->ot);
+	m = loop_open(g, &l[0], 0, M, 1);
+	if (N / VL) {
+		nb = loop_open(g, &l[1], 0, N / VL, 1);
+		dense_block(g, P, W, C, res->p, m, nb, K4, N, VL);
+		loop_close(g, &l[1]);
+	}
+	if (N % VL)
+		dense_block(g, P, W, C, res->p, m, c64(g, N / VL), K4, N, (int)(N % VL));
+	loop_close(g, &l[0]);
 	return 1;
 }
 
@@ -3496,7 +3665,7 @@ call(G *g, Scope *s, NodeId n)
 	Ew e = { .op = nd->op };
 	Val fused;
 
-	if (g->vnni && (nd->op == OP_QNN_REQUANTIZE || nd->op == OP_QNN_CONV2D) && vnni_root(g, s, n, &fused))
+	if (g->dot && (nd->op == OP_QNN_REQUANTIZE || nd->op == OP_QNN_CONV2D) && dot_root(g, s, n, &fused))
 		return fused;
 	if (!callargs(g, s, n, &c, 0))
 		return tensorbuf(g, c.ot);   /* after an error */
@@ -3751,7 +3920,7 @@ relocal(G *g, LLVMValueRef f)
 	free(mine);
 }
 
-/* fusable: the vnni kernel may take n, a requantize (of a bias_add) of
+/* fusable: the dot path may take n, a requantize (of a bias_add) of
 ** a qnn.conv2d, together with the conv */
 static int
 fusable(const Module *m, NodeId n)
@@ -3769,7 +3938,7 @@ fusable(const Module *m, NodeId n)
 /* opfn: lowers the op call n into a function of its own, internal and
 ** never inlined, "void op.N.name(void **in, i32 *err)", called where n
 ** runs; its operands are lowered first where they are, but those the
-** vnni kernel may fuse (lowered inside, maybe into functions of their
+** dot path may fuse (lowered inside, maybe into functions of their
 ** own).  The optimizer and the code generator, superlinear in a
 ** function's size, then work on one op at a time.  Aliasing ops (no
 ** code) are lowered in place. */
@@ -3793,7 +3962,7 @@ opfn(G *g, Scope *s, NodeId n)
 	}
 	for (uint32_t i = 0; i < nd->nargs; i++) {
 		NodeId a = ir_arg(m, n, i);
-		if (!(g->vnni && !i && (fusable(m, n) || (nd->op == OP_QNN_CONV2D && fusable(m, a)))))
+		if (!(g->dot && !i && (fusable(m, n) || (nd->op == OP_QNN_CONV2D && fusable(m, a)))))
 			lower(g, s, a);
 	}
 	snprintf(name, sizeof name, "op.%u.%s", g->nfn++, ir_ops[nd->op].name);
@@ -3988,40 +4157,228 @@ entry(G *g, NodeId fn, const char *name)
 
 /* ---------------------------------------------------------------- modules */
 
-/* machine: the target machine of the host CPU at opt level o; sets
-** *lanes from its features */
-static LLVMTargetMachineRef
-machine(int opt, int *lanes, int *vnni, Diag *d)
+/* ---------------------------------------------------------------- machines */
+
+/* inittargets: every target LLVM was built with, once: the host's, or
+** the one --target's -mtriple names (Debian's libLLVM has AArch64, ARM
+** and X86 among others), with their disassemblers for decodes() */
+static void
+inittargets(void)
 {
 	static int inited;
-	char *triple, *cpu, *feat, *msg = NULL;
-	LLVMTargetRef t;
-	LLVMTargetMachineRef tm = NULL;
 
-	if (!inited++) {
-		LLVMInitializeNativeTarget();
-		LLVMInitializeNativeAsmPrinter();
-	}
-	triple = LLVMGetDefaultTargetTriple();
-	cpu = LLVMGetHostCPUName();
-	feat = LLVMGetHostCPUFeatures();
-	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
-		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", msg);
+	if (inited++)
+		return;
+	LLVMInitializeAllTargetInfos();
+	LLVMInitializeAllTargets();
+	LLVMInitializeAllTargetMCs();
+	LLVMInitializeAllAsmPrinters();
+	LLVMInitializeAllDisassemblers();
+}
+
+/* field: the k-th '-'-separated field of triple t (0 arch, 2 OS of a
+** normalized triple) into buf, "" past the last */
+static const char *
+field(const char *t, int k, char *buf, size_t n)
+{
+	size_t len;
+
+	for (; k > 0 && t; k--)
+		if ((t = strchr(t, '-')))
+			t++;
+	len = t ? strcspn(t, "-") : 0;
+	len = len < n ? len : n - 1;
+	memcpy(buf, t ? t : "", len);
+	buf[len] = 0;
+	return buf;
+}
+
+/* hasfeat: whether LLVM feature string f (comma-separated "+x" and "-x")
+** turns feature x on: its last mention is "+x" */
+static int
+hasfeat(const char *f, const char *x)
+{
+	size_t n = strlen(x);
+	int on = 0;
+
+	for (const char *p = f; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if ((*p == '+' || *p == '-') && strncmp(p + 1, x, n) == 0 && (p[n + 1] == ',' || !p[n + 1]))
+			on = *p == '+';
+	return on;
+}
+
+/* decodes: whether LLVM's disassembler for mc's triple, CPU and features
+** takes the n bytes at code as one instruction; the AArch64 one checks
+** the instruction's feature, so this is how the LLVM-C API tells what a
+** CPU named by -mcpu has (cortex-a55: dot product) */
+static int
+decodes(const Mach *mc, const uint8_t *code, size_t n)
+{
+	LLVMDisasmContextRef dc = LLVMCreateDisasmCPUFeatures(mc->triple, mc->cpu, mc->feat, NULL, 0, NULL, NULL);
+	uint8_t buf[16];
+	char text[128];
+	size_t k;
+
+	if (!dc)
+		return 0;
+	memcpy(buf, code, n);
+	k = LLVMDisasmInstruction(dc, buf, n, 0, text, sizeof text);
+	LLVMDisasmDispose(dc);
+	return k == n;
+}
+
+/* mach_free: releases mc's strings */
+static void
+mach_free(Mach *mc)
+{
+	LLVMDisposeMessage(mc->triple);
+	LLVMDisposeMessage(mc->cpu);
+	LLVMDisposeMessage(mc->feat);
+	memset(mc, 0, sizeof *mc);
+}
+
+/* mach_init: mc for the machine o names (o NULL: the host): the triple
+** normalized; the host's CPU and features when the triple is the host's
+** and no -mcpu is given (-mattr then added to them), else -mcpu (native:
+** the host's) and -mattr alone.  Returns 0, or 1 with why in err (a
+** triple LLVM has no target for: its message) */
+static int
+mach_init(Mach *mc, const BeOpts *o, char *err, size_t nerr)
+{
+	char *host = LLVMGetDefaultTargetTriple(), *hn = LLVMNormalizeTargetTriple(host), a[64], b[64];
+	const char *cpu = o && o->cpu ? o->cpu : NULL, *attr = o && o->attr ? o->attr : "";
+	int given = cpu && strcmp(cpu, "native") != 0;
+	LLVMTargetRef t;
+	char *msg = NULL;
+
+	inittargets();
+	memset(mc, 0, sizeof *mc);
+	mc->triple = o && o->triple ? LLVMNormalizeTargetTriple(o->triple) : LLVMCreateMessage(hn);
+	mc->native = !strcmp(field(mc->triple, 0, a, sizeof a), field(hn, 0, b, sizeof b)) &&
+	             !strcmp(field(mc->triple, 2, a, sizeof a), field(hn, 2, b, sizeof b));
+	mc->given = (o && (o->cpu || (o->attr && *o->attr)));
+	LLVMDisposeMessage(host);
+	LLVMDisposeMessage(hn);
+	if (LLVMGetTargetFromTriple(mc->triple, &t, &msg)) {
+		snprintf(err, nerr, "%s", msg);
 		LLVMDisposeMessage(msg);
-	} else {
-		tm = LLVMCreateTargetMachine(t, triple, cpu, feat,
-		                             opt <= 0 ? LLVMCodeGenLevelNone : opt == 1 ? LLVMCodeGenLevelLess
-		                             : opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive,
-		                             LLVMRelocPIC, LLVMCodeModelDefault);
-		if (lanes)
-			*lanes = getenv("GRAFT_LLVM_AVX2") && strstr(feat, "+avx2") ? 8 : getenv("GRAFT_LLVM_NOFAST") ? 0 : strstr(feat, "+avx512bw") ? 16 : strstr(feat, "+avx2") ? 8 : 0;
-		if (vnni)
-			*vnni = *lanes == 16 && strstr(feat, "+avx512vnni") && !getenv("GRAFT_LLVM_NOVNNI");
+		mach_free(mc);
+		return 1;
 	}
-	LLVMDisposeMessage(triple);
-	LLVMDisposeMessage(cpu);
-	LLVMDisposeMessage(feat);
-	return tm;
+	if (cpu && !given && !mc->native) {
+		snprintf(err, nerr, "-mcpu=native names this machine's CPU, and %s is not this machine's target", mc->triple);
+		mach_free(mc);
+		return 1;
+	}
+	if (mc->native && !given) {
+		char *hf = LLVMGetHostCPUFeatures();
+		size_t n = strlen(hf) + strlen(attr) + 2;
+		char *f = ir_xmalloc(n);
+		snprintf(f, n, "%s%s%s", hf, *hf && *attr ? "," : "", attr);
+		mc->cpu = LLVMGetHostCPUName();
+		mc->feat = LLVMCreateMessage(f);
+		LLVMDisposeMessage(hf);
+		free(f);
+	} else {
+		mc->cpu = LLVMCreateMessage(cpu ? cpu : "");
+		mc->feat = LLVMCreateMessage(attr);
+	}
+	return 0;
+}
+
+/* tmnew: the target machine of mc at opt level opt, or NULL */
+static LLVMTargetMachineRef
+tmnew(const Mach *mc, int opt)
+{
+	LLVMTargetRef t;
+	char *msg = NULL;
+
+	if (LLVMGetTargetFromTriple(mc->triple, &t, &msg)) {
+		LLVMDisposeMessage(msg);
+		return NULL;
+	}
+	return LLVMCreateTargetMachine(t, mc->triple, mc->cpu, mc->feat,
+	                               opt <= 0 ? LLVMCodeGenLevelNone : opt == 1 ? LLVMCodeGenLevelLess
+	                               : opt == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive,
+	                               LLVMRelocPIC, LLVMCodeModelDefault);
+}
+
+/* be_llvm_target_check: see llvm.h */
+int
+be_llvm_target_check(const BeOpts *o, int *native, char *err, size_t nerr)
+{
+	Mach mc;
+	LLVMTargetMachineRef tm;
+	LLVMTargetDataRef td;
+	FILE *f = tmpfile();
+	int fd = -1, big;
+	size_t n = 0;
+
+	if (o->attr)
+		for (const char *p = o->attr; *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+			if (*p != '+' && *p != '-') {
+				snprintf(err, nerr, "-mattr=%s: each feature starts with + (on) or - (off): +%.*s", o->attr,
+				         (int)strcspn(p, ","), p);
+				if (f)
+					fclose(f);
+				return 1;
+			}
+	if (mach_init(&mc, o, err, nerr)) {
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	/* a CPU or feature LLVM does not know is a warning it prints as it
+	   makes the machine's subtarget: caught here, it is an error */
+	fflush(stderr);
+	if (f && (fd = dup(2)) >= 0)
+		dup2(fileno(f), 2);
+	tm = tmnew(&mc, 0);
+	if (fd >= 0) {
+		dup2(fd, 2);
+		close(fd);
+		rewind(f);
+		n = fread(err, 1, nerr - 1, f);
+		err[n] = 0;
+		err[strcspn(err, "\n")] = 0;
+		if (strstr(err, " (ignoring "))
+			*strstr(err, " (ignoring ") = 0;     /* graft does not ignore it */
+	}
+	if (f)
+		fclose(f);
+	td = LLVMCreateTargetDataLayout(tm);
+	big = LLVMByteOrder(td) == LLVMBigEndian;
+	LLVMDisposeTargetData(td);
+	LLVMDisposeTargetMachine(tm);
+	if (!n && big)
+		snprintf(err, nerr, "%s is big-endian: graft lays out constants in this machine's byte order", mc.triple);
+	if (native)
+		*native = mc.native;
+	mach_free(&mc);
+	return n || big;
+}
+
+/* machine: the target machine of mc at opt level opt; chooses mc's conv
+** kernels from its features (x86: those of the host or named by -mattr;
+** AArch64: whatever decodes() says of sdot) */
+static LLVMTargetMachineRef
+machine(Mach *mc, int opt)
+{
+	static const uint8_t sdot[4] = { 0x20, 0x94, 0x82, 0x4e };      /* sdot v0.4s, v1.16b, v2.16b */
+	char arch[64];
+	const char *f = mc->feat;
+
+	field(mc->triple, 0, arch, sizeof arch);
+	if (!strcmp(arch, "x86_64")) {
+		mc->lanes = getenv("GRAFT_LLVM_AVX2") && hasfeat(f, "avx2") ? 8 : getenv("GRAFT_LLVM_NOFAST") ? 0
+		            : hasfeat(f, "avx512bw") ? 16 : hasfeat(f, "avx2") ? 8 : 0;
+		if (mc->lanes == 16 && hasfeat(f, "avx512vnni") && !getenv("GRAFT_LLVM_NOVNNI"))
+			mc->dot = DOT_VNNI;
+	} else if ((!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")) && !getenv("GRAFT_LLVM_NOFAST") &&
+	           decodes(mc, sdot, sizeof sdot)) {
+		mc->dot = DOT_SDOT;
+	}
+	return tmnew(mc, opt);
 }
 
 /* now: ns of the C11 clock (TIME_UTC: only differences are used, for BeStats) */
@@ -4037,7 +4394,7 @@ now(void)
 ** (only @main when mainonly); NULL after reporting.  st, if not NULL, gets
 ** lower_ns and opt_ns. */
 static LLVMModuleRef
-build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, int lanes, int vnni, int mainonly,
+build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, const Mach *mc, int mainonly,
       BeExt ***ext, uint32_t *next, BeStats *st, Diag *d)
 {
 	double t0 = now(), t1;
@@ -4052,8 +4409,8 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	g.m = m;
 	g.d = d;
 	g.cx = cx;
-	g.lanes = lanes;
-	g.vnni = vnni;
+	g.lanes = mc->lanes;
+	g.dot = mc->dot;
 	g.ext = ext;
 	g.next = next;
 	g.mod = LLVMModuleCreateWithNameInContext("graft", cx);
@@ -4104,6 +4461,15 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg))
 		ir_die("llvm backend: invalid IR: %s", msg);
 	LLVMDisposeMessage(msg);
+	/* -mcpu and -mattr in the module, for llc and other tools */
+	for (LLVMValueRef f = LLVMGetFirstFunction(g.mod); mc->given && f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f))
+			for (int k = 0; k < 2; k++) {
+				const char *key = k ? "target-features" : "target-cpu", *val = k ? mc->feat : mc->cpu;
+				if (*val)
+					LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+					                        LLVMCreateStringAttribute(cx, key, (unsigned)strlen(key), val, (unsigned)strlen(val)));
+			}
 	t1 = now();
 	snprintf(pass, sizeof pass, "default<O%d>", opt < 0 ? 0 : opt > 3 ? 3 : opt);
 	po = LLVMCreatePassBuilderOptions();
@@ -4163,8 +4529,8 @@ Program *
 be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 {
 	Program *p;
-	int lanes = 0, vnni = 0;
-	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, &vnni, d);
+	Mach mc;
+	LLVMTargetMachineRef tm;
 	LLVMOrcThreadSafeContextRef tsc;
 	LLVMModuleRef mod;
 	LLVMOrcLLJITBuilderRef jb;
@@ -4172,17 +4538,29 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 	LLVMOrcJITTargetAddress addr;
 	LLVMErrorRef e;
 	double t0;
+	char err[512];
 
-	if (!tm)
+	if (mach_init(&mc, o, err, sizeof err)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", err);
 		return NULL;
+	}
+	if (!mc.native) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "the llvm backend cannot run code for %s on this machine: its JIT runs "
+		         "this machine's code; compile with graft --emit obj (or --emit c) and run it there", mc.triple);
+		mach_free(&mc);
+		return NULL;
+	}
+	tm = machine(&mc, o ? o->opt : 2);
 	p = ir_xcalloc(1, sizeof *p);
 	if (be_sig(m, &p->sig, d)) {
 		LLVMDisposeTargetMachine(tm);
+		mach_free(&mc);
 		free(p);
 		return NULL;
 	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
-	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, lanes, vnni, 1, &p->ext, &p->next, st, d);
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, &mc, 1, &p->ext, &p->next, st, d);
+	mach_free(&mc);
 	if (!mod) {
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		LLVMDisposeTargetMachine(tm);
@@ -4254,17 +4632,21 @@ const Backend be_llvm = { "llvm", prepare, run, release };
 int
 be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *h, Diag *d)
 {
-	int lanes = 0, vnni = 0, rc = 0;
-	LLVMTargetMachineRef tm = machine(o ? o->opt : 2, &lanes, &vnni, d);
+	int rc = 0;
+	Mach mc;
+	LLVMTargetMachineRef tm;
 	LLVMContextRef cx;
 	LLVMModuleRef mod;
 	LLVMMemoryBufferRef buf = NULL;
-	char *msg = NULL;
+	char *msg = NULL, err[512];
 
-	if (!tm)
+	if (mach_init(&mc, o, err, sizeof err)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", err);
 		return 1;
+	}
+	tm = machine(&mc, o ? o->opt : 2);
 	cx = LLVMContextCreate();
-	mod = build(m, o, cx, tm, lanes, vnni, 0, NULL, NULL, NULL, d);
+	mod = build(m, o, cx, tm, &mc, 0, NULL, NULL, NULL, d);
 	if (!mod) {
 		rc = 1;
 	} else if (kind == BE_LLVM_IR) {
@@ -4280,8 +4662,16 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *
 	LLVMDisposeMessage(msg);
 	if (!rc && h) {
 		fprintf(h, "/* Generated by graft's llvm backend.  DO NOT EDIT.  The calling\n"
-		           "** convention is told in graft's backends/c/c.h. */\n"
-		           "#include <stdint.h>\n\n");
+		           "** convention is told in graft's backends/c/c.h. */\n");
+		/* what the object runs on */
+		fprintf(h, "/* for %s, ", mc.triple);
+		if (!mc.given)
+			fprintf(h, "%s's CPU (%s) and features", mc.native ? "this machine" : "LLVM's generic", *mc.cpu ? mc.cpu : "generic");
+		else
+			fprintf(h, "-mcpu=%s%s%s", *mc.cpu ? mc.cpu : "generic", o->attr && *o->attr ? " -mattr=" : "", o->attr ? o->attr : "");
+		if (o && o->device)
+			fprintf(h, " -device=%s", o->device);
+		fprintf(h, " */\n#include <stdint.h>\n\n");
 		for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
 			size_t n;
 			const char *name = LLVMGetValueName2(f, &n);
@@ -4293,5 +4683,6 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *
 		LLVMDisposeModule(mod);
 	LLVMContextDispose(cx);
 	LLVMDisposeTargetMachine(tm);
+	mach_free(&mc);
 	return rc;
 }

@@ -42,7 +42,7 @@ static int
 run(Module *m, Diag *d)
 {
 	BeSig sig;
-	BeOpts bo = { 2, NULL, 0 };
+	BeOpts bo = { .opt = 2 };
 	Program *p;
 	Tensor *in, *out;
 	int bad = 1;

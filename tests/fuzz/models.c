@@ -318,7 +318,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (int k = 0; k < 3; k++) {
 		Program *p;
-		BeOpts o = { 2, NULL, 0 };
+		BeOpts o = { .opt = 2 };
 		if (!bes[k])
 			continue;
 		p = bes[k]->prepare(m, &o, &d);

@@ -42,7 +42,7 @@ go(const char *src, const Tensor *in)
 	FILE *ef = fmemopen(errs, sizeof errs - 1, "w");
 	Diag d;
 	BeSig sig;
-	BeOpts o = { 0, NULL, 0 };
+	BeOpts o = { .opt = 0 };
 	Program *p = NULL;
 	int bad;
 
