@@ -18,6 +18,81 @@
 
 #include "text.h"
 
+/* ---------------------------------------------------------------- output */
+
+/* Out: where the printer writes, a buffer passed to f whenever it fills
+** (stdio's fprintf costs more than the text it formats).  total counts
+** every byte put, flushed or not. */
+typedef struct Out {
+	FILE *f;
+	char *buf;
+	size_t n, cap;
+	uint64_t total;
+} Out;
+
+static void
+oflush(Out *o)
+{
+	if (o->n)
+		fwrite(o->buf, 1, o->n, o->f);
+	o->n = 0;
+}
+
+/* oput: n bytes of s */
+static void
+oput(Out *o, const char *s, size_t n)
+{
+	o->total += n;
+	if (o->n + n > o->cap) {
+		oflush(o);
+		if (n > o->cap) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+}
+
+static void
+ostr(Out *o, const char *s)
+{
+	oput(o, s, strlen(s));
+}
+
+static void
+ochar(Out *o, char c)
+{
+	if (o->n == o->cap)
+		oflush(o);
+	o->buf[o->n++] = c;
+	o->total++;
+}
+
+/* ouint, oint: v in decimal, as %llu and %lld write it */
+static void
+ouint(Out *o, uint64_t v)
+{
+	char d[24];
+	int k = (int)sizeof d;
+
+	do
+		d[--k] = (char)('0' + v % 10);
+	while (v /= 10);
+	oput(o, d + k, sizeof d - (size_t)k);
+}
+
+static void
+oint(Out *o, int64_t v)
+{
+	if (v < 0) {
+		ochar(o, '-');
+		ouint(o, 0 - (uint64_t)v);
+	} else {
+		ouint(o, (uint64_t)v);
+	}
+}
+
 /* ---------------------------------------------------------------- values */
 
 void
@@ -52,45 +127,46 @@ ir_fmt_float(char *buf, size_t size, double v, DType dt)
 }
 
 static void
-putstr(FILE *f, const char *s)
+putstr(Out *f, const char *s)
 {
-	fputc('"', f);
+	ochar(f, '"');
 	for (; *s; s++) {
 		switch (*s) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default: fputc(*s, f); break;
+		case '"': ostr(f, "\\\""); break;
+		case '\\': ostr(f, "\\\\"); break;
+		case '\n': ostr(f, "\\n"); break;
+		case '\t': ostr(f, "\\t"); break;
+		case '\r': ostr(f, "\\r"); break;
+		default: ochar(f, *s); break;
 		}
 	}
-	fputc('"', f);
+	ochar(f, '"');
 }
 
-void
-ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
+static void
+attrprint(Out *f, const Module *m, const AttrVal *v)
 {
 	char buf[64];
 
 	switch (v->kind) {
-	case AV_NONE: fputs("None", f); break;
-	case AV_BOOL: fputs(v->u.i ? "True" : "False", f); break;
-	case AV_INT: fprintf(f, "%lld", (long long)v->u.i); break;
+	case AV_NONE: ostr(f, "None"); break;
+	case AV_BOOL: ostr(f, v->u.i ? "True" : "False"); break;
+	case AV_INT: oint(f, v->u.i); break;
 	case AV_FLOAT:
 		ir_fmt_float(buf, sizeof buf, v->u.f, DT_FLOAT64);
-		fprintf(f, "%sf", buf);
+		ostr(f, buf);
+		ochar(f, 'f');
 		break;
 	case AV_STR: putstr(f, ir_symstr(m, v->u.s)); break;
 	case AV_DTYPE: putstr(f, ir_dtype_names[v->u.i]); break;
 	case AV_ARRAY:
-		fputc('[', f);
+		ochar(f, '[');
 		for (uint32_t i = 0; i < v->n; i++) {
 			if (i)
-				fputs(", ", f);
-			ir_attr_print(f, m, &m->attrs[v->first + i]);
+				ostr(f, ", ");
+			attrprint(f, m, &m->attrs[v->first + i]);
 		}
-		fputc(']', f);
+		ochar(f, ']');
 		break;
 	}
 }
@@ -99,7 +175,7 @@ ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
 ** Iterative: inference builds types as deep as a chain of bindings is
 ** long ((((x,),),) ... one level per binding). */
 static void
-typeprint(FILE *f, const Module *m, TypeId t, long limit)
+typeprint(Out *f, const Module *m, TypeId t, uint64_t limit)
 {
 	struct { TypeId t; uint32_t i; } local[32], *st = local;
 	uint32_t n = 0, cap = 32;
@@ -111,57 +187,59 @@ typeprint(FILE *f, const Module *m, TypeId t, long limit)
 		uint32_t i = st[n - 1].i++;
 		TypeId sub = 0;
 
-		if (limit > 0 && ftell(f) >= limit)
+		if (limit > 0 && f->total >= limit)
 			break;
 		switch (ty->kind) {
 		case TY_UNKNOWN:
-			fputs("?", f);
+			ostr(f, "?");
 			n--;
 			continue;
 		case TY_TENSOR:
 			if (ty->n == 0) {
-				fputs(ir_dtype_names[ty->dtype], f);
+				ostr(f, ir_dtype_names[ty->dtype]);
 				n--;
 				continue;
 			}
-			fputs("Tensor[(", f);
+			ostr(f, "Tensor[(");
 			for (uint32_t k = 0; k < ty->n; k++) {
 				int64_t d = m->dims[ty->first + k];
 				if (k)
-					fputs(", ", f);
+					ostr(f, ", ");
 				if (d == IR_DIM_ANY)
-					fputc('?', f);
+					ochar(f, '?');
 				else
-					fprintf(f, "%lld", (long long)d);
+					oint(f, d);
 			}
-			fprintf(f, "), %s]", ir_dtype_names[ty->dtype]);
+			ostr(f, "), ");
+			ostr(f, ir_dtype_names[ty->dtype]);
+			ochar(f, ']');
 			n--;
 			continue;
 		case TY_TUPLE:
 			/* ( T, T ) or (T,) */
 			if (i == 0)
-				fputc('(', f);
+				ochar(f, '(');
 			if (i == ty->n) {
-				fputs(ty->n == 1 ? ",)" : ")", f);
+				ostr(f, ty->n == 1 ? ",)" : ")");
 				n--;
 				continue;
 			}
 			if (i)
-				fputs(", ", f);
+				ostr(f, ", ");
 			sub = m->tylist[ty->first + i];
 			break;
 		case TY_FUNC:
 			/* fn (T, T) -> T: steps 0..n-1 the params, n the result */
 			if (i == 0)
-				fputs("fn (", f);
+				ostr(f, "fn (");
 			if (i == ty->n + 1) {
 				n--;
 				continue;
 			}
 			if (i == ty->n)
-				fputs(") -> ", f);
+				ostr(f, ") -> ");
 			else if (i)
-				fputs(", ", f);
+				ostr(f, ", ");
 			sub = m->tylist[ty->first + i];
 			break;
 		default:
@@ -186,61 +264,81 @@ typeprint(FILE *f, const Module *m, TypeId t, long limit)
 void
 ir_type_print(FILE *f, const Module *m, TypeId t)
 {
-	typeprint(f, m, t, 0);
+	char buf[256];
+	Out o = { f, buf, 0, sizeof buf, 0 };
+
+	typeprint(&o, m, t, 0);
+	oflush(&o);
 }
 
 char *
 ir_type_str(const Module *m, TypeId t, char *buf, size_t size)
 {
+	char b[256];
 	FILE *f = fmemopen(buf, size, "w");
+	Out o = { f, b, 0, sizeof b, 0 };
 
 	if (!f) {
 		snprintf(buf, size, "?");
 		return buf;
 	}
-	typeprint(f, m, t, (long)size - 1);
+	typeprint(&o, m, t, (uint64_t)size - 1);
+	oflush(&o);
 	fclose(f);
 	buf[size - 1] = 0;
 	return buf;
 }
 
+void
+ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
+{
+	char buf[256];
+	Out o = { f, buf, 0, sizeof buf, 0 };
+
+	attrprint(&o, m, v);
+	oflush(&o);
+}
+
 /* scalar: print a rank-0 constant as a literal with its dtype's suffix */
 static void
-scalar(FILE *f, DType dt, const void *data)
+scalar(Out *f, DType dt, const void *data)
 {
 	char buf[64];
 
 	switch (dt) {
-	case DT_BOOL: fputs(*(const uint8_t *)data ? "True" : "False", f); break;
-	case DT_INT8: fprintf(f, "%di8", *(const int8_t *)data); break;
-	case DT_UINT8: fprintf(f, "%uu8", *(const uint8_t *)data); break;
-	case DT_INT16: { int16_t x; memcpy(&x, data, 2); fprintf(f, "%di16", x); break; }
-	case DT_UINT16: { uint16_t x; memcpy(&x, data, 2); fprintf(f, "%uu16", x); break; }
-	case DT_INT32: { int32_t x; memcpy(&x, data, 4); fprintf(f, "%d", x); break; }
-	case DT_UINT32: { uint32_t x; memcpy(&x, data, 4); fprintf(f, "%uu32", x); break; }
-	case DT_INT64: { int64_t x; memcpy(&x, data, 8); fprintf(f, "%lldi64", (long long)x); break; }
+	case DT_BOOL: ostr(f, *(const uint8_t *)data ? "True" : "False"); break;
+	case DT_INT8: oint(f, *(const int8_t *)data); ostr(f, "i8"); break;
+	case DT_UINT8: ouint(f, *(const uint8_t *)data); ostr(f, "u8"); break;
+	case DT_INT16: { int16_t x; memcpy(&x, data, 2); oint(f, x); ostr(f, "i16"); break; }
+	case DT_UINT16: { uint16_t x; memcpy(&x, data, 2); ouint(f, x); ostr(f, "u16"); break; }
+	case DT_INT32: { int32_t x; memcpy(&x, data, 4); oint(f, x); break; }
+	case DT_UINT32: { uint32_t x; memcpy(&x, data, 4); ouint(f, x); ostr(f, "u32"); break; }
+	case DT_INT64: { int64_t x; memcpy(&x, data, 8); oint(f, x); ostr(f, "i64"); break; }
 	case DT_FLOAT16: {
 		uint16_t x;
 		memcpy(&x, data, 2);
 		ir_fmt_float(buf, sizeof buf, ir_f32_from_f16(x), DT_FLOAT16);
-		fprintf(f, "%sf16", buf);
+		ostr(f, buf);
+		ostr(f, "f16");
 		break;
 	}
 	case DT_FLOAT32: {
 		float x;
 		memcpy(&x, data, 4);
 		ir_fmt_float(buf, sizeof buf, x, DT_FLOAT32);
-		fprintf(f, "%sf", buf);
+		ostr(f, buf);
+		ochar(f, 'f');
 		break;
 	}
 	case DT_FLOAT64: {
 		double x;
 		memcpy(&x, data, 8);
 		ir_fmt_float(buf, sizeof buf, x, DT_FLOAT64);
-		fprintf(f, "%sf64", buf);
+		ostr(f, buf);
+		ostr(f, "f64");
 		break;
 	}
-	default: fputs("?", f); break;
+	default: ostr(f, "?"); break;
 	}
 }
 
@@ -263,24 +361,24 @@ inlinable(const Module *m, const Const *c)
 /* emptynest: the nested empty lists of a tensor type t of no elements from
 ** dimension i on: (2, 0) is [[], []] (the rank is at most 8) */
 static void
-emptynest(FILE *f, const Module *m, TypeId t, uint32_t i)
+emptynest(Out *f, const Module *m, TypeId t, uint32_t i)
 {
 	const Type *ty = &m->types[t];
 	int64_t n = m->dims[ty->first + i];
 
-	fputc('[', f);
+	ochar(f, '[');
 	if (i + 1 < ty->n)
 		for (int64_t k = 0; k < n; k++) {
 			if (k)
-				fputs(", ", f);
+				ostr(f, ", ");
 			emptynest(f, m, t, i + 1);
 		}
-	fputc(']', f);
+	ochar(f, ']');
 }
 
 /* inlineconst: print a constant as const([...], dtype="...") */
 static void
-inlineconst(FILE *f, const Module *m, const Const *c)
+inlineconst(Out *f, const Module *m, const Const *c)
 {
 	const Type *ty = &m->types[c->type];
 	DType dt = (DType)ty->dtype;
@@ -289,18 +387,20 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 	char buf[64];
 	int r = (int)ty->n;
 
-	fputs("const(", f);
+	ostr(f, "const(");
 	if (n == 0) {
 		/* no elements: the brackets alone give the shape */
 		emptynest(f, m, c->type, 0);
-		fprintf(f, ", dtype=\"%s\")", ir_dtype_names[dt]);
+		ostr(f, ", dtype=\"");
+		ostr(f, ir_dtype_names[dt]);
+		ostr(f, "\")");
 		return;
 	}
 	stride[r > 0 ? r - 1 : 0] = 1;
 	for (int i = r - 1; i > 0; i--)
 		stride[i - 1] = stride[i] * m->dims[ty->first + i];
 	for (int i = 0; i < r; i++)
-		fputc('[', f);
+		ochar(f, '[');
 	for (int64_t k = 0; k < n; k++) {
 		const unsigned char *p = (const unsigned char *)c->data + (size_t)k * esz;
 		int closes = 0;
@@ -308,10 +408,10 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 			for (int i = r - 1; i > 0 && k % stride[i - 1] == 0; i--)
 				closes++;
 			for (int i = 0; i < closes; i++)
-				fputc(']', f);
-			fputs(", ", f);
+				ochar(f, ']');
+			ostr(f, ", ");
 			for (int i = 0; i < closes; i++)
-				fputc('[', f);
+				ochar(f, '[');
 		}
 		switch (ir_dtype_kind[dt]) {
 		case 'f': {
@@ -321,14 +421,16 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 			else memcpy(&v, p, 8);
 			ir_fmt_float(buf, sizeof buf, v, dt);
 			/* keep a float spelling: 1 reads as an integer */
-			fprintf(f, "%s%s", buf, strpbrk(buf, ".en") ? "" : ".0");
+			ostr(f, buf);
+			if (!strpbrk(buf, ".en"))
+				ostr(f, ".0");
 			break;
 		}
-		case 'b': fputs(*p ? "1" : "0", f); break;
+		case 'b': ostr(f, *p ? "1" : "0"); break;
 		case 'u': {
 			uint64_t v = 0;
 			memcpy(&v, p, esz);
-			fprintf(f, "%llu", (unsigned long long)v);
+			ouint(f, v);
 			break;
 		}
 		default: {
@@ -337,22 +439,24 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 			else if (esz == 2) { int16_t x; memcpy(&x, p, 2); v = x; }
 			else if (esz == 4) { int32_t x; memcpy(&x, p, 4); v = x; }
 			else memcpy(&v, p, 8);
-			fprintf(f, "%lld", (long long)v);
+			oint(f, v);
 			break;
 		}
 		}
 	}
 	for (int i = 0; i < r; i++)
-		fputc(']', f);
-	fprintf(f, ", dtype=\"%s\")", ir_dtype_names[dt]);
+		ochar(f, ']');
+	ostr(f, ", dtype=\"");
+	ostr(f, ir_dtype_names[dt]);
+	ostr(f, "\")");
 }
 
 /* ---------------------------------------------------------------- printer */
 
 typedef struct Printer {
-	FILE *f;
+	Out *o;
 	Module *m;
-	const PrintOpts *o;
+	const PrintOpts *opt;
 	uint32_t *num;          /* temp number + 1 of each printed node; 0 = none */
 	uint8_t *done;          /* bound already, in the current pass */
 	int dry;                /* the numbering pass: walk, number, print nothing */
@@ -384,11 +488,11 @@ atomic(const Module *m, NodeId n)
 static void
 tyann(Printer *p, TypeId t)
 {
-	if (!p->o->show_types || !t)
+	if (!p->opt->show_types || !t)
 		return;
-	fputs(" /* ty=", p->f);
-	ir_type_print(p->f, p->m, t);
-	fputs(" */", p->f);
+	ostr(p->o, " /* ty=");
+	typeprint(p->o, p->m, t, 0);
+	ostr(p->o, " */");
 }
 
 /* ---------------------------------------------------------------- placement */
@@ -554,23 +658,25 @@ ref(Printer *p, NodeId n)
 	Node *nd = &m->nodes[n];
 
 	if (!n) {
-		fputs("<missing>", p->f);
+		ostr(p->o, "<missing>");
 		return;
 	}
 	switch (nd->kind) {
 	case NK_VAR:
-		fprintf(p->f, "%%%s", ir_symstr(m, nd->aux));
+		ochar(p->o, '%');
+		ostr(p->o, ir_symstr(m, nd->aux));
 		return;
 	case NK_GLOBAL:
-		fprintf(p->f, "@%s", ir_symstr(m, nd->aux));
+		ochar(p->o, '@');
+		ostr(p->o, ir_symstr(m, nd->aux));
 		return;
 	case NK_CONST: {
 		Const *c = ir_node_const(m, n);
 		const Type *ty = &m->types[c->type];
 		if (c->data && ty->n == 0) {
-			scalar(p->f, (DType)ty->dtype, c->data);
+			scalar(p->o, (DType)ty->dtype, c->data);
 		} else if ((c->flags & CF_INLINE) && inlinable(m, c)) {
-			inlineconst(p->f, m, c);
+			inlineconst(p->o, m, c);
 		} else {
 			uint32_t ci = nd->aux;
 			if (!p->metaidx[ci]) {
@@ -580,16 +686,21 @@ ref(Printer *p, NodeId n)
 					p->meta->consts[p->meta->n++] = n;
 				}
 			}
-			fprintf(p->f, "meta[relay.Constant][%d]", p->metaidx[ci] - 1);
+			ostr(p->o, "meta[relay.Constant][");
+			oint(p->o, p->metaidx[ci] - 1);
+			ochar(p->o, ']');
 		}
 		tyann(p, c->type);
 		return;
 	}
 	default:
 		if (p->num[n])
-			fprintf(p->f, "%%%u", p->num[n] - 1);
+		{
+			ochar(p->o, '%');
+			ouint(p->o, p->num[n] - 1);
+		}
 		else
-			fputs("<unprinted>", p->f);
+			ostr(p->o, "<unprinted>");
 	}
 }
 
@@ -597,7 +708,7 @@ static void
 indentby(Printer *p, int indent)
 {
 	for (int i = 0; i < indent; i++)
-		fputs("  ", p->f);
+		ostr(p->o, "  ");
 }
 
 /* params: print a function's parameters and attributes */
@@ -608,33 +719,35 @@ params(Printer *p, NodeId fn)
 	uint32_t np = ir_func_nparams(m, fn);
 	Func *fu = ir_node_func(m, fn);
 
-	fputc('(', p->f);
+	ochar(p->o, '(');
 	for (uint32_t i = 0; i < np; i++) {
 		NodeId v = ir_arg(m, fn, i);
 		if (i)
-			fputs(", ", p->f);
-		fprintf(p->f, "%%%s", ir_symstr(m, m->nodes[v].aux));
+			ostr(p->o, ", ");
+		ochar(p->o, '%');
+		ostr(p->o, ir_symstr(m, m->nodes[v].aux));
 		if (m->nodes[v].type) {
-			fputs(": ", p->f);
-			ir_type_print(p->f, m, m->nodes[v].type);
+			ostr(p->o, ": ");
+			typeprint(p->o, m, m->nodes[v].type, 0);
 			tyann(p, m->nodes[v].type);
 		}
 	}
 	for (uint32_t i = 0; i < fu->nattrs; i++) {
 		const AttrVal *a = &m->attrs[fu->attrs + i];
 		if (i || np)
-			fputs(", ", p->f);
-		fprintf(p->f, "%s=", ir_symstr(m, a->key));
-		ir_attr_print(p->f, m, a);
+			ostr(p->o, ", ");
+		ostr(p->o, ir_symstr(m, a->key));
+		ochar(p->o, '=');
+		attrprint(p->o, m, a);
 	}
-	fputc(')', p->f);
+	ochar(p->o, ')');
 	{
 		TypeId ret = fu->ret;
-		if (!ret && p->o->show_types && m->nodes[fn].type)
+		if (!ret && p->opt->show_types && m->nodes[fn].type)
 			ret = m->tylist[m->types[m->nodes[fn].type].first + np];
 		if (ret) {
-			fputs(" -> ", p->f);
-			ir_type_print(p->f, m, ret);
+			ostr(p->o, " -> ");
+			typeprint(p->o, m, ret, 0);
 		}
 	}
 }
@@ -686,10 +799,11 @@ expr(Printer *p, NodeId n)
 	case NK_CALL: {
 		const OpInfo *o = &ir_ops[nd->op];
 		int first = 1;
-		fprintf(p->f, "%s(", o->name);
+		ostr(p->o, o->name);
+		ochar(p->o, '(');
 		for (uint32_t i = 0; i < nd->nargs; i++) {
 			if (!first)
-				fputs(", ", p->f);
+				ostr(p->o, ", ");
 			first = 0;
 			ref(p, ir_arg(m, n, i));
 		}
@@ -701,43 +815,45 @@ expr(Printer *p, NodeId n)
 				    ir_attr_equal(m, &a[k], &m->attrs[defs + k]))
 					continue;
 				if (!first)
-					fputs(", ", p->f);
+					ostr(p->o, ", ");
 				first = 0;
-				fprintf(p->f, "%s=", o->attrs[k].name);
-				ir_attr_print(p->f, m, &a[k]);
+				ostr(p->o, o->attrs[k].name);
+				ochar(p->o, '=');
+				attrprint(p->o, m, &a[k]);
 			}
 		}
-		fputc(')', p->f);
+		ochar(p->o, ')');
 		break;
 	}
 	case NK_CALLFN:
 		ref(p, ir_arg(m, n, 0));
-		fputc('(', p->f);
+		ochar(p->o, '(');
 		for (uint32_t i = 1; i < nd->nargs; i++) {
 			if (i > 1)
-				fputs(", ", p->f);
+				ostr(p->o, ", ");
 			ref(p, ir_arg(m, n, i));
 		}
-		fputc(')', p->f);
+		ochar(p->o, ')');
 		break;
 	case NK_TUPLE:
-		fputc('(', p->f);
+		ochar(p->o, '(');
 		for (uint32_t i = 0; i < nd->nargs; i++) {
 			if (i)
-				fputs(", ", p->f);
+				ostr(p->o, ", ");
 			ref(p, ir_arg(m, n, i));
 		}
-		fputs(nd->nargs == 1 ? ",)" : ")", p->f);
+		ostr(p->o, nd->nargs == 1 ? ",)" : ")");
 		break;
 	case NK_GETITEM:
 		if (dotclash(p, ir_arg(m, n, 0), nd->aux)) {
-			fputc('(', p->f);
+			ochar(p->o, '(');
 			ref(p, ir_arg(m, n, 0));
-			fputc(')', p->f);
+			ochar(p->o, ')');
 		} else {
 			ref(p, ir_arg(m, n, 0));
 		}
-		fprintf(p->f, ".%u", nd->aux);
+		ochar(p->o, '.');
+		ouint(p->o, nd->aux);
 		break;
 	default:
 		ref(p, n);
@@ -767,9 +883,9 @@ openblock(Printer *p, Frame **fr, uint32_t *nfr, uint32_t *cap, NodeId fn, int m
 	Frame *f;
 
 	if (!p->dry && mode != FR_ROOT) {
-		fputs("fn ", p->f);
+		ostr(p->o, "fn ");
 		params(p, fn);
-		fputs(" {\n", p->f);
+		ostr(p->o, " {\n");
 	}
 	ir_vgrow(fr, cap, *nfr + 1);
 	f = &(*fr)[(*nfr)++];
@@ -845,7 +961,9 @@ block(Printer *p, NodeId fn)
 			Node *nd = &m->nodes[n];
 			if (!p->dry) {
 				indentby(p, indent);
-				fprintf(p->f, "%%%u = ", p->num[n] - 1);
+				ochar(p->o, '%');
+				ouint(p->o, p->num[n] - 1);
+				ostr(p->o, " = ");
 			}
 			if (nd->kind == NK_FUNC) {
 				openblock(p, &fr, &nfr, &cap, n, FR_BIND, indent + 1);
@@ -856,7 +974,7 @@ block(Printer *p, NodeId fn)
 			else {
 				expr(p, n);
 				tyann(p, nd->type);
-				fputs(";\n", p->f);
+				ostr(p->o, ";\n");
 			}
 			p->done[n] = 1;
 			continue;
@@ -881,14 +999,14 @@ block(Printer *p, NodeId fn)
 		if (!p->dry) {
 			if (!atomic(m, body))
 				tyann(p, m->nodes[body].type);
-			fputc('\n', p->f);
+			ochar(p->o, '\n');
 		}
 		nfr--;
 		if (mode == FR_ROOT)
 			continue;
 		if (!p->dry) {
 			indentby(p, indent - 1);
-			fputc('}', p->f);
+			ochar(p->o, '}');
 		}
 		if (mode == FR_BIND) {
 			NodeId g = f->fn;
@@ -896,7 +1014,7 @@ block(Printer *p, NodeId fn)
 				p->num[g] = ++p->next;
 			else {
 				tyann(p, m->nodes[g].type);
-				fputs(";\n", p->f);
+				ostr(p->o, ";\n");
 			}
 			p->done[g] = 1;
 		}
@@ -934,15 +1052,16 @@ sortglobals(const Module *m, uint32_t *idx)
 }
 
 void
-ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
+ir_print(FILE *f, Module *m, const PrintOpts *opts, MetaList *meta)
 {
 	Printer p;
 	uint32_t *order;
+	Out out = { f, ir_xmalloc(1 << 16), 0, 1 << 16, 0 }, *o = &out;
 
 	memset(&p, 0, sizeof p);
-	p.f = f;
-	p.m = m;
 	p.o = o;
+	p.m = m;
+	p.opt = opts;
 	p.meta = meta;
 	p.num = ir_xcalloc(m->nnodes, sizeof *p.num);
 	p.metaidx = ir_xcalloc(m->nconsts ? m->nconsts : 1, sizeof *p.metaidx);
@@ -955,7 +1074,7 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 	order = ir_xcalloc(m->nglobals ? m->nglobals : 1, sizeof *order);
 	sortglobals(m, order);
 	if (m->has_version)
-		fputs("#[version = \"0.0.5\"]\n", f);
+		ostr(o, "#[version = \"0.0.5\"]\n");
 	/* number every global's bindings, then print */
 	p.dry = 1;
 	for (uint32_t g = 0; g < m->nglobals; g++) {
@@ -968,20 +1087,23 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 		const Global *gl = &m->globals[order[g]];
 		NodeId fn = gl->fn;
 		if (g)
-			fputc('\n', f);
+			ochar(o, '\n');
 		if (m->bare) {
-			fputs("fn ", f);
+			ostr(o, "fn ");
 		} else {
-			fprintf(f, "def @%s", ir_symstr(m, gl->name));
+			ostr(o, "def @");
+			ostr(o, ir_symstr(m, gl->name));
 		}
 		params(&p, fn);
-		fputs(" {\n", f);
+		ostr(o, " {\n");
 		block(&p, fn);
-		fputc('}', f);
+		ochar(o, '}');
 		if (m->bare)
 			tyann(&p, m->nodes[fn].type);
-		fputc('\n', f);
+		ochar(o, '\n');
 	}
+	oflush(o);
+	free(out.buf);
 	free(order);
 	free(p.num);
 	free(p.metaidx);
