@@ -93,21 +93,22 @@ oint(Out *o, int64_t v)
 	}
 }
 
-/* ---------------------------------------------------------------- values */
+/* ---------------------------------------------------------------- floats */
 
-void
-ir_fmt_float(char *buf, size_t size, double v, DType dt)
+/*
+** ir_fmt_float writes the first of "%.1g", "%.2g", ... that reads back as
+** v, then prefers "%.6g" when that is the same number without an exponent.
+** fmtslow does just that, through snprintf and strtod; shortest() gets
+** the same bytes for float32 and float64 from the exact decimal digits of
+** v and of the two bounds of the values that round to it, in integers.
+*/
+
+/* fmtslow: the definition, for float16 (read back through float32) */
+static void
+fmtslow(char *buf, size_t size, double v, DType dt)
 {
 	int maxp = dt == DT_FLOAT64 ? 17 : dt == DT_FLOAT16 ? 5 : 9;
 
-	if (isnan(v)) {
-		snprintf(buf, size, "nan");
-		return;
-	}
-	if (isinf(v)) {
-		snprintf(buf, size, v < 0 ? "-inf" : "inf");
-		return;
-	}
 	for (int prec = 1; prec <= maxp; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
 		if (dt == DT_FLOAT64 ? strtod(buf, NULL) == v
@@ -124,6 +125,308 @@ ir_fmt_float(char *buf, size_t size, double v, DType dt)
 			return;
 		}
 	}
+}
+
+/* A natural number in 32-bit limbs, least significant first: 2^56 times
+** 5^1076 (a float64's digits at its smallest) fits in 84 of them. */
+enum { BIGLIMBS = 84, BIGDIGITS = BIGLIMBS * 10 };
+typedef struct Big {
+	uint32_t n;
+	uint32_t d[BIGLIMBS];
+} Big;
+
+static void
+bigmul(Big *b, uint32_t x)
+{
+	uint64_t c = 0;
+
+	for (uint32_t i = 0; i < b->n; i++) {
+		c += (uint64_t)b->d[i] * x;
+		b->d[i] = (uint32_t)c;
+		c >>= 32;
+	}
+	if (c)
+		b->d[b->n++] = (uint32_t)c;
+}
+
+/* bigset: b = x * 2^sh when sh >= 0, x * 5^-sh otherwise */
+static void
+bigset(Big *b, uint64_t x, int sh)
+{
+	static const uint32_t pow5[14] = { 1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625,
+		48828125, 244140625, 1220703125 };
+
+	b->n = 0;
+	while (x) {
+		b->d[b->n++] = (uint32_t)x;
+		x >>= 32;
+	}
+	for (int k = -sh; k > 0; k -= 13)
+		bigmul(b, pow5[k < 13 ? k : 13]);
+	for (int k = sh; k > 0; k -= 31)
+		bigmul(b, 1u << (k < 31 ? k : 31));
+}
+
+/* bigdigits: b's decimal digits right-aligned in dig[0..len), zeros
+** before them; b is consumed */
+static void
+bigdigits(Big *b, char *dig, int len)
+{
+	int k = len;
+
+	memset(dig, '0', (size_t)len);
+	while (b->n) {
+		uint64_t r = 0;
+		for (uint32_t i = b->n; i-- > 0;) {
+			r = r << 32 | b->d[i];
+			b->d[i] = (uint32_t)(r / 1000000000u);
+			r %= 1000000000u;
+		}
+		while (b->n && !b->d[b->n - 1])
+			b->n--;
+		for (int j = 0; j < 9 && k > 0; j++, r /= 10)
+			dig[--k] = (char)('0' + r % 10);
+	}
+}
+
+/* roundat: c = v's digits rounded to nearest (ties to even) after index
+** r, the rest zeros, as %g rounds */
+static void
+roundat(const char *v, char *c, int len, int r)
+{
+	int up = 0;
+
+	memcpy(c, v, (size_t)len);
+	if (r + 1 < len) {
+		if (v[r + 1] > '5')
+			up = 1;
+		else if (v[r + 1] == '5') {
+			up = (v[r] - '0') & 1;
+			for (int i = r + 2; i < len && !up; i++)
+				up = v[i] != '0';
+		}
+		memset(c + r + 1, '0', (size_t)(len - r - 1));
+	}
+	for (int i = r; up && i >= 0; i--) {
+		up = c[i] == '9';
+		c[i] = up ? '0' : (char)(c[i] + 1);
+	}
+}
+
+/* gfmt: "%.*g" (precision prec) of the number whose digits are c[0..len)
+** times 10^scale, already rounded to prec digits, after sign */
+static void
+gfmt(char *buf, size_t size, const char *sign, const char *c, int len, int scale, int prec)
+{
+	char dig[32], out[64];
+	int first = 0, nd, x, k = 0;
+
+	while (first < len && c[first] == '0')
+		first++;
+	x = scale + len - 1 - first;    /* c's leading digit's power of 10 */
+	for (nd = 0; nd < prec && first + nd < len; nd++)
+		dig[nd] = c[first + nd];
+	while (nd > 1 && dig[nd - 1] == '0')
+		nd--;
+	k += snprintf(out, sizeof out, "%s", sign);
+	if (x < -4 || x >= prec) {
+		out[k++] = dig[0];
+		if (nd > 1) {
+			out[k++] = '.';
+			memcpy(out + k, dig + 1, (size_t)nd - 1);
+			k += nd - 1;
+		}
+		snprintf(out + k, sizeof out - (size_t)k, "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
+	} else if (x < 0) {
+		out[k++] = '0';
+		out[k++] = '.';
+		for (int i = 0; i < -x - 1; i++)
+			out[k++] = '0';
+		memcpy(out + k, dig, (size_t)nd);
+		out[k + nd] = 0;
+	} else {
+		for (int i = 0; i <= x; i++)
+			out[k++] = i < nd ? dig[i] : '0';
+		if (nd > x + 1) {
+			out[k++] = '.';
+			memcpy(out + k, dig + x + 1, (size_t)(nd - x - 1));
+			k += nd - x - 1;
+		}
+		out[k] = 0;
+	}
+	snprintf(buf, size, "%s", out);
+}
+
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 U128;
+
+/* u64digits: the decimal digits of q into d; their count */
+static int
+u64digits(uint64_t q, char *d)
+{
+	char t[24];
+	int k = 0, n = 0;
+
+	do
+		t[k++] = (char)('0' + q % 10);
+	while (q /= 10);
+	while (k)
+		d[n++] = t[--k];
+	return n;
+}
+
+/* shortfast: shortest()'s search in 128-bit integers, where m, lo and hi
+** times 2^e (or 5^-e) stay below 2^127; 0 when they would not */
+static int
+shortfast(char *buf, size_t size, const char *sign, uint64_t m, uint64_t lo, uint64_t hi, int e, int even,
+          int maxp)
+{
+	U128 f = 1, nv, nlo, nhi, pow10[40];
+	int ndig, scale = e < 0 ? e : 0;
+
+	if (e < 0) {
+		for (int k = 0; k < -e; k++) {
+			if (f > ((U128)1 << 120) / 5)
+				return 0;
+			f *= 5;
+		}
+	} else {
+		if (e > 60)
+			return 0;
+		f = (U128)1 << e;
+	}
+	if (f > (((U128)1 << 126) / hi))
+		return 0;
+	nv = m * f;
+	nlo = lo * f;
+	nhi = hi * f;
+	pow10[0] = 1;
+	for (ndig = 1; ndig < 39 && pow10[ndig - 1] * 10 <= nv; ndig++)
+		pow10[ndig] = pow10[ndig - 1] * 10;
+	/* nv has ndig digits: pow10[ndig - 1] <= nv < 10^ndig */
+	for (int p = 1; p <= maxp; p++) {
+		int t = ndig - p, n;
+		U128 q = nv, c;
+		char d[48];
+		if (t > 0) {
+			U128 r = nv % pow10[t], half = pow10[t] / 2;
+			q = nv / pow10[t];
+			q += r > half || (r == half && (q & 1));
+			c = q * pow10[t];
+		} else {
+			t = 0;
+			c = nv;
+		}
+		if (!(c > nlo || (c == nlo && even)) || !(c < nhi || (c == nhi && even)))
+			continue;
+		n = u64digits((uint64_t)q, d);
+		gfmt(buf, size, sign, d, n, scale + t, p);
+		if (strchr(buf, 'e') && p < 6) {
+			/* "%.6g", if it has no exponent and is the same number */
+			int t6 = ndig - 6, x6;
+			U128 q6 = nv, c6 = nv;
+			if (t6 > 0) {
+				U128 r = nv % pow10[t6], half = pow10[t6] / 2;
+				q6 = nv / pow10[t6];
+				q6 += r > half || (r == half && (q6 & 1));
+				c6 = q6 * pow10[t6];
+			} else {
+				t6 = 0;
+			}
+			n = u64digits((uint64_t)q6, d);
+			x6 = scale + t6 + n - 1;
+			if (x6 >= -4 && x6 < 6 && c6 == c)
+				gfmt(buf, size, sign, d, n, scale + t6, 6);
+		}
+		return 1;
+	}
+	return 0;
+}
+#endif
+
+/* shortest: ir_fmt_float for a finite nonzero v that is a value of dt
+** (float32 or float64).  v is m * 2^e; what reads back as v are the
+** numbers strictly between lo and hi, and lo and hi themselves when m is
+** even (ties go to even).  All three are integers times 10^scale. */
+static void
+shortest(char *buf, size_t size, double v, DType dt)
+{
+	char dv[BIGDIGITS], dlo[BIGDIGITS], dhi[BIGDIGITS], c[BIGDIGITS], c6[BIGDIGITS];
+	int bits = dt == DT_FLOAT64 ? 53 : 24, emin = dt == DT_FLOAT64 ? -1074 : -149;
+	int maxp = dt == DT_FLOAT64 ? 17 : 9, e, len, first, scale, even, nbits;
+	const char *sign = v < 0 ? "-" : "";
+	uint64_t m, lo, hi;
+	Big b;
+
+	m = (uint64_t)ldexp(frexp(fabs(v), &e), bits);
+	e -= bits;
+	if (e < emin) {
+		m >>= emin - e;
+		e = emin;
+	}
+	even = !(m & 1);
+	/* the bounds halfway to the neighbours, in units of 2^(e-2) */
+	lo = 4 * m - (m == (uint64_t)1 << (bits - 1) && e > emin ? 1 : 2);
+	hi = 4 * m + 2;
+	m *= 4;
+	e -= 2;
+	scale = e < 0 ? e : 0;
+#ifdef __SIZEOF_INT128__
+	if (shortfast(buf, size, sign, m, lo, hi, e, even, maxp))
+		return;
+#endif
+	bigset(&b, hi, e);
+	/* as many digits as hi's bits can hold, and a place for a carry */
+	for (nbits = 32 * (int)b.n; !(b.d[b.n - 1] >> (nbits - 32 * ((int)b.n - 1) - 1)); nbits--)
+		;
+	len = nbits * 30103 / 100000 + 2;
+	bigdigits(&b, dhi, len);
+	bigset(&b, m, e);
+	bigdigits(&b, dv, len);
+	bigset(&b, lo, e);
+	bigdigits(&b, dlo, len);
+	for (first = 0; dv[first] == '0'; first++)
+		;
+	for (int p = 1; p <= maxp; p++) {
+		int clo, chi;
+		roundat(dv, c, len, first + p - 1);
+		clo = memcmp(c, dlo, (size_t)len);
+		chi = memcmp(c, dhi, (size_t)len);
+		if (!(clo > 0 || (clo == 0 && even)) || !(chi < 0 || (chi == 0 && even)))
+			continue;
+		gfmt(buf, size, sign, c, len, scale, p);
+		if (strchr(buf, 'e') && p < 6) {
+			/* "%.6g", if it has no exponent and is the same number */
+			int f6 = 0, x6;
+			roundat(dv, c6, len, first + 5);
+			while (c6[f6] == '0')
+				f6++;
+			x6 = scale + len - 1 - f6;
+			if (x6 >= -4 && x6 < 6 && memcmp(c, c6, (size_t)len) == 0)
+				gfmt(buf, size, sign, c6, len, scale, 6);
+		}
+		return;
+	}
+	fmtslow(buf, size, v, dt);
+}
+
+void
+ir_fmt_float(char *buf, size_t size, double v, DType dt)
+{
+	if (isnan(v)) {
+		snprintf(buf, size, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		snprintf(buf, size, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	if (v == 0)
+		snprintf(buf, size, signbit(v) ? "-0" : "0");
+	else if (dt == DT_FLOAT64 || (dt == DT_FLOAT32 && (double)(float)v == v))
+		shortest(buf, size, v, dt);
+	else
+		fmtslow(buf, size, v, dt);
 }
 
 static void
