@@ -275,6 +275,24 @@ u64digits(uint64_t q, char *d)
 	return n;
 }
 
+/* round128: nv rounded to nearest, ties to even, at 10^t: the digits kept,
+** and the rounded number into *c */
+static U128
+round128(U128 nv, const U128 *pow10, int t, U128 *c)
+{
+	U128 q = nv, r, half;
+
+	*c = nv;
+	if (t == 0)
+		return q;
+	r = nv % pow10[t];
+	half = pow10[t] / 2;
+	q = nv / pow10[t];
+	q += r > half || (r == half && (q & 1));
+	*c = q * pow10[t];
+	return q;
+}
+
 /* shortfast: shortest()'s search in 128-bit integers, where m, lo and hi
 ** times 2^e (or 5^-e) stay below 2^127; 0 when they would not */
 static int
@@ -305,34 +323,17 @@ shortfast(char *buf, size_t size, const char *sign, uint64_t m, uint64_t lo, uin
 		pow10[ndig] = pow10[ndig - 1] * 10;
 	/* nv has ndig digits: pow10[ndig - 1] <= nv < 10^ndig */
 	for (int p = 1; p <= maxp; p++) {
-		int t = ndig - p, n;
-		U128 q = nv, c;
+		int t = ndig - p > 0 ? ndig - p : 0, n;
+		U128 c, q = round128(nv, pow10, t, &c);
 		char d[48];
-		if (t > 0) {
-			U128 r = nv % pow10[t], half = pow10[t] / 2;
-			q = nv / pow10[t];
-			q += r > half || (r == half && (q & 1));
-			c = q * pow10[t];
-		} else {
-			t = 0;
-			c = nv;
-		}
 		if (!(c > nlo || (c == nlo && even)) || !(c < nhi || (c == nhi && even)))
 			continue;
 		n = u64digits((uint64_t)q, d);
 		gfmt(buf, size, sign, d, n, scale + t, p);
 		if (strchr(buf, 'e') && p < 6) {
 			/* "%.6g", if it has no exponent and is the same number */
-			int t6 = ndig - 6, x6;
-			U128 q6 = nv, c6 = nv;
-			if (t6 > 0) {
-				U128 r = nv % pow10[t6], half = pow10[t6] / 2;
-				q6 = nv / pow10[t6];
-				q6 += r > half || (r == half && (q6 & 1));
-				c6 = q6 * pow10[t6];
-			} else {
-				t6 = 0;
-			}
+			int t6 = ndig - 6 > 0 ? ndig - 6 : 0, x6;
+			U128 c6, q6 = round128(nv, pow10, t6, &c6);
 			n = u64digits((uint64_t)q6, d);
 			x6 = scale + t6 + n - 1;
 			if (x6 >= -4 && x6 < 6 && c6 == c)
