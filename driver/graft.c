@@ -4,7 +4,7 @@
 **   graft [--plugin LIB.so ...] [--rules NAME ...] [--target "T1, T2, host"]
 **         (host, or "llvm -mtriple=T -mcpu=C -mattr=A -device=D")
 **         [--emit relay|dot|c|llvm|obj] [--emit-target NAME] [-O0..3]
-**         [--explain] [--stats] [--params FILE] [--save-params FILE]
+**         [--explain] [--stats] [--time] [--params FILE] [--save-params FILE]
 **         [--show-types] [--verify] [-o OUT] MODEL.relay|MODEL.onnx
 **   graft run ...                      (driver/run.c)
 **
@@ -102,6 +102,11 @@ static const char usage[] =
 	"                       or partition (the default)\n"
 	"  --stats              print how often each rule fired and what was\n"
 	"                       offloaded (to standard error)\n"
+	"  --time               print the wall time of each step to standard\n"
+	"                       error, a line \"time: STEP SECONDS s [KEY=N ...]\"\n"
+	"                       each (STEP: load, params, parse, import, bind,\n"
+	"                       infer, verify, rules.NAME, partition, print,\n"
+	"                       save-params; then total)\n"
 	"  --params FILE        bind constants and @main parameters from a\n"
 	"                       safetensors file (meta[relay.Constant][N] or %%name)\n"
 	"  --bind NAME=FILE.npy make the input NAME (@main's parameter, or an\n"
@@ -202,6 +207,8 @@ parseargs(int argc, char **argv, Opts *o)
 			o->p.verify = 1;
 		} else if (strcmp(a, "--stats") == 0) {
 			o->p.stats = 1;
+		} else if (strcmp(a, "--time") == 0) {
+			o->p.time = 1;
 		} else if (strcmp(a, "--rules") == 0) {
 			if (++i == argc) {
 				fprintf(stderr, "graft: error: option '--rules' needs a ruleset name\n");
@@ -384,20 +391,32 @@ hname(const char *path)
 
 /* emit: --emit relay|dot: m to o->out (or standard output) and, with
 ** --save-params, its constants; the text is put in place only once the
-** parameters are written */
+** parameters are written.  t0: when printing began, for --time */
 static int
-emit(Module *m, const Opts *o, MetaList *meta)
+emit(Module *m, const Opts *o, MetaList *meta, double *t0)
 {
 	PrintOpts po = { .show_types = (unsigned)o->show_types };
 	IrOut f;
 	char err[512];
+	long long start;
 
 	if (ir_out_open(&f, o->out ? o->out : "-", 0) != 0)
 		return cantwrite(&f);
+	start = o->p.time ? (long long)ftello(f.f) : -1;
 	if (o->emit == EM_DOT)
 		ir_print_dot(f.f, m);
 	else
 		ir_print(f.f, m, &po, meta);
+	if (o->p.time) {
+		/* the bytes are known where the output is a file */
+		long long end;
+		fflush(f.f);
+		end = (long long)ftello(f.f);
+		if (start >= 0 && end >= start)
+			graft_time_step(&o->p, "print", t0, " bytes=%lld", end - start);
+		else
+			graft_time_step(&o->p, "print", t0, NULL);
+	}
 	if (o->save_params && ir_save_params(m, meta, o->save_params, err, sizeof err) != 0) {
 		Diag d;
 		ir_diag_init(&d, stderr, m);
@@ -406,6 +425,8 @@ emit(Module *m, const Opts *o, MetaList *meta)
 		ir_out_abort(&f);
 		return 0;
 	}
+	if (o->save_params)
+		graft_time_step(&o->p, "save-params", t0, " tensors=%u", meta->n);
 	if (ir_out_commit(&f) != 0)
 		return cantwrite(&f);
 	return 1;
@@ -474,6 +495,7 @@ main(int argc, char **argv)
 	MetaList meta = { 0 };
 	StFile params = { 0 };
 	int ok = 0;
+	double tstart = graft_now(), t0;
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
 		return graft_run(argc - 1, argv + 1);
@@ -517,6 +539,7 @@ main(int argc, char **argv)
 	}
 	if (o.emit_target && !hastarget(&o))
 		goto out;
+	t0 = graft_now();
 	if (o.emit_target && !o.emit_given)
 		ok = emit_files(m, &o, &d, 0, cgemit);
 	else if (o.emit == EM_C)
@@ -524,9 +547,13 @@ main(int argc, char **argv)
 	else if (o.emit == EM_LLVM || o.emit == EM_OBJ)
 		ok = emit_files(m, &o, &d, o.emit == EM_OBJ && suffix(o.out, ".o"), llvmemit);
 	else
-		ok = emit(m, &o, &meta);
+		ok = emit(m, &o, &meta, &t0);     /* times its own steps */
+	if (ok && ((o.emit_target && !o.emit_given) || o.emit >= EM_C))
+		graft_time_step(&o.p, "print", &t0, NULL);
 	if (ok && o.p.coverage && graft_pipeline_coverage(&o.p))
 		ok = 0;
+	if (ok)
+		graft_time_step(&o.p, "total", &tstart, NULL);
 out:
 	ir_metalist_free(&meta);
 	ir_st_free(&params);

@@ -7,9 +7,11 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bind.h"
@@ -516,6 +518,36 @@ graft_pipeline_free(Pipeline *o)
 		}
 }
 
+/* graft_now: see pipeline.h */
+double
+graft_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* graft_time_step: see pipeline.h */
+void
+graft_time_step(const Pipeline *p, const char *step, double *t0, const char *fmt, ...)
+{
+	double now;
+	va_list ap;
+
+	if (!p->time)
+		return;
+	now = graft_now();
+	fprintf(stderr, "time: %s %.6f s", step, now - *t0);
+	if (fmt) {
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+	}
+	fputc('\n', stderr);
+	*t0 = graft_now();
+}
+
 /* readbinds: the --bind (or --input) values of o, read into t[0..nbind);
 ** 0, or the number of files that could not be read, reported */
 static int
@@ -538,7 +570,7 @@ readbinds(const Pipeline *o, Tensor *t, Diag *d)
 ** by name; then the rest of params binds (meta[relay.Constant][N] and
 ** @main's parameters).  0, or 1 after reporting */
 static int
-readmodel(Pipeline *o, Module *m, Diag *d, StFile *params)
+readmodel(Pipeline *o, Module *m, Diag *d, StFile *params, double *t0)
 {
 	Tensor *t = ir_xcalloc((size_t)o->nbind + params->n + 1, sizeof *t);
 	OnnxBind *b = ir_xcalloc((size_t)o->nbind + params->n + 1, sizeof *b);
@@ -568,11 +600,14 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params)
 		}
 		OnnxOpts oo = { b, nb, o->bindneeded ? ONNX_FREEZE_NEEDED : ONNX_FREEZE_ALL, o->stats ? stderr : NULL, frozen };
 		bad = onnx_import_with(m, o->model, &oo, d) != 0;
+		if (!bad)
+			graft_time_step(o, "import", t0, " nodes=%u", m->nnodes - 1);
 	} else {
 		if (!(text = readfile(o->model, &len)) || ir_parse(m, d, o->model, text, len)) {
 			bad = 1;
 			goto out;
 		}
+		graft_time_step(o, "parse", t0, " bytes=%zu nodes=%u", len, m->nnodes - 1);
 		/* --bind: each value bound by name, as a one-tensor file */
 		for (int i = 0; i < o->nbind && !o->bindneeded; i++) {
 			StTensor st = { o->bindname[i], t[i].dt, (int)t[i].rank, t[i].dims, t[i].data,
@@ -620,6 +655,8 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params)
 	}
 	if (!bad)
 		ir_dce(m);      /* the parameters bound are gone */
+	if (!bad && !onnx && (params->n || (o->nbind && !o->bindneeded)))
+		graft_time_step(o, "bind", t0, NULL);
 	if (o->frozen)
 		memcpy(o->frozen, frozen, (size_t)o->nbind);
 out:
@@ -637,6 +674,7 @@ int
 graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 {
 	int bad = 0;
+	double t0 = graft_now();
 
 	memset(params, 0, sizeof *params);
 	/* the verifier between passes: --verify, a debug build, or
@@ -658,6 +696,11 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 			bad |= load(o->targetfile[i], 1, &o->targets[i]);
 	if (bad || (o->coverage && covload(o)))
 		return 1;
+	for (int i = 0; i < o->nrules + o->ntargets; i++)
+		if (i < o->nrules ? o->rulefile[i] != NULL : o->targetfile[i - o->nrules] != NULL) {
+			graft_time_step(o, "load", &t0, NULL);
+			break;
+		}
 
 	/* read (an ONNX model is imported, anything else parsed as Relay
 	   text), bind (and drop what binding replaced), infer, verify, rewrite
@@ -668,19 +711,26 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 			ir_error_file(d, o->params, err);
 			return 1;
 		}
+		graft_time_step(o, "params", &t0, " tensors=%u", params->n);
 	}
-	if (readmodel(o, m, d, params))
+	if (readmodel(o, m, d, params, &t0))
 		return 1;
 	if (ir_infer_types(m, d))
 		return 1;
+	graft_time_step(o, "infer", &t0, " nodes=%u", m->nnodes - 1);
 	if (o->verify && ir_verify(m, d))
 		return 1;
+	if (o->verify)
+		graft_time_step(o, "verify", &t0, NULL);
 	for (int i = 0; i < o->nrules; i++) {
 		RwStats st;
 		int errs;
+		char step[160];
 		if (o->whynot && whynot_has(o->rules[i], o->whynot))
 			return stopfor(o, o->rules[i], o->rulefile[i]);
 		errs = ir_rewrite(m, o->rules[i], d, &st);
+		snprintf(step, sizeof step, "rules.%s", o->rules[i]->name);
+		graft_time_step(o, step, &t0, " rewrites=%llu", (unsigned long long)st.rewrites);
 		if (o->stats)
 			ir_rewrite_stats(stderr, o->rules[i], &st);
 		if (o->coverage && covrun(o, o->rules[i]))
@@ -713,6 +763,7 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 		p.stop = o->stop ? o->stop : PS_ALL;
 		p.explain = o->explain;
 		errs = ir_partition(&p);
+		graft_time_step(o, "partition", &t0, NULL);
 		if (o->stats)
 			ir_partition_stats(stderr, &p);
 		if (o->keep && p.st.fired) {

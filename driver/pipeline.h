@@ -52,6 +52,7 @@ typedef struct Pipeline {
 	int verify;             /* run the IR verifier after each step */
 	int stats;              /* rule firings and offloads, to stderr */
 	int explain;            /* why ops stayed on the host, to stderr */
+	int time;               /* --time: each step's wall time, to stderr */
 	/* --why-not NAME: the pipeline stops before the ruleset or target that
 	** has NAME (whystop set), whose .rules file is whyrules */
 	const char *whynot;
@@ -124,6 +125,20 @@ int graft_pipeline(Pipeline *p, Module *m, Diag *d, StFile *params);
 /* graft_pipeline_coverage: --coverage FILE: this run's counts added to
 ** FILE's.  Returns 0, or 1 after saying why not. */
 int graft_pipeline_coverage(Pipeline *p);
+
+/*
+** graft --time: each step that ran, in order, as one line on standard
+** error, "time: STEP SECONDS s" and then " KEY=N" pairs (bytes=, nodes=,
+** rewrites=).  STEP is one word: load (the .rules files given), params
+** (reading --params), parse (reading and parsing the model; import for an
+** ONNX model), bind, infer, verify, rules.NAME (each ruleset), partition,
+** print (the output), save-params, and last total.  graft_time_step:
+** with p->time, prints the line of step `step` that began at *t0, with
+** the pairs fmt gives (NULL: none), and sets *t0 to now.
+*/
+double graft_now(void);         /* seconds, monotonic */
+void graft_time_step(const Pipeline *p, const char *step, double *t0, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* graft_pipeline_free: releases the rulesets p loaded */
 void graft_pipeline_free(Pipeline *p);

@@ -184,46 +184,87 @@ p_scope_push(Parser *p)
 	return l;
 }
 
+/* unbind: drop the innermost binding, the name's outer one visible again */
+static void
+unbind(Parser *p)
+{
+	const Binding *b = &p->scope[--p->nscope];
+
+	if (b->num)
+		p->numbind[b->num - 1] = b->shadowed;
+	else
+		p->symbind[b->name] = b->shadowed;
+}
+
 void
 p_scope_reset(Parser *p)
 {
-	while (p->nscope > 0) {
-		const Binding *b = &p->scope[--p->nscope];
-		p->symbind[b->name] = b->shadowed;
-	}
+	while (p->nscope > 0)
+		unbind(p);
 	p->fnbase = 0;
 	p->nnodes = p->navals = p->ntypes = p->ndims = 0;
 }
 
-/* lookup: the binding of name, innermost first, or NULL.  A binding's node
-** is 0 when its value had an error: uses of it report nothing more.
-** Parser.symbind maps each name to its innermost binding in O(1). */
-static const Binding *
-lookup(Parser *p, Sym name)
+/* numname: N + 1 when name is a graph temporary N as the printer writes
+** them: digits without a leading zero, N below the input's length (so
+** that Parser.numbind stays within a multiple of it); else 0.  Such a name
+** and its number stand for each other, so they are bound by number. */
+static uint32_t
+numname(const Parser *p, const Str *name)
 {
-	if (name >= p->capsymbind || !p->symbind[name])
-		return NULL;
-	return &p->scope[p->symbind[name] - 1];
+	uint64_t n = 0;
+
+	if (name->n == 0 || name->n > 9 || name->p[0] < '0' || name->p[0] > '9' || (name->p[0] == '0' && name->n > 1))
+		return 0;
+	for (uint32_t i = 0; i < name->n; i++) {
+		if (name->p[i] < '0' || name->p[i] > '9')
+			return 0;
+		n = n * 10 + (uint64_t)(name->p[i] - '0');
+	}
+	return n < (uint64_t)(p->end - p->src) ? (uint32_t)n + 1 : 0;
+}
+
+/* lookup: the binding of name (its Sym s, or its number num + 1), innermost
+** first, or NULL.  A binding's node is 0 when its value had an error: uses
+** of it report nothing more.  Parser.symbind and Parser.numbind map each
+** name to its innermost binding in O(1). */
+static const Binding *
+lookup(Parser *p, Sym s, uint32_t num)
+{
+	uint32_t b;
+
+	if (num)
+		b = num - 1 < p->capnumbind ? p->numbind[num - 1] : 0;
+	else
+		b = s < p->capsymbind ? p->symbind[s] : 0;
+	return b ? &p->scope[b - 1] : NULL;
 }
 
 static void
-bind(Parser *p, Sym name, NodeId n, int isparam, Loc loc)
+bind(Parser *p, Sym name, uint32_t num, NodeId n, int isparam, Loc loc)
 {
 	Binding *b;
+	uint32_t *slot;
 
-	if (name >= p->capsymbind) {
+	if (num && num - 1 >= p->capnumbind) {
+		uint32_t old = p->capnumbind;
+		ir_vgrow(&p->numbind, &p->capnumbind, num);
+		memset(&p->numbind[old], 0, (p->capnumbind - old) * sizeof *p->numbind);
+	} else if (!num && name >= p->capsymbind) {
 		uint32_t old = p->capsymbind;
 		ir_vgrow(&p->symbind, &p->capsymbind, name + 1);
 		memset(&p->symbind[old], 0, (p->capsymbind - old) * sizeof *p->symbind);
 	}
+	slot = num ? &p->numbind[num - 1] : &p->symbind[name];
 	ir_vgrow(&p->scope, &p->capscope, p->nscope + 1);
 	b = &p->scope[p->nscope];
-	b->name = name;
+	b->name = num ? 0 : name;
+	b->num = num;
 	b->node = n;
 	b->isparam = (uint8_t)isparam;
 	b->loc = loc;
-	b->shadowed = p->symbind[name];
-	p->symbind[name] = ++p->nscope;
+	b->shadowed = *slot;
+	*slot = ++p->nscope;
 }
 
 /* used: 1 if n has a use, or is a variable (those are never reported) */
@@ -240,13 +281,15 @@ popscope(Parser *p, uint32_t depth, NodeId result)
 	/* after an error, values may be unused only because their user failed */
 	for (uint32_t i = depth; i < p->nscope && !p->d->errors; i++) {
 		const Binding *b = &p->scope[i];
-		if (!b->isparam && b->node && b->node != result && !used(p, b->node))
-			ir_warning(p->d, b->loc, "%%%s is never used; it is dropped", ir_symstr(p->m, b->name));
+		if (!b->isparam && b->node && b->node != result && !used(p, b->node)) {
+			if (b->num)
+				ir_warning(p->d, b->loc, "%%%u is never used; it is dropped", b->num - 1);
+			else
+				ir_warning(p->d, b->loc, "%%%s is never used; it is dropped", ir_symstr(p->m, b->name));
+		}
 	}
-	while (p->nscope > depth) {
-		const Binding *b = &p->scope[--p->nscope];
-		p->symbind[b->name] = b->shadowed;
-	}
+	while (p->nscope > depth)
+		unbind(p);
 }
 
 /* ---------------------------------------------------------------- types */
@@ -570,8 +613,9 @@ p_inline_const(Parser *p, const AttrVal *v, const YYLTYPE *vl,
 NodeId
 p_local(Parser *p, const Str *name, const YYLTYPE *l)
 {
-	Sym s = ir_sym(p->m, name->p, name->n);
-	const Binding *b = lookup(p, s);
+	uint32_t num = numname(p, name);
+	Sym s = num ? 0 : ir_sym(p->m, name->p, name->n);
+	const Binding *b = lookup(p, s, num);
 	NodeId n;
 
 	if (b)
@@ -598,7 +642,7 @@ p_local(Parser *p, const Str *name, const YYLTYPE *l)
 		for (cut = tail; cut < name->n;) {
 			size_t next = cut + 1;
 			Sym t;
-			if (ir_sym_find(p->m, name->p, cut, h, &t) && (b = lookup(p, t))) {
+			if (ir_sym_find(p->m, name->p, cut, h, &t) && (b = lookup(p, t, 0))) {
 				best = cut;
 				bb = b;
 			}
@@ -798,8 +842,9 @@ p_annotate(Parser *p, NodeId n, TypeId t, const YYLTYPE *l)
 void
 p_bind(Parser *p, const Str *name, const YYLTYPE *l, NodeId val, TypeId type)
 {
-	Sym s = ir_sym(p->m, name->p, name->n);
-	const Binding *b = lookup(p, s);
+	uint32_t num = numname(p, name);
+	Sym s = num ? 0 : ir_sym(p->m, name->p, name->n);
+	const Binding *b = lookup(p, s, num);
 
 	if (b && !b->isparam) {
 		ir_error(p->d, LOC(l), "%%%.*s is already bound", (int)name->n, name->p);
@@ -807,13 +852,14 @@ p_bind(Parser *p, const Str *name, const YYLTYPE *l, NodeId val, TypeId type)
 		return;
 	}
 	p_annotate(p, val, type, l);
-	bind(p, s, val, 0, LOC(l));
+	bind(p, s, num, val, 0, LOC(l));
 }
 
 Binding
 p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l)
 {
 	Binding b;
+	uint32_t num = numname(p, name);
 
 	b.name = ir_sym(p->m, name->p, name->n);
 	b.node = ir_var(p->m, b.name, type ? type : ann, LOC(l));
@@ -828,11 +874,12 @@ p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l)
 		         "a parameter's name must start with a letter or '_'", (int)name->n, name->p);
 	/* a parameter may shadow an outer name, not a sibling parameter */
 	{
-		const Binding *old = lookup(p, b.name);
+		const Binding *old = lookup(p, num ? 0 : b.name, num);
 		if (old && old->isparam && (uint32_t)(old - p->scope) >= p->fnbase)
 			ir_error(p->d, b.loc, "parameter %%%s is declared twice", ir_symstr(p->m, b.name));
 	}
-	bind(p, b.name, b.node, 1, b.loc);
+	bind(p, b.name, num, b.node, 1, b.loc);
+	b.num = num;
 	return b;
 }
 
@@ -961,6 +1008,7 @@ ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len)
 	free(p.dims);
 	free(p.scope);
 	free(p.symbind);
+	free(p.numbind);
 	free(p.metas);
 	free(p.keyseen);
 	ir_arena_free(&p.strs);

@@ -34,12 +34,16 @@ typedef struct Str {
 	uint32_t n;
 } Str;
 
+/* A name in scope.  A graph temporary %N as the printer makes them (see
+** parse.c's numname()) is kept by its number, in Parser.numbind, and not
+** interned; any other name by its Sym, in Parser.symbind. */
 typedef struct Binding {
-	Sym name;
+	Sym name;           /* 0 when num is set */
+	uint32_t num;       /* N + 1 for %N; 0 for a Sym */
 	NodeId node;        /* 0 if its value had an error */
 	uint8_t isparam;
 	Loc loc;
-	uint32_t shadowed;  /* Parser.symbind[name] before this binding */
+	uint32_t shadowed;  /* Parser.symbind[name] (numbind[N]) before this binding */
 } Binding;
 
 typedef struct Parser {
@@ -62,6 +66,7 @@ typedef struct Parser {
 	/* scopes: bindings visible now, innermost last */
 	Binding *scope; uint32_t nscope, capscope;
 	uint32_t *symbind; uint32_t capsymbind;  /* Sym -> innermost binding + 1 */
+	uint32_t *numbind; uint32_t capnumbind;  /* N of %N -> innermost binding + 1 */
 	uint32_t fnbase;            /* first binding of the innermost function */
 	NodeId *metas; uint32_t capmetas;       /* meta[relay.Constant][N] nodes by N */
 	uint32_t *keyseen; uint32_t capkeyseen; /* Sym -> stamp of the attribute list that has it */

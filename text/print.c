@@ -18,21 +18,97 @@
 
 #include "text.h"
 
-/* ---------------------------------------------------------------- values */
+/* ---------------------------------------------------------------- output */
 
-void
-ir_fmt_float(char *buf, size_t size, double v, DType dt)
+/* Out: where the printer writes, a buffer passed to f whenever it fills
+** (stdio's fprintf costs more than the text it formats).  total counts
+** every byte put, flushed or not. */
+typedef struct Out {
+	FILE *f;
+	char *buf;
+	size_t n, cap;
+	uint64_t total;
+} Out;
+
+static void
+oflush(Out *o)
+{
+	if (o->n)
+		fwrite(o->buf, 1, o->n, o->f);
+	o->n = 0;
+}
+
+/* oput: n bytes of s */
+static void
+oput(Out *o, const char *s, size_t n)
+{
+	o->total += n;
+	if (o->n + n > o->cap) {
+		oflush(o);
+		if (n > o->cap) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+}
+
+static void
+ostr(Out *o, const char *s)
+{
+	oput(o, s, strlen(s));
+}
+
+static void
+ochar(Out *o, char c)
+{
+	if (o->n == o->cap)
+		oflush(o);
+	o->buf[o->n++] = c;
+	o->total++;
+}
+
+/* ouint, oint: v in decimal, as %llu and %lld write it */
+static void
+ouint(Out *o, uint64_t v)
+{
+	char d[24];
+	int k = (int)sizeof d;
+
+	do
+		d[--k] = (char)('0' + v % 10);
+	while (v /= 10);
+	oput(o, d + k, sizeof d - (size_t)k);
+}
+
+static void
+oint(Out *o, int64_t v)
+{
+	if (v < 0) {
+		ochar(o, '-');
+		ouint(o, 0 - (uint64_t)v);
+	} else {
+		ouint(o, (uint64_t)v);
+	}
+}
+
+/* ---------------------------------------------------------------- floats */
+
+/*
+** ir_fmt_float writes the first of "%.1g", "%.2g", ... that reads back as
+** v, then prefers "%.6g" when that is the same number without an exponent.
+** fmtslow does just that, through snprintf and strtod; shortest() gets
+** the same bytes for float32 and float64 from the exact decimal digits of
+** v and of the two bounds of the values that round to it, in integers.
+*/
+
+/* fmtslow: the definition, for float16 (read back through float32) */
+static void
+fmtslow(char *buf, size_t size, double v, DType dt)
 {
 	int maxp = dt == DT_FLOAT64 ? 17 : dt == DT_FLOAT16 ? 5 : 9;
 
-	if (isnan(v)) {
-		snprintf(buf, size, "nan");
-		return;
-	}
-	if (isinf(v)) {
-		snprintf(buf, size, v < 0 ? "-inf" : "inf");
-		return;
-	}
 	for (int prec = 1; prec <= maxp; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
 		if (dt == DT_FLOAT64 ? strtod(buf, NULL) == v
@@ -51,46 +127,350 @@ ir_fmt_float(char *buf, size_t size, double v, DType dt)
 	}
 }
 
+/* A natural number in 32-bit limbs, least significant first: 2^56 times
+** 5^1076 (a float64's digits at its smallest) fits in 84 of them. */
+enum { BIGLIMBS = 84, BIGDIGITS = BIGLIMBS * 10 };
+typedef struct Big {
+	uint32_t n;
+	uint32_t d[BIGLIMBS];
+} Big;
+
 static void
-putstr(FILE *f, const char *s)
+bigmul(Big *b, uint32_t x)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		switch (*s) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default: fputc(*s, f); break;
-		}
+	uint64_t c = 0;
+
+	for (uint32_t i = 0; i < b->n; i++) {
+		c += (uint64_t)b->d[i] * x;
+		b->d[i] = (uint32_t)c;
+		c >>= 32;
 	}
-	fputc('"', f);
+	if (c)
+		b->d[b->n++] = (uint32_t)c;
+}
+
+/* bigset: b = x * 2^sh when sh >= 0, x * 5^-sh otherwise */
+static void
+bigset(Big *b, uint64_t x, int sh)
+{
+	static const uint32_t pow5[14] = { 1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625,
+		48828125, 244140625, 1220703125 };
+
+	b->n = 0;
+	while (x) {
+		b->d[b->n++] = (uint32_t)x;
+		x >>= 32;
+	}
+	for (int k = -sh; k > 0; k -= 13)
+		bigmul(b, pow5[k < 13 ? k : 13]);
+	for (int k = sh; k > 0; k -= 31)
+		bigmul(b, 1u << (k < 31 ? k : 31));
+}
+
+/* bigdigits: b's decimal digits right-aligned in dig[0..len), zeros
+** before them; b is consumed */
+static void
+bigdigits(Big *b, char *dig, int len)
+{
+	int k = len;
+
+	memset(dig, '0', (size_t)len);
+	while (b->n) {
+		uint64_t r = 0;
+		for (uint32_t i = b->n; i-- > 0;) {
+			r = r << 32 | b->d[i];
+			b->d[i] = (uint32_t)(r / 1000000000u);
+			r %= 1000000000u;
+		}
+		while (b->n && !b->d[b->n - 1])
+			b->n--;
+		for (int j = 0; j < 9 && k > 0; j++, r /= 10)
+			dig[--k] = (char)('0' + r % 10);
+	}
+}
+
+/* roundat: c = v's digits rounded to nearest (ties to even) after index
+** r, the rest zeros, as %g rounds */
+static void
+roundat(const char *v, char *c, int len, int r)
+{
+	int up = 0;
+
+	memcpy(c, v, (size_t)len);
+	if (r + 1 < len) {
+		if (v[r + 1] > '5')
+			up = 1;
+		else if (v[r + 1] == '5') {
+			up = (v[r] - '0') & 1;
+			for (int i = r + 2; i < len && !up; i++)
+				up = v[i] != '0';
+		}
+		memset(c + r + 1, '0', (size_t)(len - r - 1));
+	}
+	for (int i = r; up && i >= 0; i--) {
+		up = c[i] == '9';
+		c[i] = up ? '0' : (char)(c[i] + 1);
+	}
+}
+
+/* gfmt: "%.*g" (precision prec) of the number whose digits are c[0..len)
+** times 10^scale, already rounded to prec digits, after sign */
+static void
+gfmt(char *buf, size_t size, const char *sign, const char *c, int len, int scale, int prec)
+{
+	char dig[32], out[64];
+	int first = 0, nd, x, k = 0;
+
+	while (first < len && c[first] == '0')
+		first++;
+	x = scale + len - 1 - first;    /* c's leading digit's power of 10 */
+	for (nd = 0; nd < prec && first + nd < len; nd++)
+		dig[nd] = c[first + nd];
+	while (nd > 1 && dig[nd - 1] == '0')
+		nd--;
+	k += snprintf(out, sizeof out, "%s", sign);
+	if (x < -4 || x >= prec) {
+		out[k++] = dig[0];
+		if (nd > 1) {
+			out[k++] = '.';
+			memcpy(out + k, dig + 1, (size_t)nd - 1);
+			k += nd - 1;
+		}
+		snprintf(out + k, sizeof out - (size_t)k, "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
+	} else if (x < 0) {
+		out[k++] = '0';
+		out[k++] = '.';
+		for (int i = 0; i < -x - 1; i++)
+			out[k++] = '0';
+		memcpy(out + k, dig, (size_t)nd);
+		out[k + nd] = 0;
+	} else {
+		for (int i = 0; i <= x; i++)
+			out[k++] = i < nd ? dig[i] : '0';
+		if (nd > x + 1) {
+			out[k++] = '.';
+			memcpy(out + k, dig + x + 1, (size_t)(nd - x - 1));
+			k += nd - x - 1;
+		}
+		out[k] = 0;
+	}
+	snprintf(buf, size, "%s", out);
+}
+
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 U128;
+
+/* u64digits: the decimal digits of q into d; their count */
+static int
+u64digits(uint64_t q, char *d)
+{
+	char t[24];
+	int k = 0, n = 0;
+
+	do
+		t[k++] = (char)('0' + q % 10);
+	while (q /= 10);
+	while (k)
+		d[n++] = t[--k];
+	return n;
+}
+
+/* round128: nv rounded to nearest, ties to even, at 10^t: the digits kept,
+** and the rounded number into *c */
+static U128
+round128(U128 nv, const U128 *pow10, int t, U128 *c)
+{
+	U128 q = nv, r, half;
+
+	*c = nv;
+	if (t == 0)
+		return q;
+	r = nv % pow10[t];
+	half = pow10[t] / 2;
+	q = nv / pow10[t];
+	q += r > half || (r == half && (q & 1));
+	*c = q * pow10[t];
+	return q;
+}
+
+/* shortfast: shortest()'s search in 128-bit integers, where m, lo and hi
+** times 2^e (or 5^-e) stay below 2^127; 0 when they would not */
+static int
+shortfast(char *buf, size_t size, const char *sign, uint64_t m, uint64_t lo, uint64_t hi, int e, int even,
+          int maxp)
+{
+	U128 f = 1, nv, nlo, nhi, pow10[40];
+	int ndig, scale = e < 0 ? e : 0;
+
+	if (e < 0) {
+		for (int k = 0; k < -e; k++) {
+			if (f > ((U128)1 << 120) / 5)
+				return 0;
+			f *= 5;
+		}
+	} else {
+		if (e > 60)
+			return 0;
+		f = (U128)1 << e;
+	}
+	if (f > (((U128)1 << 126) / hi))
+		return 0;
+	nv = m * f;
+	nlo = lo * f;
+	nhi = hi * f;
+	pow10[0] = 1;
+	for (ndig = 1; ndig < 39 && pow10[ndig - 1] * 10 <= nv; ndig++)
+		pow10[ndig] = pow10[ndig - 1] * 10;
+	/* nv has ndig digits: pow10[ndig - 1] <= nv < 10^ndig */
+	for (int p = 1; p <= maxp; p++) {
+		int t = ndig - p > 0 ? ndig - p : 0, n;
+		U128 c, q = round128(nv, pow10, t, &c);
+		char d[48];
+		if (!(c > nlo || (c == nlo && even)) || !(c < nhi || (c == nhi && even)))
+			continue;
+		n = u64digits((uint64_t)q, d);
+		gfmt(buf, size, sign, d, n, scale + t, p);
+		if (strchr(buf, 'e') && p < 6) {
+			/* "%.6g", if it has no exponent and is the same number */
+			int t6 = ndig - 6 > 0 ? ndig - 6 : 0, x6;
+			U128 c6, q6 = round128(nv, pow10, t6, &c6);
+			n = u64digits((uint64_t)q6, d);
+			x6 = scale + t6 + n - 1;
+			if (x6 >= -4 && x6 < 6 && c6 == c)
+				gfmt(buf, size, sign, d, n, scale + t6, 6);
+		}
+		return 1;
+	}
+	return 0;
+}
+#endif
+
+/* shortest: ir_fmt_float for a finite nonzero v that is a value of dt
+** (float32 or float64).  v is m * 2^e; what reads back as v are the
+** numbers strictly between lo and hi, and lo and hi themselves when m is
+** even (ties go to even).  All three are integers times 10^scale. */
+static void
+shortest(char *buf, size_t size, double v, DType dt)
+{
+	char dv[BIGDIGITS], dlo[BIGDIGITS], dhi[BIGDIGITS], c[BIGDIGITS], c6[BIGDIGITS];
+	int bits = dt == DT_FLOAT64 ? 53 : 24, emin = dt == DT_FLOAT64 ? -1074 : -149;
+	int maxp = dt == DT_FLOAT64 ? 17 : 9, e, len, first, scale, even, nbits;
+	const char *sign = v < 0 ? "-" : "";
+	uint64_t m, lo, hi;
+	Big b;
+
+	m = (uint64_t)ldexp(frexp(fabs(v), &e), bits);
+	e -= bits;
+	if (e < emin) {
+		m >>= emin - e;
+		e = emin;
+	}
+	even = !(m & 1);
+	/* the bounds halfway to the neighbours, in units of 2^(e-2) */
+	lo = 4 * m - (m == (uint64_t)1 << (bits - 1) && e > emin ? 1 : 2);
+	hi = 4 * m + 2;
+	m *= 4;
+	e -= 2;
+	scale = e < 0 ? e : 0;
+#ifdef __SIZEOF_INT128__
+	if (shortfast(buf, size, sign, m, lo, hi, e, even, maxp))
+		return;
+#endif
+	bigset(&b, hi, e);
+	/* as many digits as hi's bits can hold, and a place for a carry */
+	for (nbits = 32 * (int)b.n; !(b.d[b.n - 1] >> (nbits - 32 * ((int)b.n - 1) - 1)); nbits--)
+		;
+	len = nbits * 30103 / 100000 + 2;
+	bigdigits(&b, dhi, len);
+	bigset(&b, m, e);
+	bigdigits(&b, dv, len);
+	bigset(&b, lo, e);
+	bigdigits(&b, dlo, len);
+	for (first = 0; dv[first] == '0'; first++)
+		;
+	for (int p = 1; p <= maxp; p++) {
+		int clo, chi;
+		roundat(dv, c, len, first + p - 1);
+		clo = memcmp(c, dlo, (size_t)len);
+		chi = memcmp(c, dhi, (size_t)len);
+		if (!(clo > 0 || (clo == 0 && even)) || !(chi < 0 || (chi == 0 && even)))
+			continue;
+		gfmt(buf, size, sign, c, len, scale, p);
+		if (strchr(buf, 'e') && p < 6) {
+			/* "%.6g", if it has no exponent and is the same number */
+			int f6 = 0, x6;
+			roundat(dv, c6, len, first + 5);
+			while (c6[f6] == '0')
+				f6++;
+			x6 = scale + len - 1 - f6;
+			if (x6 >= -4 && x6 < 6 && memcmp(c, c6, (size_t)len) == 0)
+				gfmt(buf, size, sign, c6, len, scale, 6);
+		}
+		return;
+	}
+	fmtslow(buf, size, v, dt);
 }
 
 void
-ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
+ir_fmt_float(char *buf, size_t size, double v, DType dt)
+{
+	if (isnan(v)) {
+		snprintf(buf, size, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		snprintf(buf, size, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	if (v == 0)
+		snprintf(buf, size, signbit(v) ? "-0" : "0");
+	else if (dt == DT_FLOAT64 || (dt == DT_FLOAT32 && (double)(float)v == v))
+		shortest(buf, size, v, dt);
+	else
+		fmtslow(buf, size, v, dt);
+}
+
+static void
+putstr(Out *f, const char *s)
+{
+	ochar(f, '"');
+	for (; *s; s++) {
+		switch (*s) {
+		case '"': ostr(f, "\\\""); break;
+		case '\\': ostr(f, "\\\\"); break;
+		case '\n': ostr(f, "\\n"); break;
+		case '\t': ostr(f, "\\t"); break;
+		case '\r': ostr(f, "\\r"); break;
+		default: ochar(f, *s); break;
+		}
+	}
+	ochar(f, '"');
+}
+
+static void
+attrprint(Out *f, const Module *m, const AttrVal *v)
 {
 	char buf[64];
 
 	switch (v->kind) {
-	case AV_NONE: fputs("None", f); break;
-	case AV_BOOL: fputs(v->u.i ? "True" : "False", f); break;
-	case AV_INT: fprintf(f, "%lld", (long long)v->u.i); break;
+	case AV_NONE: ostr(f, "None"); break;
+	case AV_BOOL: ostr(f, v->u.i ? "True" : "False"); break;
+	case AV_INT: oint(f, v->u.i); break;
 	case AV_FLOAT:
 		ir_fmt_float(buf, sizeof buf, v->u.f, DT_FLOAT64);
-		fprintf(f, "%sf", buf);
+		ostr(f, buf);
+		ochar(f, 'f');
 		break;
 	case AV_STR: putstr(f, ir_symstr(m, v->u.s)); break;
 	case AV_DTYPE: putstr(f, ir_dtype_names[v->u.i]); break;
 	case AV_ARRAY:
-		fputc('[', f);
+		ochar(f, '[');
 		for (uint32_t i = 0; i < v->n; i++) {
 			if (i)
-				fputs(", ", f);
-			ir_attr_print(f, m, &m->attrs[v->first + i]);
+				ostr(f, ", ");
+			attrprint(f, m, &m->attrs[v->first + i]);
 		}
-		fputc(']', f);
+		ochar(f, ']');
 		break;
 	}
 }
@@ -99,7 +479,7 @@ ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
 ** Iterative: inference builds types as deep as a chain of bindings is
 ** long ((((x,),),) ... one level per binding). */
 static void
-typeprint(FILE *f, const Module *m, TypeId t, long limit)
+typeprint(Out *f, const Module *m, TypeId t, uint64_t limit)
 {
 	struct { TypeId t; uint32_t i; } local[32], *st = local;
 	uint32_t n = 0, cap = 32;
@@ -111,57 +491,59 @@ typeprint(FILE *f, const Module *m, TypeId t, long limit)
 		uint32_t i = st[n - 1].i++;
 		TypeId sub = 0;
 
-		if (limit > 0 && ftell(f) >= limit)
+		if (limit > 0 && f->total >= limit)
 			break;
 		switch (ty->kind) {
 		case TY_UNKNOWN:
-			fputs("?", f);
+			ostr(f, "?");
 			n--;
 			continue;
 		case TY_TENSOR:
 			if (ty->n == 0) {
-				fputs(ir_dtype_names[ty->dtype], f);
+				ostr(f, ir_dtype_names[ty->dtype]);
 				n--;
 				continue;
 			}
-			fputs("Tensor[(", f);
+			ostr(f, "Tensor[(");
 			for (uint32_t k = 0; k < ty->n; k++) {
 				int64_t d = m->dims[ty->first + k];
 				if (k)
-					fputs(", ", f);
+					ostr(f, ", ");
 				if (d == IR_DIM_ANY)
-					fputc('?', f);
+					ochar(f, '?');
 				else
-					fprintf(f, "%lld", (long long)d);
+					oint(f, d);
 			}
-			fprintf(f, "), %s]", ir_dtype_names[ty->dtype]);
+			ostr(f, "), ");
+			ostr(f, ir_dtype_names[ty->dtype]);
+			ochar(f, ']');
 			n--;
 			continue;
 		case TY_TUPLE:
 			/* ( T, T ) or (T,) */
 			if (i == 0)
-				fputc('(', f);
+				ochar(f, '(');
 			if (i == ty->n) {
-				fputs(ty->n == 1 ? ",)" : ")", f);
+				ostr(f, ty->n == 1 ? ",)" : ")");
 				n--;
 				continue;
 			}
 			if (i)
-				fputs(", ", f);
+				ostr(f, ", ");
 			sub = m->tylist[ty->first + i];
 			break;
 		case TY_FUNC:
 			/* fn (T, T) -> T: steps 0..n-1 the params, n the result */
 			if (i == 0)
-				fputs("fn (", f);
+				ostr(f, "fn (");
 			if (i == ty->n + 1) {
 				n--;
 				continue;
 			}
 			if (i == ty->n)
-				fputs(") -> ", f);
+				ostr(f, ") -> ");
 			else if (i)
-				fputs(", ", f);
+				ostr(f, ", ");
 			sub = m->tylist[ty->first + i];
 			break;
 		default:
@@ -186,61 +568,81 @@ typeprint(FILE *f, const Module *m, TypeId t, long limit)
 void
 ir_type_print(FILE *f, const Module *m, TypeId t)
 {
-	typeprint(f, m, t, 0);
+	char buf[256];
+	Out o = { f, buf, 0, sizeof buf, 0 };
+
+	typeprint(&o, m, t, 0);
+	oflush(&o);
 }
 
 char *
 ir_type_str(const Module *m, TypeId t, char *buf, size_t size)
 {
+	char b[256];
 	FILE *f = fmemopen(buf, size, "w");
+	Out o = { f, b, 0, sizeof b, 0 };
 
 	if (!f) {
 		snprintf(buf, size, "?");
 		return buf;
 	}
-	typeprint(f, m, t, (long)size - 1);
+	typeprint(&o, m, t, (uint64_t)size - 1);
+	oflush(&o);
 	fclose(f);
 	buf[size - 1] = 0;
 	return buf;
 }
 
+void
+ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
+{
+	char buf[256];
+	Out o = { f, buf, 0, sizeof buf, 0 };
+
+	attrprint(&o, m, v);
+	oflush(&o);
+}
+
 /* scalar: print a rank-0 constant as a literal with its dtype's suffix */
 static void
-scalar(FILE *f, DType dt, const void *data)
+scalar(Out *f, DType dt, const void *data)
 {
 	char buf[64];
 
 	switch (dt) {
-	case DT_BOOL: fputs(*(const uint8_t *)data ? "True" : "False", f); break;
-	case DT_INT8: fprintf(f, "%di8", *(const int8_t *)data); break;
-	case DT_UINT8: fprintf(f, "%uu8", *(const uint8_t *)data); break;
-	case DT_INT16: { int16_t x; memcpy(&x, data, 2); fprintf(f, "%di16", x); break; }
-	case DT_UINT16: { uint16_t x; memcpy(&x, data, 2); fprintf(f, "%uu16", x); break; }
-	case DT_INT32: { int32_t x; memcpy(&x, data, 4); fprintf(f, "%d", x); break; }
-	case DT_UINT32: { uint32_t x; memcpy(&x, data, 4); fprintf(f, "%uu32", x); break; }
-	case DT_INT64: { int64_t x; memcpy(&x, data, 8); fprintf(f, "%lldi64", (long long)x); break; }
+	case DT_BOOL: ostr(f, *(const uint8_t *)data ? "True" : "False"); break;
+	case DT_INT8: oint(f, *(const int8_t *)data); ostr(f, "i8"); break;
+	case DT_UINT8: ouint(f, *(const uint8_t *)data); ostr(f, "u8"); break;
+	case DT_INT16: { int16_t x; memcpy(&x, data, 2); oint(f, x); ostr(f, "i16"); break; }
+	case DT_UINT16: { uint16_t x; memcpy(&x, data, 2); ouint(f, x); ostr(f, "u16"); break; }
+	case DT_INT32: { int32_t x; memcpy(&x, data, 4); oint(f, x); break; }
+	case DT_UINT32: { uint32_t x; memcpy(&x, data, 4); ouint(f, x); ostr(f, "u32"); break; }
+	case DT_INT64: { int64_t x; memcpy(&x, data, 8); oint(f, x); ostr(f, "i64"); break; }
 	case DT_FLOAT16: {
 		uint16_t x;
 		memcpy(&x, data, 2);
 		ir_fmt_float(buf, sizeof buf, ir_f32_from_f16(x), DT_FLOAT16);
-		fprintf(f, "%sf16", buf);
+		ostr(f, buf);
+		ostr(f, "f16");
 		break;
 	}
 	case DT_FLOAT32: {
 		float x;
 		memcpy(&x, data, 4);
 		ir_fmt_float(buf, sizeof buf, x, DT_FLOAT32);
-		fprintf(f, "%sf", buf);
+		ostr(f, buf);
+		ochar(f, 'f');
 		break;
 	}
 	case DT_FLOAT64: {
 		double x;
 		memcpy(&x, data, 8);
 		ir_fmt_float(buf, sizeof buf, x, DT_FLOAT64);
-		fprintf(f, "%sf64", buf);
+		ostr(f, buf);
+		ostr(f, "f64");
 		break;
 	}
-	default: fputs("?", f); break;
+	default: ostr(f, "?"); break;
 	}
 }
 
@@ -263,24 +665,24 @@ inlinable(const Module *m, const Const *c)
 /* emptynest: the nested empty lists of a tensor type t of no elements from
 ** dimension i on: (2, 0) is [[], []] (the rank is at most 8) */
 static void
-emptynest(FILE *f, const Module *m, TypeId t, uint32_t i)
+emptynest(Out *f, const Module *m, TypeId t, uint32_t i)
 {
 	const Type *ty = &m->types[t];
 	int64_t n = m->dims[ty->first + i];
 
-	fputc('[', f);
+	ochar(f, '[');
 	if (i + 1 < ty->n)
 		for (int64_t k = 0; k < n; k++) {
 			if (k)
-				fputs(", ", f);
+				ostr(f, ", ");
 			emptynest(f, m, t, i + 1);
 		}
-	fputc(']', f);
+	ochar(f, ']');
 }
 
 /* inlineconst: print a constant as const([...], dtype="...") */
 static void
-inlineconst(FILE *f, const Module *m, const Const *c)
+inlineconst(Out *f, const Module *m, const Const *c)
 {
 	const Type *ty = &m->types[c->type];
 	DType dt = (DType)ty->dtype;
@@ -289,18 +691,20 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 	char buf[64];
 	int r = (int)ty->n;
 
-	fputs("const(", f);
+	ostr(f, "const(");
 	if (n == 0) {
 		/* no elements: the brackets alone give the shape */
 		emptynest(f, m, c->type, 0);
-		fprintf(f, ", dtype=\"%s\")", ir_dtype_names[dt]);
+		ostr(f, ", dtype=\"");
+		ostr(f, ir_dtype_names[dt]);
+		ostr(f, "\")");
 		return;
 	}
 	stride[r > 0 ? r - 1 : 0] = 1;
 	for (int i = r - 1; i > 0; i--)
 		stride[i - 1] = stride[i] * m->dims[ty->first + i];
 	for (int i = 0; i < r; i++)
-		fputc('[', f);
+		ochar(f, '[');
 	for (int64_t k = 0; k < n; k++) {
 		const unsigned char *p = (const unsigned char *)c->data + (size_t)k * esz;
 		int closes = 0;
@@ -308,10 +712,10 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 			for (int i = r - 1; i > 0 && k % stride[i - 1] == 0; i--)
 				closes++;
 			for (int i = 0; i < closes; i++)
-				fputc(']', f);
-			fputs(", ", f);
+				ochar(f, ']');
+			ostr(f, ", ");
 			for (int i = 0; i < closes; i++)
-				fputc('[', f);
+				ochar(f, '[');
 		}
 		switch (ir_dtype_kind[dt]) {
 		case 'f': {
@@ -321,14 +725,16 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 			else memcpy(&v, p, 8);
 			ir_fmt_float(buf, sizeof buf, v, dt);
 			/* keep a float spelling: 1 reads as an integer */
-			fprintf(f, "%s%s", buf, strpbrk(buf, ".en") ? "" : ".0");
+			ostr(f, buf);
+			if (!strpbrk(buf, ".en"))
+				ostr(f, ".0");
 			break;
 		}
-		case 'b': fputs(*p ? "1" : "0", f); break;
+		case 'b': ostr(f, *p ? "1" : "0"); break;
 		case 'u': {
 			uint64_t v = 0;
 			memcpy(&v, p, esz);
-			fprintf(f, "%llu", (unsigned long long)v);
+			ouint(f, v);
 			break;
 		}
 		default: {
@@ -337,22 +743,24 @@ inlineconst(FILE *f, const Module *m, const Const *c)
 			else if (esz == 2) { int16_t x; memcpy(&x, p, 2); v = x; }
 			else if (esz == 4) { int32_t x; memcpy(&x, p, 4); v = x; }
 			else memcpy(&v, p, 8);
-			fprintf(f, "%lld", (long long)v);
+			oint(f, v);
 			break;
 		}
 		}
 	}
 	for (int i = 0; i < r; i++)
-		fputc(']', f);
-	fprintf(f, ", dtype=\"%s\")", ir_dtype_names[dt]);
+		ochar(f, ']');
+	ostr(f, ", dtype=\"");
+	ostr(f, ir_dtype_names[dt]);
+	ostr(f, "\")");
 }
 
 /* ---------------------------------------------------------------- printer */
 
 typedef struct Printer {
-	FILE *f;
+	Out *o;
 	Module *m;
-	const PrintOpts *o;
+	const PrintOpts *opt;
 	uint32_t *num;          /* temp number + 1 of each printed node; 0 = none */
 	uint8_t *done;          /* bound already, in the current pass */
 	int dry;                /* the numbering pass: walk, number, print nothing */
@@ -384,11 +792,11 @@ atomic(const Module *m, NodeId n)
 static void
 tyann(Printer *p, TypeId t)
 {
-	if (!p->o->show_types || !t)
+	if (!p->opt->show_types || !t)
 		return;
-	fputs(" /* ty=", p->f);
-	ir_type_print(p->f, p->m, t);
-	fputs(" */", p->f);
+	ostr(p->o, " /* ty=");
+	typeprint(p->o, p->m, t, 0);
+	ostr(p->o, " */");
 }
 
 /* ---------------------------------------------------------------- placement */
@@ -554,23 +962,25 @@ ref(Printer *p, NodeId n)
 	Node *nd = &m->nodes[n];
 
 	if (!n) {
-		fputs("<missing>", p->f);
+		ostr(p->o, "<missing>");
 		return;
 	}
 	switch (nd->kind) {
 	case NK_VAR:
-		fprintf(p->f, "%%%s", ir_symstr(m, nd->aux));
+		ochar(p->o, '%');
+		ostr(p->o, ir_symstr(m, nd->aux));
 		return;
 	case NK_GLOBAL:
-		fprintf(p->f, "@%s", ir_symstr(m, nd->aux));
+		ochar(p->o, '@');
+		ostr(p->o, ir_symstr(m, nd->aux));
 		return;
 	case NK_CONST: {
 		Const *c = ir_node_const(m, n);
 		const Type *ty = &m->types[c->type];
 		if (c->data && ty->n == 0) {
-			scalar(p->f, (DType)ty->dtype, c->data);
+			scalar(p->o, (DType)ty->dtype, c->data);
 		} else if ((c->flags & CF_INLINE) && inlinable(m, c)) {
-			inlineconst(p->f, m, c);
+			inlineconst(p->o, m, c);
 		} else {
 			uint32_t ci = nd->aux;
 			if (!p->metaidx[ci]) {
@@ -580,16 +990,21 @@ ref(Printer *p, NodeId n)
 					p->meta->consts[p->meta->n++] = n;
 				}
 			}
-			fprintf(p->f, "meta[relay.Constant][%d]", p->metaidx[ci] - 1);
+			ostr(p->o, "meta[relay.Constant][");
+			oint(p->o, p->metaidx[ci] - 1);
+			ochar(p->o, ']');
 		}
 		tyann(p, c->type);
 		return;
 	}
 	default:
 		if (p->num[n])
-			fprintf(p->f, "%%%u", p->num[n] - 1);
+		{
+			ochar(p->o, '%');
+			ouint(p->o, p->num[n] - 1);
+		}
 		else
-			fputs("<unprinted>", p->f);
+			ostr(p->o, "<unprinted>");
 	}
 }
 
@@ -597,7 +1012,7 @@ static void
 indentby(Printer *p, int indent)
 {
 	for (int i = 0; i < indent; i++)
-		fputs("  ", p->f);
+		ostr(p->o, "  ");
 }
 
 /* params: print a function's parameters and attributes */
@@ -608,33 +1023,35 @@ params(Printer *p, NodeId fn)
 	uint32_t np = ir_func_nparams(m, fn);
 	Func *fu = ir_node_func(m, fn);
 
-	fputc('(', p->f);
+	ochar(p->o, '(');
 	for (uint32_t i = 0; i < np; i++) {
 		NodeId v = ir_arg(m, fn, i);
 		if (i)
-			fputs(", ", p->f);
-		fprintf(p->f, "%%%s", ir_symstr(m, m->nodes[v].aux));
+			ostr(p->o, ", ");
+		ochar(p->o, '%');
+		ostr(p->o, ir_symstr(m, m->nodes[v].aux));
 		if (m->nodes[v].type) {
-			fputs(": ", p->f);
-			ir_type_print(p->f, m, m->nodes[v].type);
+			ostr(p->o, ": ");
+			typeprint(p->o, m, m->nodes[v].type, 0);
 			tyann(p, m->nodes[v].type);
 		}
 	}
 	for (uint32_t i = 0; i < fu->nattrs; i++) {
 		const AttrVal *a = &m->attrs[fu->attrs + i];
 		if (i || np)
-			fputs(", ", p->f);
-		fprintf(p->f, "%s=", ir_symstr(m, a->key));
-		ir_attr_print(p->f, m, a);
+			ostr(p->o, ", ");
+		ostr(p->o, ir_symstr(m, a->key));
+		ochar(p->o, '=');
+		attrprint(p->o, m, a);
 	}
-	fputc(')', p->f);
+	ochar(p->o, ')');
 	{
 		TypeId ret = fu->ret;
-		if (!ret && p->o->show_types && m->nodes[fn].type)
+		if (!ret && p->opt->show_types && m->nodes[fn].type)
 			ret = m->tylist[m->types[m->nodes[fn].type].first + np];
 		if (ret) {
-			fputs(" -> ", p->f);
-			ir_type_print(p->f, m, ret);
+			ostr(p->o, " -> ");
+			typeprint(p->o, m, ret, 0);
 		}
 	}
 }
@@ -686,10 +1103,11 @@ expr(Printer *p, NodeId n)
 	case NK_CALL: {
 		const OpInfo *o = &ir_ops[nd->op];
 		int first = 1;
-		fprintf(p->f, "%s(", o->name);
+		ostr(p->o, o->name);
+		ochar(p->o, '(');
 		for (uint32_t i = 0; i < nd->nargs; i++) {
 			if (!first)
-				fputs(", ", p->f);
+				ostr(p->o, ", ");
 			first = 0;
 			ref(p, ir_arg(m, n, i));
 		}
@@ -701,43 +1119,45 @@ expr(Printer *p, NodeId n)
 				    ir_attr_equal(m, &a[k], &m->attrs[defs + k]))
 					continue;
 				if (!first)
-					fputs(", ", p->f);
+					ostr(p->o, ", ");
 				first = 0;
-				fprintf(p->f, "%s=", o->attrs[k].name);
-				ir_attr_print(p->f, m, &a[k]);
+				ostr(p->o, o->attrs[k].name);
+				ochar(p->o, '=');
+				attrprint(p->o, m, &a[k]);
 			}
 		}
-		fputc(')', p->f);
+		ochar(p->o, ')');
 		break;
 	}
 	case NK_CALLFN:
 		ref(p, ir_arg(m, n, 0));
-		fputc('(', p->f);
+		ochar(p->o, '(');
 		for (uint32_t i = 1; i < nd->nargs; i++) {
 			if (i > 1)
-				fputs(", ", p->f);
+				ostr(p->o, ", ");
 			ref(p, ir_arg(m, n, i));
 		}
-		fputc(')', p->f);
+		ochar(p->o, ')');
 		break;
 	case NK_TUPLE:
-		fputc('(', p->f);
+		ochar(p->o, '(');
 		for (uint32_t i = 0; i < nd->nargs; i++) {
 			if (i)
-				fputs(", ", p->f);
+				ostr(p->o, ", ");
 			ref(p, ir_arg(m, n, i));
 		}
-		fputs(nd->nargs == 1 ? ",)" : ")", p->f);
+		ostr(p->o, nd->nargs == 1 ? ",)" : ")");
 		break;
 	case NK_GETITEM:
 		if (dotclash(p, ir_arg(m, n, 0), nd->aux)) {
-			fputc('(', p->f);
+			ochar(p->o, '(');
 			ref(p, ir_arg(m, n, 0));
-			fputc(')', p->f);
+			ochar(p->o, ')');
 		} else {
 			ref(p, ir_arg(m, n, 0));
 		}
-		fprintf(p->f, ".%u", nd->aux);
+		ochar(p->o, '.');
+		ouint(p->o, nd->aux);
 		break;
 	default:
 		ref(p, n);
@@ -767,9 +1187,9 @@ openblock(Printer *p, Frame **fr, uint32_t *nfr, uint32_t *cap, NodeId fn, int m
 	Frame *f;
 
 	if (!p->dry && mode != FR_ROOT) {
-		fputs("fn ", p->f);
+		ostr(p->o, "fn ");
 		params(p, fn);
-		fputs(" {\n", p->f);
+		ostr(p->o, " {\n");
 	}
 	ir_vgrow(fr, cap, *nfr + 1);
 	f = &(*fr)[(*nfr)++];
@@ -845,7 +1265,9 @@ block(Printer *p, NodeId fn)
 			Node *nd = &m->nodes[n];
 			if (!p->dry) {
 				indentby(p, indent);
-				fprintf(p->f, "%%%u = ", p->num[n] - 1);
+				ochar(p->o, '%');
+				ouint(p->o, p->num[n] - 1);
+				ostr(p->o, " = ");
 			}
 			if (nd->kind == NK_FUNC) {
 				openblock(p, &fr, &nfr, &cap, n, FR_BIND, indent + 1);
@@ -856,7 +1278,7 @@ block(Printer *p, NodeId fn)
 			else {
 				expr(p, n);
 				tyann(p, nd->type);
-				fputs(";\n", p->f);
+				ostr(p->o, ";\n");
 			}
 			p->done[n] = 1;
 			continue;
@@ -881,14 +1303,14 @@ block(Printer *p, NodeId fn)
 		if (!p->dry) {
 			if (!atomic(m, body))
 				tyann(p, m->nodes[body].type);
-			fputc('\n', p->f);
+			ochar(p->o, '\n');
 		}
 		nfr--;
 		if (mode == FR_ROOT)
 			continue;
 		if (!p->dry) {
 			indentby(p, indent - 1);
-			fputc('}', p->f);
+			ochar(p->o, '}');
 		}
 		if (mode == FR_BIND) {
 			NodeId g = f->fn;
@@ -896,7 +1318,7 @@ block(Printer *p, NodeId fn)
 				p->num[g] = ++p->next;
 			else {
 				tyann(p, m->nodes[g].type);
-				fputs(";\n", p->f);
+				ostr(p->o, ";\n");
 			}
 			p->done[g] = 1;
 		}
@@ -934,15 +1356,16 @@ sortglobals(const Module *m, uint32_t *idx)
 }
 
 void
-ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
+ir_print(FILE *f, Module *m, const PrintOpts *opts, MetaList *meta)
 {
 	Printer p;
 	uint32_t *order;
+	Out out = { f, ir_xmalloc(1 << 16), 0, 1 << 16, 0 }, *o = &out;
 
 	memset(&p, 0, sizeof p);
-	p.f = f;
-	p.m = m;
 	p.o = o;
+	p.m = m;
+	p.opt = opts;
 	p.meta = meta;
 	p.num = ir_xcalloc(m->nnodes, sizeof *p.num);
 	p.metaidx = ir_xcalloc(m->nconsts ? m->nconsts : 1, sizeof *p.metaidx);
@@ -955,7 +1378,7 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 	order = ir_xcalloc(m->nglobals ? m->nglobals : 1, sizeof *order);
 	sortglobals(m, order);
 	if (m->has_version)
-		fputs("#[version = \"0.0.5\"]\n", f);
+		ostr(o, "#[version = \"0.0.5\"]\n");
 	/* number every global's bindings, then print */
 	p.dry = 1;
 	for (uint32_t g = 0; g < m->nglobals; g++) {
@@ -968,20 +1391,23 @@ ir_print(FILE *f, Module *m, const PrintOpts *o, MetaList *meta)
 		const Global *gl = &m->globals[order[g]];
 		NodeId fn = gl->fn;
 		if (g)
-			fputc('\n', f);
+			ochar(o, '\n');
 		if (m->bare) {
-			fputs("fn ", f);
+			ostr(o, "fn ");
 		} else {
-			fprintf(f, "def @%s", ir_symstr(m, gl->name));
+			ostr(o, "def @");
+			ostr(o, ir_symstr(m, gl->name));
 		}
 		params(&p, fn);
-		fputs(" {\n", f);
+		ostr(o, " {\n");
 		block(&p, fn);
-		fputc('}', f);
+		ochar(o, '}');
 		if (m->bare)
 			tyann(&p, m->nodes[fn].type);
-		fputc('\n', f);
+		ochar(o, '\n');
 	}
+	oflush(o);
+	free(out.buf);
 	free(order);
 	free(p.num);
 	free(p.metaidx);

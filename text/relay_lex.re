@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 
 #include "parse.h"
@@ -52,6 +53,77 @@ here(Parser *p)
 	return loc;
 }
 
+/* fastnum: number() for the common spellings, an optional minus, digits,
+** a fraction, an exponent and no suffix or f, where strtod's result is
+** one exact operation: a significand of at most 15 digits (exact in a
+** double) times or over a power of ten up to 10^22 (exact too) is rounded
+** once, to what strtod gives (where arithmetic is in the operands' own
+** precision, FLT_EVAL_METHOD 0).  An integer takes up to 15 digits.  Returns
+** 0 where it does not apply: number() then does it all. */
+static int
+fastnum(const char *s, const char *e, Num *out)
+{
+	static const double pow10[23] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+		1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	uint64_t mant = 0;
+	int neg = 0, sig = 0, frac = 0, x = 0, xneg = 0, isfloat = 0;
+
+	if (s < e && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	for (; s < e && *s >= '0' && *s <= '9'; s++) {
+		mant = mant * 10 + (uint64_t)(*s - '0');
+		sig += mant != 0;
+		if (sig > 15)
+			return 0;
+	}
+	if (s < e && *s == '.') {
+		isfloat = 1;
+		for (s++; s < e && *s >= '0' && *s <= '9'; s++, frac++) {
+			mant = mant * 10 + (uint64_t)(*s - '0');
+			sig += mant != 0;
+			if (sig > 15)
+				return 0;
+		}
+	}
+	if (s < e && (*s == 'e' || *s == 'E')) {
+		isfloat = 1;
+		if (++s < e && (*s == '-' || *s == '+'))
+			xneg = *s++ == '-';
+		if (s == e || *s < '0' || *s > '9')
+			return 0;
+		for (; s < e && *s >= '0' && *s <= '9'; s++)
+			if ((x = x * 10 + (*s - '0')) > 1000)
+				return 0;
+	}
+	if (s < e && *s == 'f' && s + 1 == e) {
+		isfloat = 1;
+		s++;
+	}
+	if (s != e || (isfloat && FLT_EVAL_METHOD != 0))
+		return 0;
+	memset(out, 0, sizeof *out);
+	out->isfloat = (uint8_t)isfloat;
+	out->dtype = isfloat ? DT_FLOAT32 : DT_INT32;
+	if (!isfloat) {
+		out->v.i = neg ? -(int64_t)mant : (int64_t)mant;
+		return 1;
+	}
+	x = (xneg ? -x : x) - frac;
+	if (mant == 0)
+		out->v.f = 0.0;
+	else if (x >= 0 && x <= 22)
+		out->v.f = (double)mant * pow10[x];
+	else if (x < 0 && x >= -22)
+		out->v.f = (double)mant / pow10[-x];
+	else
+		return 0;
+	if (neg)
+		out->v.f = -out->v.f;
+	return 1;
+}
+
 /* number: convert [s, e) to a Num; suffix is i8..u64, f, f16, f32, f64 */
 static int
 number(Parser *p, const char *s, const char *e, Num *out)
@@ -61,6 +133,8 @@ number(Parser *p, const char *s, const char *e, Num *out)
 	size_t n;
 	char *end;
 
+	if (e - s < 64 && fastnum(s, e, out))
+		return 1;
 	memset(out, 0, sizeof *out);
 	if (*suf == '-')
 		suf++;
