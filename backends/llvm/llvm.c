@@ -45,6 +45,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@
 #include <unistd.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Error.h>
@@ -4390,18 +4393,34 @@ now(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* build: an optimized LLVM module in cx with one entry per global function
+/* passes: runs LLVM's default pipeline at level opt on mod */
+static LLVMErrorRef
+passes(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt)
+{
+	char pass[32];
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef err;
+
+	snprintf(pass, sizeof pass, "default<O%d>", opt < 0 ? 0 : opt > 3 ? 3 : opt);
+	LLVMPassBuilderOptionsSetLoopVectorization(po, opt >= 2);
+	LLVMPassBuilderOptionsSetSLPVectorization(po, opt >= 2);
+	LLVMPassBuilderOptionsSetLoopUnrolling(po, opt >= 2);
+	err = LLVMRunPasses(mod, pass, tm, po);
+	LLVMDisposePassBuilderOptions(po);
+	return err;
+}
+
+/* build: an optimized (unless nopasses) LLVM module in cx with one entry per global function
 ** (only @main when mainonly); NULL after reporting.  st, if not NULL, gets
 ** lower_ns and opt_ns. */
 static LLVMModuleRef
 build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, const Mach *mc, int mainonly,
-      BeExt ***ext, uint32_t *next, BeStats *st, Diag *d)
+      int nopasses, BeExt ***ext, uint32_t *next, BeStats *st, Diag *d)
 {
 	double t0 = now(), t1;
 	G g;
-	char *msg = NULL, pass[32];
+	char *msg = NULL;
 	LLVMTargetDataRef td;
-	LLVMPassBuilderOptionsRef po;
 	LLVMErrorRef err;
 	int opt = o ? o->opt : 2;
 
@@ -4471,13 +4490,12 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 					                        LLVMCreateStringAttribute(cx, key, (unsigned)strlen(key), val, (unsigned)strlen(val)));
 			}
 	t1 = now();
-	snprintf(pass, sizeof pass, "default<O%d>", opt < 0 ? 0 : opt > 3 ? 3 : opt);
-	po = LLVMCreatePassBuilderOptions();
-	LLVMPassBuilderOptionsSetLoopVectorization(po, opt >= 2);
-	LLVMPassBuilderOptionsSetSLPVectorization(po, opt >= 2);
-	LLVMPassBuilderOptionsSetLoopUnrolling(po, opt >= 2);
-	err = LLVMRunPasses(g.mod, pass, tm, po);
-	LLVMDisposePassBuilderOptions(po);
+	if (nopasses) {
+		if (st)
+			st->lower_ns = t1 - t0;
+		return g.mod;
+	}
+	err = passes(g.mod, tm, opt);
 	if (st) {
 		st->lower_ns = t1 - t0;
 		st->opt_ns = now() - t1;
@@ -4490,6 +4508,178 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 		return NULL;
 	}
 	return g.mod;
+}
+
+/* ------------------------------------------------- parallel codegen */
+
+enum { MAXPARTS = 8 };
+
+/* One part of the module compiled on a thread of its own (splitjit):
+** the functions of part k, optimized and made into an object. */
+typedef struct Part {
+	const char *bc;                 /* the whole module's bitcode, nbc bytes */
+	size_t nbc;
+	const uint8_t *owner;           /* per function of the module, in order: its part */
+	const Mach *mc;
+	int k, opt;
+	LLVMMemoryBufferRef obj;        /* out: the object, or NULL */
+	char *err;                      /* out: why not (LLVMDisposeMessage) */
+	double opt_ns;                  /* out: LLVMRunPasses's time */
+} Part;
+
+/* unbody: makes f a declaration (the C API has no deleteBody) */
+static void
+unbody(LLVMValueRef f)
+{
+	LLVMBasicBlockRef bb, next;
+	LLVMValueRef i, in;
+
+	for (bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+			if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
+				LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
+	for (bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+		for (i = LLVMGetFirstInstruction(bb); i; i = in) {
+			in = LLVMGetNextInstruction(i);
+			LLVMInstructionEraseFromParent(i);
+		}
+	for (bb = LLVMGetFirstBasicBlock(f); bb; bb = next) {
+		next = LLVMGetNextBasicBlock(bb);
+		LLVMDeleteBasicBlock(bb);
+	}
+	LLVMSetLinkage(f, LLVMExternalLinkage);
+}
+
+/* partrun: a thread's work: parses the module into a context of its own,
+** keeps the bodies of part k's functions and the data of part 0 only
+** (the others' data stays available_externally, for folding), then
+** optimizes it and generates its object */
+static void *
+partrun(void *arg)
+{
+	Part *pt = arg;
+	LLVMContextRef cx = LLVMContextCreate();
+	LLVMMemoryBufferRef mb = LLVMCreateMemoryBufferWithMemoryRange(pt->bc, pt->nbc, "graft", 0);
+	LLVMModuleRef mod = NULL;
+	LLVMTargetMachineRef tm = tmnew(pt->mc, pt->opt);
+	LLVMErrorRef e;
+	uint32_t i = 0;
+	double t0;
+
+	if (!tm || LLVMParseBitcodeInContext2(cx, mb, &mod)) {
+		pt->err = LLVMCreateMessage("cannot read back the module's bitcode");
+		goto out;
+	}
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f), i++)
+		if (!LLVMIsDeclaration(f) && pt->owner[i] != pt->k)
+			unbody(f);
+	for (LLVMValueRef v = LLVMGetFirstGlobal(mod); v && pt->k; v = LLVMGetNextGlobal(v))
+		if (!LLVMIsDeclaration(v))
+			LLVMSetLinkage(v, LLVMAvailableExternallyLinkage);
+	t0 = now();
+	if ((e = passes(mod, tm, pt->opt)) != NULL) {
+		pt->err = LLVMGetErrorMessage(e);
+		goto out;
+	}
+	pt->opt_ns = now() - t0;
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &pt->err, &pt->obj))
+		pt->obj = NULL;
+out:
+	if (mod)
+		LLVMDisposeModule(mod);
+	LLVMDisposeMemoryBuffer(mb);
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	LLVMContextDispose(cx);
+	return NULL;
+}
+
+/* nparts: how many threads compile the module: one per core, at most
+** MAXPARTS; GRAFT_LLVM_THREADS overrides */
+static int
+nparts(void)
+{
+	const char *env = getenv("GRAFT_LLVM_THREADS");
+	long n = env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAXPARTS ? MAXPARTS : (int)n;
+}
+
+/* splitjit: optimizes and compiles mod (unoptimized; consumed) in n parts
+** on as many threads, its functions spread by size, and adds their
+** objects to jit; its internal functions and data become external, each
+** defined in one part.  opt_ns is the slowest part's optimization. */
+static LLVMErrorRef
+splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n, double *opt_ns)
+{
+	Part pt[MAXPARTS];
+	pthread_t th[MAXPARTS];
+	int started[MAXPARTS] = { 0 };
+	uint64_t load[MAXPARTS] = { 0 };
+	uint32_t nf = 0, i = 0;
+	uint8_t *owner;
+	LLVMMemoryBufferRef bc;
+	LLVMErrorRef e = NULL;
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+		nf++;
+	owner = ir_xcalloc(nf + 1, 1);
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f), i++) {
+		uint64_t size = 0;
+		int k = 0;
+		if (LLVMIsDeclaration(f))
+			continue;
+		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+			for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+				size++;
+		for (int j = 1; j < n; j++)
+			if (load[j] < load[k])
+				k = j;
+		owner[i] = (uint8_t)k;
+		load[k] += size;
+		if (LLVMGetLinkage(f) == LLVMInternalLinkage) {
+			LLVMSetLinkage(f, LLVMExternalLinkage);
+			LLVMSetVisibility(f, LLVMHiddenVisibility);
+		}
+	}
+	for (LLVMValueRef v = LLVMGetFirstGlobal(mod); v; v = LLVMGetNextGlobal(v))
+		if (LLVMGetLinkage(v) == LLVMInternalLinkage) {
+			LLVMSetLinkage(v, LLVMExternalLinkage);
+			LLVMSetVisibility(v, LLVMHiddenVisibility);
+		}
+	bc = LLVMWriteBitcodeToMemoryBuffer(mod);
+	LLVMDisposeModule(mod);
+	*opt_ns = 0;
+	for (int k = 0; k < n; k++) {
+		memset(&pt[k], 0, sizeof pt[k]);
+		pt[k].bc = LLVMGetBufferStart(bc);
+		pt[k].nbc = LLVMGetBufferSize(bc);
+		pt[k].owner = owner;
+		pt[k].mc = mc;
+		pt[k].k = k;
+		pt[k].opt = opt;
+		started[k] = k && !pthread_create(&th[k], NULL, partrun, &pt[k]);
+	}
+	for (int k = 0; k < n; k++)
+		if (!started[k])
+			partrun(&pt[k]);
+	for (int k = 0; k < n; k++) {
+		if (started[k])
+			pthread_join(th[k], NULL);
+		if (pt[k].opt_ns > *opt_ns)
+			*opt_ns = pt[k].opt_ns;
+		if (!e && pt[k].err)
+			e = LLVMCreateStringError(pt[k].err);
+		else if (!e && pt[k].obj)
+			e = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), pt[k].obj), pt[k].obj = NULL;
+		if (pt[k].obj)
+			LLVMDisposeMemoryBuffer(pt[k].obj);
+		if (pt[k].err)
+			LLVMDisposeMessage(pt[k].err);
+	}
+	LLVMDisposeMemoryBuffer(bc);
+	free(owner);
+	return e;
 }
 
 /* ---------------------------------------------------------------- the JIT */
@@ -4539,6 +4729,7 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 	LLVMErrorRef e;
 	double t0;
 	char err[512];
+	int threads = nparts();
 
 	if (mach_init(&mc, o, err, sizeof err)) {
 		ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", err);
@@ -4559,9 +4750,9 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		return NULL;
 	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
-	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, &mc, 1, &p->ext, &p->next, st, d);
-	mach_free(&mc);
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, &mc, 1, threads > 1, &p->ext, &p->next, st, d);
 	if (!mod) {
+		mach_free(&mc);
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		LLVMDisposeTargetMachine(tm);
 		freeext(p);
@@ -4577,8 +4768,16 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 	if ((e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(p->jit), NULL, NULL)) != NULL)
 		goto fail;
 	LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(p->jit), gen);
-	if ((e = LLVMOrcLLJITAddLLVMIRModule(p->jit, LLVMOrcLLJITGetMainJITDylib(p->jit),
-	                                     LLVMOrcCreateNewThreadSafeModule(mod, tsc))) != NULL) {
+	if (threads > 1) {
+		double opt_ns;
+		e = splitjit(p->jit, mod, &mc, o ? o->opt : 2, threads, &opt_ns);
+		mod = NULL;
+		if (st)
+			st->opt_ns = opt_ns;
+		if (e)
+			goto fail;
+	} else if ((e = LLVMOrcLLJITAddLLVMIRModule(p->jit, LLVMOrcLLJITGetMainJITDylib(p->jit),
+	                                            LLVMOrcCreateNewThreadSafeModule(mod, tsc))) != NULL) {
 		mod = NULL;
 		goto fail;
 	}
@@ -4588,10 +4787,12 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		goto fail;
 	p->fn = (BeEntry *)(uintptr_t)addr;
 	if (st)
-		st->codegen_ns = now() - t0;
+		st->codegen_ns = now() - t0 - (threads > 1 ? st->opt_ns : 0);
+	mach_free(&mc);
 	return p;
 fail:
 	jiterr(e, d);
+	mach_free(&mc);
 	if (tsc)
 		LLVMOrcDisposeThreadSafeContext(tsc);
 	if (p->jit)
@@ -4646,7 +4847,7 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *
 	}
 	tm = machine(&mc, o ? o->opt : 2);
 	cx = LLVMContextCreate();
-	mod = build(m, o, cx, tm, &mc, 0, NULL, NULL, NULL, d);
+	mod = build(m, o, cx, tm, &mc, 0, 0, NULL, NULL, NULL, d);
 	if (!mod) {
 		rc = 1;
 	} else if (kind == BE_LLVM_IR) {
