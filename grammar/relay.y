@@ -35,17 +35,17 @@ static void yyerror(YYLTYPE *l, Parser *p, const char *msg);
 %define api.prefix {yy}
 %define api.token.prefix {T_}
 
-/* Eight bytes at most: Bison copies values whole, and a wider one written
-** in parts stalls those copies.  Larger things live in the Parser and are
-** named here by index. */
+/* Every member is eight bytes, and written whole: Bison copies values
+** whole, and a copy of one written in narrower parts stalls the load.
+** Larger things live in the Parser and are named here by index. */
 %union {
-	NodeId node;
-	TypeId type;
+	uint64_t node;      /* NodeId */
+	uint64_t type;      /* TypeId */
 	List list;
-	uint32_t args;      /* Parser.args[] */
-	uint32_t num;       /* Parser.nums[] */
+	uint64_t args;      /* Parser.args[] */
+	uint64_t num;       /* Parser.nums[] */
 	Tok str;            /* S() makes it a Str */
-	uint32_t attr;      /* Parser.avals[] */
+	uint64_t attr;      /* Parser.avals[] */
 }
 
 %token <str> LOCAL "local variable" GLOBAL "global name" IDENT "identifier"

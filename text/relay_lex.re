@@ -343,20 +343,17 @@ again:
 
 	"%" digit+ {
 		locate(p, lloc);
-		lval->str.off = (uint32_t)(p->tok + 1 - p->src);
-		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		lval->str = (Tok){ (uint32_t)(p->tok + 1 - p->src), (uint32_t)(p->cur - p->tok - 1) };
 		return T_LOCAL;
 	}
 	"%" name {
 		locate(p, lloc);
-		lval->str.off = (uint32_t)(p->tok + 1 - p->src);
-		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		lval->str = (Tok){ (uint32_t)(p->tok + 1 - p->src), (uint32_t)(p->cur - p->tok - 1) };
 		return T_LOCAL;
 	}
 	"@" name {
 		locate(p, lloc);
-		lval->str.off = (uint32_t)(p->tok + 1 - p->src);
-		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		lval->str = (Tok){ (uint32_t)(p->tok + 1 - p->src), (uint32_t)(p->cur - p->tok - 1) };
 		return T_GLOBAL;
 	}
 
@@ -370,8 +367,7 @@ again:
 	"const"  { locate(p, lloc); return T_CONST; }
 	ident {
 		locate(p, lloc);
-		lval->str.off = (uint32_t)(p->tok - p->src);
-		lval->str.n = (uint32_t)(p->cur - p->tok);
+		lval->str = (Tok){ (uint32_t)(p->tok - p->src), (uint32_t)(p->cur - p->tok) };
 		return T_IDENT;
 	}
 
