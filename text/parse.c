@@ -780,11 +780,32 @@ callattrs(Parser *p, OpId op, Args l, Loc at)
 	return bad ? 0 : id;
 }
 
+/* lookupop: ir_op_lookup() through Parser.opcache; a model calls few ops
+** many times, and the registry is scanned.  Names from the lexer hold no
+** NUL, so a match of n bytes leaves name[n] in bounds. */
+static OpId
+lookupop(Parser *p, const Str *name)
+{
+	uint32_t h = 2166136261u;
+	OpId *slot, op;
+
+	for (uint32_t i = 0; i < name->n; i++)
+		h = (h ^ (unsigned char)name->p[i]) * 16777619u;
+	slot = &p->opcache[(h ^ h >> 8) & 255];
+	op = *slot;
+	if (op && strncmp(ir_ops[op].name, name->p, name->n) == 0 && ir_ops[op].name[name->n] == '\0')
+		return op;
+	op = ir_op_lookup(name->p, name->n);
+	if (op)
+		*slot = op;
+	return op;
+}
+
 NodeId
 p_call(Parser *p, const Str *name, const YYLTYPE *l, uint32_t ai)
 {
 	Args args = takeargs(p, ai);
-	OpId op = ir_op_lookup(name->p, name->n);
+	OpId op = lookupop(p, name);
 	AttrId attrs;
 	NodeId n = 0;
 

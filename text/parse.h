@@ -92,6 +92,7 @@ typedef struct Parser {
 	char *esc; uint32_t nesc, capesc;       /* unescaped strings */
 	Num nums[NNUMS]; uint32_t nnums;        /* number tokens, by Tok index */
 	Args *args; uint32_t nargs, capargs;    /* Args values of the grammar */
+	OpId opcache[256];          /* op names by hash, as last looked up */
 } Parser;
 
 /* Bison's location type, extended with nothing: lines and columns. */
