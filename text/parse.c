@@ -1014,20 +1014,32 @@ p_bare(Parser *p, NodeId fn, const YYLTYPE *l)
 int
 ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len)
 {
+	/* a NUL-terminated copy: the lexer stops at the sentinel */
+	char *copy = ir_arena_raw(&m->data, len + 1);
+
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	return ir_parse_in_place(m, d, file, copy, len);
+}
+
+int
+ir_parse_in_place(Module *m, Diag *d, const char *file, const char *text, size_t len)
+{
 	Parser p;
-	char *copy;
 	int before = d->errors;
 
 	memset(&p, 0, sizeof p);
 	p.m = m;
 	p.d = d;
 	p.file = ir_file(m, file);
-	/* a NUL-terminated copy: the lexer stops at the sentinel */
-	copy = ir_arena_alloc(&m->data, len + 1);
-	memcpy(copy, text, len);
-	ir_diag_source(d, p.file, copy, len);
-	p.src = p.cur = p.linestart = copy;
-	p.end = copy + len;
+	ir_diag_source(d, p.file, text, len);
+	/* tokens name their text by a 31-bit offset (Tok) */
+	if (len >= TOK_ESC) {
+		ir_error(d, (Loc){ 1, 1, p.file }, "input too large (2 GiB or more)");
+		return d->errors - before;
+	}
+	p.src = p.cur = p.linestart = text;
+	p.end = text + len;
 	p.line = 1;
 
 	yyparse(&p);
