@@ -25,20 +25,6 @@
 #include "coverage.h"
 #include "whynot.h"
 
-/* readfile: the whole of path, or NULL after printing why */
-static char *
-readfile(const char *path, size_t *len)
-{
-	char *buf;
-	const char *what;
-
-	if (ir_read_file(path, SIZE_MAX / 2, &buf, len, &what) != 0) {
-		fprintf(stderr, "graft: error: cannot %s '%s': %s\n", what, path, strerror(errno));
-		return NULL;
-	}
-	return buf;
-}
-
 #ifndef GRAFT_RULESDIR
 #define GRAFT_RULESDIR ""
 #endif
@@ -578,7 +564,6 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params, double *t0)
 	int onnx = onnx_is_model(o->model);
 	/* graft run's --input values are read here only for an ONNX model */
 	int bad = onnx || !o->bindneeded ? readbinds(o, t, d) : 0, nb = 0;
-	char *text = NULL;
 	size_t len;
 
 	if (bad)
@@ -603,7 +588,15 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params, double *t0)
 		if (!bad)
 			graft_time_step(o, "import", t0, " nodes=%u", m->nnodes - 1);
 	} else {
-		if (!(text = readfile(o->model, &len)) || ir_parse(m, d, o->model, text, len)) {
+		char *src;
+		const char *what;
+		/* read into the module, which keeps it for diagnostics */
+		if (ir_read_file_in(&m->data, o->model, SIZE_MAX / 2, &src, &len, &what) != 0) {
+			fprintf(stderr, "graft: error: cannot %s '%s': %s\n", what, o->model, strerror(errno));
+			bad = 1;
+			goto out;
+		}
+		if (ir_parse_in_place(m, d, o->model, src, len)) {
 			bad = 1;
 			goto out;
 		}
@@ -660,7 +653,6 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params, double *t0)
 	if (o->frozen)
 		memcpy(o->frozen, frozen, (size_t)o->nbind);
 out:
-	free(text);     /* the module keeps its own copy for diagnostics */
 	for (int i = 0; i < o->nbind; i++)
 		ir_tensor_free(&t[i]);
 	free(t);

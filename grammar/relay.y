@@ -22,6 +22,8 @@ int ir_lex(YYSTYPE *lval, YYLTYPE *lloc, Parser *p);
 %code {
 #include "pfuncs.h"
 #define yylex ir_lex
+#define S(t) (&(Str){ p_strp(p, (t)), (t).n })
+#define N(i) (&p->nums[(i)])
 static void yyerror(YYLTYPE *l, Parser *p, const char *msg);
 }
 
@@ -33,14 +35,17 @@ static void yyerror(YYLTYPE *l, Parser *p, const char *msg);
 %define api.prefix {yy}
 %define api.token.prefix {T_}
 
+/* Every member is eight bytes, and written whole: Bison copies values
+** whole, and a copy of one written in narrower parts stalls the load.
+** Larger things live in the Parser and are named here by index. */
 %union {
-	NodeId node;
-	TypeId type;
+	uint64_t node;      /* NodeId */
+	uint64_t type;      /* TypeId */
 	List list;
-	Num num;
-	Str str;
-	AttrVal attr;
-	Binding bind;
+	uint64_t args;      /* Parser.args[] */
+	uint64_t num;       /* Parser.nums[] */
+	Tok str;            /* S() makes it a Str */
+	uint64_t attr;      /* Parser.avals[] */
 }
 
 %token <str> LOCAL "local variable" GLOBAL "global name" IDENT "identifier"
@@ -51,11 +56,12 @@ static void yyerror(YYLTYPE *l, Parser *p, const char *msg);
 %token TYANN "type annotation" TYEND "end of type annotation" ARROW "->"
 
 %type <node> expr postfix atom call body fn_lit tuple_expr
-%type <list> args call_args nonempty_args attrs attr_items exprs
-%type <list> scope_open params fn_params types dims dims_opt attr_elems
+%type <list> args attrs attr_items exprs
+%type <list> scope_open params types dims dims_opt attr_elems
+%type <args> call_args nonempty_args fn_params
 %type <type> type ret_opt type_opt tyann_opt
 %type <attr> attr_val attr_item
-%type <bind> param
+%type <node> param
 
 %%
 
@@ -78,7 +84,7 @@ defs
 /* definition := 'def' @name '(' params ')' ['->' type] '{' body '}' */
 def
 	: DEF GLOBAL scope_open '(' fn_params ')' ret_opt '{' body '}'
-	                                 { p_def(p, &$2, &@2, $3, $5, $7, $9); }
+	                                 { p_def(p, S($2), &@2, $3, $5, $7, $9); }
 	| DEF error '}'                  { p_scope_reset(p); }
 	| error '}'                      { p_scope_reset(p); }
 	;
@@ -89,20 +95,20 @@ scope_open
 
 /* fn_params := [param {',' param}] [{',' attr}] */
 fn_params
-	: %empty                         { $$ = p_list_empty(p); }
-	| params                         { $$ = $1; }
-	| attrs                          { $$ = p_fnparams_attrs(p, p_list_empty(p), $1); }
-	| params ',' attrs               { $$ = p_fnparams_attrs(p, $1, $3); }
+	: %empty                         { $$ = p_args(p, p_list_empty(p), p_list_empty(p)); }
+	| params                         { $$ = p_args(p, $1, p_list_empty(p)); }
+	| attrs                          { $$ = p_args(p, p_list_empty(p), $1); }
+	| params ',' attrs               { $$ = p_args(p, $1, $3); }
 	;
 
 params
-	: param                          { $$ = p_param_first(p, $1); }
-	| params ',' param               { $$ = p_param_more(p, $1, $3); }
+	: param                          { $$ = p_node_first(p, $1); }
+	| params ',' param               { $$ = p_node_more(p, $1, $3); }
 	;
 
 /* param := %name [':' type] [annotation] */
 param
-	: LOCAL type_opt tyann_opt       { $$ = p_param(p, &$1, $2, $3, &@1); }
+	: LOCAL type_opt tyann_opt       { $$ = p_param(p, S($1), $2, $3, &@1); }
 	;
 
 type_opt
@@ -127,9 +133,9 @@ bindings
 
 /* binding := %name '=' expr ';' | 'let' %name [':' type] '=' expr ';' */
 binding
-	: LOCAL '=' expr ';'             { p_bind(p, &$1, &@1, $3, 0); }
-	| LET LOCAL type_opt '=' expr ';'{ p_bind(p, &$2, &@2, $5, $3); }
-	| LOCAL '=' error ';'            { p_bind(p, &$1, &@1, 0, 0); }
+	: LOCAL '=' expr ';'             { p_bind(p, S($1), &@1, $3, 0); }
+	| LET LOCAL type_opt '=' expr ';'{ p_bind(p, S($2), &@2, $5, $3); }
+	| LOCAL '=' error ';'            { p_bind(p, S($1), &@1, 0, 0); }
 	| error ';'
 	;
 
@@ -146,19 +152,19 @@ tyann_opt
 postfix
 	: atom
 	| postfix '(' call_args ')'      { $$ = p_callfn(p, $1, $3, &@2); }
-	| postfix '.' INT                { $$ = p_getitem(p, $1, &$3, &@3); }
+	| postfix '.' INT                { $$ = p_getitem(p, $1, N($3), &@3); }
 	;
 
 atom
-	: LOCAL                          { $$ = p_local(p, &$1, &@1); }
-	| GLOBAL                         { $$ = p_global(p, &$1, &@1); }
-	| INT                            { $$ = p_scalar(p, &$1, &@1); }
-	| FLOAT                          { $$ = p_scalar(p, &$1, &@1); }
+	: LOCAL                          { $$ = p_local(p, S($1), &@1); }
+	| GLOBAL                         { $$ = p_global(p, S($1), &@1); }
+	| INT                            { $$ = p_scalar(p, N($1), &@1); }
+	| FLOAT                          { $$ = p_scalar(p, N($1), &@1); }
 	| TRUE                           { $$ = p_bool(p, 1, &@1); }
 	| FALSE                          { $$ = p_bool(p, 0, &@1); }
-	| META                           { $$ = p_meta(p, &$1, &@1); }
+	| META                           { $$ = p_meta(p, N($1), &@1); }
 	| CONST '(' attr_val ',' IDENT '=' STRING ')'
-	                                 { $$ = p_inline_const(p, &$3, &@3, &$5, &$7, &@7); }
+	                                 { $$ = p_inline_const(p, $3, &@3, S($5), S($7), &@7); }
 	| call
 	| tuple_expr
 	| fn_lit
@@ -166,18 +172,18 @@ atom
 
 /* call := op '(' [args] [{',' attr}] ')' */
 call
-	: IDENT '(' call_args ')'        { $$ = p_call(p, &$1, &@1, $3); }
+	: IDENT '(' call_args ')'        { $$ = p_call(p, S($1), &@1, $3); }
 	;
 
 call_args
-	: %empty                         { $$ = p_list_empty(p); }
+	: %empty                         { $$ = p_args(p, p_list_empty(p), p_list_empty(p)); }
 	| nonempty_args
 	;
 
 nonempty_args
-	: args                           { $$ = p_callargs(p, $1, p_list_empty(p)); }
-	| attrs                          { $$ = p_callargs(p, p_list_empty(p), $1); }
-	| args ',' attrs                 { $$ = p_callargs(p, $1, $3); }
+	: args                           { $$ = p_args(p, $1, p_list_empty(p)); }
+	| attrs                          { $$ = p_args(p, p_list_empty(p), $1); }
+	| args ',' attrs                 { $$ = p_args(p, $1, $3); }
 	;
 
 args
@@ -210,35 +216,35 @@ attrs
 	;
 
 attr_items
-	: attr_item                      { $$ = p_attr_first(p, &$1, &@1); }
-	| attr_items ',' attr_item       { $$ = p_attr_more(p, $1, &$3, &@3); }
+	: attr_item                      { $$ = p_attr_first(p, $1); }
+	| attr_items ',' attr_item       { $$ = p_attr_more(p, $1, $3); }
 	;
 
 attr_item
-	: IDENT '=' attr_val             { $$ = $3; $$.key = p_attr_key(p, &$1, &@1); }
+	: IDENT '=' attr_val             { $$ = p_attr_key(p, S($1), $3, &@1); }
 	;
 
 attr_val
-	: INT                            { $$ = p_attr_num(p, &$1); }
-	| FLOAT                          { $$ = p_attr_num(p, &$1); }
-	| STRING                         { $$ = p_attr_str(p, &$1); }
-	| TRUE                           { $$ = p_attr_bool(1); }
-	| FALSE                          { $$ = p_attr_bool(0); }
-	| NONE                           { $$ = p_attr_none(); }
-	| '[' ']'                        { $$ = p_attr_array(p, p_list_empty(p)); }
-	| '[' attr_elems ']'             { $$ = p_attr_array(p, $2); }
+	: INT                            { $$ = p_attr_num(p, N($1), &@1); }
+	| FLOAT                          { $$ = p_attr_num(p, N($1), &@1); }
+	| STRING                         { $$ = p_attr_str(p, S($1), &@1); }
+	| TRUE                           { $$ = p_attr_bool(p, 1, &@1); }
+	| FALSE                          { $$ = p_attr_bool(p, 0, &@1); }
+	| NONE                           { $$ = p_attr_none(p, &@1); }
+	| '[' ']'                        { $$ = p_attr_array(p, p_list_empty(p), &@1); }
+	| '[' attr_elems ']'             { $$ = p_attr_array(p, $2, &@1); }
 	;
 
 attr_elems
-	: attr_val                       { $$ = p_attr_first(p, &$1, &@1); }
-	| attr_elems ',' attr_val        { $$ = p_attr_more(p, $1, &$3, &@3); }
+	: attr_val                       { $$ = p_attr_first(p, $1); }
+	| attr_elems ',' attr_val        { $$ = p_attr_more(p, $1, $3); }
 	;
 
 /* type := dtype | 'Tensor' '[' '(' dims ')' ',' dtype ']' | tuple | fn type */
 type
-	: IDENT                          { $$ = p_type_scalar(p, &$1, &@1); }
+	: IDENT                          { $$ = p_type_scalar(p, S($1), &@1); }
 	| TENSOR '[' '(' dims_opt ')' ',' IDENT ']'
-	                                 { $$ = p_type_tensor(p, $4, &$7, &@7); }
+	                                 { $$ = p_type_tensor(p, $4, S($7), &@7); }
 	| '(' ')'                        { $$ = p_type_tuple(p, p_list_empty(p)); }
 	| '(' type ',' ')'               { $$ = p_type_tuple(p, p_type_first(p, $2)); }
 	| '(' type ',' types ')'         { $$ = p_type_tuple(p, p_type_prepend(p, $2, $4)); }
@@ -258,9 +264,9 @@ dims_opt
 	;
 
 dims
-	: INT                            { $$ = p_dim_first(p, $1.v.i, &@1); }
+	: INT                            { $$ = p_dim_first(p, N($1)->v.i, &@1); }
 	| '?'                            { $$ = p_dim_first(p, IR_DIM_ANY, &@1); }
-	| dims ',' INT                   { $$ = p_dim_more(p, $1, $3.v.i, &@3); }
+	| dims ',' INT                   { $$ = p_dim_more(p, $1, N($3)->v.i, &@3); }
 	| dims ',' '?'                   { $$ = p_dim_more(p, $1, IR_DIM_ANY, &@3); }
 	;
 

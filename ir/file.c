@@ -39,6 +39,41 @@
 /* ---------------------------------------------------------------- reading */
 
 int
+ir_read_file_in(Arena *a, const char *path, size_t max, char **buf, size_t *len, const char **what)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	char *b;
+	int r;
+
+	*buf = NULL;
+	*len = 0;
+	*what = "open";
+	if (!f)
+		return -1;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size <= max) {
+		size_t n = (size_t)st.st_size;
+		b = ir_arena_raw(a, n + 1);
+		if (fread(b, 1, n, f) == n && getc(f) == EOF && !ferror(f)) {
+			fclose(f);
+			b[n] = 0;
+			*buf = b;
+			*len = n;
+			return 0;
+		}
+		ir_arena_giveback(a, b, n + 1);
+	}
+	/* not regular, or it changed while read: as a stream */
+	fclose(f);
+	if ((r = ir_read_file(path, max, &b, len, what)) != 0)
+		return r;
+	*buf = ir_arena_raw(a, *len + 1);
+	memcpy(*buf, b, *len + 1);
+	free(b);
+	return 0;
+}
+
+int
 ir_read_file(const char *path, size_t max, char **buf, size_t *len, const char **what)
 {
 	FILE *f = fopen(path, "rb");

@@ -529,6 +529,9 @@ size_t ir_utf8_len(const unsigned char *s, size_t n);
 ** *len.  Returns 0; -1 when fopen or fread fails (errno says why, *what is
 ** "open" or "read"); -2 when the file holds more than max bytes. */
 int ir_read_file(const char *path, size_t max, char **buf, size_t *len, const char **what);
+/* As ir_read_file, but into memory from a (not malloc'ed): a regular
+** file is read once, at its size, with no copy. */
+int ir_read_file_in(Arena *a, const char *path, size_t max, char **buf, size_t *len, const char **what);
 
 /* An output file (file.c): every file graft writes goes through one.
 ** ir_out_open(o, path, flags) readies o->f for writing to path: "-" is

@@ -30,7 +30,7 @@ ir_parse_loc(const Parser *p, const YYLTYPE *l)
 List
 p_list_empty(Parser *p)
 {
-	List l = { 0, 0, 0, 0 };
+	List l = { 0, 0 };
 	(void)p;
 	return l;
 }
@@ -39,7 +39,7 @@ p_list_empty(Parser *p)
 List
 p_node_first(Parser *p, NodeId n)
 {
-	List l = { p->nnodes, 1, 0, 0 };
+	List l = { p->nnodes, 1 };
 	ir_vgrow(&p->nodes, &p->capnodes, p->nnodes + 1);
 	p->nodes[p->nnodes++] = n;
 	return l;
@@ -75,6 +75,12 @@ lnodes(const Parser *p, List l)
 	return l.n ? &p->nodes[l.start] : NULL;
 }
 
+static const NodeId *
+anodes(const Parser *p, Args a)
+{
+	return a.n ? &p->nodes[a.start] : NULL;
+}
+
 static const TypeId *
 ltypes(const Parser *p, List l)
 {
@@ -90,25 +96,37 @@ anyzero(const NodeId *v, uint32_t n)
 	return 0;
 }
 
-List
-p_attr_first(Parser *p, const AttrVal *v, const YYLTYPE *l)
+/* pushattr: push an attribute value, named by its index */
+static uint32_t
+pushattr(Parser *p, const AttrVal *v, Loc loc)
 {
-	List r = { p->navals, 1, 0, 0 };
 	ir_vgrow(&p->avals, &p->capavals, p->navals + 1);
 	ir_vgrow(&p->alocs, &p->capalocs, p->navals + 1);
 	p->avals[p->navals] = *v;
-	p->alocs[p->navals++] = LOC(l);
-	return r;
+	p->alocs[p->navals] = loc;
+	return p->navals++;
 }
 
 List
-p_attr_more(Parser *p, List r, const AttrVal *v, const YYLTYPE *l)
+p_attr_first(Parser *p, uint32_t v)
 {
-	p->navals = r.start + r.n;
-	ir_vgrow(&p->avals, &p->capavals, p->navals + 1);
-	ir_vgrow(&p->alocs, &p->capalocs, p->navals + 1);
-	p->avals[p->navals] = *v;
-	p->alocs[p->navals++] = LOC(l);
+	List r = { v, 1 };
+	p->navals = v + 1;
+	return r;
+}
+
+/* v was pushed last; after an error there may be junk between the list
+** and v, which this drops. */
+List
+p_attr_more(Parser *p, List r, uint32_t v)
+{
+	uint32_t at = r.start + r.n;
+
+	if (v != at) {
+		p->avals[at] = p->avals[v];
+		p->alocs[at] = p->alocs[v];
+	}
+	p->navals = at + 1;
 	r.n++;
 	return r;
 }
@@ -116,7 +134,7 @@ p_attr_more(Parser *p, List r, const AttrVal *v, const YYLTYPE *l)
 List
 p_type_first(Parser *p, TypeId t)
 {
-	List l = { p->ntypes, 1, 0, 0 };
+	List l = { p->ntypes, 1 };
 	ir_vgrow(&p->types, &p->captypes, p->ntypes + 1);
 	p->types[p->ntypes++] = t;
 	return l;
@@ -157,7 +175,7 @@ checkdim(Parser *p, int64_t d, const YYLTYPE *l)
 List
 p_dim_first(Parser *p, int64_t d, const YYLTYPE *l)
 {
-	List r = { p->ndims, 1, 0, 0 };
+	List r = { p->ndims, 1 };
 	ir_vgrow(&p->dims, &p->capdims, p->ndims + 1);
 	p->dims[p->ndims++] = checkdim(p, d, l);
 	return r;
@@ -179,7 +197,7 @@ p_dim_more(Parser *p, List r, int64_t d, const YYLTYPE *l)
 List
 p_scope_push(Parser *p)
 {
-	List l = { p->nscope, 0, p->fnbase, 0 };
+	List l = { p->nscope, p->fnbase };
 	p->fnbase = p->nscope;
 	return l;
 }
@@ -202,7 +220,7 @@ p_scope_reset(Parser *p)
 	while (p->nscope > 0)
 		unbind(p);
 	p->fnbase = 0;
-	p->nnodes = p->navals = p->ntypes = p->ndims = 0;
+	p->nnodes = p->navals = p->ntypes = p->ndims = p->nargs = 0;
 }
 
 /* numname: N + 1 when name is a graph temporary N as the printer writes
@@ -343,18 +361,19 @@ p_type_fn(Parser *p, List l, TypeId ret)
 
 /* ---------------------------------------------------------------- attributes */
 
-Sym
-p_attr_key(Parser *p, const Str *name, const YYLTYPE *l)
+/* p_attr_key: value v with its key; the item is located at the key */
+uint32_t
+p_attr_key(Parser *p, const Str *name, uint32_t v, const YYLTYPE *l)
 {
-	(void)l;
-	return ir_sym(p->m, name->p, name->n);
+	p->avals[v].key = ir_sym(p->m, name->p, name->n);
+	p->alocs[v] = LOC(l);
+	return v;
 }
 
-AttrVal
-p_attr_num(Parser *p, const Num *v)
+uint32_t
+p_attr_num(Parser *p, const Num *v, const YYLTYPE *l)
 {
 	AttrVal a;
-	(void)p;
 	memset(&a, 0, sizeof a);
 	if (v->isfloat) {
 		a.kind = AV_FLOAT;
@@ -363,48 +382,49 @@ p_attr_num(Parser *p, const Num *v)
 		a.kind = AV_INT;
 		a.u.i = v->v.i;
 	}
-	return a;
+	return pushattr(p, &a, LOC(l));
 }
 
-AttrVal
-p_attr_str(Parser *p, const Str *s)
+uint32_t
+p_attr_str(Parser *p, const Str *s, const YYLTYPE *l)
 {
 	AttrVal a;
 	memset(&a, 0, sizeof a);
 	a.kind = AV_STR;
 	a.u.s = ir_sym(p->m, s->p, s->n);
-	return a;
+	return pushattr(p, &a, LOC(l));
 }
 
-AttrVal
-p_attr_bool(int v)
+uint32_t
+p_attr_bool(Parser *p, int v, const YYLTYPE *l)
 {
 	AttrVal a;
 	memset(&a, 0, sizeof a);
 	a.kind = AV_BOOL;
 	a.u.i = v;
-	return a;
+	return pushattr(p, &a, LOC(l));
 }
 
-AttrVal
-p_attr_none(void)
+uint32_t
+p_attr_none(Parser *p, const YYLTYPE *l)
 {
 	AttrVal a;
 	memset(&a, 0, sizeof a);
 	a.kind = AV_NONE;
-	return a;
+	return pushattr(p, &a, LOC(l));
 }
 
-AttrVal
-p_attr_array(Parser *p, List l)
+uint32_t
+p_attr_array(Parser *p, List l, const YYLTYPE *loc)
 {
 	AttrVal a;
 	memset(&a, 0, sizeof a);
 	a.kind = AV_ARRAY;
 	a.n = l.n;
 	a.first = ir_attr_array(p->m, l.n ? &p->avals[l.start] : NULL, l.n);
-	p->navals = l.start;
-	return a;
+	if (l.n)
+		p->navals = l.start;
+	return pushattr(p, &a, LOC(loc));
 }
 
 /* ---------------------------------------------------------------- literals */
@@ -569,9 +589,11 @@ flatten(Parser *p, const AttrVal *v, DType dt, unsigned char **data)
 }
 
 NodeId
-p_inline_const(Parser *p, const AttrVal *v, const YYLTYPE *vl,
+p_inline_const(Parser *p, uint32_t vi, const YYLTYPE *vl,
                const Str *key, const Str *dtype, const YYLTYPE *dl)
 {
+	AttrVal val = p->avals[vi];
+	const AttrVal *v = &val;
 	int64_t dims[8];
 	int rank;
 	DType dt;
@@ -579,6 +601,7 @@ p_inline_const(Parser *p, const AttrVal *v, const YYLTYPE *vl,
 	NodeId id;
 	unsigned char *data;
 
+	p->navals = vi;
 	if (key->n != 5 || memcmp(key->p, "dtype", 5) != 0) {
 		ir_error(p->d, LOC(dl), "const(...) takes dtype=\"...\", not %.*s=", (int)key->n, key->p);
 		return 0;
@@ -680,16 +703,27 @@ p_global(Parser *p, const Str *name, const YYLTYPE *l)
 	return ir_global_ref(p->m, ir_sym(p->m, name->p, name->n), LOC(l));
 }
 
-List
-p_callargs(Parser *p, List args, List attrs)
+/* p_args: push the two lists, named by index.  Args are taken back by
+** takeargs() in the order Bison reduces them, innermost first. */
+uint32_t
+p_args(Parser *p, List nodes, List attrs)
 {
-	List l = { args.start, args.n, attrs.start, attrs.n };
-	(void)p;
-	return l;
+	Args a = { nodes.start, nodes.n, attrs.start, attrs.n };
+	ir_vgrow(&p->args, &p->capargs, p->nargs + 1);
+	p->args[p->nargs] = a;
+	return p->nargs++;
+}
+
+/* takeargs: Args i, popped with any left above it by an error */
+static Args
+takeargs(Parser *p, uint32_t i)
+{
+	p->nargs = i;
+	return p->args[i];
 }
 
 static void
-droplist(Parser *p, List l)
+droplist(Parser *p, Args l)
 {
 	if (l.n)
 		p->nnodes = l.start;
@@ -699,7 +733,7 @@ droplist(Parser *p, List l)
 
 /* callattrs: the op's attributes from the given ones and the defaults */
 static AttrId
-callattrs(Parser *p, OpId op, List l, Loc at)
+callattrs(Parser *p, OpId op, Args l, Loc at)
 {
 	const OpInfo *o = &ir_ops[op];
 	AttrId id = ir_attr_defaults(p->m, op);
@@ -746,10 +780,32 @@ callattrs(Parser *p, OpId op, List l, Loc at)
 	return bad ? 0 : id;
 }
 
-NodeId
-p_call(Parser *p, const Str *name, const YYLTYPE *l, List args)
+/* lookupop: ir_op_lookup() through Parser.opcache; a model calls few ops
+** many times, and the registry is scanned.  Names from the lexer hold no
+** NUL, so a match of n bytes leaves name[n] in bounds. */
+static OpId
+lookupop(Parser *p, const Str *name)
 {
-	OpId op = ir_op_lookup(name->p, name->n);
+	uint32_t h = 2166136261u;
+	OpId *slot, op;
+
+	for (uint32_t i = 0; i < name->n; i++)
+		h = (h ^ (unsigned char)name->p[i]) * 16777619u;
+	slot = &p->opcache[(h ^ h >> 8) & 255];
+	op = *slot;
+	if (op && strncmp(ir_ops[op].name, name->p, name->n) == 0 && ir_ops[op].name[name->n] == '\0')
+		return op;
+	op = ir_op_lookup(name->p, name->n);
+	if (op)
+		*slot = op;
+	return op;
+}
+
+NodeId
+p_call(Parser *p, const Str *name, const YYLTYPE *l, uint32_t ai)
+{
+	Args args = takeargs(p, ai);
+	OpId op = lookupop(p, name);
 	AttrId attrs;
 	NodeId n = 0;
 
@@ -771,21 +827,22 @@ p_call(Parser *p, const Str *name, const YYLTYPE *l, List args)
 		return 0;
 	}
 	attrs = callattrs(p, op, args, LOC(l));
-	if ((attrs || !ir_ops[op].nattrs) && !anyzero(lnodes(p, args), args.n))
-		n = ir_call(p->m, op, lnodes(p, args), args.n, attrs, LOC(l));
+	if ((attrs || !ir_ops[op].nattrs) && !anyzero(anodes(p, args), args.n))
+		n = ir_call(p->m, op, anodes(p, args), args.n, attrs, LOC(l));
 	droplist(p, args);
 	return n;
 }
 
 NodeId
-p_callfn(Parser *p, NodeId fn, List args, const YYLTYPE *l)
+p_callfn(Parser *p, NodeId fn, uint32_t ai, const YYLTYPE *l)
 {
+	Args args = takeargs(p, ai);
 	NodeId n = 0;
 
 	if (args.an) {
 		ir_error(p->d, p->alocs[args.astart], "a call of a function value takes no attributes");
-	} else if (fn && !anyzero(lnodes(p, args), args.n)) {
-		n = ir_callfn(p->m, fn, lnodes(p, args), args.n, LOC(l));
+	} else if (fn && !anyzero(anodes(p, args), args.n)) {
+		n = ir_callfn(p->m, fn, anodes(p, args), args.n, LOC(l));
 	}
 	droplist(p, args);
 	return n;
@@ -807,7 +864,8 @@ p_tuple(Parser *p, List l, const YYLTYPE *loc)
 	NodeId n = 0;
 	if (!anyzero(lnodes(p, l), l.n))
 		n = ir_tuple(p->m, lnodes(p, l), l.n, LOC(loc));
-	droplist(p, l);
+	if (l.n)
+		p->nnodes = l.start;
 	return n;
 }
 
@@ -855,7 +913,7 @@ p_bind(Parser *p, const Str *name, const YYLTYPE *l, NodeId val, TypeId type)
 	bind(p, s, num, val, 0, LOC(l));
 }
 
-Binding
+NodeId
 p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l)
 {
 	Binding b;
@@ -879,35 +937,14 @@ p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l)
 			ir_error(p->d, b.loc, "parameter %%%s is declared twice", ir_symstr(p->m, b.name));
 	}
 	bind(p, b.name, num, b.node, 1, b.loc);
-	b.num = num;
-	return b;
-}
-
-List
-p_param_first(Parser *p, Binding b)
-{
-	return p_node_first(p, b.node);
-}
-
-List
-p_param_more(Parser *p, List l, Binding b)
-{
-	return p_node_more(p, l, b.node);
-}
-
-List
-p_fnparams_attrs(Parser *p, List params, List attrs)
-{
-	List l = { params.start, params.n, attrs.start, attrs.n };
-	(void)p;
-	return l;
+	return b.node;
 }
 
 /* fnattrs: a function's keyed attributes, in the order written; each
 ** repeat of a key is reported once.  Keys are marked in Parser.keyseen
 ** with a fresh stamp per list, so this is linear in the attributes. */
 static AttrId
-fnattrs(Parser *p, List l)
+fnattrs(Parser *p, Args l)
 {
 	uint32_t stamp = ++p->keystamp;
 
@@ -927,28 +964,29 @@ fnattrs(Parser *p, List l)
 }
 
 static NodeId
-mkfn(Parser *p, List scope, List params, TypeId ret, NodeId body, Loc loc)
+mkfn(Parser *p, List scope, uint32_t pi, TypeId ret, NodeId body, Loc loc)
 {
+	Args params = takeargs(p, pi);
 	NodeId fn = 0;
 	AttrId attrs = fnattrs(p, params);
 
-	if (body && !anyzero(lnodes(p, params), params.n))
-		fn = ir_func(p->m, lnodes(p, params), params.n, body,
+	if (body && !anyzero(anodes(p, params), params.n))
+		fn = ir_func(p->m, anodes(p, params), params.n, body,
 		             ret, attrs, params.an, loc);
 	droplist(p, params);
 	popscope(p, scope.start, body);
-	p->fnbase = scope.astart;
+	p->fnbase = scope.n;
 	return fn;
 }
 
 NodeId
-p_fn(Parser *p, List scope, List params, TypeId ret, NodeId body, const YYLTYPE *l)
+p_fn(Parser *p, List scope, uint32_t params, TypeId ret, NodeId body, const YYLTYPE *l)
 {
 	return mkfn(p, scope, params, ret, body, LOC(l));
 }
 
 void
-p_def(Parser *p, const Str *name, const YYLTYPE *l, List scope, List params, TypeId ret, NodeId body)
+p_def(Parser *p, const Str *name, const YYLTYPE *l, List scope, uint32_t params, TypeId ret, NodeId body)
 {
 	NodeId fn = mkfn(p, scope, params, ret, body, LOC(l));
 	Sym s = ir_sym(p->m, name->p, name->n);
@@ -976,20 +1014,32 @@ p_bare(Parser *p, NodeId fn, const YYLTYPE *l)
 int
 ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len)
 {
+	/* a NUL-terminated copy: the lexer stops at the sentinel */
+	char *copy = ir_arena_raw(&m->data, len + 1);
+
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	return ir_parse_in_place(m, d, file, copy, len);
+}
+
+int
+ir_parse_in_place(Module *m, Diag *d, const char *file, const char *text, size_t len)
+{
 	Parser p;
-	char *copy;
 	int before = d->errors;
 
 	memset(&p, 0, sizeof p);
 	p.m = m;
 	p.d = d;
 	p.file = ir_file(m, file);
-	/* a NUL-terminated copy: the lexer stops at the sentinel */
-	copy = ir_arena_alloc(&m->data, len + 1);
-	memcpy(copy, text, len);
-	ir_diag_source(d, p.file, copy, len);
-	p.src = p.cur = p.linestart = copy;
-	p.end = copy + len;
+	ir_diag_source(d, p.file, text, len);
+	/* tokens name their text by a 31-bit offset (Tok) */
+	if (len >= TOK_ESC) {
+		ir_error(d, (Loc){ 1, 1, p.file }, "input too large (2 GiB or more)");
+		return d->errors - before;
+	}
+	p.src = p.cur = p.linestart = text;
+	p.end = text + len;
 	p.line = 1;
 
 	yyparse(&p);
@@ -1011,6 +1061,7 @@ ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len)
 	free(p.numbind);
 	free(p.metas);
 	free(p.keyseen);
-	ir_arena_free(&p.strs);
+	free(p.esc);
+	free(p.args);
 	return d->errors - before;
 }

@@ -12,12 +12,19 @@
 
 #include "ir.h"
 
-/* A list on one of the Parser's stacks; call and fn parameter lists hold
-** operands (or parameters) and attributes, so they name two ranges. */
+/* A list on one of the Parser's stacks: nodes, types, dims or attribute
+** values.  For scope_open, start is Parser.nscope and n the fnbase to
+** restore. */
 typedef struct List {
-	uint32_t start, n;      /* nodes, types, dims or attribute values */
-	uint32_t astart, an;    /* attributes, for calls and fn parameters */
+	uint32_t start, n;
 } List;
+
+/* A call's operands or a function's parameters, and their attributes:
+** two ranges, kept on Parser.args and named by index in the grammar. */
+typedef struct Args {
+	uint32_t start, n;      /* on Parser.nodes */
+	uint32_t astart, an;    /* on Parser.avals */
+} Args;
 
 /* a literal as lexed: value and dtype from its suffix */
 typedef struct Num {
@@ -30,9 +37,20 @@ typedef struct Num {
 } Num;
 
 typedef struct Str {
-	const char *p;      /* into the source, or into Parser.strs for escapes */
+	const char *p;
 	uint32_t n;
 } Str;
+
+/* A name or string token: off is into the source, or, with TOK_ESC set,
+** into Parser.esc for a string with escapes.  p_strp() gives the text. */
+typedef struct Tok {
+	uint32_t off, n;
+} Tok;
+#define TOK_ESC 0x80000000u
+
+/* Parser.nums is a ring: a number token is reduced at most one lookahead
+** token after it is read. */
+#define NNUMS 4
 
 /* A name in scope.  A graph temporary %N as the printer makes them (see
 ** parse.c's numname()) is kept by its number, in Parser.numbind, and not
@@ -71,7 +89,10 @@ typedef struct Parser {
 	NodeId *metas; uint32_t capmetas;       /* meta[relay.Constant][N] nodes by N */
 	uint32_t *keyseen; uint32_t capkeyseen; /* Sym -> stamp of the attribute list that has it */
 	uint32_t keystamp;
-	Arena strs;                 /* unescaped strings */
+	char *esc; uint32_t nesc, capesc;       /* unescaped strings */
+	Num nums[NNUMS]; uint32_t nnums;        /* number tokens, by Tok index */
+	Args *args; uint32_t nargs, capargs;    /* Args values of the grammar */
+	OpId opcache[256];          /* op names by hash, as last looked up */
 } Parser;
 
 /* Bison's location type, extended with nothing: lines and columns. */
@@ -82,5 +103,11 @@ typedef struct YYLTYPE {
 #define YYLTYPE_IS_TRIVIAL 1
 
 Loc ir_parse_loc(const Parser *p, const YYLTYPE *l);
+
+static inline const char *
+p_strp(const Parser *p, Tok t)
+{
+	return t.off & TOK_ESC ? p->esc + (t.off & ~TOK_ESC) : p->src + t.off;
+}
 
 #endif

@@ -191,18 +191,19 @@ number(Parser *p, const char *s, const char *e, Num *out)
 }
 
 /* string: unescape the body of a string literal [s, e) */
-static Str
+static Tok
 string(Parser *p, const char *s, const char *e)
 {
-	Str r;
+	Tok r;
 	char *out, *o;
 
 	if (!memchr(s, '\\', (size_t)(e - s))) {
-		r.p = s;
+		r.off = (uint32_t)(s - p->src);
 		r.n = (uint32_t)(e - s);
 		return r;
 	}
-	o = out = ir_arena_alloc(&p->strs, (size_t)(e - s) + 1);
+	ir_vgrow(&p->esc, &p->capesc, p->nesc + (uint32_t)(e - s) + 1);
+	o = out = p->esc + p->nesc;
 	while (s < e) {
 		if (*s != '\\') {
 			*o++ = *s++;
@@ -216,9 +217,18 @@ string(Parser *p, const char *s, const char *e)
 		default: *o++ = s[-1]; break;
 		}
 	}
-	r.p = out;
+	r.off = p->nesc | TOK_ESC;
 	r.n = (uint32_t)(o - out);
+	p->nesc += r.n;
 	return r;
+}
+
+/* newnum: the next slot of the number ring, named by the token's value */
+static Num *
+newnum(Parser *p, YYSTYPE *lval)
+{
+	lval->num = p->nnums = (p->nnums + 1) % NNUMS;
+	return &p->nums[lval->num];
 }
 
 /*!re2c
@@ -244,6 +254,7 @@ int
 ir_lex(YYSTYPE *lval, YYLTYPE *lloc, Parser *p)
 {
 	int depth;
+	Num *n;
 
 	if (p->stopped)
 		return 0;
@@ -315,9 +326,10 @@ again:
 	}
 	"meta[relay.Constant][" digit+ "]" {
 		locate(p, lloc);
-		lval->num.v.i = strtoll((const char *)p->tok + 21, NULL, 10);
-		lval->num.dtype = DT_INT64;
-		lval->num.isfloat = 0;
+		n = newnum(p, lval);
+		n->v.i = strtoll((const char *)p->tok + 21, NULL, 10);
+		n->dtype = DT_INT64;
+		n->isfloat = 0;
 		return T_META;
 	}
 	"meta[" [^\]\n\x00]* "]" {
@@ -325,26 +337,23 @@ again:
 		         "only meta[relay.Constant][N] is supported",
 		         (int)(p->cur - p->tok), p->tok);
 		locate(p, lloc);
-		lval->num.v.i = -1;
+		newnum(p, lval)->v.i = -1;
 		return T_META;
 	}
 
 	"%" digit+ {
 		locate(p, lloc);
-		lval->str.p = p->tok + 1;
-		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		lval->str = (Tok){ (uint32_t)(p->tok + 1 - p->src), (uint32_t)(p->cur - p->tok - 1) };
 		return T_LOCAL;
 	}
 	"%" name {
 		locate(p, lloc);
-		lval->str.p = p->tok + 1;
-		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		lval->str = (Tok){ (uint32_t)(p->tok + 1 - p->src), (uint32_t)(p->cur - p->tok - 1) };
 		return T_LOCAL;
 	}
 	"@" name {
 		locate(p, lloc);
-		lval->str.p = p->tok + 1;
-		lval->str.n = (uint32_t)(p->cur - p->tok - 1);
+		lval->str = (Tok){ (uint32_t)(p->tok + 1 - p->src), (uint32_t)(p->cur - p->tok - 1) };
 		return T_GLOBAL;
 	}
 
@@ -358,22 +367,23 @@ again:
 	"const"  { locate(p, lloc); return T_CONST; }
 	ident {
 		locate(p, lloc);
-		lval->str.p = p->tok;
-		lval->str.n = (uint32_t)(p->cur - p->tok);
+		lval->str = (Tok){ (uint32_t)(p->tok - p->src), (uint32_t)(p->cur - p->tok) };
 		return T_IDENT;
 	}
 
 	int isuf? {
 		locate(p, lloc);
-		if (!number(p, p->tok, p->cur, &lval->num))
-			lval->num.v.i = 0;
-		return lval->num.isfloat ? T_FLOAT : T_INT;
+		n = newnum(p, lval);
+		if (!number(p, p->tok, p->cur, n))
+			n->v.i = 0;
+		return n->isfloat ? T_FLOAT : T_INT;
 	}
 	(int | float) fsuf | float {
 		locate(p, lloc);
-		if (!number(p, p->tok, p->cur, &lval->num))
-			lval->num.v.f = 0;
-		lval->num.isfloat = 1;
+		n = newnum(p, lval);
+		if (!number(p, p->tok, p->cur, n))
+			n->v.f = 0;
+		n->isfloat = 1;
 		return T_FLOAT;
 	}
 

@@ -20,6 +20,9 @@ extern "C" {
 ** m, reporting errors through d.  Returns the number of errors.  The text
 ** must stay alive as long as d quotes from it. */
 int ir_parse(Module *m, Diag *d, const char *file, const char *text, size_t len);
+/* As ir_parse, but text[len] is NUL and text lives as long as m (as from
+** ir_read_file_in(&m->data, ...)): it is read in place, not copied. */
+int ir_parse_in_place(Module *m, Diag *d, const char *file, const char *text, size_t len);
 
 typedef struct PrintOpts {
 	unsigned show_types : 1;    /* print ty= annotation comments */
