@@ -1,31 +1,41 @@
 #!/usr/bin/python3
-"""mobilenet.py: the MobileNetV2 of `make bench`, for graft and for PyTorch:
-the real-model test's quantized model and input, and PyTorch's time on it.
+"""mobilenet.py: the quantized networks of `make bench`, for graft and for
+PyTorch: MobileNetV2 and ResNet18, quantized by PyTorch, their inputs,
+and PyTorch's time on them.
 
     /usr/bin/python3 bench/mobilenet.py OUTDIR [RUNS]
 
-Runs tests/models/make_mobilenet.py in this process (runpy), which writes
-to OUTDIR the QDQ model mobilenet_v2.onnx, input.npy, and PyTorch's output
-(torch_int.npy, torch_q.txt: see that script), and leaves the quantized
-model and the input in its globals `m` and `x`; then times that model on
-that input, single-threaded, and writes
+MobileNetV2 is the real-model test's: tests/models/make_mobilenet.py runs
+in this process (runpy) and writes to OUTDIR the QDQ model
+mobilenet_v2.onnx, input.npy, and PyTorch's output (torch_int.npy,
+torch_q.txt: see that script), leaving the quantized model and the input
+in its globals `m` and `x`.  ResNet18 (torchvision's quantizable one,
+224 x 224) is quantized as tests/models/make_quantized.py quantizes its
+networks (its quantized()), and written to OUTDIR/resnet18/ in the same
+files, the model as resnet18.onnx (exported unfolded).  Then each model
+is timed on its input, single-threaded, and
 
-  OUTDIR/torch.txt   one line "torch_ns ENGINE MEDIAN" per quantized engine
+  DIR/torch.txt      one line "torch_ns ENGINE MEDIAN" per quantized engine
                      that runs the model, medians of RUNS runs (default 20)
 
-The model is quantized for qnnpack, its first line; for the other engines
-of this PyTorch (onednn, fbgemm) the same quantized weights are packed
-again for that engine (an engine that fails is left out, and how close
-its output is to qnnpack's is printed).  Needs torch, torchvision and
-onnx; graft itself never uses PyTorch.
+The models are quantized for qnnpack, the first line; for the other
+engines of this PyTorch (onednn, fbgemm) the same quantized weights are
+packed again for that engine (an engine that fails is left out, and how
+close its output is to qnnpack's is printed).  Needs torch, torchvision
+and onnx; graft itself never uses PyTorch.
 """
 import os
 import runpy
 import sys
 
+import numpy as np
 import torch
+import torchvision.models.quantization as tq
 
 from torchtime import timed
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = os.path.join(HERE, "..", "tests", "models")
 
 
 def repack(model):
@@ -35,22 +45,9 @@ def repack(model):
             mod.set_weight_bias(mod.weight(), mod.bias())
 
 
-def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: mobilenet.py OUTDIR [RUNS]")
-    out = sys.argv[1]
-    runs = int(sys.argv[2]) if len(sys.argv) == 3 else 20
-    here = os.path.dirname(os.path.abspath(__file__))
-    script = os.path.join(here, "..", "tests", "models", "make_mobilenet.py")
-    argv, sys.argv = sys.argv, [script, out]
-    try:
-        g = runpy.run_path(script, run_name="make_mobilenet")
-    finally:
-        sys.argv = argv
-    model, x = g["m"], g["x"]
-    step = g["yq"].q_scale()    # the quantized output's scale
-
-    torch.set_num_threads(1)
+def time_engines(name, model, x, step, out, runs):
+    """writes out/torch.txt: model's median time on x on each quantized
+    engine (step: the quantized output's scale, for the comparison)"""
     engines = ["qnnpack"] + [e for e in ("onednn", "fbgemm") if e in torch.backends.quantized.supported_engines]
     lines, want = [], None
     for engine in engines:
@@ -60,17 +57,61 @@ def main():
                 repack(model)
             ns, y = timed(model, x, runs)
         except Exception as e:  # an engine that cannot run this model
-            print("mobilenet.py: %s: cannot run the model: %s" % (engine, str(e).splitlines()[0]), file=sys.stderr)
+            print("mobilenet.py: %s: %s: cannot run the model: %s" % (name, engine, str(e).splitlines()[0]),
+                  file=sys.stderr)
             continue
         if want is None:
             want = y
         else:
             # the same model on another engine's kernels: how close
             within = 100 * ((y - want).abs() <= 1.01 * step).float().mean().item()
-            print("mobilenet.py: %s: %.2f%% of the outputs within one step of qnnpack's" % (engine, within))
+            print("mobilenet.py: %s: %s: %.2f%% of the outputs within one step of qnnpack's" % (name, engine, within))
         lines.append("torch_ns %s %d\n" % (engine, ns))
+    torch.backends.quantized.engine = "qnnpack"
     with open(os.path.join(out, "torch.txt"), "w") as f:
         f.write("".join(lines))
+
+
+def resnet18(out):
+    """the quantized ResNet18 and its input, its files written to out"""
+    sys.path.insert(0, MODELS)
+    import make_quantized
+    os.makedirs(out, exist_ok=True)
+    m = make_quantized.quantized(lambda: tq.resnet18(weights=None, quantize=False), 224)
+    x = torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        y = m(x)
+        deq = m.dequant
+        m.dequant = torch.nn.Identity()
+        yq = m(x)
+        m.dequant = deq
+    np.save(os.path.join(out, "input.npy"), x.numpy().astype(np.float32))
+    np.save(os.path.join(out, "torch_int.npy"), yq.int_repr().numpy().astype(np.int32))
+    with open(os.path.join(out, "torch_q.txt"), "w") as f:
+        f.write("%.9g %d %d\n" % (yq.q_scale(), yq.q_zero_point(), int(y.argmax())))
+    torch.onnx.export(m, x, os.path.join(out, "resnet18.onnx"), opset_version=13,
+                      input_names=["input"], output_names=["output"], do_constant_folding=False)
+    return m, x, yq.q_scale()
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: mobilenet.py OUTDIR [RUNS]")
+    out = sys.argv[1]
+    runs = int(sys.argv[2]) if len(sys.argv) == 3 else 20
+    script = os.path.join(MODELS, "make_mobilenet.py")
+    argv, sys.argv = sys.argv, [script, out]
+    try:
+        g = runpy.run_path(script, run_name="make_mobilenet")
+    finally:
+        sys.argv = argv
+    nets = [("mobilenet_v2", g["m"], g["x"], g["yq"].q_scale(), out)]
+    rout = os.path.join(out, "resnet18")
+    nets.append(("resnet18",) + resnet18(rout) + (rout,))
+
+    torch.set_num_threads(1)
+    for name, model, x, step, d in nets:
+        time_engines(name, model, x, step, d, runs)
 
 
 if __name__ == "__main__":

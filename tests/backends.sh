@@ -16,13 +16,13 @@
 #    NAME.expected byte for byte.  At -O0 and without qnn.conv2d (whose
 #    fast path depends on AVX2, AVX-512 or VNNI), the text does not depend
 #    on the host's vector extensions; it does on LLVM's version.
-# 4. The randomized differential test (tests/backends/random.py): 100 small
+# 4. The randomized differential test (tests/backends/randgraph.py): 100 small
 #    random models, integer and float, and 40 of float16 (--half), each
 #    run on ref, c and llvm; one point per model and backend pair (c
 #    against ref, llvm against ref), integer and float16 results bit for
 #    bit, other float results within 1e-5 relative plus 1e-6 absolute.  A
 #    failure names the seed and the model; reproduce it with
-#    `tests/backends/random.py [--half] --seed S --keep DIR --graft ./graft`.
+#    `tests/backends/randgraph.py [--half] --seed S --keep DIR --graft ./graft`.
 . "${srcdir:-.}/tests/lib.sh"
 CC=${CC:-cc}
 py=${PYTHON3:-python3}
@@ -120,6 +120,30 @@ npy "$tmpdir/x.npy" int32 2,3 5 -40 40
 nout=2 agree exact "requant.relay" --input x="$tmpdir/x.npy" tests/backends/requant.relay
 npy "$tmpdir/u.npy" uint8 1,6,6,4 7
 nout=2 agree exact "qconv_nhwc.relay" --input x="$tmpdir/u.npy" tests/backends/qconv_nhwc.relay
+# llvm's depthwise kernel (tests/backends/dwconv.py says which edges of
+# it each of the four convolutions reaches) against ref, bit for bit
+"$py" "$srcdir/tests/backends/dwconv.py" >"$tmpdir/dwconv.relay"
+npy "$tmpdir/dwx.npy" uint8 1,40,13,13 31
+npy "$tmpdir/dwy.npy" int8 1,33,17,17 32
+be=llvm nout=4 agree exact "depthwise qnn.conv2d (tests/backends/dwconv.py)" --input x="$tmpdir/dwx.npy" \
+	--input y="$tmpdir/dwy.npy" "$tmpdir/dwconv.relay"
+# llvm's max pooling in two passes (maxpool_rows): strides, dilation,
+# asymmetric padding, ceil_mode, windows reaching past the data, uint8,
+# int8 and float32, against ref bit for bit
+cat >"$tmpdir/maxpool.relay" <<'EOF'
+def @main(%x: Tensor[(2, 3, 11, 13), uint8], %y: Tensor[(1, 4, 9, 10), int8], %f: Tensor[(1, 3, 7, 12), float32]) {
+  %0 = nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]);
+  %1 = nn.max_pool2d(%y, pool_size=[2, 3], strides=[1, 2], dilation=[2, 1], padding=[0, 2, 1, 0], ceil_mode=True);
+  %2 = nn.max_pool2d(%f, pool_size=[3, 2], strides=[2, 3], padding=[1, 0, 2, 1], ceil_mode=True);
+  %3 = nn.max_pool2d(%y, pool_size=[4, 4], strides=[3, 3], padding=[3, 3, 3, 3]);
+  (%0, %1, %2, %3)
+}
+EOF
+npy "$tmpdir/mpx.npy" uint8 2,3,11,13 41
+npy "$tmpdir/mpy.npy" int8 1,4,9,10 42
+npy "$tmpdir/mpf.npy" float32 1,3,7,12 43 -5 5
+be=llvm nout=4 agree exact "nn.max_pool2d in two passes" --input x="$tmpdir/mpx.npy" --input y="$tmpdir/mpy.npy" \
+	--input f="$tmpdir/mpf.npy" "$tmpdir/maxpool.relay"
 npy "$tmpdir/qa.npy" int8 2,3,4 4
 npy "$tmpdir/qb.npy" int8 3,1 5
 npy "$tmpdir/qf.npy" float32 2,4 6
@@ -223,14 +247,14 @@ done <"$tmpdir/files"
 # ------------------------------------------------------------------ 4. random models
 # seeds 1-100: odd ones integer graphs, even ones float graphs (161 and 299
 # found bugs once: run wider ranges by hand after changing a backend)
-"$py" "$srcdir/tests/backends/random.py" --seeds 1-100 --graft "$GRAFT" -j 2 >"$tmpdir/random" 2>&1
+"$py" "$srcdir/tests/backends/randgraph.py" --seeds 1-100 --graft "$GRAFT" -j 2 >"$tmpdir/random" 2>&1
 # and the two that found bugs: ref refusing a requantize of a scalar with
 # a zero point (161), gcc 12.2 miscompiling c's wrapping integer mean (299)
 for s in 161 299; do
-	"$py" "$srcdir/tests/backends/random.py" --seed $s --graft "$GRAFT" >>"$tmpdir/random" 2>&1
+	"$py" "$srcdir/tests/backends/randgraph.py" --seed $s --graft "$GRAFT" >>"$tmpdir/random" 2>&1
 done
 # float16 graphs: the float ops on float16, bit for bit
-"$py" "$srcdir/tests/backends/random.py" --half --seeds 1-40 --graft "$GRAFT" -j 2 >>"$tmpdir/random" 2>&1
+"$py" "$srcdir/tests/backends/randgraph.py" --half --seeds 1-40 --graft "$GRAFT" -j 2 >>"$tmpdir/random" 2>&1
 while IFS= read -r line; do
 	case "$line" in
 	"ok	"*) ok 0 "${line#ok	}" ;;
@@ -238,5 +262,5 @@ while IFS= read -r line; do
 	*) echo "$line" ;;
 	esac
 done <"$tmpdir/random"
-grep -q '^ok	\|^not ok	' "$tmpdir/random" || { ok 1 "random.py runs"; sed 's/^/#   /' "$tmpdir/random" | head -n 20; }
+grep -q '^ok	\|^not ok	' "$tmpdir/random" || { ok 1 "randgraph.py runs"; sed 's/^/#   /' "$tmpdir/random" | head -n 20; }
 done_testing

@@ -1826,7 +1826,7 @@ mean(Gen *g, Fn *f, Inst *i)
 	open = loops(g, f, x->rank, x->dims);
 	/* integers of at most 32 bits: fewer than 2^31 of them cannot overflow
 	   int64, so a plain sum (gcc 12.2 at -O2 miscompiles the vectorized
-	   form of the unsigned, wrapping one: tests/backends/random.py seed
+	   form of the unsigned, wrapping one: tests/backends/randgraph.py seed
 	   299) */
 	if (dt == DT_FLOAT16)
 		cg_line(g, f, "%s[%s] = %s;", acc, oi, hr(g, dt, xf(y, "%s[%s] + %s", acc, oi, elem(g, dt, nx, xi, v)), w));

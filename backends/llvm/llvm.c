@@ -124,9 +124,16 @@ typedef struct G {
 typedef struct Scope {
 	Val *v;
 	uint8_t *done;
+	struct Scope *up;       /* an inlined call's: the caller's scope, */
+	NodeId call, fn;        /* the call (in up) and the function called */
 } Scope;
 
 static Val lower(G *g, Scope *s, NodeId n);
+static int64_t paramof(const Module *m, const Scope *s, NodeId n);
+static void scope_init(Scope *s, const Module *m);
+static void scope_free(Scope *s);
+static NodeId callee(const Module *m, NodeId n);
+static int clip_whole(const Module *m, NodeId n);
 static Val opfn(G *g, Scope *s, NodeId n);
 static void flattypes(const Module *m, TypeId t, TypeId *out, uint32_t *n, uint32_t max);
 
@@ -368,6 +375,18 @@ cvt(G *g, LLVMValueRef v, DType from, DType to)
 		return callf(g, name, t, a, 1);
 	}
 	return ir_dtype_bytes[to] > ir_dtype_bytes[from] ? LLVMBuildFPExt(g->b, v, t, "") : LLVMBuildFPTrunc(g->b, v, t, "");
+}
+
+/* cvt_in: float v, already clipped to the range of integer dtype to
+** (no NaN), converted to it: as cvt, but for dtypes of one or two
+** bytes with a plain conversion through int32, which LLVM vectorizes
+** (its saturating conversions it does not) */
+static LLVMValueRef
+cvt_in(G *g, LLVMValueRef v, DType to)
+{
+	if (ir_dtype_bytes[to] > 2)
+		return cvt(g, v, LLVMTypeOf(v) == g->f32 ? DT_FLOAT32 : DT_FLOAT64, to);
+	return LLVMBuildTrunc(g->b, LLVMBuildFPToSI(g->b, v, g->i32, ""), elty(g, to), "");
 }
 
 /* imin, imax, fmin_, fmax_: selects on ordered compares, as TVM's min/max */
@@ -1110,13 +1129,13 @@ ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
 		t = LLVMBuildFAdd(g->b, LLVMBuildFPExt(g->b, v, g->f64, ""), LLVMBuildSIToFP(g->b, x[2], g->f64, ""), "");
 		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, hi, ""), t, hi, "");
 		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, lo, ""), t, lo, "");
-		return cvt(g, t, DT_FLOAT64, e->odt);
+		return cvt_in(g, t, e->odt);
 	}
 	v = callf(g, "llvm.round.f32", g->f32, a, 1);
 	v = LLVMBuildFAdd(g->b, v, LLVMBuildSIToFP(g->b, x[2], g->f32, ""), "");
 	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)ir_dtype_max(e->odt)), 0);
 	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)ir_dtype_min(e->odt)), 1);
-	return cvt(g, v, DT_FLOAT32, e->odt);
+	return cvt_in(g, v, e->odt);
 }
 
 /* dequantize: x[0] data, x[1] scale, x[2] zero point; a float16 result
@@ -1164,7 +1183,7 @@ ew_requantize_f32(G *g, const void *ctx, LLVMValueRef *x)
 	t = LLVMBuildFAdd(g->b, t, LLVMBuildSIToFP(g->b, x[3], g->f64, ""), "");
 	t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, hi, ""), t, hi, "");
 	t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, lo, ""), t, lo, "");
-	return cvt(g, t, DT_FLOAT64, e->odt);
+	return cvt_in(g, t, e->odt);
 }
 
 /* qnn.add, qnn.mul: x[0], x[1] (per-tensor parameters in the context) */
@@ -1205,6 +1224,20 @@ ibound(DType dt, double b, double *out)
 		return 0;
 	*out = t;
 	return 1;
+}
+
+/* clip_whole: n is a clip of integer data whose bounds (as ibound
+** reads them) hold every value of its dtype: no code, an alias of its
+** operand (the quantized ReLU6 that a requantize to uint8 has already
+** clipped: clip(x, 0, 255)) */
+static int
+clip_whole(const Module *m, NodeId n)
+{
+	DType dt = (DType)ir_type(m, m->nodes[ir_arg(m, n, 0)].type)->dtype;
+	double lo, hi;
+
+	return isint(dt) && dt != DT_BOOL && ibound(dt, attr(m, n, "a_min")->u.f, &lo) && ibound(dt, attr(m, n, "a_max")->u.f, &hi) &&
+	       lo == (double)ir_dtype_min(dt) && hi == (double)ir_dtype_max(dt);
 }
 
 /* ---------------------------------------------------------------- op lowering */
@@ -2405,6 +2438,91 @@ scan(G *g, Call *c)
 	return r;
 }
 
+/* maxpool_rows: max pooling of integer, float32 or float64 data in
+** two passes per output row, which LLVM vectorizes: the window's rows
+** that exist, element by element, into a row buffer t (held at the
+** dtype's least value, max's identity, in its padding columns and past
+** them), then each output the largest of its window's columns of t.
+** Padding is skipped (as the identity), as pool2d skips it; a window
+** with nothing in it gives the least value, as pool2d does.  Floats
+** compare as pool2d's fminmax: NaN never wins, so the order of the
+** comparisons changes at most the sign of a zero. */
+static void
+maxpool_rows(G *g, Call *c, const int *pos, const int64_t *ps, const int64_t *sd, const int64_t *dl, const int64_t *pd,
+             const int64_t *ist, const int64_t *ost, Val r)
+{
+	DType dt = c->adt[0];
+	int64_t H = c->ad[0][pos[2]], W = c->ad[0][pos[3]], OW = c->od[pos[3]];
+	int64_t Wt = (OW - 1) * sd[1] + (ps[1] - 1) * dl[1] + 1;
+	LLVMValueRef lo, t, iv[4], ooff, ioff, hh, x, a, ok;
+	LLVMBasicBlockRef yes, next;
+	Loop l[4], li, lk;
+
+	Wt = Wt > pd[1] + W ? Wt : pd[1] + W;
+	lo = isint(dt) ? LLVMConstInt(elty(g, dt), (unsigned long long)ir_dtype_min(dt), 1) : LLVMConstReal(elty(g, dt), -INFINITY);
+	t = newbuf(g, (size_t)(Wt * ir_dtype_bytes[dt]), 64);
+	/* the padding columns of t, once */
+	for (int side = 0; side < 2; side++) {
+		int64_t a0 = side ? pd[1] + W : 0, a1 = side ? Wt : pd[1];
+		if (a0 < a1) {
+			LLVMValueRef w = loop_open(g, &li, a0, a1, 1);
+			st(g, t, dt, w, lo);
+			loop_close(g, &li);
+		}
+	}
+	/* the loops over the axes but the last, in their order */
+	ooff = c64(g, 0);
+	ioff = c64(g, 0);
+	for (int k = 0; k < 4; k++) {
+		if (k == pos[3]) {
+			iv[k] = NULL;
+			continue;
+		}
+		iv[k] = loop_open(g, &l[k], 0, c->od[k], 1);
+		ooff = add64(g, ooff, mul64(g, iv[k], ost[k]));
+		if (k != pos[2])
+			ioff = add64(g, ioff, mul64(g, iv[k], ist[k]));
+	}
+	/* vertical: t[pd[1] + w] = max of the window's rows that exist */
+	{
+		LLVMValueRef w = loop_open(g, &li, 0, W, 1);
+		st(g, t, dt, add64(g, w, c64(g, pd[1])), lo);
+		loop_close(g, &li);
+	}
+	for (int64_t kh = 0; kh < ps[0]; kh++) {
+		hh = LLVMBuildNSWSub(g->b, add64(g, mul64(g, iv[pos[2]], sd[0]), c64(g, kh * dl[0])), c64(g, pd[0]), "");
+		ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, c64(g, 0), ""),
+		                  LLVMBuildICmp(g->b, LLVMIntSLT, hh, c64(g, H), ""), "");
+		yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "row");
+		next = LLVMAppendBasicBlockInContext(g->cx, g->fn, "next");
+		LLVMBuildCondBr(g->b, ok, yes, next);
+		LLVMPositionBuilderAtEnd(g->b, yes);
+		{
+			LLVMValueRef w = loop_open(g, &li, 0, W, 1), tw = add64(g, w, c64(g, pd[1]));
+			x = ld(g, c->a[0].p, dt, add64(g, add64(g, ioff, mul64(g, hh, ist[pos[2]])), mul64(g, w, ist[pos[3]])));
+			a = ld(g, t, dt, tw);
+			st(g, t, dt, tw, isint(dt) ? iminmax(g, x, a, ir_dtype_kind[dt] == 'i', 1) : fminmax(g, x, a, 1));
+			loop_close(g, &li);
+		}
+		LLVMBuildBr(g->b, next);
+		LLVMPositionBuilderAtEnd(g->b, next);
+	}
+	/* horizontal: each output the largest of its window's columns */
+	{
+		LLVMValueRef ow = loop_open(g, &lk, 0, OW, 1);
+		a = lo;
+		for (int64_t kw = 0; kw < ps[1]; kw++) {
+			x = ld(g, t, dt, add64(g, mul64(g, ow, sd[1]), c64(g, kw * dl[1])));
+			a = isint(dt) ? iminmax(g, x, a, ir_dtype_kind[dt] == 'i', 1) : fminmax(g, x, a, 1);
+		}
+		st(g, r.p, dt, add64(g, ooff, mul64(g, ow, ost[pos[3]])), a);
+		loop_close(g, &lk);
+	}
+	for (int k = 3; k >= 0; k--)
+		if (k != pos[3])
+			loop_close(g, &l[k]);
+}
+
 /* pool2d: max or average over windows with padding (layout NCHW-like);
 ** integer averages sum in their dtype (wrapping) and divide truncating;
 ** float16 ones sum in float rounded to half at each step, and divide by
@@ -2437,6 +2555,10 @@ pool2d(G *g, Call *c, int avg)
 	}
 	strides(c->ad[0], 4, ist);
 	strides(c->od, 4, ost);
+	if (!avg && dt != DT_FLOAT16 && dt != DT_BOOL && c->odt == dt && ps[0] > 0 && ps[1] > 0 && c->od[pos[3]] > 0) {
+		maxpool_rows(g, c, pos, ps, sd, dl, pd, ist, ost, r);
+		return r;
+	}
 	acc = entry_alloca(g, at);
 	cnt = entry_alloca(g, g->i64);
 	for (int k = 0; k < 4; k++) {
@@ -2867,6 +2989,12 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 ** Both sides wrap modulo 2^32 like the generic loops, so the result is
 ** theirs bit for bit.
 **
+** A depthwise qnn.conv2d (groups = channels = output channels) of such
+** data and constant weights runs on the same buffers with C4 rounded up
+** to 16, bytes not flipped and any weights: each tap's 16 channels of
+** data, widened to int32, times the tap's (w - wz) of those channels,
+** with the same correction -xz sum (w - wz) per channel.
+**
 ** The kernel's epilogue can carry a requantize (with a bias_add before
 ** it) and store bytes; and a conv whose data is such a requantize of
 ** another conv, each used once, has it store straight into its own
@@ -2874,7 +3002,7 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 ** NCHW.
 */
 
-enum { VL = 16, VPB = 4, VOBB = 4 };    /* lanes; pixels and channel blocks per kernel step (at most) */
+enum { VL = 16, VPB = 4, VOBB = 4, VDW = 8 };   /* lanes; pixels and channel blocks per kernel step (at most); pixels per depthwise step */
 
 /* obbof: the channel blocks per kernel step of g's instruction: sdot
 ** keeps 4 pixels x 16 channels in 16 of Arm's 32 vector registers */
@@ -2889,8 +3017,10 @@ typedef struct Vconv {
 	NodeId n;
 	Conv v;
 	DType xdt;              /* data dtype: int8 or uint8 */
+	int dw;                 /* depthwise: one channel per group, int32 weights [OB][KH][KW][VL] */
+	int flip;               /* the data bytes are flipped (flipped(); never for dw) */
 	int64_t C4, OB, Hp, Wp; /* padded channels; output channel blocks of VL; padded rows and columns */
-	int xzb;                /* x'z in [0, 255] (vnni) or [-128, 127] (sdot) */
+	int xzb;                /* x'z in [0, 255] (vnni) or [-128, 127] (sdot); dw: xz */
 	LLVMValueRef w, corr;   /* the weights; [OB * VL] int32: -x'z sum (w - wz) */
 } Vconv;
 
@@ -2944,8 +3074,38 @@ densenchw(const int64_t *st, int64_t C, int64_t H, int64_t W)
 	return st[3] == 1 && st[2] == W && st[1] == H * W && st[0] == C * H * W;
 }
 
-/* vconv_plan: pl for the qnn.conv2d n if the dot path can run it,
-** its operands but the data lowered and its weights rearranged; else 0 */
+/* vdw_weights: pl's depthwise weights, (w - wz) in int32 in the order
+** [OB][KH][KW][VL] (zero past O), and its correction; the weights w
+** of dtype wdt, the zero points from constant wzv */
+static void
+vdw_weights(G *g, Vconv *pl, const unsigned char *w, DType wdt, Val wzv)
+{
+	const Conv *v = &pl->v;
+	int64_t nw = pl->OB * v->KH * v->KW * VL;
+	int32_t *wr = ir_xcalloc((size_t)nw, sizeof *wr), *corr = ir_xcalloc((size_t)(pl->OB * VL), sizeof *corr);
+	double wz;
+
+	for (int64_t o = 0; o < v->O; o++) {
+		uint32_t sum = 0;
+		cnum(g, wzv, o, &wz);
+		for (int64_t kh = 0; kh < v->KH; kh++)
+			for (int64_t kw = 0; kw < v->KW; kw++) {
+				int64_t si = o * v->kst[0] + kh * v->kst[2] + kw * v->kst[3];
+				int32_t x = (int32_t)((wdt == DT_INT8 ? (int8_t)w[si] : w[si]) - (int64_t)wz);
+				wr[(((o / VL) * v->KH + kh) * v->KW + kw) * VL + o % VL] = x;
+				sum += (uint32_t)x;
+			}
+		corr[o] = (int32_t)(0u - sum * (uint32_t)pl->xzb);
+	}
+	pl->w = ci32(g, wr, nw);
+	pl->corr = ci32(g, corr, pl->OB * VL);
+	free(wr);
+	free(corr);
+}
+
+/* vconv_plan: pl for the qnn.conv2d n if the dot path can run it (one
+** group, or depthwise), its operands but the data lowered and its
+** weights rearranged; else 0 */
 static int
 vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 {
@@ -2963,21 +3123,27 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 	pl->n = n;
 	if (!isop(m, n, OP_QNN_CONV2D) || !callargs(g, s, n, &c, 1) || !convgeom(g, &c, v, 1))
 		return 0;
-	if (v->G != 1 || c.odt != DT_INT32 || (c.adt[0] != DT_INT8 && c.adt[0] != DT_UINT8) ||
+	pl->dw = v->G > 1 && v->G == v->C && v->O == v->C;
+	if ((v->G != 1 && !pl->dw) || c.odt != DT_INT32 || (c.adt[0] != DT_INT8 && c.adt[0] != DT_UINT8) ||
 	    (c.adt[1] != DT_INT8 && c.adt[1] != DT_UINT8) || !(w = cdata(g, c.a[1], &wt)) ||
 	    c.adt[2] != DT_INT32 || c.adt[3] != DT_INT32 || cnumel(g, c.a[2]) != 1 || !cnum(g, c.a[2], 0, &xz) ||
 	    !cnum(g, c.a[3], 0, &wz) || (cnumel(g, c.a[3]) != 1 && cnumel(g, c.a[3]) != v->O))
 		return 0;
 	pl->xdt = c.adt[0];
-	xz += flipped(g, pl->xdt) ? (pl->xdt == DT_INT8 ? 128 : -128) : 0;
-	if (g->dot == DOT_SDOT ? xz < -128 || xz > 127 : xz < 0 || xz > 255)
+	pl->flip = !pl->dw && flipped(g, pl->xdt);
+	xz += pl->flip ? (pl->xdt == DT_INT8 ? 128 : -128) : 0;
+	if (!pl->dw && (g->dot == DOT_SDOT ? xz < -128 || xz > 127 : xz < 0 || xz > 255))
 		return 0;
 	pl->xzb = (int)xz;
-	pl->C4 = (v->C + 3) & ~(int64_t)3;
-	I4 = pl->C4 / 4;
 	pl->OB = (v->O + VL - 1) / VL;
+	pl->C4 = pl->dw ? pl->OB * VL : (v->C + 3) & ~(int64_t)3;
 	pl->Hp = v->H + v->pt + v->pb;
 	pl->Wp = v->W + v->pl + v->pr;
+	if (pl->dw) {
+		vdw_weights(g, pl, w, c.adt[1], c.a[3]);
+		return 1;
+	}
+	I4 = pl->C4 / 4;
 	nw = pl->OB * v->KH * v->KW * I4 * VL * 4;
 	wr = ir_xcalloc((size_t)nw, 1);
 	corr = ir_xcalloc((size_t)(pl->OB * VL), sizeof *corr);
@@ -3264,6 +3430,28 @@ dotstep(G *g, LLVMValueRef acc, LLVMValueRef xs, LLVMValueRef wv)
 	return LLVMBuildShuffleVector(g->b, a[0], a[1], LLVMConstVector(mask, VL), "");
 }
 
+/* vconv_store: the epilogue (if e) and the stores of y[0..pb) (<VL x
+** i32>: pixels ow0.. of row oh, channel block ob) into sk */
+static void
+vconv_store(G *g, const Vconv *pl, const Epi *e, const Sink *sk, LLVMValueRef scratch,
+            LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0, LLVMValueRef *y, int pb)
+{
+	for (int p = 0; p < pb; p++) {
+		if (e)
+			y[p] = vrequant(g, e, y[p], ob);
+		if (sk->nhwc) {
+			LLVMValueRef ix = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, sk->Hp), add64(g, oh, c64(g, sk->pt))), sk->Wp),
+			                                              add64(g, add64(g, ow0, c64(g, p)), c64(g, sk->pl))), sk->C4),
+			                        mul64(g, ob, VL)), q, s_;
+			q = LLVMBuildBitCast(g->b, gep(g, sk->p, DT_UINT8, ix), LLVMPointerType(LLVMTypeOf(y[p]), 0), "");
+			s_ = LLVMBuildStore(g->b, sk->flip ? LLVMBuildXor(g->b, y[p], vsplat(g->i8, 0x80), "") : y[p], q);
+			LLVMSetAlignment(s_, 16);
+		}
+	}
+	if (!sk->nhwc)
+		vstore_nchw(g, pl, sk, y, pb, n, oh, ow0, ob, scratch);
+}
+
 /* vconv_block: the kernel on pb pixels from ow0 of row oh and obb
 ** channel blocks from ob, its epilogue and its stores */
 static void
@@ -3298,23 +3486,55 @@ vconv_block(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk,
 	for (int k = 2; k >= 0; k--)
 		loop_close(g, &l[k]);
 	for (int j = 0; j < obb; j++) {
-		LLVMValueRef obj = add64(g, ob, c64(g, j));
-		for (int p = 0; p < pb; p++) {
+		for (int p = 0; p < pb; p++)
 			y[p] = LLVMBuildLoad2(g->b, av, acc[j][p], "");
-			if (e)
-				y[p] = vrequant(g, e, y[p], obj);
-			if (sk->nhwc) {
-				LLVMValueRef ix = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, sk->Hp), add64(g, oh, c64(g, sk->pt))), sk->Wp),
-				                                              add64(g, add64(g, ow0, c64(g, p)), c64(g, sk->pl))), sk->C4),
-				                        mul64(g, obj, VL)), q, s_;
-				q = LLVMBuildBitCast(g->b, gep(g, sk->p, DT_UINT8, ix), LLVMPointerType(LLVMTypeOf(y[p]), 0), "");
-				s_ = LLVMBuildStore(g->b, sk->flip ? LLVMBuildXor(g->b, y[p], vsplat(g->i8, 0x80), "") : y[p], q);
-				LLVMSetAlignment(s_, 16);
-			}
-		}
-		if (!sk->nhwc)
-			vstore_nchw(g, pl, sk, y, pb, n, oh, ow0, obj, scratch);
+		vconv_store(g, pl, e, sk, scratch, n, oh, add64(g, ob, c64(g, j)), ow0, y, pb);
 	}
+}
+
+/* vdw_block: the depthwise kernel on pb pixels from ow0 of row oh and
+** channel block ob: for each row of taps, each column of data it reads
+** loaded once and widened (by the data's signedness), times the taps'
+** weights; then vconv_store */
+static void
+vdw_block(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk, LLVMValueRef scratch,
+          LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0, int pb)
+{
+	const Conv *v = &pl->v;
+	LLVMTypeRef av = LLVMVectorType(g->i32, VL), bv = LLVMVectorType(g->i8, VL);
+	int64_t ncol = (pb - 1) * v->sw + (v->KW - 1) * v->dw + 1;
+	LLVMValueRef acc[VDW], y[VDW], *col = ir_xcalloc((size_t)ncol, sizeof *col), kh, base, wv, q;
+	Loop l;
+
+	for (int p = 0; p < pb; p++) {
+		acc[p] = entry_alloca(g, av);
+		LLVMBuildStore(g->b, vload(g, pl->corr, ob), acc[p]);
+	}
+	kh = loop_open(g, &l, 0, v->KH, 1);
+	base = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, pl->Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh))),
+	                                                  pl->Wp), mul64(g, ow0, v->sw)), pl->C4), mul64(g, ob, VL));
+	for (int p = 0; p < pb; p++)
+		y[p] = LLVMBuildLoad2(g->b, av, acc[p], "");
+	for (int64_t kw = 0; kw < v->KW; kw++) {
+		wv = vload(g, pl->w, add64(g, mul64(g, add64(g, mul64(g, ob, v->KH), kh), v->KW), c64(g, kw)));
+		for (int p = 0; p < pb; p++) {
+			int64_t k = p * v->sw + kw * v->dw;
+			if (!col[k]) {
+				q = LLVMBuildBitCast(g->b, gep(g, P, DT_UINT8, add64(g, base, c64(g, k * pl->C4))), LLVMPointerType(bv, 0), "");
+				col[k] = LLVMBuildLoad2(g->b, bv, q, "");
+				LLVMSetAlignment(col[k], 16);
+				col[k] = pl->xdt == DT_INT8 ? LLVMBuildSExt(g->b, col[k], av, "") : LLVMBuildZExt(g->b, col[k], av, "");
+			}
+			y[p] = LLVMBuildAdd(g->b, y[p], LLVMBuildMul(g->b, col[k], wv, ""), "");
+		}
+	}
+	for (int p = 0; p < pb; p++)
+		LLVMBuildStore(g->b, y[p], acc[p]);
+	loop_close(g, &l);
+	free(col);
+	for (int p = 0; p < pb; p++)
+		y[p] = LLVMBuildLoad2(g->b, av, acc[p], "");
+	vconv_store(g, pl, e, sk, scratch, n, oh, ob, ow0, y, pb);
 }
 
 /* vconv_kernel: the whole conv pl on the filled input P */
@@ -3322,13 +3542,25 @@ static void
 vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk)
 {
 	const Conv *v = &pl->v;
-	LLVMValueRef scratch = newbuf(g, VPB * 4, 64), n, oh, ob, ow;
+	LLVMValueRef scratch = newbuf(g, VDW * 4, 64), n, oh, ob, ow;
 	int64_t obf = pl->OB - pl->OB % obbof(g), owf = v->OW - v->OW % VPB;
 	Loop l[4];
 
 	n = loop_open(g, &l[0], 0, v->N, 1);
 	oh = loop_open(g, &l[1], 0, v->OH, 1);
-	for (int part = 0; part < 2; part++) {
+	if (pl->dw) {
+		int64_t owd = v->OW - v->OW % VDW;
+		ob = loop_open(g, &l[2], 0, pl->OB, 1);
+		if (owd > 0) {
+			ow = loop_open(g, &l[3], 0, owd, VDW);
+			vdw_block(g, pl, P, e, sk, scratch, n, oh, ob, ow, VDW);
+			loop_close(g, &l[3]);
+		}
+		if (owd < v->OW)
+			vdw_block(g, pl, P, e, sk, scratch, n, oh, ob, c64(g, owd), (int)(v->OW - owd));
+		loop_close(g, &l[2]);
+	}
+	for (int part = 0; !pl->dw && part < 2; part++) {
 		int obb = part ? 1 : obbof(g);
 		if (part ? obf == pl->OB : obf == 0)
 			continue;
@@ -3377,7 +3609,7 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
 		for (int p = 0; p < BW; p++) {
 			LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, P, DT_UINT8, add64(g, dst, c64(g, p * pl->C4))), LLVMPointerType(pt, 0), ""), s_;
-			if (flipped(g, pl->xdt))
+			if (pl->flip)
 				px[p] = LLVMBuildXor(g->b, px[p], vsplat(g->i8, 0x80), "");
 			s_ = LLVMBuildStore(g->b, px[p], q);
 			LLVMSetAlignment(s_, 1);
@@ -3398,7 +3630,7 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
 		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
 		b = ld(g, x, pl->xdt, src);
-		if (flipped(g, pl->xdt))
+		if (pl->flip)
 			b = LLVMBuildXor(g->b, b, LLVMConstInt(g->i8, 0x80, 0), "");
 		st(g, P, DT_UINT8, dst, b);
 		for (int k = 3; k >= 0; k--)
@@ -3406,9 +3638,93 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 	}
 }
 
+/* vpadfill: fills the padding of pl's input buffer P (the rows above
+** and below the data, the columns left and right of it) with x'z, so
+** that it contributes like the zero point; the data's pixels are
+** written by the producer or vrepack, and the channels past C meet
+** zero weights (or are never stored: dw) */
+static void
+vpadfill(G *g, const Vconv *pl, LLVMValueRef P)
+{
+	const Conv *v = &pl->v;
+	LLVMValueRef xz = LLVMConstInt(g->i8, (uint8_t)pl->xzb, 0), n, h, row;
+	int64_t rowb = pl->Wp * pl->C4;
+	Loop l[2];
+
+	if (!v->pt && !v->pb && !v->pl && !v->pr)
+		return;
+	n = loop_open(g, &l[0], 0, v->N, 1);
+	row = mul64(g, n, pl->Hp);
+	if (v->pt)
+		LLVMBuildMemSet(g->b, gep(g, P, DT_UINT8, mul64(g, row, rowb)), xz, c64(g, v->pt * rowb), 1);
+	if (v->pb)
+		LLVMBuildMemSet(g->b, gep(g, P, DT_UINT8, mul64(g, add64(g, row, c64(g, v->pt + v->H)), rowb)), xz, c64(g, v->pb * rowb), 1);
+	if (v->pl || v->pr) {
+		h = loop_open(g, &l[1], 0, v->H, 1);
+		row = mul64(g, add64(g, row, add64(g, h, c64(g, v->pt))), rowb);
+		if (v->pl)
+			LLVMBuildMemSet(g->b, gep(g, P, DT_UINT8, row), xz, c64(g, v->pl * pl->C4), 1);
+		if (v->pr)
+			LLVMBuildMemSet(g->b, gep(g, P, DT_UINT8, add64(g, row, c64(g, (v->pl + v->W) * pl->C4))), xz,
+			                c64(g, v->pr * pl->C4), 1);
+		loop_close(g, &l[1]);
+	}
+	loop_close(g, &l[0]);
+}
+
+/* producer: the conv, its bias_add (or 0) and its requantize whose
+** result is the data x of a conv in scope s, each used once and not yet
+** lowered, seen through what has no code: a parameter of an inlined
+** call (to its argument, in the caller's scope), a clip_whole, and the
+** call of a function literal (a composite) whose body is the
+** requantize, which gets a scope of its own in *inner (*own set: the
+** caller frees it).  *ps is the scope of the three; 0 if x is no such
+** producer. */
+static int
+producer(G *g, Scope *s, NodeId x, Scope **ps, Scope *inner, int *own, NodeId *rq, NodeId *ba, NodeId *cv)
+{
+	const Module *m = g->m;
+	int64_t i;
+	NodeId f;
+
+	*own = 0;
+	for (;;) {
+		/* a parameter's uses count its function's list of them */
+		if (m->nodes[x].kind == NK_VAR && !s->done[x] && ir_nuses(m, x) == 2 && (i = paramof(m, s, x)) >= 0) {
+			x = ir_arg(m, s->call, (uint32_t)i + 1);
+			s = s->up;
+		} else if (isop(m, x, OP_CLIP) && single(g, s, x) && clip_whole(m, x)) {
+			x = ir_arg(m, x, 0);
+		} else {
+			break;
+		}
+	}
+	if (m->nodes[x].kind == NK_CALLFN && !s->done[x] && ir_nuses(m, x) == 1 && (f = callee(m, x)) &&
+	    m->nodes[ir_arg(m, x, 0)].kind == NK_FUNC && isop(m, ir_func_body(m, f), OP_QNN_REQUANTIZE)) {
+		scope_init(inner, m);
+		inner->up = s;
+		inner->call = x;
+		inner->fn = f;
+		*own = 1;
+		s = inner;
+		x = ir_func_body(m, f);
+	} else if (!isop(m, x, OP_QNN_REQUANTIZE) || !single(g, s, x)) {
+		return 0;
+	}
+	*ps = s;
+	*rq = x;
+	*ba = 0;
+	*cv = ir_arg(m, x, 0);
+	if (isop(m, *cv, OP_NN_BIAS_ADD) && single(g, s, *cv)) {
+		*ba = *cv;
+		*cv = ir_arg(m, *ba, 0);
+	}
+	return isop(m, *cv, OP_QNN_CONV2D) && single(g, s, *cv);
+}
+
 /* vconv_emit: conv pl into sk, with epilogue e (or none): fills its
-** input buffer, from a producer conv fused into it when its data is one,
-** else by copying the data; then runs the kernel */
+** input buffer, from a producer conv fused into it when its data is one
+** (producer()), else by copying the data; then runs the kernel */
 static void
 vconv_emit(G *g, Scope *s, const Vconv *pl, const Epi *e, const Sink *sk)
 {
@@ -3416,31 +3732,30 @@ vconv_emit(G *g, Scope *s, const Vconv *pl, const Epi *e, const Sink *sk)
 	const Conv *v = &pl->v;
 	int64_t bytes = v->N * pl->Hp * pl->Wp * pl->C4;
 	LLVMValueRef P = newbuf(g, (size_t)bytes, 64);
-	NodeId x = ir_arg(m, pl->n, 0), ba = 0, pc = 0;
+	NodeId x = ir_arg(m, pl->n, 0), rq = 0, ba = 0, pc = 0;
+	Scope *ps = s, inner;
+	int own = 0, run = 1;
 	Vconv pp;
 	Epi pe;
 
-	if (v->C % VL == 0 && densenchw(v->ist, v->C, v->H, v->W) && isop(m, x, OP_QNN_REQUANTIZE) && single(g, s, x)) {
-		pc = ir_arg(m, x, 0);
-		if (isop(m, pc, OP_NN_BIAS_ADD) && single(g, s, pc)) {
-			ba = pc;
-			pc = ir_arg(m, ba, 0);
-		}
-		if (!single(g, s, pc) || !vconv_plan(g, s, pc, &pp) || !epi_plan(g, s, x, ba, &pp, &pe) || pe.odt != pl->xdt)
-			pc = 0;
-	}
-	LLVMBuildMemSet(g->b, P, LLVMConstInt(g->i8, (uint8_t)pl->xzb, 0), c64(g, bytes), 64);
+	if (!(pl->C4 % VL == 0 && densenchw(v->ist, v->C, v->H, v->W) && producer(g, s, x, &ps, &inner, &own, &rq, &ba, &pc) &&
+	      vconv_plan(g, ps, pc, &pp) && epi_plan(g, ps, rq, ba, &pp, &pe) && pe.odt == pl->xdt && pp.v.O == v->C))
+		pc = 0;
+	vpadfill(g, pl, P);
 	if (pc) {
-		Sink ps = { .p = P, .dt = pl->xdt, .nhwc = 1, .flip = flipped(g, pl->xdt),
-		            .Hp = pl->Hp, .Wp = pl->Wp, .C4 = pl->C4, .pt = v->pt, .pl = v->pl };
-		vconv_emit(g, s, &pp, &pe, &ps);
+		Sink ps_ = { .p = P, .dt = pl->xdt, .nhwc = 1, .flip = pl->flip,
+		             .Hp = pl->Hp, .Wp = pl->Wp, .C4 = pl->C4, .pt = v->pt, .pl = v->pl };
+		vconv_emit(g, ps, &pp, &pe, &ps_);
 	} else {
 		Val xv = lower(g, s, x);
-		if (!xv.p)
-			return;
-		vrepack(g, pl, xv.p, P);
+		if (xv.p)
+			vrepack(g, pl, xv.p, P);
+		run = xv.p != NULL;
 	}
-	vconv_kernel(g, pl, P, e, sk);
+	if (own)
+		scope_free(&inner);
+	if (run)
+		vconv_kernel(g, pl, P, e, sk);
 }
 
 /* dot_root: lowers n, a qnn.conv2d or a requantize (of a bias_add) of
@@ -3746,6 +4061,8 @@ call(G *g, Scope *s, NodeId n)
 			e.lo = h_round(e.lo);
 			e.hi = h_round(e.hi);
 		}
+		if (clip_whole(m, n))
+			return alias(&c);
 		return ewise(g, &c, 1, ew_unary, &e);
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
@@ -3790,6 +4107,8 @@ scope_init(Scope *s, const Module *m)
 {
 	s->v = ir_xcalloc(m->nnodes, sizeof *s->v);
 	s->done = ir_xcalloc(m->nnodes, 1);
+	s->up = NULL;
+	s->call = s->fn = 0;
 }
 
 static void
@@ -3960,6 +4279,10 @@ opfn(G *g, Scope *s, NodeId n)
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 		return call(g, s, n);
+	case OP_CLIP:
+		if (clip_whole(m, n))
+			return call(g, s, n);
+		break;
 	default:
 		break;
 	}
@@ -3988,6 +4311,19 @@ opfn(G *g, Scope *s, NodeId n)
 	LLVMPositionBuilderAtEnd(g->b, at);
 	LLVMSetInstructionCallConv(LLVMBuildCall2(g->b, ft, f, args, 2, ""), LLVMFastCallConv);
 	return v;
+}
+
+/* paramof: the index of n among the parameters of s's function that its
+** call binds, or -1 (n is no such parameter, or s is not an inlined call) */
+static int64_t
+paramof(const Module *m, const Scope *s, NodeId n)
+{
+	if (!s->up)
+		return -1;
+	for (uint32_t i = 0; i < ir_func_nparams(m, s->fn); i++)
+		if (ir_arg(m, s->fn, i) == n)
+			return i + 1 < m->nodes[s->call].nargs ? (int64_t)i : -1;
+	return -1;
 }
 
 /* lower: the value of node n in scope s, lowering it (and its operands)
@@ -4019,6 +4355,16 @@ lower(G *g, Scope *s, NodeId n)
 	case NK_CALL:
 		v = opfn(g, s, n);
 		break;
+	case NK_VAR: {
+		int64_t i = paramof(g->m, s, n);
+		if (i < 0) {
+			ir_error(g->d, m->locs[n], "the llvm backend cannot run this expression");
+			g->errors++;
+		} else {
+			v = lower(g, s->up, ir_arg(m, s->call, (uint32_t)i + 1));
+		}
+		break;
+	}
 	case NK_TUPLE:
 		v.nf = nd->nargs;
 		v.f = ir_arena_alloc(&g->a, (nd->nargs + 1) * sizeof *v.f);
@@ -4046,12 +4392,13 @@ lower(G *g, Scope *s, NodeId n)
 			g->errors++;
 			break;
 		}
+		/* the parameters are bound lazily (lower's NK_VAR): an argument
+		   is lowered where the callee first needs it, unless the dot path
+		   fuses its producer into its consumer (vconv_emit) */
 		scope_init(&in, m);
-		for (uint32_t i = 0; i + 1 < nd->nargs && i < ir_func_nparams(m, f); i++) {
-			NodeId p = ir_arg(m, f, i);
-			in.v[p] = lower(g, s, ir_arg(m, n, i + 1));
-			in.done[p] = 1;
-		}
+		in.up = s;
+		in.call = n;
+		in.fn = f;
 		v = lower(g, &in, ir_func_body(m, f));
 		scope_free(&in);
 		break;

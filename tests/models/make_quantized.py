@@ -70,12 +70,6 @@ from torch.ao.quantization.backend_config import get_qnnpack_backend_config
 from torch.ao.quantization.quantize_fx import prepare_fx, convert_fx
 
 warnings.filterwarnings("ignore")
-args = sys.argv[1:]
-layers = "--layers" in args
-args = [a for a in args if a != "--layers"]
-out = args[0] if args else "."
-only = args[1:]
-os.makedirs(out, exist_ok=True)
 torch.backends.quantized.engine = "qnnpack"
 
 # name: (constructor, input size); inception_v3 needs at least 75 x 75.
@@ -241,74 +235,86 @@ def int8_fixed(m, path):
     onnx.save(m, path)
 
 
-made = []
-todo = [(n, mk, sz, None) for n, (mk, sz) in MODELS.items()] + [(n, mk, sz, f) for n, (mk, sz, f) in FX.items()]
-for name, make, size, form in todo:
-    if only and name not in only:
-        continue
-    x = torch.randn(1, 3, size, size, generator=torch.Generator().manual_seed(2))
-    if form:
-        m, ints = fx_quantized(make, size, form)
+def main():
+    """makes the networks sys.argv names (see the top of the file)"""
+    args = sys.argv[1:]
+    layers = "--layers" in args
+    args = [a for a in args if a != "--layers"]
+    out = args[0] if args else "."
+    only = args[1:]
+    os.makedirs(out, exist_ok=True)
+    made = []
+    todo = [(n, mk, sz, None) for n, (mk, sz) in MODELS.items()] + [(n, mk, sz, f) for n, (mk, sz, f) in FX.items()]
+    for name, make, size, form in todo:
+        if only and name not in only:
+            continue
+        x = torch.randn(1, 3, size, size, generator=torch.Generator().manual_seed(2))
+        if form:
+            m, ints = fx_quantized(make, size, form)
+            with torch.no_grad():
+                y, yq = m(x), ints(x)
+            np.save(os.path.join(out, name + ".in.npy"), x.numpy().astype(np.float32))
+            np.save(os.path.join(out, name + ".int.npy"), yq.int_repr().numpy().astype(np.int32))
+            with open(os.path.join(out, name + ".q.txt"), "w") as f:
+                f.write("%.9g %d %d\n" % (yq.q_scale(), yq.q_zero_point(), int(y.argmax())))
+            for suffix, fold in (("", False), ("_folded", True)):
+                torch.onnx.export(m, x, os.path.join(out, name + suffix + ".onnx"), opset_version=13,
+                                  input_names=["input"], output_names=["output"], do_constant_folding=fold)
+            if form == "s8":
+                int8_fixed(onnx.load(os.path.join(out, name + ".onnx")), os.path.join(out, name + "_fixed.onnx"))
+                made += [(name, name + "_fixed", "control"), (name, name, "exporter-int8")]
+            else:
+                rounded_biases(onnx.load(os.path.join(out, name + "_folded.onnx")),
+                               onnx.load(os.path.join(out, name + ".onnx")),
+                               os.path.join(out, name + "_folded_rounded.onnx"))
+                made += [(name, name, "exact"), (name, name + "_folded", "folded"),
+                         (name, name + "_folded_rounded", "control")]
+                print(name, flush=True)
+                continue
+            made.append((name, name + "_folded", "folded"))
+            print(name, flush=True)
+            continue
+        m = quantized(make, size)
+        record = {}
+        hooks = []
+        if layers:
+            def hook(mod, inp, res, mname=None):
+                if isinstance(res, torch.Tensor) and res.is_quantized and mname not in record:
+                    record[mname] = res.clone()  # an in-place op after may change res
+            for mname, mod in m.named_modules():
+                if mname and not list(mod.children()):
+                    hooks.append(mod.register_forward_hook(lambda mod, i, r, mname=mname: hook(mod, i, r, mname)))
         with torch.no_grad():
-            y, yq = m(x), ints(x)
+            y = m(x)
+            for h in hooks:
+                h.remove()
+            deq = m.dequant
+            m.dequant = torch.nn.Identity()
+            yq = m(x)
+            m.dequant = deq
         np.save(os.path.join(out, name + ".in.npy"), x.numpy().astype(np.float32))
         np.save(os.path.join(out, name + ".int.npy"), yq.int_repr().numpy().astype(np.int32))
         with open(os.path.join(out, name + ".q.txt"), "w") as f:
             f.write("%.9g %d %d\n" % (yq.q_scale(), yq.q_zero_point(), int(y.argmax())))
+        if layers:
+            arrs = {}
+            for k, v in record.items():
+                if v.qscheme() != torch.per_tensor_affine:
+                    continue
+                arrs[k] = v.int_repr().numpy().astype(np.int32)
+                arrs[k + ".scale"] = np.array(v.q_scale(), np.float64)
+                arrs[k + ".zero_point"] = np.array(v.q_zero_point(), np.int64)
+            np.savez(os.path.join(out, name + ".layers.npz"), **arrs)
         for suffix, fold in (("", False), ("_folded", True)):
             torch.onnx.export(m, x, os.path.join(out, name + suffix + ".onnx"), opset_version=13,
                               input_names=["input"], output_names=["output"], do_constant_folding=fold)
-        if form == "s8":
-            int8_fixed(onnx.load(os.path.join(out, name + ".onnx")), os.path.join(out, name + "_fixed.onnx"))
-            made += [(name, name + "_fixed", "control"), (name, name, "exporter-int8")]
-        else:
-            rounded_biases(onnx.load(os.path.join(out, name + "_folded.onnx")),
-                           onnx.load(os.path.join(out, name + ".onnx")),
-                           os.path.join(out, name + "_folded_rounded.onnx"))
-            made += [(name, name, "exact"), (name, name + "_folded", "folded"),
-                     (name, name + "_folded_rounded", "control")]
-            print(name, flush=True)
-            continue
-        made.append((name, name + "_folded", "folded"))
+        rounded_biases(onnx.load(os.path.join(out, name + "_folded.onnx")), onnx.load(os.path.join(out, name + ".onnx")),
+                       os.path.join(out, name + "_folded_rounded.onnx"))
+        made += [(name, name, "exact"), (name, name + "_folded", "folded"), (name, name + "_folded_rounded", "control")]
         print(name, flush=True)
-        continue
-    m = quantized(make, size)
-    record = {}
-    hooks = []
-    if layers:
-        def hook(mod, inp, res, mname=None):
-            if isinstance(res, torch.Tensor) and res.is_quantized and mname not in record:
-                record[mname] = res.clone()  # an in-place op after may change res
-        for mname, mod in m.named_modules():
-            if mname and not list(mod.children()):
-                hooks.append(mod.register_forward_hook(lambda mod, i, r, mname=mname: hook(mod, i, r, mname)))
-    with torch.no_grad():
-        y = m(x)
-        for h in hooks:
-            h.remove()
-        deq = m.dequant
-        m.dequant = torch.nn.Identity()
-        yq = m(x)
-        m.dequant = deq
-    np.save(os.path.join(out, name + ".in.npy"), x.numpy().astype(np.float32))
-    np.save(os.path.join(out, name + ".int.npy"), yq.int_repr().numpy().astype(np.int32))
-    with open(os.path.join(out, name + ".q.txt"), "w") as f:
-        f.write("%.9g %d %d\n" % (yq.q_scale(), yq.q_zero_point(), int(y.argmax())))
-    if layers:
-        arrs = {}
-        for k, v in record.items():
-            if v.qscheme() != torch.per_tensor_affine:
-                continue
-            arrs[k] = v.int_repr().numpy().astype(np.int32)
-            arrs[k + ".scale"] = np.array(v.q_scale(), np.float64)
-            arrs[k + ".zero_point"] = np.array(v.q_zero_point(), np.int64)
-        np.savez(os.path.join(out, name + ".layers.npz"), **arrs)
-    for suffix, fold in (("", False), ("_folded", True)):
-        torch.onnx.export(m, x, os.path.join(out, name + suffix + ".onnx"), opset_version=13,
-                          input_names=["input"], output_names=["output"], do_constant_folding=fold)
-    rounded_biases(onnx.load(os.path.join(out, name + "_folded.onnx")), onnx.load(os.path.join(out, name + ".onnx")),
-                   os.path.join(out, name + "_folded_rounded.onnx"))
-    made += [(name, name, "exact"), (name, name + "_folded", "folded"), (name, name + "_folded_rounded", "control")]
-    print(name, flush=True)
-with open(os.path.join(out, "quantized.txt"), "w") as f:
-    f.write("".join("%s %s %s\n" % t for t in made))
+    with open(os.path.join(out, "quantized.txt"), "w") as f:
+        f.write("".join("%s %s %s\n" % t for t in made))
+
+
+if __name__ == "__main__":
+    main()

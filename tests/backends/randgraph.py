@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""random.py: the randomized differential test of graft's backends.
+"""randgraph.py: the randomized differential test of graft's backends.
 
-    python3 tests/backends/random.py [--half] --seed S [--keep DIR] [--graft GRAFT]
-    python3 tests/backends/random.py [--half] --seeds A-B --graft GRAFT [--keep DIR] [-j N]
+    python3 tests/backends/randgraph.py [--half] --seed S [--keep DIR] [--graft GRAFT]
+    python3 tests/backends/randgraph.py [--half] --seeds A-B --graft GRAFT [--keep DIR] [-j N]
 
 Each seed S makes one small random model (Relay text as graft prints it)
 and its random inputs (.npy), deterministically: Python's random.Random(S)
@@ -748,7 +748,7 @@ class Gen:
         sig = ", ".join("%s: Tensor[%s, %s]" % (v.name, fmt_shape(v.shape), v.dtype) for v, _ in self.params)
         body = "\n".join(self.lines)
         res = outs[0].name if len(outs) == 1 else "(" + ", ".join(v.name for v in outs) + ")"
-        return "// random.py --seed %d: %s\ndef @main(%s) {\n%s\n  %s\n}\n" % (
+        return "// randgraph.py --seed %d: %s\ndef @main(%s) {\n%s\n  %s\n}\n" % (
             self.seed, ", ".join(self.ops), sig, body, res)
 
 
@@ -824,7 +824,7 @@ def run_seed(graft, seed, d, half=False):
                 if err:
                     why.append("result %d (%s): %s" % (k, dt, err))
         if why:
-            why = ["seed %d, model %s (tests/backends/random.py%s --seed %d --keep DIR)" % (
+            why = ["seed %d, model %s (tests/backends/randgraph.py%s --seed %d --keep DIR)" % (
                 seed, model, " --half" if half else "", seed),
                    "ops: " + ", ".join(ops)] + why
         lines.append(("not ok" if why else "ok", desc, why))
