@@ -74,6 +74,8 @@ typedef struct BeOpts {
 	const char *cpu;        /* an LLVM CPU name: cortex-a55, or native */
 	const char *attr;       /* LLVM features, comma-separated: +dotprod,-neon */
 	const char *device;     /* -device=: recorded in --emit obj's header */
+	int threads;            /* llvm: the threads its code runs on (0: the
+	                        ** machine's cores; backends/llvm/par.h) */
 } BeOpts;
 
 typedef struct Program Program;   /* a module prepared by one backend */

@@ -22,7 +22,9 @@
 ** on one thread per core (GRAFT_LLVM_THREADS): optimization is then the
 ** slowest thread's, code generation the rest of the wall time.  Then the median time per
 ** inference on llvm (RUNS runs, single-threaded) against each PyTorch
-** engine, and on what share of the outputs graft's integers (its float
+** engine's, then on all the machine's cores (graft run --threads)
+** against each engine's on as many threads (torch.txt's ENGINE@N), and
+** on what share of the outputs graft's integers (its float
 ** output quantized back with PyTorch's output scale) are within one step
 ** of PyTorch's.  Nothing here asserts a time or a share.
 */
@@ -219,22 +221,36 @@ main(int argc, char **argv)
 	       total + med[PH_OPT] + med[PH_CODEGEN] < 500e6 ? "met" : "MISSED",
 	       getenv("GRAFT_LLVM_THREADS") ? getenv("GRAFT_LLVM_THREADS") : "unset, one per core");
 
-	/* inference: RUNS runs on the prepared program */
+	/* inference: RUNS runs on the prepared program, on one thread, then
+	   on every core against PyTorch's engines on as many (ENGINE@N) */
 	ir_diag_init(&d, stderr, none);
-	for (int r = 0; r < runs; r++) {
-		double t0;
-		ir_tensor_free(&out);
-		t0 = bench_now();
-		if (be_llvm.run(prog, &in, &out, &d))
-			return 1;
-		tinf[r] = bench_now() - t0;
-	}
-	tllvm = bench_median(tinf, runs);
-	printf("\n%-22s %12s\n", "inference", "ms");
-	printf("%-22s %12.2f\n", "llvm (O2, JIT)", tllvm / 1e6);
 	nengines = bench_torch_ns(dir, engine, ns, BENCH_ENGINES);
-	for (int k = 0; k < nengines; k++)
-		printf("%-22s %12.2f   llvm/%s %.2fx the time\n", engine[k], ns[k] / 1e6, engine[k], tllvm / ns[k]);
+	for (int pass = 0; pass < 2; pass++) {
+		int nt = pass ? be_llvm_cores() : 1;
+		char suffix[16] = "";
+		if (pass && nt < 2)
+			break;
+		if (pass)
+			snprintf(suffix, sizeof suffix, "@%d", nt);
+		be_llvm_threads(prog, nt);
+		for (int r = 0; r < runs; r++) {
+			double t0;
+			ir_tensor_free(&out);
+			t0 = bench_now();
+			if (be_llvm.run(prog, &in, &out, &d))
+				return 1;
+			tinf[r] = bench_now() - t0;
+		}
+		tllvm = bench_median(tinf, runs);
+		printf("\n%-22s %12s   (%d thread%s; PyTorch's engines on as many)\n", "inference", "ms", nt, nt > 1 ? "s" : "");
+		printf("%-22s %12.2f\n", pass ? "llvm (--threads)" : "llvm (O2, JIT)", tllvm / 1e6);
+		for (int k = 0; k < nengines; k++) {
+			const char *at = strchr(engine[k], '@');
+			if (pass ? !at || strcmp(at, suffix) : at != NULL)
+				continue;
+			printf("%-22s %12.2f   llvm/%s %.2fx the time\n", engine[k], ns[k] / 1e6, engine[k], tllvm / ns[k]);
+		}
+	}
 	printf("\n");
 	snprintf(path, sizeof path, "%s/torch_int.npy", dir);
 	if (torchq(dir, &scale, &zp, &top) && scale > 0 && npy_read(path, &want, err, sizeof err) == 0)

@@ -13,10 +13,13 @@ in its globals `m` and `x`.  ResNet18 (torchvision's quantizable one,
 224 x 224) is quantized as tests/models/make_quantized.py quantizes its
 networks (its quantized()), and written to OUTDIR/resnet18/ in the same
 files, the model as resnet18.onnx (exported unfolded).  Then each model
-is timed on its input, single-threaded, and
+is timed on its input, single-threaded and on all the machine's cores
+(N, when more than one), and
 
   DIR/torch.txt      one line "torch_ns ENGINE MEDIAN" per quantized engine
-                     that runs the model, medians of RUNS runs (default 20)
+                     that runs the model, medians of RUNS runs (default
+                     20), single-threaded; then "torch_ns ENGINE@N MEDIAN"
+                     on N threads (torch.set_num_threads)
 
 The models are quantized for qnnpack, the first line; for the other
 engines of this PyTorch (onednn, fbgemm) the same quantized weights are
@@ -47,14 +50,18 @@ def repack(model):
 
 def time_engines(name, model, x, step, out, runs):
     """writes out/torch.txt: model's median time on x on each quantized
-    engine (step: the quantized output's scale, for the comparison)"""
+    engine, on one thread and on all cores (step: the quantized output's
+    scale, for the comparison)"""
     engines = ["qnnpack"] + [e for e in ("onednn", "fbgemm") if e in torch.backends.quantized.supported_engines]
-    lines, want = [], None
-    for engine in engines:
+    cores = len(os.sched_getaffinity(0))
+    lines, want, packed = [], None, "qnnpack"
+    for engine, threads in [(e, 1) for e in engines] + ([(e, cores) for e in engines] if cores > 1 else []):
+        torch.set_num_threads(threads)
         torch.backends.quantized.engine = engine
         try:
-            if engine != "qnnpack":
+            if engine != packed:
                 repack(model)
+                packed = engine
             ns, y = timed(model, x, runs)
         except Exception as e:  # an engine that cannot run this model
             print("mobilenet.py: %s: %s: cannot run the model: %s" % (name, engine, str(e).splitlines()[0]),
@@ -62,12 +69,13 @@ def time_engines(name, model, x, step, out, runs):
             continue
         if want is None:
             want = y
-        else:
+        elif threads == 1:
             # the same model on another engine's kernels: how close
             within = 100 * ((y - want).abs() <= 1.01 * step).float().mean().item()
             print("mobilenet.py: %s: %s: %.2f%% of the outputs within one step of qnnpack's" % (name, engine, within))
-        lines.append("torch_ns %s %d\n" % (engine, ns))
+        lines.append("torch_ns %s%s %d\n" % (engine, "@%d" % threads if threads > 1 else "", ns))
     torch.backends.quantized.engine = "qnnpack"
+    torch.set_num_threads(1)
     with open(os.path.join(out, "torch.txt"), "w") as f:
         f.write("".join(lines))
 
@@ -109,7 +117,6 @@ def main():
     rout = os.path.join(out, "resnet18")
     nets.append(("resnet18",) + resnet18(rout) + (rout,))
 
-    torch.set_num_threads(1)
     for name, model, x, step, d in nets:
         time_engines(name, model, x, step, d, runs)
 

@@ -2,7 +2,7 @@
 ** run.c: the `graft run` command.
 **
 **   graft run [--rules NAME ...] [--target "T, ..., host"]
-**             [--backend ref|c|llvm] [--params FILE] [-O0..3] [--stats]
+**             [--backend ref|c|llvm] [--params FILE] [-O0..3] [--threads N] [--stats]
 **             [--verify] --input NAME=FILE.npy ... [--output FILE.npy ...]
 **             MODEL.relay
 **
@@ -62,6 +62,9 @@ static const char usage[] =
 	"                       (C compiled with cc) or llvm (LLVM's JIT)\n"
 	"  -O0, -O1, -O2, -O3   optimization level of the c and llvm backends\n"
 	"                       (default -O2)\n"
+	"  --threads N          threads the llvm backend's code runs on (1 to 64;\n"
+	"                       default: the machine's cores); its results do\n"
+	"                       not depend on N.  ref and c run on one\n"
 	"  --rules NAME         apply a ruleset first (built-in, a plugin's, or a\n"
 	"                       FILE.rules); repeat for several\n"
 	"  --target \"T, host\"   partition for the targets before the host; a host\n"
@@ -97,7 +100,7 @@ parseargs(int argc, char **argv, RunOpts *o)
 		const char *a = argv[i];
 		int takes = strcmp(a, "--rules") == 0 || strcmp(a, "--target") == 0 || strcmp(a, "--backend") == 0 ||
 		            strcmp(a, "--params") == 0 || strcmp(a, "--input") == 0 || strcmp(a, "--output") == 0 ||
-		            strcmp(a, "--plugin") == 0;
+		            strcmp(a, "--plugin") == 0 || strcmp(a, "--threads") == 0;
 		const char *v = NULL;
 
 		if (takes) {
@@ -105,7 +108,8 @@ parseargs(int argc, char **argv, RunOpts *o)
 				fprintf(stderr, "graft: error: option '%s' needs %s\n", a,
 				        strcmp(a, "--rules") == 0 ? "a ruleset name" : strcmp(a, "--target") == 0 ?
 				        "a list of targets" : strcmp(a, "--backend") == 0 ? "a backend name" :
-				        strcmp(a, "--input") == 0 ? "NAME=FILE.npy" : "a file name");
+				        strcmp(a, "--input") == 0 ? "NAME=FILE.npy" : strcmp(a, "--threads") == 0 ?
+				        "a thread count" : "a file name");
 				return 0;
 			}
 			v = argv[i];
@@ -134,6 +138,16 @@ parseargs(int argc, char **argv, RunOpts *o)
 				return 0;
 		} else if (strcmp(a, "--output") == 0) {
 			o->out[o->nout++] = v;
+		} else if (strcmp(a, "--threads") == 0 || strncmp(a, "--threads=", 10) == 0) {
+			char *end;
+			long n;
+			v = v ? v : a + 10;
+			n = strtol(v, &end, 10);
+			if (end == v || *end || n < 1 || n > 64) {
+				fprintf(stderr, "graft: error: --threads: '%s' is not a thread count from 1 to 64\n", v);
+				return 0;
+			}
+			o->bo.threads = (int)n;
 		} else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
 			o->bo.opt = a[2] - '0';
 		} else if (strcmp(a, "--stats") == 0) {

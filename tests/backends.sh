@@ -127,6 +127,15 @@ npy "$tmpdir/dwx.npy" uint8 1,40,13,13 31
 npy "$tmpdir/dwy.npy" int8 1,33,17,17 32
 be=llvm nout=4 agree exact "depthwise qnn.conv2d (tests/backends/dwconv.py)" --input x="$tmpdir/dwx.npy" \
 	--input y="$tmpdir/dwy.npy" "$tmpdir/dwconv.relay"
+# llvm's loops split among threads (graft run --threads): a conv's rows
+# and a fused elementwise loop of 73,728 elements give ref's results on
+# 1, 2 and 3 threads
+"$py" "$srcdir/tests/backends/dwconv.py" --split >"$tmpdir/split.relay"
+npy "$tmpdir/spx.npy" uint8 1,32,48,48 33
+for t in 1 2 3; do
+	be=llvm nout=1 agree exact "depthwise conv and residual add on $t thread(s)" --threads $t --input x="$tmpdir/spx.npy" \
+		"$tmpdir/split.relay"
+done
 # llvm's max pooling in two passes (maxpool_rows): strides, dilation,
 # asymmetric padding, ceil_mode, windows reaching past the data, uint8,
 # int8 and float32, against ref bit for bit

@@ -23,6 +23,10 @@ fails 2 "graft: error: unknown option '-O4'" run -O4 "$d/add.relay"
 fails 2 "graft: error: unknown option '--explain'" run --explain "$d/add.relay"
 fails 2 "graft: error: no ruleset called 'nosuch' (built-in rulesets: algebra, canonicalize, qdq)" run --rules nosuch "$d/add.relay"
 fails 2 "graft: error: more than one model given ('$d/add.relay' and '$d/tuple.relay')" run "$d/add.relay" "$d/tuple.relay"
+fails 2 "graft: error: --threads: '0' is not a thread count from 1 to 64" run --threads 0 "$d/add.relay"
+fails 2 "graft: error: --threads: 'two' is not a thread count from 1 to 64" run --threads=two "$d/add.relay"
+fails 2 "graft: error: --threads: '65' is not a thread count from 1 to 64" run --threads 65 "$d/add.relay"
+fails 2 "graft: error: option '--threads' needs a thread count" run "$d/add.relay" --threads
 "$GRAFT" run --help >"$tmpdir/out" 2>&1
 [ $? -eq 0 ] && grep -q '^usage: graft run \[options\] --input NAME=FILE.npy ... MODEL.relay|MODEL.onnx$' "$tmpdir/out"
 ok $? "graft run --help prints the usage and exits 0"

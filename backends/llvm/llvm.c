@@ -66,6 +66,7 @@
 
 #include "bei.h"
 #include "llvm.h"
+#include "par.h"
 #include "ref.h"
 
 #define MAXD IR_MAXDIMS
@@ -118,17 +119,22 @@ typedef struct G {
 	** through be_ext_call (NULL: they are lowered as any function) */
 	BeExt ***ext;
 	uint32_t *next;
+	int par;                /* JIT only: split loops run on the thread pool (par.h) */
 } G;
 
 /* A scope: the values of one function's nodes (an inlined call has its own). */
 typedef struct Scope {
 	Val *v;
-	uint8_t *done;
+	uint8_t *done;          /* 1: lowered, v set; FUSED: computed in its consumer's loop */
 	struct Scope *up;       /* an inlined call's: the caller's scope, */
 	NodeId call, fn;        /* the call (in up) and the function called */
 } Scope;
 
+enum { FUSED = 2 };      /* Scope.done of a fused elementwise producer */
+
 static Val lower(G *g, Scope *s, NodeId n);
+typedef struct Call Call;
+static int callargs(G *g, Scope *s, NodeId n, Call *c, int skip0);
 static int64_t paramof(const Module *m, const Scope *s, NodeId n);
 static void scope_init(Scope *s, const Module *m);
 static void scope_free(Scope *s);
@@ -334,6 +340,89 @@ loop_close(G *g, Loop *l)
 	LLVMAddIncoming(l->iv, &nx, &cur, 1);
 	LLVMBuildBr(g->b, l->head);
 	LLVMPositionBuilderAtEnd(g->b, l->exit);
+}
+
+/* A loop whose iterations may run on several threads (par_open). */
+typedef struct Par {
+	Loop l;
+	LLVMValueRef body;              /* its function, or NULL: a plain loop */
+	LLVMValueRef fn, in, err;       /* the enclosing function's */
+	LLVMBasicBlockRef at;
+} Par;
+
+static void relocal(G *g, LLVMValueRef f);
+
+/* par_open: starts a loop over [0, n) that, in the JIT, becomes a
+** function of its own, "void NAME.par(in, err, lo, hi)" running
+** [lo, hi), which the enclosing function runs through be_par_run
+** (par.h, its address a constant of this in-process code); elsewhere
+** (--emit obj, a loop of fewer than two iterations) a plain loop.  The
+** builder is left in the loop's body; returns its iv.  What the body
+** uses must be defined inside it: constants, globals, the entry's
+** parameters (relocal), and values it computes. */
+static LLVMValueRef
+par_open(G *g, Par *p, int64_t n)
+{
+	LLVMTypeRef pt[4] = { LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0), g->i64, g->i64 }, ft, rt;
+	LLVMValueRef args[4], lo, hi, z;
+	LLVMBasicBlockRef pre;
+	char name[128];
+
+	memset(p, 0, sizeof *p);
+	if (!g->par || n < 2)
+		return loop_open(g, &p->l, 0, n, 1);
+	ft = LLVMFunctionType(LLVMVoidTypeInContext(g->cx), pt, 4, 0);
+	snprintf(name, sizeof name, "%s.par", LLVMGetValueName(g->fn));
+	p->body = LLVMAddFunction(g->mod, name, ft);
+	LLVMSetLinkage(p->body, LLVMInternalLinkage);
+	LLVMAddAttributeAtIndex(p->body, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+	/* the call: be_par_run(body, in, err, n) */
+	rt = LLVMFunctionType(LLVMVoidTypeInContext(g->cx), (LLVMTypeRef[]){ LLVMPointerType(ft, 0), pt[0], pt[1], g->i64 }, 4, 0);
+	args[0] = p->body;
+	args[1] = g->in;
+	args[2] = g->err;
+	args[3] = c64(g, n);
+	LLVMBuildCall2(g->b, rt, LLVMConstIntToPtr(c64(g, (int64_t)(uintptr_t)be_par_run), LLVMPointerType(rt, 0)), args, 4, "");
+	/* the body */
+	p->fn = g->fn;
+	p->in = g->in;
+	p->err = g->err;
+	p->at = LLVMGetInsertBlock(g->b);
+	g->fn = p->body;
+	g->in = LLVMGetParam(p->body, 0);
+	g->err = LLVMGetParam(p->body, 1);
+	lo = LLVMGetParam(p->body, 2);
+	hi = LLVMGetParam(p->body, 3);
+	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, p->body, "entry"));
+	pre = LLVMGetInsertBlock(g->b);
+	z = lo;
+	p->l.head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "loop");
+	p->l.body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "body");
+	p->l.exit = LLVMAppendBasicBlockInContext(g->cx, g->fn, "done");
+	p->l.step = 1;
+	LLVMBuildBr(g->b, p->l.head);
+	LLVMPositionBuilderAtEnd(g->b, p->l.head);
+	p->l.iv = LLVMBuildPhi(g->b, g->i64, "i");
+	LLVMAddIncoming(p->l.iv, &z, &pre, 1);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, p->l.iv, hi, ""), p->l.body, p->l.exit);
+	LLVMPositionBuilderAtEnd(g->b, p->l.body);
+	return p->l.iv;
+}
+
+/* par_close: ends the loop par_open started; the builder goes after it
+** in the enclosing function */
+static void
+par_close(G *g, Par *p)
+{
+	loop_close(g, &p->l);
+	if (!p->body)
+		return;
+	LLVMBuildRetVoid(g->b);
+	relocal(g, p->body);
+	g->fn = p->fn;
+	g->in = p->in;
+	g->err = p->err;
+	LLVMPositionBuilderAtEnd(g->b, p->at);
 }
 
 /* add64, mul64: i64 arithmetic on indices, with constants folded */
@@ -551,6 +640,9 @@ h_mac(G *g, LLVMValueRef acc, LLVMValueRef x, LLVMValueRef y, DType dt)
 
 /* ---------------------------------------------------------------- maps */
 
+enum { MAXIN = 6, MAXLEAF = 16 };     /* inputs of a map function; memory read by one loop */
+enum { PARMAP = 1 << 15 };      /* elements of a map worth splitting among threads */
+
 /* An accessor of a tensor inside a loop nest: element offset base +
 ** sum(iv[k] * st[k]). */
 typedef struct Acc {
@@ -558,63 +650,135 @@ typedef struct Acc {
 	DType dt;
 	int64_t base;
 	int64_t st[MAXD];
+	const struct Fu *fu;    /* not NULL: the element is computed, not read (p unused) */
 } Acc;
 
 /* MapFn: the output element from the loaded inputs x[] */
 typedef LLVMValueRef MapFn(G *g, const void *ctx, LLVMValueRef *x);
 
-enum { MAXIN = 6 };
+/* A fused elementwise producer: its result, element by element, is
+** computed inside its consumer's loop (emit_map) by f from its inputs,
+** which read memory or are producers of their own; its result has the
+** consumer's dims (ewmark). */
+typedef struct Fu {
+	MapFn *f;
+	const void *ctx;
+	int nin;
+	Acc in[MAXIN];
+} Fu;
+
+/* leaves: appends to L (at most MAXLEAF) the accessors under a that read
+** memory: a itself, or its producer's inputs' leaves; the new count */
+static int
+leaves(const Acc *a, const Acc **L, int n)
+{
+	if (!a->fu) {
+		if (n < MAXLEAF)
+			L[n] = a;
+		return n + 1;
+	}
+	for (int j = 0; j < a->fu->nin; j++)
+		n = leaves(&a->fu->in[j], L, n);
+	return n;
+}
+
+/* accval: the element of a at the loop's offsets off[] of the leaves
+** L[0..nl): a leaf's load (float16 widened when h), or its producer's
+** result from theirs */
+static LLVMValueRef
+accval(G *g, const Acc *a, const Acc *const *L, const LLVMValueRef *off, int nl, int h)
+{
+	LLVMValueRef x[MAXIN];
+
+	if (a->fu) {
+		for (int j = 0; j < a->fu->nin; j++)
+			x[j] = accval(g, &a->fu->in[j], L, off, nl, h);
+		return a->fu->f(g, a->fu->ctx, x);
+	}
+	for (int k = 0; k < nl; k++)
+		if (L[k] == a) {
+			LLVMValueRef v = ld(g, a->p, a->dt, off[k]);
+			return h && a->dt == DT_FLOAT16 ? h_load(g, v) : v;
+		}
+	return NULL;
+}
+
 
 /* emit_map: for every multi-index over dims, out = f(in...) (a copy of
 ** in[0] when f is NULL).  Dims that are contiguous for every accessor
-** are merged first, so that plain elementwise ops run one flat loop. */
+** are merged first, so that plain elementwise ops run one flat loop.
+** Inputs that are fused producers (Acc.fu) are computed in the loop
+** from what they read, at most MAXLEAF accessors in all (ewmark). */
 static void
 emit_map(G *g, int rank, const int64_t *dims, Acc *out, int nin, const Acc *in, MapFn *f, const void *ctx)
 {
-	int64_t d[MAXD], s[MAXIN + 1][MAXD];
-	int r = 0;
-	Loop l[MAXD];
-	LLVMValueRef x[MAXIN], off[MAXIN + 1];
-	const Acc *acc[MAXIN + 1];
+	int64_t d[MAXD + 1], s[MAXLEAF + 1][MAXD + 1], total = 1;
+	int r = 0, nl = 0, split;
+	Loop l[MAXD + 1];
+	Par pr;
+	LLVMValueRef x[MAXIN], off[MAXLEAF + 1];
+	const Acc *acc[MAXLEAF + 1];
 
 	for (int j = 0; j < nin; j++)
-		acc[j] = &in[j];
-	acc[nin] = out;
+		nl = leaves(&in[j], acc, nl);
+	if (nl > MAXLEAF)
+		ir_die("llvm: a fused elementwise loop reads more than %d tensors", MAXLEAF);
+	acc[nl] = out;
 	for (int k = 0; k < rank; k++) {
 		int merge = r > 0;
 		if (dims[k] == 0)
 			return;
 		if (dims[k] == 1)
 			continue;
-		for (int j = 0; j <= nin && merge; j++)
+		for (int j = 0; j <= nl && merge; j++)
 			merge = s[j][r - 1] == acc[j]->st[k] * dims[k];
 		if (merge) {
 			d[r - 1] *= dims[k];
-			for (int j = 0; j <= nin; j++)
+			for (int j = 0; j <= nl; j++)
 				s[j][r - 1] = acc[j]->st[k];
 			continue;
 		}
 		d[r] = dims[k];
-		for (int j = 0; j <= nin; j++)
+		for (int j = 0; j <= nl; j++)
 			s[j][r] = acc[j]->st[k];
 		r++;
 	}
-	for (int j = 0; j <= nin; j++)
+	for (int k = 0; k < r; k++)
+		total *= d[k];
+	/* a large map is split among threads by its outermost loop; one flat
+	   loop first becomes rows of a length that divides it (1K to 8K
+	   elements), or stays whole */
+	if (r == 1 && total >= PARMAP) {
+		int64_t len = 8192;
+		while (len >= 1024 && d[0] % len)
+			len--;
+		if (len >= 1024) {
+			d[1] = len;
+			d[0] /= len;
+			for (int j = 0; j <= nl; j++) {
+				s[j][1] = s[j][0];
+				s[j][0] *= len;
+			}
+			r = 2;
+		}
+	}
+	split = r > 1 && total >= PARMAP;
+	for (int j = 0; j <= nl; j++)
 		off[j] = c64(g, acc[j]->base);
 	for (int k = 0; k < r; k++) {
-		LLVMValueRef iv = loop_open(g, &l[k], 0, d[k], 1);
-		for (int j = 0; j <= nin; j++)
+		LLVMValueRef iv = k == 0 && split ? par_open(g, &pr, d[0]) : loop_open(g, &l[k], 0, d[k], 1);
+		for (int j = 0; j <= nl; j++)
 			if (s[j][k])
 				off[j] = add64(g, off[j], mul64(g, iv, s[j][k]));
 	}
-	for (int j = 0; j < nin; j++) {
-		x[j] = ld(g, in[j].p, in[j].dt, off[j]);
-		if (f && in[j].dt == DT_FLOAT16)
-			x[j] = h_load(g, x[j]);
-	}
-	st(g, out->p, out->dt, off[nin], !f ? x[0] : out->dt == DT_FLOAT16 ? h_store(g, f(g, ctx, x)) : f(g, ctx, x));
+	for (int j = 0; j < nin; j++)
+		x[j] = accval(g, &in[j], acc, off, nl, f != NULL);
+	st(g, out->p, out->dt, off[nl], !f ? x[0] : out->dt == DT_FLOAT16 ? h_store(g, f(g, ctx, x)) : f(g, ctx, x));
 	for (int k = r - 1; k >= 0; k--)
-		loop_close(g, &l[k]);
+		if (k == 0 && split)
+			par_close(g, &pr);
+		else
+			loop_close(g, &l[k]);
 }
 
 /* bcast: an accessor reading a (dims adims, rank ar) broadcast to the
@@ -1243,9 +1407,10 @@ clip_whole(const Module *m, NodeId n)
 /* ---------------------------------------------------------------- op lowering */
 
 /* The operands of one call while lowering it. */
-typedef struct Call {
+struct Call {
 	NodeId n;
 	const Module *m;
+	Scope *s;               /* the scope its operands are lowered in (NULL: none) */
 	TypeId ot;              /* result type */
 	int orank;
 	int64_t od[MAXD];       /* result dims */
@@ -1255,7 +1420,123 @@ typedef struct Call {
 	int ar[8];
 	int64_t ad[8][MAXD];
 	DType adt[8];
-} Call;
+};
+
+/* ewop: whether call c is an elementwise op that ewise() lowers as it
+** is: then its map function *f, context *e and elementwise operands
+** *nin (the first ones, broadcast to the result); else 0 (call() lowers
+** it, or refuses it).  Sets c's dtypes for float16 as the op copies it. */
+static int
+ewop(Call *c, Ew *e, MapFn **f, int *nin)
+{
+	const Module *m = c->m;
+	OpId op = m->nodes[c->n].op;
+
+	memset(e, 0, sizeof *e);
+	e->op = op;
+	e->dt = cdt(c->adt[0]);
+	e->odt = cdt(c->odt);
+	e->h16 = c->odt == DT_FLOAT16;
+	*nin = 1;
+	switch (op) {
+	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
+	case OP_MOD: case OP_FLOOR_MOD:
+		*nin = 2;
+		*f = ew_binary;
+		return 1;
+	case OP_POWER:
+		*nin = 2;
+		*f = ew_binary;
+		return e->dt != DT_BOOL;
+	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
+		*f = ew_unary;
+		return !isint(e->dt);
+	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:     /* integers too */
+		*f = ew_unary;
+		return e->dt != DT_BOOL;
+	case OP_NN_LEAKY_RELU:
+		e->lo = attr(m, c->n, "alpha")->u.f;
+		if (e->h16)
+			e->lo = h_round(e->lo);
+		*f = ew_unary;
+		return !isint(e->dt);
+	case OP_NN_RELU: case OP_CAST:
+		*f = ew_unary;
+		return 1;
+	case OP_CLIP:
+		e->lo = attr(m, c->n, "a_min")->u.f;
+		e->hi = attr(m, c->n, "a_max")->u.f;
+		if (isint(e->dt) && (!ibound(e->dt, e->lo, &e->lo) || !ibound(e->dt, e->hi, &e->hi)))
+			return 0;       /* call() refuses it */
+		if (e->h16) {
+			e->lo = h_round(e->lo);
+			e->hi = h_round(e->hi);
+		}
+		*f = ew_unary;
+		return !clip_whole(m, c->n);
+	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
+		e->lo = op == OP_EQUAL ? 0 : op == OP_NOT_EQUAL ? 1 : op == OP_LESS ? 2 : op == OP_LESS_EQUAL ? 3 : op == OP_GREATER ? 4 : 5;
+		/* fall through */
+	case OP_LOGICAL_AND: case OP_LOGICAL_OR:
+		*nin = 2;
+		*f = ew_compare;
+		return 1;
+	case OP_WHERE:
+		if (e->h16)      /* float16 x and y are copied as bits, as the reference copies them */
+			c->adt[1] = c->adt[2] = c->odt = DT_INT16;
+		*nin = 3;
+		*f = ew_where;
+		return 1;
+	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
+		*nin = 2;
+		/* fall through */
+	case OP_BITWISE_NOT:
+		*f = ew_bitwise;
+		return 1;
+	case OP_BROADCAST_TO:
+		if (e->h16)      /* float16 bits copied, as the reference copies them */
+			c->adt[0] = c->odt = DT_INT16;
+		*f = ew_copy;
+		return 1;
+	case OP_ERF:
+	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+		*f = ew_more;
+		return !isint(e->dt);
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
+		*f = ew_more;
+		return 1;
+	case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
+		*f = ew_more;
+		return !(e->dt == DT_BOOL && op != OP_LOGICAL_NOT);
+	default:
+		return 0;
+	}
+}
+
+/* ewacc: the accessor of call c's operand j, broadcast to c's result: a
+** fused producer (FUSED in c's scope: its own operands' accessors under
+** it, built alike) or a read of its buffer */
+static Acc
+ewacc(G *g, const Call *c, int j)
+{
+	NodeId a = ir_arg(c->m, c->n, (uint32_t)j);
+
+	if (c->s && c->s->done[a] == FUSED) {
+		Fu *fu = ir_arena_alloc(&g->a, sizeof *fu);
+		Ew *e = ir_arena_alloc(&g->a, sizeof *e);
+		Call *pc = ir_arena_alloc(&g->a, sizeof *pc);
+		Acc r = { 0 };
+		callargs(g, c->s, a, pc, 0);
+		ewop(pc, e, &fu->f, &fu->nin);
+		fu->ctx = e;
+		for (int k = 0; k < fu->nin; k++)
+			fu->in[k] = ewacc(g, pc, k);
+		r.dt = pc->odt;
+		r.fu = fu;
+		return r;
+	}
+	return bcast(g, c->a[j], c->adt[j], c->ad[j], c->ar[j], c->orank);
+}
 
 /* ewise: an elementwise op whose first nin operands broadcast to the result */
 static Val
@@ -1265,7 +1546,7 @@ ewise(G *g, Call *c, int nin, MapFn *f, const Ew *e)
 	Acc in[MAXIN], out = dense_acc(r.p, c->odt, c->od, c->orank);
 
 	for (int j = 0; j < nin; j++)
-		in[j] = bcast(g, c->a[j], c->adt[j], c->ad[j], c->ar[j], c->orank);
+		in[j] = ewacc(g, c, j);
 	emit_map(g, c->orank, c->od, &out, nin, in, f, e);
 	return r;
 }
@@ -1302,7 +1583,7 @@ quantize(G *g, Call *c, int deq)
 			refuse(g, c->n, "unknown rounding mode");
 	}
 
-	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[0] = ewacc(g, c, 0);
 	in[1] = along(c->a[1], DT_FLOAT32, ir_type_numel(c->m, c->at[1]), ax, c->orank);
 	in[2] = along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
 	if (deq && c->odt != DT_FLOAT32 && c->odt != DT_FLOAT16)
@@ -1396,7 +1677,7 @@ requantize_f32(G *g, Call *c, int ax)
 	mv.p = constbuf(g, m, (size_t)ns * 4);
 	free(m);
 	out = dense_acc(r.p, c->odt, c->od, c->orank);
-	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[0] = ewacc(g, c, 0);
 	in[1] = along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
 	in[2] = along(mv, DT_FLOAT32, ns, ax, c->orank);
 	in[3] = along(c->a[4], DT_INT32, 1, 0, c->orank);
@@ -1421,7 +1702,7 @@ requantize(G *g, Call *c)
 		return tensorbuf(g, c->ot);
 	r = tensorbuf(g, c->ot);
 	out = dense_acc(r.p, c->odt, c->od, c->orank);
-	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[0] = ewacc(g, c, 0);
 	in[1] = along(c->a[2], DT_INT32, ir_type_numel(m, c->at[2]), ax, c->orank);
 	in[2] = i32vec(g, mul, ns, ax, c->orank);
 	in[3] = i32vec(g, sh, ns, ax, c->orank);
@@ -3048,7 +3329,6 @@ typedef struct Sink {
 	int64_t Hp, Wp, C4, pt, pl;
 } Sink;
 
-static int callargs(G *g, Scope *s, NodeId n, Call *c, int skip0);
 
 /* isop: n is a call of op */
 static int isop(const Module *m, NodeId n, OpId op) { return m->nodes[n].kind == NK_CALL && m->nodes[n].op == op; }
@@ -3542,12 +3822,15 @@ static void
 vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk)
 {
 	const Conv *v = &pl->v;
-	LLVMValueRef scratch = newbuf(g, VDW * 4, 64), n, oh, ob, ow;
+	LLVMValueRef scratch = newbuf(g, VDW * 4, 64), n, oh, ob, ow, row;
 	int64_t obf = pl->OB - pl->OB % obbof(g), owf = v->OW - v->OW % VPB;
 	Loop l[4];
+	Par pr;
 
-	n = loop_open(g, &l[0], 0, v->N, 1);
-	oh = loop_open(g, &l[1], 0, v->OH, 1);
+	/* the output rows of every image, split among threads */
+	row = par_open(g, &pr, v->N * v->OH);
+	n = LLVMBuildUDiv(g->b, row, c64(g, v->OH), "");
+	oh = LLVMBuildURem(g->b, row, c64(g, v->OH), "");
 	if (pl->dw) {
 		int64_t owd = v->OW - v->OW % VDW;
 		ob = loop_open(g, &l[2], 0, pl->OB, 1);
@@ -3574,8 +3857,7 @@ vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk
 			vconv_block(g, pl, P, e, sk, scratch, n, oh, ob, c64(g, owf), (int)(v->OW - owf), obb);
 		loop_close(g, &l[2]);
 	}
-	loop_close(g, &l[1]);
-	loop_close(g, &l[0]);
+	par_close(g, &pr);
 }
 
 /* vrepack: copies the data x (NCHW-like) into the input buffer P of pl,
@@ -3905,8 +4187,8 @@ conv2d(G *g, Call *c, int q)
 /* ---------------------------------------------------------------- nodes */
 
 /* callargs: c for the op call n, its operands lowered (all but operand 0
-** with skip0, whose type is still filled in); 0 if an operand failed
-** (after an error) */
+** with skip0, and those FUSED, whose types are still filled in; none
+** with s NULL); 0 if an operand failed (after an error) */
 static int
 callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
 {
@@ -3916,16 +4198,18 @@ callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
 	memset(c, 0, sizeof *c);
 	c->n = n;
 	c->m = m;
+	c->s = s;
 	c->ot = nd->type;
 	for (uint32_t i = 0; i < nd->nargs && i < 8; i++) {
 		NodeId a = ir_arg(m, n, i);
-		if (i || !skip0)
+		int low = s && (i || !skip0) && s->done[a] != FUSED;
+		if (low)
 			c->a[i] = lower(g, s, a);
 		c->at[i] = m->nodes[a].type;
 		if (ir_type(m, c->at[i])->kind == TY_TENSOR) {
 			c->ar[i] = tdims(m, c->at[i], c->ad[i]);
 			c->adt[i] = tdt(m, c->at[i]);
-			if (!c->a[i].p && (i || !skip0))
+			if (!c->a[i].p && low)
 				return 0;
 		}
 	}
@@ -3980,7 +4264,9 @@ call(G *g, Scope *s, NodeId n)
 	const Module *m = g->m;
 	const Node *nd = &m->nodes[n];
 	Call c;
-	Ew e = { .op = nd->op };
+	Ew e;
+	MapFn *f;
+	int nin;
 	Val fused;
 
 	if (g->dot && (nd->op == OP_QNN_REQUANTIZE || nd->op == OP_QNN_CONV2D) && dot_root(g, s, n, &fused))
@@ -3991,79 +4277,16 @@ call(G *g, Scope *s, NodeId n)
 		refuse(g, n, "float16 is not supported");
 		return tensorbuf(g, c.ot);
 	}
-	e.dt = cdt(c.adt[0]);
-	e.odt = cdt(c.odt);
-	e.h16 = c.odt == DT_FLOAT16;
+	if (ewop(&c, &e, &f, &nin))
+		return ewise(g, &c, nin, f, &e);
 	switch (nd->op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
-	case OP_MOD: case OP_FLOOR_MOD:
-		return ewise(g, &c, 2, ew_binary, &e);
-	case OP_POWER:
-		if (e.dt == DT_BOOL)
-			break;
-		return ewise(g, &c, 2, ew_binary, &e);
-	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
-		if (isint(e.dt))
-			break;
-		return ewise(g, &c, 1, ew_unary, &e);
-	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:     /* integers too */
-		if (e.dt == DT_BOOL)
-			break;
-		return ewise(g, &c, 1, ew_unary, &e);
-	case OP_NN_LEAKY_RELU:
-		if (isint(e.dt))
-			break;
-		e.lo = attr(m, n, "alpha")->u.f;
-		if (e.h16)
-			e.lo = h_round(e.lo);
-		return ewise(g, &c, 1, ew_unary, &e);
-	case OP_NN_RELU: case OP_CAST:
-		return ewise(g, &c, 1, ew_unary, &e);
-	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
-		e.lo = nd->op == OP_EQUAL ? 0 : nd->op == OP_NOT_EQUAL ? 1 : nd->op == OP_LESS ? 2 :
-		       nd->op == OP_LESS_EQUAL ? 3 : nd->op == OP_GREATER ? 4 : 5;
-		return ewise(g, &c, 2, ew_compare, &e);
-	case OP_LOGICAL_AND: case OP_LOGICAL_OR:
-		return ewise(g, &c, 2, ew_compare, &e);
-	case OP_WHERE:
-		if (e.h16)      /* float16 x and y are copied as bits, as the reference copies them */
-			c.adt[1] = c.adt[2] = c.odt = DT_INT16;
-		return ewise(g, &c, 3, ew_where, &e);
-	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
-		return ewise(g, &c, 2, ew_bitwise, &e);
-	case OP_BITWISE_NOT:
-		return ewise(g, &c, 1, ew_bitwise, &e);
-	case OP_BROADCAST_TO:
-		if (e.h16)      /* float16 bits copied, as the reference copies them */
-			c.adt[0] = c.odt = DT_INT16;
-		return ewise(g, &c, 1, ew_copy, &e);
-	case OP_ERF:
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-		if (isint(e.dt))
-			break;
-		return ewise(g, &c, 1, ew_more, &e);
-	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
-		return ewise(g, &c, 1, ew_more, &e);
-	case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
-		if (e.dt == DT_BOOL && nd->op != OP_LOGICAL_NOT)
-			break;
-		return ewise(g, &c, 1, ew_more, &e);
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
 		return reduce(g, &c);
-	case OP_CLIP:
-		e.lo = attr(m, n, "a_min")->u.f;
-		e.hi = attr(m, n, "a_max")->u.f;
-		if (isint(e.dt) && (!ibound(e.dt, e.lo, &e.lo) || !ibound(e.dt, e.hi, &e.hi))) {
-			refuse(g, n, "a bound does not fit the dtype");
-			return tensorbuf(g, c.ot);
-		}
-		if (e.h16) {
-			e.lo = h_round(e.lo);
-			e.hi = h_round(e.hi);
-		}
+	case OP_CLIP:       /* the rest ewop() took */
 		if (clip_whole(m, n))
 			return alias(&c);
-		return ewise(g, &c, 1, ew_unary, &e);
+		refuse(g, n, "a bound does not fit the dtype");
+		return tensorbuf(g, c.ot);
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 		return alias(&c);
@@ -4257,6 +4480,78 @@ fusable(const Module *m, NodeId n)
 	return isop(m, x, OP_QNN_CONV2D);
 }
 
+/* ewin: the operands of op call n that an elementwise loop reads (the
+** first ones): ewop()'s, or the data of a quantize, dequantize or
+** requantize; 0 for other ops */
+static int
+ewin(G *g, NodeId n)
+{
+	Call c;
+	Ew e;
+	MapFn *f;
+	int nin;
+
+	switch (g->m->nodes[n].op) {
+	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: case OP_QNN_REQUANTIZE:
+		return 1;
+	default:
+		callargs(g, NULL, n, &c, 0);
+		return ir_type(g->m, c.ot)->kind == TY_TENSOR && ewop(&c, &e, &f, &nin) ? nin : 0;
+	}
+}
+
+/* ewreads: the accessors the loop of op call n reads: ewin(), and the
+** parameters of a quantize (2), dequantize (2) or requantize (4) */
+static int
+ewreads(G *g, NodeId n)
+{
+	switch (g->m->nodes[n].op) {
+	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: return 3;
+	case OP_QNN_REQUANTIZE: return 5;
+	default: return ewin(g, n);
+	}
+}
+
+/* nohalf: no operand of call c nor its result is float16 */
+static int
+nohalf(const Call *c)
+{
+	for (int i = 0; i < 8; i++)
+		if (c->adt[i] == DT_FLOAT16)
+			return 0;
+	return c->odt != DT_FLOAT16;
+}
+
+/* ewmark: lowers the operands of op call n in s, but marks FUSED (and
+** recurses into) each elementwise operand that its loop can compute in
+** place (ewacc): an ewop() call used once, not lowered yet, with n's
+** result dims, neither of them touching float16, while the loop reads
+** at most MAXLEAF tensors (*room: how many more it may read) */
+static void
+ewmark(G *g, Scope *s, NodeId n, int *room)
+{
+	const Module *m = g->m;
+	int nin = ewin(g, n);
+	Call cn, ca;
+	Ew e;
+	MapFn *f;
+	int k;
+
+	callargs(g, NULL, n, &cn, 0);
+	for (uint32_t i = 0; i < m->nodes[n].nargs; i++) {
+		NodeId a = ir_arg(m, n, i);
+		if ((int)i < nin && single(g, s, a) && nohalf(&cn) && callargs(g, NULL, a, &ca, 0) &&
+		    ir_type(m, ca.ot)->kind == TY_TENSOR && nohalf(&ca) && ewop(&ca, &e, &f, &k) && k - 1 <= *room &&
+		    ca.orank == cn.orank && !memcmp(ca.od, cn.od, (size_t)cn.orank * sizeof *cn.od)) {
+			*room -= k - 1;
+			s->done[a] = FUSED;
+			ewmark(g, s, a, room);
+		} else {
+			lower(g, s, a);
+		}
+	}
+}
+
 /* opfn: lowers the op call n into a function of its own, internal and
 ** never inlined, "void op.N.name(void **in, i32 *err)", called where n
 ** runs; its operands are lowered first where they are, but those the
@@ -4286,10 +4581,12 @@ opfn(G *g, Scope *s, NodeId n)
 	default:
 		break;
 	}
-	for (uint32_t i = 0; i < nd->nargs; i++) {
-		NodeId a = ir_arg(m, n, i);
-		if (!(g->dot && !i && (fusable(m, n) || (nd->op == OP_QNN_CONV2D && fusable(m, a)))))
-			lower(g, s, a);
+	if (!(g->dot && (fusable(m, n) || (nd->op == OP_QNN_CONV2D && fusable(m, ir_arg(m, n, 0)))))) {
+		int room = MAXLEAF - ewreads(g, n);
+		ewmark(g, s, n, &room);
+	} else {
+		for (uint32_t i = 1; i < nd->nargs; i++)
+			lower(g, s, ir_arg(m, n, i));
 	}
 	snprintf(name, sizeof name, "op.%u.%s", g->nfn++, ir_ops[nd->op].name);
 	ft = LLVMFunctionType(LLVMVoidTypeInContext(g->cx), pt, 2, 0);
@@ -4779,6 +5076,7 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	g.dot = mc->dot;
 	g.ext = ext;
 	g.next = next;
+	g.par = ext != NULL;
 	g.mod = LLVMModuleCreateWithNameInContext("graft", cx);
 	g.b = LLVMCreateBuilderInContext(cx);
 	g.i1 = LLVMInt1TypeInContext(cx);
@@ -5038,6 +5336,7 @@ struct Program {
 	BeSig sig;
 	BeExt **ext;            /* the partitions codegens run */
 	uint32_t next;
+	int threads;            /* BeOpts.threads: the pool's size for its runs */
 };
 
 /* freeext: p's partitions */
@@ -5090,6 +5389,7 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 	}
 	tm = machine(&mc, o ? o->opt : 2);
 	p = ir_xcalloc(1, sizeof *p);
+	p->threads = o ? o->threads : 0;
 	if (be_sig(m, &p->sig, d)) {
 		LLVMDisposeTargetMachine(tm);
 		mach_free(&mc);
@@ -5159,7 +5459,22 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 static int
 run(Program *p, const Tensor *in, Tensor *out, Diag *d)
 {
+	be_par_threads(p->threads > 0 ? p->threads : be_par_cores());
 	return be_run_entry_ext(p->fn, &p->sig, in, out, d, p->ext, p->next);
+}
+
+/* be_llvm_threads: see llvm.h */
+void
+be_llvm_threads(Program *p, int n)
+{
+	p->threads = n;
+}
+
+/* be_llvm_cores: see llvm.h */
+int
+be_llvm_cores(void)
+{
+	return be_par_cores();
 }
 
 static void

@@ -35,6 +35,12 @@ int be_llvm_target_check(const BeOpts *o, int *native, char *err, size_t nerr);
 ** Program is be_llvm's, for be_llvm.run and be_llvm.release. */
 Program *be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d);
 
+/* Sets the threads be_llvm.run runs p's code on from now on, as
+** BeOpts.threads does (0: the machine's cores); the results do not depend
+** on them.  be_llvm_cores: the machine's cores. */
+void be_llvm_threads(Program *p, int n);
+int be_llvm_cores(void);
+
 #ifdef __cplusplus
 }
 #endif

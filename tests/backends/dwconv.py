@@ -2,6 +2,7 @@
 """dwconv.py: a model of depthwise qnn.conv2d for tests/backends.sh.
 
     python3 tests/backends/dwconv.py > MODEL.relay
+    python3 tests/backends/dwconv.py --split > MODEL.relay
 
 Prints (Relay text, deterministic: Python's random.Random(7) draws the
 weights) a @main of four depthwise convolutions that the llvm backend's
@@ -13,7 +14,14 @@ and per-channel weight zero points; and after them no epilogue (int32),
 a requantize of each rounding graft has (TONEAREST and UPWARD in fixed
 point, HALF_TO_EVEN in float32), per tensor and per channel.  The data
 are %x (uint8, 1x40x13x13) and %y (int8, 1x33x17x17).
+
+With --split, a model whose loops the llvm backend splits among threads
+(graft run --threads): a depthwise conv of %x (uint8, 1x32x48x48), its
+requantize, and a residual add of the result and %x in PyTorch's form
+(cast, subtract, multiply, add, requantize: 73,728 elements, one fused
+loop).
 """
+import sys
 import random
 
 R = random.Random(7)
@@ -63,5 +71,16 @@ def main():
     print("}")
 
 
+def split():
+    print("def @main(%x: Tensor[(1, 32, 48, 48), uint8]) {")
+    print("  %%0 = %s;" % conv("%x", 32, 3, 3, 128, "120", "uint8", "padding=[1, 1, 1, 1], "))
+    print("  %%1 = nn.bias_add(%%0, %s);" % bias(32))
+    print('  %2 = qnn.requantize(%1, 0.002f, 0, 0.05f, 3, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype="uint8");')
+    print('  %3 = multiply(subtract(cast(%2, dtype="int32"), 3), 1234567);')
+    print('  %4 = multiply(subtract(cast(%x, dtype="int32"), 128), 2345678);')
+    print('  qnn.requantize(add(%3, %4), 1e-08f, 0, 0.04f, 120, rounding="TONEAREST", out_dtype="uint8")')
+    print("}")
+
+
 if __name__ == "__main__":
-    main()
+    split() if sys.argv[1:] == ["--split"] else main()
