@@ -87,6 +87,7 @@ typedef struct BeStats {
 	double lower_ns;        /* graft's own work: the backend's IR built from the module, and verified */
 	double opt_ns;          /* the backend compiler's optimization (llvm: LLVMRunPasses) */
 	double codegen_ns;      /* machine code generated and loaded (llvm: the JIT, up to the entry's address) */
+	int cached;             /* llvm: the objects came from the object cache (backends/llvm/objcache.h) */
 } BeStats;
 
 typedef struct Backend {

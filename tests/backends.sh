@@ -136,6 +136,29 @@ for t in 1 2 3; do
 	be=llvm nout=1 agree exact "depthwise conv and residual add on $t thread(s)" --threads $t --input x="$tmpdir/spx.npy" \
 		"$tmpdir/split.relay"
 done
+# the object cache (backends/llvm/objcache.h; make check runs with
+# GRAFT_CACHE_DIR empty, no cache): the first run stores one entry per
+# part; a second run loads it (the files are not written again: same
+# inodes) and gives ref's results; an entry cut short is removed and
+# written again
+cache="$tmpdir/objcache"
+crun() { GRAFT_CACHE_DIR=$cache "$GRAFT" run --backend llvm --input x="$tmpdir/spx.npy" --output "$tmpdir/c$1.npy" \
+	"$tmpdir/split.relay"; }
+"$GRAFT" run --backend ref --input x="$tmpdir/spx.npy" --output "$tmpdir/cref.npy" "$tmpdir/split.relay"
+crun 1 && ls "$cache"/*.o >"$tmpdir/entries" 2>/dev/null && [ -s "$tmpdir/entries" ] && cmp -s "$tmpdir/c1.npy" "$tmpdir/cref.npy"
+ok $? "the object cache: a first run stores its objects (GRAFT_CACHE_DIR) and gives ref's results"
+ls -i "$cache" >"$tmpdir/inodes1"
+crun 2 && ls -i "$cache" >"$tmpdir/inodes2" && cmp -s "$tmpdir/inodes1" "$tmpdir/inodes2" && cmp -s "$tmpdir/c2.npy" "$tmpdir/cref.npy"
+ok $? "the object cache: a second run loads them (no file written again) and gives ref's results"
+f=$(head -n 1 "$tmpdir/entries")
+size=$(wc -c <"$f")
+truncate -s 100 "$f"
+crun 3 && [ "$(wc -c <"$f")" -eq "$size" ] && ! ls -i "$cache" | cmp -s - "$tmpdir/inodes1" && cmp -s "$tmpdir/c3.npy" "$tmpdir/cref.npy"
+ok $? "the object cache: an entry cut short is compiled and written again, with ref's results"
+GRAFT_CACHE_DIR= "$GRAFT" run --backend llvm --input x="$tmpdir/spx.npy" --output "$tmpdir/c4.npy" "$tmpdir/split.relay" &&
+	[ "$(ls "$cache" | wc -l)" -eq "$(wc -l <"$tmpdir/entries")" ] && cmp -s "$tmpdir/c4.npy" "$tmpdir/cref.npy"
+ok $? "the object cache: GRAFT_CACHE_DIR empty keeps none"
+
 # llvm's max pooling in two passes (maxpool_rows): strides, dilation,
 # asymmetric padding, ceil_mode, windows reaching past the data, uint8,
 # int8 and float32, against ref bit for bit

@@ -52,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <llvm/Config/llvm-config.h>    /* LLVM_VERSION_STRING, for the object cache's key */
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
@@ -66,6 +67,7 @@
 
 #include "bei.h"
 #include "llvm.h"
+#include "objcache.h"
 #include "par.h"
 #include "ref.h"
 
@@ -354,8 +356,8 @@ static void relocal(G *g, LLVMValueRef f);
 
 /* par_open: starts a loop over [0, n) that, in the JIT, becomes a
 ** function of its own, "void NAME.par(in, err, lo, hi)" running
-** [lo, hi), which the enclosing function runs through be_par_run
-** (par.h, its address a constant of this in-process code); elsewhere
+** [lo, hi), which the enclosing function runs through graft_par_run
+** (be_par_run, par.h: the JIT defines the symbol); elsewhere
 ** (--emit obj, a loop of fewer than two iterations) a plain loop.  The
 ** builder is left in the loop's body; returns its iv.  What the body
 ** uses must be defined inside it: constants, globals, the entry's
@@ -364,7 +366,7 @@ static LLVMValueRef
 par_open(G *g, Par *p, int64_t n)
 {
 	LLVMTypeRef pt[4] = { LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0), g->i64, g->i64 }, ft, rt;
-	LLVMValueRef args[4], lo, hi, z;
+	LLVMValueRef args[4], lo, hi, z, run;
 	LLVMBasicBlockRef pre;
 	char name[128];
 
@@ -382,7 +384,9 @@ par_open(G *g, Par *p, int64_t n)
 	args[1] = g->in;
 	args[2] = g->err;
 	args[3] = c64(g, n);
-	LLVMBuildCall2(g->b, rt, LLVMConstIntToPtr(c64(g, (int64_t)(uintptr_t)be_par_run), LLVMPointerType(rt, 0)), args, 4, "");
+	if (!(run = LLVMGetNamedFunction(g->mod, "graft_par_run")))
+		run = LLVMAddFunction(g->mod, "graft_par_run", rt);
+	LLVMBuildCall2(g->b, rt, run, args, 4, "");
 	/* the body */
 	p->fn = g->fn;
 	p->in = g->in;
@@ -5250,12 +5254,35 @@ nparts(void)
 	return n < 1 ? 1 : n > MAXPARTS ? MAXPARTS : (int)n;
 }
 
+/* cached: adds the n parts of entry key in dir (objcache.h) to jit, if
+** all are there; 1 then (with *e the JIT's error, if any), else 0 */
+static int
+cached(LLVMOrcLLJITRef jit, const char *dir, const ObjKey *key, int n, LLVMErrorRef *e)
+{
+	void *data[MAXPARTS];
+	size_t size[MAXPARTS];
+	int k = 0;
+
+	while (k < n && be_objcache_load(dir, key, k, n, &data[k], &size[k]) == 0)
+		k++;
+	for (int j = 0; j < k; j++) {
+		if (k == n && !*e)
+			*e = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit),
+			                               LLVMCreateMemoryBufferWithMemoryRangeCopy(data[j], size[j], "graft-cached"));
+		free(data[j]);
+	}
+	return k == n;
+}
+
 /* splitjit: optimizes and compiles mod (unoptimized; consumed) in n parts
 ** on as many threads, its functions spread by size, and adds their
 ** objects to jit; its internal functions and data become external, each
-** defined in one part.  opt_ns is the slowest part's optimization. */
+** defined in one part.  opt_ns is the slowest part's optimization.  With
+** cache, the objects are first looked up in the object cache (objcache.h;
+** *hit set when they were there, and nothing is compiled), and stored
+** there after. */
 static LLVMErrorRef
-splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n, double *opt_ns)
+splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n, int cache, double *opt_ns, int *hit)
 {
 	Part pt[MAXPARTS];
 	pthread_t th[MAXPARTS];
@@ -5265,7 +5292,10 @@ splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n,
 	uint8_t *owner;
 	LLVMMemoryBufferRef bc;
 	LLVMErrorRef e = NULL;
+	char *dir = cache ? be_objcache_dir() : NULL, extra[1024];
+	ObjKey key;
 
+	*hit = 0;
 	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
 		nf++;
 	owner = ir_xcalloc(nf + 1, 1);
@@ -5295,6 +5325,17 @@ splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n,
 	bc = LLVMWriteBitcodeToMemoryBuffer(mod);
 	LLVMDisposeModule(mod);
 	*opt_ns = 0;
+	if (dir) {
+		snprintf(extra, sizeof extra, "graft-objcache-1 LLVM %s %s %s %s O%d parts %d", LLVM_VERSION_STRING, mc->triple,
+		         mc->cpu, mc->feat, opt, n);
+		be_objcache_key(&key, LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), extra);
+		if ((*hit = cached(jit, dir, &key, n, &e))) {
+			LLVMDisposeMemoryBuffer(bc);
+			free(owner);
+			free(dir);
+			return e;
+		}
+	}
 	for (int k = 0; k < n; k++) {
 		memset(&pt[k], 0, sizeof pt[k]);
 		pt[k].bc = LLVMGetBufferStart(bc);
@@ -5315,8 +5356,11 @@ splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n,
 			*opt_ns = pt[k].opt_ns;
 		if (!e && pt[k].err)
 			e = LLVMCreateStringError(pt[k].err);
-		else if (!e && pt[k].obj)
+		else if (!e && pt[k].obj) {
+			if (dir)
+				be_objcache_store(dir, &key, k, n, LLVMGetBufferStart(pt[k].obj), LLVMGetBufferSize(pt[k].obj));
 			e = LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), pt[k].obj), pt[k].obj = NULL;
+		}
 		if (pt[k].obj)
 			LLVMDisposeMemoryBuffer(pt[k].obj);
 		if (pt[k].err)
@@ -5324,6 +5368,7 @@ splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n,
 	}
 	LLVMDisposeMemoryBuffer(bc);
 	free(owner);
+	free(dir);
 	return e;
 }
 
@@ -5397,7 +5442,7 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		return NULL;
 	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
-	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, &mc, 1, threads > 1, &p->ext, &p->next, st, d);
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, &mc, 1, 1, &p->ext, &p->next, st, d);
 	if (!mod) {
 		mach_free(&mc);
 		LLVMOrcDisposeThreadSafeContext(tsc);
@@ -5415,18 +5460,26 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 	if ((e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(p->jit), NULL, NULL)) != NULL)
 		goto fail;
 	LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(p->jit), gen);
-	if (threads > 1) {
+	{
+		/* graft_par_run, which split loops call (par_open) */
+		LLVMJITCSymbolMapPair sym = { LLVMOrcLLJITMangleAndIntern(p->jit, "graft_par_run"),
+		                              { (LLVMOrcExecutorAddress)(uintptr_t)be_par_run,
+		                                { LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0 } } };
+		if ((e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(p->jit), LLVMOrcAbsoluteSymbols(&sym, 1))) != NULL)
+			goto fail;
+	}
+	{
 		double opt_ns;
-		e = splitjit(p->jit, mod, &mc, o ? o->opt : 2, threads, &opt_ns);
-		mod = NULL;
-		if (st)
+		int hit;
+		/* a plugin's partitions are called through addresses of this
+		   process (callout): such code is not cached */
+		e = splitjit(p->jit, mod, &mc, o ? o->opt : 2, threads, !p->next, &opt_ns, &hit);
+		if (st) {
 			st->opt_ns = opt_ns;
+			st->cached = hit;
+		}
 		if (e)
 			goto fail;
-	} else if ((e = LLVMOrcLLJITAddLLVMIRModule(p->jit, LLVMOrcLLJITGetMainJITDylib(p->jit),
-	                                            LLVMOrcCreateNewThreadSafeModule(mod, tsc))) != NULL) {
-		mod = NULL;
-		goto fail;
 	}
 	LLVMOrcDisposeThreadSafeContext(tsc);
 	tsc = NULL;
@@ -5434,7 +5487,7 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		goto fail;
 	p->fn = (BeEntry *)(uintptr_t)addr;
 	if (st)
-		st->codegen_ns = now() - t0 - (threads > 1 ? st->opt_ns : 0);
+		st->codegen_ns = now() - t0 - st->opt_ns;
 	mach_free(&mc);
 	return p;
 fail:
