@@ -33,10 +33,11 @@ static struct {
 	pthread_mutex_t mu;
 	pthread_cond_t wake;
 	pthread_t th[PAR_MAX];
-	int want;               /* threads wanted, the caller's included */
+	atomic_int want;        /* threads wanted, the caller's included */
 	int started;            /* workers started */
 	atomic_int stop;
 	atomic_int sleeping;    /* workers asleep on wake */
+	atomic_int busy;        /* a run holds the pool (another caller's runs go serial) */
 	/* the job: written before next is published */
 	ParBody *body;
 	void *const *in;
@@ -108,14 +109,14 @@ worker(void *arg)
 void
 be_par_threads(int n)
 {
-	P.want = n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : n;
+	atomic_store(&P.want, n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : n);
 }
 
 /* be_par_nthreads: see par.h */
 int
 be_par_nthreads(void)
 {
-	return P.want;
+	return atomic_load(&P.want);
 }
 
 /* be_par_cores: see par.h */
@@ -136,12 +137,12 @@ be_par_cores(void)
 void
 be_par_run(ParBody *body, void *const *in, int32_t *err, int64_t n)
 {
-	int want = P.want;
+	int want = atomic_load(&P.want);
 	uint32_t gen;
 
 	if (n <= 0)
 		return;
-	if (want < 2 || n < 2 || inside) {
+	if (want < 2 || n < 2 || inside || atomic_exchange(&P.busy, 1)) {
 		body(in, err, 0, n);
 		return;
 	}
@@ -172,6 +173,7 @@ be_par_run(ParBody *body, void *const *in, int32_t *err, int64_t n)
 			relax();
 		else
 			sched_yield();  /* a worker may be waiting for this core */
+	atomic_store(&P.busy, 0);
 }
 
 /* be_par_shutdown: see par.h */

@@ -31,7 +31,8 @@ int be_par_nthreads(void);
 int be_par_cores(void);
 
 /* be_par_run: body over [0, n), split among the threads; serial when
-** there is one, when n < 2, or when called from inside a run */
+** there is one, when n < 2, when called from inside a run, or while
+** another thread's run holds the pool (programs may run concurrently) */
 void be_par_run(ParBody *body, void *const *in, int32_t *err, int64_t n);
 
 /* be_par_shutdown: stops and joins the workers (at exit; a later run
