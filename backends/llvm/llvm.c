@@ -3865,8 +3865,9 @@ vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk
 }
 
 /* vrepack: copies the data x (NCHW-like) into the input buffer P of pl,
-** bytes flipped where flipped(); blocks of 16 channels x 8 columns are loaded
-** by channel and stored by pixel, the rest element by element */
+** bytes flipped where flipped(), the rows of all images split among
+** threads; in each, blocks of 16 channels x 8 columns are loaded by
+** channel and stored by pixel, the rest element by element */
 static void
 vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 {
@@ -3874,16 +3875,18 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 	enum { BC = 16, BW = 8 };
 	int64_t C16 = v->ist[3] == 1 ? v->C - v->C % BC : 0, W8 = v->ist[3] == 1 ? v->W - v->W % BW : 0;
 	LLVMTypeRef rt = LLVMVectorType(g->i8, BW), pt = LLVMVectorType(g->i8, BC);
-	LLVMValueRef iv[4], src, dst, b;
-	Loop l[4];
+	LLVMValueRef iv[4], src, dst, b, row;
+	Loop l[2];
+	Par pr;
 
+	row = par_open(g, &pr, v->N * v->H);
+	iv[0] = LLVMBuildUDiv(g->b, row, c64(g, v->H), "");
+	iv[2] = LLVMBuildURem(g->b, row, c64(g, v->H), "");
 	/* the blocks */
 	if (C16 && W8) {
 		LLVMValueRef rows[BC], px[BW];
-		iv[0] = loop_open(g, &l[0], 0, v->N, 1);
-		iv[2] = loop_open(g, &l[1], 0, v->H, 1);
-		iv[3] = loop_open(g, &l[2], 0, W8, BW);
-		iv[1] = loop_open(g, &l[3], 0, C16, BC);
+		iv[3] = loop_open(g, &l[0], 0, W8, BW);
+		iv[1] = loop_open(g, &l[1], 0, C16, BC);
 		src = add64(g, add64(g, mul64(g, iv[0], v->ist[0]), mul64(g, iv[1], v->ist[1])), add64(g, mul64(g, iv[2], v->ist[2]), iv[3]));
 		for (int r = 0; r < BC; r++) {
 			LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, x, DT_UINT8, add64(g, src, c64(g, r * v->ist[1]))), LLVMPointerType(rt, 0), "");
@@ -3900,28 +3903,29 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 			s_ = LLVMBuildStore(g->b, px[p], q);
 			LLVMSetAlignment(s_, 1);
 		}
-		for (int k = 3; k >= 0; k--)
-			loop_close(g, &l[k]);
+		loop_close(g, &l[1]);
+		loop_close(g, &l[0]);
 	}
 	/* the rest: channels from C16 at every column, then columns from W8 */
 	for (int part = 0; part < 2; part++) {
-		int64_t lo[4] = { 0, part ? 0 : C16, 0, part ? W8 : 0 }, hi[4] = { v->N, part ? C16 : v->C, v->H, v->W };
-		if (lo[1] >= hi[1] || lo[3] >= hi[3])
+		int64_t clo = part ? 0 : C16, chi = part ? C16 : v->C, wlo = part ? W8 : 0;
+		if (clo >= chi || wlo >= v->W)
 			continue;
+		iv[1] = loop_open(g, &l[0], clo, chi, 1);
+		iv[3] = loop_open(g, &l[1], wlo, v->W, 1);
 		src = c64(g, 0);
-		for (int k = 0; k < 4; k++) {
-			iv[k] = loop_open(g, &l[k], lo[k], hi[k], 1);
+		for (int k = 0; k < 4; k++)
 			src = add64(g, src, mul64(g, iv[k], v->ist[k]));
-		}
 		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
 		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
 		b = ld(g, x, pl->xdt, src);
 		if (pl->flip)
 			b = LLVMBuildXor(g->b, b, LLVMConstInt(g->i8, 0x80, 0), "");
 		st(g, P, DT_UINT8, dst, b);
-		for (int k = 3; k >= 0; k--)
-			loop_close(g, &l[k]);
+		loop_close(g, &l[1]);
+		loop_close(g, &l[0]);
 	}
+	par_close(g, &pr);
 }
 
 /* vpadfill: fills the padding of pl's input buffer P (the rows above
