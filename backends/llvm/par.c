@@ -1,12 +1,13 @@
 /*
 ** par.c: the llvm backend's thread pool (par.h).
 **
-** A run publishes its job (body, in, err, n, the chunk count) and then
-** the chunk counter next, whose high 32 bits are the job's generation
-** and low bits the next chunk to take; every thread takes chunks with
-** one atomic add, and a take whose generation is not the job's it came
-** for is stale and takes nothing.  So a late worker can never run a
-** chunk with another job's fields, and the caller, which takes chunks
+** A run publishes its job (body, in, err, n) and then the chunk counter
+** next: the job's generation (bits 32 and up), its chunk count (16 to
+** 31) and the next chunk to take (0 to 15); every thread takes chunks by
+** a compare-and-swap that succeeds only on its job's generation and
+** while chunks are left, reading nothing else before.  So a
+** late worker can neither run a chunk with another job's fields nor use
+** up one of another job's chunks, and the caller, which takes chunks
 ** too, returns when left (the chunks not finished) is 0.  Workers spin
 ** a while on next for a new generation, then sleep on a condition
 ** variable; the caller wakes them only when some sleep.
@@ -42,7 +43,7 @@ static struct {
 	ParBody *body;
 	void *const *in;
 	int32_t *err;
-	int64_t n, nchunks;
+	int64_t n;
 	int nworkers;           /* the workers that take part */
 	atomic_ullong next;     /* generation << 32 | next chunk */
 	atomic_llong left;      /* chunks not finished */
@@ -61,18 +62,24 @@ relax(void)
 #endif
 }
 
-/* take: runs chunks of generation gen until none is left; whether the
-** generation was still current (a stale take runs nothing) */
+/* take: runs chunks of generation gen until none is left.  A chunk is
+** taken by a compare-and-swap of next, never an add: a thread that comes
+** late, after a new job was published, must not use up one of its
+** chunks (which nobody would then run) */
 static void
 take(uint32_t gen)
 {
+	unsigned long long k = atomic_load(&P.next);
+
 	for (;;) {
-		unsigned long long k = atomic_fetch_add(&P.next, 1);
-		int64_t c = (int64_t)(k & 0xffffffffu);
-		if ((uint32_t)(k >> 32) != gen || c >= P.nchunks)
+		int64_t c = (int64_t)(k & 0xffff), nc = (int64_t)(k >> 16 & 0xffff);
+		if ((uint32_t)(k >> 32) != gen || c >= nc)
 			return;
-		P.body(P.in, P.err, c * P.n / P.nchunks, (c + 1) * P.n / P.nchunks);
+		if (!atomic_compare_exchange_weak(&P.next, &k, k + 1))
+			continue;       /* k is next's value now: try again */
+		P.body(P.in, P.err, c * P.n / nc, (c + 1) * P.n / nc);
 		atomic_fetch_sub(&P.left, 1);
+		k = atomic_load(&P.next);
 	}
 }
 
@@ -138,6 +145,7 @@ void
 be_par_run(ParBody *body, void *const *in, int32_t *err, int64_t n)
 {
 	int want = atomic_load(&P.want);
+	int64_t nchunks;
 	uint32_t gen;
 
 	if (n <= 0)
@@ -155,11 +163,11 @@ be_par_run(ParBody *body, void *const *in, int32_t *err, int64_t n)
 	P.in = in;
 	P.err = err;
 	P.n = n;
-	P.nchunks = n < (int64_t)want * PAR_CHUNKS ? n : (int64_t)want * PAR_CHUNKS;
+	nchunks = n < (int64_t)want * PAR_CHUNKS ? n : (int64_t)want * PAR_CHUNKS;
 	P.nworkers = want - 1 < P.started ? want - 1 : P.started;
-	atomic_store(&P.left, P.nchunks);
+	atomic_store(&P.left, nchunks);
 	gen = (uint32_t)(atomic_load(&P.next) >> 32) + 1;
-	atomic_store(&P.next, (unsigned long long)gen << 32);
+	atomic_store(&P.next, (unsigned long long)gen << 32 | (unsigned long long)nchunks << 16);
 	if (atomic_load(&P.sleeping)) {
 		pthread_mutex_lock(&P.mu);
 		pthread_cond_broadcast(&P.wake);

@@ -6,8 +6,9 @@
 ** count, the iteration count (fewer than the threads, not a multiple of
 ** the chunks), a run started from inside a body (serial), and runs from
 ** two threads of the caller at once (one holds the pool, the other goes
-** serial).  The pool must use as many threads as asked: the threads that
-** ran a large job are counted.
+** serial), and many small jobs back to back (a late worker must not take
+** a chunk of the next job: that hung once).  The pool must use as many
+** threads as asked: the threads that ran a large job are counted.
 */
 #include <pthread.h>
 #include <sched.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../tap.h"
 #include "par.h"
@@ -105,6 +107,7 @@ main(void)
 	int32_t err = 0;
 	pthread_t th[2];
 
+	alarm(600);     /* a hang fails the test (SIGALRM) instead of stalling make check */
 	plan_lazy();
 	ok(be_par_cores() >= 1, "be_par_cores: at least one core (%d)", be_par_cores());
 	for (int t = 1; t <= 4; t++) {
@@ -126,6 +129,23 @@ main(void)
 	is_int(be_par_nthreads(), 1, "be_par_threads(0) is one thread");
 	be_par_threads(1000);
 	is_int(be_par_nthreads(), 64, "be_par_threads(1000) is 64 threads");
+
+	/* many small jobs back to back: a worker that comes late to one must
+	   not use up a chunk of the next (which then nobody runs: a hang) */
+	for (int t = 2; t <= 3; t++) {
+		int good = 1;
+		be_par_threads(t);
+		clear();
+		for (int r = 0; r < 20000; r++)
+			be_par_run(mark, NULL, &err, 2 + r % 9);
+		for (int64_t i = 0; i < 10; i++) {
+			int want = 0;
+			for (int r = 0; r < 20000; r++)
+				want += i < 2 + r % 9;
+			good &= atomic_load(&hits[i]) == want;
+		}
+		ok(good, "%d threads: 20000 small jobs back to back each run in full", t);
+	}
 
 	be_par_threads(2);
 	clear();
