@@ -2909,6 +2909,7 @@ pool2d(G *g, Call *c, int avg)
 ** int32 (on sdot where dense_dot() applies); floats sum in out_dtype
 ** (h_mac) */
 static int dense_dot(G *g, Call *c, Val *res);
+static int fdense(G *g, Call *c, Val *res);
 
 static Val
 dense(G *g, Call *c, int q)
@@ -2921,7 +2922,7 @@ dense(G *g, Call *c, int q)
 	LLVMValueRef im, in, ik, acc, x, w, v;
 	int64_t nwz = q ? ir_type_numel(c->m, c->at[3]) : 0;
 
-	if (q && dense_dot(g, c, &r))
+	if (q ? dense_dot(g, c, &r) : fdense(g, c, &r))
 		return r;
 	r = tensorbuf(g, c->ot);
 	acc = entry_alloca(g, at);
@@ -4359,7 +4360,7 @@ fepi(G *g, const Fconv *f, LLVMValueRef y, LLVMValueRef q)
 static int fpbof(const G *g) { return g->lanes == 16 ? 8 : 4; }
 static int fobbof(const G *g) { return g->lanes == 16 ? 2 : 1; }
 
-enum { FPB = 8, FOBB = 2, FDV = 4 };     /* most of fpbof, fobbof; vectors per depthwise step */
+enum { FPB = 8, FOBB = 2, FDV = 4, FKW = 8 };   /* most of fpbof, fobbof; vectors per depthwise step; kernel columns unrolled */
 
 /* fconv_block: the one-group kernel of f on pb pixels from ow0 of row oh
 ** and obb channel blocks from ob, on the padded data P ([N][C][Hp][Wp]),
@@ -4373,7 +4374,7 @@ fconv_block(G *g, const Fconv *f, LLVMValueRef P, LLVMValueRef W, LLVMValueRef B
 {
 	const Conv *v = &f->v;
 	LLVMTypeRef fv = LLVMVectorType(g->f32, VL), pv = LLVMPointerType(LLVMVectorType(g->f32, (unsigned)pb), 0);
-	LLVMValueRef acc[FOBB][FPB], wv[FOBB], y[FPB], col[VL], ic, kh, kw, row, x, base;
+	LLVMValueRef acc[FOBB][FPB], wv[FOBB], y[FPB], col[VL], ic, kh, kw = NULL, row, x, base;
 	Loop l[3];
 
 	for (int j = 0; j < obb; j++)
@@ -4383,21 +4384,26 @@ fconv_block(G *g, const Fconv *f, LLVMValueRef P, LLVMValueRef W, LLVMValueRef B
 		}
 	ic = loop_open(g, &l[0], 0, v->C, 1);
 	kh = loop_open(g, &l[1], 0, v->KH, 1);
-	kw = loop_open(g, &l[2], 0, v->KW, 1);
-	for (int j = 0; j < obb; j++) {
-		LLVMValueRef wi = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, add64(g, ob, c64(g, j)), v->C), ic), v->KH), kh), v->KW), kw);
-		wv[j] = LLVMBuildLoad2(g->b, fv, LLVMBuildInBoundsGEP2(g->b, fv, LLVMBuildBitCast(g->b, W, LLVMPointerType(fv, 0), ""), &wi, 1, ""), "");
-		LLVMSetAlignment(wv[j], 64);
+	if (v->KW > FKW)
+		kw = loop_open(g, &l[2], 0, v->KW, 1);
+	for (int64_t u = 0; u < (v->KW > FKW ? 1 : v->KW); u++) {    /* the kernel columns, unrolled up to FKW */
+		if (v->KW <= FKW)
+			kw = c64(g, u);
+		for (int j = 0; j < obb; j++) {
+			LLVMValueRef wi = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, add64(g, ob, c64(g, j)), v->C), ic), v->KH), kh), v->KW), kw);
+			wv[j] = LLVMBuildLoad2(g->b, fv, LLVMBuildInBoundsGEP2(g->b, fv, LLVMBuildBitCast(g->b, W, LLVMPointerType(fv, 0), ""), &wi, 1, ""), "");
+			LLVMSetAlignment(wv[j], 64);
+		}
+		row = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, v->C), ic), Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh))), Wp),
+		            mul64(g, kw, v->dw));
+		for (int p = 0; p < pb; p++) {
+			x = fsplat(g, ld(g, P, DT_FLOAT32, add64(g, row, mul64(g, add64(g, ow0, c64(g, p)), v->sw))), VL);
+			for (int j = 0; j < obb; j++)
+				LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, fv, acc[j][p], ""), LLVMBuildFMul(g->b, x, wv[j], ""), ""),
+				               acc[j][p]);
+		}
 	}
-	row = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, v->C), ic), Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh))), Wp),
-	            mul64(g, kw, v->dw));
-	for (int p = 0; p < pb; p++) {
-		x = fsplat(g, ld(g, P, DT_FLOAT32, add64(g, row, mul64(g, add64(g, ow0, c64(g, p)), v->sw))), VL);
-		for (int j = 0; j < obb; j++)
-			LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, fv, acc[j][p], ""), LLVMBuildFMul(g->b, x, wv[j], ""), ""),
-			               acc[j][p]);
-	}
-	for (int k = 2; k >= 0; k--)
+	for (int k = v->KW > FKW ? 2 : 1; k >= 0; k--)
 		loop_close(g, &l[k]);
 	base = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, oh, v->ost[2])), ow0);
 	for (int j = 0; j < obb; j++) {
@@ -4431,7 +4437,7 @@ static LLVMValueRef
 fpad(G *g, const Conv *v, LLVMValueRef x, int64_t ph, int64_t slack)
 {
 	int64_t Hp = v->H + v->pt + v->pb, Wp = v->W + v->pl + v->pr, Wq = (Wp + ph - 1) / ph;
-	LLVMValueRef P, nc, h, w, src, col, dst;
+	LLVMValueRef P, nc, h, j, src, dst;
 	Loop l[3];
 
 	if (!v->pt && !v->pl && !v->pb && !v->pr && ph == 1 && !slack)
@@ -4445,11 +4451,18 @@ fpad(G *g, const Conv *v, LLVMValueRef x, int64_t ph, int64_t slack)
 		LLVMBuildMemCpy(g->b, gep(g, P, DT_FLOAT32, add64(g, dst, c64(g, v->pl))), 4,
 		                gep(g, x, DT_FLOAT32, src), 4, c64(g, v->W * 4));
 	} else {
-		w = loop_open(g, &l[2], 0, v->W, 1);
-		col = add64(g, w, c64(g, v->pl));
-		dst = add64(g, dst, add64(g, mul64(g, LLVMBuildSRem(g->b, col, c64(g, ph), ""), Wq), LLVMBuildSDiv(g->b, col, c64(g, ph), "")));
-		st(g, P, DT_FLOAT32, dst, ld(g, x, DT_FLOAT32, add64(g, src, w)));
-		loop_close(g, &l[2]);
+		/* phase r holds the padded columns j * ph + r: data column j * ph + r - pl */
+		for (int64_t r = 0; r < ph; r++) {
+			int64_t jlo = (v->pl - r + ph - 1) / ph, jhi = (v->pl + v->W - 1 - r) / ph + 1;
+			if (jlo < 0)
+				jlo = 0;
+			if (v->pl + v->W - 1 - r < 0 || jlo >= jhi)
+				continue;
+			j = loop_open(g, &l[2], jlo, jhi, 1);
+			st(g, P, DT_FLOAT32, add64(g, dst, add64(g, c64(g, r * Wq), j)),
+			   ld(g, x, DT_FLOAT32, add64(g, src, add64(g, mul64(g, j, ph), c64(g, r - v->pl)))));
+			loop_close(g, &l[2]);
+		}
 	}
 	loop_close(g, &l[1]);
 	loop_close(g, &l[0]);
@@ -4602,6 +4615,85 @@ fconv_fused(G *g, Scope *s, NodeId n)
 	if (!fconv_plan(g, s, n, &f) || n == f.cv)
 		return -1;
 	return n == f.add ? f.otherfirst : 0;
+}
+
+/* fdense_block: out[m][nb * 16 ..] for nv vectors of outputs from
+** block nb (the last with nl lanes stored) of fdense's data x ([M][K])
+** and weights W ([N / 16][K][16]) */
+static void
+fdense_block(G *g, LLVMValueRef x, LLVMValueRef W, LLVMValueRef out, LLVMValueRef m, LLVMValueRef nb, int nv, int nl,
+             int64_t K, int64_t N)
+{
+	LLVMTypeRef fv = LLVMVectorType(g->f32, VL);
+	LLVMValueRef acc[FDV], mask[VL], k, xs, wi, w, base;
+	Loop l;
+
+	for (int j = 0; j < nv; j++) {
+		acc[j] = entry_alloca(g, fv);
+		LLVMBuildStore(g->b, LLVMConstNull(fv), acc[j]);
+	}
+	k = loop_open(g, &l, 0, K, 1);
+	xs = fsplat(g, ld(g, x, DT_FLOAT32, add64(g, mul64(g, m, K), k)), VL);
+	for (int j = 0; j < nv; j++) {
+		wi = add64(g, mul64(g, add64(g, nb, c64(g, j)), K), k);
+		w = LLVMBuildLoad2(g->b, fv, LLVMBuildInBoundsGEP2(g->b, fv, LLVMBuildBitCast(g->b, W, LLVMPointerType(fv, 0), ""), &wi, 1, ""), "");
+		LLVMSetAlignment(w, 64);
+		LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, fv, acc[j], ""), LLVMBuildFMul(g->b, xs, w, ""), ""), acc[j]);
+	}
+	loop_close(g, &l);
+	base = add64(g, mul64(g, m, N), mul64(g, nb, VL));
+	for (int i = 0; i < VL; i++)
+		mask[i] = c32(g, i);
+	for (int j = 0; j < nv; j++) {
+		unsigned n = j == nv - 1 ? (unsigned)nl : VL;
+		LLVMValueRef y = LLVMBuildLoad2(g->b, fv, acc[j], "");
+		if (n < VL)
+			y = LLVMBuildShuffleVector(g->b, y, y, LLVMConstVector(mask, n), "");
+		fst(g, fvec(g, out, add64(g, base, c64(g, j * VL)), n), y);
+	}
+}
+
+/* fdense: nn.dense of float32 data x[..., K] and constant float32
+** weights w[N, K] into float32, on the float path: the weights
+** rearranged at compile time into [N / 16][K][16], 16 outputs to a
+** vector and FDV vectors a step, each output summed over k from +0
+** (fmul, fadd), as dense() and ref sum it; 0 if it does not apply
+** (nothing emitted) */
+static int
+fdense(G *g, Call *c, Val *res)
+{
+	int64_t K = c->ar[0] ? c->ad[0][c->ar[0] - 1] : 0, N = c->ad[1][0], M, NB, NF;
+	const unsigned char *wd;
+	TypeId wt;
+	float *wr;
+	LLVMValueRef W, m, nb;
+	Loop l[2];
+
+	if (c->odt != DT_FLOAT32 || c->adt[0] != DT_FLOAT32 || c->adt[1] != DT_FLOAT32 || c->ar[1] != 2 ||
+	    c->ad[1][1] != K || K < 1 || N < 1 || !(wd = cdata(g, c->a[1], &wt)))
+		return 0;
+	M = ir_type_numel(c->m, c->at[0]) / K;
+	NB = (N + VL - 1) / VL;
+	NF = N / VL / FDV * FDV;
+	wr = ir_xcalloc((size_t)(NB * K * VL), sizeof *wr);
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t k = 0; k < K; k++)
+			memcpy(&wr[((n / VL) * K + k) * VL + n % VL], wd + 4 * (n * K + k), 4);
+	W = constbuf(g, wr, (size_t)(NB * K * VL) * sizeof *wr);
+	free(wr);
+	*res = tensorbuf(g, c->ot);
+	m = loop_open(g, &l[0], 0, M, 1);
+	if (NF) {
+		nb = loop_open(g, &l[1], 0, NF, FDV);
+		fdense_block(g, c->a[0].p, W, res->p, m, nb, FDV, VL, K, N);
+		loop_close(g, &l[1]);
+	}
+	for (int64_t b = NF; b < NB; b += FDV) {
+		int nv = (int)(NB - b < FDV ? NB - b : FDV);
+		fdense_block(g, c->a[0].p, W, res->p, m, c64(g, b), nv, b + nv == NB && N % VL ? (int)(N % VL) : VL, K, N);
+	}
+	loop_close(g, &l[0]);
+	return 1;
 }
 
 static Val

@@ -1,13 +1,13 @@
 #!/usr/bin/python3
-"""fconv.py: a model of float32 convolutions of many geometries, for the
-llvm backend's float path (tests/backends.sh compares it with ref bit for
-bit), and its inputs.
+"""fconv.py: a model of float32 convolutions of many geometries and of
+dense layers, for the llvm backend's float path (tests/backends.sh
+compares it with ref bit for bit), and its inputs.
 
     python3 tests/backends/fconv.py DIR
 
 writes DIR/fconv.relay, whose @main takes %x (1, 3, 9, 11), %y (1, 6, 12,
 37), %z (2, 5, 13, 70) and %r (1, 20, 8, 13) and returns one result per
-case below, and DIR/x.npy, y.npy, z.npy, r.npy (tests/backends/npy.py's
+case of CASES, then of DENSES, and DIR/x.npy, y.npy, z.npy, r.npy (tests/backends/npy.py's
 values).  The weights and biases are constants of Python's random.Random
 (1); some are zero, some negative zero.  Each case: its data, output
 channels, kernel, then the attributes and what follows the conv.
@@ -39,6 +39,10 @@ CASES = [
     ("1x1 residual first, no bias, clip", "y", 20, (1, 1), "strides=[2, 3], padding=[2, 0, 1, 0]", 1, "Ac"),
     ("3x3 18 output channels, 70 columns", "z", 18, (3, 3), "padding=[0, 1, 0, 1]", 1, "b"),
 ]
+
+
+# nn.dense: data reshaped to (M, K), units N
+DENSES = [("x", (1, 297), 70), ("y", (72, 37), 21)]
 
 
 def flit(x):
@@ -88,6 +92,11 @@ def main():
             lines.append("  %s = %s;" % (nv, rhs))
             v = nv
         outs.append(v)
+    for k, (src, (m, kk), n) in enumerate(DENSES):
+        w = 'const(%s, dtype="float32")' % nested([n, kk], floats(rng, n * kk))
+        lines.append("  // dense %d x %d, %d units" % (m, kk, n))
+        lines.append("  %%d%d = nn.dense(reshape(%%%s, newshape=[%d, %d]), %s, units=%d);" % (k, src, m, kk, w, n))
+        outs.append("%%d%d" % k)
     params = ", ".join("%%%s: Tensor[(%s), float32]" % (n, ", ".join(map(str, s))) for n, s in INPUTS.items())
     with open(os.path.join(d, "fconv.relay"), "w") as f:
         f.write("def @main(%s) {\n%s\n  (%s)\n}\n" % (params, "\n".join(lines), ", ".join(outs)))
