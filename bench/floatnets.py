@@ -19,34 +19,22 @@ single-threaded float32 inferences.  Needs torch, torchvision and onnx;
 graft itself never uses PyTorch.
 """
 import os
-import runpy
-import sys
 import warnings
 
 import numpy as np
 import torch
 import torchvision
 
-from torchtime import timed
+from torchtime import cmdline, run_test_script, timed
 
 NAMES = ("mobilenet_v2", "resnet18")
 SHAPE = (1, 3, 224, 224)
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: floatnets.py OUTDIR [RUNS]")
-    out = sys.argv[1]
-    runs = int(sys.argv[2]) if len(sys.argv) == 3 else 20
-    os.makedirs(out, exist_ok=True)
+    out, runs = cmdline("floatnets.py")
     warnings.filterwarnings("ignore")
-    here = os.path.dirname(os.path.abspath(__file__))
-    script = os.path.join(here, "..", "tests", "models", "make_corpus.py")
-    argv, sys.argv = sys.argv, [script, out, "none: make no model"]
-    try:
-        stats = runpy.run_path(script, run_name="make_corpus")["stats"]
-    finally:
-        sys.argv = argv
+    stats = run_test_script("make_corpus", [out, "none: make no model"])["stats"]
     torch.set_num_threads(1)
     lines = []
     for name in NAMES:

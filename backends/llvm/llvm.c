@@ -42,6 +42,14 @@
 ** step one pmaddwd (two exact int16 products summed into int32).  The
 ** zero-point terms thus cost nothing, and padding needs no bounds checks.
 ** Every path gives the generic loops' result bit for bit.
+**
+** nn.conv2d of float32 data and constant weights, one group or
+** depthwise, takes "the float path" (see "float convolution" below) with
+** a following bias_add, add and relu or clip fused into its store, and
+** nn.dense of float32 with constant weights a kernel of its own: vectors
+** of outputs, each summed in ref's order from +0, product by product
+** (fmul then fadd, never an FMA), so again the generic loops' result,
+** and ref's, bit for bit.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -5083,8 +5091,8 @@ ewmark(G *g, Scope *s, NodeId n, int *room)
 /* opfn: lowers the op call n into a function of its own, internal and
 ** never inlined, "void op.N.name(void **in, i32 *err)", called where n
 ** runs; its operands are lowered first where they are, but those the
-** dot path may fuse (lowered inside, maybe into functions of their
-** own).  The optimizer and the code generator, superlinear in a
+** dot path or the float path may fuse (lowered inside, maybe into
+** functions of their own).  The optimizer and the code generator, superlinear in a
 ** function's size, then work on one op at a time.  Aliasing ops (no
 ** code) are lowered in place. */
 static Val
