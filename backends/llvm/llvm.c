@@ -4206,7 +4206,11 @@ dense_dot(G *g, Call *c, Val *res)
 ** sw), so that the taps of 16 neighbouring outputs are 16 neighbouring
 ** elements for any stride and dilation; the kernel keeps up to 4 vectors of
 ** 16 pixels of a row, each step a vector of data times one broadcast
-** weight; a row's last partial vector is stored lane by lane.
+** weight; of a row's last partial vector only the lanes of the row are
+** stored (its other lanes read past the row: slack ends the buffer).
+**
+** nn.dense of float32 data and constant weights (fdense) likewise keeps
+** vectors of 16 outputs, its weights rearranged into [N / 16][K][16].
 **
 ** Numerics: each output is the generic loops' and the reference's bit for
 ** bit.  It sums its products from +0 in ref's order (input channel, kernel

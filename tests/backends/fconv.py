@@ -38,6 +38,7 @@ CASES = [
     ("3x3 into a residual add and relu", "y", 20, (3, 3), "strides=[2, 3], padding=[3, 1, 2, 1]", 1, "bar"),
     ("1x1 residual first, no bias, clip", "y", 20, (1, 1), "strides=[2, 3], padding=[2, 0, 1, 0]", 1, "Ac"),
     ("3x3 18 output channels, 70 columns", "z", 18, (3, 3), "padding=[0, 1, 0, 1]", 1, "b"),
+    ("1x9: kernel columns in a loop", "z", 3, (1, 9), "strides=[1, 2], padding=[0, 4, 0, 3]", 1, "b"),
 ]
 
 
