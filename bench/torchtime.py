@@ -1,6 +1,6 @@
 """torchtime.py: how bench/qconv.py, bench/mobilenet.py and
-bench/floatnets.py read their command line, run the test scripts that
-make their models, and time PyTorch."""
+bench/floatnets.py time PyTorch; how qconv.py and floatnets.py read
+their command line, and floatnets.py runs the test script it builds on."""
 import os
 import runpy
 import statistics
