@@ -10,8 +10,8 @@
 ** of each (torch.txt, a line "torch_ns NAME NS" per model).
 **
 ** Each model is imported, typed and prepared on the llvm backend (-O2,
-** JIT) as `graft run --backend llvm NAME.onnx` does; then it runs RUNS
-** times (default 7) on one thread, and one line gives the median ms per
+** JIT) as `graft run --backend llvm --threads 1 NAME.onnx` does; then it
+** runs RUNS times (default 7) on one thread, and one line gives the median ms per
 ** inference beside PyTorch's, their ratio, and the largest absolute
 ** difference of graft's output from PyTorch's.  Nothing here asserts a
 ** time.
@@ -34,7 +34,7 @@ prepare(const char *dir, const char *name)
 	char path[4096];
 	Module *m = ir_module_new();
 	Diag d;
-	BeOpts bo = { .opt = 2 };
+	BeOpts bo = { .opt = 2, .threads = 1 };
 	BeStats st = { 0 };
 	Program *prog = NULL;
 
@@ -133,7 +133,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: run bench/floatnets.py %s first\n", path, dir);
 		return 1;
 	}
-	printf("float32 inference: graft run --backend llvm (O2, JIT) against PyTorch, both on one thread\n");
+	printf("float32 inference: graft run --backend llvm --threads 1 (O2, JIT) against PyTorch, both on one thread\n");
 	printf("median of %d runs (PyTorch: bench/floatnets.py's), 1x3x224x224\n\n", runs);
 	printf("%-14s %10s %10s %10s %12s\n", "model", "graft ms", "torch ms", "graft/torch", "max |diff|");
 	nt = bench_torch_ns(dir, tname, tns, BENCH_ENGINES);
