@@ -23,12 +23,11 @@ step.  Only this script uses PyTorch; graft never does.
 import json
 import os
 import struct
-import sys
 
 import numpy as np
 import torch
 
-from torchtime import timed
+from torchtime import cmdline, timed
 
 LAYERS = 4
 C, H, W = 64, 56, 56
@@ -83,11 +82,7 @@ def relay(weights):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: qconv.py OUTDIR [RUNS]")
-    out = sys.argv[1]
-    runs = int(sys.argv[2]) if len(sys.argv) == 3 else 20
-    os.makedirs(out, exist_ok=True)
+    out, runs = cmdline("qconv.py")
     rng = np.random.default_rng(20261121)
     weights = [(rng.integers(-127, 128, size=(C, C, 3, 3), dtype=np.int8),
                 rng.integers(-4000, 4000, size=(C,), dtype=np.int32)) for _ in range(LAYERS)]

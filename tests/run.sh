@@ -327,6 +327,12 @@ for b in ref c llvm; do
 			--input l="$d/hn_l.npy" --input c="$d/hn_c.npy" --input f="$d/hn_f.npy" --input g="$d/hn_g.npy" --input q="$d/hn_q.npy"
 	fi
 done
+for b in ref c llvm; do
+	if needs_ref "float32 convolutions on $b"; then
+		same_outputs "float32 on $b: conv2d with padding, bias_add and relu, depthwise conv2d with stride 2 and clip, and dense (llvm's float path, fused) give the values computed by hand" \
+			fconv.relay "fc_conv fc_dw fc_dense" --backend "$b" --input x="$d/fc_x.npy"
+	fi
+done
 # softmax of a scalar has no axis: a run-time error on ref, refused by c
 # and llvm (which once indexed out of bounds)
 fails 1 "$d/softmax0.relay:2:3: error: nn.softmax: bad axis" run --input x="$d/x_0d.npy" "$d/softmax0.relay"
