@@ -16,13 +16,6 @@
 
 int yyparse(Parser *p);
 
-Loc
-ir_parse_loc(const Parser *p, const YYLTYPE *l)
-{
-	Loc loc = { (uint32_t)l->first_line, (uint16_t)(l->first_column > 0xffff ? 0xffff : l->first_column), p->file };
-	return loc;
-}
-
 #define LOC(l) ir_parse_loc(p, (l))
 
 /* ---------------------------------------------------------------- stacks */
@@ -780,24 +773,31 @@ callattrs(Parser *p, OpId op, Args l, Loc at)
 	return bad ? 0 : id;
 }
 
-/* lookupop: ir_op_lookup() through Parser.opcache; a model calls few ops
-** many times, and the registry is scanned.  Names from the lexer hold no
-** NUL, so a match of n bytes leaves name[n] in bounds. */
+/* lookupop: ir_op_lookup() through Parser.opcache, an open-addressed
+** table of the ops this parse has looked up (linear probing from the
+** name's hash); a model calls few ops many times, and the registry is
+** scanned.  Names not ops are not kept, and a full table keeps what it
+** has.  Names from the lexer hold no NUL, so a match of n bytes leaves
+** name[n] in bounds. */
 static OpId
 lookupop(Parser *p, const Str *name)
 {
-	uint32_t h = 2166136261u;
-	OpId *slot, op;
+	enum { NCACHE = sizeof p->opcache / sizeof p->opcache[0] };
+	uint32_t h = 2166136261u, i, k;
+	OpId op;
 
-	for (uint32_t i = 0; i < name->n; i++)
+	for (i = 0; i < name->n; i++)
 		h = (h ^ (unsigned char)name->p[i]) * 16777619u;
-	slot = &p->opcache[(h ^ h >> 8) & 255];
-	op = *slot;
-	if (op && strncmp(ir_ops[op].name, name->p, name->n) == 0 && ir_ops[op].name[name->n] == '\0')
-		return op;
+	for (k = 0, i = (h ^ h >> 8) % NCACHE; k < NCACHE; k++, i = (i + 1) % NCACHE) {
+		op = p->opcache[i];
+		if (!op)
+			break;
+		if (strncmp(ir_ops[op].name, name->p, name->n) == 0 && ir_ops[op].name[name->n] == '\0')
+			return op;
+	}
 	op = ir_op_lookup(name->p, name->n);
-	if (op)
-		*slot = op;
+	if (op && k < NCACHE)
+		p->opcache[i] = op;
 	return op;
 }
 
@@ -1038,6 +1038,8 @@ ir_parse_in_place(Module *m, Diag *d, const char *file, const char *text, size_t
 		ir_error(d, (Loc){ 1, 1, p.file }, "input too large (2 GiB or more)");
 		return d->errors - before;
 	}
+	/* a printed model takes 30 to 50 bytes a node, 20 or more a use */
+	ir_reserve(m, (uint32_t)(len / 32), (uint32_t)(len / 24));
 	p.src = p.cur = p.linestart = text;
 	p.end = text + len;
 	p.line = 1;

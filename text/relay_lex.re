@@ -14,7 +14,6 @@
 #include <string.h>
 #include <errno.h>
 #include <float.h>
-#include <limits.h>
 
 #include "parse.h"
 #include "relay.tab.h"
@@ -36,21 +35,19 @@ col(const Parser *p, const char *q)
 	return c > 0xffff ? 0xffff : (int)c;
 }
 
-/* locate: fill *l with the current token's span (1-based columns) */
-static void
-locate(Parser *p, YYLTYPE *l)
-{
-	l->first_line = l->last_line = p->line > INT_MAX ? INT_MAX : (int)p->line;
-	l->first_column = col(p, p->tok);
-	l->last_column = col(p, p->cur) - 1;
-}
-
-/* here: the current token's location, clamped as locate() does */
+/* here: the current token's location: its line and 1-based column */
 static Loc
 here(Parser *p)
 {
 	Loc loc = { p->line, (uint16_t)col(p, p->tok), p->file };
 	return loc;
+}
+
+/* locate: set *l to the current token's location, written whole */
+static void
+locate(Parser *p, YYLTYPE *l)
+{
+	*l = here(p);
 }
 
 /* fastnum: number() for the common spellings, an optional minus, digits,
