@@ -54,6 +54,7 @@ static void yyerror(YYLTYPE *l, Parser *p, const char *msg);
 %token DEF "def" FN "fn" LET "let" TENSOR "Tensor" TRUE "True" FALSE "False"
 %token NONE "None" CONST "const" VERSION "version header"
 %token TYANN "type annotation" TYEND "end of type annotation" ARROW "->"
+%token CONSTDATA "constant data"    /* const(...)'s array read whole, into Parser.cdata */
 
 %type <node> expr postfix atom call body fn_lit tuple_expr
 %type <list> args attrs attr_items exprs
@@ -165,6 +166,8 @@ atom
 	| META                           { $$ = p_meta(p, N($1), &@1); }
 	| CONST '(' attr_val ',' IDENT '=' STRING ')'
 	                                 { $$ = p_inline_const(p, $3, &@3, S($5), S($7), &@7); }
+	| CONST '(' CONSTDATA ',' IDENT '=' STRING ')'
+	                                 { $$ = p_const_data(p, &@3, S($5), S($7), &@7); }
 	| call
 	| tuple_expr
 	| fn_lit

@@ -48,6 +48,16 @@ typedef struct Tok {
 } Tok;
 #define TOK_ESC 0x80000000u
 
+/* An inline constant's data as the lexer read it whole (CONSTDATA; see
+** relay_lex.re's constdata()): its numbers, row-major, and its shape.
+** While the token is pending, [start, end) is its text, '[' to ']'. */
+typedef struct ConstData {
+	Num *v; uint32_t n, cap;
+	int rank;
+	int64_t dims[8];
+	const char *start, *end;    /* end is NULL when no token is pending */
+} ConstData;
+
 /* Parser.nums is a ring: a number token is reduced at most one lookahead
 ** token after it is read. */
 #define NNUMS 4
@@ -92,6 +102,8 @@ typedef struct Parser {
 	char *esc; uint32_t nesc, capesc;       /* unescaped strings */
 	Num nums[NNUMS]; uint32_t nnums;        /* number tokens, by Tok index */
 	Args *args; uint32_t nargs, capargs;    /* Args values of the grammar */
+	const char *constend;       /* just after the last 'const' lexed, or NULL */
+	ConstData cdata;            /* the last CONSTDATA token's */
 	OpId opcache[256];          /* ops looked up, by name hash; see lookupop() */
 } Parser;
 
