@@ -1098,8 +1098,13 @@ ir_parse_in_place(Module *m, Diag *d, const char *file, const char *text, size_t
 		ir_error(d, (Loc){ 1, 1, p.file }, "input too large (2 GiB or more)");
 		return d->errors - before;
 	}
-	/* a printed model takes 30 to 50 bytes a node, 20 or more a use */
+	/* a printed model takes 30 to 50 bytes a node, 20 or more a use, and
+	** has a binding, %N most often, for each node at most; numbind is
+	** allocated zeroed, which touches no page before it is used */
 	ir_reserve(m, (uint32_t)(len / 32), (uint32_t)(len / 24));
+	ir_vgrow(&p.scope, &p.capscope, (uint32_t)(len / 32) + 1);
+	p.capnumbind = (uint32_t)(len / 32) + 1;
+	p.numbind = ir_xcalloc(p.capnumbind, sizeof *p.numbind);
 	p.src = p.cur = p.linestart = text;
 	p.end = text + len;
 	p.line = 1;

@@ -220,6 +220,21 @@ string(Parser *p, const char *s, const char *e)
 	return r;
 }
 
+/* digits: the decimal number [s, e), as strtoll() gives it: LLONG_MAX
+** when it is larger */
+static int64_t
+digits(const char *s, const char *e)
+{
+	int64_t v = 0;
+
+	for (; s < e; s++) {
+		if (v > (INT64_MAX - (*s - '0')) / 10)
+			return INT64_MAX;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
 /* newnum: the next slot of the number ring, named by the token's value */
 static Num *
 newnum(Parser *p, YYSTYPE *lval)
@@ -430,7 +445,7 @@ again:
 	"meta[relay.Constant][" digit+ "]" {
 		locate(p, lloc);
 		n = newnum(p, lval);
-		n->v.i = strtoll((const char *)p->tok + 21, NULL, 10);
+		n->v.i = digits(p->tok + 21, p->cur - 1);
 		n->dtype = DT_INT64;
 		n->isfloat = 0;
 		return T_META;
