@@ -40,6 +40,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE         /* wait4 */
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,24 @@ fl(char *buf, float v)
 	return buf;
 }
 
+/* stmt: one line of a Relay body, call (printf-style) bound to %id, or
+** when last the body's result, unbound */
+static void stmt(FILE *f, long id, int last, const char *call, ...) __attribute__((format(printf, 4, 5)));
+static void
+stmt(FILE *f, long id, int last, const char *call, ...)
+{
+	va_list ap;
+
+	if (last)
+		fputs("  ", f);
+	else
+		fprintf(f, "  %%%ld = ", id);
+	va_start(ap, call);
+	vfprintf(f, call, ap);
+	va_end(ap);
+	fputs(last ? "\n" : ";\n", f);
+}
+
 /* ---------------------------------------------------------------- qconv */
 
 /* qconv_relay: graft's qconv of about ops nodes (21 a block, 3 besides) */
@@ -135,10 +154,7 @@ qconv_relay(const char *path, long ops)
 		fprintf(f, "  %%%ld = qnn.requantize(%%%ld, 5.39136e-05f, 0, 0.0150183f, 114, axis=1, out_dtype=\"int32\");\n",
 		        t + 5, t + 4);
 		fprintf(f, "  %%%ld = clip(%%%ld, a_min=0f, a_max=255f);\n", t + 6, t + 5);
-		if (k + 1 < nb)
-			fprintf(f, "  %%%ld = cast(%%%ld, dtype=\"uint8\");\n", t + 7, t + 6);
-		else
-			fprintf(f, "  cast(%%%ld, dtype=\"uint8\")\n", t + 6);
+		stmt(f, t + 7, k + 1 == nb, "cast(%%%ld, dtype=\"uint8\")", t + 6);
 		t += 7;
 	}
 	fprintf(f, "}\n");
@@ -198,12 +214,7 @@ plain_relay(const char *path, long ops)
 	for (long k = 0; k < n; k++) {
 		char in[32];
 		snprintf(in, sizeof in, k ? "%%%ld" : "%%x", k - 1);
-		if (k + 1 < n)
-			fprintf(f, "  %%%ld = ", k);
-		else
-			fputs("  ", f);
-		fprintf(f, fmt[k % 3], in);
-		fputs(k + 1 < n ? ";\n" : "\n", f);
+		stmt(f, k, k + 1 == n, fmt[k % 3], in);
 	}
 	fprintf(f, "}\n");
 	closeout(f, path);
@@ -268,10 +279,7 @@ params_relay(const char *path, const char *stpath, long ops)
 		snprintf(in, sizeof in, k ? "%%%ld" : "%%x", t - 1);
 		fprintf(f, "  %%%ld = nn.dense(%s, meta[relay.Constant][%ld], units=%d);\n", t, in, 2 * j, WN);
 		fprintf(f, "  %%%ld = nn.bias_add(%%%ld, meta[relay.Constant][%ld]);\n", t + 1, t, 2 * j + 1);
-		if (k + 1 < nb)
-			fprintf(f, "  %%%ld = tanh(%%%ld);\n", t + 2, t + 1);
-		else
-			fprintf(f, "  tanh(%%%ld)\n", t + 1);
+		stmt(f, t + 2, k + 1 == nb, "tanh(%%%ld)", t + 1);
 		t += 3;
 	}
 	fprintf(f, "}\n");
@@ -429,6 +437,15 @@ mlirfig(const char *path, Run *r)
 		fclose(f);
 }
 
+/* measure: one run of argv (run()), then its own figures (graftfig() or
+** mlirfig()) from its standard error */
+static void
+measure(char *const *argv, const char *errpath, Run *r, void (*fig)(const char *, Run *))
+{
+	run(argv, errpath, r);
+	fig(errpath, r);
+}
+
 /* same: whether files a and b hold the same bytes */
 static int
 same(const char *a, const char *b)
@@ -538,16 +555,11 @@ main(int argc, char **argv)
 				margv[k++] = mout;
 				margv[k++] = min;
 				margv[k] = NULL;
-				if (r % 2) {
-					run(margv, err, &ml[r]);
-					mlirfig(err, &ml[r]);
-					run(gargv, err, &g[r]);
-					graftfig(err, &g[r]);
-				} else {
-					run(gargv, err, &g[r]);
-					graftfig(err, &g[r]);
-					run(margv, err, &ml[r]);
-					mlirfig(err, &ml[r]);
+				for (int t = 0; t < 2; t++) {
+					if ((t == 0) == (r % 2 == 0))
+						measure(gargv, err, &g[r], graftfig);
+					else
+						measure(margv, err, &ml[r], mlirfig);
 				}
 				if (r && !same(first, rout)) {
 					fprintf(stderr, "bench: graft printed %s and %s differently\n", first, rout);

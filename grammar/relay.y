@@ -54,11 +54,12 @@ static void yyerror(YYLTYPE *l, Parser *p, const char *msg);
 %token DEF "def" FN "fn" LET "let" TENSOR "Tensor" TRUE "True" FALSE "False"
 %token NONE "None" CONST "const" VERSION "version header"
 %token TYANN "type annotation" TYEND "end of type annotation" ARROW "->"
+%token CONSTDATA "constant data"    /* const(...)'s array read whole, into Parser.cdata */
 
-%type <node> expr postfix atom call body fn_lit tuple_expr
-%type <list> args attrs attr_items exprs
+%type <node> expr postfix body fn_lit tuple_expr
+%type <list> args attrs exprs
 %type <list> scope_open params types dims dims_opt attr_elems
-%type <args> call_args nonempty_args fn_params
+%type <args> call_args fn_params
 %type <type> type ret_opt type_opt tyann_opt
 %type <attr> attr_val attr_item
 %type <node> param
@@ -126,22 +127,23 @@ body
 	: bindings expr                  { $$ = $2; }
 	;
 
+/* binding := %name '=' expr ';' | 'let' %name [':' type] '=' expr ';'
+** Each is an alternative of bindings itself: a rule binding would cost
+** every line one more reduction. */
 bindings
 	: %empty
-	| bindings binding
+	| bindings LOCAL '=' expr ';'    { p_bind(p, S($2), &@2, $4, 0); }
+	| bindings LET LOCAL type_opt '=' expr ';'
+	                                 { p_bind(p, S($3), &@3, $6, $4); }
+	| bindings LOCAL '=' error ';'   { p_bind(p, S($2), &@2, 0, 0); }
+	| bindings error ';'
 	;
 
-/* binding := %name '=' expr ';' | 'let' %name [':' type] '=' expr ';' */
-binding
-	: LOCAL '=' expr ';'             { p_bind(p, S($1), &@1, $3, 0); }
-	| LET LOCAL type_opt '=' expr ';'{ p_bind(p, S($2), &@2, $5, $3); }
-	| LOCAL '=' error ';'            { p_bind(p, S($1), &@1, 0, 0); }
-	| error ';'
-	;
-
-/* expr := postfix [annotation] */
+/* expr := postfix [annotation]; written out, not with tyann_opt, which
+** would cost every expression the reduction of an empty annotation */
 expr
-	: postfix tyann_opt              { $$ = p_annotate(p, $1, $2, &@2); }
+	: postfix
+	| postfix TYANN type TYEND       { $$ = p_annotate(p, $1, $3, &@2); }
 	;
 
 tyann_opt
@@ -149,13 +151,12 @@ tyann_opt
 	| TYANN type TYEND               { $$ = $2; }
 	;
 
+/* postfix := atom {'(' [args] [{',' attr}] ')' | '.' INT}
+** atom := local | global | literal | meta | const | call | tuple | fn
+** call := op '(' [args] [{',' attr}] ')'
+** The atoms and the call are postfix's own alternatives: as rules of their
+** own, each operand would cost a reduction or two more. */
 postfix
-	: atom
-	| postfix '(' call_args ')'      { $$ = p_callfn(p, $1, $3, &@2); }
-	| postfix '.' INT                { $$ = p_getitem(p, $1, N($3), &@3); }
-	;
-
-atom
 	: LOCAL                          { $$ = p_local(p, S($1), &@1); }
 	| GLOBAL                         { $$ = p_global(p, S($1), &@1); }
 	| INT                            { $$ = p_scalar(p, N($1), &@1); }
@@ -165,23 +166,18 @@ atom
 	| META                           { $$ = p_meta(p, N($1), &@1); }
 	| CONST '(' attr_val ',' IDENT '=' STRING ')'
 	                                 { $$ = p_inline_const(p, $3, &@3, S($5), S($7), &@7); }
-	| call
+	| CONST '(' CONSTDATA ',' IDENT '=' STRING ')'
+	                                 { $$ = p_const_data(p, &@3, S($5), S($7), &@7); }
+	| IDENT '(' call_args ')'        { $$ = p_call(p, S($1), &@1, $3); }
 	| tuple_expr
 	| fn_lit
-	;
-
-/* call := op '(' [args] [{',' attr}] ')' */
-call
-	: IDENT '(' call_args ')'        { $$ = p_call(p, S($1), &@1, $3); }
+	| postfix '(' call_args ')'      { $$ = p_callfn(p, $1, $3, &@2); }
+	| postfix '.' INT                { $$ = p_getitem(p, $1, N($3), &@3); }
 	;
 
 call_args
 	: %empty                         { $$ = p_args(p, p_list_empty(p), p_list_empty(p)); }
-	| nonempty_args
-	;
-
-nonempty_args
-	: args                           { $$ = p_args(p, $1, p_list_empty(p)); }
+	| args                           { $$ = p_args(p, $1, p_list_empty(p)); }
 	| attrs                          { $$ = p_args(p, p_list_empty(p), $1); }
 	| args ',' attrs                 { $$ = p_args(p, $1, $3); }
 	;
@@ -212,12 +208,8 @@ fn_lit
 
 /* attrs := attr {',' attr};  attr := name '=' value */
 attrs
-	: attr_items
-	;
-
-attr_items
 	: attr_item                      { $$ = p_attr_first(p, $1); }
-	| attr_items ',' attr_item       { $$ = p_attr_more(p, $1, $3); }
+	| attrs ',' attr_item            { $$ = p_attr_more(p, $1, $3); }
 	;
 
 attr_item

@@ -631,6 +631,19 @@ created(Module *m, NodeId id)
 	return id;
 }
 
+/* ir_reserve: room for nodes more nodes and uses more operand slots, so
+** that building a graph of a known size grows no table on the way (a
+** grown table is copied; a reserved one is only touched as it is used) */
+void
+ir_reserve(Module *m, uint32_t nodes, uint32_t uses)
+{
+	ir_vgrow(&m->nodes, &m->capnodes, m->nnodes + nodes);
+	ir_vgrow(&m->firstuse, &m->capfirstuse, m->nnodes + nodes);
+	ir_vgrow(&m->locs, &m->caplocs, m->nnodes + nodes);
+	ir_vgrow(&m->uses, &m->capuses, m->nuses + uses);
+	ir_vgrow(&m->argv, &m->capargv, m->nuses + uses);
+}
+
 static NodeId
 newnode(Module *m, NodeKind k, uint32_t nargs, Loc loc)
 {

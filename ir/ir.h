@@ -574,6 +574,7 @@ static inline int64_t ir_type_numel(const Module *m, TypeId t) { return m->numel
 static inline Node *ir_node(Module *m, NodeId n) { return &m->nodes[n]; }
 static inline NodeId ir_arg(const Module *m, NodeId n, uint32_t i) { return m->argv[m->nodes[n].args + i]; }
 
+void ir_reserve(Module *m, uint32_t nodes, uint32_t uses);
 NodeId ir_var(Module *m, Sym name, TypeId type, Loc loc);
 NodeId ir_const(Module *m, TypeId type, const void *data, Loc loc);   /* copies data */
 /* takes data: as many bytes as type holds, allocated from Module.data */

@@ -16,13 +16,6 @@
 
 int yyparse(Parser *p);
 
-Loc
-ir_parse_loc(const Parser *p, const YYLTYPE *l)
-{
-	Loc loc = { (uint32_t)l->first_line, (uint16_t)(l->first_column > 0xffff ? 0xffff : l->first_column), p->file };
-	return loc;
-}
-
 #define LOC(l) ir_parse_loc(p, (l))
 
 /* ---------------------------------------------------------------- stacks */
@@ -555,31 +548,42 @@ shape(Parser *p, const AttrVal *v, int depth, int64_t *dims, int maxrank)
 	}
 }
 
-/* flatten: write the scalars of v into data, row-major.  Returns 1, or 0
-** on an element that is not a dt value, or -1 on a number that dt cannot
-** hold finitely (it would print as inf, which does not read back). */
+/* elemok: whether a number (the integer i, or with isfloat the double f)
+** is a dt value: 1; 0 where it is not (a float for an integer dtype, an
+** integer out of its range), -1 where dt cannot hold it finitely (it would
+** print as inf, which does not read back) */
+static int
+elemok(DType dt, int isfloat, int64_t i, double f)
+{
+	if (ir_dtype_kind[dt] != 'f' && (isfloat || !fits(i, dt)))
+		return 0;
+	if (overflows(f, isfloat, i, dt))
+		return -1;
+	return 1;
+}
+
+/* flatten: write the scalars of v into data, row-major.  Returns 1, or
+** elemok()'s 0 or -1 at the first element that is not a dt value. */
 static int
 flatten(Parser *p, const AttrVal *v, DType dt, unsigned char **data)
 {
+	int r;
+
 	if (v->kind == AV_ARRAY) {
 		for (uint32_t i = 0; i < v->n; i++) {
-			int r = flatten(p, &p->m->attrs[v->first + i], dt, data);
+			r = flatten(p, &p->m->attrs[v->first + i], dt, data);
 			if (r <= 0)
 				return r;
 		}
 		return 1;
 	}
 	if (v->kind == AV_INT || v->kind == AV_BOOL) {
-		if (ir_dtype_kind[dt] != 'f' && !fits(v->u.i, dt))
-			return 0;
-		if (overflows(0, 0, v->u.i, dt))
-			return -1;
+		if ((r = elemok(dt, 0, v->u.i, 0)) <= 0)
+			return r;
 		store(*data, dt, v->u.i, 0, 0);
 	} else if (v->kind == AV_FLOAT) {
-		if (ir_dtype_kind[dt] != 'f')
-			return 0;
-		if (overflows(v->u.f, 1, 0, dt))
-			return -1;
+		if ((r = elemok(dt, 1, 0, v->u.f)) <= 0)
+			return r;
 		store(*data, dt, 0, v->u.f, 1);
 	} else {
 		return 0;
@@ -588,44 +592,93 @@ flatten(Parser *p, const AttrVal *v, DType dt, unsigned char **data)
 	return 1;
 }
 
+/* constdtype: the dtype of const(..., key="dtype"), or DT_COUNT, reported */
+static DType
+constdtype(Parser *p, const Str *key, const Str *dtype, const YYLTYPE *dl)
+{
+	DType dt;
+
+	if (key->n != 5 || memcmp(key->p, "dtype", 5) != 0) {
+		ir_error(p->d, LOC(dl), "const(...) takes dtype=\"...\", not %.*s=", (int)key->n, key->p);
+		return DT_COUNT;
+	}
+	dt = ir_dtype_parse(dtype->p, dtype->n);
+	if (dt == DT_COUNT || dt == DT_VOID) {
+		ir_error(p->d, LOC(dl), "unknown dtype \"%.*s\"", (int)dtype->n, dtype->p);
+		return DT_COUNT;
+	}
+	return dt;
+}
+
+/* constnode: a new constant of dt and dims[0..rank), at loc; its data to
+** be written at *data, then it is marked CF_INLINE */
+static NodeId
+constnode(Parser *p, DType dt, int rank, const int64_t *dims, Loc loc, unsigned char **data)
+{
+	NodeId id = ir_const(p->m, ir_type_tensor(p->m, dt, rank, dims), NULL, loc);
+
+	*data = ir_node_const(p->m, id)->data;
+	return id;
+}
+
+/* badelem: report flatten()'s or elemok()'s r (0 or -1); returns 0 */
+static NodeId
+badelem(Parser *p, int r, DType dt, Loc loc)
+{
+	if (r == 0)
+		ir_error(p->d, loc, "constant has an element that is not a %s value", ir_dtype_names[dt]);
+	else
+		ir_error(p->d, loc, "constant has an element out of the range of %s", ir_dtype_names[dt]);
+	return 0;
+}
+
 NodeId
 p_inline_const(Parser *p, uint32_t vi, const YYLTYPE *vl,
                const Str *key, const Str *dtype, const YYLTYPE *dl)
 {
 	AttrVal val = p->avals[vi];
-	const AttrVal *v = &val;
 	int64_t dims[8];
-	int rank;
+	int rank, r;
 	DType dt;
-	TypeId t;
 	NodeId id;
 	unsigned char *data;
 
 	p->navals = vi;
-	if (key->n != 5 || memcmp(key->p, "dtype", 5) != 0) {
-		ir_error(p->d, LOC(dl), "const(...) takes dtype=\"...\", not %.*s=", (int)key->n, key->p);
+	if ((dt = constdtype(p, key, dtype, dl)) == DT_COUNT)
 		return 0;
-	}
-	dt = ir_dtype_parse(dtype->p, dtype->n);
-	if (dt == DT_COUNT || dt == DT_VOID) {
-		ir_error(p->d, LOC(dl), "unknown dtype \"%.*s\"", (int)dtype->n, dtype->p);
-		return 0;
-	}
-	rank = shape(p, v, 0, dims, 8);
+	rank = shape(p, &val, 0, dims, 8);
 	if (rank < 0) {
 		ir_error(p->d, LOC(vl), "constant is not a rectangular array of at most 8 dimensions");
 		return 0;
 	}
-	t = ir_type_tensor(p->m, dt, rank, dims);
-	id = ir_const(p->m, t, NULL, LOC(vl));
-	data = ir_node_const(p->m, id)->data;
-	switch (flatten(p, v, dt, &data)) {
-	case 0:
-		ir_error(p->d, LOC(vl), "constant has an element that is not a %s value", ir_dtype_names[dt]);
+	id = constnode(p, dt, rank, dims, LOC(vl), &data);
+	if ((r = flatten(p, &val, dt, &data)) <= 0)
+		return badelem(p, r, dt, LOC(vl));
+	ir_node_const(p->m, id)->flags |= CF_INLINE;
+	return id;
+}
+
+/* p_const_data: p_inline_const() for a CONSTDATA token: the lexer read
+** the array, rectangular and of plain numbers, into Parser.cdata */
+NodeId
+p_const_data(Parser *p, const YYLTYPE *vl, const Str *key, const Str *dtype, const YYLTYPE *dl)
+{
+	const ConstData *c = &p->cdata;
+	DType dt;
+	NodeId id;
+	unsigned char *data;
+	size_t esz;
+
+	if ((dt = constdtype(p, key, dtype, dl)) == DT_COUNT)
 		return 0;
-	case -1:
-		ir_error(p->d, LOC(vl), "constant has an element out of the range of %s", ir_dtype_names[dt]);
-		return 0;
+	id = constnode(p, dt, c->rank, c->dims, LOC(vl), &data);
+	esz = ir_dtype_bytes[dt];
+	for (uint32_t i = 0; i < c->n; i++, data += esz) {
+		const Num *v = &c->v[i];
+		int r = elemok(dt, v->isfloat, v->v.i, v->v.f);
+		if (r <= 0)
+			return badelem(p, r, dt, LOC(vl));
+		store(data, dt, v->v.i, v->v.f, v->isfloat);
 	}
 	ir_node_const(p->m, id)->flags |= CF_INLINE;
 	return id;
@@ -780,24 +833,31 @@ callattrs(Parser *p, OpId op, Args l, Loc at)
 	return bad ? 0 : id;
 }
 
-/* lookupop: ir_op_lookup() through Parser.opcache; a model calls few ops
-** many times, and the registry is scanned.  Names from the lexer hold no
-** NUL, so a match of n bytes leaves name[n] in bounds. */
+/* lookupop: ir_op_lookup() through Parser.opcache, an open-addressed
+** table of the ops this parse has looked up (linear probing from the
+** name's hash); a model calls few ops many times, and the registry is
+** scanned.  Names not ops are not kept, and a full table keeps what it
+** has.  Names from the lexer hold no NUL, so a match of n bytes leaves
+** name[n] in bounds. */
 static OpId
 lookupop(Parser *p, const Str *name)
 {
-	uint32_t h = 2166136261u;
-	OpId *slot, op;
+	enum { NCACHE = sizeof p->opcache / sizeof p->opcache[0] };
+	uint32_t h = 2166136261u, i, k;
+	OpId op;
 
-	for (uint32_t i = 0; i < name->n; i++)
+	for (i = 0; i < name->n; i++)
 		h = (h ^ (unsigned char)name->p[i]) * 16777619u;
-	slot = &p->opcache[(h ^ h >> 8) & 255];
-	op = *slot;
-	if (op && strncmp(ir_ops[op].name, name->p, name->n) == 0 && ir_ops[op].name[name->n] == '\0')
-		return op;
+	for (k = 0, i = (h ^ h >> 8) % NCACHE; k < NCACHE; k++, i = (i + 1) % NCACHE) {
+		op = p->opcache[i];
+		if (!op)
+			break;
+		if (strncmp(ir_ops[op].name, name->p, name->n) == 0 && ir_ops[op].name[name->n] == '\0')
+			return op;
+	}
 	op = ir_op_lookup(name->p, name->n);
-	if (op)
-		*slot = op;
+	if (op && k < NCACHE)
+		p->opcache[i] = op;
 	return op;
 }
 
@@ -1038,6 +1098,13 @@ ir_parse_in_place(Module *m, Diag *d, const char *file, const char *text, size_t
 		ir_error(d, (Loc){ 1, 1, p.file }, "input too large (2 GiB or more)");
 		return d->errors - before;
 	}
+	/* a printed model takes 30 to 50 bytes a node, 20 or more a use, and
+	** has a binding, %N most often, for each node at most; numbind is
+	** allocated zeroed, which touches no page before it is used */
+	ir_reserve(m, (uint32_t)(len / 32), (uint32_t)(len / 24));
+	ir_vgrow(&p.scope, &p.capscope, (uint32_t)(len / 32) + 1);
+	p.capnumbind = (uint32_t)(len / 32) + 1;
+	p.numbind = ir_xcalloc(p.capnumbind, sizeof *p.numbind);
 	p.src = p.cur = p.linestart = text;
 	p.end = text + len;
 	p.line = 1;
@@ -1063,5 +1130,6 @@ ir_parse_in_place(Module *m, Diag *d, const char *file, const char *text, size_t
 	free(p.keyseen);
 	free(p.esc);
 	free(p.args);
+	free(p.cdata.v);
 	return d->errors - before;
 }

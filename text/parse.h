@@ -48,6 +48,16 @@ typedef struct Tok {
 } Tok;
 #define TOK_ESC 0x80000000u
 
+/* An inline constant's data as the lexer read it whole (CONSTDATA; see
+** relay_lex.re's constdata()): its numbers, row-major, and its shape.
+** While the token is pending, [start, end) is its text, '[' to ']'. */
+typedef struct ConstData {
+	Num *v; uint32_t n, cap;
+	int rank;
+	int64_t dims[8];
+	const char *start, *end;    /* end is NULL when no token is pending */
+} ConstData;
+
 /* Parser.nums is a ring: a number token is reduced at most one lookahead
 ** token after it is read. */
 #define NNUMS 4
@@ -92,17 +102,29 @@ typedef struct Parser {
 	char *esc; uint32_t nesc, capesc;       /* unescaped strings */
 	Num nums[NNUMS]; uint32_t nnums;        /* number tokens, by Tok index */
 	Args *args; uint32_t nargs, capargs;    /* Args values of the grammar */
-	OpId opcache[256];          /* op names by hash, as last looked up */
+	const char *constend;       /* just after the last 'const' lexed, or NULL */
+	ConstData cdata;            /* the last CONSTDATA token's */
+	OpId opcache[256];          /* ops looked up, by name hash; see lookupop() */
 } Parser;
 
-/* Bison's location type, extended with nothing: lines and columns. */
-typedef struct YYLTYPE {
-	int first_line, first_column, last_line, last_column;
-} YYLTYPE;
+/* Bison's location type: where a symbol starts, as diagnostics give it
+** (Loc, with the file).  Eight bytes, written whole by the lexer and
+** copied whole: Bison copies one per shift and per reduction.  Nothing
+** reads where a symbol ends, so a rule's location is its first symbol's,
+** or for an empty rule the start of the symbol before it
+** (YYLLOC_DEFAULT); the actions read tyann_opt's location, the one empty
+** rule's they read, only when it is not empty. */
+typedef Loc YYLTYPE;
 #define YYLTYPE_IS_DECLARED 1
-#define YYLTYPE_IS_TRIVIAL 1
+#define YYLLOC_DEFAULT(cur, rhs, n) ((cur) = YYRHSLOC((rhs), (n) ? 1 : 0))
 
-Loc ir_parse_loc(const Parser *p, const YYLTYPE *l);
+/* ir_parse_loc: the Loc of a grammar location */
+static inline Loc
+ir_parse_loc(const Parser *p, const YYLTYPE *l)
+{
+	(void)p;
+	return *l;
+}
 
 static inline const char *
 p_strp(const Parser *p, Tok t)

@@ -28,6 +28,7 @@ NodeId p_bool(Parser *p, int v, const YYLTYPE *l);
 NodeId p_meta(Parser *p, const Num *index, const YYLTYPE *l);
 NodeId p_inline_const(Parser *p, uint32_t v, const YYLTYPE *vl,
                       const Str *key, const Str *dtype, const YYLTYPE *dl);
+NodeId p_const_data(Parser *p, const YYLTYPE *vl, const Str *key, const Str *dtype, const YYLTYPE *dl);
 NodeId p_call(Parser *p, const Str *op, const YYLTYPE *l, uint32_t args);
 NodeId p_callfn(Parser *p, NodeId fn, uint32_t args, const YYLTYPE *l);
 NodeId p_getitem(Parser *p, NodeId tuple, const Num *index, const YYLTYPE *l);

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <errno.h>
 #include <float.h>
-#include <limits.h>
 
 #include "parse.h"
 #include "relay.tab.h"
@@ -36,21 +35,19 @@ col(const Parser *p, const char *q)
 	return c > 0xffff ? 0xffff : (int)c;
 }
 
-/* locate: fill *l with the current token's span (1-based columns) */
-static void
-locate(Parser *p, YYLTYPE *l)
-{
-	l->first_line = l->last_line = p->line > INT_MAX ? INT_MAX : (int)p->line;
-	l->first_column = col(p, p->tok);
-	l->last_column = col(p, p->cur) - 1;
-}
-
-/* here: the current token's location, clamped as locate() does */
+/* here: the current token's location: its line and 1-based column */
 static Loc
 here(Parser *p)
 {
 	Loc loc = { p->line, (uint16_t)col(p, p->tok), p->file };
 	return loc;
+}
+
+/* locate: set *l to the current token's location, written whole */
+static void
+locate(Parser *p, YYLTYPE *l)
+{
+	*l = here(p);
 }
 
 /* fastnum: number() for the common spellings, an optional minus, digits,
@@ -223,12 +220,126 @@ string(Parser *p, const char *s, const char *e)
 	return r;
 }
 
+/* digits: the decimal number [s, e), as strtoll() gives it: LLONG_MAX
+** when it is larger */
+static int64_t
+digits(const char *s, const char *e)
+{
+	int64_t v = 0;
+
+	for (; s < e; s++) {
+		if (v > (INT64_MAX - (*s - '0')) / 10)
+			return INT64_MAX;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
 /* newnum: the next slot of the number ring, named by the token's value */
 static Num *
 newnum(Parser *p, YYSTYPE *lval)
 {
 	lval->num = p->nnums = (p->nnums + 1) % NNUMS;
 	return &p->nums[lval->num];
+}
+
+/* blanks: s past spaces and tabs */
+static const char *
+blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* cnum: the number at s, lexed as the int and float rules do and converted
+** by fastnum() as number() does, into *out.  Returns its end, or NULL where
+** the token would be another (a suffix but f, an exponent without digits),
+** fastnum() does not take it, or a byte other than a blank, ',' or ']'
+** follows it. */
+static const char *
+cnum(const char *s, Num *out)
+{
+	const char *q = s;
+
+	if (*q == '-')
+		q++;
+	if (*q < '0' || *q > '9')
+		return NULL;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (*q == '.')
+		for (q++; *q >= '0' && *q <= '9'; q++)
+			;
+	if ((*q == 'e' || *q == 'E') && ((q[1] >= '0' && q[1] <= '9') ||
+	    ((q[1] == '-' || q[1] == '+') && q[2] >= '0' && q[2] <= '9')))
+		for (q += 2; *q >= '0' && *q <= '9'; q++)
+			;
+	if (*q == 'f')
+		q++;
+	if ((*q != ' ' && *q != '\t' && *q != ',' && *q != ']') || q - s >= 64 || !fastnum(s, q, out))
+		return NULL;
+	return q;
+}
+
+/* cvalue: the array or number at s, at depth, onto c: numbers onto c->v,
+** the first array ending at each depth sets c->dims[depth], the first
+** number sets c->rank.  Returns its end, or NULL where the value is not a
+** rectangular array of at most 8 dimensions, none empty, of numbers that
+** cnum() takes, on one line without comments. */
+static const char *
+cvalue(ConstData *c, const char *s, int depth)
+{
+	int64_t n = 0;
+
+	if (*s != '[') {
+		if (c->rank < 0)
+			c->rank = depth;
+		if (c->rank != depth)
+			return NULL;
+		ir_vgrow(&c->v, &c->cap, c->n + 1);
+		if (!(s = cnum(s, &c->v[c->n])))
+			return NULL;
+		c->n++;
+		return s;
+	}
+	if (depth >= 8 || (c->rank >= 0 && depth >= c->rank))
+		return NULL;
+	for (s = blanks(s + 1);; s = blanks(s + 1)) {
+		if (!(s = cvalue(c, s, depth + 1)))
+			return NULL;
+		n++;
+		s = blanks(s);
+		if (*s == ']')
+			break;
+		if (*s != ',')
+			return NULL;
+	}
+	if (c->dims[depth] < 0)
+		c->dims[depth] = n;
+	return c->dims[depth] == n ? s + 1 : NULL;
+}
+
+/* constdata: after the '(' of "const (", read the array that follows into
+** Parser.cdata, to be the next token (CONSTDATA), if cvalue() takes it.
+** Anything else is left to the tokens of attr_val, which read it as
+** p_inline_const() wants and report what is wrong. */
+static void
+constdata(Parser *p)
+{
+	ConstData *c = &p->cdata;
+	const char *s = blanks(p->cur), *e;
+
+	if (*s != '[')
+		return;
+	c->n = 0;
+	c->rank = -1;
+	for (int i = 0; i < 8; i++)
+		c->dims[i] = -1;
+	if ((e = cvalue(c, s, 0))) {
+		c->start = s;
+		c->end = e;
+	}
 }
 
 /*!re2c
@@ -258,6 +369,13 @@ ir_lex(YYSTYPE *lval, YYLTYPE *lloc, Parser *p)
 
 	if (p->stopped)
 		return 0;
+	if (p->cdata.end) {
+		p->tok = p->cdata.start;
+		p->cur = p->cdata.end;
+		p->cdata.end = NULL;
+		locate(p, lloc);
+		return T_CONSTDATA;
+	}
 again:
 	p->tok = p->cur;
 	/*!re2c
@@ -327,7 +445,7 @@ again:
 	"meta[relay.Constant][" digit+ "]" {
 		locate(p, lloc);
 		n = newnum(p, lval);
-		n->v.i = strtoll((const char *)p->tok + 21, NULL, 10);
+		n->v.i = digits(p->tok + 21, p->cur - 1);
 		n->dtype = DT_INT64;
 		n->isfloat = 0;
 		return T_META;
@@ -364,7 +482,7 @@ again:
 	"True"   { locate(p, lloc); return T_TRUE; }
 	"False"  { locate(p, lloc); return T_FALSE; }
 	"None"   { locate(p, lloc); return T_NONE; }
-	"const"  { locate(p, lloc); return T_CONST; }
+	"const"  { locate(p, lloc); p->constend = p->cur; return T_CONST; }
 	ident {
 		locate(p, lloc);
 		lval->str = (Tok){ (uint32_t)(p->tok - p->src), (uint32_t)(p->cur - p->tok) };
@@ -400,7 +518,13 @@ again:
 	}
 
 	"->" { locate(p, lloc); return T_ARROW; }
-	[()[\]{},;=:.?] { locate(p, lloc); return p->tok[0]; }
+	"(" {
+		locate(p, lloc);
+		if (p->constend && blanks(p->constend) == p->tok)
+			constdata(p);
+		return '(';
+	}
+	[)[\]{},;=:.?] { locate(p, lloc); return p->tok[0]; }
 
 	* {
 		unsigned char c = (unsigned char)p->tok[0];
