@@ -7,14 +7,16 @@
 ** (floatnets.txt), and for each NAME torchvision's float32 model as ONNX
 ** (NAME.onnx), its input (NAME.in.npy) and PyTorch's output for it
 ** (NAME.out.npy); and PyTorch's single-threaded median ns per inference
-** of each (torch.txt, a line "torch_ns NAME NS" per model).
+** of each (torch.txt, a line "torch_ns NAME NS" per model), and on all
+** N cores ("torch_ns NAME@N NS").
 **
 ** Each model is imported, typed and prepared on the llvm backend (-O2,
 ** JIT) as `graft run --backend llvm --threads 1 NAME.onnx` does; then it
 ** runs RUNS times (default 7) on one thread, and one line gives the median ms per
 ** inference beside PyTorch's, their ratio, and the largest absolute
-** difference of graft's output from PyTorch's.  Nothing here asserts a
-** time.
+** difference of graft's output from PyTorch's; then the same on all N
+** cores (graft run --threads N) against PyTorch on N threads.  Nothing
+** here asserts a time.
 */
 #include <math.h>
 #include <stdio.h>
@@ -64,10 +66,10 @@ maxdiff(const Tensor *got, const Tensor *want)
 	return e;
 }
 
-/* bench: one model's line, PyTorch's ns tns (0: unknown); 0, or 1
-** after reporting */
+/* bench: one model's lines, on one thread and on all nc cores,
+** PyTorch's ns tns[0] and tns[1] (0: unknown); 0, or 1 after reporting */
 static int
-bench(const char *dir, const char *name, int runs, double tns)
+bench(const char *dir, const char *name, int runs, const double *tns, int nc)
 {
 	char path[4096], err[512];
 	Tensor in = { 0 }, out = { 0 }, want = { 0 };
@@ -85,24 +87,31 @@ bench(const char *dir, const char *name, int runs, double tns)
 	}
 	if (!(prog = prepare(dir, name)))
 		goto out;
-	for (int r = 0; r < runs; r++) {
-		double t0 = bench_now();
-		ir_tensor_free(&out);
-		if (be_llvm.run(prog, &in, &out, &d))
-			goto rel;
-		t[r] = bench_now() - t0;
-	}
-	ms = bench_median(t, runs) / 1e6;
-	printf("%-14s %10.2f %10.2f", name, ms, tns / 1e6);
-	if (tns > 0)
-		printf(" %9.2fx", ms / (tns / 1e6));
-	else
-		printf(" %10s", "-");
 	snprintf(path, sizeof path, "%s/%s.out.npy", dir, name);
-	if (npy_read(path, &want, err, sizeof err) == 0)
-		printf(" %12.3g\n", maxdiff(&out, &want));
-	else
-		printf(" %12s\n", "-");
+	if (npy_read(path, &want, err, sizeof err) != 0)
+		want.data = NULL;
+	for (int pass = 0; pass < (nc > 1 ? 2 : 1); pass++) {
+		char label[300];
+		be_llvm_threads(prog, pass ? nc : 1);
+		for (int r = 0; r < runs; r++) {
+			double t0 = bench_now();
+			ir_tensor_free(&out);
+			if (be_llvm.run(prog, &in, &out, &d))
+				goto rel;
+			t[r] = bench_now() - t0;
+		}
+		ms = bench_median(t, runs) / 1e6;
+		snprintf(label, sizeof label, "%s%s", name, pass ? " (threads)" : "");
+		printf("%-22s %8d %10.2f %10.2f", label, pass ? nc : 1, ms, tns[pass] / 1e6);
+		if (tns[pass] > 0)
+			printf(" %9.2fx", ms / (tns[pass] / 1e6));
+		else
+			printf(" %10s", "-");
+		if (want.data)
+			printf(" %12.3g\n", maxdiff(&out, &want));
+		else
+			printf(" %12s\n", "-");
+	}
 	bad = 0;
 rel:
 	be_llvm.release(prog);
@@ -133,16 +142,21 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: run bench/floatnets.py %s first\n", path, dir);
 		return 1;
 	}
-	printf("float32 inference: graft run --backend llvm --threads 1 (O2, JIT) against PyTorch, both on one thread\n");
+	printf("float32 inference: graft run --backend llvm --threads N (O2, JIT) against PyTorch on as many threads\n");
 	printf("median of %d runs (PyTorch: bench/floatnets.py's), 1x3x224x224\n\n", runs);
-	printf("%-14s %10s %10s %10s %12s\n", "model", "graft ms", "torch ms", "graft/torch", "max |diff|");
+	printf("%-22s %8s %10s %10s %10s %12s\n", "model", "threads", "graft ms", "torch ms", "graft/torch", "max |diff|");
 	nt = bench_torch_ns(dir, tname, tns, BENCH_ENGINES);
 	while (fscanf(f, "%255s", name) == 1) {
-		double t = 0;
-		for (int k = 0; k < nt; k++)
+		double t[2] = { 0, 0 };
+		char mt[300];
+		snprintf(mt, sizeof mt, "%s@%d", name, be_llvm_cores());
+		for (int k = 0; k < nt; k++) {
 			if (!strcmp(tname[k], name))
-				t = tns[k];
-		bad |= bench(dir, name, runs, t);
+				t[0] = tns[k];
+			if (!strcmp(tname[k], mt))
+				t[1] = tns[k];
+		}
+		bad |= bench(dir, name, runs, t, be_llvm_cores());
 	}
 	fclose(f);
 	return bad;

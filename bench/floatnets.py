@@ -15,7 +15,8 @@ each NAME (mobilenet_v2, resnet18) it writes
   OUTDIR/NAME.out.npy    PyTorch's float32 output for it
 and OUTDIR/floatnets.txt, the names, and OUTDIR/torch.txt, one line
 "torch_ns NAME MEDIAN" per model: the median ns of RUNS (default 20)
-single-threaded float32 inferences.  Needs torch, torchvision and onnx;
+single-threaded float32 inferences, and "torch_ns NAME@N MEDIAN" on all
+the machine's N cores (when more than one).  Needs torch, torchvision and onnx;
 graft itself never uses PyTorch.
 """
 import os
@@ -49,6 +50,13 @@ def main():
         np.save(os.path.join(out, name + ".out.npy"), y.numpy())
         lines.append("torch_ns %s %d\n" % (name, ns))
         print("floatnets.py: %s: PyTorch float32 %.2f ms (median of %d, one thread)" % (name, ns / 1e6, runs))
+        cores = len(os.sched_getaffinity(0))
+        if cores > 1:
+            torch.set_num_threads(cores)
+            ns, _ = timed(m, x, runs)
+            torch.set_num_threads(1)
+            lines.append("torch_ns %s@%d %d\n" % (name, cores, ns))
+            print("floatnets.py: %s: PyTorch float32 %.2f ms (median of %d, %d threads)" % (name, ns / 1e6, runs, cores))
     with open(os.path.join(out, "floatnets.txt"), "w") as f:
         f.write("".join(n + "\n" for n in NAMES))
     with open(os.path.join(out, "torch.txt"), "w") as f:

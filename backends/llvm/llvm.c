@@ -4500,8 +4500,9 @@ fconv_dense(G *g, const Fconv *f, LLVMValueRef x, LLVMValueRef res, LLVMValueRef
 	const unsigned char *wd, *bd;
 	TypeId wt;
 	float *wr = ir_xcalloc((size_t)nw, sizeof *wr);
-	LLVMValueRef P = fpad(g, v, x, 1, 0), W, B = NULL, scratch = newbuf(g, FPB * 4, 64), n, ob, oh, ow;
+	LLVMValueRef P = fpad(g, v, x, 1, 0), W, B = NULL, scratch = newbuf(g, FPB * 4, 64), n, ob, oh, ow, t;
 	Loop l[4];
+	Par pr;
 
 	wd = cdata(g, f->w, &wt);
 	for (int64_t o = 0; o < v->O; o++)
@@ -4517,13 +4518,17 @@ fconv_dense(G *g, const Fconv *f, LLVMValueRef x, LLVMValueRef res, LLVMValueRef
 		B = constbuf(g, wr, (size_t)(OB * VL) * sizeof *wr);
 	}
 	free(wr);
-	n = loop_open(g, &l[0], 0, v->N, 1);
 	for (int part = 0; part < 2; part++) {
 		int obb = part ? 1 : obm;
-		if (part ? obf == OB : obf == 0)
+		int64_t ob0 = part ? obf : 0, nb = ((part ? OB : obf) - ob0) / obb;
+		if (nb == 0)
 			continue;
-		ob = loop_open(g, &l[1], part ? obf : 0, part ? OB : obf, obb);
-		oh = loop_open(g, &l[2], 0, v->OH, 1);
+		/* image, channel block and row in one index, split among threads
+		   (consecutive indices: the rows of one block, as before) */
+		t = par_open(g, &pr, v->N * nb * v->OH);
+		n = LLVMBuildUDiv(g->b, t, c64(g, nb * v->OH), "");
+		ob = add64(g, mul64(g, LLVMBuildURem(g->b, LLVMBuildUDiv(g->b, t, c64(g, v->OH), ""), c64(g, nb), ""), obb), c64(g, ob0));
+		oh = LLVMBuildURem(g->b, t, c64(g, v->OH), "");
 		if (owf > 0) {
 			ow = loop_open(g, &l[3], 0, owf, pbm);
 			fconv_block(g, f, P, W, B, res, out, scratch, n, ob, oh, ow, pbm, obb, Hp, Wp);
@@ -4531,10 +4536,8 @@ fconv_dense(G *g, const Fconv *f, LLVMValueRef x, LLVMValueRef res, LLVMValueRef
 		}
 		if (owf < v->OW)
 			fconv_block(g, f, P, W, B, res, out, scratch, n, ob, oh, c64(g, owf), (int)(v->OW - owf), obb, Hp, Wp);
-		loop_close(g, &l[2]);
-		loop_close(g, &l[1]);
+		par_close(g, &pr);
 	}
-	loop_close(g, &l[0]);
 }
 
 /* fdw_block: the depthwise kernel of f on nv vectors of 16 pixels from
@@ -4585,8 +4588,9 @@ fconv_dw(G *g, const Fconv *f, LLVMValueRef x, LLVMValueRef res, LLVMValueRef ou
 	int64_t bw = FDV * VL, fb = v->OW / bw * bw, rest = v->OW - fb;
 	LLVMValueRef P = fpad(g, v, x, v->sw, VL), nc, c, oh, ow;
 	Loop l[3];
+	Par pr;
 
-	nc = loop_open(g, &l[0], 0, v->N * v->C, 1);
+	nc = par_open(g, &pr, v->N * v->C);    /* the channel planes, split among threads */
 	c = LLVMBuildSRem(g->b, nc, c64(g, v->C), "");
 	oh = loop_open(g, &l[1], 0, v->OH, 1);
 	if (fb) {
@@ -4597,7 +4601,7 @@ fconv_dw(G *g, const Fconv *f, LLVMValueRef x, LLVMValueRef res, LLVMValueRef ou
 	if (rest)
 		fdw_block(g, f, P, res, out, nc, c, oh, c64(g, fb), (int)((rest + VL - 1) / VL), (int)(rest - (rest - 1) / VL * VL));
 	loop_close(g, &l[1]);
-	loop_close(g, &l[0]);
+	par_close(g, &pr);
 }
 
 /* fconv_root: lowers n, an nn.conv2d or the end of a chain after one
