@@ -28,14 +28,13 @@ close its output is to qnnpack's is printed).  Needs torch, torchvision
 and onnx; graft itself never uses PyTorch.
 """
 import os
-import runpy
 import sys
 
 import numpy as np
 import torch
 import torchvision.models.quantization as tq
 
-from torchtime import timed
+from torchtime import run_test_script, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(HERE, "..", "tests", "models")
@@ -87,12 +86,7 @@ def resnet18(out):
     os.makedirs(out, exist_ok=True)
     m = make_quantized.quantized(lambda: tq.resnet18(weights=None, quantize=False), 224)
     x = torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(2))
-    with torch.no_grad():
-        y = m(x)
-        deq = m.dequant
-        m.dequant = torch.nn.Identity()
-        yq = m(x)
-        m.dequant = deq
+    y, yq = make_quantized.outputs(m, x)
     np.save(os.path.join(out, "input.npy"), x.numpy().astype(np.float32))
     np.save(os.path.join(out, "torch_int.npy"), yq.int_repr().numpy().astype(np.int32))
     with open(os.path.join(out, "torch_q.txt"), "w") as f:
@@ -107,12 +101,7 @@ def main():
         sys.exit("usage: mobilenet.py OUTDIR [RUNS]")
     out = sys.argv[1]
     runs = int(sys.argv[2]) if len(sys.argv) == 3 else 20
-    script = os.path.join(MODELS, "make_mobilenet.py")
-    argv, sys.argv = sys.argv, [script, out]
-    try:
-        g = runpy.run_path(script, run_name="make_mobilenet")
-    finally:
-        sys.argv = argv
+    g = run_test_script("make_mobilenet", [out])
     nets = [("mobilenet_v2", g["m"], g["x"], g["yq"].q_scale(), out)]
     rout = os.path.join(out, "resnet18")
     nets.append(("resnet18",) + resnet18(rout) + (rout,))

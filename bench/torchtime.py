@@ -23,9 +23,13 @@ def cmdline(prog):
 
 def run_test_script(name, args):
     """the globals of tests/models/NAME.py run in this process (runpy)
-    as __name__ NAME with the arguments args"""
+    as __name__ NAME with the arguments args, tests/models on sys.path
+    as when the script runs by itself (for its imports of its siblings)"""
     here = os.path.dirname(os.path.abspath(__file__))
-    script = os.path.join(here, "..", "tests", "models", name + ".py")
+    models = os.path.join(here, "..", "tests", "models")
+    script = os.path.join(models, name + ".py")
+    if models not in sys.path:
+        sys.path.insert(0, models)
     argv, sys.argv = sys.argv, [script] + list(args)
     try:
         return runpy.run_path(script, run_name=name)

@@ -28,6 +28,8 @@ import numpy as np
 import torch
 import torchvision
 
+from make_quantized import outputs
+
 warnings.filterwarnings("ignore")
 out = sys.argv[1] if len(sys.argv) > 1 else "."
 os.makedirs(out, exist_ok=True)
@@ -58,13 +60,7 @@ with torch.no_grad():
 torch.quantization.convert(m, inplace=True)
 
 x = torch.randn(1, 3, 224, 224, generator=torch.Generator().manual_seed(2))
-with torch.no_grad():
-    y = m(x)
-    # the quantized output, before the model's DeQuantStub
-    deq = m.dequant
-    m.dequant = torch.nn.Identity()
-    yq = m(x)
-    m.dequant = deq
+y, yq = outputs(m, x)   # the float output, and the quantized one before the DeQuantStub
 np.save(os.path.join(out, "input.npy"), x.numpy().astype(np.float32))
 np.save(os.path.join(out, "torch_out.npy"), y.numpy().astype(np.float32))
 np.save(os.path.join(out, "torch_int.npy"), yq.int_repr().numpy().astype(np.int32))

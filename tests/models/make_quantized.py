@@ -149,6 +149,18 @@ def calibrated(make, size):
     return m
 
 
+def outputs(m, x):
+    """the quantized network m's float output for x, and its quantized
+    output before the model's DeQuantStub"""
+    with torch.no_grad():
+        y = m(x)
+        deq = m.dequant
+        m.dequant = torch.nn.Identity()
+        yq = m(x)
+        m.dequant = deq
+    return y, yq
+
+
 def quantized(make, size):
     m = calibrated(make, size)
     m.fuse_model()
@@ -284,14 +296,9 @@ def main():
             for mname, mod in m.named_modules():
                 if mname and not list(mod.children()):
                     hooks.append(mod.register_forward_hook(lambda mod, i, r, mname=mname: hook(mod, i, r, mname)))
-        with torch.no_grad():
-            y = m(x)
-            for h in hooks:
-                h.remove()
-            deq = m.dequant
-            m.dequant = torch.nn.Identity()
-            yq = m(x)
-            m.dequant = deq
+        y, yq = outputs(m, x)   # the hooks keep the first call's tensors only
+        for h in hooks:
+            h.remove()
         np.save(os.path.join(out, name + ".in.npy"), x.numpy().astype(np.float32))
         np.save(os.path.join(out, name + ".int.npy"), yq.int_repr().numpy().astype(np.int32))
         with open(os.path.join(out, name + ".q.txt"), "w") as f:
