@@ -5032,35 +5032,34 @@ fusable(const Module *m, NodeId n)
 	return isop(m, x, OP_QNN_CONV2D);
 }
 
-/* ewin: the operands of op call n that an elementwise loop reads (the
-** first ones): ewop()'s, or the data of a quantize, dequantize or
-** requantize; 0 for other ops */
+/* ewin: the operands of op call c (its types: callargs without a
+** scope) that an elementwise loop reads (the first ones): ewop()'s, or
+** the data of a quantize, dequantize or requantize; 0 for other ops */
 static int
-ewin(G *g, NodeId n)
+ewin(const Call *c)
 {
-	Call c;
+	Call t = *c;            /* ewop may retype float16 operands */
 	Ew e;
 	MapFn *f;
 	int nin;
 
-	switch (g->m->nodes[n].op) {
+	switch (c->m->nodes[c->n].op) {
 	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: case OP_QNN_REQUANTIZE:
 		return 1;
 	default:
-		callargs(g, NULL, n, &c, 0);
-		return ir_type(g->m, c.ot)->kind == TY_TENSOR && ewop(&c, &e, &f, &nin) ? nin : 0;
+		return ir_type(c->m, c->ot)->kind == TY_TENSOR && ewop(&t, &e, &f, &nin) ? nin : 0;
 	}
 }
 
-/* ewreads: the accessors the loop of op call n reads: ewin(), and the
+/* ewreads: the accessors the loop of op call c reads: ewin(), and the
 ** parameters of a quantize (2), dequantize (2) or requantize (4) */
 static int
-ewreads(G *g, NodeId n)
+ewreads(const Call *c)
 {
-	switch (g->m->nodes[n].op) {
+	switch (c->m->nodes[c->n].op) {
 	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: return 3;
 	case OP_QNN_REQUANTIZE: return 5;
-	default: return ewin(g, n);
+	default: return ewin(c);
 	}
 }
 
@@ -5074,30 +5073,30 @@ nohalf(const Call *c)
 	return c->odt != DT_FLOAT16;
 }
 
-/* ewmark: lowers the operands of op call n in s, but marks FUSED (and
-** recurses into) each elementwise operand that its loop can compute in
-** place (ewacc): an ewop() call used once, not lowered yet, with n's
-** result dims, neither of them touching float16, while the loop reads
-** at most MAXLEAF tensors (*room: how many more it may read) */
+/* ewmark: lowers the operands of op call cn (its types: callargs
+** without a scope) in s, but marks FUSED (and recurses into) each
+** elementwise operand that its loop can compute in place (ewacc): an
+** ewop() call used once, not lowered yet, with cn's result dims, neither
+** of them touching float16 (so ewop retypes nothing), while the loop
+** reads at most MAXLEAF tensors (*room: how many more it may read) */
 static void
-ewmark(G *g, Scope *s, NodeId n, int *room)
+ewmark(G *g, Scope *s, const Call *cn, int *room)
 {
 	const Module *m = g->m;
-	int nin = ewin(g, n);
-	Call cn, ca;
+	int nin = ewin(cn);
+	Call ca;
 	Ew e;
 	MapFn *f;
 	int k;
 
-	callargs(g, NULL, n, &cn, 0);
-	for (uint32_t i = 0; i < m->nodes[n].nargs; i++) {
-		NodeId a = ir_arg(m, n, i);
-		if ((int)i < nin && single(g, s, a) && nohalf(&cn) && callargs(g, NULL, a, &ca, 0) &&
+	for (uint32_t i = 0; i < m->nodes[cn->n].nargs; i++) {
+		NodeId a = ir_arg(m, cn->n, i);
+		if ((int)i < nin && single(g, s, a) && nohalf(cn) && callargs(g, NULL, a, &ca, 0) &&
 		    ir_type(m, ca.ot)->kind == TY_TENSOR && nohalf(&ca) && ewop(&ca, &e, &f, &k) && k - 1 <= *room &&
-		    ca.orank == cn.orank && !memcmp(ca.od, cn.od, (size_t)cn.orank * sizeof *cn.od)) {
+		    ca.orank == cn->orank && !memcmp(ca.od, cn->od, (size_t)cn->orank * sizeof *cn->od)) {
 			*room -= k - 1;
 			s->done[a] = FUSED;
-			ewmark(g, s, a, room);
+			ewmark(g, s, &ca, room);
 		} else {
 			lower(g, s, a);
 		}
@@ -5140,8 +5139,11 @@ opfn(G *g, Scope *s, NodeId n)
 			if ((int)i != fused)
 				lower(g, s, ir_arg(m, n, i));
 	} else if (!(g->dot && (fusable(m, n) || (nd->op == OP_QNN_CONV2D && fusable(m, ir_arg(m, n, 0)))))) {
-		int room = MAXLEAF - ewreads(g, n);
-		ewmark(g, s, n, &room);
+		Call c;
+		int room;
+		callargs(g, NULL, n, &c, 0);
+		room = MAXLEAF - ewreads(&c);
+		ewmark(g, s, &c, &room);
 	} else {
 		for (uint32_t i = 1; i < nd->nargs; i++)
 			lower(g, s, ir_arg(m, n, i));

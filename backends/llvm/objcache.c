@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ir.h"
 #include "objcache.h"
 
 enum {
@@ -112,36 +113,27 @@ entry(char *buf, size_t nbuf, const char *dir, const ObjKey *key, int k, int n)
 int
 be_objcache_load(const char *dir, const ObjKey *key, int k, int n, void **data, size_t *size)
 {
-	char path[4096];
-	struct stat st;
-	FILE *f;
-	void *buf;
-
-	unsigned char head[OC_HEAD];
-	uint64_t len;
+	char path[4096], *buf;
+	const char *what;
+	size_t len;
+	uint64_t nobj;
 	ObjKey sum;
 
 	entry(path, sizeof path, dir, key, k, n);
-	if (!(f = fopen(path, "rb")))
+	if (ir_read_file(path, SIZE_MAX - 1, &buf, &len, &what) != 0)
 		return -1;
-	if (fstat(fileno(f), &st) != 0 || st.st_size <= OC_HEAD || fread(head, 1, OC_HEAD, f) != OC_HEAD ||
-	    memcmp(head, magic, 8) || (memcpy(&len, head + 8, 8), len != (uint64_t)st.st_size - OC_HEAD) ||
-	    !(buf = malloc((size_t)len))) {
-		fclose(f);
-		unlink(path);
-		return -1;
-	}
-	if (fread(buf, 1, (size_t)len, f) != (size_t)len ||
-	    (be_objcache_key(&sum, buf, (size_t)len, ""), memcmp(&sum, head + 16, 16))) {
+	if (len > OC_HEAD)
+		memcpy(&nobj, buf + 8, 8);
+	if (len <= OC_HEAD || memcmp(buf, magic, 8) || nobj != len - OC_HEAD ||
+	    (be_objcache_key(&sum, buf + OC_HEAD, len - OC_HEAD, ""), memcmp(&sum, buf + 16, 16))) {
 		free(buf);
-		fclose(f);
 		unlink(path);
 		return -1;
 	}
-	fclose(f);
+	memmove(buf, buf + OC_HEAD, len - OC_HEAD);
 	utimensat(AT_FDCWD, path, NULL, 0);     /* used now: the eviction keeps it */
 	*data = buf;
-	*size = (size_t)len;
+	*size = len - OC_HEAD;
 	return 0;
 }
 
@@ -238,12 +230,11 @@ evict(const char *dir)
 void
 be_objcache_store(const char *dir, const ObjKey *key, int k, int n, const void *data, size_t size)
 {
-	char path[4096], tmp[4200];
+	char path[4096];
 	unsigned char head[OC_HEAD];
 	uint64_t len = size;
 	ObjKey sum;
-	FILE *f;
-	int ok;
+	IrOut o;
 
 	if (mkdirs(dir) != 0)
 		return;
@@ -252,14 +243,12 @@ be_objcache_store(const char *dir, const ObjKey *key, int k, int n, const void *
 	memcpy(head + 8, &len, 8);
 	memcpy(head + 16, &sum, 16);
 	entry(path, sizeof path, dir, key, k, n);
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-	if (!(f = fopen(tmp, "wb")))
+	if (ir_out_open(&o, path, 0) != 0)
 		return;
-	ok = fwrite(head, 1, OC_HEAD, f) == OC_HEAD && fwrite(data, 1, size, f) == size;
-	ok = fclose(f) == 0 && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		unlink(tmp);
+	if (fwrite(head, 1, OC_HEAD, o.f) != OC_HEAD || fwrite(data, 1, size, o.f) != size) {
+		ir_out_abort(&o);
 		return;
 	}
-	evict(dir);
+	if (ir_out_commit(&o) == 0)
+		evict(dir);
 }
