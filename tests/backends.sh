@@ -129,6 +129,29 @@ npy "$tmpdir/dwx.npy" uint8 1,40,13,13 31
 npy "$tmpdir/dwy.npy" int8 1,33,17,17 32
 be=llvm nout=4 agree exact "depthwise qnn.conv2d (tests/backends/dwconv.py)" --input x="$tmpdir/dwx.npy" \
 	--input y="$tmpdir/dwy.npy" "$tmpdir/dwconv.relay"
+# llvm's shared int8 conv kernels (tests/backends/shared.py): blocks of
+# different sizes on one kernel per kind, widths and channel counts at
+# the kernels' edges, against ref bit for bit on 1 and 2 threads; on a
+# machine with AVX512-VNNI, its 16 convolutions are 11 kernels
+"$py" "$srcdir/tests/backends/shared.py" >"$tmpdir/shared.relay"
+for v in a:16,14 b:24,10 c:8,3 d:40,10 f:32,7 e:3,20; do
+	c=${v#*:}
+	npy "$tmpdir/s${v%%:*}.npy" uint8 "1,${c%,*},${c#*,},${c#*,}" 60
+done
+for t in 1 2; do
+	be=llvm nout=6 agree exact "int8 convs on shared kernels (tests/backends/shared.py), $t thread(s)" --threads $t \
+		--input a="$tmpdir/sa.npy" --input b="$tmpdir/sb.npy" --input c="$tmpdir/sc.npy" --input d="$tmpdir/sd.npy" \
+		--input e="$tmpdir/se.npy" --input f="$tmpdir/sf.npy" "$tmpdir/shared.relay"
+done
+"$GRAFT" --emit llvm -O0 -o "$tmpdir/shared.ll" "$tmpdir/shared.relay"
+if grep -q vpdpbusd "$tmpdir/shared.ll"; then
+	n=$(grep -c '^define internal void @kconv\.' "$tmpdir/shared.ll")
+	[ "$n" -eq 11 ]
+	ok $? "tests/backends/shared.py: 16 int8 convs on 11 shared kernels (got $n)"
+else
+	skip "tests/backends/shared.py: 16 int8 convs on 11 shared kernels" "this machine has no AVX512-VNNI"
+fi
+
 # llvm's loops split among threads (graft run --threads): a conv's rows
 # and a fused elementwise loop of 73,728 elements give ref's results on
 # 1, 2 and 3 threads

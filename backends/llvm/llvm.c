@@ -52,6 +52,7 @@
 ** and ref's, bit for bit.
 */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -319,13 +320,13 @@ typedef struct Loop {
 	int64_t step;
 } Loop;
 
-/* loop_open: starts for (iv = lo; iv < hi; iv += step) and leaves the
-** builder in its body; returns iv (i64) */
+/* loop_openv: starts for (iv = lo; iv < hi; iv += step) (i64 values)
+** and leaves the builder in its body; returns iv */
 static LLVMValueRef
-loop_open(G *g, Loop *l, int64_t lo, int64_t hi, int64_t step)
+loop_openv(G *g, Loop *l, LLVMValueRef lo, LLVMValueRef hi, int64_t step)
 {
 	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-	LLVMValueRef z = c64(g, lo);
+	LLVMValueRef z = lo;
 
 	l->head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "loop");
 	l->body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "body");
@@ -335,9 +336,16 @@ loop_open(G *g, Loop *l, int64_t lo, int64_t hi, int64_t step)
 	LLVMPositionBuilderAtEnd(g->b, l->head);
 	l->iv = LLVMBuildPhi(g->b, g->i64, "i");
 	LLVMAddIncoming(l->iv, &z, &pre, 1);
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, l->iv, c64(g, hi), ""), l->body, l->exit);
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, l->iv, hi, ""), l->body, l->exit);
 	LLVMPositionBuilderAtEnd(g->b, l->body);
 	return l->iv;
+}
+
+/* loop_open: loop_openv on constant bounds */
+static LLVMValueRef
+loop_open(G *g, Loop *l, int64_t lo, int64_t hi, int64_t step)
+{
+	return loop_openv(g, l, c64(g, lo), c64(g, hi), step);
 }
 
 /* loop_close: ends the loop opened by loop_open; the builder goes after it */
@@ -362,6 +370,39 @@ typedef struct Par {
 
 static void relocal(G *g, LLVMValueRef f);
 
+/* parbody: the type of a split loop's function, void (in, err, lo, hi) */
+static LLVMTypeRef
+parbody(G *g)
+{
+	LLVMTypeRef pt[4] = { LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0), g->i64, g->i64 };
+
+	return LLVMFunctionType(LLVMVoidTypeInContext(g->cx), pt, 4, 0);
+}
+
+/* parrun: runs body (parbody()) on [0, n) with in and g->err: through
+** graft_par_run (be_par_run, par.h: the JIT defines the symbol) when
+** g->par and n > 1, else by a plain call */
+static void
+parrun(G *g, LLVMValueRef body, LLVMValueRef in, int64_t n)
+{
+	LLVMTypeRef ft = parbody(g), rt;
+	LLVMValueRef args[4] = { body, in, g->err, c64(g, n) }, run;
+
+	if (!g->par || n < 2) {
+		args[0] = in;
+		args[1] = g->err;
+		args[2] = c64(g, 0);
+		args[3] = c64(g, n);
+		LLVMBuildCall2(g->b, ft, body, args, 4, "");
+		return;
+	}
+	rt = LLVMFunctionType(LLVMVoidTypeInContext(g->cx),
+	                      (LLVMTypeRef[]){ LLVMPointerType(ft, 0), LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0), g->i64 }, 4, 0);
+	if (!(run = LLVMGetNamedFunction(g->mod, "graft_par_run")))
+		run = LLVMAddFunction(g->mod, "graft_par_run", rt);
+	LLVMBuildCall2(g->b, rt, run, args, 4, "");
+}
+
 /* par_open: starts a loop over [0, n) that, in the JIT, becomes a
 ** function of its own, "void NAME.par(in, err, lo, hi)" running
 ** [lo, hi), which the enclosing function runs through graft_par_run
@@ -373,28 +414,17 @@ static void relocal(G *g, LLVMValueRef f);
 static LLVMValueRef
 par_open(G *g, Par *p, int64_t n)
 {
-	LLVMTypeRef pt[4] = { LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0), g->i64, g->i64 }, ft, rt;
-	LLVMValueRef args[4], lo, hi, z, run;
-	LLVMBasicBlockRef pre;
+	LLVMValueRef lo, hi;
 	char name[128];
 
 	memset(p, 0, sizeof *p);
 	if (!g->par || n < 2)
 		return loop_open(g, &p->l, 0, n, 1);
-	ft = LLVMFunctionType(LLVMVoidTypeInContext(g->cx), pt, 4, 0);
 	snprintf(name, sizeof name, "%s.par", LLVMGetValueName(g->fn));
-	p->body = LLVMAddFunction(g->mod, name, ft);
+	p->body = LLVMAddFunction(g->mod, name, parbody(g));
 	LLVMSetLinkage(p->body, LLVMInternalLinkage);
 	LLVMAddAttributeAtIndex(p->body, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
-	/* the call: be_par_run(body, in, err, n) */
-	rt = LLVMFunctionType(LLVMVoidTypeInContext(g->cx), (LLVMTypeRef[]){ LLVMPointerType(ft, 0), pt[0], pt[1], g->i64 }, 4, 0);
-	args[0] = p->body;
-	args[1] = g->in;
-	args[2] = g->err;
-	args[3] = c64(g, n);
-	if (!(run = LLVMGetNamedFunction(g->mod, "graft_par_run")))
-		run = LLVMAddFunction(g->mod, "graft_par_run", rt);
-	LLVMBuildCall2(g->b, rt, run, args, 4, "");
+	parrun(g, p->body, g->in, n);
 	/* the body */
 	p->fn = g->fn;
 	p->in = g->in;
@@ -406,19 +436,7 @@ par_open(G *g, Par *p, int64_t n)
 	lo = LLVMGetParam(p->body, 2);
 	hi = LLVMGetParam(p->body, 3);
 	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, p->body, "entry"));
-	pre = LLVMGetInsertBlock(g->b);
-	z = lo;
-	p->l.head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "loop");
-	p->l.body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "body");
-	p->l.exit = LLVMAppendBasicBlockInContext(g->cx, g->fn, "done");
-	p->l.step = 1;
-	LLVMBuildBr(g->b, p->l.head);
-	LLVMPositionBuilderAtEnd(g->b, p->l.head);
-	p->l.iv = LLVMBuildPhi(g->b, g->i64, "i");
-	LLVMAddIncoming(p->l.iv, &z, &pre, 1);
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, p->l.iv, hi, ""), p->l.body, p->l.exit);
-	LLVMPositionBuilderAtEnd(g->b, p->l.body);
-	return p->l.iv;
+	return loop_openv(g, &p->l, lo, hi, 1);
 }
 
 /* par_close: ends the loop par_open started; the builder goes after it
@@ -3315,13 +3333,15 @@ typedef struct Vconv {
 	int flip;               /* the data bytes are flipped (flipped(); never for dw) */
 	int64_t C4, OB, Hp, Wp; /* padded channels; output channel blocks of VL; padded rows and columns */
 	int xzb;                /* x'z in [0, 255] (vnni) or [-128, 127] (sdot); dw: xz */
-	LLVMValueRef w, corr;   /* the weights; [OB * VL] int32: -x'z sum (w - wz) */
+	LLVMValueRef w;         /* the weights */
+	int32_t *corr;          /* [OB * VL] (g->a): -x'z sum (w - wz) */
 } Vconv;
 
 /* The requantize (after a bias_add) in a kernel's epilogue: per-channel
 ** constant vectors of OB * VL int32. */
 typedef struct Epi {
-	LLVMValueRef bias, izp, mul, sh;
+	int32_t *add;           /* [OB * VL] (g->a): the bias minus the input zero point, wrapping */
+	LLVMValueRef mul, sh;
 	LLVMValueRef fm;        /* f32: OB * VL float32 multipliers */
 	int32_t ozp;
 	int uni;                /* one multiplier and shift for all channels: umul, ush */
@@ -3375,7 +3395,7 @@ vdw_weights(G *g, Vconv *pl, const unsigned char *w, DType wdt, Val wzv)
 {
 	const Conv *v = &pl->v;
 	int64_t nw = pl->OB * v->KH * v->KW * VL;
-	int32_t *wr = ir_xcalloc((size_t)nw, sizeof *wr), *corr = ir_xcalloc((size_t)(pl->OB * VL), sizeof *corr);
+	int32_t *wr = ir_xcalloc((size_t)nw, sizeof *wr), *corr = ir_arena_alloc(&g->a, (size_t)(pl->OB * VL) * sizeof *corr);
 	double wz;
 
 	for (int64_t o = 0; o < v->O; o++) {
@@ -3391,9 +3411,8 @@ vdw_weights(G *g, Vconv *pl, const unsigned char *w, DType wdt, Val wzv)
 		corr[o] = (int32_t)(0u - sum * (uint32_t)pl->xzb);
 	}
 	pl->w = ci32(g, wr, nw);
-	pl->corr = ci32(g, corr, pl->OB * VL);
+	pl->corr = corr;
 	free(wr);
-	free(corr);
 }
 
 /* vconv_plan: pl for the qnn.conv2d n if the dot path can run it (one
@@ -3439,7 +3458,7 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 	I4 = pl->C4 / 4;
 	nw = pl->OB * v->KH * v->KW * I4 * VL * 4;
 	wr = ir_xcalloc((size_t)nw, 1);
-	corr = ir_xcalloc((size_t)(pl->OB * VL), sizeof *corr);
+	corr = ir_arena_alloc(&g->a, (size_t)(pl->OB * VL) * sizeof *corr);
 	for (int64_t o = 0; o < v->O; o++) {
 		int64_t sum = 0;
 		cnum(g, c.a[3], o, &wz);
@@ -3451,7 +3470,6 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 					int64_t di = ((((o / VL) * v->KH + kh) * v->KW + kw) * I4 + ic / 4) * VL * 4 + (o % VL) * 4 + ic % 4;
 					if (x < -128 || x > 127) {
 						free(wr);
-						free(corr);
 						return 0;
 					}
 					wr[di] = (int8_t)x;
@@ -3460,9 +3478,8 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 		corr[o] = (int32_t)(uint32_t)(-(uint64_t)(sum * pl->xzb));
 	}
 	pl->w = constbuf(g, wr, (size_t)nw);
-	pl->corr = ci32(g, corr, pl->OB * VL);
+	pl->corr = corr;
 	free(wr);
-	free(corr);
 	return 1;
 }
 
@@ -3545,10 +3562,12 @@ epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
 		cnum(g, c.a[2], nz > 1 ? o : 0, &x);
 		vec[1][o] = (int32_t)x;
 	}
-	if (ok && e->f32) {
-		e->bias = ci32(g, vec[0], n);
-		e->izp = ci32(g, vec[1], n);
-	} else if (ok) {
+	if (ok) {
+		e->add = ir_arena_alloc(&g->a, (size_t)n * sizeof *e->add);
+		for (int64_t o = 0; o < n; o++)
+			e->add[o] = (int32_t)((uint32_t)vec[0][o] - (uint32_t)vec[1][o]);
+	}
+	if (ok && !e->f32) {
 		int32_t *sv = ir_xcalloc((size_t)n, sizeof *sv);
 		for (int64_t o = 0; o < v->O; o++) {
 			vec[2][o] = mul[ns > 1 ? o : 0];
@@ -3557,8 +3576,6 @@ epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
 		e->uni = ns == 1;
 		e->umul = mul[0];
 		e->ush = sh[0];
-		e->bias = ci32(g, vec[0], n);
-		e->izp = ci32(g, vec[1], n);
 		e->mul = ci32(g, vec[2], n);
 		e->sh = ci32(g, sv, n);
 		free(sv);
@@ -3593,49 +3610,107 @@ vload(G *g, LLVMValueRef p, LLVMValueRef ix)
 	return l;
 }
 
-/* vrequant: the epilogue on the <VL x i32> x of channel block ob: fpm()
-** and sat32() lane by lane, as ew_requantize after the bias add; or for
-** f32, ew_requantize_f32's float32 product rounded to even, clamped to
-** +-2^30 (beyond, every byte result saturates alike: |ozp| <= 2^16) */
+/* ------------------------------------------- the dot path's shared kernels */
+
+/* The dot path's kernels are functions shared by the convs they fit:
+** one per Kkey, which compiles in what the code's shape depends on (the
+** taps, strides and dilations, the pixels per step, the kinds of
+** epilogue and sink), and reads the rest (sizes, buffers, the
+** epilogue's parameters) from a descriptor: a constant global of KD_NI
+** int64 then KD_NP pointers, which the conv's op function passes it
+** (vconv_kernel).  The 52 convs of MobileNetV2 run on a handful. */
+
+/* The descriptor's fields: int64 ... */
+enum {
+	KD_OH, KD_OW, KD_OB, KD_I4, KD_C4, KD_HP, KD_WP, KD_O,  /* the conv's sizes (Vconv) */
+	KD_OST0, KD_OST1, KD_OST2,                              /* a dense NCHW sink's strides of N, C, H */
+	KD_SHP, KD_SWP, KD_SC4, KD_SPT, KD_SPL,                 /* an NHWC sink's buffer (Sink) */
+	KD_OZP, KD_UMUL, KD_USH,                                /* the epilogue's scalars (Epi) */
+	KD_NI
+};
+/* ... then pointers */
+enum { KD_P, KD_W, KD_START, KD_MUL, KD_SH, KD_FM, KD_OUT, KD_NP };
+
+/* What a kernel compiles in. */
+typedef struct Kkey {
+	int dw, sx;                     /* depthwise; its data signed */
+	int64_t KH, KW, sh, sw, dh, dl; /* taps, strides, dilations */
+	int pb;                         /* pixels per step: VPB (VDW), or OW if fewer */
+	int epi;                        /* epilogue: 0 none, 1 fixed point, 2 float32 (Epi) */
+	int uni, skip, nearest;
+	DType odt;
+	int nhwc, flip;                 /* the sink (Sink) */
+	DType sdt;
+} Kkey;
+
+/* A kernel's descriptor, loaded in its entry block: the fields, and
+** the epilogue's scalars splat into <VL x i32>. */
+typedef struct Kv {
+	LLVMValueRef i[KD_NI], p[KD_NP];
+	LLVMValueRef ozp, umul, ush, scratch;
+} Kv;
+
+/* kmul: a * b, i64 values */
+static LLVMValueRef kmul(G *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildNSWMul(g->b, a, b, ""); }
+
+/* The epilogue's per-channel vectors of one channel block (vepload). */
+typedef struct Vep {
+	LLVMValueRef fm, mul, shift;
+} Vep;
+
+/* vepload: the epilogue's vectors of channel block ob */
+static Vep
+vepload(G *g, const Kkey *k, const Kv *kv, LLVMValueRef ob)
+{
+	Vep ep = { 0 };
+
+	if (k->epi == 2)
+		ep.fm = LLVMBuildBitCast(g->b, vload(g, kv->p[KD_FM], ob), LLVMVectorType(g->f32, VL), "");
+	else if (k->epi && !k->skip) {
+		ep.mul = k->uni ? kv->umul : vload(g, kv->p[KD_MUL], ob);
+		ep.shift = k->uni ? kv->ush : vload(g, kv->p[KD_SH], ob);
+	}
+	return ep;
+}
+
+/* vrequant: the epilogue on the <VL x i32> x (the bias added and the
+** input zero point taken away: KD_START) with ep: fpm() and sat32() lane
+** by lane, as ew_requantize; or for float32, ew_requantize_f32's
+** product rounded to even, clamped to +-2^30 (beyond, every byte result
+** saturates alike: |ozp| <= 2^16) */
 static LLVMValueRef
-vrequant(G *g, const Epi *e, LLVMValueRef x, LLVMValueRef ob)
+vrequant(G *g, const Kkey *k, const Kv *kv, const Vep *ep, LLVMValueRef x)
 {
 	LLVMTypeRef v64 = LLVMVectorType(g->i64, VL), v8 = LLVMVectorType(g->i8, VL);
 	LLVMTypeRef vf = LLVMVectorType(g->f32, VL), av = LLVMVectorType(g->i32, VL);
-	LLVMValueRef zero = vsplat(g->i32, 0), t, ls, rs, total, half, mul, shift;
+	LLVMValueRef zero = vsplat(g->i32, 0), t, ls, rs, total, half;
 
-	x = LLVMBuildAdd(g->b, x, vload(g, e->bias, ob), "");
-	x = LLVMBuildSub(g->b, x, vload(g, e->izp, ob), "");
-	if (e->f32) {
-		LLVMValueRef fm = LLVMBuildLoad2(g->b, vf, LLVMBuildInBoundsGEP2(g->b, vf,
-		                  LLVMBuildBitCast(g->b, e->fm, LLVMPointerType(vf, 0), ""), &ob, 1, ""), ""), a[1], k[VL], kl[VL];
-		LLVMSetAlignment(fm, 64);
+	if (k->epi == 2) {
+		LLVMValueRef a[1], hi[VL], lo[VL];
 		for (int i = 0; i < VL; i++) {
-			k[i] = LLVMConstReal(g->f32, 1073741824.0);
-			kl[i] = LLVMConstReal(g->f32, -1073741824.0);
+			hi[i] = LLVMConstReal(g->f32, 1073741824.0);
+			lo[i] = LLVMConstReal(g->f32, -1073741824.0);
 		}
-		a[0] = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, x, vf, ""), fm, "");
+		a[0] = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, x, vf, ""), ep->fm, "");
 		t = callf(g, "llvm.roundeven.v16f32", vf, a, 1);
-		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, LLVMConstVector(k, VL), ""), t, LLVMConstVector(k, VL), "");
-		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, LLVMConstVector(kl, VL), ""), t, LLVMConstVector(kl, VL), "");
+		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, LLVMConstVector(hi, VL), ""), t, LLVMConstVector(hi, VL), "");
+		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, LLVMConstVector(lo, VL), ""), t, LLVMConstVector(lo, VL), "");
 		x = LLVMBuildFPToSI(g->b, t, av, "");
-	} else if (!e->skip) {
-		mul = e->uni ? vsplat(g->i32, e->umul) : vload(g, e->mul, ob);
-		shift = e->uni ? vsplat(g->i32, e->ush) : vload(g, e->sh, ob);
-		ls = iminmax(g, shift, zero, 1, 1);
-		rs = iminmax(g, LLVMBuildSub(g->b, zero, shift, ""), zero, 1, 1);
+	} else if (!k->skip) {
+		ls = iminmax(g, ep->shift, zero, 1, 1);
+		rs = iminmax(g, LLVMBuildSub(g->b, zero, ep->shift, ""), zero, 1, 1);
 		total = LLVMBuildZExt(g->b, LLVMBuildAdd(g->b, rs, vsplat(g->i32, 31), ""), v64, "");
 		t = LLVMBuildShl(g->b, LLVMBuildSExt(g->b, x, v64, ""), LLVMBuildZExt(g->b, ls, v64, ""), "");
-		t = LLVMBuildMul(g->b, t, LLVMBuildSExt(g->b, mul, v64, ""), "");
+		t = LLVMBuildMul(g->b, t, LLVMBuildSExt(g->b, ep->mul, v64, ""), "");
 		half = LLVMBuildShl(g->b, vsplat(g->i64, 1), LLVMBuildSub(g->b, total, vsplat(g->i64, 1), ""), "");
-		if (e->nearest)
+		if (k->nearest)
 			half = LLVMBuildSub(g->b, half, LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, t, vsplat(g->i64, 0), ""), v64, ""), "");
 		t = LLVMBuildAShr(g->b, LLVMBuildAdd(g->b, t, half, ""), total, "");
 		x = LLVMBuildTrunc(g->b, t, LLVMVectorType(g->i32, VL), "");
 	}
-	x = LLVMBuildAdd(g->b, x, vsplat(g->i32, e->ozp), "");
-	x = iminmax(g, x, vsplat(g->i32, ir_dtype_max(e->odt)), 1, 0);
-	x = iminmax(g, x, vsplat(g->i32, ir_dtype_min(e->odt)), 1, 1);
+	x = LLVMBuildAdd(g->b, x, kv->ozp, "");
+	x = iminmax(g, x, vsplat(g->i32, ir_dtype_max(k->odt)), 1, 0);
+	x = iminmax(g, x, vsplat(g->i32, ir_dtype_min(k->odt)), 1, 1);
 	return LLVMBuildTrunc(g->b, x, v8, "");
 }
 
@@ -3661,37 +3736,36 @@ vtranspose(G *g, const LLVMValueRef *y, int rows, int cols, LLVMValueRef *out)
 			cat[p] = LLVMBuildShuffleVector(g->b, cat[2 * p], cat[2 * p + 1], LLVMConstVector(mask, 2 * len), "");
 		}
 	}
-	for (int k = 0; k < cols; k++)
+	for (int c = 0; c < cols; c++)
 		for (int p = 0; p < rows; p++)
-			mask[k * rows + p] = c32(g, p * cols + k);
+			mask[c * rows + p] = c32(g, p * cols + c);
 	all = LLVMBuildShuffleVector(g->b, cat[0], LLVMGetUndef(LLVMTypeOf(cat[0])), LLVMConstVector(mask, (unsigned)(rows * cols)), "");
-	for (int k = 0; k < cols; k++) {
+	for (int c = 0; c < cols; c++) {
 		for (int p = 0; p < rows; p++)
-			mask[p] = c32(g, k * rows + p);
-		out[k] = LLVMBuildShuffleVector(g->b, all, all, LLVMConstVector(mask, (unsigned)rows), "");
+			mask[p] = c32(g, c * rows + p);
+		out[c] = LLVMBuildShuffleVector(g->b, all, all, LLVMConstVector(mask, (unsigned)rows), "");
 	}
 }
 
 /* vstore_nchw: stores y[0..pb) (<VL x T>, pixels ow0.. of row oh,
-** channels ob * VL..) into the dense NCHW result of sk: per channel pb
-** contiguous elements; channels past O go to scratch */
+** channels ob * VL..) into the dense NCHW result: per channel pb
+** contiguous elements; channels past O go to the scratch buffer */
 static void
-vstore_nchw(G *g, const Vconv *pl, const Sink *sk, LLVMValueRef *y, int pb, LLVMValueRef n, LLVMValueRef oh,
-            LLVMValueRef ow0, LLVMValueRef ob, LLVMValueRef scratch)
+vstore_nchw(G *g, const Kkey *k, const Kv *kv, LLVMValueRef *y, LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ow0,
+            LLVMValueRef ob)
 {
-	const Conv *v = &pl->v;
-	LLVMTypeRef pv = LLVMVectorType(elty(g, sk->dt), (unsigned)pb);
+	LLVMTypeRef pv = LLVMVectorType(elty(g, k->sdt), (unsigned)k->pb);
 	LLVMValueRef col[VL], base;
 
-	vtranspose(g, y, pb, VL, col);
-	base = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, oh, v->ost[2])), ow0);
-	for (int k = 0; k < VL; k++) {
-		LLVMValueRef o = add64(g, mul64(g, ob, VL), c64(g, k)), ptr, st_;
-		ptr = LLVMBuildBitCast(g->b, gep(g, sk->p, sk->dt, add64(g, base, mul64(g, o, v->ost[1]))), LLVMPointerType(pv, 0), "");
-		if (v->O % VL)
-			ptr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, o, c64(g, v->O), ""), ptr,
-			                      LLVMBuildBitCast(g->b, scratch, LLVMTypeOf(ptr), ""), "");
-		st_ = LLVMBuildStore(g->b, col[k], ptr);
+	vtranspose(g, y, k->pb, VL, col);
+	base = add64(g, add64(g, kmul(g, n, kv->i[KD_OST0]), kmul(g, oh, kv->i[KD_OST2])), ow0);
+	for (int c = 0; c < VL; c++) {
+		LLVMValueRef o = add64(g, mul64(g, ob, VL), c64(g, c)), ptr, st_;
+		ptr = LLVMBuildBitCast(g->b, gep(g, kv->p[KD_OUT], k->sdt, add64(g, base, kmul(g, o, kv->i[KD_OST1]))),
+		                       LLVMPointerType(pv, 0), "");
+		ptr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, o, kv->i[KD_O], ""), ptr,
+		                      LLVMBuildBitCast(g->b, kv->scratch, LLVMTypeOf(ptr), ""), "");
+		st_ = LLVMBuildStore(g->b, col[c], ptr);
 		LLVMSetAlignment(st_, 1);
 	}
 }
@@ -3723,65 +3797,63 @@ dotstep(G *g, LLVMValueRef acc, LLVMValueRef xs, LLVMValueRef wv)
 	return LLVMBuildShuffleVector(g->b, a[0], a[1], LLVMConstVector(mask, VL), "");
 }
 
-/* vconv_store: the epilogue (if e) and the stores of y[0..pb) (<VL x
-** i32>: pixels ow0.. of row oh, channel block ob) into sk */
+/* vconv_store: the epilogue (if any) and the stores of y[0..pb) (<VL x
+** i32>: pixels ow0.. of row oh, channel block ob) into the sink: every
+** load before the first store, which may alias them */
 static void
-vconv_store(G *g, const Vconv *pl, const Epi *e, const Sink *sk, LLVMValueRef scratch,
-            LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0, LLVMValueRef *y, int pb)
+vconv_store(G *g, const Kkey *k, const Kv *kv, LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0,
+            LLVMValueRef *y)
 {
-	for (int p = 0; p < pb; p++) {
-		if (e)
-			y[p] = vrequant(g, e, y[p], ob);
-		if (sk->nhwc) {
-			LLVMValueRef ix = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, sk->Hp), add64(g, oh, c64(g, sk->pt))), sk->Wp),
-			                                              add64(g, add64(g, ow0, c64(g, p)), c64(g, sk->pl))), sk->C4),
-			                        mul64(g, ob, VL)), q, s_;
-			q = LLVMBuildBitCast(g->b, gep(g, sk->p, DT_UINT8, ix), LLVMPointerType(LLVMTypeOf(y[p]), 0), "");
-			s_ = LLVMBuildStore(g->b, sk->flip ? LLVMBuildXor(g->b, y[p], vsplat(g->i8, 0x80), "") : y[p], q);
-			LLVMSetAlignment(s_, 16);
-		}
+	Vep ep = vepload(g, k, kv, ob);
+
+	for (int p = 0; k->epi && p < k->pb; p++)
+		y[p] = vrequant(g, k, kv, &ep, y[p]);
+	for (int p = 0; k->nhwc && p < k->pb; p++) {
+		LLVMValueRef row = add64(g, kmul(g, n, kv->i[KD_SHP]), add64(g, oh, kv->i[KD_SPT]));
+		LLVMValueRef px = add64(g, add64(g, ow0, c64(g, p)), kv->i[KD_SPL]), q, s_;
+		LLVMValueRef ix = add64(g, kmul(g, add64(g, kmul(g, row, kv->i[KD_SWP]), px), kv->i[KD_SC4]), mul64(g, ob, VL));
+		q = LLVMBuildBitCast(g->b, gep(g, kv->p[KD_OUT], DT_UINT8, ix), LLVMPointerType(LLVMTypeOf(y[p]), 0), "");
+		s_ = LLVMBuildStore(g->b, k->flip ? LLVMBuildXor(g->b, y[p], vsplat(g->i8, 0x80), "") : y[p], q);
+		LLVMSetAlignment(s_, 16);
 	}
-	if (!sk->nhwc)
-		vstore_nchw(g, pl, sk, y, pb, n, oh, ow0, ob, scratch);
+	if (!k->nhwc)
+		vstore_nchw(g, k, kv, y, n, oh, ow0, ob);
 }
 
 /* vconv_block: the kernel on pb pixels from ow0 of row oh and obb
 ** channel blocks from ob, its epilogue and its stores */
 static void
-vconv_block(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk, LLVMValueRef scratch,
-            LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0, int pb, int obb)
+vconv_block(G *g, const Kkey *k, const Kv *kv, LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0, int obb)
 {
-	const Conv *v = &pl->v;
 	LLVMTypeRef av = LLVMVectorType(g->i32, VL);
-	LLVMValueRef acc[VOBB][VPB], wv[VOBB], kh, kw, i4, row, y[VPB];
-	int64_t I4 = pl->C4 / 4;
+	LLVMValueRef acc[VOBB][VPB], wv[VOBB], kh, kw, i4, row, y[VPB], I4 = kv->i[KD_I4];
 	Loop l[3];
 
 	for (int j = 0; j < obb; j++) {
-		LLVMValueRef c0 = vload(g, pl->corr, add64(g, ob, c64(g, j)));
-		for (int p = 0; p < pb; p++) {
+		LLVMValueRef c0 = vload(g, kv->p[KD_START], add64(g, ob, c64(g, j)));
+		for (int p = 0; p < k->pb; p++) {
 			acc[j][p] = entry_alloca(g, av);
 			LLVMBuildStore(g->b, c0, acc[j][p]);
 		}
 	}
-	kh = loop_open(g, &l[0], 0, v->KH, 1);
-	kw = loop_open(g, &l[1], 0, v->KW, 1);
-	i4 = loop_open(g, &l[2], 0, I4, 1);
+	kh = loop_open(g, &l[0], 0, k->KH, 1);
+	kw = loop_open(g, &l[1], 0, k->KW, 1);
+	i4 = loop_openv(g, &l[2], c64(g, 0), I4, 1);
 	for (int j = 0; j < obb; j++)
-		wv[j] = vload(g, pl->w, add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, add64(g, ob, c64(g, j)), v->KH), kh), v->KW), kw), I4), i4));
-	row = add64(g, mul64(g, n, pl->Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh)));
-	for (int p = 0; p < pb; p++) {
-		LLVMValueRef col = add64(g, mul64(g, add64(g, ow0, c64(g, p)), v->sw), mul64(g, kw, v->dw));
-		LLVMValueRef xs = splat(g, ld(g, P, DT_INT32, add64(g, mul64(g, add64(g, mul64(g, row, pl->Wp), col), I4), i4)), VL);
+		wv[j] = vload(g, kv->p[KD_W], add64(g, kmul(g, add64(g, mul64(g, add64(g, mul64(g, add64(g, ob, c64(g, j)), k->KH), kh), k->KW), kw), I4), i4));
+	row = add64(g, kmul(g, n, kv->i[KD_HP]), add64(g, mul64(g, oh, k->sh), mul64(g, kh, k->dh)));
+	for (int p = 0; p < k->pb; p++) {
+		LLVMValueRef col = add64(g, mul64(g, add64(g, ow0, c64(g, p)), k->sw), mul64(g, kw, k->dl));
+		LLVMValueRef xs = splat(g, ld(g, kv->p[KD_P], DT_INT32, add64(g, kmul(g, add64(g, kmul(g, row, kv->i[KD_WP]), col), I4), i4)), VL);
 		for (int j = 0; j < obb; j++)
 			LLVMBuildStore(g->b, dotstep(g, LLVMBuildLoad2(g->b, av, acc[j][p], ""), xs, wv[j]), acc[j][p]);
 	}
-	for (int k = 2; k >= 0; k--)
-		loop_close(g, &l[k]);
+	for (int d = 2; d >= 0; d--)
+		loop_close(g, &l[d]);
 	for (int j = 0; j < obb; j++) {
-		for (int p = 0; p < pb; p++)
+		for (int p = 0; p < k->pb; p++)
 			y[p] = LLVMBuildLoad2(g->b, av, acc[j][p], "");
-		vconv_store(g, pl, e, sk, scratch, n, oh, add64(g, ob, c64(g, j)), ow0, y, pb);
+		vconv_store(g, k, kv, n, oh, add64(g, ob, c64(g, j)), ow0, y);
 	}
 }
 
@@ -3790,151 +3862,325 @@ vconv_block(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk,
 ** loaded once and widened (by the data's signedness), times the taps'
 ** weights; then vconv_store */
 static void
-vdw_block(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk, LLVMValueRef scratch,
-          LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0, int pb)
+vdw_block(G *g, const Kkey *k, const Kv *kv, LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0)
 {
-	const Conv *v = &pl->v;
 	LLVMTypeRef av = LLVMVectorType(g->i32, VL), bv = LLVMVectorType(g->i8, VL);
-	int64_t ncol = (pb - 1) * v->sw + (v->KW - 1) * v->dw + 1;
+	int64_t ncol = (k->pb - 1) * k->sw + (k->KW - 1) * k->dl + 1;
 	LLVMValueRef acc[VDW], y[VDW], *col = ir_xcalloc((size_t)ncol, sizeof *col), kh, base, wv, q;
 	Loop l;
 
-	for (int p = 0; p < pb; p++) {
+	for (int p = 0; p < k->pb; p++) {
 		acc[p] = entry_alloca(g, av);
-		LLVMBuildStore(g->b, vload(g, pl->corr, ob), acc[p]);
+		LLVMBuildStore(g->b, vload(g, kv->p[KD_START], ob), acc[p]);
 	}
-	kh = loop_open(g, &l, 0, v->KH, 1);
-	base = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, pl->Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh))),
-	                                                  pl->Wp), mul64(g, ow0, v->sw)), pl->C4), mul64(g, ob, VL));
-	for (int p = 0; p < pb; p++)
+	kh = loop_open(g, &l, 0, k->KH, 1);
+	base = add64(g, kmul(g, add64(g, kmul(g, add64(g, kmul(g, n, kv->i[KD_HP]), add64(g, mul64(g, oh, k->sh), mul64(g, kh, k->dh))),
+	                                          kv->i[KD_WP]), mul64(g, ow0, k->sw)), kv->i[KD_C4]), mul64(g, ob, VL));
+	for (int p = 0; p < k->pb; p++)
 		y[p] = LLVMBuildLoad2(g->b, av, acc[p], "");
-	for (int64_t kw = 0; kw < v->KW; kw++) {
-		wv = vload(g, pl->w, add64(g, mul64(g, add64(g, mul64(g, ob, v->KH), kh), v->KW), c64(g, kw)));
-		for (int p = 0; p < pb; p++) {
-			int64_t k = p * v->sw + kw * v->dw;
-			if (!col[k]) {
-				q = LLVMBuildBitCast(g->b, gep(g, P, DT_UINT8, add64(g, base, c64(g, k * pl->C4))), LLVMPointerType(bv, 0), "");
-				col[k] = LLVMBuildLoad2(g->b, bv, q, "");
-				LLVMSetAlignment(col[k], 16);
-				col[k] = pl->xdt == DT_INT8 ? LLVMBuildSExt(g->b, col[k], av, "") : LLVMBuildZExt(g->b, col[k], av, "");
+	for (int64_t kw = 0; kw < k->KW; kw++) {
+		wv = vload(g, kv->p[KD_W], add64(g, mul64(g, add64(g, mul64(g, ob, k->KH), kh), k->KW), c64(g, kw)));
+		for (int p = 0; p < k->pb; p++) {
+			int64_t c = p * k->sw + kw * k->dl;
+			if (!col[c]) {
+				q = gep(g, kv->p[KD_P], DT_UINT8, add64(g, base, kmul(g, c64(g, c), kv->i[KD_C4])));
+				col[c] = LLVMBuildLoad2(g->b, bv, LLVMBuildBitCast(g->b, q, LLVMPointerType(bv, 0), ""), "");
+				LLVMSetAlignment(col[c], 16);
+				col[c] = k->sx ? LLVMBuildSExt(g->b, col[c], av, "") : LLVMBuildZExt(g->b, col[c], av, "");
 			}
-			y[p] = LLVMBuildAdd(g->b, y[p], LLVMBuildMul(g->b, col[k], wv, ""), "");
+			y[p] = LLVMBuildAdd(g->b, y[p], LLVMBuildMul(g->b, col[c], wv, ""), "");
 		}
 	}
-	for (int p = 0; p < pb; p++)
+	for (int p = 0; p < k->pb; p++)
 		LLVMBuildStore(g->b, y[p], acc[p]);
 	loop_close(g, &l);
 	free(col);
-	for (int p = 0; p < pb; p++)
+	for (int p = 0; p < k->pb; p++)
 		y[p] = LLVMBuildLoad2(g->b, av, acc[p], "");
-	vconv_store(g, pl, e, sk, scratch, n, oh, ob, ow0, y, pb);
+	vconv_store(g, k, kv, n, oh, ob, ow0, y);
 }
 
-/* vconv_kernel: the whole conv pl on the filled input P */
+/* kdtype: the type of a descriptor of ni int64 then np pointers */
+static LLVMTypeRef
+kdtype(G *g, int ni, int np)
+{
+	LLVMTypeRef t[KD_NI + KD_NP];
+
+	for (int i = 0; i < ni + np; i++)
+		t[i] = i < ni ? g->i64 : g->p8;
+	return LLVMStructTypeInContext(g->cx, t, (unsigned)(ni + np), 0);
+}
+
+/* kdload: loads the ni int64 (into iv) and np pointers (into pv) of the
+** descriptor that the kernel being built (g->fn) gets as its in */
+static void
+kdload(G *g, int ni, int np, LLVMValueRef *iv, LLVMValueRef *pv)
+{
+	LLVMTypeRef dt = kdtype(g, ni, np);
+	LLVMValueRef d = LLVMBuildBitCast(g->b, g->in, LLVMPointerType(dt, 0), "");
+
+	for (int i = 0; i < ni + np; i++) {
+		LLVMValueRef v = LLVMBuildLoad2(g->b, i < ni ? g->i64 : g->p8, LLVMBuildStructGEP2(g->b, dt, d, (unsigned)i, ""), "");
+		if (i < ni)
+			iv[i] = v;
+		else
+			pv[i - ni] = v;
+	}
+}
+
+/* kdesc: a descriptor of the ni int64 iv and the np pointers pv, as the
+** in of a kernel: a constant global when pv are constants, else filled
+** in on the stack of the function being built */
+static LLVMValueRef
+kdesc(G *g, int ni, const int64_t *iv, int np, const LLVMValueRef *pv)
+{
+	LLVMTypeRef dt = kdtype(g, ni, np);
+	LLVMValueRef fv[KD_NI + KD_NP], d;
+	int cst = 1;
+	char name[32];
+
+	for (int i = 0; i < ni + np; i++) {
+		fv[i] = i < ni ? c64(g, iv[i]) : pv[i - ni];
+		cst &= LLVMIsConstant(fv[i]) != 0;
+	}
+	if (cst) {
+		snprintf(name, sizeof name, "kd.%u", g->nconst++);
+		d = LLVMAddGlobal(g->mod, dt, name);
+		LLVMSetLinkage(d, LLVMInternalLinkage);
+		LLVMSetInitializer(d, LLVMConstStructInContext(g->cx, fv, (unsigned)(ni + np), 0));
+		LLVMSetGlobalConstant(d, 1);
+		return LLVMConstBitCast(d, LLVMPointerType(g->p8, 0));
+	}
+	d = entry_alloca(g, dt);
+	for (int i = 0; i < ni + np; i++)
+		LLVMBuildStore(g->b, fv[i], LLVMBuildStructGEP2(g->b, dt, d, (unsigned)i, ""));
+	return LLVMBuildBitCast(g->b, d, LLVMPointerType(g->p8, 0), "");
+}
+
+/* kopen: starts the kernel name, void (desc, err, lo, hi) (parbody()),
+** saving in *o where the builder was; NULL if it is built already (in
+** *f then) */
+static LLVMValueRef
+kopen(G *g, const char *name, Par *o, LLVMValueRef *f)
+{
+	if ((*f = LLVMGetNamedFunction(g->mod, name)))
+		return NULL;
+	*f = LLVMAddFunction(g->mod, name, parbody(g));
+	LLVMSetLinkage(*f, LLVMInternalLinkage);
+	LLVMAddAttributeAtIndex(*f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+	LLVMAddAttributeAtIndex(*f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+	o->fn = g->fn;
+	o->in = g->in;
+	o->err = g->err;
+	o->at = LLVMGetInsertBlock(g->b);
+	g->fn = *f;
+	g->in = LLVMGetParam(*f, 0);
+	g->err = LLVMGetParam(*f, 1);
+	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, *f, "entry"));
+	return *f;
+}
+
+/* kclose: ends the kernel kopen started */
+static void
+kclose(G *g, const Par *o)
+{
+	LLVMBuildRetVoid(g->b);
+	g->fn = o->fn;
+	g->in = o->in;
+	g->err = o->err;
+	LLVMPositionBuilderAtEnd(g->b, o->at);
+}
+
+/* kname: the name of k's kernel, which tells its key */
+static void
+kname(const Kkey *k, char *buf, size_t n)
+{
+	snprintf(buf, n, "kconv.%s%s.k%" PRId64 "x%" PRId64 ".s%" PRId64 "x%" PRId64 ".d%" PRId64 "x%" PRId64 ".p%d.%s%s%s%s.%s.%s%s.%s",
+	         k->dw ? "dw" : "dot", k->dw ? (k->sx ? "-s8" : "-u8") : "", k->KH, k->KW, k->sh, k->sw, k->dh,
+	         k->dl, k->pb, k->epi == 2 ? "f32" : k->epi ? "fix" : "none", k->epi == 1 && k->uni ? "-uni" : "",
+	         k->epi == 1 && k->skip ? "-skip" : "", k->epi == 1 && k->nearest ? "-near" : "", k->epi ? ir_dtype_names[k->odt] : "-",
+	         k->nhwc ? "nhwc" : "nchw", k->flip ? "-flip" : "", ir_dtype_names[k->sdt]);
+}
+
+/* kernel: k's kernel, built on first use: void (desc, err, lo, hi),
+** parbody()'s type, running the output rows [lo, hi) of all images;
+** in each, pixel steps of pb from ow0 = min(ow, OW - pb), so that the
+** last step of a row overlaps the one before and computes some pixels
+** again, alike, rather than a step of fewer pixels (key pb = OW when
+** OW is less than a step) */
+static LLVMValueRef
+kernel(G *g, const Kkey *k)
+{
+	LLVMValueRef f, row, n, oh, ob, ow, ow0, owl, obf;
+	Loop l[3];
+	Par o;
+	Kv kv;
+	int obb;
+	char name[160];
+
+	kname(k, name, sizeof name);
+	if (!kopen(g, name, &o, &f))
+		return f;
+	kdload(g, KD_NI, KD_NP, kv.i, kv.p);
+	kv.ozp = splat(g, LLVMBuildTrunc(g->b, kv.i[KD_OZP], g->i32, ""), VL);
+	kv.umul = splat(g, LLVMBuildTrunc(g->b, kv.i[KD_UMUL], g->i32, ""), VL);
+	kv.ush = splat(g, LLVMBuildTrunc(g->b, kv.i[KD_USH], g->i32, ""), VL);
+	kv.scratch = newbuf(g, VDW * 4, 64);
+	owl = LLVMBuildNSWSub(g->b, kv.i[KD_OW], c64(g, k->pb), "");
+	row = loop_openv(g, &l[0], LLVMGetParam(f, 2), LLVMGetParam(f, 3), 1);
+	n = LLVMBuildUDiv(g->b, row, kv.i[KD_OH], "");
+	oh = LLVMBuildURem(g->b, row, kv.i[KD_OH], "");
+	/* channel blocks by obb, then the rest one by one */
+	obb = k->dw ? 1 : obbof(g);
+	obf = obb > 1 ? LLVMBuildNSWSub(g->b, kv.i[KD_OB], LLVMBuildURem(g->b, kv.i[KD_OB], c64(g, obb), ""), "") : kv.i[KD_OB];
+	for (int part = 0; part < (obb > 1 ? 2 : 1); part++) {
+		ob = loop_openv(g, &l[1], part ? obf : c64(g, 0), part ? kv.i[KD_OB] : obf, part ? 1 : obb);
+		ow = loop_openv(g, &l[2], c64(g, 0), kv.i[KD_OW], k->pb);
+		ow0 = iminmax(g, ow, owl, 1, 0);
+		if (k->dw)
+			vdw_block(g, k, &kv, n, oh, ob, ow0);
+		else
+			vconv_block(g, k, &kv, n, oh, ob, ow0, part ? 1 : obb);
+		loop_close(g, &l[2]);
+		loop_close(g, &l[1]);
+	}
+	loop_close(g, &l[0]);
+	kclose(g, &o);
+	return f;
+}
+
+/* vconv_kernel: the whole conv pl on the filled input P, with
+** epilogue e (or none), into the sink sk: its kernel() called with a
+** descriptor of its own */
 static void
 vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk)
 {
 	const Conv *v = &pl->v;
-	LLVMValueRef scratch = newbuf(g, VDW * 4, 64), n, oh, ob, ow, row;
-	int64_t obf = pl->OB - pl->OB % obbof(g), owf = v->OW - v->OW % VPB;
-	Loop l[4];
-	Par pr;
+	int64_t pb = pl->dw ? VDW : VPB;
+	Kkey k = { .dw = pl->dw, .sx = pl->xdt == DT_INT8, .KH = v->KH, .KW = v->KW, .sh = v->sh, .sw = v->sw,
+	           .dh = v->dh, .dl = v->dw, .pb = (int)(v->OW < pb ? v->OW : pb), .epi = e ? (e->f32 ? 2 : 1) : 0,
+	           .uni = e && !e->f32 && e->uni, .skip = e && !e->f32 && e->skip, .nearest = e && !e->f32 && e->nearest,
+	           .odt = e ? e->odt : DT_INT8, .nhwc = sk->nhwc, .flip = sk->nhwc && sk->flip, .sdt = sk->dt };
+	int64_t iv[KD_NI] = {
+		[KD_OH] = v->OH, [KD_OW] = v->OW, [KD_OB] = pl->OB, [KD_I4] = pl->C4 / 4, [KD_C4] = pl->C4, [KD_HP] = pl->Hp,
+		[KD_WP] = pl->Wp, [KD_O] = v->O, [KD_OST0] = v->ost[0], [KD_OST1] = v->ost[1], [KD_OST2] = v->ost[2],
+		[KD_SHP] = sk->Hp, [KD_SWP] = sk->Wp, [KD_SC4] = sk->C4, [KD_SPT] = sk->pt, [KD_SPL] = sk->pl,
+		[KD_OZP] = e ? e->ozp : 0, [KD_UMUL] = e ? e->umul : 0, [KD_USH] = e ? e->ush : 0,
+	};
+	LLVMValueRef null = LLVMConstNull(g->p8);
+	LLVMValueRef pv[KD_NP] = {
+		[KD_P] = P, [KD_W] = pl->w, [KD_MUL] = e && e->mul ? e->mul : null, [KD_SH] = e && e->sh ? e->sh : null,
+		[KD_FM] = e && e->fm ? e->fm : null, [KD_OUT] = sk->p,
+	};
+	int64_t nst = pl->OB * VL;
+	int32_t *sv = ir_xcalloc((size_t)nst, sizeof *sv);
 
-	/* the output rows of every image, split among threads */
-	row = par_open(g, &pr, v->N * v->OH);
-	n = LLVMBuildUDiv(g->b, row, c64(g, v->OH), "");
-	oh = LLVMBuildURem(g->b, row, c64(g, v->OH), "");
-	if (pl->dw) {
-		int64_t owd = v->OW - v->OW % VDW;
-		ob = loop_open(g, &l[2], 0, pl->OB, 1);
-		if (owd > 0) {
-			ow = loop_open(g, &l[3], 0, owd, VDW);
-			vdw_block(g, pl, P, e, sk, scratch, n, oh, ob, ow, VDW);
-			loop_close(g, &l[3]);
-		}
-		if (owd < v->OW)
-			vdw_block(g, pl, P, e, sk, scratch, n, oh, ob, c64(g, owd), (int)(v->OW - owd));
-		loop_close(g, &l[2]);
-	}
-	for (int part = 0; !pl->dw && part < 2; part++) {
-		int obb = part ? 1 : obbof(g);
-		if (part ? obf == pl->OB : obf == 0)
-			continue;
-		ob = loop_open(g, &l[2], part ? obf : 0, part ? pl->OB : obf, obb);
-		if (owf > 0) {
-			ow = loop_open(g, &l[3], 0, owf, VPB);
-			vconv_block(g, pl, P, e, sk, scratch, n, oh, ob, ow, VPB, obb);
-			loop_close(g, &l[3]);
-		}
-		if (owf < v->OW)
-			vconv_block(g, pl, P, e, sk, scratch, n, oh, ob, c64(g, owf), (int)(v->OW - owf), obb);
-		loop_close(g, &l[2]);
-	}
-	par_close(g, &pr);
+	/* the accumulators start at corr, plus the bias minus the input
+	   zero point that the epilogue would add (int32, wrapping alike) */
+	for (int64_t o = 0; o < nst; o++)
+		sv[o] = (int32_t)((uint32_t)pl->corr[o] + (e ? (uint32_t)e->add[o] : 0u));
+	pv[KD_START] = ci32(g, sv, nst);
+	free(sv);
+
+	if (v->OW > 0 && v->N * v->OH > 0)
+		parrun(g, kernel(g, &k), kdesc(g, KD_NI, iv, KD_NP, pv), v->N * v->OH);
 }
+
+/* vrepack's descriptor: int64 ... */
+enum { KR_H, KR_W, KR_C, KR_IST0, KR_IST1, KR_IST2, KR_IST3, KR_HP, KR_WP, KR_C4, KR_PT, KR_PL, KR_NI };
+/* ... then pointers */
+enum { KR_X, KR_P, KR_NP };
 
 /* vrepack: copies the data x (NCHW-like) into the input buffer P of pl,
 ** bytes flipped where flipped(), the rows of all images split among
-** threads; in each, blocks of 16 channels x 8 columns are loaded by
-** channel and stored by pixel, the rest element by element */
+** threads, on a kernel shared by the convs of the same flip and
+** whether their columns are contiguous (krepack.*); in each row, blocks
+** of 16 channels x 8 columns are loaded by channel and stored by pixel
+** when the columns are, the rest element by element */
 static void
 vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 {
 	const Conv *v = &pl->v;
 	enum { BC = 16, BW = 8 };
-	int64_t C16 = v->ist[3] == 1 ? v->C - v->C % BC : 0, W8 = v->ist[3] == 1 ? v->W - v->W % BW : 0;
+	int blocks = v->ist[3] == 1, small = v->C < BC;
+	int64_t iv[KR_NI] = { v->H, v->W, v->C, v->ist[0], v->ist[1], v->ist[2], v->ist[3], pl->Hp, pl->Wp, pl->C4, v->pt, v->pl };
+	LLVMValueRef pv[KR_NP] = { x, P }, f, k[KR_NI], p[KR_NP], c16, w8, ix[4], src, dst, b, row;
 	LLVMTypeRef rt = LLVMVectorType(g->i8, BW), pt = LLVMVectorType(g->i8, BC);
-	LLVMValueRef iv[4], src, dst, b, row;
-	Loop l[2];
-	Par pr;
+	Loop l[3];
+	Par o;
+	char name[64];
 
-	row = par_open(g, &pr, v->N * v->H);
-	iv[0] = LLVMBuildUDiv(g->b, row, c64(g, v->H), "");
-	iv[2] = LLVMBuildURem(g->b, row, c64(g, v->H), "");
+	/* the key: whether columns are contiguous; for fewer channels than
+	   a block, their count and the buffer's (C, C4: a network's first
+	   conv, whose copy is then one loop of a constant stride) */
+	if (small)
+		snprintf(name, sizeof name, "krepack.c%" PRId64 "in%" PRId64 "%s%s", v->C, pl->C4, blocks ? ".unit" : "",
+		         pl->flip ? ".flip" : "");
+	else
+		snprintf(name, sizeof name, "krepack%s%s", blocks ? ".unit" : "", pl->flip ? ".flip" : "");
+	if (!kopen(g, name, &o, &f))
+		goto run;
+	kdload(g, KR_NI, KR_NP, k, p);
+	if (blocks)
+		k[KR_IST3] = c64(g, 1);
+	if (small) {
+		k[KR_C] = c64(g, v->C);
+		k[KR_C4] = c64(g, pl->C4);
+		blocks = 0;
+	}
+	c16 = blocks ? LLVMBuildNSWSub(g->b, k[KR_C], LLVMBuildURem(g->b, k[KR_C], c64(g, BC), ""), "") : c64(g, 0);
+	w8 = blocks ? LLVMBuildNSWSub(g->b, k[KR_W], LLVMBuildURem(g->b, k[KR_W], c64(g, BW), ""), "") : c64(g, 0);
+	row = loop_openv(g, &l[2], LLVMGetParam(f, 2), LLVMGetParam(f, 3), 1);
+	ix[0] = LLVMBuildUDiv(g->b, row, k[KR_H], "");
+	ix[2] = LLVMBuildURem(g->b, row, k[KR_H], "");
 	/* the blocks */
-	if (C16 && W8) {
+	if (blocks) {
 		LLVMValueRef rows[BC], px[BW];
-		iv[3] = loop_open(g, &l[0], 0, W8, BW);
-		iv[1] = loop_open(g, &l[1], 0, C16, BC);
-		src = add64(g, add64(g, mul64(g, iv[0], v->ist[0]), mul64(g, iv[1], v->ist[1])), add64(g, mul64(g, iv[2], v->ist[2]), iv[3]));
+		ix[3] = loop_openv(g, &l[0], c64(g, 0), w8, BW);
+		ix[1] = loop_openv(g, &l[1], c64(g, 0), c16, BC);
+		src = add64(g, add64(g, kmul(g, ix[0], k[KR_IST0]), kmul(g, ix[1], k[KR_IST1])), add64(g, kmul(g, ix[2], k[KR_IST2]), ix[3]));
 		for (int r = 0; r < BC; r++) {
-			LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, x, DT_UINT8, add64(g, src, c64(g, r * v->ist[1]))), LLVMPointerType(rt, 0), "");
-			rows[r] = LLVMBuildLoad2(g->b, rt, q, "");
+			LLVMValueRef q = gep(g, p[KR_X], DT_UINT8, add64(g, src, kmul(g, c64(g, r), k[KR_IST1])));
+			rows[r] = LLVMBuildLoad2(g->b, rt, LLVMBuildBitCast(g->b, q, LLVMPointerType(rt, 0), ""), "");
 			LLVMSetAlignment(rows[r], 1);
 		}
 		vtranspose(g, rows, BC, BW, px);
-		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
-		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
-		for (int p = 0; p < BW; p++) {
-			LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, P, DT_UINT8, add64(g, dst, c64(g, p * pl->C4))), LLVMPointerType(pt, 0), ""), s_;
+		dst = add64(g, kmul(g, add64(g, kmul(g, add64(g, kmul(g, ix[0], k[KR_HP]), add64(g, ix[2], k[KR_PT])), k[KR_WP]),
+		                                add64(g, ix[3], k[KR_PL])), k[KR_C4]), ix[1]);
+		for (int q = 0; q < BW; q++) {
+			LLVMValueRef d = gep(g, p[KR_P], DT_UINT8, add64(g, dst, kmul(g, c64(g, q), k[KR_C4]))), s_;
 			if (pl->flip)
-				px[p] = LLVMBuildXor(g->b, px[p], vsplat(g->i8, 0x80), "");
-			s_ = LLVMBuildStore(g->b, px[p], q);
+				px[q] = LLVMBuildXor(g->b, px[q], vsplat(g->i8, 0x80), "");
+			s_ = LLVMBuildStore(g->b, px[q], LLVMBuildBitCast(g->b, d, LLVMPointerType(pt, 0), ""));
 			LLVMSetAlignment(s_, 1);
 		}
 		loop_close(g, &l[1]);
 		loop_close(g, &l[0]);
 	}
-	/* the rest: channels from C16 at every column, then columns from W8 */
-	for (int part = 0; part < 2; part++) {
-		int64_t clo = part ? 0 : C16, chi = part ? C16 : v->C, wlo = part ? W8 : 0;
-		if (clo >= chi || wlo >= v->W)
-			continue;
-		iv[1] = loop_open(g, &l[0], clo, chi, 1);
-		iv[3] = loop_open(g, &l[1], wlo, v->W, 1);
+	/* the rest: channels from c16 at every column, then columns from w8 */
+	for (int part = 0; part < (blocks ? 2 : 1); part++) {
+		/* channels [clo, chi) at columns [wlo, W), by channel; few
+		   channels by column, their loop then unrolled */
+		LLVMValueRef clo = part ? c64(g, 0) : c16, chi = part ? c16 : k[KR_C], wlo = part ? w8 : c64(g, 0);
+		ix[small ? 3 : 1] = loop_openv(g, &l[0], small ? wlo : clo, small ? k[KR_W] : chi, 1);
+		ix[small ? 1 : 3] = loop_openv(g, &l[1], small ? clo : wlo, small ? chi : k[KR_W], 1);
 		src = c64(g, 0);
-		for (int k = 0; k < 4; k++)
-			src = add64(g, src, mul64(g, iv[k], v->ist[k]));
-		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], pl->Hp), add64(g, iv[2], c64(g, v->pt))), pl->Wp),
-		                                  add64(g, iv[3], c64(g, v->pl))), pl->C4), iv[1]);
-		b = ld(g, x, pl->xdt, src);
+		for (int d = 0; d < 4; d++)
+			src = add64(g, src, kmul(g, ix[d], k[KR_IST0 + d]));
+		dst = add64(g, kmul(g, add64(g, kmul(g, add64(g, kmul(g, ix[0], k[KR_HP]), add64(g, ix[2], k[KR_PT])), k[KR_WP]),
+		                                add64(g, ix[3], k[KR_PL])), k[KR_C4]), ix[1]);
+		b = ld(g, p[KR_X], DT_UINT8, src);
 		if (pl->flip)
 			b = LLVMBuildXor(g->b, b, LLVMConstInt(g->i8, 0x80, 0), "");
-		st(g, P, DT_UINT8, dst, b);
+		st(g, p[KR_P], DT_UINT8, dst, b);
 		loop_close(g, &l[1]);
 		loop_close(g, &l[0]);
 	}
-	par_close(g, &pr);
+	loop_close(g, &l[2]);
+	kclose(g, &o);
+run:
+	if (v->N * v->H > 0)
+		parrun(g, f, kdesc(g, KR_NI, iv, KR_NP, pv), v->N * v->H);
 }
 
 /* vpadfill: fills the padding of pl's input buffer P (the rows above
