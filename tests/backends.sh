@@ -132,24 +132,36 @@ be=llvm nout=4 agree exact "depthwise qnn.conv2d (tests/backends/dwconv.py)" --i
 # llvm's shared int8 conv kernels (tests/backends/shared.py): blocks of
 # different sizes on one kernel per kind, widths and channel counts at
 # the kernels' edges, against ref bit for bit on 1 and 2 threads; on a
-# machine with AVX512-VNNI, its 16 convolutions are 11 kernels
+# machine with AVX512-VNNI, its 19 convolutions are 13 kernels
 "$py" "$srcdir/tests/backends/shared.py" >"$tmpdir/shared.relay"
-for v in a:16,14 b:24,10 c:8,3 d:40,10 f:32,7 e:3,20; do
+for v in a:16,13 b:24,9 c:8,3 d:40,10 f:32,7 g:24,14 e:3,20; do
 	c=${v#*:}
 	npy "$tmpdir/s${v%%:*}.npy" uint8 "1,${c%,*},${c#*,},${c#*,}" 60
 done
 for t in 1 2; do
-	be=llvm nout=6 agree exact "int8 convs on shared kernels (tests/backends/shared.py), $t thread(s)" --threads $t \
+	be=llvm nout=7 agree exact "int8 convs on shared kernels (tests/backends/shared.py), $t thread(s)" --threads $t \
 		--input a="$tmpdir/sa.npy" --input b="$tmpdir/sb.npy" --input c="$tmpdir/sc.npy" --input d="$tmpdir/sd.npy" \
-		--input e="$tmpdir/se.npy" --input f="$tmpdir/sf.npy" "$tmpdir/shared.relay"
+		--input e="$tmpdir/se.npy" --input f="$tmpdir/sf.npy" --input g="$tmpdir/sg.npy" "$tmpdir/shared.relay"
 done
+# the same as an object (--emit obj) linked with tests/arm/npyrun.c, run
+# three times: the input buffers' padding, filled on the first run only,
+# and every result stay ref's
+"$GRAFT" --emit obj -o "$tmpdir/shared.o" "$tmpdir/shared.relay" &&
+	$CC -std=c99 -O2 "$srcdir/tests/arm/npyrun.c" "$tmpdir/shared.o" -lm -o "$tmpdir/shared" &&
+	"$tmpdir/shared" -n 3 "$tmpdir/sa.npy" "$tmpdir/sb.npy" "$tmpdir/sc.npy" "$tmpdir/sd.npy" "$tmpdir/sf.npy" \
+		"$tmpdir/sg.npy" "$tmpdir/se.npy" $(for k in 0 1 2 3 4 5 6; do echo "-o $tmpdir/so$k.npy $tmpdir/r$k.npy"; done)
+res=$?
+for k in 0 1 2 3 4 5 6; do
+	cmp -s "$tmpdir/so$k.npy" "$tmpdir/r$k.npy" || res=1
+done
+ok $res "tests/backends/shared.py as an object run three times by tests/arm/npyrun.c: ref's results"
 "$GRAFT" --emit llvm -O0 -o "$tmpdir/shared.ll" "$tmpdir/shared.relay"
 if grep -q vpdpbusd "$tmpdir/shared.ll"; then
 	n=$(grep -c '^define internal void @kconv\.' "$tmpdir/shared.ll")
-	[ "$n" -eq 11 ]
-	ok $? "tests/backends/shared.py: 16 int8 convs on 11 shared kernels (got $n)"
+	[ "$n" -eq 13 ]
+	ok $? "tests/backends/shared.py: 19 int8 convs on 13 shared kernels (got $n)"
 else
-	skip "tests/backends/shared.py: 16 int8 convs on 11 shared kernels" "this machine has no AVX512-VNNI"
+	skip "tests/backends/shared.py: 19 int8 convs on 13 shared kernels" "this machine has no AVX512-VNNI"
 fi
 
 # llvm's loops split among threads (graft run --threads): a conv's rows

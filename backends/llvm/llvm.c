@@ -3314,7 +3314,10 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 ** NCHW.
 */
 
-enum { VL = 16, VPB = 4, VOBB = 4, VDW = 8 };   /* lanes; pixels and channel blocks per kernel step (at most); pixels per depthwise step */
+/* lanes; pixels and channel blocks per kernel step (VPB x VOBB, or
+** fewer channel blocks for up to VPBMAX pixels); pixels per depthwise
+** step */
+enum { VL = 16, VPB = 4, VOBB = 4, VPBMAX = 8, VDW = 8 };
 
 /* obbof: the channel blocks per kernel step of g's instruction: sdot
 ** keeps 4 pixels x 16 channels in 16 of Arm's 32 vector registers */
@@ -3635,7 +3638,7 @@ enum { KD_P, KD_W, KD_START, KD_MUL, KD_SH, KD_FM, KD_OUT, KD_NP };
 typedef struct Kkey {
 	int dw, sx;                     /* depthwise; its data signed */
 	int64_t KH, KW, sh, sw, dh, dl; /* taps, strides, dilations */
-	int pb;                         /* pixels per step: VPB (VDW), or OW if fewer */
+	int pb, obb;                    /* pixels and channel blocks per step (vconv_kernel) */
 	int epi;                        /* epilogue: 0 none, 1 fixed point, 2 float32 (Epi) */
 	int uni, skip, nearest;
 	DType odt;
@@ -3826,7 +3829,7 @@ static void
 vconv_block(G *g, const Kkey *k, const Kv *kv, LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ob, LLVMValueRef ow0, int obb)
 {
 	LLVMTypeRef av = LLVMVectorType(g->i32, VL);
-	LLVMValueRef acc[VOBB][VPB], wv[VOBB], kh, kw, i4, row, y[VPB], I4 = kv->i[KD_I4];
+	LLVMValueRef acc[VOBB][VPBMAX], wv[VOBB], kh, kw, i4, row, y[VPBMAX], I4 = kv->i[KD_I4];
 	Loop l[3];
 
 	for (int j = 0; j < obb; j++) {
@@ -3995,9 +3998,9 @@ kclose(G *g, const Par *o)
 static void
 kname(const Kkey *k, char *buf, size_t n)
 {
-	snprintf(buf, n, "kconv.%s%s.k%" PRId64 "x%" PRId64 ".s%" PRId64 "x%" PRId64 ".d%" PRId64 "x%" PRId64 ".p%d.%s%s%s%s.%s.%s%s.%s",
+	snprintf(buf, n, "kconv.%s%s.k%" PRId64 "x%" PRId64 ".s%" PRId64 "x%" PRId64 ".d%" PRId64 "x%" PRId64 ".p%dx%d.%s%s%s%s.%s.%s%s.%s",
 	         k->dw ? "dw" : "dot", k->dw ? (k->sx ? "-s8" : "-u8") : "", k->KH, k->KW, k->sh, k->sw, k->dh,
-	         k->dl, k->pb, k->epi == 2 ? "f32" : k->epi ? "fix" : "none", k->epi == 1 && k->uni ? "-uni" : "",
+	         k->dl, k->pb, k->obb, k->epi == 2 ? "f32" : k->epi ? "fix" : "none", k->epi == 1 && k->uni ? "-uni" : "",
 	         k->epi == 1 && k->skip ? "-skip" : "", k->epi == 1 && k->nearest ? "-near" : "", k->epi ? ir_dtype_names[k->odt] : "-",
 	         k->nhwc ? "nhwc" : "nchw", k->flip ? "-flip" : "", ir_dtype_names[k->sdt]);
 }
@@ -4031,7 +4034,7 @@ kernel(G *g, const Kkey *k)
 	n = LLVMBuildUDiv(g->b, row, kv.i[KD_OH], "");
 	oh = LLVMBuildURem(g->b, row, kv.i[KD_OH], "");
 	/* channel blocks by obb, then the rest one by one */
-	obb = k->dw ? 1 : obbof(g);
+	obb = k->obb;
 	obf = obb > 1 ? LLVMBuildNSWSub(g->b, kv.i[KD_OB], LLVMBuildURem(g->b, kv.i[KD_OB], c64(g, obb), ""), "") : kv.i[KD_OB];
 	for (int part = 0; part < (obb > 1 ? 2 : 1); part++) {
 		ob = loop_openv(g, &l[1], part ? obf : c64(g, 0), part ? kv.i[KD_OB] : obf, part ? 1 : obb);
@@ -4056,34 +4059,57 @@ static void
 vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk)
 {
 	const Conv *v = &pl->v;
-	int64_t pb = pl->dw ? VDW : VPB;
-	Kkey k = { .dw = pl->dw, .sx = pl->xdt == DT_INT8, .KH = v->KH, .KW = v->KW, .sh = v->sh, .sw = v->sw,
-	           .dh = v->dh, .dl = v->dw, .pb = (int)(v->OW < pb ? v->OW : pb), .epi = e ? (e->f32 ? 2 : 1) : 0,
-	           .uni = e && !e->f32 && e->uni, .skip = e && !e->f32 && e->skip, .nearest = e && !e->f32 && e->nearest,
-	           .odt = e ? e->odt : DT_INT8, .nhwc = sk->nhwc, .flip = sk->nhwc && sk->flip, .sdt = sk->dt };
-	int64_t iv[KD_NI] = {
+	int64_t pb = pl->dw ? VDW : VPB, nst = pl->OB * VL, iv[KD_NI];
+	int32_t *sv;
+	int obb;
+	LLVMValueRef null = LLVMConstNull(g->p8), pv[KD_NP];
+	Kkey k;
+
+	if (v->OW < 1 || v->N * v->OH < 1)
+		return;
+	/* a step of pixels that divides the width if one does, none then
+	   computed again: depthwise, 8 down to 5 (MobileNetV2's 28 and 14
+	   columns: 7); vpdpbusd, 4 pixels x 4 channel blocks, else 7 down
+	   to 5 pixels x as many blocks as fit in 16 accumulators (its 14 and
+	   7 columns: 7 x 2) */
+	obb = pl->dw ? 1 : obbof(g);
+	if (pl->dw) {
+		for (int64_t d = VDW; v->OW > VDW && d > VDW / 2; d--)
+			if (v->OW % d == 0) {
+				pb = d;
+				break;
+			}
+	} else if (obb == VOBB && v->OW % VPB) {
+		for (int64_t d = VPBMAX - 1; d > VPB; d--)
+			if (v->OW % d == 0) {
+				pb = d;
+				obb = (int)(VPB * VOBB / d);
+				break;
+			}
+	}
+	k = (Kkey){ .dw = pl->dw, .sx = pl->xdt == DT_INT8, .KH = v->KH, .KW = v->KW, .sh = v->sh, .sw = v->sw,
+	            .dh = v->dh, .dl = v->dw, .pb = (int)(v->OW < pb ? v->OW : pb), .obb = obb, .epi = e ? (e->f32 ? 2 : 1) : 0,
+	            .uni = e && !e->f32 && e->uni, .skip = e && !e->f32 && e->skip, .nearest = e && !e->f32 && e->nearest,
+	            .odt = e ? e->odt : DT_INT8, .nhwc = sk->nhwc, .flip = sk->nhwc && sk->flip, .sdt = sk->dt };
+	memcpy(iv, (int64_t[KD_NI]){
 		[KD_OH] = v->OH, [KD_OW] = v->OW, [KD_OB] = pl->OB, [KD_I4] = pl->C4 / 4, [KD_C4] = pl->C4, [KD_HP] = pl->Hp,
 		[KD_WP] = pl->Wp, [KD_O] = v->O, [KD_OST0] = v->ost[0], [KD_OST1] = v->ost[1], [KD_OST2] = v->ost[2],
 		[KD_SHP] = sk->Hp, [KD_SWP] = sk->Wp, [KD_SC4] = sk->C4, [KD_SPT] = sk->pt, [KD_SPL] = sk->pl,
-		[KD_OZP] = e ? e->ozp : 0, [KD_UMUL] = e ? e->umul : 0, [KD_USH] = e ? e->ush : 0,
-	};
-	LLVMValueRef null = LLVMConstNull(g->p8);
-	LLVMValueRef pv[KD_NP] = {
-		[KD_P] = P, [KD_W] = pl->w, [KD_MUL] = e && e->mul ? e->mul : null, [KD_SH] = e && e->sh ? e->sh : null,
-		[KD_FM] = e && e->fm ? e->fm : null, [KD_OUT] = sk->p,
-	};
-	int64_t nst = pl->OB * VL;
-	int32_t *sv = ir_xcalloc((size_t)nst, sizeof *sv);
-
+		[KD_OZP] = e ? e->ozp : 0, [KD_UMUL] = e ? e->umul : 0, [KD_USH] = e ? e->ush : 0 }, sizeof iv);
 	/* the accumulators start at corr, plus the bias minus the input
 	   zero point that the epilogue would add (int32, wrapping alike) */
+	sv = ir_xcalloc((size_t)nst, sizeof *sv);
 	for (int64_t o = 0; o < nst; o++)
 		sv[o] = (int32_t)((uint32_t)pl->corr[o] + (e ? (uint32_t)e->add[o] : 0u));
+	pv[KD_P] = P;
+	pv[KD_W] = pl->w;
 	pv[KD_START] = ci32(g, sv, nst);
+	pv[KD_MUL] = e && e->mul ? e->mul : null;
+	pv[KD_SH] = e && e->sh ? e->sh : null;
+	pv[KD_FM] = e && e->fm ? e->fm : null;
+	pv[KD_OUT] = sk->p;
 	free(sv);
-
-	if (v->OW > 0 && v->N * v->OH > 0)
-		parrun(g, kernel(g, &k), kdesc(g, KD_NI, iv, KD_NP, pv), v->N * v->OH);
+	parrun(g, kernel(g, &k), kdesc(g, KD_NI, iv, KD_NP, pv), v->N * v->OH);
 }
 
 /* vrepack's descriptor: int64 ... */
@@ -4183,38 +4209,58 @@ run:
 		parrun(g, f, kdesc(g, KR_NI, iv, KR_NP, pv), v->N * v->H);
 }
 
+/* vpadfill's descriptor: int64 ... */
+enum { KF_N, KF_H, KF_W, KF_HP, KF_WP, KF_C4, KF_PT, KF_PB, KF_PL, KF_PR, KF_XZ, KF_NI };
+/* ... then the buffer */
+enum { KF_P, KF_NP };
+
 /* vpadfill: fills the padding of pl's input buffer P (the rows above
 ** and below the data, the columns left and right of it) with x'z, so
-** that it contributes like the zero point; the data's pixels are
+** that it contributes like the zero point, on the first run only (a
+** flag of its own): nothing else writes there; the data's pixels are
 ** written by the producer or vrepack, and the channels past C meet
-** zero weights (or are never stored: dw) */
+** zero weights (or are never stored: dw).  All convs share the kernel,
+** kpadfill, which fills with memset of sizes it reads. */
 static void
 vpadfill(G *g, const Vconv *pl, LLVMValueRef P)
 {
 	const Conv *v = &pl->v;
-	LLVMValueRef xz = LLVMConstInt(g->i8, (uint8_t)pl->xzb, 0), n, h, row;
-	int64_t rowb = pl->Wp * pl->C4;
+	int64_t iv[KF_NI] = { v->N, v->H, v->W, pl->Hp, pl->Wp, pl->C4, v->pt, v->pb, v->pl, v->pr, (uint8_t)pl->xzb };
+	LLVMValueRef k[KF_NI], p[KF_NP], f, xz, n, h, row, rowb, flag;
+	LLVMBasicBlockRef fill, done;
 	Loop l[2];
+	Par o;
 
 	if (!v->pt && !v->pb && !v->pl && !v->pr)
 		return;
-	n = loop_open(g, &l[0], 0, v->N, 1);
-	row = mul64(g, n, pl->Hp);
-	if (v->pt)
-		LLVMBuildMemSet(g->b, gep(g, P, DT_UINT8, mul64(g, row, rowb)), xz, c64(g, v->pt * rowb), 1);
-	if (v->pb)
-		LLVMBuildMemSet(g->b, gep(g, P, DT_UINT8, mul64(g, add64(g, row, c64(g, v->pt + v->H)), rowb)), xz, c64(g, v->pb * rowb), 1);
-	if (v->pl || v->pr) {
-		h = loop_open(g, &l[1], 0, v->H, 1);
-		row = mul64(g, add64(g, row, add64(g, h, c64(g, v->pt))), rowb);
-		if (v->pl)
-			LLVMBuildMemSet(g->b, gep(g, P, DT_UINT8, row), xz, c64(g, v->pl * pl->C4), 1);
-		if (v->pr)
-			LLVMBuildMemSet(g->b, gep(g, P, DT_UINT8, add64(g, row, c64(g, (v->pl + v->W) * pl->C4))), xz,
-			                c64(g, v->pr * pl->C4), 1);
+	if (kopen(g, "kpadfill", &o, &f)) {
+		kdload(g, KF_NI, KF_NP, k, p);
+		xz = LLVMBuildTrunc(g->b, k[KF_XZ], g->i8, "");
+		rowb = kmul(g, k[KF_WP], k[KF_C4]);
+		n = loop_openv(g, &l[0], c64(g, 0), k[KF_N], 1);
+		row = kmul(g, n, k[KF_HP]);
+		LLVMBuildMemSet(g->b, gep(g, p[KF_P], DT_UINT8, kmul(g, row, rowb)), xz, kmul(g, k[KF_PT], rowb), 1);
+		LLVMBuildMemSet(g->b, gep(g, p[KF_P], DT_UINT8, kmul(g, add64(g, row, add64(g, k[KF_PT], k[KF_H])), rowb)), xz,
+		                kmul(g, k[KF_PB], rowb), 1);
+		h = loop_openv(g, &l[1], c64(g, 0), k[KF_H], 1);
+		row = kmul(g, add64(g, row, add64(g, h, k[KF_PT])), rowb);
+		LLVMBuildMemSet(g->b, gep(g, p[KF_P], DT_UINT8, row), xz, kmul(g, k[KF_PL], k[KF_C4]), 1);
+		LLVMBuildMemSet(g->b, gep(g, p[KF_P], DT_UINT8, add64(g, row, kmul(g, add64(g, k[KF_PL], k[KF_W]), k[KF_C4]))), xz,
+		                kmul(g, k[KF_PR], k[KF_C4]), 1);
 		loop_close(g, &l[1]);
+		loop_close(g, &l[0]);
+		kclose(g, &o);
 	}
-	loop_close(g, &l[0]);
+	flag = newbuf(g, 1, 1);
+	fill = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pad");
+	done = LLVMAppendBasicBlockInContext(g->cx, g->fn, "padded");
+	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildLoad2(g->b, g->i8, flag, ""), LLVMConstInt(g->i8, 0, 0), ""),
+	                fill, done);
+	LLVMPositionBuilderAtEnd(g->b, fill);
+	parrun(g, f, kdesc(g, KF_NI, iv, KF_NP, &P), 1);
+	LLVMBuildStore(g->b, LLVMConstInt(g->i8, 1, 0), flag);
+	LLVMBuildBr(g->b, done);
+	LLVMPositionBuilderAtEnd(g->b, done);
 }
 
 /* producer: the conv, its bias_add (or 0) and its requantize whose

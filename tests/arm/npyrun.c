@@ -2,15 +2,17 @@
 ** npyrun.c: runs graft_main of a model compiled by graft --emit obj or
 ** --emit c (the calling convention of backends/c/c.h) on .npy inputs,
 ** for tests/arm.sh, which cross-compiles it with the model for AArch64
-** and runs it under qemu-user.
+** and runs it under qemu-user, and for tests/backends.sh, which runs it
+** here.
 **
-**   npyrun IN.npy ... [-o OUT.npy LIKE.npy] ...
+**   npyrun [-n RUNS] IN.npy ... [-o OUT.npy LIKE.npy] ...
 **
 ** The inputs are @main's parameters in order (C order, any dtype).  Each
 ** result j goes to OUT.npy with the header of LIKE.npy, which gives its
 ** dtype and shape: the reference backend's result j, so that cmp(1)
-** compares the two bit for bit.  Exit status: 0; 1 on an error (a file,
-** a nonzero return of graft_main); 2 on a usage error.
+** compares the two bit for bit.  -n runs graft_main RUNS times (1 to
+** 1000; the results are the last run's).  Exit status: 0; 1 on an error
+** (a file, a nonzero return of graft_main); 2 on a usage error.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -90,11 +92,13 @@ main(int argc, char **argv)
 	const void *inp[MAXARGS] = { 0 };
 	void *outp[MAXARGS] = { 0 };
 	const char *outpath[MAXARGS];
-	int nin = 0, nout = 0;
-	int32_t rc;
+	int nin = 0, nout = 0, runs = 1;
+	int32_t rc = 0;
 
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 2 < argc && nout < MAXARGS) {
+		if (strcmp(argv[i], "-n") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= 1000) {
+			runs = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "-o") == 0 && i + 2 < argc && nout < MAXARGS) {
 			outpath[nout] = argv[i + 1];
 			npyread(argv[i + 2], &like[nout]);
 			/* room for the result, zeroed, at least one byte */
@@ -106,11 +110,13 @@ main(int argc, char **argv)
 			inp[nin] = in[nin].bytes + in[nin].nhead;
 			nin++;
 		} else {
-			fprintf(stderr, "usage: npyrun IN.npy ... [-o OUT.npy LIKE.npy] ...\n");
+			fprintf(stderr, "usage: npyrun [-n RUNS] IN.npy ... [-o OUT.npy LIKE.npy] ...\n");
 			return 2;
 		}
 	}
-	if ((rc = graft_main(inp, outp)) != 0) {
+	while (runs-- > 0 && rc == 0)
+		rc = graft_main(inp, outp);
+	if (rc != 0) {
 		fprintf(stderr, "npyrun: graft_main returned %d\n", (int)rc);
 		return 1;
 	}

@@ -5,20 +5,21 @@ kernels, for tests/backends.sh.
     python3 tests/backends/shared.py > MODEL.relay
 
 Prints (Relay text, deterministic: Python's random.Random(11) draws the
-weights) a @main of five MobileNetV2-like blocks (a 1x1 expand conv, a
+weights) a @main of six MobileNetV2-like blocks (a 1x1 expand conv, a
 3x3 depthwise conv, a 1x1 project conv, each requantized to uint8, the
 first two fused into the next one's input buffer), one per input %a,
-%b, %c, %d and %f, and a 3x3 stride-2 conv of three channels on %e.  The llvm backend
-runs convolutions of one kind (taps, strides, dilation, pixels per
-step, epilogue, sink) on one shared kernel that reads the sizes from a
-descriptor, so the blocks of different sizes share them; their widths
-reach the kernels' edges: 14, 10 and 7 columns (not a multiple of 4 or
-8 pixels: the last step overlaps the one before; 7: fewer than the
-depthwise kernel's 8), 3 (fewer than any step), channel counts that
-leave 1 to 3 blocks of 16 after the blocks of 4, or a partial last
-block (8, 24, 40, 48, 80).  Blocks a and b share their three kernels,
-d and f their two 1x1 kernels: 16 convolutions on 11 kernels.  Requantizes: float32
-HALF_TO_EVEN, fixed-point TONEAREST per tensor and per channel.
+%b, %c, %d, %f and %g, and a 3x3 stride-2 conv of three channels on %e.
+The llvm backend runs convolutions of one kind (taps, strides,
+dilation, pixels and channel blocks per step, epilogue, sink) on one
+shared kernel that reads the sizes from a descriptor, so blocks of
+different sizes share them.  Their widths reach the kernels' edges:
+13 and 9 columns (no step divides them: a row's last step overlaps
+the one before), 10, 14 and 7 (steps of 5 or 7 pixels, fewer channel
+blocks), 3 (fewer than any step); channel counts leave 1 to 3 blocks
+of 16 after the steps' blocks, or a partial last block (8, 24, 40, 48,
+80, 144).  Requantizes: float32 HALF_TO_EVEN, fixed-point TONEAREST
+per tensor and per channel.  Blocks a and b share their three
+kernels, f and g theirs: 19 convolutions on 13 kernels.
 """
 import random
 
@@ -57,8 +58,8 @@ class Block:
 
 
 def main():
-    blocks = [("a", 16, 14, 48, "even"), ("b", 24, 10, 80, "even"), ("c", 8, 3, 24, "channel"),
-              ("d", 40, 10, 96, "tensor"), ("f", 32, 7, 64, "tensor")]
+    blocks = [("a", 16, 13, 48, "even"), ("b", 24, 9, 80, "even"), ("c", 8, 3, 24, "channel"),
+              ("d", 40, 10, 96, "tensor"), ("f", 32, 7, 64, "tensor"), ("g", 24, 14, 144, "tensor")]
     params = ", ".join("%%%s: Tensor[(1, %d, %d, %d), uint8]" % (name, c, h, h) for name, c, h, _, _ in blocks)
     print("def @main(%s, %%e: Tensor[(1, 3, 20, 20), uint8]) {" % params)
     b = Block()
