@@ -22,7 +22,7 @@
 
 /* Out: where the printer writes, a buffer passed to f whenever it fills
 ** (stdio's fprintf costs more than the text it formats).  total counts
-** every byte put, flushed or not. */
+** every byte put, flushed or not.  cap is at least 24, a number's most. */
 typedef struct Out {
 	FILE *f;
 	char *buf;
@@ -38,29 +38,40 @@ oflush(Out *o)
 	o->n = 0;
 }
 
-/* oput: n bytes of s */
+/* oputslow: oput() where the buffer has no room for the n bytes */
 static void
+oputslow(Out *o, const char *s, size_t n)
+{
+	oflush(o);
+	o->total += n;
+	if (n > o->cap) {
+		fwrite(s, 1, n, o->f);
+		return;
+	}
+	memcpy(o->buf, s, n);
+	o->n = n;
+}
+
+/* oput: n bytes of s; inline, so that a string literal's copy is a move */
+static inline void
 oput(Out *o, const char *s, size_t n)
 {
-	o->total += n;
-	if (o->n + n > o->cap) {
-		oflush(o);
-		if (n > o->cap) {
-			fwrite(s, 1, n, o->f);
-			return;
-		}
+	if (n > o->cap - o->n) {
+		oputslow(o, s, n);
+		return;
 	}
 	memcpy(o->buf + o->n, s, n);
 	o->n += n;
+	o->total += n;
 }
 
-static void
+static inline void
 ostr(Out *o, const char *s)
 {
 	oput(o, s, strlen(s));
 }
 
-static void
+static inline void
 ochar(Out *o, char c)
 {
 	if (o->n == o->cap)
@@ -69,17 +80,40 @@ ochar(Out *o, char c)
 	o->total++;
 }
 
-/* ouint, oint: v in decimal, as %llu and %lld write it */
+/* ouint, oint: v in decimal, as %llu and %lld write it.  Its digits are
+** counted from its bit length (a power of two has 1233/4096 of its bits'
+** worth of digits, or one more), then written from the last, two at a
+** time. */
 static void
 ouint(Out *o, uint64_t v)
 {
-	char d[24];
-	int k = (int)sizeof d;
+	static const uint64_t tens[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+		1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull
+	};
+	static const char pairs[201] =
+		"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+		"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+	char *q;
+	unsigned k = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
 
-	do
-		d[--k] = (char)('0' + v % 10);
-	while (v /= 10);
-	oput(o, d + k, sizeof d - (size_t)k);
+	k += k < 20 && v >= tens[k];
+	k += k == 0;
+	if (k > o->cap - o->n)
+		oflush(o);
+	q = o->buf + o->n + k;
+	o->n += k;
+	o->total += k;
+	for (; v >= 100; v /= 100) {
+		q -= 2;
+		memcpy(q, &pairs[v % 100 * 2], 2);
+	}
+	if (v >= 10)
+		memcpy(q - 2, &pairs[v * 2], 2);
+	else
+		q[-1] = (char)('0' + v);
 }
 
 static void
