@@ -804,7 +804,7 @@ typedef struct Printer {
 	uint32_t nmeta;
 	struct { NodeId n; uint32_t i; } *stack;
 	uint32_t nstack, capstack;
-	/* placement (see place()), per node */
+	/* placement (see place()), per node; all three NULL where oneblock() */
 	NodeId *blk;            /* the fn whose block binds the node; 0: a global's fn */
 	uint32_t *depth;        /* fn nodes: how deep their block nests */
 	uint8_t *leaky;         /* fn nodes: their region holds nodes bound outside */
@@ -888,6 +888,21 @@ unshadow(const Printer *p, NodeId n, NodeId b, const NodeId *owner)
 			b = p->blk[hit];
 	}
 	return b;
+}
+
+/* oneblock: whether m has one global and no fn literal (no other fn
+** node, reached or not).  Then the global's block binds every node its
+** fn reaches, as place() would decide, with nothing leaky: the printer
+** needs no placement. */
+static int
+oneblock(const Module *m)
+{
+	if (m->nglobals != 1)
+		return 0;
+	for (NodeId n = 1; n < m->nnodes; n++)
+		if (m->nodes[n].kind == NK_FUNC && n != m->globals[0].fn)
+			return 0;
+	return 1;
 }
 
 /* place: decide which block binds each node.  TVM's printer binds a node
@@ -1253,7 +1268,7 @@ nextbind(Printer *p, const Frame *f)
 		NodeId n = p->stack[p->nstack - 1].n;
 		Node *nd = &m->nodes[n];
 		uint32_t i = p->stack[p->nstack - 1].i;
-		uint32_t nops = nd->kind == NK_FUNC && !p->leaky[n] ? 0 : nd->nargs;
+		uint32_t nops = nd->kind == NK_FUNC && !(p->leaky && p->leaky[n]) ? 0 : nd->nargs;
 
 		if (i < nops) {
 			NodeId a = ir_arg(m, n, i);
@@ -1270,7 +1285,7 @@ nextbind(Printer *p, const Frame *f)
 		p->nstack--;
 		if (n == body)
 			break;
-		if (p->done[n] || p->blk[n] != f->fn)
+		if (p->done[n] || (p->blk && p->blk[n] != f->fn))
 			continue;   /* bound already, or in an inner block */
 		return n;
 	}
@@ -1403,12 +1418,15 @@ ir_print(FILE *f, Module *m, const PrintOpts *opts, MetaList *meta)
 	p.meta = meta;
 	p.num = ir_xcalloc(m->nnodes, sizeof *p.num);
 	p.metaidx = ir_xcalloc(m->nconsts ? m->nconsts : 1, sizeof *p.metaidx);
-	p.blk = ir_xcalloc(m->nnodes, sizeof *p.blk);
-	p.depth = ir_xcalloc(m->nnodes, sizeof *p.depth);
-	p.leaky = ir_xcalloc(m->nnodes, 1);
+	if (!oneblock(m)) {
+		p.blk = ir_xcalloc(m->nnodes, sizeof *p.blk);
+		p.depth = ir_xcalloc(m->nnodes, sizeof *p.depth);
+		p.leaky = ir_xcalloc(m->nnodes, 1);
+	}
 	p.seen = ir_xcalloc(m->nnodes, sizeof *p.seen);
 	p.done = ir_xcalloc(m->nnodes, 1);
-	place(&p);
+	if (p.blk)
+		place(&p);
 	order = ir_xcalloc(m->nglobals ? m->nglobals : 1, sizeof *order);
 	sortglobals(m, order);
 	if (m->has_version)
