@@ -798,6 +798,7 @@ typedef struct Printer {
 	uint32_t *num;          /* temp number + 1 of each printed node; 0 = none */
 	uint8_t *done;          /* bound already, in the current pass */
 	int dry;                /* the numbering pass: walk, number, print nothing */
+	int live;               /* no numbering pass: bindings are numbered as printed */
 	uint32_t next;          /* next temp number */
 	int32_t *metaidx;       /* meta index + 1 per constant; 0 = none yet */
 	MetaList *meta;
@@ -1312,6 +1313,8 @@ block(Printer *p, NodeId fn)
 
 		if (!f->result && (n = nextbind(p, f))) {
 			Node *nd = &m->nodes[n];
+			if (p->live)
+				p->num[n] = ++p->next;
 			if (!p->dry) {
 				indentby(p, indent);
 				ochar(p->o, '%');
@@ -1431,14 +1434,20 @@ ir_print(FILE *f, Module *m, const PrintOpts *opts, MetaList *meta)
 	sortglobals(m, order);
 	if (m->has_version)
 		ostr(o, "#[version = \"0.0.5\"]\n");
-	/* number every global's bindings, then print */
-	p.dry = 1;
-	for (uint32_t g = 0; g < m->nglobals; g++) {
-		p.next = 0;
-		block(&p, m->globals[order[g]].fn);
+	/* number every global's bindings, then print.  A fn literal's binding
+	** is numbered after its body's, and printed before them; where there
+	** is none (oneblock()), the walk numbers in the order it prints. */
+	if (p.blk) {
+		p.dry = 1;
+		for (uint32_t g = 0; g < m->nglobals; g++) {
+			p.next = 0;
+			block(&p, m->globals[order[g]].fn);
+		}
+		p.dry = 0;
+		memset(p.done, 0, m->nnodes);
+	} else {
+		p.live = 1;
 	}
-	p.dry = 0;
-	memset(p.done, 0, m->nnodes);
 	for (uint32_t g = 0; g < m->nglobals; g++) {
 		const Global *gl = &m->globals[order[g]];
 		NodeId fn = gl->fn;
