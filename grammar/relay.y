@@ -267,6 +267,8 @@ dims
 static void
 yyerror(YYLTYPE *l, Parser *p, const char *msg)
 {
+	/* error recovery counts shifted tokens, which the fast path would not */
+	p->syntaxerr = 1;
 	/* Bison's stack is full (YYMAXDEPTH): say what in the input did it */
 	if (strcmp(msg, "memory exhausted") == 0)
 		msg = "too deeply nested (the parser's stack is full)";

@@ -223,16 +223,18 @@ p_scope_reset(Parser *p)
 static uint32_t
 numname(const Parser *p, const Str *name)
 {
-	uint64_t n = 0;
+	const unsigned char *s = (const unsigned char *)name->p;
+	uint32_t k = name->n, n = 0;
 
-	if (name->n == 0 || name->n > 9 || name->p[0] < '0' || name->p[0] > '9' || (name->p[0] == '0' && name->n > 1))
+	if (k == 0 || k > 9 || (s[0] == '0' && k > 1))
 		return 0;
-	for (uint32_t i = 0; i < name->n; i++) {
-		if (name->p[i] < '0' || name->p[i] > '9')
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t d = (uint32_t)s[i] - '0';
+		if (d > 9)
 			return 0;
-		n = n * 10 + (uint64_t)(name->p[i] - '0');
+		n = n * 10 + d;
 	}
-	return n < (uint64_t)(p->end - p->src) ? (uint32_t)n + 1 : 0;
+	return n < (uint64_t)(p->end - p->src) ? n + 1 : 0;
 }
 
 /* lookup: the binding of name (its Sym s, or its number num + 1), innermost

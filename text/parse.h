@@ -85,6 +85,9 @@ typedef struct Parser {
 	uint32_t line;
 	int in_ann;                 /* inside a ty= annotation comment */
 	int stopped;                /* saw #[metadata]: report end of input */
+	int atbind;                 /* the last token was ';' or '{' (see relay_lex.re's fastlines()) */
+	int syntaxerr;              /* yyerror() was called: the fast path is off for good */
+	int depth;                  /* brackets ( [ { lexed and not yet closed */
 	/* stacks named by List values */
 	NodeId *nodes; uint32_t nnodes, capnodes;
 	AttrVal *avals; uint32_t navals, capavals;

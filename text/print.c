@@ -22,7 +22,7 @@
 
 /* Out: where the printer writes, a buffer passed to f whenever it fills
 ** (stdio's fprintf costs more than the text it formats).  total counts
-** every byte put, flushed or not. */
+** every byte put, flushed or not.  cap is at least 24, a number's most. */
 typedef struct Out {
 	FILE *f;
 	char *buf;
@@ -38,29 +38,40 @@ oflush(Out *o)
 	o->n = 0;
 }
 
-/* oput: n bytes of s */
+/* oputslow: oput() where the buffer has no room for the n bytes */
 static void
+oputslow(Out *o, const char *s, size_t n)
+{
+	oflush(o);
+	o->total += n;
+	if (n > o->cap) {
+		fwrite(s, 1, n, o->f);
+		return;
+	}
+	memcpy(o->buf, s, n);
+	o->n = n;
+}
+
+/* oput: n bytes of s; inline, so that a string literal's copy is a move */
+static inline void
 oput(Out *o, const char *s, size_t n)
 {
-	o->total += n;
-	if (o->n + n > o->cap) {
-		oflush(o);
-		if (n > o->cap) {
-			fwrite(s, 1, n, o->f);
-			return;
-		}
+	if (n > o->cap - o->n) {
+		oputslow(o, s, n);
+		return;
 	}
 	memcpy(o->buf + o->n, s, n);
 	o->n += n;
+	o->total += n;
 }
 
-static void
+static inline void
 ostr(Out *o, const char *s)
 {
 	oput(o, s, strlen(s));
 }
 
-static void
+static inline void
 ochar(Out *o, char c)
 {
 	if (o->n == o->cap)
@@ -69,17 +80,40 @@ ochar(Out *o, char c)
 	o->total++;
 }
 
-/* ouint, oint: v in decimal, as %llu and %lld write it */
+/* ouint, oint: v in decimal, as %llu and %lld write it.  Its digits are
+** counted from its bit length (a power of two has 1233/4096 of its bits'
+** worth of digits, or one more), then written from the last, two at a
+** time. */
 static void
 ouint(Out *o, uint64_t v)
 {
-	char d[24];
-	int k = (int)sizeof d;
+	static const uint64_t tens[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+		1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull
+	};
+	static const char pairs[201] =
+		"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+		"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+	char *q;
+	unsigned k = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
 
-	do
-		d[--k] = (char)('0' + v % 10);
-	while (v /= 10);
-	oput(o, d + k, sizeof d - (size_t)k);
+	k += k < 20 && v >= tens[k];
+	k += k == 0;
+	if (k > o->cap - o->n)
+		oflush(o);
+	q = o->buf + o->n + k;
+	o->n += k;
+	o->total += k;
+	for (; v >= 100; v /= 100) {
+		q -= 2;
+		memcpy(q, &pairs[v % 100 * 2], 2);
+	}
+	if (v >= 10)
+		memcpy(q - 2, &pairs[v * 2], 2);
+	else
+		q[-1] = (char)('0' + v);
 }
 
 static void
@@ -764,13 +798,14 @@ typedef struct Printer {
 	uint32_t *num;          /* temp number + 1 of each printed node; 0 = none */
 	uint8_t *done;          /* bound already, in the current pass */
 	int dry;                /* the numbering pass: walk, number, print nothing */
+	int live;               /* no numbering pass: bindings are numbered as printed */
 	uint32_t next;          /* next temp number */
 	int32_t *metaidx;       /* meta index + 1 per constant; 0 = none yet */
 	MetaList *meta;
 	uint32_t nmeta;
 	struct { NodeId n; uint32_t i; } *stack;
 	uint32_t nstack, capstack;
-	/* placement (see place()), per node */
+	/* placement (see place()), per node; all three NULL where oneblock() */
 	NodeId *blk;            /* the fn whose block binds the node; 0: a global's fn */
 	uint32_t *depth;        /* fn nodes: how deep their block nests */
 	uint8_t *leaky;         /* fn nodes: their region holds nodes bound outside */
@@ -854,6 +889,21 @@ unshadow(const Printer *p, NodeId n, NodeId b, const NodeId *owner)
 			b = p->blk[hit];
 	}
 	return b;
+}
+
+/* oneblock: whether m has one global and no fn literal (no other fn
+** node, reached or not).  Then the global's block binds every node its
+** fn reaches, as place() would decide, with nothing leaky: the printer
+** needs no placement. */
+static int
+oneblock(const Module *m)
+{
+	if (m->nglobals != 1)
+		return 0;
+	for (NodeId n = 1; n < m->nnodes; n++)
+		if (m->nodes[n].kind == NK_FUNC && n != m->globals[0].fn)
+			return 0;
+	return 1;
 }
 
 /* place: decide which block binds each node.  TVM's printer binds a node
@@ -1219,7 +1269,7 @@ nextbind(Printer *p, const Frame *f)
 		NodeId n = p->stack[p->nstack - 1].n;
 		Node *nd = &m->nodes[n];
 		uint32_t i = p->stack[p->nstack - 1].i;
-		uint32_t nops = nd->kind == NK_FUNC && !p->leaky[n] ? 0 : nd->nargs;
+		uint32_t nops = nd->kind == NK_FUNC && !(p->leaky && p->leaky[n]) ? 0 : nd->nargs;
 
 		if (i < nops) {
 			NodeId a = ir_arg(m, n, i);
@@ -1236,7 +1286,7 @@ nextbind(Printer *p, const Frame *f)
 		p->nstack--;
 		if (n == body)
 			break;
-		if (p->done[n] || p->blk[n] != f->fn)
+		if (p->done[n] || (p->blk && p->blk[n] != f->fn))
 			continue;   /* bound already, or in an inner block */
 		return n;
 	}
@@ -1263,6 +1313,8 @@ block(Printer *p, NodeId fn)
 
 		if (!f->result && (n = nextbind(p, f))) {
 			Node *nd = &m->nodes[n];
+			if (p->live)
+				p->num[n] = ++p->next;
 			if (!p->dry) {
 				indentby(p, indent);
 				ochar(p->o, '%');
@@ -1369,24 +1421,33 @@ ir_print(FILE *f, Module *m, const PrintOpts *opts, MetaList *meta)
 	p.meta = meta;
 	p.num = ir_xcalloc(m->nnodes, sizeof *p.num);
 	p.metaidx = ir_xcalloc(m->nconsts ? m->nconsts : 1, sizeof *p.metaidx);
-	p.blk = ir_xcalloc(m->nnodes, sizeof *p.blk);
-	p.depth = ir_xcalloc(m->nnodes, sizeof *p.depth);
-	p.leaky = ir_xcalloc(m->nnodes, 1);
+	if (!oneblock(m)) {
+		p.blk = ir_xcalloc(m->nnodes, sizeof *p.blk);
+		p.depth = ir_xcalloc(m->nnodes, sizeof *p.depth);
+		p.leaky = ir_xcalloc(m->nnodes, 1);
+	}
 	p.seen = ir_xcalloc(m->nnodes, sizeof *p.seen);
 	p.done = ir_xcalloc(m->nnodes, 1);
-	place(&p);
+	if (p.blk)
+		place(&p);
 	order = ir_xcalloc(m->nglobals ? m->nglobals : 1, sizeof *order);
 	sortglobals(m, order);
 	if (m->has_version)
 		ostr(o, "#[version = \"0.0.5\"]\n");
-	/* number every global's bindings, then print */
-	p.dry = 1;
-	for (uint32_t g = 0; g < m->nglobals; g++) {
-		p.next = 0;
-		block(&p, m->globals[order[g]].fn);
+	/* number every global's bindings, then print.  A fn literal's binding
+	** is numbered after its body's, and printed before them; where there
+	** is none (oneblock()), the walk numbers in the order it prints. */
+	if (p.blk) {
+		p.dry = 1;
+		for (uint32_t g = 0; g < m->nglobals; g++) {
+			p.next = 0;
+			block(&p, m->globals[order[g]].fn);
+		}
+		p.dry = 0;
+		memset(p.done, 0, m->nnodes);
+	} else {
+		p.live = 1;
 	}
-	p.dry = 0;
-	memset(p.done, 0, m->nnodes);
 	for (uint32_t g = 0; g < m->nglobals; g++) {
 		const Global *gl = &m->globals[order[g]];
 		NodeId fn = gl->fn;

@@ -16,6 +16,7 @@
 #include <float.h>
 
 #include "parse.h"
+#include "pfuncs.h"
 #include "relay.tab.h"
 
 static void
@@ -255,8 +256,8 @@ blanks(const char *s)
 /* cnum: the number at s, lexed as the int and float rules do and converted
 ** by fastnum() as number() does, into *out.  Returns its end, or NULL where
 ** the token would be another (a suffix but f, an exponent without digits),
-** fastnum() does not take it, or a byte other than a blank, ',' or ']'
-** follows it. */
+** fastnum() does not take it, or a byte other than a blank, ',', ']' or
+** ')' follows it. */
 static const char *
 cnum(const char *s, Num *out)
 {
@@ -277,7 +278,7 @@ cnum(const char *s, Num *out)
 			;
 	if (*q == 'f')
 		q++;
-	if ((*q != ' ' && *q != '\t' && *q != ',' && *q != ']') || q - s >= 64 || !fastnum(s, q, out))
+	if ((*q != ' ' && *q != '\t' && *q != ',' && *q != ']' && *q != ')') || q - s >= 64 || !fastnum(s, q, out))
 		return NULL;
 	return q;
 }
@@ -342,6 +343,390 @@ constdata(Parser *p)
 	}
 }
 
+/* ---------------------------------------------------------------- the fast path
+**
+** Most lines of a printed model bind one call of plain operands:
+**
+**   %N = op(%a, meta[relay.Constant][K], 1f, key=value, ...);
+**
+** fastlines() reads such lines where Bison waits for a body's next
+** binding with nothing pending, and calls for each the actions Bison would
+** call, in Bison's order (each operand, then its list; each attribute
+** value, then its key, then its list; p_args(), p_call(), p_bind()) and
+** with the same locations, so that the Module, the diagnostics and the
+** Parser's stacks come out as from the tokens.  That place is just after a
+** ';' or '{' (Parser.atbind): each is shifted into a state that reduces by
+** default, with no lookahead, so that Bison has done every action before
+** it and waits in a body's `bindings .` for its next token.  A line is
+** taken only when it is such a line whole, on one line, without comments,
+** and split by the lexer's rules into the tokens it is read as here; any
+** other is left to the tokens, which read it and report what is wrong.
+** The fast path is off for good after a syntax error (Parser.syntaxerr),
+** as Bison's recovery counts the tokens it shifts, and under more than
+** FASTNEST open brackets, where Bison's stack could fill up (YYMAXDEPTH)
+** on a line that the fast path would take.
+**
+** fline() reads a line and records its actions, without doing any;
+** fdo() does them once the whole line is read.
+*/
+
+enum {
+	FASTNEST = 64,          /* Parser.depth at most; Bison's stack takes some 16 a bracket */
+	FASTDEPTH = 16,         /* attribute arrays nested at most */
+	FASTACTS = 128          /* actions a line at most */
+};
+
+/* An action of a line: the action of one operand or one attribute value,
+** or of an attribute's key.  Each has its token's location. */
+typedef enum FKind {
+	FA_LOCAL,       /* p_local(); name [s, s + n) */
+	FA_META,        /* p_meta(); num the index */
+	FA_SCALAR,      /* p_scalar(); num */
+	FA_BOOL,        /* p_bool(); num.v.i 1 or 0 */
+	FA_STR,         /* p_attr_str(); the string's body [s, s + n) */
+	FA_NUM,         /* p_attr_num(); num */
+	FA_ABOOL,       /* p_attr_bool(); num.v.i 1 or 0 */
+	FA_NONE,        /* p_attr_none() */
+	FA_OPEN,        /* '[': an array's elements follow, up to its FA_CLOSE */
+	FA_CLOSE,       /* p_attr_array() of the array opened last */
+	FA_KEY          /* p_attr_key() of the value before; key [s, s + n) */
+} FKind;
+
+typedef struct FAct {
+	uint8_t kind;   /* FKind */
+	Loc loc;
+	const char *s;
+	uint32_t n;
+	Num num;
+} FAct;
+
+/* FLine: a line as fline() reads it */
+typedef struct FLine {
+	Str lhs, op;
+	Loc lloc, oloc;
+	FAct act[FASTACTS];
+	uint32_t nact;
+} FLine;
+
+/* at: the location of q on the current line */
+static Loc
+at(const Parser *p, const char *q)
+{
+	Loc loc = { p->line, (uint16_t)col(p, q), p->file };
+	return loc;
+}
+
+/* fblanks: s past the blanks of ws */
+static const char *
+fblanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	return s;
+}
+
+/* isfirst: a letter or '_'; isrest: those or a digit */
+static int
+isfirst(unsigned char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26 || c == '_';
+}
+
+static int
+isrest(unsigned char c)
+{
+	return isfirst(c) || (unsigned char)(c - '0') < 10;
+}
+
+/* fword: the end of the word at s as the ident rule reads it, or s */
+static const char *
+fword(const char *s)
+{
+	const char *q = s;
+
+	if (!isfirst((unsigned char)*q))
+		return s;
+	while (isrest((unsigned char)*++q))
+		;
+	while (*q == '.' && isfirst((unsigned char)q[1]))
+		for (q += 2; isrest((unsigned char)*q); q++)
+			;
+	return q;
+}
+
+/* wordtok: the token the lexer makes of the word [s, e) fword() read: a
+** keyword's, T_IDENT, or 0 where a meta rule reads on */
+static int
+wordtok(const char *s, const char *e)
+{
+	static const struct {
+		char w[8];
+		int n, tok;
+	} kw[] = {      /* the keyword rules of lex() */
+		{ "def", 3, T_DEF }, { "fn", 2, T_FN }, { "let", 3, T_LET }, { "Tensor", 6, T_TENSOR },
+		{ "True", 4, T_TRUE }, { "False", 5, T_FALSE }, { "None", 4, T_NONE }, { "const", 5, T_CONST },
+	};
+	int n = (int)(e - s);
+
+	if (n > 6 || !strchr("dflTFNcm", *s))
+		return T_IDENT;
+	if (n == 4 && memcmp(s, "meta", 4) == 0 && *e == '[')
+		return 0;
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+		if (kw[i].n == n && memcmp(kw[i].w, s, (size_t)n) == 0)
+			return kw[i].tok;
+	return T_IDENT;
+}
+
+/* flocal: the end of the LOCAL token at s, a '%', or NULL */
+static const char *
+flocal(const char *s)
+{
+	const char *q = s + 1;
+
+	if ((unsigned char)(*q - '0') < 10) {
+		while ((unsigned char)(*++q - '0') < 10)
+			;
+	} else if (isfirst((unsigned char)*q)) {
+		while (isrest((unsigned char)*++q) || *q == '.')
+			;
+	} else {
+		return NULL;
+	}
+	return q;
+}
+
+/* fact: the next action of l, of kind k at s, or NULL if l has too many */
+static FAct *
+fact(const Parser *p, FLine *l, FKind k, const char *s)
+{
+	FAct *a;
+
+	if (l->nact == FASTACTS)
+		return NULL;
+	a = &l->act[l->nact++];
+	a->kind = (uint8_t)k;
+	a->loc = at(p, s);
+	a->s = s;
+	a->n = 0;
+	return a;
+}
+
+/* foperand: an operand at s, as postfix reads LOCAL, META, INT, FLOAT,
+** TRUE or FALSE, onto l's actions.  Returns its end, or NULL. */
+static const char *
+foperand(const Parser *p, FLine *l, const char *s)
+{
+	const char *q;
+	FAct *a;
+	int t;
+
+	if (*s == '%') {
+		if (!(q = flocal(s)) || !(a = fact(p, l, FA_LOCAL, s)))
+			return NULL;
+		a->s = s + 1;
+		a->n = (uint32_t)(q - s - 1);
+		return q;
+	}
+	if (strncmp(s, "meta[relay.Constant][", 21) == 0) {
+		for (q = s + 21; (unsigned char)(*q - '0') < 10; q++)
+			;
+		if (q == s + 21 || *q != ']' || !(a = fact(p, l, FA_META, s)))
+			return NULL;
+		memset(&a->num, 0, sizeof a->num);
+		a->num.v.i = digits(s + 21, q);
+		a->num.dtype = DT_INT64;
+		return q + 1;
+	}
+	if (*s == '-' || (unsigned char)(*s - '0') < 10) {
+		if (!(a = fact(p, l, FA_SCALAR, s)) || !(q = cnum(s, &a->num)))
+			return NULL;
+		return q;
+	}
+	q = fword(s);
+	t = q > s ? wordtok(s, q) : 0;
+	if ((t != T_TRUE && t != T_FALSE) || !(a = fact(p, l, FA_BOOL, s)))
+		return NULL;
+	a->num.v.i = t == T_TRUE;
+	return q;
+}
+
+/* fattrval: attr_val at s, depth arrays in, onto l's actions.  Returns
+** its end, or NULL. */
+static const char *
+fattrval(const Parser *p, FLine *l, const char *s, int depth)
+{
+	const char *q;
+	FAct *a;
+	int t;
+
+	if (*s == '"') {
+		for (q = s + 1; *q != '"'; q++)
+			if (*q == '\\' || *q == '\n' || *q == '\0')
+				return NULL;
+		if (!(a = fact(p, l, FA_STR, s)))
+			return NULL;
+		a->s = s + 1;
+		a->n = (uint32_t)(q - s - 1);
+		return q + 1;
+	}
+	if (*s == '[') {
+		if (depth >= FASTDEPTH || !fact(p, l, FA_OPEN, s))
+			return NULL;
+		for (q = fblanks(s + 1); *q != ']';) {
+			if (!(q = fattrval(p, l, q, depth + 1)))
+				return NULL;
+			q = fblanks(q);
+			if (*q == ',') {
+				if (*(q = fblanks(q + 1)) == ']')
+					return NULL;
+			} else if (*q != ']') {
+				return NULL;
+			}
+		}
+		return fact(p, l, FA_CLOSE, s) ? q + 1 : NULL;
+	}
+	if (*s == '-' || (unsigned char)(*s - '0') < 10) {
+		if (!(a = fact(p, l, FA_NUM, s)) || !(q = cnum(s, &a->num)))
+			return NULL;
+		return q;
+	}
+	q = fword(s);
+	t = q > s ? wordtok(s, q) : 0;
+	if (t == T_NONE)
+		return fact(p, l, FA_NONE, s) ? q : NULL;
+	if ((t != T_TRUE && t != T_FALSE) || !(a = fact(p, l, FA_ABOOL, s)))
+		return NULL;
+	a->num.v.i = t == T_TRUE;
+	return q;
+}
+
+/* fline: the binding at s, LOCAL '=' IDENT '(' call_args ')' ';' with
+** plain operands, into l.  Returns the end of its ';', or NULL. */
+static const char *
+fline(const Parser *p, FLine *l, const char *s)
+{
+	const char *q, *key, *end;
+	int nattrs = 0;
+	FAct *a;
+
+	/* LOCAL '=' IDENT '(' */
+	l->nact = 0;
+	if (!(q = flocal(s)))
+		return NULL;
+	l->lhs = (Str){ s + 1, (uint32_t)(q - s - 1) };
+	l->lloc = at(p, s);
+	if (*(q = fblanks(q)) != '=')
+		return NULL;
+	key = fblanks(q + 1);
+	q = fword(key);
+	if (q == key || wordtok(key, q) != T_IDENT)
+		return NULL;
+	l->op = (Str){ key, (uint32_t)(q - key) };
+	l->oloc = at(p, key);
+	if (*(q = fblanks(q)) != '(')
+		return NULL;
+	/* call_args: [args] [{',' attr}] */
+	for (q = fblanks(q + 1); *q != ')';) {
+		key = q;
+		end = fword(key);
+		if (end > key && *fblanks(end) == '=' && wordtok(key, end) == T_IDENT) {
+			/* attr_item: IDENT '=' attr_val */
+			if (!(q = fattrval(p, l, fblanks(fblanks(end) + 1), 0)) || !(a = fact(p, l, FA_KEY, key)))
+				return NULL;
+			a->s = key;
+			a->n = (uint32_t)(end - key);
+			nattrs++;
+		} else if (nattrs || !(q = foperand(p, l, key))) {
+			return NULL;
+		}
+		q = fblanks(q);
+		if (*q == ',') {
+			if (*(q = fblanks(q + 1)) == ')')
+				return NULL;
+		} else if (*q != ')') {
+			return NULL;
+		}
+	}
+	/* ')' ';' */
+	q = fblanks(q + 1);
+	return *q == ';' ? q + 1 : NULL;
+}
+
+/* fdo: the actions of l, as Bison does them */
+static void
+fdo(Parser *p, const FLine *l)
+{
+	List nodes = p_list_empty(p), attrs = p_list_empty(p);
+	List elems[FASTDEPTH];          /* of each array open */
+	Loc open[FASTDEPTH];
+	uint32_t nargs = 0, nattrs = 0, nel[FASTDEPTH], v = 0;
+	int depth = 0;
+	NodeId n = 0;
+
+	for (uint32_t i = 0; i < l->nact; i++) {
+		const FAct *a = &l->act[i];
+		Str s = { a->s, a->n };
+		switch ((FKind)a->kind) {
+		case FA_LOCAL: n = p_local(p, &s, &a->loc); goto operand;
+		case FA_META: n = p_meta(p, &a->num, &a->loc); goto operand;
+		case FA_SCALAR: n = p_scalar(p, &a->num, &a->loc); goto operand;
+		case FA_BOOL: n = p_bool(p, (int)a->num.v.i, &a->loc); goto operand;
+		case FA_STR: v = p_attr_str(p, &s, &a->loc); goto value;
+		case FA_NUM: v = p_attr_num(p, &a->num, &a->loc); goto value;
+		case FA_ABOOL: v = p_attr_bool(p, (int)a->num.v.i, &a->loc); goto value;
+		case FA_NONE: v = p_attr_none(p, &a->loc); goto value;
+		case FA_OPEN:
+			elems[depth] = p_list_empty(p);
+			open[depth] = a->loc;
+			nel[depth++] = 0;
+			continue;
+		case FA_CLOSE:
+			depth--;
+			v = p_attr_array(p, elems[depth], &open[depth]);
+			goto value;
+		case FA_KEY:
+			v = p_attr_key(p, &s, v, &a->loc);
+			attrs = nattrs++ ? p_attr_more(p, attrs, v) : p_attr_first(p, v);
+			continue;
+		}
+	operand:
+		nodes = nargs++ ? p_node_more(p, nodes, n) : p_node_first(p, n);
+		continue;
+	value:
+		if (depth > 0) {
+			elems[depth - 1] = nel[depth - 1]++ ? p_attr_more(p, elems[depth - 1], v)
+			                                    : p_attr_first(p, v);
+		}
+	}
+	n = p_call(p, &l->op, &l->oloc, p_args(p, nodes, attrs));
+	p_bind(p, &l->lhs, &l->lloc, n, 0);
+}
+
+/* fastlines: at Parser.cur, the lines fline() takes, each done by fdo(),
+** with the blanks and newlines before each; Parser.cur is left at the
+** first line it does not take */
+static void
+fastlines(Parser *p)
+{
+	const char *s = p->cur, *e;
+	FLine l;
+
+	for (;;) {
+		for (;; s++) {
+			if (*s == '\n')
+				newline(p, s);
+			else if (*s != ' ' && *s != '\t' && *s != '\r')
+				break;
+		}
+		p->cur = s;
+		if (*s != '%' || !(e = fline(p, &l, s)))
+			return;
+		fdo(p, &l);
+		s = e;
+	}
+}
+
 /*!re2c
 	re2c:define:YYCTYPE = "unsigned char";
 	re2c:define:YYCURSOR = p->cur;
@@ -361,8 +746,9 @@ constdata(Parser *p)
 	ws     = [ \t\r]+;
 */
 
-int
-ir_lex(YYSTYPE *lval, YYLTYPE *lloc, Parser *p)
+/* lex: the next token, from the rules */
+static int
+lex(YYSTYPE *lval, YYLTYPE *lloc, Parser *p)
 {
 	int depth;
 	Num *n;
@@ -535,4 +921,22 @@ again:
 		goto again;
 	}
 	*/
+}
+
+/* ir_lex: the next token for Bison, after the lines fastlines() takes
+** where it may; keeps Parser.atbind and Parser.depth */
+int
+ir_lex(YYSTYPE *lval, YYLTYPE *lloc, Parser *p)
+{
+	int t;
+
+	if (p->atbind && !p->syntaxerr && p->depth <= FASTNEST)
+		fastlines(p);
+	t = lex(lval, lloc, p);
+	switch (t) {
+	case '(': case '[': case '{': p->depth++; break;
+	case ')': case ']': case '}': p->depth--; break;
+	}
+	p->atbind = t == ';' || t == '{';
+	return t;
 }
