@@ -195,6 +195,24 @@ ok $? "the object cache: an entry cut short is compiled and written again, with 
 GRAFT_CACHE_DIR= "$GRAFT" run --backend llvm --input x="$tmpdir/spx.npy" --output "$tmpdir/c4.npy" "$tmpdir/split.relay" &&
 	[ "$(ls "$cache" | wc -l)" -eq "$(wc -l <"$tmpdir/entries")" ] && cmp -s "$tmpdir/c4.npy" "$tmpdir/cref.npy"
 ok $? "the object cache: GRAFT_CACHE_DIR empty keeps none"
+# constants of 64 KiB or more stay in graft's memory, out of LLVM's
+# objects (blobs): a conv's 64 KiB of weights, then the same model with
+# its first weight changed, each from a fresh build and again from the
+# cache, give ref's results; the two are two entries
+"$py" "$srcdir/tests/backends/shared.py" --big 30 >"$tmpdir/big1.relay"
+"$py" "$srcdir/tests/backends/shared.py" --big 230 >"$tmpdir/big2.relay"
+npy "$tmpdir/bx.npy" uint8 1,256,5,5 9
+bcache="$tmpdir/bcache"
+res=0
+for f in big1 big2; do
+	"$GRAFT" run --backend ref --input a="$tmpdir/bx.npy" --output "$tmpdir/$f.ref.npy" "$tmpdir/$f.relay" || res=1
+	for k in 1 2; do
+		GRAFT_CACHE_DIR=$bcache "$GRAFT" run --backend llvm --input a="$tmpdir/bx.npy" --output "$tmpdir/$f.$k.npy" \
+			"$tmpdir/$f.relay" && cmp -s "$tmpdir/$f.$k.npy" "$tmpdir/$f.ref.npy" || res=1
+	done
+done
+! cmp -s "$tmpdir/big1.ref.npy" "$tmpdir/big2.ref.npy" && [ "$(ls "$bcache" | sed 's/\..*//' | sort -u | wc -l)" -eq 2 ] || res=1
+ok $res "the object cache: 64 KiB of weights read from graft's memory, changed: ref's results, fresh and cached, two entries"
 
 # llvm's max pooling in two passes (maxpool_rows): strides, dilation,
 # asymmetric padding, ceil_mode, windows reaching past the data, uint8,

@@ -107,6 +107,24 @@ typedef struct Val {
 	struct Val *f;      /* tuple: fields, in G.a */
 } Val;
 
+/* Constant data the JIT's code reads from this process's memory rather
+** than from its objects (constbuf): LLVM spends about 25 ns a byte on a
+** constant's initializer (ResNet18's 11 MB of weights: a quarter of a
+** second), and nothing on a declaration.  Each is the external global
+** graft.blob.N, which be_llvm_prepare defines at the address of data. */
+typedef struct Blob {
+	char name[32];
+	void *data;             /* 64-byte aligned, n bytes (free()) */
+	size_t n;
+} Blob;
+
+typedef struct Blobs {
+	Blob *b;
+	uint32_t n, cap;
+} Blobs;
+
+enum { BLOBMIN = 64 << 10 };     /* the smallest constant made a blob */
+
 /* One lowering: an LLVM module under construction. */
 typedef struct G {
 	const Module *m;
@@ -131,6 +149,7 @@ typedef struct G {
 	BeExt ***ext;
 	uint32_t *next;
 	int par;                /* JIT only: split loops run on the thread pool (par.h) */
+	Blobs *blobs;           /* JIT only: constants of BLOBMIN bytes or more go here */
 } G;
 
 /* A scope: the values of one function's nodes (an inlined call has its own). */
@@ -279,13 +298,31 @@ newbuf(G *g, size_t nbytes, unsigned align)
 	return LLVMConstBitCast(gv, g->p8);
 }
 
-/* constbuf: an internal constant global holding nbytes of data */
+/* constbuf: an internal constant global holding nbytes of data; in the
+** JIT, from BLOBMIN bytes, a blob (Blob) */
 static LLVMValueRef
 constbuf(G *g, const void *data, size_t nbytes)
 {
 	char name[32];
 	LLVMValueRef init, gv;
 
+	if (g->blobs && nbytes >= BLOBMIN) {
+		Blobs *bl = g->blobs;
+		Blob *b;
+		if (bl->n == bl->cap)
+			ir_vgrow(&bl->b, &bl->cap, bl->n + 1);
+		b = &bl->b[bl->n];
+		snprintf(b->name, sizeof b->name, "graft.blob.%u", bl->n);
+		if (posix_memalign(&b->data, 64, nbytes))
+			ir_die("out of memory");
+		memcpy(b->data, data, nbytes);
+		b->n = nbytes;
+		bl->n++;
+		gv = LLVMAddGlobal(g->mod, LLVMArrayType(g->i8, (unsigned)nbytes), b->name);
+		LLVMSetGlobalConstant(gv, 1);
+		LLVMSetAlignment(gv, 64);
+		return LLVMConstBitCast(gv, g->p8);
+	}
 	snprintf(name, sizeof name, "const.%u", g->nconst++);
 	init = LLVMConstStringInContext(g->cx, nbytes ? data : "", (unsigned)(nbytes ? nbytes : 1), 1);
 	gv = LLVMAddGlobal(g->mod, LLVMTypeOf(init), name);
@@ -5907,11 +5944,12 @@ passes(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt)
 }
 
 /* build: an optimized (unless nopasses) LLVM module in cx with one entry per global function
-** (only @main when mainonly); NULL after reporting.  st, if not NULL, gets
+** (only @main when mainonly); NULL after reporting.  With blobs (the
+** JIT), large constants are Blobs added there.  st, if not NULL, gets
 ** lower_ns and opt_ns. */
 static LLVMModuleRef
 build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm, const Mach *mc, int mainonly,
-      int nopasses, BeExt ***ext, uint32_t *next, BeStats *st, Diag *d)
+      int nopasses, BeExt ***ext, uint32_t *next, Blobs *blobs, BeStats *st, Diag *d)
 {
 	double t0 = now(), t1;
 	G g;
@@ -5929,6 +5967,7 @@ build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef 
 	g.ext = ext;
 	g.next = next;
 	g.par = ext != NULL;
+	g.blobs = blobs;
 	g.mod = LLVMModuleCreateWithNameInContext("graft", cx);
 	g.b = LLVMCreateBuilderInContext(cx);
 	g.i1 = LLVMInt1TypeInContext(cx);
@@ -6130,7 +6169,8 @@ cached(LLVMOrcLLJITRef jit, const char *dir, const ObjKey *key, int n, LLVMError
 ** *hit set when they were there, and nothing is compiled), and stored
 ** there after. */
 static LLVMErrorRef
-splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n, int cache, double *opt_ns, int *hit)
+splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n, int cache, const Blobs *bl, double *opt_ns,
+         int *hit)
 {
 	Part pt[MAXPARTS];
 	pthread_t th[MAXPARTS];
@@ -6174,8 +6214,14 @@ splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n,
 	LLVMDisposeModule(mod);
 	*opt_ns = 0;
 	if (dir) {
-		snprintf(extra, sizeof extra, "graft-objcache-1 LLVM %s %s %s %s O%d parts %d", LLVM_VERSION_STRING, mc->triple,
-		         mc->cpu, mc->feat, opt, n);
+		/* the blobs' sizes and data, hashed one after another */
+		ObjKey bk = { { 0, 0 } };
+		for (uint32_t k = 0; k < bl->n; k++) {
+			snprintf(extra, sizeof extra, "%016" PRIx64 "%016" PRIx64 " %zu", bk.h[0], bk.h[1], bl->b[k].n);
+			be_objcache_key(&bk, bl->b[k].data, bl->b[k].n, extra);
+		}
+		snprintf(extra, sizeof extra, "graft-objcache-2 LLVM %s %s %s %s O%d parts %d blobs %u %016" PRIx64 "%016" PRIx64,
+		         LLVM_VERSION_STRING, mc->triple, mc->cpu, mc->feat, opt, n, bl->n, bk.h[0], bk.h[1]);
 		be_objcache_key(&key, LLVMGetBufferStart(bc), LLVMGetBufferSize(bc), extra);
 		if ((*hit = cached(jit, dir, &key, n, &e))) {
 			LLVMDisposeMemoryBuffer(bc);
@@ -6230,6 +6276,7 @@ struct Program {
 	BeExt **ext;            /* the partitions codegens run */
 	uint32_t next;
 	int threads;            /* BeOpts.threads: the pool's size for its runs */
+	Blobs blobs;            /* the constants the code reads from here (Blob) */
 };
 
 /* freeext: p's partitions */
@@ -6241,6 +6288,10 @@ freeext(Program *p)
 	free(p->ext);
 	p->ext = NULL;
 	p->next = 0;
+	for (uint32_t k = 0; k < p->blobs.n; k++)
+		free(p->blobs.b[k].data);
+	free(p->blobs.b);
+	memset(&p->blobs, 0, sizeof p->blobs);
 }
 
 /* jiterr: reports an LLVM error; returns NULL */
@@ -6251,6 +6302,38 @@ jiterr(LLVMErrorRef e, Diag *d)
 	ir_error(d, (Loc){ 0, 0, 0 }, "llvm: %s", s);
 	LLVMDisposeErrorMessage(s);
 	return NULL;
+}
+
+/* used: whether something uses v other than constant expressions that
+** nothing uses */
+static int
+used(LLVMValueRef v)
+{
+	for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+		LLVMValueRef user = LLVMGetUser(u);
+		if (!LLVMIsAConstantExpr(user) || used(user))
+			return 1;
+	}
+	return 0;
+}
+
+/* blobprune: drops the blobs of bl that nothing in mod uses (a plan
+** that lowering made and then did not take); their declarations stay,
+** unused, so that no constant expression is left dangling */
+static void
+blobprune(Blobs *bl, LLVMModuleRef mod)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < bl->n; k++) {
+		LLVMValueRef gv = LLVMGetNamedGlobal(mod, bl->b[k].name);
+		if (gv && !used(gv)) {
+			free(bl->b[k].data);
+		} else {
+			bl->b[n++] = bl->b[k];
+		}
+	}
+	bl->n = n;
 }
 
 /* be_llvm_prepare: see llvm.h */
@@ -6290,7 +6373,9 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		return NULL;
 	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
-	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, &mc, 1, 1, &p->ext, &p->next, st, d);
+	mod = build(m, o, LLVMOrcThreadSafeContextGetContext(tsc), tm, &mc, 1, 1, &p->ext, &p->next, &p->blobs, st, d);
+	if (mod)
+		blobprune(&p->blobs, mod);
 	if (!mod) {
 		mach_free(&mc);
 		LLVMOrcDisposeThreadSafeContext(tsc);
@@ -6316,12 +6401,24 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		if ((e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(p->jit), LLVMOrcAbsoluteSymbols(&sym, 1))) != NULL)
 			goto fail;
 	}
+	if (p->blobs.n) {
+		/* the blobs, at their data's addresses */
+		LLVMJITCSymbolMapPair *sym = ir_xcalloc(p->blobs.n, sizeof *sym);
+		for (uint32_t k = 0; k < p->blobs.n; k++)
+			sym[k] = (LLVMJITCSymbolMapPair){ LLVMOrcLLJITMangleAndIntern(p->jit, p->blobs.b[k].name),
+			                                  { (LLVMOrcExecutorAddress)(uintptr_t)p->blobs.b[k].data,
+			                                    { LLVMJITSymbolGenericFlagsExported, 0 } } };
+		e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(p->jit), LLVMOrcAbsoluteSymbols(sym, p->blobs.n));
+		free(sym);
+		if (e)
+			goto fail;
+	}
 	{
 		double opt_ns;
 		int hit;
 		/* a plugin's partitions are called through addresses of this
 		   process (callout): such code is not cached */
-		e = splitjit(p->jit, mod, &mc, o ? o->opt : 2, threads, !p->next, &opt_ns, &hit);
+		e = splitjit(p->jit, mod, &mc, o ? o->opt : 2, threads, !p->next, &p->blobs, &opt_ns, &hit);
 		if (st) {
 			st->opt_ns = opt_ns;
 			st->cached = hit;
@@ -6410,7 +6507,7 @@ be_llvm_emit(const Module *m, const BeOpts *o, BeLlvmOut kind, FILE *out, FILE *
 	}
 	tm = machine(&mc, o ? o->opt : 2);
 	cx = LLVMContextCreate();
-	mod = build(m, o, cx, tm, &mc, 0, 0, NULL, NULL, NULL, d);
+	mod = build(m, o, cx, tm, &mc, 0, 0, NULL, NULL, NULL, NULL, d);
 	if (!mod) {
 		rc = 1;
 	} else if (kind == BE_LLVM_IR) {

@@ -4,7 +4,8 @@
 ** milliseconds (its LLVM module is still built and hashed).
 **
 ** The key hashes the module's unoptimized bitcode with everything else
-** that decides the objects: LLVM's version, the machine (triple, CPU,
+** that decides the objects: the constants kept out of the module (the
+** llvm backend's blobs), LLVM's version, the machine (triple, CPU,
 ** features), the optimization level and the number of parts it is
 ** compiled in.  An entry is one file per part, DIR/KEY.K-N.o, written
 ** under a temporary name and renamed, so that a reader sees a whole file

@@ -22,6 +22,7 @@ per tensor and per channel.  Blocks a and b share their three
 kernels, f and g theirs: 19 convolutions on 13 kernels.
 """
 import random
+import sys
 
 from dwconv import const
 
@@ -73,5 +74,19 @@ def main():
     print("}")
 
 
+def big(w0):
+    """a 1x1 conv of 256 channels to 256 whose weights (64 KiB, the first
+    w0) the JIT reads from graft's memory (a blob), then a requantize"""
+    w = [w0] + [R.randint(30, 230) for _ in range(256 * 256 - 1)]
+    print("def @main(%a: Tensor[(1, 256, 5, 5), uint8]) {")
+    print("  %%0 = qnn.conv2d(%%a, %s, 7, 130, 0.02f, 0.01f, channels=256, kernel_size=[1, 1], out_dtype=\"int32\");"
+          % const(w, [256, 256, 1, 1], "uint8"))
+    print('  qnn.requantize(%0, 0.0002f, 0, 1f, 128, rounding="HALF_TO_EVEN", compute_dtype="float32", out_dtype="uint8")')
+    print("}")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--big"]:
+        big(int(sys.argv[2]))
+    else:
+        main()
