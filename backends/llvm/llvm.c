@@ -397,15 +397,63 @@ loop_close(G *g, Loop *l)
 	LLVMPositionBuilderAtEnd(g->b, l->exit);
 }
 
+/* Where the builder was before it went into another function (fnenter):
+** the function being built, its in and err, and the block. */
+typedef struct Here {
+	LLVMValueRef fn, in, err;
+	LLVMBasicBlockRef at;
+} Here;
+
 /* A loop whose iterations may run on several threads (par_open). */
 typedef struct Par {
 	Loop l;
 	LLVMValueRef body;              /* its function, or NULL: a plain loop */
-	LLVMValueRef fn, in, err;       /* the enclosing function's */
-	LLVMBasicBlockRef at;
+	Here h;                         /* the enclosing function's */
 } Par;
 
 static void relocal(G *g, LLVMValueRef f);
+
+/* newfn: a new internal nounwind function name of type ft, noinline if
+** asked (op functions and shared kernels: called from several places,
+** or kept apart for the optimizer's sake) */
+static LLVMValueRef
+newfn(G *g, const char *name, LLVMTypeRef ft, int noinline)
+{
+	LLVMValueRef f = LLVMAddFunction(g->mod, name, ft);
+
+	LLVMSetLinkage(f, LLVMInternalLinkage);
+	LLVMAddAttributeAtIndex(f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+	if (noinline)
+		LLVMAddAttributeAtIndex(f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+	return f;
+}
+
+/* fnenter: saves in *h where the builder is, then builds f (its in and
+** err: its parameters 0 and 1) from a new entry block */
+static void
+fnenter(G *g, LLVMValueRef f, Here *h)
+{
+	h->fn = g->fn;
+	h->in = g->in;
+	h->err = g->err;
+	h->at = LLVMGetInsertBlock(g->b);
+	g->fn = f;
+	g->in = LLVMGetParam(f, 0);
+	g->err = LLVMGetParam(f, 1);
+	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, f, "entry"));
+}
+
+/* fnleave: ends the function fnenter started with a return, and goes
+** back to where the builder was */
+static void
+fnleave(G *g, const Here *h)
+{
+	LLVMBuildRetVoid(g->b);
+	g->fn = h->fn;
+	g->in = h->in;
+	g->err = h->err;
+	LLVMPositionBuilderAtEnd(g->b, h->at);
+}
 
 /* parbody: the type of a split loop's function, void (in, err, lo, hi) */
 static LLVMTypeRef
@@ -426,11 +474,8 @@ parrun(G *g, LLVMValueRef body, LLVMValueRef in, int64_t n)
 	LLVMValueRef args[4] = { body, in, g->err, c64(g, n) }, run;
 
 	if (!g->par || n < 2) {
-		args[0] = in;
-		args[1] = g->err;
-		args[2] = c64(g, 0);
-		args[3] = c64(g, n);
-		LLVMBuildCall2(g->b, ft, body, args, 4, "");
+		LLVMValueRef a[4] = { in, g->err, c64(g, 0), c64(g, n) };
+		LLVMBuildCall2(g->b, ft, body, a, 4, "");
 		return;
 	}
 	rt = LLVMFunctionType(LLVMVoidTypeInContext(g->cx),
@@ -451,29 +496,16 @@ parrun(G *g, LLVMValueRef body, LLVMValueRef in, int64_t n)
 static LLVMValueRef
 par_open(G *g, Par *p, int64_t n)
 {
-	LLVMValueRef lo, hi;
 	char name[128];
 
 	memset(p, 0, sizeof *p);
 	if (!g->par || n < 2)
 		return loop_open(g, &p->l, 0, n, 1);
 	snprintf(name, sizeof name, "%s.par", LLVMGetValueName(g->fn));
-	p->body = LLVMAddFunction(g->mod, name, parbody(g));
-	LLVMSetLinkage(p->body, LLVMInternalLinkage);
-	LLVMAddAttributeAtIndex(p->body, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+	p->body = newfn(g, name, parbody(g), 0);
 	parrun(g, p->body, g->in, n);
-	/* the body */
-	p->fn = g->fn;
-	p->in = g->in;
-	p->err = g->err;
-	p->at = LLVMGetInsertBlock(g->b);
-	g->fn = p->body;
-	g->in = LLVMGetParam(p->body, 0);
-	g->err = LLVMGetParam(p->body, 1);
-	lo = LLVMGetParam(p->body, 2);
-	hi = LLVMGetParam(p->body, 3);
-	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, p->body, "entry"));
-	return loop_openv(g, &p->l, lo, hi, 1);
+	fnenter(g, p->body, &p->h);
+	return loop_openv(g, &p->l, LLVMGetParam(p->body, 2), LLVMGetParam(p->body, 3), 1);
 }
 
 /* par_close: ends the loop par_open started; the builder goes after it
@@ -484,12 +516,8 @@ par_close(G *g, Par *p)
 	loop_close(g, &p->l);
 	if (!p->body)
 		return;
-	LLVMBuildRetVoid(g->b);
+	fnleave(g, &p->h);
 	relocal(g, p->body);
-	g->fn = p->fn;
-	g->in = p->in;
-	g->err = p->err;
-	LLVMPositionBuilderAtEnd(g->b, p->at);
 }
 
 /* add64, mul64: i64 arithmetic on indices, with constants folded */
@@ -3998,37 +4026,16 @@ kdesc(G *g, int ni, const int64_t *iv, int np, const LLVMValueRef *pv)
 }
 
 /* kopen: starts the kernel name, void (desc, err, lo, hi) (parbody()),
-** saving in *o where the builder was; NULL if it is built already (in
-** *f then) */
-static LLVMValueRef
-kopen(G *g, const char *name, Par *o, LLVMValueRef *f)
+** into *f, saving in *h where the builder was (fnleave() ends it); 0
+** if it is built already (in *f then) */
+static int
+kopen(G *g, const char *name, Here *h, LLVMValueRef *f)
 {
 	if ((*f = LLVMGetNamedFunction(g->mod, name)))
-		return NULL;
-	*f = LLVMAddFunction(g->mod, name, parbody(g));
-	LLVMSetLinkage(*f, LLVMInternalLinkage);
-	LLVMAddAttributeAtIndex(*f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
-	LLVMAddAttributeAtIndex(*f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
-	o->fn = g->fn;
-	o->in = g->in;
-	o->err = g->err;
-	o->at = LLVMGetInsertBlock(g->b);
-	g->fn = *f;
-	g->in = LLVMGetParam(*f, 0);
-	g->err = LLVMGetParam(*f, 1);
-	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, *f, "entry"));
-	return *f;
-}
-
-/* kclose: ends the kernel kopen started */
-static void
-kclose(G *g, const Par *o)
-{
-	LLVMBuildRetVoid(g->b);
-	g->fn = o->fn;
-	g->in = o->in;
-	g->err = o->err;
-	LLVMPositionBuilderAtEnd(g->b, o->at);
+		return 0;
+	*f = newfn(g, name, parbody(g), 1);
+	fnenter(g, *f, h);
+	return 1;
 }
 
 /* kname: the name of k's kernel, which tells its key */
@@ -4053,7 +4060,7 @@ kernel(G *g, const Kkey *k)
 {
 	LLVMValueRef f, row, n, oh, ob, ow, ow0, owl, obf;
 	Loop l[3];
-	Par o;
+	Here o;
 	Kv kv;
 	int obb;
 	char name[160];
@@ -4085,7 +4092,7 @@ kernel(G *g, const Kkey *k)
 		loop_close(g, &l[1]);
 	}
 	loop_close(g, &l[0]);
-	kclose(g, &o);
+	fnleave(g, &o);
 	return f;
 }
 
@@ -4170,7 +4177,7 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 	LLVMValueRef pv[KR_NP] = { x, P }, f, k[KR_NI], p[KR_NP], c16, w8, ix[4], src, dst, b, row;
 	LLVMTypeRef rt = LLVMVectorType(g->i8, BW), pt = LLVMVectorType(g->i8, BC);
 	Loop l[3];
-	Par o;
+	Here o;
 	char name[64];
 
 	/* the key: whether columns are contiguous; for fewer channels than
@@ -4240,7 +4247,7 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 		loop_close(g, &l[0]);
 	}
 	loop_close(g, &l[2]);
-	kclose(g, &o);
+	fnleave(g, &o);
 run:
 	if (v->N * v->H > 0)
 		parrun(g, f, kdesc(g, KR_NI, iv, KR_NP, pv), v->N * v->H);
@@ -4266,7 +4273,7 @@ vpadfill(G *g, const Vconv *pl, LLVMValueRef P)
 	LLVMValueRef k[KF_NI], p[KF_NP], f, xz, n, h, row, rowb, flag;
 	LLVMBasicBlockRef fill, done;
 	Loop l[2];
-	Par o;
+	Here o;
 
 	if (!v->pt && !v->pb && !v->pl && !v->pr)
 		return;
@@ -4286,7 +4293,7 @@ vpadfill(G *g, const Vconv *pl, LLVMValueRef P)
 		                kmul(g, k[KF_PR], k[KF_C4]), 1);
 		loop_close(g, &l[1]);
 		loop_close(g, &l[0]);
-		kclose(g, &o);
+		fnleave(g, &o);
 	}
 	flag = newbuf(g, 1, 1);
 	fill = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pad");
@@ -5445,8 +5452,8 @@ opfn(G *g, Scope *s, NodeId n)
 	const Module *m = g->m;
 	const Node *nd = &m->nodes[n];
 	LLVMTypeRef pt[2] = { LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0) }, ft;
-	LLVMValueRef f, args[2] = { g->in, g->err }, ofn = g->fn;
-	LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
+	LLVMValueRef f, args[2] = { g->in, g->err };
+	Here h;
 	char name[96];
 	Val v;
 	int fused;
@@ -5479,22 +5486,12 @@ opfn(G *g, Scope *s, NodeId n)
 	}
 	snprintf(name, sizeof name, "op.%u.%s", g->nfn++, ir_ops[nd->op].name);
 	ft = LLVMFunctionType(LLVMVoidTypeInContext(g->cx), pt, 2, 0);
-	f = LLVMAddFunction(g->mod, name, ft);
-	LLVMSetLinkage(f, LLVMInternalLinkage);
+	f = newfn(g, name, ft, 1);
 	LLVMSetFunctionCallConv(f, LLVMFastCallConv);
-	LLVMAddAttributeAtIndex(f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
-	LLVMAddAttributeAtIndex(f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
-	g->fn = f;
-	g->in = LLVMGetParam(f, 0);
-	g->err = LLVMGetParam(f, 1);
-	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, f, "entry"));
+	fnenter(g, f, &h);
 	v = call(g, s, n);
-	LLVMBuildRetVoid(g->b);
+	fnleave(g, &h);
 	relocal(g, f);
-	g->fn = ofn;
-	g->in = args[0];
-	g->err = args[1];
-	LLVMPositionBuilderAtEnd(g->b, at);
 	LLVMSetInstructionCallConv(LLVMBuildCall2(g->b, ft, f, args, 2, ""), LLVMFastCallConv);
 	return v;
 }
