@@ -1,1665 +1,48 @@
 /*
-** llvm.c: the llvm backend.  Lowers @main and everything it reaches to
-** LLVM IR through the LLVM-C API, optimizes it with LLVM's pass pipeline
-** for the host CPU, or the machine BeOpts names (tvmc's "llvm
-** -mtriple=aarch64-linux-gnu -mcpu=cortex-a55 -mattr=+dotprod": "machines"
-** below), and either JIT-compiles it in-process (ORC LLJIT: be_llvm's
-** prepare/run/release, for the host's architecture only) or writes .ll
-** text or an object file (be_llvm_emit).
-**
-** Every value is a dense row-major buffer.  Intermediate tensors live in
-** internal zero-initialised globals (buf.N), constants in internal
-** constant globals (const.N); reshape-like ops alias their operand's
-** buffer.  Calls of global functions and of composite function literals
-** are inlined at lowering time, so each entry point is one straight
-** sequence of loop nests.  Names are numbered in lowering order, so the
-** IR is the same on every run.
-**
-** Numerics follow ref/fold.c (TVM's rules) bit for bit on integers:
-** requantize in int64 Q31 fixed point, UPWARD or TONEAREST, or with
-** graft's rounding "HALF_TO_EVEN" (compute_dtype "float32") QNNPACK's
-** float32 product rounded to even (ref/ops.c); quantize in
-** float32 dividing by the scale and rounding halves away from zero;
-** integer ops wrap; integer division by zero sets the entry's return
-** value to 1 (the divisor is replaced by 1, nothing traps), an index out
-** of range (take's "fast", gather) to 2 (element 0 is read instead).  Float
-** reductions run in source order in their dtype; float16 ones in float,
-** rounded to half after every add and multiply, as the reference rounds
-** them ("float16" below).
-**
-** qnn.conv2d with int8/uint8 data, constant weights and one group takes a
-** fast path chosen by the machine's features.  With AVX512-VNNI or Arm's
-** dot product (see "the dot path" below) the data stay bytes in an NHWC
-** buffer, each step is one vpdpbusd (four u8 x s8 products per int32
-** lane) or four sdot (s8 x s8), the zero-point term is a per-channel
-** constant, and a following bias_add and requantize run in the kernel's
-** store, which writes bytes straight into the next conv's input buffer;
-** with sdot, qnn.dense runs on it too (dense_dot).  Otherwise (AVX2,
-** AVX-512BW) the input is copied once into a zero-padded NHWC buffer of
-** int16 (x - x_zp), the weights (w - w_zp) are rearranged at compile time
-** into [oc block][kh][kw][ic pair][lane][2] int16, and the kernel keeps
-** a block of pixels x output channels in int32 vector accumulators, each
-** step one pmaddwd (two exact int16 products summed into int32).  The
-** zero-point terms thus cost nothing, and padding needs no bounds checks.
-** Every path gives the generic loops' result bit for bit.
-**
-** nn.conv2d of float32 data and constant weights, one group or
-** depthwise, takes "the float path" (see "float convolution" below) with
-** a following bias_add, add and relu or clip fused into its store, and
-** nn.dense of float32 with constant weights a kernel of its own: vectors
-** of outputs, each summed in ref's order from +0, product by product
-** (fmul then fadd, never an FMA), so again the generic loops' result,
-** and ref's, bit for bit.
+** llvm.c: the rest of the llvm backend (llvmi.h), from op lowering to the
+** JIT, while it is split into files of one concept each.
 */
 #define _POSIX_C_SOURCE 200809L
-#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <llvm/Config/llvm-config.h>    /* LLVM_VERSION_STRING, for the object cache's key */
+#include <llvm/Config/llvm-config.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
-#include <llvm-c/Core.h>
 #include <llvm-c/Disassembler.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
-#include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
-#include "bei.h"
-#include "llvm.h"
+#include "llvmi.h"
 #include "objcache.h"
 #include "par.h"
-#include "ref.h"
-
-#define MAXD IR_MAXDIMS
-
-/* The dot-product instruction of the conv kernel ("the dot path"). */
-typedef enum Dot {
-	DOT_NONE,
-	DOT_VNNI,               /* AVX512-VNNI vpdpbusd: 16 int32 lanes, each four u8 x s8 products */
-	DOT_SDOT,               /* Arm's dot product (+dotprod): sdot, 4 lanes, each four s8 x s8 */
-} Dot;
-
-/* The machine code is compiled for (mach_init), and what its features
-** choose. */
-typedef struct Mach {
-	char *triple, *cpu, *feat;      /* LLVM's strings (LLVMDisposeMessage) */
-	int native;             /* this machine's architecture and OS: the JIT runs its code */
-	int given;              /* -mcpu or -mattr given: functions carry them as attributes */
-	int lanes;              /* i32 lanes of the pmaddwd conv kernel: 16 avx512bw, 8 avx2, 0 none */
-	Dot dot;                /* the dot path's instruction, or none */
-} Mach;
-
-/* The value of a node while lowering. */
-typedef struct Val {
-	LLVMValueRef p;     /* tensor: i8* to its data; NULL for a tuple */
-	NodeId cnode;       /* the NK_CONST it came from, or 0 */
-	uint32_t nf;        /* tuple: field count */
-	struct Val *f;      /* tuple: fields, in G.a */
-} Val;
-
-/* Constant data the JIT's code reads from this process's memory rather
-** than from its objects (constbuf): LLVM spends about 25 ns a byte on a
-** constant's initializer (ResNet18's 11 MB of weights: a quarter of a
-** second), and nothing on a declaration.  Each is the external global
-** graft.blob.N, which be_llvm_prepare defines at the address of data. */
-typedef struct Blob {
-	char name[32];
-	void *data;             /* 64-byte aligned, n bytes (free()) */
-	size_t n;
-} Blob;
-
-typedef struct Blobs {
-	Blob *b;
-	uint32_t n, cap;
-} Blobs;
-
-enum { BLOBMIN = 64 << 10 };     /* the smallest constant made a blob */
-
-/* One lowering: an LLVM module under construction. */
-typedef struct G {
-	const Module *m;
-	Diag *d;
-	int errors;
-	LLVMContextRef cx;
-	LLVMModuleRef mod;
-	LLVMBuilderRef b;
-	LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, p8;
-	LLVMValueRef fn;        /* the function being built: the entry or an op function */
-	LLVMValueRef in;        /* fn's in (void **), the entry's or an op function's */
-	LLVMValueRef err;       /* fn's i32 *: 1 after an integer division by zero */
-	LLVMValueRef *pin;      /* the entry's loads of its parameters, npin of them */
-	uint32_t npin, nfn;     /* nfn: op functions so far, numbering them */
-	LLVMValueRef *cglob;    /* per Module.consts: its global, or NULL */
-	uint32_t nbuf, nconst;
-	int lanes;              /* i32 lanes of the conv kernel: 16 avx512bw, 8 avx2, 0 none */
-	Dot dot;                /* qnn.conv2d runs the dot path on this instruction */
-	Arena a;
-	/* JIT only: the partitions a plugin's codegen runs, called out to
-	** through be_ext_call (NULL: they are lowered as any function) */
-	BeExt ***ext;
-	uint32_t *next;
-	int par;                /* JIT only: split loops run on the thread pool (par.h) */
-	Blobs *blobs;           /* JIT only: constants of BLOBMIN bytes or more go here */
-} G;
-
-/* A scope: the values of one function's nodes (an inlined call has its own). */
-typedef struct Scope {
-	Val *v;
-	uint8_t *done;          /* 1: lowered, v set; FUSED: computed in its consumer's loop */
-	struct Scope *up;       /* an inlined call's: the caller's scope, */
-	NodeId call, fn;        /* the call (in up) and the function called */
-} Scope;
-
-enum { FUSED = 2 };      /* Scope.done of a fused elementwise producer */
 
 static Val lower(G *g, Scope *s, NodeId n);
-typedef struct Call Call;
-static int callargs(G *g, Scope *s, NodeId n, Call *c, int skip0);
 static int64_t paramof(const Module *m, const Scope *s, NodeId n);
 static void scope_init(Scope *s, const Module *m);
 static void scope_free(Scope *s);
 static NodeId callee(const Module *m, NodeId n);
-static int clip_whole(const Module *m, NodeId n);
 static Val opfn(G *g, Scope *s, NodeId n);
 static void flattypes(const Module *m, TypeId t, TypeId *out, uint32_t *n, uint32_t max);
-
-/* ---------------------------------------------------------------- helpers */
-
-/* c64, c32: integer constants */
-static LLVMValueRef c64(G *g, int64_t v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
-static LLVMValueRef c32(G *g, int64_t v) { return LLVMConstInt(g->i32, (unsigned long long)v, 1); }
-
-/* isint: an integer (or bool) dtype */
-static int isint(DType dt) { return ir_dtype_kind[dt] != 'f'; }
-
-/* elty: the LLVM type of one element of dt (bool is i8) */
-static LLVMTypeRef
-elty(G *g, DType dt)
-{
-	switch (dt) {
-	case DT_FLOAT32: return g->f32;
-	case DT_FLOAT64: return g->f64;
-	default: break;
-	}
-	switch (ir_dtype_bytes[dt]) {
-	case 1: return g->i8;
-	case 2: return g->i16;
-	case 4: return g->i32;
-	default: return g->i64;
-	}
-}
-
-/* tdims: the rank and dims of tensor type t */
-static int
-tdims(const Module *m, TypeId t, int64_t *dims)
-{
-	const Type *ty = ir_type(m, t);
-
-	if (ty->n)
-		memcpy(dims, ir_type_dims(m, t), ty->n * sizeof *dims);
-	return (int)ty->n;
-}
-
-static DType tdt(const Module *m, TypeId t) { return (DType)ir_type(m, t)->dtype; }
-
-/* strides: row-major strides of dims */
-static void
-strides(const int64_t *dims, int rank, int64_t *st)
-{
-	int64_t s = 1;
-
-	for (int k = rank - 1; k >= 0; k--) {
-		st[k] = s;
-		s *= dims[k];
-	}
-}
-
-/* gep: a pointer to element idx (i64) of dtype dt in buffer p (i8*) */
-static LLVMValueRef
-gep(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx)
-{
-	LLVMTypeRef t = elty(g, dt);
-	LLVMValueRef q = LLVMBuildBitCast(g->b, p, LLVMPointerType(t, 0), "");
-
-	return LLVMBuildInBoundsGEP2(g->b, t, q, &idx, 1, "");
-}
-
-static LLVMValueRef
-ld(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx)
-{
-	return LLVMBuildLoad2(g->b, elty(g, dt), gep(g, p, dt, idx), "");
-}
-
-static void
-st(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx, LLVMValueRef v)
-{
-	LLVMBuildStore(g->b, v, gep(g, p, dt, idx));
-}
-
-/* entry_alloca: an alloca of t at the top of the current function, where
-** mem2reg promotes it */
-static LLVMValueRef
-entry_alloca(G *g, LLVMTypeRef t)
-{
-	LLVMBuilderRef b = LLVMCreateBuilderInContext(g->cx);
-	LLVMBasicBlockRef e = LLVMGetEntryBasicBlock(g->fn);
-	LLVMValueRef first = LLVMGetFirstInstruction(e), a;
-
-	if (first)
-		LLVMPositionBuilderBefore(b, first);
-	else
-		LLVMPositionBuilderAtEnd(b, e);
-	a = LLVMBuildAlloca(b, t, "");
-	LLVMDisposeBuilder(b);
-	return a;
-}
-
-/* intrinsic: declares (once) and calls the function name of type
-** ret(args) */
-static LLVMValueRef
-callf(G *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, unsigned n)
-{
-	LLVMTypeRef pt[4];
-	LLVMTypeRef ft;
-	LLVMValueRef f;
-
-	for (unsigned i = 0; i < n; i++)
-		pt[i] = LLVMTypeOf(args[i]);
-	ft = LLVMFunctionType(ret, pt, n, 0);
-	f = LLVMGetNamedFunction(g->mod, name);
-	if (!f)
-		f = LLVMAddFunction(g->mod, name, ft);
-	return LLVMBuildCall2(g->b, ft, f, args, n, "");
-}
-
-/* newbuf: a fresh zero-initialised internal buffer of nbytes */
-static LLVMValueRef
-newbuf(G *g, size_t nbytes, unsigned align)
-{
-	char name[32];
-	LLVMTypeRef t = LLVMArrayType(g->i8, (unsigned)(nbytes ? nbytes : 1));
-	LLVMValueRef gv;
-
-	snprintf(name, sizeof name, "buf.%u", g->nbuf++);
-	gv = LLVMAddGlobal(g->mod, t, name);
-	LLVMSetLinkage(gv, LLVMInternalLinkage);
-	LLVMSetInitializer(gv, LLVMConstNull(t));
-	LLVMSetAlignment(gv, align);
-	return LLVMConstBitCast(gv, g->p8);
-}
-
-/* constbuf: an internal constant global holding nbytes of data; in the
-** JIT, from BLOBMIN bytes, a blob (Blob) */
-static LLVMValueRef
-constbuf(G *g, const void *data, size_t nbytes)
-{
-	char name[32];
-	LLVMValueRef init, gv;
-
-	if (g->blobs && nbytes >= BLOBMIN) {
-		Blobs *bl = g->blobs;
-		Blob *b;
-		if (bl->n == bl->cap)
-			ir_vgrow(&bl->b, &bl->cap, bl->n + 1);
-		b = &bl->b[bl->n];
-		snprintf(b->name, sizeof b->name, "graft.blob.%u", bl->n);
-		if (posix_memalign(&b->data, 64, nbytes))
-			ir_die("out of memory");
-		memcpy(b->data, data, nbytes);
-		b->n = nbytes;
-		bl->n++;
-		gv = LLVMAddGlobal(g->mod, LLVMArrayType(g->i8, (unsigned)nbytes), b->name);
-		LLVMSetGlobalConstant(gv, 1);
-		LLVMSetAlignment(gv, 64);
-		return LLVMConstBitCast(gv, g->p8);
-	}
-	snprintf(name, sizeof name, "const.%u", g->nconst++);
-	init = LLVMConstStringInContext(g->cx, nbytes ? data : "", (unsigned)(nbytes ? nbytes : 1), 1);
-	gv = LLVMAddGlobal(g->mod, LLVMTypeOf(init), name);
-	LLVMSetLinkage(gv, LLVMInternalLinkage);
-	LLVMSetInitializer(gv, init);
-	LLVMSetGlobalConstant(gv, 1);
-	LLVMSetAlignment(gv, 64);
-	return LLVMConstBitCast(gv, g->p8);
-}
-
-static size_t
-tbytes(const Module *m, TypeId t)
-{
-	int64_t n = ir_type_numel(m, t);
-	return (size_t)(n < 0 ? 0 : n) * ir_dtype_bytes[tdt(m, t)];
-}
-
-/* tensorbuf: a fresh buffer for a tensor of type t */
-static Val
-tensorbuf(G *g, TypeId t)
-{
-	Val v = { 0 };
-	v.p = newbuf(g, tbytes(g->m, t), 64);
-	return v;
-}
-
-/* ---------------------------------------------------------------- loops */
-
-typedef struct Loop {
-	LLVMBasicBlockRef head, body, exit;
-	LLVMValueRef iv;
-	int64_t step;
-} Loop;
-
-/* loop_openv: starts for (iv = lo; iv < hi; iv += step) (i64 values)
-** and leaves the builder in its body; returns iv */
-static LLVMValueRef
-loop_openv(G *g, Loop *l, LLVMValueRef lo, LLVMValueRef hi, int64_t step)
-{
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-	LLVMValueRef z = lo;
-
-	l->head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "loop");
-	l->body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "body");
-	l->exit = LLVMAppendBasicBlockInContext(g->cx, g->fn, "done");
-	l->step = step;
-	LLVMBuildBr(g->b, l->head);
-	LLVMPositionBuilderAtEnd(g->b, l->head);
-	l->iv = LLVMBuildPhi(g->b, g->i64, "i");
-	LLVMAddIncoming(l->iv, &z, &pre, 1);
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, l->iv, hi, ""), l->body, l->exit);
-	LLVMPositionBuilderAtEnd(g->b, l->body);
-	return l->iv;
-}
-
-/* loop_open: loop_openv on constant bounds */
-static LLVMValueRef
-loop_open(G *g, Loop *l, int64_t lo, int64_t hi, int64_t step)
-{
-	return loop_openv(g, l, c64(g, lo), c64(g, hi), step);
-}
-
-/* loop_close: ends the loop opened by loop_open; the builder goes after it */
-static void
-loop_close(G *g, Loop *l)
-{
-	LLVMValueRef nx = LLVMBuildNSWAdd(g->b, l->iv, c64(g, l->step), "");
-	LLVMBasicBlockRef cur = LLVMGetInsertBlock(g->b);
-
-	LLVMAddIncoming(l->iv, &nx, &cur, 1);
-	LLVMBuildBr(g->b, l->head);
-	LLVMPositionBuilderAtEnd(g->b, l->exit);
-}
-
-/* Where the builder was before it went into another function (fnenter):
-** the function being built, its in and err, and the block. */
-typedef struct Here {
-	LLVMValueRef fn, in, err;
-	LLVMBasicBlockRef at;
-} Here;
-
-/* A loop whose iterations may run on several threads (par_open). */
-typedef struct Par {
-	Loop l;
-	LLVMValueRef body;              /* its function, or NULL: a plain loop */
-	Here h;                         /* the enclosing function's */
-} Par;
-
-static void relocal(G *g, LLVMValueRef f);
-
-/* newfn: a new internal nounwind function name of type ft, noinline if
-** asked (op functions and shared kernels: called from several places,
-** or kept apart for the optimizer's sake) */
-static LLVMValueRef
-newfn(G *g, const char *name, LLVMTypeRef ft, int noinline)
-{
-	LLVMValueRef f = LLVMAddFunction(g->mod, name, ft);
-
-	LLVMSetLinkage(f, LLVMInternalLinkage);
-	LLVMAddAttributeAtIndex(f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
-	if (noinline)
-		LLVMAddAttributeAtIndex(f, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
-	return f;
-}
-
-/* fnenter: saves in *h where the builder is, then builds f (its in and
-** err: its parameters 0 and 1) from a new entry block */
-static void
-fnenter(G *g, LLVMValueRef f, Here *h)
-{
-	h->fn = g->fn;
-	h->in = g->in;
-	h->err = g->err;
-	h->at = LLVMGetInsertBlock(g->b);
-	g->fn = f;
-	g->in = LLVMGetParam(f, 0);
-	g->err = LLVMGetParam(f, 1);
-	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, f, "entry"));
-}
-
-/* fnleave: ends the function fnenter started with a return, and goes
-** back to where the builder was */
-static void
-fnleave(G *g, const Here *h)
-{
-	LLVMBuildRetVoid(g->b);
-	g->fn = h->fn;
-	g->in = h->in;
-	g->err = h->err;
-	LLVMPositionBuilderAtEnd(g->b, h->at);
-}
-
-/* parbody: the type of a split loop's function, void (in, err, lo, hi) */
-static LLVMTypeRef
-parbody(G *g)
-{
-	LLVMTypeRef pt[4] = { LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0), g->i64, g->i64 };
-
-	return LLVMFunctionType(LLVMVoidTypeInContext(g->cx), pt, 4, 0);
-}
-
-/* parrun: runs body (parbody()) on [0, n) with in and g->err: through
-** graft_par_run (be_par_run, par.h: the JIT defines the symbol) when
-** g->par and n > 1, else by a plain call */
-static void
-parrun(G *g, LLVMValueRef body, LLVMValueRef in, int64_t n)
-{
-	LLVMTypeRef ft = parbody(g), rt;
-	LLVMValueRef args[4] = { body, in, g->err, c64(g, n) }, run;
-
-	if (!g->par || n < 2) {
-		LLVMValueRef a[4] = { in, g->err, c64(g, 0), c64(g, n) };
-		LLVMBuildCall2(g->b, ft, body, a, 4, "");
-		return;
-	}
-	rt = LLVMFunctionType(LLVMVoidTypeInContext(g->cx),
-	                      (LLVMTypeRef[]){ LLVMPointerType(ft, 0), LLVMPointerType(g->p8, 0), LLVMPointerType(g->i32, 0), g->i64 }, 4, 0);
-	if (!(run = LLVMGetNamedFunction(g->mod, "graft_par_run")))
-		run = LLVMAddFunction(g->mod, "graft_par_run", rt);
-	LLVMBuildCall2(g->b, rt, run, args, 4, "");
-}
-
-/* par_open: starts a loop over [0, n) that, in the JIT, becomes a
-** function of its own, "void NAME.par(in, err, lo, hi)" running
-** [lo, hi), which the enclosing function runs through graft_par_run
-** (be_par_run, par.h: the JIT defines the symbol); elsewhere
-** (--emit obj, a loop of fewer than two iterations) a plain loop.  The
-** builder is left in the loop's body; returns its iv.  What the body
-** uses must be defined inside it: constants, globals, the entry's
-** parameters (relocal), and values it computes. */
-static LLVMValueRef
-par_open(G *g, Par *p, int64_t n)
-{
-	char name[128];
-
-	memset(p, 0, sizeof *p);
-	if (!g->par || n < 2)
-		return loop_open(g, &p->l, 0, n, 1);
-	snprintf(name, sizeof name, "%s.par", LLVMGetValueName(g->fn));
-	p->body = newfn(g, name, parbody(g), 0);
-	parrun(g, p->body, g->in, n);
-	fnenter(g, p->body, &p->h);
-	return loop_openv(g, &p->l, LLVMGetParam(p->body, 2), LLVMGetParam(p->body, 3), 1);
-}
-
-/* par_close: ends the loop par_open started; the builder goes after it
-** in the enclosing function */
-static void
-par_close(G *g, Par *p)
-{
-	loop_close(g, &p->l);
-	if (!p->body)
-		return;
-	fnleave(g, &p->h);
-	relocal(g, p->body);
-}
-
-/* add64, mul64: i64 arithmetic on indices, with constants folded */
-static LLVMValueRef add64(G *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildNSWAdd(g->b, a, b, ""); }
-static LLVMValueRef mul64(G *g, LLVMValueRef a, int64_t k) { return LLVMBuildNSWMul(g->b, a, c64(g, k), ""); }
-
-/* ---------------------------------------------------------------- scalar semantics */
-
-/* cvt: v of dtype from converted to dtype to as TVM's cast does */
-static LLVMValueRef
-cvt(G *g, LLVMValueRef v, DType from, DType to)
-{
-	LLVMTypeRef t = elty(g, to);
-	int fs = ir_dtype_kind[from] == 'i', fromf = !isint(from), tof = !isint(to);
-
-	if (from == to)
-		return v;
-	if (to == DT_BOOL) {
-		LLVMValueRef c = fromf ? LLVMBuildFCmp(g->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "")
-		                       : LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
-		return LLVMBuildZExt(g->b, c, g->i8, "");
-	}
-	if (!fromf && !tof) {
-		unsigned fw = ir_dtype_bytes[from] * 8, tw = ir_dtype_bytes[to] * 8;
-		if (fw == tw)
-			return v;
-		if (fw > tw)
-			return LLVMBuildTrunc(g->b, v, t, "");
-		return fs ? LLVMBuildSExt(g->b, v, t, "") : LLVMBuildZExt(g->b, v, t, "");
-	}
-	if (!fromf)
-		return fs ? LLVMBuildSIToFP(g->b, v, t, "") : LLVMBuildUIToFP(g->b, v, t, "");
-	if (!tof) {
-		/* out of range is undefined in TVM; saturate rather than poison */
-		char name[40];
-		LLVMValueRef a[1] = { v };
-		snprintf(name, sizeof name, "llvm.fpto%si.sat.i%u.f%u", ir_dtype_kind[to] == 'i' ? "s" : "u",
-		         ir_dtype_bytes[to] * 8, ir_dtype_bytes[from] * 8);
-		return callf(g, name, t, a, 1);
-	}
-	return ir_dtype_bytes[to] > ir_dtype_bytes[from] ? LLVMBuildFPExt(g->b, v, t, "") : LLVMBuildFPTrunc(g->b, v, t, "");
-}
-
-/* cvt_in: float v, already clipped to the range of integer dtype to
-** (no NaN), converted to it: as cvt, but for dtypes of one or two
-** bytes with a plain conversion through int32, which LLVM vectorizes
-** (its saturating conversions it does not) */
-static LLVMValueRef
-cvt_in(G *g, LLVMValueRef v, DType to)
-{
-	if (ir_dtype_bytes[to] > 2)
-		return cvt(g, v, LLVMTypeOf(v) == g->f32 ? DT_FLOAT32 : DT_FLOAT64, to);
-	return LLVMBuildTrunc(g->b, LLVMBuildFPToSI(g->b, v, g->i32, ""), elty(g, to), "");
-}
-
-/* imin, imax, fmin_, fmax_: selects on ordered compares, as TVM's min/max */
-static LLVMValueRef
-iminmax(G *g, LLVMValueRef a, LLVMValueRef b, int sgn, int max)
-{
-	LLVMIntPredicate p = max ? (sgn ? LLVMIntSGT : LLVMIntUGT) : (sgn ? LLVMIntSLT : LLVMIntULT);
-	return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, p, a, b, ""), a, b, "");
-}
-
-static LLVMValueRef
-fminmax(G *g, LLVMValueRef a, LLVMValueRef b, int max)
-{
-	return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""), a, b, "");
-}
-
-/* sat32: int32 v clipped to the range of integer dtype to and cast */
-static LLVMValueRef
-sat32(G *g, LLVMValueRef v, DType to)
-{
-	if (to == DT_INT32 || to == DT_UINT32 || ir_dtype_bytes[to] > 4)
-		return cvt(g, v, DT_INT32, to);
-	v = iminmax(g, v, c32(g, ir_dtype_max(to)), 1, 0);
-	v = iminmax(g, v, c32(g, ir_dtype_min(to)), 1, 1);
-	return LLVMBuildTrunc(g->b, v, elty(g, to), "");
-}
-
-/* fixed: ref_fixed(d), zero for a d that is not finite (refused earlier) */
-static RefFixed
-fixed(double d)
-{
-	RefFixed f;
-	ref_fixed(d, &f);
-	return f;
-}
-
-/* fpm: int32 x times the fixed multiplier (mul, shift: i32 values),
-** rounded UPWARD or to nearest, in int64 (wrapping), truncated to int32 */
-static LLVMValueRef
-fpm(G *g, LLVMValueRef x, LLVMValueRef mul, LLVMValueRef shift, int nearest)
-{
-	LLVMValueRef zero = c32(g, 0), ls, rs, total, t, half;
-
-	ls = iminmax(g, shift, zero, 1, 1);
-	rs = iminmax(g, LLVMBuildSub(g->b, zero, shift, ""), zero, 1, 1);
-	total = LLVMBuildZExt(g->b, LLVMBuildAdd(g->b, rs, c32(g, 31), ""), g->i64, "");
-	t = LLVMBuildShl(g->b, LLVMBuildSExt(g->b, x, g->i64, ""), LLVMBuildZExt(g->b, ls, g->i64, ""), "");
-	t = LLVMBuildMul(g->b, t, LLVMBuildSExt(g->b, mul, g->i64, ""), "");
-	half = LLVMBuildShl(g->b, c64(g, 1), LLVMBuildSub(g->b, total, c64(g, 1), ""), "");
-	if (nearest)
-		half = LLVMBuildSub(g->b, half, LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, t, c64(g, 0), ""), g->i64, ""), "");
-	t = LLVMBuildAShr(g->b, LLVMBuildAdd(g->b, t, half, ""), total, "");
-	return LLVMBuildTrunc(g->b, t, g->i32, "");
-}
-
-/* ---------------------------------------------------------------- float16 */
-
-/* float16 data are i16 in buffers (copies move their bits untouched); an
-** op's map function computes in float on the exactly widened values, and
-** the result is rounded once to half (to nearest even, every NaN 0x7e00),
-** as the reference stores a float16 result.  For + - * / and sqrt that
-** is the correctly rounded half result (float has more than 2 * 11 + 2
-** bits); a double is first rounded to an odd float (ho_f64), which then
-** rounds to half without error. */
-
-/* cdt: the dtype an op on dt computes in: float for float16 */
-static DType cdt(DType dt) { return dt == DT_FLOAT16 ? DT_FLOAT32 : dt; }
-
-/* h_load: float16 bits (i16) widened to float */
-static LLVMValueRef
-h_load(G *g, LLVMValueRef bits)
-{
-	return LLVMBuildFPExt(g->b, LLVMBuildBitCast(g->b, bits, g->f16, ""), g->f32, "");
-}
-
-/* h_store: float v rounded to float16 bits (i16); NaN is 0x7e00 */
-static LLVMValueRef
-h_store(G *g, LLVMValueRef v)
-{
-	LLVMValueRef h = LLVMBuildBitCast(g->b, LLVMBuildFPTrunc(g->b, v, g->f16, ""), g->i16, "");
-
-	return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, ""), LLVMConstInt(g->i16, 0x7e00, 0), h, "");
-}
-
-/* ho_f64: double d rounded to float, to odd (an inexact result gets its
-** last bit set, toward zero first), so that rounding it to half rounds d */
-static LLVMValueRef
-ho_f64(G *g, LLVMValueRef d)
-{
-	LLVMValueRef f = LLVMBuildFPTrunc(g->b, d, g->f32, ""), back = LLVMBuildFPExt(g->b, f, g->f64, "");
-	LLVMValueRef u = LLVMBuildBitCast(g->b, f, g->i32, ""), a[1], big, inexact;
-
-	a[0] = back;
-	big = callf(g, "llvm.fabs.f64", g->f64, a, 1);
-	a[0] = d;
-	big = LLVMBuildFCmp(g->b, LLVMRealOGT, big, callf(g, "llvm.fabs.f64", g->f64, a, 1), "");
-	inexact = LLVMBuildFCmp(g->b, LLVMRealONE, back, d, "");
-	u = LLVMBuildSub(g->b, u, LLVMBuildZExt(g->b, big, g->i32, ""), "");
-	u = LLVMBuildOr(g->b, u, LLVMBuildZExt(g->b, inexact, g->i32, ""), "");
-	return LLVMBuildBitCast(g->b, u, g->f32, "");
-}
-
-/* h_round: d rounded to float16 and widened back to double, as the
-** reference rounds a constant that meets float16 data */
-static double h_round(double d) { return ir_f32_from_f16(ref_f16(d)); }
-
-/* h_rnd: float v rounded to half and widened back: one step of a float16
-** accumulator, which the reference rounds after every add and multiply
-** (a NaN stays a NaN; h_store makes it 0x7e00) */
-static LLVMValueRef
-h_rnd(G *g, LLVMValueRef v)
-{
-	return LLVMBuildFPExt(g->b, LLVMBuildFPTrunc(g->b, v, g->f16, ""), g->f32, "");
-}
-
-/* h_cvt: v of dtype from converted to dtype to as the reference's cast
-** does, float16 on either side as its bits (i16): widened exactly from
-** half; to half through a float (a double through one rounded to odd),
-** rounded once, as cvt() converts to float */
-static LLVMValueRef
-h_cvt(G *g, LLVMValueRef v, DType from, DType to)
-{
-	if (from == DT_FLOAT16) {
-		v = h_load(g, v);
-		from = DT_FLOAT32;
-	}
-	if (to != DT_FLOAT16)
-		return cvt(g, v, from, to);
-	return h_store(g, from == DT_FLOAT64 ? ho_f64(g, v) : cvt(g, v, from, DT_FLOAT32));
-}
-
-/* h_val: v of dtype from cast to float16, as a float: how the reference
-** reads an operand into a float16 accumulator */
-static LLVMValueRef
-h_val(G *g, LLVMValueRef v, DType from)
-{
-	return h_load(g, from == DT_FLOAT16 ? v : h_cvt(g, v, from, DT_FLOAT16));
-}
-
-/* h_opnd: v of dtype from read into an accumulator of dtype to (for
-** float16, a float holding a half: h_val) */
-static LLVMValueRef
-h_opnd(G *g, LLVMValueRef v, DType from, DType to)
-{
-	return to == DT_FLOAT16 ? h_val(g, v, from) : h_cvt(g, v, from, to);
-}
-
-/* h_mac: *acc + x * y in the accumulator dtype dt, stored to acc (a
-** float, for float16 rounded to half at each step as the reference
-** rounds it) */
-static void
-h_mac(G *g, LLVMValueRef acc, LLVMValueRef x, LLVMValueRef y, DType dt)
-{
-	LLVMValueRef p = LLVMBuildFMul(g->b, x, y, ""), v;
-	LLVMTypeRef t = LLVMTypeOf(p);
-
-	if (dt == DT_FLOAT16)
-		p = h_rnd(g, p);
-	v = LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, acc, ""), p, "");
-	LLVMBuildStore(g->b, dt == DT_FLOAT16 ? h_rnd(g, v) : v, acc);
-}
-
-/* ---------------------------------------------------------------- maps */
-
-enum { MAXIN = 6, MAXLEAF = 16 };     /* inputs of a map function; memory read by one loop */
-enum { PARMAP = 1 << 15 };      /* elements of a map worth splitting among threads */
-
-/* An accessor of a tensor inside a loop nest: element offset base +
-** sum(iv[k] * st[k]). */
-typedef struct Acc {
-	LLVMValueRef p;
-	DType dt;
-	int64_t base;
-	int64_t st[MAXD];
-	const struct Fu *fu;    /* not NULL: the element is computed, not read (p unused) */
-} Acc;
-
-/* MapFn: the output element from the loaded inputs x[] */
-typedef LLVMValueRef MapFn(G *g, const void *ctx, LLVMValueRef *x);
-
-/* A fused elementwise producer: its result, element by element, is
-** computed inside its consumer's loop (emit_map) by f from its inputs,
-** which read memory or are producers of their own; its result has the
-** consumer's dims (ewmark). */
-typedef struct Fu {
-	MapFn *f;
-	const void *ctx;
-	int nin;
-	Acc in[MAXIN];
-} Fu;
-
-/* leaves: appends to L (at most MAXLEAF) the accessors under a that read
-** memory: a itself, or its producer's inputs' leaves; the new count */
-static int
-leaves(const Acc *a, const Acc **L, int n)
-{
-	if (!a->fu) {
-		if (n < MAXLEAF)
-			L[n] = a;
-		return n + 1;
-	}
-	for (int j = 0; j < a->fu->nin; j++)
-		n = leaves(&a->fu->in[j], L, n);
-	return n;
-}
-
-/* accval: the element of a at the loop's offsets off[] of the leaves
-** L[0..nl): a leaf's load (float16 widened when h), or its producer's
-** result from theirs */
-static LLVMValueRef
-accval(G *g, const Acc *a, const Acc *const *L, const LLVMValueRef *off, int nl, int h)
-{
-	LLVMValueRef x[MAXIN];
-
-	if (a->fu) {
-		for (int j = 0; j < a->fu->nin; j++)
-			x[j] = accval(g, &a->fu->in[j], L, off, nl, h);
-		return a->fu->f(g, a->fu->ctx, x);
-	}
-	for (int k = 0; k < nl; k++)
-		if (L[k] == a) {
-			LLVMValueRef v = ld(g, a->p, a->dt, off[k]);
-			return h && a->dt == DT_FLOAT16 ? h_load(g, v) : v;
-		}
-	return NULL;
-}
-
-
-/* emit_map: for every multi-index over dims, out = f(in...) (a copy of
-** in[0] when f is NULL).  Dims that are contiguous for every accessor
-** are merged first, so that plain elementwise ops run one flat loop.
-** Inputs that are fused producers (Acc.fu) are computed in the loop
-** from what they read, at most MAXLEAF accessors in all (ewmark). */
-static void
-emit_map(G *g, int rank, const int64_t *dims, Acc *out, int nin, const Acc *in, MapFn *f, const void *ctx)
-{
-	int64_t d[MAXD + 1], s[MAXLEAF + 1][MAXD + 1], total = 1;
-	int r = 0, nl = 0, split;
-	Loop l[MAXD + 1];
-	Par pr;
-	LLVMValueRef x[MAXIN], off[MAXLEAF + 1];
-	const Acc *acc[MAXLEAF + 1];
-
-	for (int j = 0; j < nin; j++)
-		nl = leaves(&in[j], acc, nl);
-	if (nl > MAXLEAF)
-		ir_die("llvm: a fused elementwise loop reads more than %d tensors", MAXLEAF);
-	acc[nl] = out;
-	for (int k = 0; k < rank; k++) {
-		int merge = r > 0;
-		if (dims[k] == 0)
-			return;
-		if (dims[k] == 1)
-			continue;
-		for (int j = 0; j <= nl && merge; j++)
-			merge = s[j][r - 1] == acc[j]->st[k] * dims[k];
-		if (merge) {
-			d[r - 1] *= dims[k];
-			for (int j = 0; j <= nl; j++)
-				s[j][r - 1] = acc[j]->st[k];
-			continue;
-		}
-		d[r] = dims[k];
-		for (int j = 0; j <= nl; j++)
-			s[j][r] = acc[j]->st[k];
-		r++;
-	}
-	for (int k = 0; k < r; k++)
-		total *= d[k];
-	/* a large map is split among threads by its outermost loop; one flat
-	   loop first becomes rows of a length that divides it (1K to 8K
-	   elements), or stays whole */
-	if (r == 1 && total >= PARMAP) {
-		int64_t len = 8192;
-		while (len >= 1024 && d[0] % len)
-			len--;
-		if (len >= 1024) {
-			d[1] = len;
-			d[0] /= len;
-			for (int j = 0; j <= nl; j++) {
-				s[j][1] = s[j][0];
-				s[j][0] *= len;
-			}
-			r = 2;
-		}
-	}
-	split = r > 1 && total >= PARMAP;
-	for (int j = 0; j <= nl; j++)
-		off[j] = c64(g, acc[j]->base);
-	for (int k = 0; k < r; k++) {
-		LLVMValueRef iv = k == 0 && split ? par_open(g, &pr, d[0]) : loop_open(g, &l[k], 0, d[k], 1);
-		for (int j = 0; j <= nl; j++)
-			if (s[j][k])
-				off[j] = add64(g, off[j], mul64(g, iv, s[j][k]));
-	}
-	for (int j = 0; j < nin; j++)
-		x[j] = accval(g, &in[j], acc, off, nl, f != NULL);
-	st(g, out->p, out->dt, off[nl], !f ? x[0] : out->dt == DT_FLOAT16 ? h_store(g, f(g, ctx, x)) : f(g, ctx, x));
-	for (int k = r - 1; k >= 0; k--)
-		if (k == 0 && split)
-			par_close(g, &pr);
-		else
-			loop_close(g, &l[k]);
-}
-
-/* bcast: an accessor reading a (dims adims, rank ar) broadcast to the
-** output dims od of rank orank (numpy rules: aligned at the right) */
-static Acc
-bcast(G *g, Val v, DType dt, const int64_t *adims, int ar, int orank)
-{
-	Acc a;
-	int64_t own[MAXD];
-
-	memset(&a, 0, sizeof a);
-	a.p = v.p;
-	a.dt = dt;
-	strides(adims, ar, own);
-	for (int k = 0; k < orank; k++) {
-		int j = k - (orank - ar);
-		a.st[k] = j < 0 || adims[j] == 1 ? 0 : own[j];
-	}
-	return a;
-}
-
-/* along: an accessor reading a vector of n elements (or a scalar) along
-** axis ax of an output of rank orank */
-static Acc
-along(Val v, DType dt, int64_t n, int ax, int orank)
-{
-	Acc a;
-
-	memset(&a, 0, sizeof a);
-	a.p = v.p;
-	a.dt = dt;
-	if (n > 1 && ax >= 0 && ax < orank)
-		a.st[ax] = 1;
-	return a;
-}
-
-/* dense_acc: the row-major accessor of a tensor of dims */
-static Acc
-dense_acc(LLVMValueRef p, DType dt, const int64_t *dims, int rank)
-{
-	Acc a;
-
-	memset(&a, 0, sizeof a);
-	a.p = p;
-	a.dt = dt;
-	strides(dims, rank, a.st);
-	return a;
-}
-
-/* ---------------------------------------------------------------- attributes and constants */
-
-static const AttrVal *
-attr(const Module *m, NodeId n, const char *name)
-{
-	int i = ir_op_attr_index(m->nodes[n].op, name, strlen(name));
-	return i < 0 ? NULL : &ir_attrs(m, n)[i];
-}
-
-static int64_t
-aint(const Module *m, NodeId n, const char *name)
-{
-	const AttrVal *v = attr(m, n, name);
-	return v && (v->kind == AV_INT || v->kind == AV_BOOL) ? v->u.i : 0;
-}
-
-static const char *
-astr(const Module *m, NodeId n, const char *name)
-{
-	const AttrVal *v = attr(m, n, name);
-	return v && v->kind == AV_STR ? ir_symstr(m, v->u.s) : "";
-}
-
-/* aints: the integers of an int-list attribute; -1 if None or not a list */
-static int
-aints(const Module *m, NodeId n, const char *name, int64_t *out, int max)
-{
-	const AttrVal *v = attr(m, n, name);
-	int k = 0;
-
-	if (!v || v->kind != AV_ARRAY)
-		return -1;
-	for (uint32_t i = 0; i < v->n && k < max; i++)
-		if (m->attrs[v->first + i].kind == AV_INT)
-			out[k++] = m->attrs[v->first + i].u.i;
-	return k;
-}
-
-/* cdata: the data of the constant behind v (NULL if v is not a constant) */
-static const void *
-cdata(const G *g, Val v, TypeId *t)
-{
-	const Const *c;
-
-	if (!v.cnode)
-		return NULL;
-	c = &g->m->consts[g->m->nodes[v.cnode].aux];
-	*t = c->type;
-	return c->data;
-}
-
-/* cnum: element i of constant v as a double (i clamped to its size) */
-static int
-cnum(const G *g, Val v, int64_t i, double *out)
-{
-	TypeId t;
-	const unsigned char *p = cdata(g, v, &t);
-	int64_t n;
-	DType dt;
-
-	if (!p)
-		return 0;
-	n = ir_type_numel(g->m, t);
-	dt = tdt(g->m, t);
-	if (i >= n)
-		i = n - 1;
-	if (dt == DT_FLOAT32) {
-		float f;
-		memcpy(&f, p + i * 4, 4);
-		*out = f;
-	} else if (dt == DT_INT32) {
-		int32_t x;
-		memcpy(&x, p + i * 4, 4);
-		*out = x;
-	} else if (dt == DT_INT8) {
-		*out = (int8_t)p[i];
-	} else if (dt == DT_UINT8) {
-		*out = p[i];
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
-/* cnumel: the element count of constant v */
-static int64_t
-cnumel(const G *g, Val v)
-{
-	TypeId t;
-	if (!cdata(g, v, &t))
-		return -1;
-	return ir_type_numel(g->m, t);
-}
-
-static void
-refuse(G *g, NodeId n, const char *why)
-{
-	ir_error(g->d, g->m->locs[n], "the llvm backend cannot run %s: %s",
-	         g->m->nodes[n].kind == NK_CALL ? ir_ops[g->m->nodes[n].op].name : "this expression", why);
-	g->errors++;
-}
-
-/* ---------------------------------------------------------------- elementwise ops */
-
-/* The context of the elementwise map functions. */
-typedef struct Ew {
-	OpId op;
-	DType dt, odt;          /* operand and result dtypes */
-	double lo, hi;          /* clip bounds; leaky_relu alpha in lo */
-	int nearest;            /* requantize: TONEAREST */
-	int even;               /* quantize: rounding="HALF_TO_EVEN" (ONNX) */
-	int h16;                /* the result is float16 (dt and odt are then float32) */
-	int skip[2];            /* requantize: no multiply (equal scales); qnn.add: cast only */
-	RefFixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
-	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
-} Ew;
-
-static LLVMValueRef fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt);
-static LLVMValueRef fcall1(G *g, const char *base, LLVMValueRef x, DType dt);
-
-/* ipow: integer a ** b in dtype dt as ref computes it: in int64 (the
-** operands widened as ref reads them) by squaring, wrapping, truncated
-** to dt; a negative exponent gives 0 but for a base of 1 (1) or -1 (-1
-** or 1 by the exponent's parity), as integer division would */
-static LLVMValueRef
-ipow(G *g, LLVMValueRef a, LLVMValueRef b, DType dt)
-{
-	LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-	LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow");
-	LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow.step");
-	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pow.done");
-	LLVMValueRef x0 = cvt(g, a, dt, DT_INT64), e0 = cvt(g, b, dt, DT_INT64), one = c64(g, 1), zero = c64(g, 0);
-	LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, e0, zero, ""), x, y, e, x1, y1, e1, odd, r;
-	LLVMBasicBlockRef step;
-
-	/* uint64 reads as int64 in ref, so an exponent of 2^63 and up is negative there too */
-	if (ir_dtype_kind[dt] == 'u' && ir_dtype_bytes[dt] < 8)
-		neg = LLVMConstInt(g->i1, 0, 0);
-	e0 = LLVMBuildSelect(g->b, neg, zero, e0, "");
-	LLVMBuildBr(g->b, head);
-	LLVMPositionBuilderAtEnd(g->b, head);
-	x = LLVMBuildPhi(g->b, g->i64, "");
-	y = LLVMBuildPhi(g->b, g->i64, "");
-	e = LLVMBuildPhi(g->b, g->i64, "");
-	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, e, zero, ""), body, done);
-	LLVMPositionBuilderAtEnd(g->b, body);
-	odd = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, e, one, ""), zero, "");
-	y1 = LLVMBuildSelect(g->b, odd, LLVMBuildMul(g->b, y, x, ""), y, "");
-	x1 = LLVMBuildMul(g->b, x, x, "");
-	e1 = LLVMBuildLShr(g->b, e, one, "");
-	step = LLVMGetInsertBlock(g->b);
-	LLVMBuildBr(g->b, head);
-	LLVMAddIncoming(x, (LLVMValueRef[]){ x0, x1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
-	LLVMAddIncoming(y, (LLVMValueRef[]){ one, y1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
-	LLVMAddIncoming(e, (LLVMValueRef[]){ e0, e1 }, (LLVMBasicBlockRef[]){ pre, step }, 2);
-	LLVMPositionBuilderAtEnd(g->b, done);
-	/* a negative exponent: 1 ** b = 1, (-1) ** b = +-1, else 0 */
-	odd = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, cvt(g, b, dt, DT_INT64), one, ""), zero, "");
-	r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x0, one, ""), one,
-	                    LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x0, c64(g, -1), ""),
-	                                    LLVMBuildSelect(g->b, odd, c64(g, -1), one, ""), zero, ""), "");
-	return cvt(g, LLVMBuildSelect(g->b, neg, r, y, ""), DT_INT64, dt);
-}
-
-/* binary: add, subtract, multiply, divide, maximum, minimum, power, mod,
-** floor_mod (integer division by zero sets the error) */
-static LLVMValueRef
-ew_binary(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef a = x[0], b = x[1];
-
-	if (!isint(e->dt)) {
-		switch (e->op) {
-		case OP_ADD: return LLVMBuildFAdd(g->b, a, b, "");
-		case OP_SUBTRACT: return LLVMBuildFSub(g->b, a, b, "");
-		case OP_MULTIPLY: return LLVMBuildFMul(g->b, a, b, "");
-		case OP_MAXIMUM: case OP_MINIMUM: {
-			/* NaN in, NaN out, as the reference */
-			LLVMValueRef an = LLVMBuildFCmp(g->b, LLVMRealUNO, a, a, ""), bn = LLVMBuildFCmp(g->b, LLVMRealUNO, b, b, "");
-			LLVMValueRef gt = LLVMBuildFCmp(g->b, e->op == OP_MAXIMUM ? LLVMRealOGT : LLVMRealOLT, a, b, "");
-			return LLVMBuildSelect(g->b, an, a, LLVMBuildSelect(g->b, bn, b, LLVMBuildSelect(g->b, gt, a, b, ""), ""), "");
-		}
-		case OP_POWER:
-			if (e->h16)     /* in double, as the reference */
-				return ho_f64(g, fcall2(g, "llvm.pow", LLVMBuildFPExt(g->b, a, g->f64, ""),
-				                        LLVMBuildFPExt(g->b, b, g->f64, ""), DT_FLOAT64));
-			return fcall2(g, "llvm.pow", a, b, e->dt);
-		case OP_MOD: return LLVMBuildFRem(g->b, a, b, "");      /* C's fmod */
-		case OP_FLOOR_MOD: {    /* a - floor(a / b) * b, as topi, each step rounded to the dtype */
-			LLVMValueRef q = LLVMBuildFDiv(g->b, a, b, ""), p;
-			if (e->h16)
-				q = h_rnd(g, q);
-			p = LLVMBuildFMul(g->b, fcall1(g, "llvm.floor", q, e->dt), b, "");
-			return LLVMBuildFSub(g->b, a, e->h16 ? h_rnd(g, p) : p, "");
-		}
-		default: return LLVMBuildFDiv(g->b, a, b, "");
-		}
-	}
-	if (e->op == OP_POWER)
-		return ipow(g, a, b, e->dt);
-	if (e->op == OP_MAXIMUM || e->op == OP_MINIMUM) {
-		int sgn = ir_dtype_kind[e->dt] == 'i';
-		LLVMValueRef gt = LLVMBuildICmp(g->b, e->op == OP_MAXIMUM ? (sgn ? LLVMIntSGT : LLVMIntUGT) :
-		                                (sgn ? LLVMIntSLT : LLVMIntULT), a, b, "");
-		return LLVMBuildSelect(g->b, gt, a, b, "");
-	}
-	switch (e->op) {
-	case OP_ADD: return LLVMBuildAdd(g->b, a, b, "");
-	case OP_SUBTRACT: return LLVMBuildSub(g->b, a, b, "");
-	case OP_MULTIPLY: return LLVMBuildMul(g->b, a, b, "");
-	default: {
-		LLVMTypeRef t = LLVMTypeOf(a);
-		LLVMValueRef zero = LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstNull(t), ""), e0;
-		int sgn = ir_dtype_kind[e->dt] == 'i';
-		e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
-		LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildZExt(g->b, zero, g->i32, ""), ""), g->err);
-		b = LLVMBuildSelect(g->b, zero, LLVMConstInt(t, 1, 0), b, "");
-		if (e->op == OP_MOD || e->op == OP_FLOOR_MOD) {
-			/* x % -1 is 0: take it as x % 1, so MIN % -1 never overflows */
-			LLVMValueRef r, adj;
-			if (!sgn)
-				return LLVMBuildURem(g->b, a, b, "");
-			b = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), LLVMConstInt(t, 1, 0), b, "");
-			r = LLVMBuildSRem(g->b, a, b, "");
-			if (e->op == OP_MOD)
-				return r;
-			/* floor_mod: a nonzero remainder of the other sign than b gets b added */
-			adj = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, r, LLVMConstNull(t), ""),
-			                   LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildICmp(g->b, LLVMIntSLT, r, LLVMConstNull(t), ""),
-			                                 LLVMBuildICmp(g->b, LLVMIntSLT, b, LLVMConstNull(t), ""), ""), "");
-			return LLVMBuildSelect(g->b, adj, LLVMBuildAdd(g->b, r, b, ""), r, "");
-		}
-		if (sgn) {
-			/* MIN / -1 overflows: give MIN, as wrapping would */
-			LLVMValueRef ov = LLVMBuildAnd(g->b,
-				LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMConstInt(t, (unsigned long long)ir_dtype_min(e->dt), 1), ""),
-				LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), "");
-			b = LLVMBuildSelect(g->b, ov, LLVMConstInt(t, 1, 0), b, "");
-			return LLVMBuildSDiv(g->b, a, b, "");
-		}
-		return LLVMBuildUDiv(g->b, a, b, "");
-	}
-	}
-}
-
-/* fcall2: llvm.NAME of two float arguments */
-static LLVMValueRef
-fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt)
-{
-	char name[32];
-	LLVMValueRef a[2] = { x, y };
-
-	snprintf(name, sizeof name, "%s.f%d", base, dt == DT_FLOAT64 ? 64 : 32);
-	return callf(g, name, elty(g, dt), a, 2);
-}
-
-/* fcall1: a float math function of one argument (llvm.NAME or libm) */
-static LLVMValueRef
-fcall1(G *g, const char *base, LLVMValueRef x, DType dt)
-{
-	char name[32];
-	LLVMValueRef a[1] = { x };
-
-	if (!strncmp(base, "llvm.", 5))
-		snprintf(name, sizeof name, "%s.f%d", base, dt == DT_FLOAT64 ? 64 : 32);
-	else
-		snprintf(name, sizeof name, "%s%s", base, dt == DT_FLOAT64 ? "" : "f");
-	return callf(g, name, elty(g, dt), a, 1);
-}
-
-/* unary: exp, rsqrt, sigmoid, tanh, relu, leaky_relu, clip, cast */
-static LLVMValueRef
-ew_unary(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef v = x[0];
-	LLVMTypeRef t = elty(g, e->dt);
-	LLVMValueRef one = isint(e->dt) ? NULL : LLVMConstReal(t, 1.0);
-
-	switch (e->op) {
-	case OP_EXP: return fcall1(g, "llvm.exp", v, e->dt);
-	case OP_RSQRT: return LLVMBuildFDiv(g->b, one, fcall1(g, "llvm.sqrt", v, e->dt), "");
-	case OP_SQRT: return fcall1(g, "llvm.sqrt", v, e->dt);
-	case OP_FLOOR: return isint(e->dt) ? v : fcall1(g, "llvm.floor", v, e->dt);
-	case OP_CEIL: return isint(e->dt) ? v : fcall1(g, "llvm.ceil", v, e->dt);
-	case OP_LOG: return fcall1(g, "llvm.log", v, e->dt);
-	case OP_ABS:
-		if (isint(e->dt))       /* wraps at the minimum, as negation does */
-			return ir_dtype_kind[e->dt] == 'u' ? v
-			       : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstInt(t, 0, 0), ""),
-			                         LLVMBuildNeg(g->b, v, ""), v, "");
-		return fcall1(g, "llvm.fabs", v, e->dt);
-	case OP_NEGATIVE: return isint(e->dt) ? LLVMBuildNeg(g->b, v, "") : LLVMBuildFNeg(g->b, v, "");
-	case OP_TANH: return fcall1(g, "tanh", v, e->dt);
-	case OP_SIGMOID:
-		return LLVMBuildFDiv(g->b, one, LLVMBuildFAdd(g->b, one, fcall1(g, "llvm.exp", LLVMBuildFNeg(g->b, v, ""), e->dt), ""), "");
-	case OP_NN_RELU:
-		if (isint(e->dt))
-			return iminmax(g, v, LLVMConstNull(t), ir_dtype_kind[e->dt] == 'i', 1);
-		return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), ""), v, LLVMConstNull(t), "");
-	case OP_NN_LEAKY_RELU:
-		return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), ""), v,
-		                       LLVMBuildFMul(g->b, v, LLVMConstReal(t, e->lo), ""), "");
-	case OP_CLIP:
-		if (isint(e->dt)) {
-			int sgn = ir_dtype_kind[e->dt] == 'i';
-			v = iminmax(g, v, LLVMConstInt(t, (unsigned long long)(int64_t)e->hi, 1), sgn, 0);
-			return iminmax(g, v, LLVMConstInt(t, (unsigned long long)(int64_t)e->lo, 1), sgn, 1);
-		}
-		v = fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->hi : e->hi), 0);
-		return fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->lo : e->lo), 1);
-	default: /* cast and annotation.cast_hint */
-		if (e->h16 && e->dt == DT_FLOAT64)
-			return ho_f64(g, v);
-		return cvt(g, v, e->dt, e->odt);
-	}
-}
-
-/* compare: the comparisons, logical_and and logical_or; a bool (i8) of
-** 0 or 1; a NaN is unequal to everything */
-static LLVMValueRef
-ew_compare(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef a = x[0], b = x[1], r;
-	int u = ir_dtype_kind[e->dt] != 'i';
-
-	if (e->op == OP_LOGICAL_AND || e->op == OP_LOGICAL_OR) {
-		a = LLVMBuildICmp(g->b, LLVMIntNE, a, LLVMConstNull(g->i8), "");
-		b = LLVMBuildICmp(g->b, LLVMIntNE, b, LLVMConstNull(g->i8), "");
-		r = e->op == OP_LOGICAL_AND ? LLVMBuildAnd(g->b, a, b, "") : LLVMBuildOr(g->b, a, b, "");
-	} else if (!isint(e->dt)) {
-		static const LLVMRealPredicate fp[] = { LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
-		                                        LLVMRealOGE };
-		r = LLVMBuildFCmp(g->b, fp[(int)e->lo], a, b, "");
-	} else {
-		static const LLVMIntPredicate sp[] = { LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE };
-		static const LLVMIntPredicate up[] = { LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE };
-		r = LLVMBuildICmp(g->b, (u ? up : sp)[(int)e->lo], a, b, "");
-	}
-	return LLVMBuildZExt(g->b, r, g->i8, "");
-}
-
-/* bitwise: bitwise_and, bitwise_or, bitwise_xor, bitwise_not (of bool, an
-** i8 of 0 or 1, logical not), left_shift, right_shift (ashr for signed
-** dtypes, lshr for unsigned); an amount outside [0, bits), poison in
-** LLVM, is replaced by 0 and the result by 0, or by the sign for a
-** signed right shift (the reference's) */
-static LLVMValueRef
-ew_bitwise(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef a = x[0], b = x[1], ok, sh, fill;
-	LLVMTypeRef t = elty(g, e->dt);
-	unsigned bits = ir_dtype_bytes[e->dt] * 8;
-	int sgn = ir_dtype_kind[e->dt] == 'i';
-
-	switch (e->op) {
-	case OP_BITWISE_AND: return LLVMBuildAnd(g->b, a, b, "");
-	case OP_BITWISE_OR: return LLVMBuildOr(g->b, a, b, "");
-	case OP_BITWISE_XOR: return LLVMBuildXor(g->b, a, b, "");
-	case OP_BITWISE_NOT:
-		return LLVMBuildXor(g->b, a, e->dt == DT_BOOL ? LLVMConstInt(t, 1, 0) : LLVMConstAllOnes(t), "");
-	default: break;
-	}
-	/* unsigned, a negative amount is out of range too */
-	ok = LLVMBuildICmp(g->b, LLVMIntULT, b, LLVMConstInt(t, bits, 0), "");
-	b = LLVMBuildSelect(g->b, ok, b, LLVMConstNull(t), "");
-	if (e->op == OP_LEFT_SHIFT) {
-		sh = LLVMBuildShl(g->b, a, b, "");
-		fill = LLVMConstNull(t);
-	} else if (sgn) {
-		sh = LLVMBuildAShr(g->b, a, b, "");
-		fill = LLVMBuildAShr(g->b, a, LLVMConstInt(t, bits - 1, 0), "");
-	} else {
-		sh = LLVMBuildLShr(g->b, a, b, "");
-		fill = LLVMConstNull(t);
-	}
-	return LLVMBuildSelect(g->b, ok, sh, fill, "");
-}
-
-/* copy: broadcast_to, x[0] read through broadcast strides */
-static LLVMValueRef
-ew_copy(G *g, const void *ctx, LLVMValueRef *x)
-{
-	(void)g;
-	(void)ctx;
-	return x[0];
-}
-
-/* where: x[0] the condition (true when not zero), x[1] x, x[2] y */
-static LLVMValueRef
-ew_where(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef t = isint(e->dt) ? LLVMBuildICmp(g->b, LLVMIntNE, x[0], LLVMConstNull(LLVMTypeOf(x[0])), "")
-	                              : LLVMBuildFCmp(g->b, LLVMRealUNE, x[0], LLVMConstNull(LLVMTypeOf(x[0])), "");
-
-	return LLVMBuildSelect(g->b, t, x[1], x[2], "");
-}
-
-/* sign (0 for zeros and NaN, as TVM), round (halves to even; integers
-** unchanged), erf, the trigonometric and hyperbolic functions and their
-** inverses (libm's), isnan, isinf, isfinite and logical_not */
-static LLVMValueRef
-ew_more(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef v = x[0];
-	LLVMTypeRef t = elty(g, e->dt);
-
-	switch (e->op) {
-	case OP_LOGICAL_NOT:
-		return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v, LLVMConstNull(t), ""), g->i8, "");
-	case OP_ERF: return fcall1(g, "erf", v, e->dt);
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-		/* the C library's function of the op's name, as TVM calls it */
-		return fcall1(g, ir_ops[e->op].name, v, e->dt);
-	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: {
-		/* an integer is finite */
-		LLVMValueRef r, a;
-		if (isint(e->dt))
-			return LLVMConstInt(g->i8, e->op == OP_ISFINITE, 0);
-		a = fcall1(g, "llvm.fabs", v, e->dt);
-		r = e->op == OP_ISNAN ? LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "")
-		  : LLVMBuildFCmp(g->b, e->op == OP_ISINF ? LLVMRealOEQ : LLVMRealONE, a, LLVMConstReal(t, INFINITY), "");
-		return LLVMBuildZExt(g->b, r, g->i8, "");
-	}
-	case OP_ROUND: return isint(e->dt) ? v : fcall1(g, "llvm.roundeven", v, e->dt);
-	default: {
-		LLVMValueRef pos, neg, one, mone;
-		if (isint(e->dt)) {
-			int sgn = ir_dtype_kind[e->dt] == 'i';
-			pos = LLVMBuildICmp(g->b, sgn ? LLVMIntSGT : LLVMIntUGT, v, LLVMConstNull(t), "");
-			neg = sgn ? LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstNull(t), "") : LLVMConstInt(g->i1, 0, 0);
-			one = LLVMConstInt(t, 1, 0);
-			mone = LLVMConstAllOnes(t);
-		} else {
-			pos = LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), "");
-			neg = LLVMBuildFCmp(g->b, LLVMRealOLT, v, LLVMConstNull(t), "");
-			one = LLVMConstReal(t, 1.0);
-			mone = LLVMConstReal(t, -1.0);
-		}
-		return LLVMBuildSelect(g->b, pos, one, LLVMBuildSelect(g->b, neg, mone, LLVMConstNull(t), ""), "");
-	}
-	}
-}
-
-/* quantize: x[0] data (float32), x[1] scale, x[2] zero point */
-static LLVMValueRef
-ew_quantize(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef v = LLVMBuildFDiv(g->b, x[0], x[1], ""), a[1];
-
-	a[0] = v;
-	if (e->even) {
-		/* ONNX: halves to even, then the zero point added exactly (in
-		   double) and saturated; NaN goes to the top, as in ref */
-		LLVMValueRef t, hi = LLVMConstReal(g->f64, (double)ir_dtype_max(e->odt)), lo = LLVMConstReal(g->f64, (double)ir_dtype_min(e->odt));
-		v = callf(g, "llvm.roundeven.f32", g->f32, a, 1);
-		t = LLVMBuildFAdd(g->b, LLVMBuildFPExt(g->b, v, g->f64, ""), LLVMBuildSIToFP(g->b, x[2], g->f64, ""), "");
-		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, hi, ""), t, hi, "");
-		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, lo, ""), t, lo, "");
-		return cvt_in(g, t, e->odt);
-	}
-	v = callf(g, "llvm.round.f32", g->f32, a, 1);
-	v = LLVMBuildFAdd(g->b, v, LLVMBuildSIToFP(g->b, x[2], g->f32, ""), "");
-	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)ir_dtype_max(e->odt)), 0);
-	v = fminmax(g, v, LLVMConstReal(g->f32, (double)(float)ir_dtype_min(e->odt)), 1);
-	return cvt_in(g, v, e->odt);
-}
-
-/* dequantize: x[0] data, x[1] scale, x[2] zero point; a float16 result
-** is first clipped to +-65504 (a NaN to 65504), as the reference clips it */
-static LLVMValueRef
-ew_dequantize(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef d = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[2], ""), v, big;
-
-	v = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, d, g->f32, ""), x[1], "");
-	if (!e->h16)
-		return v;
-	big = LLVMConstReal(g->f32, 65504.0);
-	v = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, v, big, ""), v, big, "");
-	big = LLVMConstReal(g->f32, -65504.0);
-	return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, big, ""), v, big, "");
-}
-
-/* requantize: x[0] data, x[1] input zero point, x[2] multiplier, x[3]
-** shift (int32), x[4] output zero point */
-static LLVMValueRef
-ew_requantize(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef v = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[1], "");
-
-	if (!e->skip[0])
-		v = fpm(g, v, x[2], x[3], e->nearest);
-	return sat32(g, LLVMBuildAdd(g->b, v, x[4], ""), e->odt);
-}
-
-/* requantize in QNNPACK's float32 (rounding "HALF_TO_EVEN"): x[0] data,
-** x[1] input zero point, x[2] the float32 multiplier, x[3] output zero
-** point: roundeven(fl(sitofp(x - izp) * m)) + ozp in double, saturated */
-static LLVMValueRef
-ew_requantize_f32(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef v = LLVMBuildSub(g->b, cvt(g, x[0], e->dt, DT_INT32), x[1], ""), a[1], t;
-	LLVMValueRef hi = LLVMConstReal(g->f64, (double)ir_dtype_max(e->odt)), lo = LLVMConstReal(g->f64, (double)ir_dtype_min(e->odt));
-
-	a[0] = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, v, g->f32, ""), x[2], "");
-	t = LLVMBuildFPExt(g->b, callf(g, "llvm.roundeven.f32", g->f32, a, 1), g->f64, "");
-	t = LLVMBuildFAdd(g->b, t, LLVMBuildSIToFP(g->b, x[3], g->f64, ""), "");
-	t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, hi, ""), t, hi, "");
-	t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, lo, ""), t, lo, "");
-	return cvt_in(g, t, e->odt);
-}
-
-/* qnn.add, qnn.mul: x[0], x[1] (per-tensor parameters in the context) */
-static LLVMValueRef
-ew_qnn(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef a = cvt(g, x[0], e->dt, DT_INT32), b = cvt(g, x[1], e->dt, DT_INT32), v;
-
-	if (e->op == OP_QNN_MUL) {
-		v = LLVMBuildMul(g->b, LLVMBuildSub(g->b, a, c32(g, e->zp[0]), ""), LLVMBuildSub(g->b, b, c32(g, e->zp[1]), ""), "");
-		if (!e->skip[0])
-			v = fpm(g, v, c32(g, e->fx[0].mul), c32(g, e->fx[0].shift), 0);
-		return sat32(g, LLVMBuildAdd(g->b, v, c32(g, e->zp[2]), ""), e->odt);
-	}
-	/* requantize (or upcast) each side to the output parameters */
-	for (int k = 0; k < 2; k++) {
-		LLVMValueRef *s = k ? &b : &a;
-		if (e->skip[k] == 2)
-			continue;
-		*s = LLVMBuildSub(g->b, *s, c32(g, e->zp[k]), "");
-		if (!e->skip[k])
-			*s = fpm(g, *s, c32(g, e->fx[k].mul), c32(g, e->fx[k].shift), 0);
-		*s = LLVMBuildAdd(g->b, *s, c32(g, e->zp[2]), "");
-	}
-	v = LLVMBuildAdd(g->b, a, b, "");
-	v = LLVMBuildSub(g->b, v, c32(g, e->zp[2]), "");
-	return sat32(g, v, e->odt);
-}
-
-/* ibound: clip bound b for integer dtype dt (truncated toward zero) */
-static int
-ibound(DType dt, double b, double *out)
-{
-	double t = trunc(b);
-
-	if (isnan(b) || (ir_dtype_kind[dt] == 'u' && b < 0) || !(t >= (double)ir_dtype_min(dt) && t <= (double)ir_dtype_max(dt)))
-		return 0;
-	*out = t;
-	return 1;
-}
-
-/* clip_whole: n is a clip of integer data whose bounds (as ibound
-** reads them) hold every value of its dtype: no code, an alias of its
-** operand (the quantized ReLU6 that a requantize to uint8 has already
-** clipped: clip(x, 0, 255)) */
-static int
-clip_whole(const Module *m, NodeId n)
-{
-	DType dt = (DType)ir_type(m, m->nodes[ir_arg(m, n, 0)].type)->dtype;
-	double lo, hi;
-
-	return isint(dt) && dt != DT_BOOL && ibound(dt, attr(m, n, "a_min")->u.f, &lo) && ibound(dt, attr(m, n, "a_max")->u.f, &hi) &&
-	       lo == (double)ir_dtype_min(dt) && hi == (double)ir_dtype_max(dt);
-}
-
-/* ---------------------------------------------------------------- op lowering */
-
-/* The operands of one call while lowering it. */
-struct Call {
-	NodeId n;
-	const Module *m;
-	Scope *s;               /* the scope its operands are lowered in (NULL: none) */
-	TypeId ot;              /* result type */
-	int orank;
-	int64_t od[MAXD];       /* result dims */
-	DType odt;
-	Val a[8];
-	TypeId at[8];
-	int ar[8];
-	int64_t ad[8][MAXD];
-	DType adt[8];
-};
-
-/* ewop: whether call c is an elementwise op that ewise() lowers as it
-** is: then its map function *f, context *e and elementwise operands
-** *nin (the first ones, broadcast to the result); else 0 (call() lowers
-** it, or refuses it).  Sets c's dtypes for float16 as the op copies it. */
-static int
-ewop(Call *c, Ew *e, MapFn **f, int *nin)
-{
-	const Module *m = c->m;
-	OpId op = m->nodes[c->n].op;
-
-	memset(e, 0, sizeof *e);
-	e->op = op;
-	e->dt = cdt(c->adt[0]);
-	e->odt = cdt(c->odt);
-	e->h16 = c->odt == DT_FLOAT16;
-	*nin = 1;
-	switch (op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
-	case OP_MOD: case OP_FLOOR_MOD:
-		*nin = 2;
-		*f = ew_binary;
-		return 1;
-	case OP_POWER:
-		*nin = 2;
-		*f = ew_binary;
-		return e->dt != DT_BOOL;
-	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
-		*f = ew_unary;
-		return !isint(e->dt);
-	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:     /* integers too */
-		*f = ew_unary;
-		return e->dt != DT_BOOL;
-	case OP_NN_LEAKY_RELU:
-		e->lo = attr(m, c->n, "alpha")->u.f;
-		if (e->h16)
-			e->lo = h_round(e->lo);
-		*f = ew_unary;
-		return !isint(e->dt);
-	case OP_NN_RELU: case OP_CAST:
-		*f = ew_unary;
-		return 1;
-	case OP_CLIP:
-		e->lo = attr(m, c->n, "a_min")->u.f;
-		e->hi = attr(m, c->n, "a_max")->u.f;
-		if (isint(e->dt) && (!ibound(e->dt, e->lo, &e->lo) || !ibound(e->dt, e->hi, &e->hi)))
-			return 0;       /* call() refuses it */
-		if (e->h16) {
-			e->lo = h_round(e->lo);
-			e->hi = h_round(e->hi);
-		}
-		*f = ew_unary;
-		return !clip_whole(m, c->n);
-	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
-		e->lo = op == OP_EQUAL ? 0 : op == OP_NOT_EQUAL ? 1 : op == OP_LESS ? 2 : op == OP_LESS_EQUAL ? 3 : op == OP_GREATER ? 4 : 5;
-		/* fall through */
-	case OP_LOGICAL_AND: case OP_LOGICAL_OR:
-		*nin = 2;
-		*f = ew_compare;
-		return 1;
-	case OP_WHERE:
-		if (e->h16)      /* float16 x and y are copied as bits, as the reference copies them */
-			c->adt[1] = c->adt[2] = c->odt = DT_INT16;
-		*nin = 3;
-		*f = ew_where;
-		return 1;
-	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
-		*nin = 2;
-		/* fall through */
-	case OP_BITWISE_NOT:
-		*f = ew_bitwise;
-		return 1;
-	case OP_BROADCAST_TO:
-		if (e->h16)      /* float16 bits copied, as the reference copies them */
-			c->adt[0] = c->odt = DT_INT16;
-		*f = ew_copy;
-		return 1;
-	case OP_ERF:
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-		*f = ew_more;
-		return !isint(e->dt);
-	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
-		*f = ew_more;
-		return 1;
-	case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
-		*f = ew_more;
-		return !(e->dt == DT_BOOL && op != OP_LOGICAL_NOT);
-	default:
-		return 0;
-	}
-}
-
-/* ewacc: the accessor of call c's operand j, broadcast to c's result: a
-** fused producer (FUSED in c's scope: its own operands' accessors under
-** it, built alike) or a read of its buffer */
-static Acc
-ewacc(G *g, const Call *c, int j)
-{
-	NodeId a = ir_arg(c->m, c->n, (uint32_t)j);
-
-	if (c->s && c->s->done[a] == FUSED) {
-		Fu *fu = ir_arena_alloc(&g->a, sizeof *fu);
-		Ew *e = ir_arena_alloc(&g->a, sizeof *e);
-		Call *pc = ir_arena_alloc(&g->a, sizeof *pc);
-		Acc r = { 0 };
-		callargs(g, c->s, a, pc, 0);
-		ewop(pc, e, &fu->f, &fu->nin);
-		fu->ctx = e;
-		for (int k = 0; k < fu->nin; k++)
-			fu->in[k] = ewacc(g, pc, k);
-		r.dt = pc->odt;
-		r.fu = fu;
-		return r;
-	}
-	return bcast(g, c->a[j], c->adt[j], c->ad[j], c->ar[j], c->orank);
-}
-
-/* ewise: an elementwise op whose first nin operands broadcast to the result */
-static Val
-ewise(G *g, Call *c, int nin, MapFn *f, const Ew *e)
-{
-	Val r = tensorbuf(g, c->ot);
-	Acc in[MAXIN], out = dense_acc(r.p, c->odt, c->od, c->orank);
-
-	for (int j = 0; j < nin; j++)
-		in[j] = ewacc(g, c, j);
-	emit_map(g, c->orank, c->od, &out, nin, in, f, e);
-	return r;
-}
 
 /* scalar accessor of a fresh constant int32 vector (per-channel parameters) */
 static Acc
 i32vec(G *g, const int32_t *v, int64_t n, int ax, int orank)
 {
 	Val cv = { 0 };
-	cv.p = constbuf(g, v, (size_t)n * 4);
-	return along(cv, DT_INT32, n, ax, orank);
+	cv.p = ll_constbuf(g, v, (size_t)n * 4);
+	return ll_along(cv, DT_INT32, n, ax, orank);
 }
 
 /* qaxis: the normalized channel axis attribute of a qnn op over rank r */
 static int
 qaxis(const Module *m, NodeId n, int r)
 {
-	int64_t ax = aint(m, n, "axis");
+	int64_t ax = ll_aint(m, n, "axis");
 	return (int)(ax < 0 ? ax + r : ax);
 }
 
@@ -1668,24 +51,24 @@ quantize(G *g, Call *c, int deq)
 {
 	Ew e = { .dt = c->adt[0], .odt = c->odt, .h16 = c->odt == DT_FLOAT16 };
 	int ax = qaxis(c->m, c->n, c->ar[0]);
-	Val r = tensorbuf(g, c->ot);
-	Acc in[3], out = dense_acc(r.p, c->odt, c->od, c->orank);
+	Val r = ll_tensorbuf(g, c->ot);
+	Acc in[3], out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
 
 	if (!deq) {
-		const char *rnd = astr(c->m, c->n, "rounding");
+		const char *rnd = ll_astr(c->m, c->n, "rounding");
 		e.even = strcmp(rnd, "HALF_TO_EVEN") == 0;
 		if (!e.even && strcmp(rnd, "None") != 0)
-			refuse(g, c->n, "unknown rounding mode");
+			ll_refuse(g, c->n, "unknown rounding mode");
 	}
 
-	in[0] = ewacc(g, c, 0);
-	in[1] = along(c->a[1], DT_FLOAT32, ir_type_numel(c->m, c->at[1]), ax, c->orank);
-	in[2] = along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
+	in[0] = ll_ewacc(g, c, 0);
+	in[1] = ll_along(c->a[1], DT_FLOAT32, ir_type_numel(c->m, c->at[1]), ax, c->orank);
+	in[2] = ll_along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
 	if (deq && c->odt != DT_FLOAT32 && c->odt != DT_FLOAT16)
-		refuse(g, c->n, "only float32 and float16 results are supported");
-	if (!deq && (!isint(c->odt) || ir_dtype_bytes[c->odt] > 4))
-		refuse(g, c->n, "the result must be an integer of at most 32 bits");
-	emit_map(g, c->orank, c->od, &out, 3, in, deq ? ew_dequantize : ew_quantize, &e);
+		ll_refuse(g, c->n, "only float32 and float16 results are supported");
+	if (!deq && (!ll_isint(c->odt) || ir_dtype_bytes[c->odt] > 4))
+		ll_refuse(g, c->n, "the result must be an integer of at most 32 bits");
+	ll_emit_map(g, c->orank, c->od, &out, 3, in, deq ? ll_ew_dequantize : ll_ew_quantize, &e);
 	return r;
 }
 
@@ -1698,21 +81,21 @@ static int
 rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int *skip, int *nearest)
 {
 	const Module *m = c->m;
-	const char *rnd = astr(m, c->n, "rounding"), *cdt = astr(m, c->n, "compute_dtype"), *why = NULL;
+	const char *rnd = ll_astr(m, c->n, "rounding"), *cdt = ll_astr(m, c->n, "compute_dtype"), *why = NULL;
 	double os, isc = 0;
 
-	*ns = cnumel(g, c->a[1]);
+	*ns = ll_cnumel(g, c->a[1]);
 	if (strcmp(rnd, "None") && strcmp(rnd, "UPWARD") && strcmp(rnd, "TONEAREST"))
 		why = "unknown rounding mode";
 	else if (strcmp(cdt, "None") && strcmp(cdt, "int64"))
 		why = "only compute_dtype \"int64\" is supported";
-	else if (*ns < 1 || cnumel(g, c->a[3]) != 1 || !cnum(g, c->a[3], 0, &os) || os == 0 || !isfinite(os))
+	else if (*ns < 1 || ll_cnumel(g, c->a[3]) != 1 || !ll_cnum(g, c->a[3], 0, &os) || os == 0 || !isfinite(os))
 		why = "the scales must be constants, the output scale one nonzero value";
-	else if (!isint(c->adt[0]) || !isint(c->odt) || ir_dtype_bytes[c->odt] > 4)
+	else if (!ll_isint(c->adt[0]) || !ll_isint(c->odt) || ir_dtype_bytes[c->odt] > 4)
 		why = "integer data and an integer result of at most 32 bits are required";
 	if (why) {
 		if (!quiet)
-			refuse(g, c->n, why);
+			ll_refuse(g, c->n, why);
 		return 0;
 	}
 	*nearest = !strcmp(rnd, "TONEAREST");
@@ -1720,8 +103,8 @@ rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int
 	*sh = ir_xcalloc((size_t)*ns, sizeof **sh);
 	for (int64_t k = 0; k < *ns; k++) {
 		RefFixed f;
-		cnum(g, c->a[1], k, &isc);
-		f = fixed((double)(float)isc / (double)(float)os);
+		ll_cnum(g, c->a[1], k, &isc);
+		f = ll_fixed((double)(float)isc / (double)(float)os);
 		(*mul)[k] = f.mul;
 		(*sh)[k] = f.shift;
 	}
@@ -1744,39 +127,39 @@ static Val
 requantize_f32(G *g, Call *c, int ax)
 {
 	Ew e = { .dt = c->adt[0], .odt = c->odt };
-	Val r = tensorbuf(g, c->ot), mv = { 0 };
+	Val r = ll_tensorbuf(g, c->ot), mv = { 0 };
 	Acc in[4], out;
-	int64_t ns = cnumel(g, c->a[1]);
+	int64_t ns = ll_cnumel(g, c->a[1]);
 	double os = 0, s = 0;
 	float *m;
 
-	if (strcmp(astr(c->m, c->n, "compute_dtype"), "float32")) {
-		refuse(g, c->n, "rounding \"HALF_TO_EVEN\" needs compute_dtype \"float32\"");
+	if (strcmp(ll_astr(c->m, c->n, "compute_dtype"), "float32")) {
+		ll_refuse(g, c->n, "rounding \"HALF_TO_EVEN\" needs compute_dtype \"float32\"");
 		return r;
 	}
-	if (ns < 1 || cnumel(g, c->a[3]) != 1 || !cnum(g, c->a[3], 0, &os) ||
-	    !isint(c->adt[0]) || !isint(c->odt) || ir_dtype_bytes[c->odt] > 4) {
-		refuse(g, c->n, "constant scales, integer data and an integer result of at most 32 bits are required");
+	if (ns < 1 || ll_cnumel(g, c->a[3]) != 1 || !ll_cnum(g, c->a[3], 0, &os) ||
+	    !ll_isint(c->adt[0]) || !ll_isint(c->odt) || ir_dtype_bytes[c->odt] > 4) {
+		ll_refuse(g, c->n, "constant scales, integer data and an integer result of at most 32 bits are required");
 		return r;
 	}
 	m = ir_xcalloc((size_t)ns, sizeof *m);
 	for (int64_t k = 0; k < ns; k++) {
-		cnum(g, c->a[1], k, &s);
+		ll_cnum(g, c->a[1], k, &s);
 		m[k] = f32mul((float)s, (float)os);
 		if (!isfinite(m[k])) {
-			refuse(g, c->n, "the float32 multiplier is not finite");
+			ll_refuse(g, c->n, "the float32 multiplier is not finite");
 			free(m);
 			return r;
 		}
 	}
-	mv.p = constbuf(g, m, (size_t)ns * 4);
+	mv.p = ll_constbuf(g, m, (size_t)ns * 4);
 	free(m);
-	out = dense_acc(r.p, c->odt, c->od, c->orank);
-	in[0] = ewacc(g, c, 0);
-	in[1] = along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
-	in[2] = along(mv, DT_FLOAT32, ns, ax, c->orank);
-	in[3] = along(c->a[4], DT_INT32, 1, 0, c->orank);
-	emit_map(g, c->orank, c->od, &out, 4, in, ew_requantize_f32, &e);
+	out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
+	in[0] = ll_ewacc(g, c, 0);
+	in[1] = ll_along(c->a[2], DT_INT32, ir_type_numel(c->m, c->at[2]), ax, c->orank);
+	in[2] = ll_along(mv, DT_FLOAT32, ns, ax, c->orank);
+	in[3] = ll_along(c->a[4], DT_INT32, 1, 0, c->orank);
+	ll_emit_map(g, c->orank, c->od, &out, 4, in, ll_ew_requantize_f32, &e);
 	return r;
 }
 
@@ -1785,24 +168,24 @@ requantize(G *g, Call *c)
 {
 	const Module *m = c->m;
 	Ew e = { .dt = c->adt[0], .odt = c->odt };
-	int64_t axis = aint(m, c->n, "axis"), ns;
+	int64_t axis = ll_aint(m, c->n, "axis"), ns;
 	int ax = (int)(axis < 0 ? (c->ar[0] > 0 ? c->ar[0] + axis : 0) : axis);
 	int32_t *mul, *sh;
 	Val r;
 	Acc in[5], out;
 
-	if (!strcmp(astr(m, c->n, "rounding"), "HALF_TO_EVEN"))
+	if (!strcmp(ll_astr(m, c->n, "rounding"), "HALF_TO_EVEN"))
 		return requantize_f32(g, c, ax);
 	if (!rqparams(g, c, 0, &mul, &sh, &ns, &e.skip[0], &e.nearest))
-		return tensorbuf(g, c->ot);
-	r = tensorbuf(g, c->ot);
-	out = dense_acc(r.p, c->odt, c->od, c->orank);
-	in[0] = ewacc(g, c, 0);
-	in[1] = along(c->a[2], DT_INT32, ir_type_numel(m, c->at[2]), ax, c->orank);
+		return ll_tensorbuf(g, c->ot);
+	r = ll_tensorbuf(g, c->ot);
+	out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
+	in[0] = ll_ewacc(g, c, 0);
+	in[1] = ll_along(c->a[2], DT_INT32, ir_type_numel(m, c->at[2]), ax, c->orank);
 	in[2] = i32vec(g, mul, ns, ax, c->orank);
 	in[3] = i32vec(g, sh, ns, ax, c->orank);
-	in[4] = along(c->a[4], DT_INT32, 1, 0, c->orank);
-	emit_map(g, c->orank, c->od, &out, 5, in, ew_requantize, &e);
+	in[4] = ll_along(c->a[4], DT_INT32, 1, 0, c->orank);
+	ll_emit_map(g, c->orank, c->od, &out, 5, in, ll_ew_requantize, &e);
 	free(mul);
 	free(sh);
 	return r;
@@ -1816,27 +199,27 @@ qbinary(G *g, Call *c)
 	Ew e = { .op = c->m->nodes[c->n].op, .dt = c->adt[0], .odt = c->odt };
 	double ls, lz, rs, rz, os, oz;
 
-	if (!cnum(g, c->a[2], 0, &ls) || !cnum(g, c->a[3], 0, &lz) || !cnum(g, c->a[4], 0, &rs) ||
-	    !cnum(g, c->a[5], 0, &rz) || !cnum(g, c->a[6], 0, &os) || !cnum(g, c->a[7], 0, &oz) ||
-	    cnumel(g, c->a[2]) != 1 || cnumel(g, c->a[4]) != 1 || c->adt[0] != c->adt[1] || !isint(c->adt[0])) {
-		refuse(g, c->n, "scales and zero points must be single constants and the operands integers of one dtype");
-		return tensorbuf(g, c->ot);
+	if (!ll_cnum(g, c->a[2], 0, &ls) || !ll_cnum(g, c->a[3], 0, &lz) || !ll_cnum(g, c->a[4], 0, &rs) ||
+	    !ll_cnum(g, c->a[5], 0, &rz) || !ll_cnum(g, c->a[6], 0, &os) || !ll_cnum(g, c->a[7], 0, &oz) ||
+	    ll_cnumel(g, c->a[2]) != 1 || ll_cnumel(g, c->a[4]) != 1 || c->adt[0] != c->adt[1] || !ll_isint(c->adt[0])) {
+		ll_refuse(g, c->n, "scales and zero points must be single constants and the operands integers of one dtype");
+		return ll_tensorbuf(g, c->ot);
 	}
 	e.zp[0] = (int32_t)lz;
 	e.zp[1] = (int32_t)rz;
 	e.zp[2] = (int32_t)oz;
 	if (e.op == OP_QNN_MUL) {
 		float ns = (float)ls * (float)rs;
-		e.fx[0] = fixed((double)ns / (double)(float)os);
+		e.fx[0] = ll_fixed((double)ns / (double)(float)os);
 		e.skip[0] = ns == (float)os;
 	} else {
 		double sc[2] = { ls, rs }, zs[2] = { lz, rz };
 		for (int k = 0; k < 2; k++) {
-			e.fx[k] = fixed((double)(float)sc[k] / (double)(float)os);
+			e.fx[k] = ll_fixed((double)(float)sc[k] / (double)(float)os);
 			e.skip[k] = (float)sc[k] == (float)os ? (zs[k] == oz ? 2 : 1) : 0;
 		}
 	}
-	return ewise(g, c, 2, ew_qnn, &e);
+	return ll_ewise(g, c, 2, ll_ew_qnn, &e);
 }
 
 /* alias: the operand's buffer under the result's shape */
@@ -1853,11 +236,11 @@ static Val
 transpose(G *g, Call *c)
 {
 	int64_t axes[MAXD], ist[MAXD];
-	int na = aints(c->m, c->n, "axes", axes, MAXD);
-	Val r = tensorbuf(g, c->ot);
-	Acc in, out = dense_acc(r.p, c->odt, c->od, c->orank);
+	int na = ll_aints(c->m, c->n, "axes", axes, MAXD);
+	Val r = ll_tensorbuf(g, c->ot);
+	Acc in, out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
 
-	strides(c->ad[0], c->ar[0], ist);
+	ll_strides(c->ad[0], c->ar[0], ist);
 	memset(&in, 0, sizeof in);
 	in.p = c->a[0].p;
 	in.dt = c->adt[0];
@@ -1867,7 +250,7 @@ transpose(G *g, Call *c)
 			a += c->orank;
 		in.st[k] = ist[a];
 	}
-	emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
+	ll_emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
 	return r;
 }
 
@@ -1877,21 +260,21 @@ layout_transform(G *g, Call *c)
 {
 	int64_t axes[MAXD], ist[MAXD];
 	const char *why;
-	int n = ir_layout_axes(astr(c->m, c->n, "src_layout"), astr(c->m, c->n, "dst_layout"), axes, MAXD, &why);
-	Val r = tensorbuf(g, c->ot);
-	Acc in, out = dense_acc(r.p, c->odt, c->od, c->orank);
+	int n = ir_layout_axes(ll_astr(c->m, c->n, "src_layout"), ll_astr(c->m, c->n, "dst_layout"), axes, MAXD, &why);
+	Val r = ll_tensorbuf(g, c->ot);
+	Acc in, out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
 
 	if (n != c->orank) {
-		refuse(g, c->n, why ? why : "these layouts are not supported");
+		ll_refuse(g, c->n, why ? why : "these layouts are not supported");
 		return r;
 	}
-	strides(c->ad[0], c->ar[0], ist);
+	ll_strides(c->ad[0], c->ar[0], ist);
 	memset(&in, 0, sizeof in);
 	in.p = c->a[0].p;
 	in.dt = c->adt[0];
 	for (int k = 0; k < c->orank; k++)
 		in.st[k] = ist[axes[k]];
-	emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
+	ll_emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
 	return r;
 }
 
@@ -1903,27 +286,27 @@ einsum(G *g, Call *c)
 {
 	const Module *m = c->m;
 	const Type *tt = ir_type(m, c->at[0]);
-	Val t = c->a[0], r = tensorbuf(g, c->ot);
+	Val t = c->a[0], r = ll_tensorbuf(g, c->ot);
 	int ranks[IR_EINSUM_MAX], isout[IR_EINSUM_MAX * IR_EINSUM_RANK] = { 0 }, nl = 0;
 	int64_t size[IR_EINSUM_MAX * IR_EINSUM_RANK], lst[IR_EINSUM_MAX][IR_EINSUM_MAX * IR_EINSUM_RANK], ost[MAXD];
 	int64_t fd[IR_EINSUM_MAX][MAXD];
 	DType fdt[IR_EINSUM_MAX];
-	LLVMValueRef iv[IR_EINSUM_MAX * IR_EINSUM_RANK], acc, p, ooff = c64(g, 0);
+	LLVMValueRef iv[IR_EINSUM_MAX * IR_EINSUM_RANK], acc, p, ooff = ll_c64(g, 0);
 	Loop l[IR_EINSUM_MAX * IR_EINSUM_RANK];
 	IrEinsum e;
 	const char *why;
 
-	if (isint(c->odt) || t.nf > IR_EINSUM_MAX) {
-		refuse(g, c->n, "only float tensors are supported");
+	if (ll_isint(c->odt) || t.nf > IR_EINSUM_MAX) {
+		ll_refuse(g, c->n, "only float tensors are supported");
 		return r;
 	}
 	for (uint32_t k = 0; k < t.nf; k++) {
 		TypeId ft = m->tylist[tt->first + k];
-		ranks[k] = tdims(m, ft, fd[k]);
-		fdt[k] = tdt(m, ft);
+		ranks[k] = ll_tdims(m, ft, fd[k]);
+		fdt[k] = ll_tdt(m, ft);
 	}
-	if (!ir_einsum(astr(m, c->n, "equation"), t.nf, ranks, &e, &why)) {
-		refuse(g, c->n, why);
+	if (!ir_einsum(ll_astr(m, c->n, "equation"), t.nf, ranks, &e, &why)) {
+		ll_refuse(g, c->n, why);
 		return r;
 	}
 	memset(lst, 0, sizeof lst);
@@ -1937,52 +320,32 @@ einsum(G *g, Call *c)
 			s *= fd[k][d];
 		}
 	}
-	strides(c->od, c->orank, ost);
+	ll_strides(c->od, c->orank, ost);
 	for (int d = 0; d < e.nout; d++) {
-		iv[e.out[d]] = loop_open(g, &l[nl++], 0, c->od[d], 1);
+		iv[e.out[d]] = ll_loop_open(g, &l[nl++], 0, c->od[d], 1);
 		isout[e.out[d]] = 1;
-		ooff = add64(g, ooff, mul64(g, iv[e.out[d]], ost[d]));
+		ooff = ll_add64(g, ooff, ll_mul64(g, iv[e.out[d]], ost[d]));
 	}
-	acc = entry_alloca(g, g->f64);
+	acc = ll_entry_alloca(g, g->f64);
 	LLVMBuildStore(g->b, LLVMConstReal(g->f64, 0), acc);
 	for (uint32_t x = 0; x < e.nlet; x++)
 		if (!isout[x])
-			iv[x] = loop_open(g, &l[nl++], 0, size[x], 1);
+			iv[x] = ll_loop_open(g, &l[nl++], 0, size[x], 1);
 	p = LLVMConstReal(g->f64, 1);
 	for (uint32_t k = 0; k < t.nf; k++) {
-		LLVMValueRef off = c64(g, 0);
+		LLVMValueRef off = ll_c64(g, 0);
 		for (uint32_t x = 0; x < e.nlet; x++)
 			if (lst[k][x])
-				off = add64(g, off, mul64(g, iv[x], lst[k][x]));
-		p = LLVMBuildFMul(g->b, p, h_cvt(g, ld(g, t.f[k].p, fdt[k], off), fdt[k], DT_FLOAT64), "");
+				off = ll_add64(g, off, ll_mul64(g, iv[x], lst[k][x]));
+		p = LLVMBuildFMul(g->b, p, ll_h_cvt(g, ll_ld(g, t.f[k].p, fdt[k], off), fdt[k], DT_FLOAT64), "");
 	}
 	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, acc, ""), p, ""), acc);
 	while (nl > e.nout)
-		loop_close(g, &l[--nl]);
-	st(g, r.p, c->odt, ooff, h_cvt(g, LLVMBuildLoad2(g->b, g->f64, acc, ""), DT_FLOAT64, c->odt));
+		ll_loop_close(g, &l[--nl]);
+	ll_st(g, r.p, c->odt, ooff, ll_h_cvt(g, LLVMBuildLoad2(g->b, g->f64, acc, ""), DT_FLOAT64, c->odt));
 	while (nl > 0)
-		loop_close(g, &l[--nl]);
+		ll_loop_close(g, &l[--nl]);
 	return r;
-}
-
-/* batch_norm: x[0] data, x[1..4] gamma, beta, mean, var along the axis:
-** (x - mean) / sqrt(var + epsilon) * gamma + beta in double, rounded once
-** (skip[0]: no gamma, skip[1]: no beta) */
-static LLVMValueRef
-ew_batchnorm(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef d[5], y;
-
-	for (int k = 0; k < 5; k++)
-		d[k] = cvt(g, x[k], e->dt, DT_FLOAT64);
-	y = LLVMBuildFDiv(g->b, LLVMBuildFSub(g->b, d[0], d[3], ""),
-	                  fcall1(g, "llvm.sqrt", LLVMBuildFAdd(g->b, d[4], LLVMConstReal(g->f64, e->lo), ""), DT_FLOAT64), "");
-	if (!e->skip[0])
-		y = LLVMBuildFMul(g->b, y, d[1], "");
-	if (!e->skip[1])
-		y = LLVMBuildFAdd(g->b, y, d[2], "");
-	return e->h16 ? ho_f64(g, y) : cvt(g, y, DT_FLOAT64, e->dt);
 }
 
 static Val
@@ -1990,33 +353,33 @@ batch_norm(G *g, Call *c)
 {
 	const Module *m = c->m;
 	const Type *tt = ir_type(m, c->ot);
-	int ax = (int)aint(m, c->n, "axis");
-	Ew e = { .dt = cdt(c->adt[0]), .odt = cdt(c->adt[0]), .h16 = c->adt[0] == DT_FLOAT16 };
+	int ax = (int)ll_aint(m, c->n, "axis");
+	Ew e = { .dt = ll_cdt(c->adt[0]), .odt = ll_cdt(c->adt[0]), .h16 = c->adt[0] == DT_FLOAT16 };
 	Acc in[5], out;
 	Val r = { 0 };
 
 	if (ax < 0)
 		ax += c->ar[0];
-	e.lo = attr(m, c->n, "epsilon")->u.f;
-	e.skip[0] = !aint(m, c->n, "scale");
-	e.skip[1] = !aint(m, c->n, "center");
+	e.lo = ll_attr(m, c->n, "epsilon")->u.f;
+	e.skip[0] = !ll_aint(m, c->n, "scale");
+	e.skip[1] = !ll_aint(m, c->n, "center");
 	r.nf = tt->n;
 	r.f = ir_arena_alloc(&g->a, tt->n * sizeof *r.f);
 	for (uint32_t j = 0; j < tt->n; j++)
-		r.f[j] = tensorbuf(g, m->tylist[tt->first + j]);
-	if (isint(e.dt)) {
-		refuse(g, c->n, "on integer operands it is not supported");
+		r.f[j] = ll_tensorbuf(g, m->tylist[tt->first + j]);
+	if (ll_isint(e.dt)) {
+		ll_refuse(g, c->n, "on integer operands it is not supported");
 		return r;
 	}
-	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[0] = ll_dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
 	for (int k = 1; k < 5; k++)
-		in[k] = along(c->a[k], c->adt[k], c->ad[k][0], ax, c->ar[0]);
-	out = dense_acc(r.f[0].p, c->adt[0], c->ad[0], c->ar[0]);
-	emit_map(g, c->ar[0], c->ad[0], &out, 5, in, ew_batchnorm, &e);
+		in[k] = ll_along(c->a[k], c->adt[k], c->ad[k][0], ax, c->ar[0]);
+	out = ll_dense_acc(r.f[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	ll_emit_map(g, c->ar[0], c->ad[0], &out, 5, in, ll_ew_batchnorm, &e);
 	for (uint32_t j = 1; j < 3 && j < tt->n; j++) {
-		Acc src = dense_acc(c->a[j + 2].p, c->adt[j + 2], c->ad[j + 2], 1);
-		out = dense_acc(r.f[j].p, c->adt[j + 2], c->ad[j + 2], 1);
-		emit_map(g, 1, c->ad[j + 2], &out, 1, &src, NULL, NULL);
+		Acc src = ll_dense_acc(c->a[j + 2].p, c->adt[j + 2], c->ad[j + 2], 1);
+		out = ll_dense_acc(r.f[j].p, c->adt[j + 2], c->ad[j + 2], 1);
+		ll_emit_map(g, 1, c->ad[j + 2], &out, 1, &src, NULL, NULL);
 	}
 	return r;
 }
@@ -2026,9 +389,9 @@ batch_norm(G *g, Call *c)
 static LLVMValueRef
 normgroup(G *g, const RefNorm *p, LLVMValueRef base, Loop *l)
 {
-	LLVMValueRef i = loop_open(g, &l[0], 0, p->r1, 1);
+	LLVMValueRef i = ll_loop_open(g, &l[0], 0, p->r1, 1);
 
-	return add64(g, add64(g, base, mul64(g, i, p->k * p->r2)), loop_open(g, &l[1], 0, p->r2, 1));
+	return ll_add64(g, ll_add64(g, base, ll_mul64(g, i, p->k * p->r2)), ll_loop_open(g, &l[1], 0, p->r2, 1));
 }
 
 /* ldd: element idx of buffer p of float dtype dt widened to double (a
@@ -2036,11 +399,11 @@ normgroup(G *g, const RefNorm *p, LLVMValueRef base, Loop *l)
 static LLVMValueRef
 ldd(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx)
 {
-	LLVMValueRef v = ld(g, p, dt, idx);
+	LLVMValueRef v = ll_ld(g, p, dt, idx);
 
 	if (dt == DT_FLOAT16)
-		return LLVMBuildFPExt(g->b, h_load(g, v), g->f64, "");
-	return cvt(g, v, dt, DT_FLOAT64);
+		return LLVMBuildFPExt(g->b, ll_h_load(g, v), g->f64, "");
+	return ll_cvt(g, v, dt, DT_FLOAT64);
 }
 
 /* norm: nn.layer_norm, nn.group_norm and nn.instance_norm as the
@@ -2052,52 +415,52 @@ static Val
 norm(G *g, Call *c)
 {
 	DType dt = c->adt[0];
-	Val r = tensorbuf(g, c->ot);
+	Val r = ll_tensorbuf(g, c->ot);
 	RefNorm p;
 	Loop lo, lk, l[2];
 	LLVMValueRef base, sum, var, mean, den, at, x, y, ch, n;
 
-	if (isint(dt)) {
-		refuse(g, c->n, "on integer operands it is not supported");
+	if (ll_isint(dt)) {
+		ll_refuse(g, c->n, "on integer operands it is not supported");
 		return r;
 	}
 	if (!ref_norm_plan(c->m->nodes[c->n].op, ir_attrs(c->m, c->n), c->ad[0], c->ar[0], &p)) {
-		refuse(g, c->n, "its operands do not fit it");
+		ll_refuse(g, c->n, "its operands do not fit it");
 		return r;
 	}
 	n = LLVMConstReal(g->f64, (double)(p.r1 * p.r2));
-	sum = entry_alloca(g, g->f64);
-	var = entry_alloca(g, g->f64);
-	base = mul64(g, loop_open(g, &lo, 0, p.outer, 1), p.r1 * p.r2 * p.k);
-	base = add64(g, base, mul64(g, loop_open(g, &lk, 0, p.k, 1), p.r2));
+	sum = ll_entry_alloca(g, g->f64);
+	var = ll_entry_alloca(g, g->f64);
+	base = ll_mul64(g, ll_loop_open(g, &lo, 0, p.outer, 1), p.r1 * p.r2 * p.k);
+	base = ll_add64(g, base, ll_mul64(g, ll_loop_open(g, &lk, 0, p.k, 1), p.r2));
 	LLVMBuildStore(g->b, LLVMConstReal(g->f64, 0), sum);
 	LLVMBuildStore(g->b, LLVMConstReal(g->f64, 0), var);
 	x = ldd(g, c->a[0].p, dt, normgroup(g, &p, base, l));
 	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, sum, ""), x, ""), sum);
-	loop_close(g, &l[1]);
-	loop_close(g, &l[0]);
+	ll_loop_close(g, &l[1]);
+	ll_loop_close(g, &l[0]);
 	mean = LLVMBuildFDiv(g->b, LLVMBuildLoad2(g->b, g->f64, sum, ""), n, "");
 	x = ldd(g, c->a[0].p, dt, normgroup(g, &p, base, l));
 	x = LLVMBuildFSub(g->b, x, mean, "");
 	LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, g->f64, var, ""), LLVMBuildFMul(g->b, x, x, ""), ""),
 	               var);
-	loop_close(g, &l[1]);
-	loop_close(g, &l[0]);
+	ll_loop_close(g, &l[1]);
+	ll_loop_close(g, &l[0]);
 	den = LLVMBuildFDiv(g->b, LLVMBuildLoad2(g->b, g->f64, var, ""), n, "");
-	den = fcall1(g, "llvm.sqrt", LLVMBuildFAdd(g->b, den, LLVMConstReal(g->f64, p.epsilon), ""), DT_FLOAT64);
+	den = ll_fcall1(g, "llvm.sqrt", LLVMBuildFAdd(g->b, den, LLVMConstReal(g->f64, p.epsilon), ""), DT_FLOAT64);
 	at = normgroup(g, &p, base, l);
-	ch = LLVMBuildURem(g->b, LLVMBuildUDiv(g->b, at, c64(g, p.cinner), ""), c64(g, p.channels), "");
+	ch = LLVMBuildURem(g->b, LLVMBuildUDiv(g->b, at, ll_c64(g, p.cinner), ""), ll_c64(g, p.channels), "");
 	x = ldd(g, c->a[0].p, dt, at);
 	y = LLVMBuildFDiv(g->b, LLVMBuildFSub(g->b, x, mean, ""), den, "");
 	if (p.scale)
 		y = LLVMBuildFMul(g->b, y, ldd(g, c->a[1].p, dt, ch), "");
 	if (p.center)
 		y = LLVMBuildFAdd(g->b, y, ldd(g, c->a[2].p, dt, ch), "");
-	st(g, r.p, dt, at, dt == DT_FLOAT16 ? h_store(g, ho_f64(g, y)) : cvt(g, y, DT_FLOAT64, dt));
-	loop_close(g, &l[1]);
-	loop_close(g, &l[0]);
-	loop_close(g, &lk);
-	loop_close(g, &lo);
+	ll_st(g, r.p, dt, at, dt == DT_FLOAT16 ? ll_h_store(g, ll_ho_f64(g, y)) : ll_cvt(g, y, DT_FLOAT64, dt));
+	ll_loop_close(g, &l[1]);
+	ll_loop_close(g, &l[0]);
+	ll_loop_close(g, &lk);
+	ll_loop_close(g, &lo);
 	return r;
 }
 
@@ -2108,11 +471,11 @@ slice(G *g, Call *c)
 {
 	const Module *m = c->m;
 	int64_t b[MAXD], s[MAXD], ax[MAXD], ast[MAXD];
-	int nb = aints(m, c->n, "begin", b, MAXD);
-	int ns = aints(m, c->n, "strides", s, MAXD), na = aints(m, c->n, "axes", ax, MAXD);
-	int rank = c->ar[0], size = !strcmp(astr(m, c->n, "slice_mode"), "size");
-	Val r = tensorbuf(g, c->ot);
-	Acc in, out = dense_acc(r.p, c->odt, c->od, c->orank);
+	int nb = ll_aints(m, c->n, "begin", b, MAXD);
+	int ns = ll_aints(m, c->n, "strides", s, MAXD), na = ll_aints(m, c->n, "axes", ax, MAXD);
+	int rank = c->ar[0], size = !strcmp(ll_astr(m, c->n, "slice_mode"), "size");
+	Val r = ll_tensorbuf(g, c->ot);
+	Acc in, out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
 
 	if (nb < 0)
 		nb = 0;
@@ -2134,8 +497,8 @@ slice(G *g, Call *c)
 				s[k] = 1;
 		}
 	}
-	strides(c->ad[0], rank, ast);
-	in = dense_acc(c->a[0].p, c->adt[0], c->ad[0], rank);
+	ll_strides(c->ad[0], rank, ast);
+	in = ll_dense_acc(c->a[0].p, c->adt[0], c->ad[0], rank);
 	for (int k = 0; k < na && k < nb && ax[k] >= 0 && ax[k] < rank; k++) {
 		int64_t stp = size ? 1 : s[k], n = c->ad[0][ax[k]];
 		if (stp == 0)
@@ -2145,7 +508,7 @@ slice(G *g, Call *c)
 			in.st[ax[k]] = stp * ast[ax[k]];
 		}
 	}
-	emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
+	ll_emit_map(g, c->orank, c->od, &out, 1, &in, NULL, NULL);
 	return r;
 }
 
@@ -2156,14 +519,14 @@ static Val
 take(G *g, Call *c)
 {
 	RefIndex p;
-	Val r = tensorbuf(g, c->ot);
+	Val r = ll_tensorbuf(g, c->ot);
 	Loop l[MAXD];
 	int64_t ost[MAXD], numel = 1;
-	LLVMValueRef ioff = c64(g, 0), doff = c64(g, 0), ooff = c64(g, 0), j, n, bad, e0;
+	LLVMValueRef ioff = ll_c64(g, 0), doff = ll_c64(g, 0), ooff = ll_c64(g, 0), j, n, bad, e0;
 
 	if (!ref_index_plan(c->m, c->m->nodes[c->n].op, ir_attrs(c->m, c->n), c->ad[0], c->ar[0], c->ad[1],
 	                    c->ar[1], &p) || p.rank != c->orank) {
-		refuse(g, c->n, "the operands do not fit");
+		ll_refuse(g, c->n, "the operands do not fit");
 		return r;
 	}
 	for (int k = 0; k < c->orank; k++)
@@ -2171,44 +534,44 @@ take(G *g, Call *c)
 	if (numel == 0)
 		return r;
 	if (p.n == 0) {
-		refuse(g, c->n, "it takes from an empty axis");
+		ll_refuse(g, c->n, "it takes from an empty axis");
 		return r;
 	}
-	n = c64(g, p.n);
-	strides(c->od, c->orank, ost);
+	n = ll_c64(g, p.n);
+	ll_strides(c->od, c->orank, ost);
 	for (int k = 0; k < c->orank; k++) {
-		LLVMValueRef iv = loop_open(g, &l[k], 0, c->od[k], 1);
-		ioff = add64(g, ioff, mul64(g, iv, p.ist[k]));
-		doff = add64(g, doff, mul64(g, iv, p.dst[k]));
-		ooff = add64(g, ooff, mul64(g, iv, ost[k]));
+		LLVMValueRef iv = ll_loop_open(g, &l[k], 0, c->od[k], 1);
+		ioff = ll_add64(g, ioff, ll_mul64(g, iv, p.ist[k]));
+		doff = ll_add64(g, doff, ll_mul64(g, iv, p.dst[k]));
+		ooff = ll_add64(g, ooff, ll_mul64(g, iv, ost[k]));
 	}
-	j = ld(g, c->a[1].p, c->adt[1], ioff);
+	j = ll_ld(g, c->a[1].p, c->adt[1], ioff);
 	if (c->adt[1] != DT_INT64)
 		j = LLVMBuildSExt(g->b, j, g->i64, "");
 	switch (p.mode) {
 	case REF_IX_CLIP:
-		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, j, c64(g, 0), ""), c64(g, 0), j, "");
-		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, j, c64(g, p.n - 1), ""), c64(g, p.n - 1), j, "");
+		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, j, ll_c64(g, 0), ""), ll_c64(g, 0), j, "");
+		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, j, ll_c64(g, p.n - 1), ""), ll_c64(g, p.n - 1), j, "");
 		break;
 	case REF_IX_WRAP:
 		j = LLVMBuildSRem(g->b, LLVMBuildNSWAdd(g->b, LLVMBuildSRem(g->b, j, n, ""), n, ""), n, "");
 		break;
 	case REF_IX_NEG:
-		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, j, c64(g, 0), ""), LLVMBuildAdd(g->b, j, n, ""), j, "");
+		j = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, j, ll_c64(g, 0), ""), LLVMBuildAdd(g->b, j, n, ""), j, "");
 		/* fallthrough */
 	default:
 		/* unsigned: a negative index is out of range too */
 		bad = LLVMBuildICmp(g->b, LLVMIntUGE, j, n, "");
 		e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
-		LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildShl(g->b, LLVMBuildZExt(g->b, bad, g->i32, ""), c32(g, 1), ""), ""),
+		LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildShl(g->b, LLVMBuildZExt(g->b, bad, g->i32, ""), ll_c32(g, 1), ""), ""),
 		               g->err);
-		j = LLVMBuildSelect(g->b, bad, c64(g, 0), j, "");
+		j = LLVMBuildSelect(g->b, bad, ll_c64(g, 0), j, "");
 		break;
 	}
-	doff = add64(g, doff, LLVMBuildNSWMul(g->b, j, c64(g, p.astride), ""));
-	st(g, r.p, c->odt, ooff, ld(g, c->a[0].p, c->adt[0], doff));
+	doff = ll_add64(g, doff, LLVMBuildNSWMul(g->b, j, ll_c64(g, p.astride), ""));
+	ll_st(g, r.p, c->odt, ooff, ll_ld(g, c->a[0].p, c->adt[0], doff));
 	for (int k = c->orank - 1; k >= 0; k--)
-		loop_close(g, &l[k]);
+		ll_loop_close(g, &l[k]);
 	return r;
 }
 
@@ -2217,20 +580,20 @@ static Val
 concat(G *g, Call *c)
 {
 	const Module *m = c->m;
-	int64_t axis = aint(m, c->n, "axis"), at = 0, ost[MAXD];
-	Val t = c->a[0], r = tensorbuf(g, c->ot);
+	int64_t axis = ll_aint(m, c->n, "axis"), at = 0, ost[MAXD];
+	Val t = c->a[0], r = ll_tensorbuf(g, c->ot);
 	TypeId tt = c->at[0];
 
 	if (axis < 0)
 		axis += c->orank;
-	strides(c->od, c->orank, ost);
+	ll_strides(c->od, c->orank, ost);
 	for (uint32_t j = 0; j < t.nf; j++) {
 		TypeId ft = m->tylist[ir_type(m, tt)->first + j];
 		int64_t fd[MAXD];
-		int fr = tdims(m, ft, fd);
-		Acc in = dense_acc(t.f[j].p, tdt(m, ft), fd, fr), out = dense_acc(r.p, c->odt, c->od, c->orank);
+		int fr = ll_tdims(m, ft, fd);
+		Acc in = ll_dense_acc(t.f[j].p, ll_tdt(m, ft), fd, fr), out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
 		out.base = at * ost[axis];
-		emit_map(g, fr, fd, &out, 1, &in, NULL, NULL);
+		ll_emit_map(g, fr, fd, &out, 1, &in, NULL, NULL);
 		at += fd[axis];
 	}
 	return r;
@@ -2249,72 +612,72 @@ qconcat(G *g, Call *c)
 	double os, oz;
 	Call cc = *c;
 
-	if (cnumel(g, c->a[3]) != 1 || cnumel(g, c->a[4]) != 1 || !cnum(g, c->a[3], 0, &os) ||
-	    !cnum(g, c->a[4], 0, &oz) || ss.nf != t.nf || zs.nf != t.nf) {
-		refuse(g, c->n, "the output scale and zero point must be single constants");
-		return tensorbuf(g, c->ot);
+	if (ll_cnumel(g, c->a[3]) != 1 || ll_cnumel(g, c->a[4]) != 1 || !ll_cnum(g, c->a[3], 0, &os) ||
+	    !ll_cnum(g, c->a[4], 0, &oz) || ss.nf != t.nf || zs.nf != t.nf) {
+		ll_refuse(g, c->n, "the output scale and zero point must be single constants");
+		return ll_tensorbuf(g, c->ot);
 	}
 	q.f = ir_arena_alloc(&g->a, (t.nf ? t.nf : 1) * sizeof *q.f);
 	for (uint32_t j = 0; j < t.nf; j++) {
 		TypeId ft = m->tylist[tt->first + j];
 		int64_t fd[MAXD];
-		int fr = tdims(m, ft, fd);
+		int fr = ll_tdims(m, ft, fd);
 		double s, z;
-		Ew e = { .dt = tdt(m, ft), .odt = tdt(m, ft) };
+		Ew e = { .dt = ll_tdt(m, ft), .odt = ll_tdt(m, ft) };
 		RefFixed f;
 		int32_t iz, mul, sh, ozi = (int32_t)oz;
 		Acc in[5], out;
 
-		if (cnumel(g, ss.f[j]) != 1 || cnumel(g, zs.f[j]) != 1 || !cnum(g, ss.f[j], 0, &s) ||
-		    !cnum(g, zs.f[j], 0, &z)) {
-			refuse(g, c->n, "the input scales and zero points must be single constants");
-			return tensorbuf(g, c->ot);
+		if (ll_cnumel(g, ss.f[j]) != 1 || ll_cnumel(g, zs.f[j]) != 1 || !ll_cnum(g, ss.f[j], 0, &s) ||
+		    !ll_cnum(g, zs.f[j], 0, &z)) {
+			ll_refuse(g, c->n, "the input scales and zero points must be single constants");
+			return ll_tensorbuf(g, c->ot);
 		}
 		if ((float)s == (float)os && z == oz) {
 			q.f[j] = t.f[j];
 			continue;
 		}
-		f = fixed((double)(float)s / (double)(float)os);
+		f = ll_fixed((double)(float)s / (double)(float)os);
 		iz = (int32_t)z;
 		mul = f.mul;
 		sh = f.shift;
 		e.skip[0] = (float)s == (float)os;
-		q.f[j] = tensorbuf(g, ft);
-		out = dense_acc(q.f[j].p, e.odt, fd, fr);
-		in[0] = dense_acc(t.f[j].p, e.dt, fd, fr);
+		q.f[j] = ll_tensorbuf(g, ft);
+		out = ll_dense_acc(q.f[j].p, e.odt, fd, fr);
+		in[0] = ll_dense_acc(t.f[j].p, e.dt, fd, fr);
 		in[1] = i32vec(g, &iz, 1, 0, fr);
 		in[2] = i32vec(g, &mul, 1, 0, fr);
 		in[3] = i32vec(g, &sh, 1, 0, fr);
 		in[4] = i32vec(g, &ozi, 1, 0, fr);
-		emit_map(g, fr, fd, &out, 5, in, ew_requantize, &e);
+		ll_emit_map(g, fr, fd, &out, 5, in, ll_ew_requantize, &e);
 	}
 	cc.a[0] = q;
 	return concat(g, &cc);
 }
 
-/* split: a tuple of slices along axis */
-static Val
-split(G *g, Call *c)
+/* ll_split: a tuple of slices along axis */
+Val
+ll_split(G *g, Call *c)
 {
 	const Module *m = c->m;
 	const Type *tt = ir_type(m, c->ot);
-	int64_t axis = aint(m, c->n, "axis"), at = 0, ist[MAXD];
+	int64_t axis = ll_aint(m, c->n, "axis"), at = 0, ist[MAXD];
 	Val r = { 0 };
 
 	if (axis < 0)
 		axis += c->ar[0];
-	strides(c->ad[0], c->ar[0], ist);
+	ll_strides(c->ad[0], c->ar[0], ist);
 	r.nf = tt->n;
 	r.f = ir_arena_alloc(&g->a, tt->n * sizeof *r.f);
 	for (uint32_t j = 0; j < tt->n; j++) {
 		TypeId ft = m->tylist[tt->first + j];
 		int64_t fd[MAXD];
-		int fr = tdims(m, ft, fd);
-		Acc in = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]), out;
-		r.f[j] = tensorbuf(g, ft);
-		out = dense_acc(r.f[j].p, tdt(m, ft), fd, fr);
+		int fr = ll_tdims(m, ft, fd);
+		Acc in = ll_dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]), out;
+		r.f[j] = ll_tensorbuf(g, ft);
+		out = ll_dense_acc(r.f[j].p, ll_tdt(m, ft), fd, fr);
 		in.base = at * ist[axis];
-		emit_map(g, fr, fd, &out, 1, &in, NULL, NULL);
+		ll_emit_map(g, fr, fd, &out, 1, &in, NULL, NULL);
 		at += fd[axis];
 	}
 	return r;
@@ -2327,17 +690,17 @@ static Val
 pad(G *g, Call *c)
 {
 	const Module *m = c->m;
-	const AttrVal *pw = attr(m, c->n, "pad_width");
-	const char *mode = astr(m, c->n, "pad_mode");
+	const AttrVal *pw = ll_attr(m, c->n, "pad_width");
+	const char *mode = ll_astr(m, c->n, "pad_mode");
 	int md = !strcmp(mode, "constant") ? 0 : !strcmp(mode, "edge") ? 1 : !strcmp(mode, "reflect") ? 2 : -1;
 	int64_t before[MAXD] = { 0 }, ist[MAXD], ost[MAXD];
-	Val r = tensorbuf(g, c->ot);
+	Val r = ll_tensorbuf(g, c->ot);
 	Loop l[MAXD];
-	LLVMValueRef in = LLVMConstInt(g->i1, 1, 0), off = c64(g, 0), ooff = c64(g, 0), v, fill;
+	LLVMValueRef in = LLVMConstInt(g->i1, 1, 0), off = ll_c64(g, 0), ooff = ll_c64(g, 0), v, fill;
 	int rank = c->orank;
 
 	if (md < 0 || !pw || pw->kind != AV_ARRAY) {
-		refuse(g, c->n, "unknown pad mode");
+		ll_refuse(g, c->n, "unknown pad mode");
 		return r;
 	}
 	for (int k = 0; k < rank && (uint32_t)k < pw->n; k++) {
@@ -2347,33 +710,33 @@ pad(G *g, Call *c)
 	}
 	if (ir_type_numel(m, c->ot) == 0)
 		return r;
-	strides(c->ad[0], rank, ist);
-	strides(c->od, rank, ost);
-	fill = h_cvt(g, ld(g, c->a[1].p, c->adt[1], c64(g, 0)), c->adt[1], c->odt);
+	ll_strides(c->ad[0], rank, ist);
+	ll_strides(c->od, rank, ost);
+	fill = ll_h_cvt(g, ll_ld(g, c->a[1].p, c->adt[1], ll_c64(g, 0)), c->adt[1], c->odt);
 	for (int k = 0; k < rank; k++) {
-		LLVMValueRef iv = loop_open(g, &l[k], 0, c->od[k], 1), s;
+		LLVMValueRef iv = ll_loop_open(g, &l[k], 0, c->od[k], 1), s;
 		int64_t n = c->ad[0][k];
-		ooff = add64(g, ooff, mul64(g, iv, ost[k]));
-		s = LLVMBuildNSWSub(g->b, iv, c64(g, before[k]), "");
+		ooff = ll_add64(g, ooff, ll_mul64(g, iv, ost[k]));
+		s = LLVMBuildNSWSub(g->b, iv, ll_c64(g, before[k]), "");
 		if (md == 0) {
-			LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, s, c64(g, 0), ""),
-			                               LLVMBuildICmp(g->b, LLVMIntSLT, s, c64(g, n), ""), "");
+			LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, s, ll_c64(g, 0), ""),
+			                               LLVMBuildICmp(g->b, LLVMIntSLT, s, ll_c64(g, n), ""), "");
 			in = LLVMBuildAnd(g->b, in, ok, "");
-			s = LLVMBuildSelect(g->b, ok, s, c64(g, 0), "");
+			s = LLVMBuildSelect(g->b, ok, s, ll_c64(g, 0), "");
 		} else if (md == 1) {
-			s = iminmax(g, iminmax(g, s, c64(g, 0), 1, 1), c64(g, n - 1), 1, 0);
+			s = ll_iminmax(g, ll_iminmax(g, s, ll_c64(g, 0), 1, 1), ll_c64(g, n - 1), 1, 0);
 		} else {
-			LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, s, c64(g, 0), "");
+			LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, s, ll_c64(g, 0), "");
 			s = LLVMBuildSelect(g->b, neg, LLVMBuildNSWNeg(g->b, s, ""), s, "");
-			s = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, s, c64(g, n), ""),
-			                    LLVMBuildNSWSub(g->b, c64(g, 2 * (n - 1)), s, ""), s, "");
+			s = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, s, ll_c64(g, n), ""),
+			                    LLVMBuildNSWSub(g->b, ll_c64(g, 2 * (n - 1)), s, ""), s, "");
 		}
-		off = add64(g, off, mul64(g, s, ist[k]));
+		off = ll_add64(g, off, ll_mul64(g, s, ist[k]));
 	}
-	v = ld(g, c->a[0].p, c->adt[0], off);
-	st(g, r.p, c->odt, ooff, md ? v : LLVMBuildSelect(g->b, in, v, fill, ""));
+	v = ll_ld(g, c->a[0].p, c->adt[0], off);
+	ll_st(g, r.p, c->odt, ooff, md ? v : LLVMBuildSelect(g->b, in, v, fill, ""));
 	for (int k = rank - 1; k >= 0; k--)
-		loop_close(g, &l[k]);
+		ll_loop_close(g, &l[k]);
 	return r;
 }
 
@@ -2385,8 +748,8 @@ castto(G *g, LLVMValueRef v, DType from, DType to)
 	if (from == DT_FLOAT16)
 		from = DT_FLOAT32;
 	if (to != DT_FLOAT16)
-		return cvt(g, v, from, to);
-	return h_store(g, from == DT_FLOAT64 ? ho_f64(g, v) : cvt(g, v, from, DT_FLOAT32));
+		return ll_cvt(g, v, from, to);
+	return ll_h_store(g, from == DT_FLOAT64 ? ll_ho_f64(g, v) : ll_cvt(g, v, from, DT_FLOAT32));
 }
 
 /* resize: image.resize2d through the taps of ref_resize_taps() (ref.h),
@@ -2401,19 +764,19 @@ resize(G *g, Call *c)
 	RefResize p;
 	const char *bad = ref_resize_mode(c->m, ir_attrs(c->m, c->n), &p);
 	DType dt = c->adt[0];
-	Val r = tensorbuf(g, c->ot);
+	Val r = ll_tensorbuf(g, c->ot);
 	int64_t xst[4], ost[4], xn = 1, on = 1;
-	LLVMValueRef koff[2], kw[2], iv[4], base = c64(g, 0), ooff = c64(g, 0), oy[4], ox[4], wy[4], wx[4], v = NULL;
+	LLVMValueRef koff[2], kw[2], iv[4], base = ll_c64(g, 0), ooff = ll_c64(g, 0), oy[4], ox[4], wy[4], wx[4], v = NULL;
 	Loop l[4];
 	char why[160];
 
 	if (bad) {
-		snprintf(why, sizeof why, "%s \"%s\" is not supported", bad, astr(c->m, c->n, bad));
-		refuse(g, c->n, why);
+		snprintf(why, sizeof why, "%s \"%s\" is not supported", bad, ll_astr(c->m, c->n, bad));
+		ll_refuse(g, c->n, why);
 		return r;
 	}
-	if (p.method != REF_RS_NEAREST && isint(dt)) {
-		refuse(g, c->n, "only nearest_neighbor resizes integers");
+	if (p.method != REF_RS_NEAREST && ll_isint(dt)) {
+		ll_refuse(g, c->n, "only nearest_neighbor resizes integers");
 		return r;
 	}
 	for (int k = 0; k < 4; k++) {
@@ -2423,11 +786,11 @@ resize(G *g, Call *c)
 	if (!on)
 		return r;
 	if (!xn) {
-		refuse(g, c->n, "an empty image cannot be resized");
+		ll_refuse(g, c->n, "an empty image cannot be resized");
 		return r;
 	}
-	strides(c->ad[0], 4, xst);
-	strides(c->od, 4, ost);
+	ll_strides(c->ad[0], 4, xst);
+	ll_strides(c->od, 4, ost);
 	for (int a = 0; a < 2; a++) {
 		int ax = p.pos[2 + a];
 		int64_t cnt = c->od[ax] * p.taps, *off = ir_xmalloc((size_t)cnt * sizeof *off);
@@ -2435,46 +798,46 @@ resize(G *g, Call *c)
 		ref_resize_taps(&p, c->ad[0][ax], c->od[ax], off, w);
 		for (int64_t k = 0; k < cnt; k++)
 			off[k] *= xst[ax];
-		koff[a] = constbuf(g, off, (size_t)cnt * sizeof *off);
-		kw[a] = p.method == REF_RS_NEAREST ? NULL : constbuf(g, w, (size_t)cnt * sizeof *w);
+		koff[a] = ll_constbuf(g, off, (size_t)cnt * sizeof *off);
+		kw[a] = p.method == REF_RS_NEAREST ? NULL : ll_constbuf(g, w, (size_t)cnt * sizeof *w);
 		free(off);
 		free(w);
 	}
 	for (int k = 0; k < 4; k++) {
-		iv[k] = loop_open(g, &l[k], 0, c->od[k], 1);
-		ooff = add64(g, ooff, mul64(g, iv[k], ost[k]));
+		iv[k] = ll_loop_open(g, &l[k], 0, c->od[k], 1);
+		ooff = ll_add64(g, ooff, ll_mul64(g, iv[k], ost[k]));
 	}
-	base = add64(g, mul64(g, iv[p.pos[0]], xst[p.pos[0]]), mul64(g, iv[p.pos[1]], xst[p.pos[1]]));
+	base = ll_add64(g, ll_mul64(g, iv[p.pos[0]], xst[p.pos[0]]), ll_mul64(g, iv[p.pos[1]], xst[p.pos[1]]));
 	for (int t = 0; t < p.taps; t++) {
-		LLVMValueRef ty = add64(g, mul64(g, iv[p.pos[2]], p.taps), c64(g, t));
-		LLVMValueRef tx = add64(g, mul64(g, iv[p.pos[3]], p.taps), c64(g, t));
-		oy[t] = add64(g, base, ld(g, koff[0], DT_INT64, ty));
-		ox[t] = ld(g, koff[1], DT_INT64, tx);
+		LLVMValueRef ty = ll_add64(g, ll_mul64(g, iv[p.pos[2]], p.taps), ll_c64(g, t));
+		LLVMValueRef tx = ll_add64(g, ll_mul64(g, iv[p.pos[3]], p.taps), ll_c64(g, t));
+		oy[t] = ll_add64(g, base, ll_ld(g, koff[0], DT_INT64, ty));
+		ox[t] = ll_ld(g, koff[1], DT_INT64, tx);
 		if (kw[0]) {
-			wy[t] = ld(g, kw[0], DT_FLOAT32, ty);
-			wx[t] = ld(g, kw[1], DT_FLOAT32, tx);
+			wy[t] = ll_ld(g, kw[0], DT_FLOAT32, ty);
+			wx[t] = ll_ld(g, kw[1], DT_FLOAT32, tx);
 		}
 	}
 	if (p.method == REF_RS_NEAREST) {
-		v = ld(g, c->a[0].p, dt, add64(g, oy[0], ox[0]));
-		st(g, r.p, c->odt, ooff, castto(g, dt == DT_FLOAT16 ? h_load(g, v) : v, dt, c->odt));
+		v = ll_ld(g, c->a[0].p, dt, ll_add64(g, oy[0], ox[0]));
+		ll_st(g, r.p, c->odt, ooff, castto(g, dt == DT_FLOAT16 ? ll_h_load(g, v) : v, dt, c->odt));
 	} else {
 		LLVMValueRef zero = LLVMConstReal(g->f32, 0.0), row[4];
 		for (int j = 0; j < p.taps; j++) {
 			row[j] = p.method == REF_RS_CUBIC ? zero : NULL;
 			for (int i = 0; i < p.taps; i++) {
-				LLVMValueRef e = ld(g, c->a[0].p, dt, add64(g, oy[j], ox[i]));
-				e = dt == DT_FLOAT16 ? h_load(g, e) : cvt(g, e, dt, DT_FLOAT32);
+				LLVMValueRef e = ll_ld(g, c->a[0].p, dt, ll_add64(g, oy[j], ox[i]));
+				e = dt == DT_FLOAT16 ? ll_h_load(g, e) : ll_cvt(g, e, dt, DT_FLOAT32);
 				e = LLVMBuildFMul(g->b, e, wx[i], "");
 				row[j] = row[j] ? LLVMBuildFAdd(g->b, row[j], e, "") : e;
 			}
 			row[j] = LLVMBuildFMul(g->b, row[j], wy[j], "");
 			v = j || p.method == REF_RS_CUBIC ? LLVMBuildFAdd(g->b, v ? v : zero, row[j], "") : row[j];
 		}
-		st(g, r.p, c->odt, ooff, castto(g, v, DT_FLOAT32, c->odt));
+		ll_st(g, r.p, c->odt, ooff, castto(g, v, DT_FLOAT32, c->odt));
 	}
 	for (int k = 3; k >= 0; k--)
-		loop_close(g, &l[k]);
+		ll_loop_close(g, &l[k]);
 	return r;
 }
 
@@ -2482,16 +845,16 @@ resize(G *g, Call *c)
 static Val
 bias_add(G *g, Call *c)
 {
-	Ew e = { .op = OP_ADD, .dt = cdt(c->odt) };
-	int64_t ax = aint(c->m, c->n, "axis");
-	Val r = tensorbuf(g, c->ot);
-	Acc in[2], out = dense_acc(r.p, c->odt, c->od, c->orank);
+	Ew e = { .op = OP_ADD, .dt = ll_cdt(c->odt) };
+	int64_t ax = ll_aint(c->m, c->n, "axis");
+	Val r = ll_tensorbuf(g, c->ot);
+	Acc in[2], out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
 
 	if (ax < 0)
 		ax += c->orank;
-	in[0] = dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
-	in[1] = along(c->a[1], c->adt[1], c->ad[1][0], (int)ax, c->orank);
-	emit_map(g, c->orank, c->od, &out, 2, in, ew_binary, &e);
+	in[0] = ll_dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
+	in[1] = ll_along(c->a[1], c->adt[1], c->ad[1][0], (int)ax, c->orank);
+	ll_emit_map(g, c->orank, c->od, &out, 2, in, ll_ew_binary, &e);
 	return r;
 }
 
@@ -2499,14 +862,14 @@ bias_add(G *g, Call *c)
 
 /* accdt: the accumulator dtype of a sum over dt (float16 sums in float,
 ** rounded to half at each step) */
-static DType accdt(DType dt) { return isint(dt) ? DT_INT64 : cdt(dt); }
+static DType accdt(DType dt) { return ll_isint(dt) ? DT_INT64 : ll_cdt(dt); }
 
 /* wrapsum: an int64 sum of dt values wrapped to dt and widened back: what
 ** summing in dt gives (TVM's tvm::sum, as ref does) */
 static LLVMValueRef
 wrapsum(G *g, LLVMValueRef v, DType dt)
 {
-	return isint(dt) && ir_dtype_bytes[dt] < 8 ? cvt(g, cvt(g, v, DT_INT64, dt), dt, DT_INT64) : v;
+	return ll_isint(dt) && ir_dtype_bytes[dt] < 8 ? ll_cvt(g, ll_cvt(g, v, DT_INT64, dt), dt, DT_INT64) : v;
 }
 
 /* mean_over: out (kept dims, row-major) = the mean of x over the dims
@@ -2517,12 +880,12 @@ mean_over(G *g, Val x, DType dt, const int64_t *d, int r, const int *red, LLVMVa
 {
 	int64_t ist[MAXD], cnt = 1, kst[MAXD], ks = 1;
 	Loop l[MAXD];
-	LLVMValueRef off = c64(g, 0), ooff = c64(g, 0), acc, v;
+	LLVMValueRef off = ll_c64(g, 0), ooff = ll_c64(g, 0), acc, v;
 	DType adt = accdt(dt);
-	LLVMTypeRef at = elty(g, adt);
+	LLVMTypeRef at = ll_elty(g, adt);
 	int nl = 0;
 
-	strides(d, r, ist);
+	ll_strides(d, r, ist);
 	for (int k = r - 1; k >= 0; k--) {
 		if (red[k])
 			cnt *= d[k];
@@ -2531,43 +894,43 @@ mean_over(G *g, Val x, DType dt, const int64_t *d, int r, const int *red, LLVMVa
 			ks *= d[k];
 		}
 	}
-	acc = entry_alloca(g, at);
+	acc = ll_entry_alloca(g, at);
 	for (int k = 0; k < r; k++)
 		if (!red[k]) {
-			LLVMValueRef iv = loop_open(g, &l[nl++], 0, d[k], 1);
-			off = add64(g, off, mul64(g, iv, ist[k]));
-			ooff = add64(g, ooff, mul64(g, iv, kst[k]));
+			LLVMValueRef iv = ll_loop_open(g, &l[nl++], 0, d[k], 1);
+			off = ll_add64(g, off, ll_mul64(g, iv, ist[k]));
+			ooff = ll_add64(g, ooff, ll_mul64(g, iv, kst[k]));
 		}
 	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
 	{
 		int nk = nl;
 		for (int k = 0; k < r; k++)
 			if (red[k]) {
-				LLVMValueRef iv = loop_open(g, &l[nl++], 0, d[k], 1);
-				off = add64(g, off, mul64(g, iv, ist[k]));
+				LLVMValueRef iv = ll_loop_open(g, &l[nl++], 0, d[k], 1);
+				off = ll_add64(g, off, ll_mul64(g, iv, ist[k]));
 			}
-		v = h_cvt(g, ld(g, x.p, dt, off), dt, adt);
-		v = isint(dt) ? LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), v, "")
+		v = ll_h_cvt(g, ll_ld(g, x.p, dt, off), dt, adt);
+		v = ll_isint(dt) ? LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), v, "")
 		              : LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), v, "");
-		LLVMBuildStore(g->b, dt == DT_FLOAT16 ? h_rnd(g, v) : v, acc);
+		LLVMBuildStore(g->b, dt == DT_FLOAT16 ? ll_h_rnd(g, v) : v, acc);
 		while (nl > nk)
-			loop_close(g, &l[--nl]);
+			ll_loop_close(g, &l[--nl]);
 	}
 	v = wrapsum(g, LLVMBuildLoad2(g->b, at, acc, ""), dt);
-	v = isint(dt) ? LLVMBuildSDiv(g->b, v, c64(g, cnt ? cnt : 1), "")
-	              : LLVMBuildFDiv(g->b, v, LLVMConstReal(at, dt == DT_FLOAT16 ? h_round((double)(cnt ? cnt : 1))
+	v = ll_isint(dt) ? LLVMBuildSDiv(g->b, v, ll_c64(g, cnt ? cnt : 1), "")
+	              : LLVMBuildFDiv(g->b, v, LLVMConstReal(at, dt == DT_FLOAT16 ? ll_h_round((double)(cnt ? cnt : 1))
 	                                                                          : (double)(cnt ? cnt : 1)), "");
-	st(g, op, odt, ooff, h_cvt(g, v, adt, odt));
+	ll_st(g, op, odt, ooff, ll_h_cvt(g, v, adt, odt));
 	while (nl > 0)
-		loop_close(g, &l[--nl]);
+		ll_loop_close(g, &l[--nl]);
 }
 
 static Val
 mean(G *g, Call *c)
 {
 	int64_t axes[MAXD];
-	int na = aints(c->m, c->n, "axis", axes, MAXD), red[MAXD] = { 0 }, ex = (int)aint(c->m, c->n, "exclude");
-	Val r = tensorbuf(g, c->ot);
+	int na = ll_aints(c->m, c->n, "axis", axes, MAXD), red[MAXD] = { 0 }, ex = (int)ll_aint(c->m, c->n, "exclude");
+	Val r = ll_tensorbuf(g, c->ot);
 
 	for (int k = 0; k < c->ar[0]; k++)
 		red[k] = na < 0;
@@ -2589,18 +952,18 @@ static Val
 reduce(G *g, Call *c)
 {
 	int64_t axes[MAXD], ist[MAXD], kst[MAXD], ks = 1;
-	int na = aints(c->m, c->n, "axis", axes, MAXD), red[MAXD] = { 0 }, ex = (int)aint(c->m, c->n, "exclude");
+	int na = ll_aints(c->m, c->n, "axis", axes, MAXD), red[MAXD] = { 0 }, ex = (int)ll_aint(c->m, c->n, "exclude");
 	int op = c->m->nodes[c->n].op, r = c->ar[0], nl = 0, nk;
 	int arg = op == OP_ARGMAX || op == OP_ARGMIN, max = op == OP_MAX || op == OP_ARGMAX;
-	int last = arg && aint(c->m, c->n, "select_last_index");
-	DType dt = cdt(c->adt[0]);
-	LLVMTypeRef t = elty(g, dt);
-	Val out = tensorbuf(g, c->ot);
+	int last = arg && ll_aint(c->m, c->n, "select_last_index");
+	DType dt = ll_cdt(c->adt[0]);
+	LLVMTypeRef t = ll_elty(g, dt);
+	Val out = ll_tensorbuf(g, c->ot);
 	Loop l[MAXD];
-	LLVMValueRef off = c64(g, 0), ooff = c64(g, 0), acc, best, j, v, cur, take, init;
+	LLVMValueRef off = ll_c64(g, 0), ooff = ll_c64(g, 0), acc, best, j, v, cur, take, init;
 
 	if (dt == DT_BOOL) {
-		refuse(g, c->n, "on bool tensors it is not supported");
+		ll_refuse(g, c->n, "on bool tensors it is not supported");
 		return out;
 	}
 	for (int k = 0; k < r; k++)
@@ -2610,48 +973,48 @@ reduce(G *g, Call *c)
 	if (ex && na >= 0)
 		for (int k = 0; k < r; k++)
 			red[k] = !red[k];
-	strides(c->ad[0], r, ist);
+	ll_strides(c->ad[0], r, ist);
 	for (int k = r - 1; k >= 0; k--)
 		if (!red[k]) {
 			kst[k] = ks;
 			ks *= c->ad[0][k];
 		}
 	if (op == OP_SUM || op == OP_PROD)
-		init = isint(dt) ? LLVMConstInt(t, op == OP_PROD, 0) : LLVMConstReal(t, op == OP_PROD);
-	else if (!isint(dt))
+		init = ll_isint(dt) ? LLVMConstInt(t, op == OP_PROD, 0) : LLVMConstReal(t, op == OP_PROD);
+	else if (!ll_isint(dt))
 		init = LLVMConstReal(t, max ? -INFINITY : INFINITY);
 	else
 		init = LLVMConstInt(t, (unsigned long long)(max ? ir_dtype_min(dt) : ir_dtype_max(dt)), 1);
-	acc = entry_alloca(g, t);
-	best = entry_alloca(g, g->i64);
-	j = entry_alloca(g, g->i64);
+	acc = ll_entry_alloca(g, t);
+	best = ll_entry_alloca(g, g->i64);
+	j = ll_entry_alloca(g, g->i64);
 	for (int k = 0; k < r; k++)
 		if (!red[k]) {
-			LLVMValueRef iv = loop_open(g, &l[nl++], 0, c->ad[0][k], 1);
-			off = add64(g, off, mul64(g, iv, ist[k]));
-			ooff = add64(g, ooff, mul64(g, iv, kst[k]));
+			LLVMValueRef iv = ll_loop_open(g, &l[nl++], 0, c->ad[0][k], 1);
+			off = ll_add64(g, off, ll_mul64(g, iv, ist[k]));
+			ooff = ll_add64(g, ooff, ll_mul64(g, iv, kst[k]));
 		}
 	LLVMBuildStore(g->b, init, acc);
-	LLVMBuildStore(g->b, c64(g, 0), best);
-	LLVMBuildStore(g->b, c64(g, 0), j);
+	LLVMBuildStore(g->b, ll_c64(g, 0), best);
+	LLVMBuildStore(g->b, ll_c64(g, 0), j);
 	nk = nl;
 	for (int k = 0; k < r; k++)
 		if (red[k]) {
-			LLVMValueRef iv = loop_open(g, &l[nl++], 0, c->ad[0][k], 1);
-			off = add64(g, off, mul64(g, iv, ist[k]));
+			LLVMValueRef iv = ll_loop_open(g, &l[nl++], 0, c->ad[0][k], 1);
+			off = ll_add64(g, off, ll_mul64(g, iv, ist[k]));
 		}
-	v = h_cvt(g, ld(g, c->a[0].p, c->adt[0], off), c->adt[0], dt);
+	v = ll_h_cvt(g, ll_ld(g, c->a[0].p, c->adt[0], off), c->adt[0], dt);
 	cur = LLVMBuildLoad2(g->b, t, acc, "");
 	if (op == OP_SUM || op == OP_PROD) {
-		if (isint(dt))
+		if (ll_isint(dt))
 			v = op == OP_SUM ? LLVMBuildAdd(g->b, cur, v, "") : LLVMBuildMul(g->b, cur, v, "");
 		else
 			v = op == OP_SUM ? LLVMBuildFAdd(g->b, cur, v, "") : LLVMBuildFMul(g->b, cur, v, "");
 		if (c->adt[0] == DT_FLOAT16)
-			v = h_rnd(g, v);
+			v = ll_h_rnd(g, v);
 	} else {
 		LLVMValueRef jv = LLVMBuildLoad2(g->b, g->i64, j, "");
-		if (isint(dt)) {
+		if (ll_isint(dt)) {
 			int sgn = ir_dtype_kind[dt] == 'i';
 			take = LLVMBuildICmp(g->b, max ? (sgn ? LLVMIntSGT : LLVMIntUGT) : (sgn ? LLVMIntSLT : LLVMIntULT),
 			                     v, cur, "");
@@ -2666,21 +1029,21 @@ reduce(G *g, Call *c)
 		}
 		if (arg) {
 			/* the first element of each reduction is taken whatever it is */
-			take = LLVMBuildOr(g->b, take, LLVMBuildICmp(g->b, LLVMIntEQ, jv, c64(g, 0), ""), "");
+			take = LLVMBuildOr(g->b, take, LLVMBuildICmp(g->b, LLVMIntEQ, jv, ll_c64(g, 0), ""), "");
 			LLVMBuildStore(g->b, LLVMBuildSelect(g->b, take, jv, LLVMBuildLoad2(g->b, g->i64, best, ""), ""), best);
-			LLVMBuildStore(g->b, add64(g, jv, c64(g, 1)), j);
+			LLVMBuildStore(g->b, ll_add64(g, jv, ll_c64(g, 1)), j);
 		}
 		v = LLVMBuildSelect(g->b, take, v, cur, "");
 	}
 	LLVMBuildStore(g->b, v, acc);
 	while (nl > nk)
-		loop_close(g, &l[--nl]);
+		ll_loop_close(g, &l[--nl]);
 	if (arg)
-		st(g, out.p, c->odt, ooff, LLVMBuildTrunc(g->b, LLVMBuildLoad2(g->b, g->i64, best, ""), g->i32, ""));
+		ll_st(g, out.p, c->odt, ooff, LLVMBuildTrunc(g->b, LLVMBuildLoad2(g->b, g->i64, best, ""), g->i32, ""));
 	else
-		st(g, out.p, c->odt, ooff, h_cvt(g, LLVMBuildLoad2(g->b, t, acc, ""), dt, c->odt));
+		ll_st(g, out.p, c->odt, ooff, ll_h_cvt(g, LLVMBuildLoad2(g->b, t, acc, ""), dt, c->odt));
 	while (nl > 0)
-		loop_close(g, &l[--nl]);
+		ll_loop_close(g, &l[--nl]);
 	return out;
 }
 
@@ -2688,10 +1051,10 @@ static Val
 global_avg_pool(G *g, Call *c)
 {
 	int pos[4], red[MAXD] = { 0 };
-	Val r = tensorbuf(g, c->ot);
+	Val r = ll_tensorbuf(g, c->ot);
 
-	if (c->ar[0] != 4 || !ir_layout_perm(astr(c->m, c->n, "layout"), "NCHW", pos)) {
-		refuse(g, c->n, "only NCHW-like layouts of rank 4 are supported");
+	if (c->ar[0] != 4 || !ir_layout_perm(ll_astr(c->m, c->n, "layout"), "NCHW", pos)) {
+		ll_refuse(g, c->n, "only NCHW-like layouts of rank 4 are supported");
 		return r;
 	}
 	red[pos[2]] = red[pos[3]] = 1;
@@ -2705,22 +1068,22 @@ global_avg_pool(G *g, Call *c)
 static Val
 softmax(G *g, Call *c)
 {
-	int64_t ax = aint(c->m, c->n, "axis"), outer = 1, n, in = 1;
-	Val r = tensorbuf(g, c->ot);
+	int64_t ax = ll_aint(c->m, c->n, "axis"), outer = 1, n, in = 1;
+	Val r = ll_tensorbuf(g, c->ot);
 	Loop lo, li, lk;
 	LLVMValueRef base, mx, sum, v;
-	DType dt = c->odt, ct = cdt(dt);
-	LLVMTypeRef t = elty(g, ct);
+	DType dt = c->odt, ct = ll_cdt(dt);
+	LLVMTypeRef t = ll_elty(g, ct);
 	int h = dt == DT_FLOAT16;
 
-	if (isint(c->odt)) {
-		refuse(g, c->n, "only float tensors are supported");
+	if (ll_isint(c->odt)) {
+		ll_refuse(g, c->n, "only float tensors are supported");
 		return r;
 	}
 	if (ax < 0)
 		ax += c->orank;
 	if (ax < 0 || ax >= c->orank) {
-		refuse(g, c->n, "the axis is out of range");
+		ll_refuse(g, c->n, "the axis is out of range");
 		return r;
 	}
 	n = c->od[ax];
@@ -2728,34 +1091,34 @@ softmax(G *g, Call *c)
 		outer *= c->od[k];
 	for (int k = (int)ax + 1; k < c->orank; k++)
 		in *= c->od[k];
-	mx = entry_alloca(g, t);
-	sum = entry_alloca(g, t);
-	base = mul64(g, loop_open(g, &lo, 0, outer, 1), n * in);
-	base = add64(g, base, loop_open(g, &li, 0, in, 1));
+	mx = ll_entry_alloca(g, t);
+	sum = ll_entry_alloca(g, t);
+	base = ll_mul64(g, ll_loop_open(g, &lo, 0, outer, 1), n * in);
+	base = ll_add64(g, base, ll_loop_open(g, &li, 0, in, 1));
 	LLVMBuildStore(g->b, LLVMConstReal(t, -INFINITY), mx);
 	LLVMBuildStore(g->b, LLVMConstReal(t, 0), sum);
-	v = ld(g, c->a[0].p, dt, add64(g, base, mul64(g, loop_open(g, &lk, 0, n, 1), in)));
-	LLVMBuildStore(g->b, fminmax(g, h_cvt(g, v, dt, ct), LLVMBuildLoad2(g->b, t, mx, ""), 1), mx);
-	loop_close(g, &lk);
+	v = ll_ld(g, c->a[0].p, dt, ll_add64(g, base, ll_mul64(g, ll_loop_open(g, &lk, 0, n, 1), in)));
+	LLVMBuildStore(g->b, ll_fminmax(g, ll_h_cvt(g, v, dt, ct), LLVMBuildLoad2(g->b, t, mx, ""), 1), mx);
+	ll_loop_close(g, &lk);
 	{
-		LLVMValueRef i = mul64(g, loop_open(g, &lk, 0, n, 1), in), e;
-		e = LLVMBuildFSub(g->b, h_cvt(g, ld(g, c->a[0].p, dt, add64(g, base, i)), dt, ct),
+		LLVMValueRef i = ll_mul64(g, ll_loop_open(g, &lk, 0, n, 1), in), e;
+		e = LLVMBuildFSub(g->b, ll_h_cvt(g, ll_ld(g, c->a[0].p, dt, ll_add64(g, base, i)), dt, ct),
 		                  LLVMBuildLoad2(g->b, t, mx, ""), "");
-		e = fcall1(g, "llvm.exp", h ? h_rnd(g, e) : e, ct);
-		e = h ? h_rnd(g, e) : e;
-		st(g, r.p, dt, add64(g, base, i), h_cvt(g, e, ct, dt));
+		e = ll_fcall1(g, "llvm.exp", h ? ll_h_rnd(g, e) : e, ct);
+		e = h ? ll_h_rnd(g, e) : e;
+		ll_st(g, r.p, dt, ll_add64(g, base, i), ll_h_cvt(g, e, ct, dt));
 		e = LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, t, sum, ""), e, "");
-		LLVMBuildStore(g->b, h ? h_rnd(g, e) : e, sum);
-		loop_close(g, &lk);
+		LLVMBuildStore(g->b, h ? ll_h_rnd(g, e) : e, sum);
+		ll_loop_close(g, &lk);
 	}
 	{
-		LLVMValueRef i = add64(g, base, mul64(g, loop_open(g, &lk, 0, n, 1), in));
-		v = LLVMBuildFDiv(g->b, h_cvt(g, ld(g, r.p, dt, i), dt, ct), LLVMBuildLoad2(g->b, t, sum, ""), "");
-		st(g, r.p, dt, i, h_cvt(g, v, ct, dt));
-		loop_close(g, &lk);
+		LLVMValueRef i = ll_add64(g, base, ll_mul64(g, ll_loop_open(g, &lk, 0, n, 1), in));
+		v = LLVMBuildFDiv(g->b, ll_h_cvt(g, ll_ld(g, r.p, dt, i), dt, ct), LLVMBuildLoad2(g->b, t, sum, ""), "");
+		ll_st(g, r.p, dt, i, ll_h_cvt(g, v, ct, dt));
+		ll_loop_close(g, &lk);
 	}
-	loop_close(g, &li);
-	loop_close(g, &lo);
+	ll_loop_close(g, &li);
+	ll_loop_close(g, &lo);
 	return r;
 }
 
@@ -2766,16 +1129,16 @@ softmax(G *g, Call *c)
 static Val
 scan(G *g, Call *c)
 {
-	const AttrVal *av = attr(c->m, c->n, "axis");
+	const AttrVal *av = ll_attr(c->m, c->n, "axis");
 	int64_t outer = 1, len = 1, inner = 1, axis;
-	int prod = c->m->nodes[c->n].op == OP_CUMPROD, fl = !isint(c->odt), h = c->odt == DT_FLOAT16;
-	Val r = tensorbuf(g, c->ot);
-	LLVMTypeRef t = elty(g, cdt(c->odt));
+	int prod = c->m->nodes[c->n].op == OP_CUMPROD, fl = !ll_isint(c->odt), h = c->odt == DT_FLOAT16;
+	Val r = ll_tensorbuf(g, c->ot);
+	LLVMTypeRef t = ll_elty(g, ll_cdt(c->odt));
 	Loop lo, li, lk;
 	LLVMValueRef base, acc, k, at, x, a, s;
 
 	if (c->odt == DT_BOOL) {
-		refuse(g, c->n, "into bool is not supported");
+		ll_refuse(g, c->n, "into bool is not supported");
 		return r;
 	}
 	for (int q = 0; q < c->ar[0]; q++)
@@ -2788,29 +1151,29 @@ scan(G *g, Call *c)
 		for (int q = (int)axis + 1; q < c->ar[0]; q++)
 			inner *= c->ad[0][q];
 	}
-	acc = entry_alloca(g, t);
-	base = mul64(g, loop_open(g, &lo, 0, outer, 1), len * inner);
-	base = add64(g, base, loop_open(g, &li, 0, inner, 1));
+	acc = ll_entry_alloca(g, t);
+	base = ll_mul64(g, ll_loop_open(g, &lo, 0, outer, 1), len * inner);
+	base = ll_add64(g, base, ll_loop_open(g, &li, 0, inner, 1));
 	LLVMBuildStore(g->b, fl ? LLVMConstReal(t, prod) : LLVMConstInt(t, (unsigned long long)prod, 0), acc);
-	k = loop_open(g, &lk, 0, len, 1);
-	at = add64(g, base, mul64(g, k, inner));
-	x = h_opnd(g, ld(g, c->a[0].p, c->adt[0], at), c->adt[0], c->odt);
+	k = ll_loop_open(g, &lk, 0, len, 1);
+	at = ll_add64(g, base, ll_mul64(g, k, inner));
+	x = ll_h_opnd(g, ll_ld(g, c->a[0].p, c->adt[0], at), c->adt[0], c->odt);
 	a = LLVMBuildLoad2(g->b, t, acc, "");
 	s = fl ? (prod ? LLVMBuildFMul(g->b, a, x, "") : LLVMBuildFAdd(g->b, a, x, ""))
 	       : (prod ? LLVMBuildMul(g->b, a, x, "") : LLVMBuildAdd(g->b, a, x, ""));
 	if (h)
-		s = h_rnd(g, s);
-	if (aint(c->m, c->n, "exclusive")) {
-		st(g, r.p, c->odt, at, h_cvt(g, a, cdt(c->odt), c->odt));
+		s = ll_h_rnd(g, s);
+	if (ll_aint(c->m, c->n, "exclusive")) {
+		ll_st(g, r.p, c->odt, at, ll_h_cvt(g, a, ll_cdt(c->odt), c->odt));
 	} else {
 		/* inclusive: the first element as it is */
-		s = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, k, c64(g, 0), ""), x, s, "");
-		st(g, r.p, c->odt, at, h_cvt(g, s, cdt(c->odt), c->odt));
+		s = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, k, ll_c64(g, 0), ""), x, s, "");
+		ll_st(g, r.p, c->odt, at, ll_h_cvt(g, s, ll_cdt(c->odt), c->odt));
 	}
 	LLVMBuildStore(g->b, s, acc);
-	loop_close(g, &lk);
-	loop_close(g, &li);
-	loop_close(g, &lo);
+	ll_loop_close(g, &lk);
+	ll_loop_close(g, &li);
+	ll_loop_close(g, &lo);
 	return r;
 }
 
@@ -2821,7 +1184,7 @@ scan(G *g, Call *c)
 ** them), then each output the largest of its window's columns of t.
 ** Padding is skipped (as the identity), as pool2d skips it; a window
 ** with nothing in it gives the least value, as pool2d does.  Floats
-** compare as pool2d's fminmax: NaN never wins, so the order of the
+** compare as pool2d's ll_fminmax: NaN never wins, so the order of the
 ** comparisons changes at most the sign of a zero. */
 static void
 maxpool_rows(G *g, Call *c, const int *pos, const int64_t *ps, const int64_t *sd, const int64_t *dl, const int64_t *pd,
@@ -2835,68 +1198,68 @@ maxpool_rows(G *g, Call *c, const int *pos, const int64_t *ps, const int64_t *sd
 	Loop l[4], li, lk;
 
 	Wt = Wt > pd[1] + W ? Wt : pd[1] + W;
-	lo = isint(dt) ? LLVMConstInt(elty(g, dt), (unsigned long long)ir_dtype_min(dt), 1) : LLVMConstReal(elty(g, dt), -INFINITY);
-	t = newbuf(g, (size_t)(Wt * ir_dtype_bytes[dt]), 64);
+	lo = ll_isint(dt) ? LLVMConstInt(ll_elty(g, dt), (unsigned long long)ir_dtype_min(dt), 1) : LLVMConstReal(ll_elty(g, dt), -INFINITY);
+	t = ll_newbuf(g, (size_t)(Wt * ir_dtype_bytes[dt]), 64);
 	/* the padding columns of t, once */
 	for (int side = 0; side < 2; side++) {
 		int64_t a0 = side ? pd[1] + W : 0, a1 = side ? Wt : pd[1];
 		if (a0 < a1) {
-			LLVMValueRef w = loop_open(g, &li, a0, a1, 1);
-			st(g, t, dt, w, lo);
-			loop_close(g, &li);
+			LLVMValueRef w = ll_loop_open(g, &li, a0, a1, 1);
+			ll_st(g, t, dt, w, lo);
+			ll_loop_close(g, &li);
 		}
 	}
 	/* the loops over the axes but the last, in their order */
-	ooff = c64(g, 0);
-	ioff = c64(g, 0);
+	ooff = ll_c64(g, 0);
+	ioff = ll_c64(g, 0);
 	for (int k = 0; k < 4; k++) {
 		if (k == pos[3]) {
 			iv[k] = NULL;
 			continue;
 		}
-		iv[k] = loop_open(g, &l[k], 0, c->od[k], 1);
-		ooff = add64(g, ooff, mul64(g, iv[k], ost[k]));
+		iv[k] = ll_loop_open(g, &l[k], 0, c->od[k], 1);
+		ooff = ll_add64(g, ooff, ll_mul64(g, iv[k], ost[k]));
 		if (k != pos[2])
-			ioff = add64(g, ioff, mul64(g, iv[k], ist[k]));
+			ioff = ll_add64(g, ioff, ll_mul64(g, iv[k], ist[k]));
 	}
 	/* vertical: t[pd[1] + w] = max of the window's rows that exist */
 	{
-		LLVMValueRef w = loop_open(g, &li, 0, W, 1);
-		st(g, t, dt, add64(g, w, c64(g, pd[1])), lo);
-		loop_close(g, &li);
+		LLVMValueRef w = ll_loop_open(g, &li, 0, W, 1);
+		ll_st(g, t, dt, ll_add64(g, w, ll_c64(g, pd[1])), lo);
+		ll_loop_close(g, &li);
 	}
 	for (int64_t kh = 0; kh < ps[0]; kh++) {
-		hh = LLVMBuildNSWSub(g->b, add64(g, mul64(g, iv[pos[2]], sd[0]), c64(g, kh * dl[0])), c64(g, pd[0]), "");
-		ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, c64(g, 0), ""),
-		                  LLVMBuildICmp(g->b, LLVMIntSLT, hh, c64(g, H), ""), "");
+		hh = LLVMBuildNSWSub(g->b, ll_add64(g, ll_mul64(g, iv[pos[2]], sd[0]), ll_c64(g, kh * dl[0])), ll_c64(g, pd[0]), "");
+		ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, ll_c64(g, 0), ""),
+		                  LLVMBuildICmp(g->b, LLVMIntSLT, hh, ll_c64(g, H), ""), "");
 		yes = LLVMAppendBasicBlockInContext(g->cx, g->fn, "row");
 		next = LLVMAppendBasicBlockInContext(g->cx, g->fn, "next");
 		LLVMBuildCondBr(g->b, ok, yes, next);
 		LLVMPositionBuilderAtEnd(g->b, yes);
 		{
-			LLVMValueRef w = loop_open(g, &li, 0, W, 1), tw = add64(g, w, c64(g, pd[1]));
-			x = ld(g, c->a[0].p, dt, add64(g, add64(g, ioff, mul64(g, hh, ist[pos[2]])), mul64(g, w, ist[pos[3]])));
-			a = ld(g, t, dt, tw);
-			st(g, t, dt, tw, isint(dt) ? iminmax(g, x, a, ir_dtype_kind[dt] == 'i', 1) : fminmax(g, x, a, 1));
-			loop_close(g, &li);
+			LLVMValueRef w = ll_loop_open(g, &li, 0, W, 1), tw = ll_add64(g, w, ll_c64(g, pd[1]));
+			x = ll_ld(g, c->a[0].p, dt, ll_add64(g, ll_add64(g, ioff, ll_mul64(g, hh, ist[pos[2]])), ll_mul64(g, w, ist[pos[3]])));
+			a = ll_ld(g, t, dt, tw);
+			ll_st(g, t, dt, tw, ll_isint(dt) ? ll_iminmax(g, x, a, ir_dtype_kind[dt] == 'i', 1) : ll_fminmax(g, x, a, 1));
+			ll_loop_close(g, &li);
 		}
 		LLVMBuildBr(g->b, next);
 		LLVMPositionBuilderAtEnd(g->b, next);
 	}
 	/* horizontal: each output the largest of its window's columns */
 	{
-		LLVMValueRef ow = loop_open(g, &lk, 0, OW, 1);
+		LLVMValueRef ow = ll_loop_open(g, &lk, 0, OW, 1);
 		a = lo;
 		for (int64_t kw = 0; kw < ps[1]; kw++) {
-			x = ld(g, t, dt, add64(g, mul64(g, ow, sd[1]), c64(g, kw * dl[1])));
-			a = isint(dt) ? iminmax(g, x, a, ir_dtype_kind[dt] == 'i', 1) : fminmax(g, x, a, 1);
+			x = ll_ld(g, t, dt, ll_add64(g, ll_mul64(g, ow, sd[1]), ll_c64(g, kw * dl[1])));
+			a = ll_isint(dt) ? ll_iminmax(g, x, a, ir_dtype_kind[dt] == 'i', 1) : ll_fminmax(g, x, a, 1);
 		}
-		st(g, r.p, dt, add64(g, ooff, mul64(g, ow, ost[pos[3]])), a);
-		loop_close(g, &lk);
+		ll_st(g, r.p, dt, ll_add64(g, ooff, ll_mul64(g, ow, ost[pos[3]])), a);
+		ll_loop_close(g, &lk);
 	}
 	for (int k = 3; k >= 0; k--)
 		if (k != pos[3])
-			loop_close(g, &l[k]);
+			ll_loop_close(g, &l[k]);
 }
 
 /* pool2d: max or average over windows with padding (layout NCHW-like);
@@ -2908,101 +1271,101 @@ pool2d(G *g, Call *c, int avg)
 {
 	const Module *m = c->m;
 	int64_t ps[2], sd[2] = { 1, 1 }, dl[2] = { 1, 1 }, pd[4] = { 0, 0, 0, 0 }, ist[4], ost[4];
-	int pos[4], np, cip = avg && aint(m, c->n, "count_include_pad");
-	Val r = tensorbuf(g, c->ot);
+	int pos[4], np, cip = avg && ll_aint(m, c->n, "count_include_pad");
+	Val r = ll_tensorbuf(g, c->ot);
 	DType dt = c->adt[0], adt = accdt(dt);
-	LLVMTypeRef at = elty(g, adt);
+	LLVMTypeRef at = ll_elty(g, adt);
 	Loop l[6];
-	LLVMValueRef iv[4], acc, cnt, off, ooff = c64(g, 0), v, ok, hh, ww;
+	LLVMValueRef iv[4], acc, cnt, off, ooff = ll_c64(g, 0), v, ok, hh, ww;
 
-	if (c->ar[0] != 4 || !ir_layout_perm(astr(m, c->n, "layout"), "NCHW", pos) ||
-	    aints(m, c->n, "pool_size", ps, 2) != 2) {
-		refuse(g, c->n, "only NCHW-like layouts of rank 4 are supported");
+	if (c->ar[0] != 4 || !ir_layout_perm(ll_astr(m, c->n, "layout"), "NCHW", pos) ||
+	    ll_aints(m, c->n, "pool_size", ps, 2) != 2) {
+		ll_refuse(g, c->n, "only NCHW-like layouts of rank 4 are supported");
 		return r;
 	}
-	aints(m, c->n, "strides", sd, 2);
-	aints(m, c->n, "dilation", dl, 2);
-	np = aints(m, c->n, "padding", pd, 4);
+	ll_aints(m, c->n, "strides", sd, 2);
+	ll_aints(m, c->n, "dilation", dl, 2);
+	np = ll_aints(m, c->n, "padding", pd, 4);
 	if (np == 1)
 		pd[1] = pd[2] = pd[3] = pd[0];
 	else if (np == 2) {
 		pd[2] = pd[0];
 		pd[3] = pd[1];
 	}
-	strides(c->ad[0], 4, ist);
-	strides(c->od, 4, ost);
+	ll_strides(c->ad[0], 4, ist);
+	ll_strides(c->od, 4, ost);
 	if (!avg && dt != DT_FLOAT16 && dt != DT_BOOL && c->odt == dt && ps[0] > 0 && ps[1] > 0 && c->od[pos[3]] > 0) {
 		maxpool_rows(g, c, pos, ps, sd, dl, pd, ist, ost, r);
 		return r;
 	}
-	acc = entry_alloca(g, at);
-	cnt = entry_alloca(g, g->i64);
+	acc = ll_entry_alloca(g, at);
+	cnt = ll_entry_alloca(g, g->i64);
 	for (int k = 0; k < 4; k++) {
-		iv[k] = loop_open(g, &l[k], 0, c->od[k], 1);
-		ooff = add64(g, ooff, mul64(g, iv[k], ost[k]));
+		iv[k] = ll_loop_open(g, &l[k], 0, c->od[k], 1);
+		ooff = ll_add64(g, ooff, ll_mul64(g, iv[k], ost[k]));
 	}
-	LLVMBuildStore(g->b, avg ? LLVMConstNull(at) : isint(dt) ? LLVMConstInt(at, (unsigned long long)ir_dtype_min(dt), 1)
+	LLVMBuildStore(g->b, avg ? LLVMConstNull(at) : ll_isint(dt) ? LLVMConstInt(at, (unsigned long long)ir_dtype_min(dt), 1)
 	                                                         : LLVMConstReal(at, -INFINITY), acc);
-	LLVMBuildStore(g->b, c64(g, 0), cnt);
-	hh = add64(g, mul64(g, iv[pos[2]], sd[0]), mul64(g, loop_open(g, &l[4], 0, ps[0], 1), dl[0]));
-	ww = add64(g, mul64(g, iv[pos[3]], sd[1]), mul64(g, loop_open(g, &l[5], 0, ps[1], 1), dl[1]));
-	hh = LLVMBuildNSWSub(g->b, hh, c64(g, pd[0]), "");
-	ww = LLVMBuildNSWSub(g->b, ww, c64(g, pd[1]), "");
+	LLVMBuildStore(g->b, ll_c64(g, 0), cnt);
+	hh = ll_add64(g, ll_mul64(g, iv[pos[2]], sd[0]), ll_mul64(g, ll_loop_open(g, &l[4], 0, ps[0], 1), dl[0]));
+	ww = ll_add64(g, ll_mul64(g, iv[pos[3]], sd[1]), ll_mul64(g, ll_loop_open(g, &l[5], 0, ps[1], 1), dl[1]));
+	hh = LLVMBuildNSWSub(g->b, hh, ll_c64(g, pd[0]), "");
+	ww = LLVMBuildNSWSub(g->b, ww, ll_c64(g, pd[1]), "");
 	{
 		int64_t H = c->ad[0][pos[2]], W = c->ad[0][pos[3]];
-		LLVMValueRef inh = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, c64(g, 0), ""),
-		                                LLVMBuildICmp(g->b, LLVMIntSLT, hh, c64(g, H), ""), "");
-		LLVMValueRef inw = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, c64(g, 0), ""),
-		                                LLVMBuildICmp(g->b, LLVMIntSLT, ww, c64(g, W), ""), "");
+		LLVMValueRef inh = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, ll_c64(g, 0), ""),
+		                                LLVMBuildICmp(g->b, LLVMIntSLT, hh, ll_c64(g, H), ""), "");
+		LLVMValueRef inw = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, ll_c64(g, 0), ""),
+		                                LLVMBuildICmp(g->b, LLVMIntSLT, ww, ll_c64(g, W), ""), "");
 		LLVMValueRef inp = LLVMBuildAnd(g->b,
-			LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, c64(g, -pd[0]), ""),
-			             LLVMBuildICmp(g->b, LLVMIntSLT, hh, c64(g, H + pd[2]), ""), ""),
-			LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, c64(g, -pd[1]), ""),
-			             LLVMBuildICmp(g->b, LLVMIntSLT, ww, c64(g, W + pd[3]), ""), ""), "");
+			LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, ll_c64(g, -pd[0]), ""),
+			             LLVMBuildICmp(g->b, LLVMIntSLT, hh, ll_c64(g, H + pd[2]), ""), ""),
+			LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, ll_c64(g, -pd[1]), ""),
+			             LLVMBuildICmp(g->b, LLVMIntSLT, ww, ll_c64(g, W + pd[3]), ""), ""), "");
 		ok = LLVMBuildAnd(g->b, inh, inw, "");
-		off = c64(g, 0);
+		off = ll_c64(g, 0);
 		for (int k = 0; k < 4; k++) {
-			LLVMValueRef ix = k == pos[2] ? LLVMBuildSelect(g->b, ok, hh, c64(g, 0), "")
-			                : k == pos[3] ? LLVMBuildSelect(g->b, ok, ww, c64(g, 0), "") : iv[k];
-			off = add64(g, off, mul64(g, ix, ist[k]));
+			LLVMValueRef ix = k == pos[2] ? LLVMBuildSelect(g->b, ok, hh, ll_c64(g, 0), "")
+			                : k == pos[3] ? LLVMBuildSelect(g->b, ok, ww, ll_c64(g, 0), "") : iv[k];
+			off = ll_add64(g, off, ll_mul64(g, ix, ist[k]));
 		}
-		v = h_cvt(g, ld(g, c->a[0].p, dt, off), dt, adt);
+		v = ll_h_cvt(g, ll_ld(g, c->a[0].p, dt, off), dt, adt);
 		if (avg) {
 			LLVMValueRef a0 = LLVMBuildLoad2(g->b, at, acc, "");
 			v = LLVMBuildSelect(g->b, ok, v, LLVMConstNull(at), "");
-			v = isint(dt) ? LLVMBuildAdd(g->b, a0, v, "") : LLVMBuildFAdd(g->b, a0, v, "");
-			LLVMBuildStore(g->b, dt == DT_FLOAT16 ? h_rnd(g, v) : v, acc);
+			v = ll_isint(dt) ? LLVMBuildAdd(g->b, a0, v, "") : LLVMBuildFAdd(g->b, a0, v, "");
+			LLVMBuildStore(g->b, dt == DT_FLOAT16 ? ll_h_rnd(g, v) : v, acc);
 			LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i64, cnt, ""),
 			                                  LLVMBuildZExt(g->b, cip ? inp : ok, g->i64, ""), ""), cnt);
 		} else {
 			LLVMValueRef a0 = LLVMBuildLoad2(g->b, at, acc, "");
-			LLVMValueRef mx = isint(dt) ? iminmax(g, v, a0, 1, 1) : fminmax(g, v, a0, 1);
+			LLVMValueRef mx = ll_isint(dt) ? ll_iminmax(g, v, a0, 1, 1) : ll_fminmax(g, v, a0, 1);
 			LLVMBuildStore(g->b, LLVMBuildSelect(g->b, ok, mx, a0, ""), acc);
 		}
 	}
-	loop_close(g, &l[5]);
-	loop_close(g, &l[4]);
+	ll_loop_close(g, &l[5]);
+	ll_loop_close(g, &l[4]);
 	v = LLVMBuildLoad2(g->b, at, acc, "");
 	if (avg) {
 		LLVMValueRef n = LLVMBuildLoad2(g->b, g->i64, cnt, "");
-		n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, c64(g, 0), ""), c64(g, 1), n, "");
+		n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, n, ll_c64(g, 0), ""), ll_c64(g, 1), n, "");
 		v = wrapsum(g, v, dt);
-		if (isint(dt))
+		if (ll_isint(dt))
 			v = LLVMBuildSDiv(g->b, v, n, "");
 		else if (dt == DT_FLOAT16)
-			v = LLVMBuildFDiv(g->b, v, h_rnd(g, LLVMBuildSIToFP(g->b, n, at, "")), "");
+			v = LLVMBuildFDiv(g->b, v, ll_h_rnd(g, LLVMBuildSIToFP(g->b, n, at, "")), "");
 		else
 			v = LLVMBuildFDiv(g->b, v, LLVMBuildSIToFP(g->b, n, at, ""), "");
 	}
-	st(g, r.p, c->odt, ooff, h_cvt(g, v, adt, c->odt));
+	ll_st(g, r.p, c->odt, ooff, ll_h_cvt(g, v, adt, c->odt));
 	for (int k = 3; k >= 0; k--)
-		loop_close(g, &l[k]);
+		ll_loop_close(g, &l[k]);
 	return r;
 }
 
 /* dense: x[..., K] times w[N, K]^T; qnn.dense sums (x - xz)(w - wz) in
 ** int32 (on sdot where dense_dot() applies); floats sum in out_dtype
-** (h_mac) */
+** (ll_h_mac) */
 static int dense_dot(G *g, Call *c, Val *res);
 static int fdense(G *g, Call *c, Val *res);
 
@@ -3012,34 +1375,34 @@ dense(G *g, Call *c, int q)
 	int64_t K = c->ad[0][c->ar[0] - 1], N = c->ad[1][0], M = ir_type_numel(c->m, c->at[0]) / (K ? K : 1);
 	Val r;
 	DType adt = q ? DT_INT32 : c->odt;
-	LLVMTypeRef at = elty(g, cdt(adt));
+	LLVMTypeRef at = ll_elty(g, ll_cdt(adt));
 	Loop lm, ln, lk;
 	LLVMValueRef im, in, ik, acc, x, w, v;
 	int64_t nwz = q ? ir_type_numel(c->m, c->at[3]) : 0;
 
 	if (q ? dense_dot(g, c, &r) : fdense(g, c, &r))
 		return r;
-	r = tensorbuf(g, c->ot);
-	acc = entry_alloca(g, at);
+	r = ll_tensorbuf(g, c->ot);
+	acc = ll_entry_alloca(g, at);
 
-	im = loop_open(g, &lm, 0, M, 1);
-	in = loop_open(g, &ln, 0, N, 1);
+	im = ll_loop_open(g, &lm, 0, M, 1);
+	in = ll_loop_open(g, &ln, 0, N, 1);
 	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
-	ik = loop_open(g, &lk, 0, K, 1);
-	x = h_opnd(g, ld(g, c->a[0].p, c->adt[0], add64(g, mul64(g, im, K), ik)), c->adt[0], adt);
-	w = h_opnd(g, ld(g, c->a[1].p, c->adt[1], add64(g, mul64(g, in, K), ik)), c->adt[1], adt);
+	ik = ll_loop_open(g, &lk, 0, K, 1);
+	x = ll_h_opnd(g, ll_ld(g, c->a[0].p, c->adt[0], ll_add64(g, ll_mul64(g, im, K), ik)), c->adt[0], adt);
+	w = ll_h_opnd(g, ll_ld(g, c->a[1].p, c->adt[1], ll_add64(g, ll_mul64(g, in, K), ik)), c->adt[1], adt);
 	if (q) {
-		x = LLVMBuildSub(g->b, x, ld(g, c->a[2].p, DT_INT32, c64(g, 0)), "");
-		w = LLVMBuildSub(g->b, w, ld(g, c->a[3].p, DT_INT32, nwz > 1 ? in : c64(g, 0)), "");
+		x = LLVMBuildSub(g->b, x, ll_ld(g, c->a[2].p, DT_INT32, ll_c64(g, 0)), "");
+		w = LLVMBuildSub(g->b, w, ll_ld(g, c->a[3].p, DT_INT32, nwz > 1 ? in : ll_c64(g, 0)), "");
 		v = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), LLVMBuildMul(g->b, x, w, ""), "");
 		LLVMBuildStore(g->b, v, acc);
 	} else {
-		h_mac(g, acc, x, w, adt);
+		ll_h_mac(g, acc, x, w, adt);
 	}
-	loop_close(g, &lk);
-	st(g, r.p, c->odt, add64(g, mul64(g, im, N), in), h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), cdt(adt), c->odt));
-	loop_close(g, &ln);
-	loop_close(g, &lm);
+	ll_loop_close(g, &lk);
+	ll_st(g, r.p, c->odt, ll_add64(g, ll_mul64(g, im, N), in), ll_h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), ll_cdt(adt), c->odt));
+	ll_loop_close(g, &ln);
+	ll_loop_close(g, &lm);
 	return r;
 }
 
@@ -3049,41 +1412,41 @@ dense(G *g, Call *c, int q)
 static Val
 batch_matmul(G *g, Call *c)
 {
-	int ta = aint(c->m, c->n, "transpose_a") != 0, tb = aint(c->m, c->n, "transpose_b") != 0;
+	int ta = ll_aint(c->m, c->n, "transpose_a") != 0, tb = ll_aint(c->m, c->n, "transpose_b") != 0;
 	int64_t B = c->od[0], I = c->od[1], J = c->od[2], K = c->ad[0][ta ? 1 : 2];
 	int64_t as = c->ad[0][0] == 1 ? 0 : I * K, bs = c->ad[1][0] == 1 ? 0 : K * J;
 	DType dt = c->odt;
-	LLVMTypeRef at = elty(g, cdt(dt));
-	Val r = tensorbuf(g, c->ot);
+	LLVMTypeRef at = ll_elty(g, ll_cdt(dt));
+	Val r = ll_tensorbuf(g, c->ot);
 	Loop lb, li, lj, lk;
 	LLVMValueRef ib, ii, ij, ik, acc, x, w, v;
 
-	if (isint(dt) != isint(c->adt[0]) || isint(dt) != isint(c->adt[1]) || dt == DT_BOOL) {
-		refuse(g, c->n, "from these dtypes to out_dtype it is not supported");
+	if (ll_isint(dt) != ll_isint(c->adt[0]) || ll_isint(dt) != ll_isint(c->adt[1]) || dt == DT_BOOL) {
+		ll_refuse(g, c->n, "from these dtypes to out_dtype it is not supported");
 		return r;
 	}
-	acc = entry_alloca(g, at);
-	ib = loop_open(g, &lb, 0, B, 1);
-	ii = loop_open(g, &li, 0, I, 1);
-	ij = loop_open(g, &lj, 0, J, 1);
+	acc = ll_entry_alloca(g, at);
+	ib = ll_loop_open(g, &lb, 0, B, 1);
+	ii = ll_loop_open(g, &li, 0, I, 1);
+	ij = ll_loop_open(g, &lj, 0, J, 1);
 	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
-	ik = loop_open(g, &lk, 0, K, 1);
-	x = add64(g, mul64(g, ib, as), ta ? add64(g, mul64(g, ik, I), ii) : add64(g, mul64(g, ii, K), ik));
-	w = add64(g, mul64(g, ib, bs), tb ? add64(g, mul64(g, ij, K), ik) : add64(g, mul64(g, ik, J), ij));
-	x = h_opnd(g, ld(g, c->a[0].p, c->adt[0], x), c->adt[0], dt);
-	w = h_opnd(g, ld(g, c->a[1].p, c->adt[1], w), c->adt[1], dt);
-	if (isint(dt)) {
+	ik = ll_loop_open(g, &lk, 0, K, 1);
+	x = ll_add64(g, ll_mul64(g, ib, as), ta ? ll_add64(g, ll_mul64(g, ik, I), ii) : ll_add64(g, ll_mul64(g, ii, K), ik));
+	w = ll_add64(g, ll_mul64(g, ib, bs), tb ? ll_add64(g, ll_mul64(g, ij, K), ik) : ll_add64(g, ll_mul64(g, ik, J), ij));
+	x = ll_h_opnd(g, ll_ld(g, c->a[0].p, c->adt[0], x), c->adt[0], dt);
+	w = ll_h_opnd(g, ll_ld(g, c->a[1].p, c->adt[1], w), c->adt[1], dt);
+	if (ll_isint(dt)) {
 		v = LLVMBuildLoad2(g->b, at, acc, "");
 		LLVMBuildStore(g->b, LLVMBuildAdd(g->b, v, LLVMBuildMul(g->b, x, w, ""), ""), acc);
 	} else {
-		h_mac(g, acc, x, w, dt);
+		ll_h_mac(g, acc, x, w, dt);
 	}
-	loop_close(g, &lk);
-	st(g, r.p, dt, add64(g, mul64(g, add64(g, mul64(g, ib, I), ii), J), ij),
-	   h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), cdt(dt), dt));
-	loop_close(g, &lj);
-	loop_close(g, &li);
-	loop_close(g, &lb);
+	ll_loop_close(g, &lk);
+	ll_st(g, r.p, dt, ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ib, I), ii), J), ij),
+	   ll_h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), ll_cdt(dt), dt));
+	ll_loop_close(g, &lj);
+	ll_loop_close(g, &li);
+	ll_loop_close(g, &lb);
 	return r;
 }
 
@@ -3103,26 +1466,26 @@ convgeom(G *g, Call *c, Conv *v, int quiet)
 	const Module *m = c->m;
 	int dp[4], kp[4], op[4], np;
 	int64_t s[2] = { 1, 1 }, d[2] = { 1, 1 }, p[4] = { 0, 0, 0, 0 }, ist[4], kst[4], ost[4];
-	const char *ol = astr(m, c->n, "out_layout");
+	const char *ol = ll_astr(m, c->n, "out_layout");
 
-	if (c->ar[0] != 4 || c->ar[1] != 4 || !ir_layout_perm(astr(m, c->n, "data_layout"), "NCHW", dp) ||
-	    !ir_layout_perm(astr(m, c->n, "kernel_layout"), "OIHW", kp) || !ir_layout_perm(*ol ? ol : astr(m, c->n, "data_layout"), "NCHW", op)) {
+	if (c->ar[0] != 4 || c->ar[1] != 4 || !ir_layout_perm(ll_astr(m, c->n, "data_layout"), "NCHW", dp) ||
+	    !ir_layout_perm(ll_astr(m, c->n, "kernel_layout"), "OIHW", kp) || !ir_layout_perm(*ol ? ol : ll_astr(m, c->n, "data_layout"), "NCHW", op)) {
 		if (!quiet)
-			refuse(g, c->n, "only 4-d NCHW-like data and OIHW-like kernel layouts are supported");
+			ll_refuse(g, c->n, "only 4-d NCHW-like data and OIHW-like kernel layouts are supported");
 		return 0;
 	}
-	aints(m, c->n, "strides", s, 2);
-	aints(m, c->n, "dilation", d, 2);
-	np = aints(m, c->n, "padding", p, 4);
+	ll_aints(m, c->n, "strides", s, 2);
+	ll_aints(m, c->n, "dilation", d, 2);
+	np = ll_aints(m, c->n, "padding", p, 4);
 	if (np == 1)
 		p[1] = p[2] = p[3] = p[0];
 	else if (np == 2) {
 		p[2] = p[0];
 		p[3] = p[1];
 	}
-	strides(c->ad[0], 4, ist);
-	strides(c->ad[1], 4, kst);
-	strides(c->od, 4, ost);
+	ll_strides(c->ad[0], 4, ist);
+	ll_strides(c->ad[1], 4, kst);
+	ll_strides(c->od, 4, ost);
 	for (int k = 0; k < 4; k++) {
 		v->ist[k] = ist[dp[k]];
 		v->kst[k] = kst[kp[k]];
@@ -3137,7 +1500,7 @@ convgeom(G *g, Call *c, Conv *v, int quiet)
 	v->KW = c->ad[1][kp[3]];
 	v->OH = c->od[op[2]];
 	v->OW = c->od[op[3]];
-	v->G = aint(m, c->n, "groups");
+	v->G = ll_aint(m, c->n, "groups");
 	v->sh = s[0];
 	v->sw = s[1];
 	v->dh = d[0];
@@ -3148,7 +1511,7 @@ convgeom(G *g, Call *c, Conv *v, int quiet)
 	v->pr = p[3];
 	if (v->G < 1 || v->C % v->G || v->O % v->G || c->ad[1][kp[1]] * v->G != v->C) {
 		if (!quiet)
-			refuse(g, c->n, "the channels do not divide into the groups");
+			ll_refuse(g, c->n, "the channels do not divide into the groups");
 		return 0;
 	}
 	return 1;
@@ -3156,52 +1519,52 @@ convgeom(G *g, Call *c, Conv *v, int quiet)
 
 /* conv_generic: direct loops with bounds checks; qnn sums (x - xz)(w - wz)
 ** in int32, padding contributing nothing; floats sum in out_dtype
-** (h_mac), padding reading as 0, as the reference multiplies it */
+** (ll_h_mac), padding reading as 0, as the reference multiplies it */
 static Val
 conv_generic(G *g, Call *c, const Conv *v, int q)
 {
-	Val r = tensorbuf(g, c->ot);
+	Val r = ll_tensorbuf(g, c->ot);
 	DType adt = q ? DT_INT32 : c->odt;
-	LLVMTypeRef at = elty(g, cdt(adt));
+	LLVMTypeRef at = ll_elty(g, ll_cdt(adt));
 	Loop l[7];
 	int64_t icg = v->C / v->G, ocg = v->O / v->G;
 	int64_t nwz = q ? ir_type_numel(c->m, c->at[3]) : 0;
-	LLVMValueRef n, o, oh, ow, ic, kh, kw, acc = entry_alloca(g, at), hh, ww, ok, x, w, ci, off;
+	LLVMValueRef n, o, oh, ow, ic, kh, kw, acc = ll_entry_alloca(g, at), hh, ww, ok, x, w, ci, off;
 
-	n = loop_open(g, &l[0], 0, v->N, 1);
-	o = loop_open(g, &l[1], 0, v->O, 1);
-	oh = loop_open(g, &l[2], 0, v->OH, 1);
-	ow = loop_open(g, &l[3], 0, v->OW, 1);
+	n = ll_loop_open(g, &l[0], 0, v->N, 1);
+	o = ll_loop_open(g, &l[1], 0, v->O, 1);
+	oh = ll_loop_open(g, &l[2], 0, v->OH, 1);
+	ow = ll_loop_open(g, &l[3], 0, v->OW, 1);
 	LLVMBuildStore(g->b, LLVMConstNull(at), acc);
-	ic = loop_open(g, &l[4], 0, icg, 1);
-	kh = loop_open(g, &l[5], 0, v->KH, 1);
-	kw = loop_open(g, &l[6], 0, v->KW, 1);
-	hh = LLVMBuildNSWSub(g->b, add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh)), c64(g, v->pt), "");
-	ww = LLVMBuildNSWSub(g->b, add64(g, mul64(g, ow, v->sw), mul64(g, kw, v->dw)), c64(g, v->pl), "");
+	ic = ll_loop_open(g, &l[4], 0, icg, 1);
+	kh = ll_loop_open(g, &l[5], 0, v->KH, 1);
+	kw = ll_loop_open(g, &l[6], 0, v->KW, 1);
+	hh = LLVMBuildNSWSub(g->b, ll_add64(g, ll_mul64(g, oh, v->sh), ll_mul64(g, kh, v->dh)), ll_c64(g, v->pt), "");
+	ww = LLVMBuildNSWSub(g->b, ll_add64(g, ll_mul64(g, ow, v->sw), ll_mul64(g, kw, v->dw)), ll_c64(g, v->pl), "");
 	ok = LLVMBuildAnd(g->b,
-		LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, c64(g, 0), ""), LLVMBuildICmp(g->b, LLVMIntSLT, hh, c64(g, v->H), ""), ""),
-		LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, c64(g, 0), ""), LLVMBuildICmp(g->b, LLVMIntSLT, ww, c64(g, v->W), ""), ""), "");
-	hh = LLVMBuildSelect(g->b, ok, hh, c64(g, 0), "");
-	ww = LLVMBuildSelect(g->b, ok, ww, c64(g, 0), "");
-	ci = add64(g, mul64(g, LLVMBuildSDiv(g->b, o, c64(g, ocg), ""), icg), ic);
-	off = add64(g, add64(g, mul64(g, n, v->ist[0]), mul64(g, ci, v->ist[1])), add64(g, mul64(g, hh, v->ist[2]), mul64(g, ww, v->ist[3])));
-	x = h_opnd(g, ld(g, c->a[0].p, c->adt[0], off), c->adt[0], adt);
-	off = add64(g, add64(g, mul64(g, o, v->kst[0]), mul64(g, ic, v->kst[1])), add64(g, mul64(g, kh, v->kst[2]), mul64(g, kw, v->kst[3])));
-	w = h_opnd(g, ld(g, c->a[1].p, c->adt[1], off), c->adt[1], adt);
+		LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, hh, ll_c64(g, 0), ""), LLVMBuildICmp(g->b, LLVMIntSLT, hh, ll_c64(g, v->H), ""), ""),
+		LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, ww, ll_c64(g, 0), ""), LLVMBuildICmp(g->b, LLVMIntSLT, ww, ll_c64(g, v->W), ""), ""), "");
+	hh = LLVMBuildSelect(g->b, ok, hh, ll_c64(g, 0), "");
+	ww = LLVMBuildSelect(g->b, ok, ww, ll_c64(g, 0), "");
+	ci = ll_add64(g, ll_mul64(g, LLVMBuildSDiv(g->b, o, ll_c64(g, ocg), ""), icg), ic);
+	off = ll_add64(g, ll_add64(g, ll_mul64(g, n, v->ist[0]), ll_mul64(g, ci, v->ist[1])), ll_add64(g, ll_mul64(g, hh, v->ist[2]), ll_mul64(g, ww, v->ist[3])));
+	x = ll_h_opnd(g, ll_ld(g, c->a[0].p, c->adt[0], off), c->adt[0], adt);
+	off = ll_add64(g, ll_add64(g, ll_mul64(g, o, v->kst[0]), ll_mul64(g, ic, v->kst[1])), ll_add64(g, ll_mul64(g, kh, v->kst[2]), ll_mul64(g, kw, v->kst[3])));
+	w = ll_h_opnd(g, ll_ld(g, c->a[1].p, c->adt[1], off), c->adt[1], adt);
 	if (q) {
-		x = LLVMBuildSub(g->b, x, ld(g, c->a[2].p, DT_INT32, c64(g, 0)), "");
-		w = LLVMBuildSub(g->b, w, ld(g, c->a[3].p, DT_INT32, nwz > 1 ? o : c64(g, 0)), "");
-		x = LLVMBuildSelect(g->b, ok, LLVMBuildMul(g->b, x, w, ""), c32(g, 0), "");
+		x = LLVMBuildSub(g->b, x, ll_ld(g, c->a[2].p, DT_INT32, ll_c64(g, 0)), "");
+		w = LLVMBuildSub(g->b, w, ll_ld(g, c->a[3].p, DT_INT32, nwz > 1 ? o : ll_c64(g, 0)), "");
+		x = LLVMBuildSelect(g->b, ok, LLVMBuildMul(g->b, x, w, ""), ll_c32(g, 0), "");
 		LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, at, acc, ""), x, ""), acc);
 	} else {
-		h_mac(g, acc, LLVMBuildSelect(g->b, ok, x, LLVMConstNull(at), ""), w, adt);
+		ll_h_mac(g, acc, LLVMBuildSelect(g->b, ok, x, LLVMConstNull(at), ""), w, adt);
 	}
 	for (int k = 6; k >= 4; k--)
-		loop_close(g, &l[k]);
-	off = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, o, v->ost[1])), add64(g, mul64(g, oh, v->ost[2]), mul64(g, ow, v->ost[3])));
-	st(g, r.p, c->odt, off, h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), cdt(adt), c->odt));
+		ll_loop_close(g, &l[k]);
+	off = ll_add64(g, ll_add64(g, ll_mul64(g, n, v->ost[0]), ll_mul64(g, o, v->ost[1])), ll_add64(g, ll_mul64(g, oh, v->ost[2]), ll_mul64(g, ow, v->ost[3])));
+	ll_st(g, r.p, c->odt, off, ll_h_cvt(g, LLVMBuildLoad2(g->b, at, acc, ""), ll_cdt(adt), c->odt));
 	for (int k = 3; k >= 0; k--)
-		loop_close(g, &l[k]);
+		ll_loop_close(g, &l[k]);
 	return r;
 }
 
@@ -3210,7 +1573,7 @@ static LLVMValueRef
 splat(G *g, LLVMValueRef x, unsigned n)
 {
 	LLVMTypeRef vt = LLVMVectorType(g->i32, n);
-	LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMGetUndef(vt), x, c32(g, 0), "");
+	LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMGetUndef(vt), x, ll_c32(g, 0), "");
 
 	return LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(vt), LLVMConstNull(LLVMVectorType(g->i32, n)), "");
 }
@@ -3228,38 +1591,38 @@ conv_block(G *g, const Conv *v, LLVMValueRef P, LLVMValueRef Wr, LLVMValueRef ou
 	const char *madd = L == 16 ? "llvm.x86.avx512.pmaddw.d.512" : "llvm.x86.avx2.pmadd.wd";
 
 	for (int p = 0; p < pb; p++) {
-		acc[p] = entry_alloca(g, av);
+		acc[p] = ll_entry_alloca(g, av);
 		LLVMBuildStore(g->b, LLVMConstNull(av), acc[p]);
 	}
-	kh = loop_open(g, &l[0], 0, v->KH, 1);
-	kw = loop_open(g, &l[1], 0, v->KW, 1);
-	icp = loop_open(g, &l[2], 0, ICP, 1);
-	wp = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, ob, v->KH), kh), v->KW), kw), ICP), icp);
+	kh = ll_loop_open(g, &l[0], 0, v->KH, 1);
+	kw = ll_loop_open(g, &l[1], 0, v->KW, 1);
+	icp = ll_loop_open(g, &l[2], 0, ICP, 1);
+	wp = ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ob, v->KH), kh), v->KW), kw), ICP), icp);
 	wp = LLVMBuildInBoundsGEP2(g->b, wv16, LLVMBuildBitCast(g->b, Wr, LLVMPointerType(wv16, 0), ""), &wp, 1, "");
 	wv = LLVMBuildLoad2(g->b, wv16, wp, "");
 	LLVMSetAlignment(wv, 4 * L);
-	row = add64(g, mul64(g, n, Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh)));
+	row = ll_add64(g, ll_mul64(g, n, Hp), ll_add64(g, ll_mul64(g, oh, v->sh), ll_mul64(g, kh, v->dh)));
 	for (int p = 0; p < pb; p++) {
-		LLVMValueRef col = add64(g, mul64(g, add64(g, ow0, c64(g, p)), v->sw), mul64(g, kw, v->dw));
-		LLVMValueRef ix = add64(g, mul64(g, add64(g, mul64(g, row, Wp), col), ICP), icp);
-		LLVMValueRef xs = ld(g, P, DT_INT32, ix), a[2];
+		LLVMValueRef col = ll_add64(g, ll_mul64(g, ll_add64(g, ow0, ll_c64(g, p)), v->sw), ll_mul64(g, kw, v->dw));
+		LLVMValueRef ix = ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, row, Wp), col), ICP), icp);
+		LLVMValueRef xs = ll_ld(g, P, DT_INT32, ix), a[2];
 		a[0] = LLVMBuildBitCast(g->b, splat(g, xs, L), wv16, "");
 		a[1] = wv;
-		LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, av, acc[p], ""), callf(g, madd, av, a, 2), ""), acc[p]);
+		LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, av, acc[p], ""), ll_callf(g, madd, av, a, 2), ""), acc[p]);
 	}
 	for (int k = 2; k >= 0; k--)
-		loop_close(g, &l[k]);
+		ll_loop_close(g, &l[k]);
 	for (int p = 0; p < pb; p++) {
 		LLVMValueRef a = LLVMBuildLoad2(g->b, av, acc[p], "");
-		LLVMValueRef base = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, oh, v->ost[2])),
-		                          mul64(g, add64(g, ow0, c64(g, p)), v->ost[3]));
+		LLVMValueRef base = ll_add64(g, ll_add64(g, ll_mul64(g, n, v->ost[0]), ll_mul64(g, oh, v->ost[2])),
+		                          ll_mul64(g, ll_add64(g, ow0, ll_c64(g, p)), v->ost[3]));
 		for (unsigned k = 0; k < L; k++) {
-			LLVMValueRef o = add64(g, mul64(g, ob, L), c64(g, k)), ptr;
-			ptr = gep(g, out, DT_INT32, add64(g, base, mul64(g, o, v->ost[1])));
+			LLVMValueRef o = ll_add64(g, ll_mul64(g, ob, L), ll_c64(g, k)), ptr;
+			ptr = ll_gep(g, out, DT_INT32, ll_add64(g, base, ll_mul64(g, o, v->ost[1])));
 			if (v->O % L)
-				ptr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, o, c64(g, v->O), ""), ptr,
+				ptr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, o, ll_c64(g, v->O), ""), ptr,
 				                      LLVMBuildBitCast(g->b, scratch, LLVMTypeOf(ptr), ""), "");
-			LLVMBuildStore(g->b, LLVMBuildExtractElement(g->b, a, c32(g, (int64_t)k), ""), ptr);
+			LLVMBuildStore(g->b, LLVMBuildExtractElement(g->b, a, ll_c32(g, (int64_t)k), ""), ptr);
 		}
 	}
 }
@@ -3280,9 +1643,9 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 	Val r;
 
 	if (!L || v->G != 1 || c->odt != DT_INT32 || (c->adt[0] != DT_INT8 && c->adt[0] != DT_UINT8) ||
-	    (c->adt[1] != DT_INT8 && c->adt[1] != DT_UINT8) || !(w = cdata(g, c->a[1], &wt)) ||
-	    cnumel(g, c->a[2]) != 1 || !cnum(g, c->a[2], 0, &xz) || !cnum(g, c->a[3], 0, &wz) ||
-	    (cnumel(g, c->a[3]) != 1 && cnumel(g, c->a[3]) != v->O))
+	    (c->adt[1] != DT_INT8 && c->adt[1] != DT_UINT8) || !(w = ll_cdata(g, c->a[1], &wt)) ||
+	    ll_cnumel(g, c->a[2]) != 1 || !ll_cnum(g, c->a[2], 0, &xz) || !ll_cnum(g, c->a[3], 0, &wz) ||
+	    (ll_cnumel(g, c->a[3]) != 1 && ll_cnumel(g, c->a[3]) != v->O))
 		return 0;
 	Cp = (v->C + 1) & ~(int64_t)1;
 	ICP = Cp / 2;
@@ -3294,7 +1657,7 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 	wr = ir_xcalloc((size_t)nw, sizeof *wr);
 	for (int64_t o = 0; o < v->O; o++) {
 		double z;
-		cnum(g, c->a[3], o, &z);
+		ll_cnum(g, c->a[3], o, &z);
 		for (int64_t ic = 0; ic < v->C; ic++)
 			for (int64_t kh = 0; kh < v->KH; kh++)
 				for (int64_t kw = 0; kw < v->KW; kw++) {
@@ -3304,44 +1667,44 @@ conv_fast(G *g, Call *c, const Conv *v, Val *res)
 					wr[di] = (int16_t)(x - (int)z);
 				}
 	}
-	Wr = constbuf(g, wr, (size_t)nw * 2);
+	Wr = ll_constbuf(g, wr, (size_t)nw * 2);
 	free(wr);
 	/* the input, (x - xz) in int16, zero-padded NHWC */
-	P = newbuf(g, (size_t)(v->N * Hp * Wp * Cp * 2), 64);
-	scratch = newbuf(g, 4, 4);
-	LLVMBuildMemSet(g->b, P, LLVMConstInt(g->i8, 0, 0), c64(g, v->N * Hp * Wp * Cp * 2), 64);
+	P = ll_newbuf(g, (size_t)(v->N * Hp * Wp * Cp * 2), 64);
+	scratch = ll_newbuf(g, 4, 4);
+	LLVMBuildMemSet(g->b, P, LLVMConstInt(g->i8, 0, 0), ll_c64(g, v->N * Hp * Wp * Cp * 2), 64);
 	{
-		LLVMValueRef iv[4], src = c64(g, 0), dst, x;
+		LLVMValueRef iv[4], src = ll_c64(g, 0), dst, x;
 		int64_t dims[4] = { v->N, v->C, v->H, v->W };
 		for (int k = 0; k < 4; k++) {
-			iv[k] = loop_open(g, &l[k], 0, dims[k], 1);
-			src = add64(g, src, mul64(g, iv[k], v->ist[k]));
+			iv[k] = ll_loop_open(g, &l[k], 0, dims[k], 1);
+			src = ll_add64(g, src, ll_mul64(g, iv[k], v->ist[k]));
 		}
-		dst = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, iv[0], Hp), add64(g, iv[2], c64(g, v->pt))), Wp),
-		                                  add64(g, iv[3], c64(g, v->pl))), Cp), iv[1]);
-		x = cvt(g, ld(g, c->a[0].p, c->adt[0], src), c->adt[0], DT_INT16);
-		st(g, P, DT_INT16, dst, LLVMBuildSub(g->b, x, LLVMConstInt(g->i16, (unsigned long long)(int64_t)xz, 1), ""));
+		dst = ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, iv[0], Hp), ll_add64(g, iv[2], ll_c64(g, v->pt))), Wp),
+		                                  ll_add64(g, iv[3], ll_c64(g, v->pl))), Cp), iv[1]);
+		x = ll_cvt(g, ll_ld(g, c->a[0].p, c->adt[0], src), c->adt[0], DT_INT16);
+		ll_st(g, P, DT_INT16, dst, LLVMBuildSub(g->b, x, LLVMConstInt(g->i16, (unsigned long long)(int64_t)xz, 1), ""));
 		for (int k = 3; k >= 0; k--)
-			loop_close(g, &l[k]);
+			ll_loop_close(g, &l[k]);
 	}
-	r = tensorbuf(g, c->ot);
+	r = ll_tensorbuf(g, c->ot);
 	{
-		LLVMValueRef n = loop_open(g, &l[0], 0, v->N, 1);
-		LLVMValueRef ob = loop_open(g, &l[1], 0, OB, 1);
-		LLVMValueRef oh = loop_open(g, &l[2], 0, v->OH, 1);
+		LLVMValueRef n = ll_loop_open(g, &l[0], 0, v->N, 1);
+		LLVMValueRef ob = ll_loop_open(g, &l[1], 0, OB, 1);
+		LLVMValueRef oh = ll_loop_open(g, &l[2], 0, v->OH, 1);
 		owf = v->OW - v->OW % pb;
 		if (owf > 0) {
-			LLVMValueRef ow = loop_open(g, &l[3], 0, owf, pb);
+			LLVMValueRef ow = ll_loop_open(g, &l[3], 0, owf, pb);
 			conv_block(g, v, P, Wr, r.p, scratch, n, ob, oh, ow, pb, Hp, Wp, ICP);
-			loop_close(g, &l[3]);
+			ll_loop_close(g, &l[3]);
 		}
 		if (owf < v->OW) {
-			LLVMValueRef ow = loop_open(g, &l[3], owf, v->OW, 1);
+			LLVMValueRef ow = ll_loop_open(g, &l[3], owf, v->OW, 1);
 			conv_block(g, v, P, Wr, r.p, scratch, n, ob, oh, ow, 1, Hp, Wp, ICP);
-			loop_close(g, &l[3]);
+			ll_loop_close(g, &l[3]);
 		}
 		for (int k = 2; k >= 0; k--)
-			loop_close(g, &l[k]);
+			ll_loop_close(g, &l[k]);
 	}
 	*res = r;
 	return 1;
@@ -3430,7 +1793,6 @@ typedef struct Sink {
 	int64_t Hp, Wp, C4, pt, pl;
 } Sink;
 
-
 /* isop: n is a call of op */
 static int isop(const Module *m, NodeId n, OpId op) { return m->nodes[n].kind == NK_CALL && m->nodes[n].op == op; }
 
@@ -3445,7 +1807,7 @@ single(G *g, Scope *s, NodeId n)
 static LLVMValueRef
 ci32(G *g, const int32_t *v, int64_t n)
 {
-	return constbuf(g, v, (size_t)n * 4);
+	return ll_constbuf(g, v, (size_t)n * 4);
 }
 
 /* densenchw: st are the row-major strides of an N C H W tensor */
@@ -3468,7 +1830,7 @@ vdw_weights(G *g, Vconv *pl, const unsigned char *w, DType wdt, Val wzv)
 
 	for (int64_t o = 0; o < v->O; o++) {
 		uint32_t sum = 0;
-		cnum(g, wzv, o, &wz);
+		ll_cnum(g, wzv, o, &wz);
 		for (int64_t kh = 0; kh < v->KH; kh++)
 			for (int64_t kw = 0; kw < v->KW; kw++) {
 				int64_t si = o * v->kst[0] + kh * v->kst[2] + kw * v->kst[3];
@@ -3501,13 +1863,13 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 
 	memset(pl, 0, sizeof *pl);
 	pl->n = n;
-	if (!isop(m, n, OP_QNN_CONV2D) || !callargs(g, s, n, &c, 1) || !convgeom(g, &c, v, 1))
+	if (!isop(m, n, OP_QNN_CONV2D) || !ll_callargs(g, s, n, &c, 1) || !convgeom(g, &c, v, 1))
 		return 0;
 	pl->dw = v->G > 1 && v->G == v->C && v->O == v->C;
 	if ((v->G != 1 && !pl->dw) || c.odt != DT_INT32 || (c.adt[0] != DT_INT8 && c.adt[0] != DT_UINT8) ||
-	    (c.adt[1] != DT_INT8 && c.adt[1] != DT_UINT8) || !(w = cdata(g, c.a[1], &wt)) ||
-	    c.adt[2] != DT_INT32 || c.adt[3] != DT_INT32 || cnumel(g, c.a[2]) != 1 || !cnum(g, c.a[2], 0, &xz) ||
-	    !cnum(g, c.a[3], 0, &wz) || (cnumel(g, c.a[3]) != 1 && cnumel(g, c.a[3]) != v->O))
+	    (c.adt[1] != DT_INT8 && c.adt[1] != DT_UINT8) || !(w = ll_cdata(g, c.a[1], &wt)) ||
+	    c.adt[2] != DT_INT32 || c.adt[3] != DT_INT32 || ll_cnumel(g, c.a[2]) != 1 || !ll_cnum(g, c.a[2], 0, &xz) ||
+	    !ll_cnum(g, c.a[3], 0, &wz) || (ll_cnumel(g, c.a[3]) != 1 && ll_cnumel(g, c.a[3]) != v->O))
 		return 0;
 	pl->xdt = c.adt[0];
 	pl->flip = !pl->dw && flipped(g, pl->xdt);
@@ -3529,7 +1891,7 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 	corr = ir_arena_alloc(&g->a, (size_t)(pl->OB * VL) * sizeof *corr);
 	for (int64_t o = 0; o < v->O; o++) {
 		int64_t sum = 0;
-		cnum(g, c.a[3], o, &wz);
+		ll_cnum(g, c.a[3], o, &wz);
 		for (int64_t ic = 0; ic < v->C; ic++)
 			for (int64_t kh = 0; kh < v->KH; kh++)
 				for (int64_t kw = 0; kw < v->KW; kw++) {
@@ -3545,7 +1907,7 @@ vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 				}
 		corr[o] = (int32_t)(uint32_t)(-(uint64_t)(sum * pl->xzb));
 	}
-	pl->w = constbuf(g, wr, (size_t)nw);
+	pl->w = ll_constbuf(g, wr, (size_t)nw);
 	pl->corr = corr;
 	free(wr);
 	return 1;
@@ -3561,20 +1923,20 @@ epi_f32(G *g, Call *c, int64_t O, int64_t n, int64_t *ns, Epi *e)
 	double os = 0, s = 0, z = 0;
 	float *m;
 
-	*ns = cnumel(g, c->a[1]);
-	if (strcmp(astr(c->m, c->n, "compute_dtype"), "float32") || *ns < 1 || cnumel(g, c->a[3]) != 1 ||
-	    !cnum(g, c->a[3], 0, &os) || !cnum(g, c->a[4], 0, &z) || fabs(z) > 65536)
+	*ns = ll_cnumel(g, c->a[1]);
+	if (strcmp(ll_astr(c->m, c->n, "compute_dtype"), "float32") || *ns < 1 || ll_cnumel(g, c->a[3]) != 1 ||
+	    !ll_cnum(g, c->a[3], 0, &os) || !ll_cnum(g, c->a[4], 0, &z) || fabs(z) > 65536)
 		return 0;
 	m = ir_xcalloc((size_t)n, sizeof *m);
 	for (int64_t o = 0; o < O; o++) {
-		cnum(g, c->a[1], *ns > 1 ? o : 0, &s);
+		ll_cnum(g, c->a[1], *ns > 1 ? o : 0, &s);
 		m[o] = f32mul((float)s, (float)os);
 		if (!isfinite(m[o])) {
 			free(m);
 			return 0;
 		}
 	}
-	e->fm = constbuf(g, m, (size_t)n * 4);
+	e->fm = ll_constbuf(g, m, (size_t)n * 4);
 	e->f32 = 1;
 	free(m);
 	return 1;
@@ -3603,31 +1965,31 @@ epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e)
 	if (ba) {
 		TypeId bt;
 		const unsigned char *b = NULL;
-		axis = aint(m, ba, "axis");
-		if (!callargs(g, s, ba, &c, 1) || axis + (axis < 0 ? c.orank : 0) != 1 || c.odt != DT_INT32 ||
-		    c.adt[1] != DT_INT32 || c.ar[1] != 1 || !(b = cdata(g, c.a[1], &bt)) || (c.ad[1][0] != 1 && c.ad[1][0] != v->O))
+		axis = ll_aint(m, ba, "axis");
+		if (!ll_callargs(g, s, ba, &c, 1) || axis + (axis < 0 ? c.orank : 0) != 1 || c.odt != DT_INT32 ||
+		    c.adt[1] != DT_INT32 || c.ar[1] != 1 || !(b = ll_cdata(g, c.a[1], &bt)) || (c.ad[1][0] != 1 && c.ad[1][0] != v->O))
 			ok = 0;
 		for (int64_t o = 0; ok && o < v->O; o++)
 			memcpy(&vec[0][o], b + (c.ad[1][0] > 1 ? o : 0) * 4, 4);
 	}
-	if (ok && (!callargs(g, s, rq, &c, 1) || c.adt[0] != DT_INT32 || (c.odt != DT_INT8 && c.odt != DT_UINT8) ||
-	           c.adt[2] != DT_INT32 || c.adt[4] != DT_INT32 || cnumel(g, c.a[4]) < 1 || !cnum(g, c.a[4], 0, &x)))
+	if (ok && (!ll_callargs(g, s, rq, &c, 1) || c.adt[0] != DT_INT32 || (c.odt != DT_INT8 && c.odt != DT_UINT8) ||
+	           c.adt[2] != DT_INT32 || c.adt[4] != DT_INT32 || ll_cnumel(g, c.a[4]) < 1 || !ll_cnum(g, c.a[4], 0, &x)))
 		ok = 0;
-	if (ok && (!strcmp(astr(m, rq, "rounding"), "HALF_TO_EVEN")
+	if (ok && (!strcmp(ll_astr(m, rq, "rounding"), "HALF_TO_EVEN")
 	           ? !epi_f32(g, &c, v->O, n, &ns, e)
 	           : !rqparams(g, &c, 1, &mul, &sh, &ns, &e->skip, &e->nearest)))
 		ok = 0;
 	if (ok) {
-		axis = aint(m, rq, "axis");
+		axis = ll_aint(m, rq, "axis");
 		axis = axis < 0 ? (c.ar[0] > 0 ? c.ar[0] + axis : 0) : axis;
-		nz = cnumel(g, c.a[2]);
+		nz = ll_cnumel(g, c.a[2]);
 		e->ozp = (int32_t)x;
 		e->odt = c.odt;
 		if ((ns > 1 && (axis != 1 || ns != v->O)) || nz < 1 || (nz > 1 && (axis != 1 || nz != v->O)))
 			ok = 0;
 	}
 	for (int64_t o = 0; ok && o < v->O; o++) {
-		cnum(g, c.a[2], nz > 1 ? o : 0, &x);
+		ll_cnum(g, c.a[2], nz > 1 ? o : 0, &x);
 		vec[1][o] = (int32_t)x;
 	}
 	if (ok) {
@@ -3742,8 +2104,8 @@ vepload(G *g, const Kkey *k, const Kv *kv, LLVMValueRef ob)
 }
 
 /* vrequant: the epilogue on the <VL x i32> x (the bias added and the
-** input zero point taken away: KD_START) with ep: fpm() and sat32() lane
-** by lane, as ew_requantize; or for float32, ew_requantize_f32's
+** input zero point taken away: KD_START) with ep: ll_fpm() and ll_sat32() lane
+** by lane, as ll_ew_requantize; or for float32, ll_ew_requantize_f32's
 ** product rounded to even, clamped to +-2^30 (beyond, every byte result
 ** saturates alike: |ozp| <= 2^16) */
 static LLVMValueRef
@@ -3760,13 +2122,13 @@ vrequant(G *g, const Kkey *k, const Kv *kv, const Vep *ep, LLVMValueRef x)
 			lo[i] = LLVMConstReal(g->f32, -1073741824.0);
 		}
 		a[0] = LLVMBuildFMul(g->b, LLVMBuildSIToFP(g->b, x, vf, ""), ep->fm, "");
-		t = callf(g, "llvm.roundeven.v16f32", vf, a, 1);
+		t = ll_callf(g, "llvm.roundeven.v16f32", vf, a, 1);
 		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOLT, t, LLVMConstVector(hi, VL), ""), t, LLVMConstVector(hi, VL), "");
 		t = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, t, LLVMConstVector(lo, VL), ""), t, LLVMConstVector(lo, VL), "");
 		x = LLVMBuildFPToSI(g->b, t, av, "");
 	} else if (!k->skip) {
-		ls = iminmax(g, ep->shift, zero, 1, 1);
-		rs = iminmax(g, LLVMBuildSub(g->b, zero, ep->shift, ""), zero, 1, 1);
+		ls = ll_iminmax(g, ep->shift, zero, 1, 1);
+		rs = ll_iminmax(g, LLVMBuildSub(g->b, zero, ep->shift, ""), zero, 1, 1);
 		total = LLVMBuildZExt(g->b, LLVMBuildAdd(g->b, rs, vsplat(g->i32, 31), ""), v64, "");
 		t = LLVMBuildShl(g->b, LLVMBuildSExt(g->b, x, v64, ""), LLVMBuildZExt(g->b, ls, v64, ""), "");
 		t = LLVMBuildMul(g->b, t, LLVMBuildSExt(g->b, ep->mul, v64, ""), "");
@@ -3777,8 +2139,8 @@ vrequant(G *g, const Kkey *k, const Kv *kv, const Vep *ep, LLVMValueRef x)
 		x = LLVMBuildTrunc(g->b, t, LLVMVectorType(g->i32, VL), "");
 	}
 	x = LLVMBuildAdd(g->b, x, kv->ozp, "");
-	x = iminmax(g, x, vsplat(g->i32, ir_dtype_max(k->odt)), 1, 0);
-	x = iminmax(g, x, vsplat(g->i32, ir_dtype_min(k->odt)), 1, 1);
+	x = ll_iminmax(g, x, vsplat(g->i32, ir_dtype_max(k->odt)), 1, 0);
+	x = ll_iminmax(g, x, vsplat(g->i32, ir_dtype_min(k->odt)), 1, 1);
 	return LLVMBuildTrunc(g->b, x, v8, "");
 }
 
@@ -3800,17 +2162,17 @@ vtranspose(G *g, const LLVMValueRef *y, int rows, int cols, LLVMValueRef *out)
 		for (int p = 0; p < w / 2; p++) {
 			unsigned len = (unsigned)(np / w * cols);
 			for (unsigned i = 0; i < 2 * len; i++)
-				mask[i] = c32(g, i);
+				mask[i] = ll_c32(g, i);
 			cat[p] = LLVMBuildShuffleVector(g->b, cat[2 * p], cat[2 * p + 1], LLVMConstVector(mask, 2 * len), "");
 		}
 	}
 	for (int c = 0; c < cols; c++)
 		for (int p = 0; p < rows; p++)
-			mask[c * rows + p] = c32(g, p * cols + c);
+			mask[c * rows + p] = ll_c32(g, p * cols + c);
 	all = LLVMBuildShuffleVector(g->b, cat[0], LLVMGetUndef(LLVMTypeOf(cat[0])), LLVMConstVector(mask, (unsigned)(rows * cols)), "");
 	for (int c = 0; c < cols; c++) {
 		for (int p = 0; p < rows; p++)
-			mask[p] = c32(g, c * rows + p);
+			mask[p] = ll_c32(g, c * rows + p);
 		out[c] = LLVMBuildShuffleVector(g->b, all, all, LLVMConstVector(mask, (unsigned)rows), "");
 	}
 }
@@ -3822,14 +2184,14 @@ static void
 vstore_nchw(G *g, const Kkey *k, const Kv *kv, LLVMValueRef *y, LLVMValueRef n, LLVMValueRef oh, LLVMValueRef ow0,
             LLVMValueRef ob)
 {
-	LLVMTypeRef pv = LLVMVectorType(elty(g, k->sdt), (unsigned)k->pb);
+	LLVMTypeRef pv = LLVMVectorType(ll_elty(g, k->sdt), (unsigned)k->pb);
 	LLVMValueRef col[VL], base;
 
 	vtranspose(g, y, k->pb, VL, col);
-	base = add64(g, add64(g, kmul(g, n, kv->i[KD_OST0]), kmul(g, oh, kv->i[KD_OST2])), ow0);
+	base = ll_add64(g, ll_add64(g, kmul(g, n, kv->i[KD_OST0]), kmul(g, oh, kv->i[KD_OST2])), ow0);
 	for (int c = 0; c < VL; c++) {
-		LLVMValueRef o = add64(g, mul64(g, ob, VL), c64(g, c)), ptr, st_;
-		ptr = LLVMBuildBitCast(g->b, gep(g, kv->p[KD_OUT], k->sdt, add64(g, base, kmul(g, o, kv->i[KD_OST1]))),
+		LLVMValueRef o = ll_add64(g, ll_mul64(g, ob, VL), ll_c64(g, c)), ptr, st_;
+		ptr = LLVMBuildBitCast(g->b, ll_gep(g, kv->p[KD_OUT], k->sdt, ll_add64(g, base, kmul(g, o, kv->i[KD_OST1]))),
 		                       LLVMPointerType(pv, 0), "");
 		ptr = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, o, kv->i[KD_O], ""), ptr,
 		                      LLVMBuildBitCast(g->b, kv->scratch, LLVMTypeOf(ptr), ""), "");
@@ -3849,17 +2211,17 @@ dotstep(G *g, LLVMValueRef acc, LLVMValueRef xs, LLVMValueRef wv)
 	LLVMValueRef a[3] = { acc, xs, wv }, part[VL / 4], mask[VL];
 
 	if (g->dot == DOT_VNNI)
-		return callf(g, "llvm.x86.avx512.vpdpbusd.512", LLVMTypeOf(acc), a, 3);
+		return ll_callf(g, "llvm.x86.avx512.vpdpbusd.512", LLVMTypeOf(acc), a, 3);
 	for (int q = 0; q < VL / 4; q++) {
 		for (int i = 0; i < 4; i++)
-			mask[i] = c32(g, 4 * q + i);
+			mask[i] = ll_c32(g, 4 * q + i);
 		a[0] = LLVMBuildShuffleVector(g->b, acc, acc, LLVMConstVector(mask, 4), "");
 		a[1] = LLVMBuildBitCast(g->b, LLVMBuildShuffleVector(g->b, wv, wv, LLVMConstVector(mask, 4), ""), q8, "");
 		a[2] = LLVMBuildBitCast(g->b, LLVMBuildShuffleVector(g->b, xs, xs, LLVMConstVector(mask, 4), ""), q8, "");
-		part[q] = callf(g, "llvm.aarch64.neon.sdot.v4i32.v16i8", q32, a, 3);
+		part[q] = ll_callf(g, "llvm.aarch64.neon.sdot.v4i32.v16i8", q32, a, 3);
 	}
 	for (int i = 0; i < VL; i++)
-		mask[i] = c32(g, i);
+		mask[i] = ll_c32(g, i);
 	a[0] = LLVMBuildShuffleVector(g->b, part[0], part[1], LLVMConstVector(mask, 8), "");
 	a[1] = LLVMBuildShuffleVector(g->b, part[2], part[3], LLVMConstVector(mask, 8), "");
 	return LLVMBuildShuffleVector(g->b, a[0], a[1], LLVMConstVector(mask, VL), "");
@@ -3877,10 +2239,10 @@ vconv_store(G *g, const Kkey *k, const Kv *kv, LLVMValueRef n, LLVMValueRef oh, 
 	for (int p = 0; k->epi && p < k->pb; p++)
 		y[p] = vrequant(g, k, kv, &ep, y[p]);
 	for (int p = 0; k->nhwc && p < k->pb; p++) {
-		LLVMValueRef row = add64(g, kmul(g, n, kv->i[KD_SHP]), add64(g, oh, kv->i[KD_SPT]));
-		LLVMValueRef px = add64(g, add64(g, ow0, c64(g, p)), kv->i[KD_SPL]), q, s_;
-		LLVMValueRef ix = add64(g, kmul(g, add64(g, kmul(g, row, kv->i[KD_SWP]), px), kv->i[KD_SC4]), mul64(g, ob, VL));
-		q = LLVMBuildBitCast(g->b, gep(g, kv->p[KD_OUT], DT_UINT8, ix), LLVMPointerType(LLVMTypeOf(y[p]), 0), "");
+		LLVMValueRef row = ll_add64(g, kmul(g, n, kv->i[KD_SHP]), ll_add64(g, oh, kv->i[KD_SPT]));
+		LLVMValueRef px = ll_add64(g, ll_add64(g, ow0, ll_c64(g, p)), kv->i[KD_SPL]), q, s_;
+		LLVMValueRef ix = ll_add64(g, kmul(g, ll_add64(g, kmul(g, row, kv->i[KD_SWP]), px), kv->i[KD_SC4]), ll_mul64(g, ob, VL));
+		q = LLVMBuildBitCast(g->b, ll_gep(g, kv->p[KD_OUT], DT_UINT8, ix), LLVMPointerType(LLVMTypeOf(y[p]), 0), "");
 		s_ = LLVMBuildStore(g->b, k->flip ? LLVMBuildXor(g->b, y[p], vsplat(g->i8, 0x80), "") : y[p], q);
 		LLVMSetAlignment(s_, 16);
 	}
@@ -3898,30 +2260,30 @@ vconv_block(G *g, const Kkey *k, const Kv *kv, LLVMValueRef n, LLVMValueRef oh, 
 	Loop l[3];
 
 	for (int j = 0; j < obb; j++) {
-		LLVMValueRef c0 = vload(g, kv->p[KD_START], add64(g, ob, c64(g, j)));
+		LLVMValueRef c0 = vload(g, kv->p[KD_START], ll_add64(g, ob, ll_c64(g, j)));
 		for (int p = 0; p < k->pb; p++) {
-			acc[j][p] = entry_alloca(g, av);
+			acc[j][p] = ll_entry_alloca(g, av);
 			LLVMBuildStore(g->b, c0, acc[j][p]);
 		}
 	}
-	kh = loop_open(g, &l[0], 0, k->KH, 1);
-	kw = loop_open(g, &l[1], 0, k->KW, 1);
-	i4 = loop_openv(g, &l[2], c64(g, 0), I4, 1);
+	kh = ll_loop_open(g, &l[0], 0, k->KH, 1);
+	kw = ll_loop_open(g, &l[1], 0, k->KW, 1);
+	i4 = ll_loop_openv(g, &l[2], ll_c64(g, 0), I4, 1);
 	for (int j = 0; j < obb; j++)
-		wv[j] = vload(g, kv->p[KD_W], add64(g, kmul(g, add64(g, mul64(g, add64(g, mul64(g, add64(g, ob, c64(g, j)), k->KH), kh), k->KW), kw), I4), i4));
-	row = add64(g, kmul(g, n, kv->i[KD_HP]), add64(g, mul64(g, oh, k->sh), mul64(g, kh, k->dh)));
+		wv[j] = vload(g, kv->p[KD_W], ll_add64(g, kmul(g, ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ll_add64(g, ob, ll_c64(g, j)), k->KH), kh), k->KW), kw), I4), i4));
+	row = ll_add64(g, kmul(g, n, kv->i[KD_HP]), ll_add64(g, ll_mul64(g, oh, k->sh), ll_mul64(g, kh, k->dh)));
 	for (int p = 0; p < k->pb; p++) {
-		LLVMValueRef col = add64(g, mul64(g, add64(g, ow0, c64(g, p)), k->sw), mul64(g, kw, k->dl));
-		LLVMValueRef xs = splat(g, ld(g, kv->p[KD_P], DT_INT32, add64(g, kmul(g, add64(g, kmul(g, row, kv->i[KD_WP]), col), I4), i4)), VL);
+		LLVMValueRef col = ll_add64(g, ll_mul64(g, ll_add64(g, ow0, ll_c64(g, p)), k->sw), ll_mul64(g, kw, k->dl));
+		LLVMValueRef xs = splat(g, ll_ld(g, kv->p[KD_P], DT_INT32, ll_add64(g, kmul(g, ll_add64(g, kmul(g, row, kv->i[KD_WP]), col), I4), i4)), VL);
 		for (int j = 0; j < obb; j++)
 			LLVMBuildStore(g->b, dotstep(g, LLVMBuildLoad2(g->b, av, acc[j][p], ""), xs, wv[j]), acc[j][p]);
 	}
 	for (int d = 2; d >= 0; d--)
-		loop_close(g, &l[d]);
+		ll_loop_close(g, &l[d]);
 	for (int j = 0; j < obb; j++) {
 		for (int p = 0; p < k->pb; p++)
 			y[p] = LLVMBuildLoad2(g->b, av, acc[j][p], "");
-		vconv_store(g, k, kv, n, oh, add64(g, ob, c64(g, j)), ow0, y);
+		vconv_store(g, k, kv, n, oh, ll_add64(g, ob, ll_c64(g, j)), ow0, y);
 	}
 }
 
@@ -3938,20 +2300,20 @@ vdw_block(G *g, const Kkey *k, const Kv *kv, LLVMValueRef n, LLVMValueRef oh, LL
 	Loop l;
 
 	for (int p = 0; p < k->pb; p++) {
-		acc[p] = entry_alloca(g, av);
+		acc[p] = ll_entry_alloca(g, av);
 		LLVMBuildStore(g->b, vload(g, kv->p[KD_START], ob), acc[p]);
 	}
-	kh = loop_open(g, &l, 0, k->KH, 1);
-	base = add64(g, kmul(g, add64(g, kmul(g, add64(g, kmul(g, n, kv->i[KD_HP]), add64(g, mul64(g, oh, k->sh), mul64(g, kh, k->dh))),
-	                                          kv->i[KD_WP]), mul64(g, ow0, k->sw)), kv->i[KD_C4]), mul64(g, ob, VL));
+	kh = ll_loop_open(g, &l, 0, k->KH, 1);
+	base = ll_add64(g, kmul(g, ll_add64(g, kmul(g, ll_add64(g, kmul(g, n, kv->i[KD_HP]), ll_add64(g, ll_mul64(g, oh, k->sh), ll_mul64(g, kh, k->dh))),
+	                                          kv->i[KD_WP]), ll_mul64(g, ow0, k->sw)), kv->i[KD_C4]), ll_mul64(g, ob, VL));
 	for (int p = 0; p < k->pb; p++)
 		y[p] = LLVMBuildLoad2(g->b, av, acc[p], "");
 	for (int64_t kw = 0; kw < k->KW; kw++) {
-		wv = vload(g, kv->p[KD_W], add64(g, mul64(g, add64(g, mul64(g, ob, k->KH), kh), k->KW), c64(g, kw)));
+		wv = vload(g, kv->p[KD_W], ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ob, k->KH), kh), k->KW), ll_c64(g, kw)));
 		for (int p = 0; p < k->pb; p++) {
 			int64_t c = p * k->sw + kw * k->dl;
 			if (!col[c]) {
-				q = gep(g, kv->p[KD_P], DT_UINT8, add64(g, base, kmul(g, c64(g, c), kv->i[KD_C4])));
+				q = ll_gep(g, kv->p[KD_P], DT_UINT8, ll_add64(g, base, kmul(g, ll_c64(g, c), kv->i[KD_C4])));
 				col[c] = LLVMBuildLoad2(g->b, bv, LLVMBuildBitCast(g->b, q, LLVMPointerType(bv, 0), ""), "");
 				LLVMSetAlignment(col[c], 16);
 				col[c] = k->sx ? LLVMBuildSExt(g->b, col[c], av, "") : LLVMBuildZExt(g->b, col[c], av, "");
@@ -3961,7 +2323,7 @@ vdw_block(G *g, const Kkey *k, const Kv *kv, LLVMValueRef n, LLVMValueRef oh, LL
 	}
 	for (int p = 0; p < k->pb; p++)
 		LLVMBuildStore(g->b, y[p], acc[p]);
-	loop_close(g, &l);
+	ll_loop_close(g, &l);
 	free(col);
 	for (int p = 0; p < k->pb; p++)
 		y[p] = LLVMBuildLoad2(g->b, av, acc[p], "");
@@ -4008,7 +2370,7 @@ kdesc(G *g, int ni, const int64_t *iv, int np, const LLVMValueRef *pv)
 	char name[32];
 
 	for (int i = 0; i < ni + np; i++) {
-		fv[i] = i < ni ? c64(g, iv[i]) : pv[i - ni];
+		fv[i] = i < ni ? ll_c64(g, iv[i]) : pv[i - ni];
 		cst &= LLVMIsConstant(fv[i]) != 0;
 	}
 	if (cst) {
@@ -4019,22 +2381,22 @@ kdesc(G *g, int ni, const int64_t *iv, int np, const LLVMValueRef *pv)
 		LLVMSetGlobalConstant(d, 1);
 		return LLVMConstBitCast(d, LLVMPointerType(g->p8, 0));
 	}
-	d = entry_alloca(g, dt);
+	d = ll_entry_alloca(g, dt);
 	for (int i = 0; i < ni + np; i++)
 		LLVMBuildStore(g->b, fv[i], LLVMBuildStructGEP2(g->b, dt, d, (unsigned)i, ""));
 	return LLVMBuildBitCast(g->b, d, LLVMPointerType(g->p8, 0), "");
 }
 
-/* kopen: starts the kernel name, void (desc, err, lo, hi) (parbody()),
-** into *f, saving in *h where the builder was (fnleave() ends it); 0
+/* kopen: starts the kernel name, void (desc, err, lo, hi) (ll_parbody()),
+** into *f, saving in *h where the builder was (ll_fnleave() ends it); 0
 ** if it is built already (in *f then) */
 static int
 kopen(G *g, const char *name, Here *h, LLVMValueRef *f)
 {
 	if ((*f = LLVMGetNamedFunction(g->mod, name)))
 		return 0;
-	*f = newfn(g, name, parbody(g), 1);
-	fnenter(g, *f, h);
+	*f = ll_newfn(g, name, ll_parbody(g), 1);
+	ll_fnenter(g, *f, h);
 	return 1;
 }
 
@@ -4050,7 +2412,7 @@ kname(const Kkey *k, char *buf, size_t n)
 }
 
 /* kernel: k's kernel, built on first use: void (desc, err, lo, hi),
-** parbody()'s type, running the output rows [lo, hi) of all images;
+** ll_parbody()'s type, running the output rows [lo, hi) of all images;
 ** in each, pixel steps of pb from ow0 = min(ow, OW - pb), so that the
 ** last step of a row overlaps the one before and computes some pixels
 ** again, alike, rather than a step of fewer pixels (key pb = OW when
@@ -4072,27 +2434,27 @@ kernel(G *g, const Kkey *k)
 	kv.ozp = splat(g, LLVMBuildTrunc(g->b, kv.i[KD_OZP], g->i32, ""), VL);
 	kv.umul = splat(g, LLVMBuildTrunc(g->b, kv.i[KD_UMUL], g->i32, ""), VL);
 	kv.ush = splat(g, LLVMBuildTrunc(g->b, kv.i[KD_USH], g->i32, ""), VL);
-	kv.scratch = newbuf(g, VDW * 4, 64);
-	owl = LLVMBuildNSWSub(g->b, kv.i[KD_OW], c64(g, k->pb), "");
-	row = loop_openv(g, &l[0], LLVMGetParam(f, 2), LLVMGetParam(f, 3), 1);
+	kv.scratch = ll_newbuf(g, VDW * 4, 64);
+	owl = LLVMBuildNSWSub(g->b, kv.i[KD_OW], ll_c64(g, k->pb), "");
+	row = ll_loop_openv(g, &l[0], LLVMGetParam(f, 2), LLVMGetParam(f, 3), 1);
 	n = LLVMBuildUDiv(g->b, row, kv.i[KD_OH], "");
 	oh = LLVMBuildURem(g->b, row, kv.i[KD_OH], "");
 	/* channel blocks by obb, then the rest one by one */
 	obb = k->obb;
-	obf = obb > 1 ? LLVMBuildNSWSub(g->b, kv.i[KD_OB], LLVMBuildURem(g->b, kv.i[KD_OB], c64(g, obb), ""), "") : kv.i[KD_OB];
+	obf = obb > 1 ? LLVMBuildNSWSub(g->b, kv.i[KD_OB], LLVMBuildURem(g->b, kv.i[KD_OB], ll_c64(g, obb), ""), "") : kv.i[KD_OB];
 	for (int part = 0; part < (obb > 1 ? 2 : 1); part++) {
-		ob = loop_openv(g, &l[1], part ? obf : c64(g, 0), part ? kv.i[KD_OB] : obf, part ? 1 : obb);
-		ow = loop_openv(g, &l[2], c64(g, 0), kv.i[KD_OW], k->pb);
-		ow0 = iminmax(g, ow, owl, 1, 0);
+		ob = ll_loop_openv(g, &l[1], part ? obf : ll_c64(g, 0), part ? kv.i[KD_OB] : obf, part ? 1 : obb);
+		ow = ll_loop_openv(g, &l[2], ll_c64(g, 0), kv.i[KD_OW], k->pb);
+		ow0 = ll_iminmax(g, ow, owl, 1, 0);
 		if (k->dw)
 			vdw_block(g, k, &kv, n, oh, ob, ow0);
 		else
 			vconv_block(g, k, &kv, n, oh, ob, ow0, part ? 1 : obb);
-		loop_close(g, &l[2]);
-		loop_close(g, &l[1]);
+		ll_loop_close(g, &l[2]);
+		ll_loop_close(g, &l[1]);
 	}
-	loop_close(g, &l[0]);
-	fnleave(g, &o);
+	ll_loop_close(g, &l[0]);
+	ll_fnleave(g, &o);
 	return f;
 }
 
@@ -4153,7 +2515,7 @@ vconv_kernel(G *g, const Vconv *pl, LLVMValueRef P, const Epi *e, const Sink *sk
 	pv[KD_FM] = e && e->fm ? e->fm : null;
 	pv[KD_OUT] = sk->p;
 	free(sv);
-	parrun(g, kernel(g, &k), kdesc(g, KD_NI, iv, KD_NP, pv), v->N * v->OH);
+	ll_parrun(g, kernel(g, &k), kdesc(g, KD_NI, iv, KD_NP, pv), v->N * v->OH);
 }
 
 /* vrepack's descriptor: int64 ... */
@@ -4192,65 +2554,65 @@ vrepack(G *g, const Vconv *pl, LLVMValueRef x, LLVMValueRef P)
 		goto run;
 	kdload(g, KR_NI, KR_NP, k, p);
 	if (blocks)
-		k[KR_IST3] = c64(g, 1);
+		k[KR_IST3] = ll_c64(g, 1);
 	if (small) {
-		k[KR_C] = c64(g, v->C);
-		k[KR_C4] = c64(g, pl->C4);
+		k[KR_C] = ll_c64(g, v->C);
+		k[KR_C4] = ll_c64(g, pl->C4);
 		blocks = 0;
 	}
-	c16 = blocks ? LLVMBuildNSWSub(g->b, k[KR_C], LLVMBuildURem(g->b, k[KR_C], c64(g, BC), ""), "") : c64(g, 0);
-	w8 = blocks ? LLVMBuildNSWSub(g->b, k[KR_W], LLVMBuildURem(g->b, k[KR_W], c64(g, BW), ""), "") : c64(g, 0);
-	row = loop_openv(g, &l[2], LLVMGetParam(f, 2), LLVMGetParam(f, 3), 1);
+	c16 = blocks ? LLVMBuildNSWSub(g->b, k[KR_C], LLVMBuildURem(g->b, k[KR_C], ll_c64(g, BC), ""), "") : ll_c64(g, 0);
+	w8 = blocks ? LLVMBuildNSWSub(g->b, k[KR_W], LLVMBuildURem(g->b, k[KR_W], ll_c64(g, BW), ""), "") : ll_c64(g, 0);
+	row = ll_loop_openv(g, &l[2], LLVMGetParam(f, 2), LLVMGetParam(f, 3), 1);
 	ix[0] = LLVMBuildUDiv(g->b, row, k[KR_H], "");
 	ix[2] = LLVMBuildURem(g->b, row, k[KR_H], "");
 	/* the blocks */
 	if (blocks) {
 		LLVMValueRef rows[BC], px[BW];
-		ix[3] = loop_openv(g, &l[0], c64(g, 0), w8, BW);
-		ix[1] = loop_openv(g, &l[1], c64(g, 0), c16, BC);
-		src = add64(g, add64(g, kmul(g, ix[0], k[KR_IST0]), kmul(g, ix[1], k[KR_IST1])), add64(g, kmul(g, ix[2], k[KR_IST2]), ix[3]));
+		ix[3] = ll_loop_openv(g, &l[0], ll_c64(g, 0), w8, BW);
+		ix[1] = ll_loop_openv(g, &l[1], ll_c64(g, 0), c16, BC);
+		src = ll_add64(g, ll_add64(g, kmul(g, ix[0], k[KR_IST0]), kmul(g, ix[1], k[KR_IST1])), ll_add64(g, kmul(g, ix[2], k[KR_IST2]), ix[3]));
 		for (int r = 0; r < BC; r++) {
-			LLVMValueRef q = gep(g, p[KR_X], DT_UINT8, add64(g, src, kmul(g, c64(g, r), k[KR_IST1])));
+			LLVMValueRef q = ll_gep(g, p[KR_X], DT_UINT8, ll_add64(g, src, kmul(g, ll_c64(g, r), k[KR_IST1])));
 			rows[r] = LLVMBuildLoad2(g->b, rt, LLVMBuildBitCast(g->b, q, LLVMPointerType(rt, 0), ""), "");
 			LLVMSetAlignment(rows[r], 1);
 		}
 		vtranspose(g, rows, BC, BW, px);
-		dst = add64(g, kmul(g, add64(g, kmul(g, add64(g, kmul(g, ix[0], k[KR_HP]), add64(g, ix[2], k[KR_PT])), k[KR_WP]),
-		                                add64(g, ix[3], k[KR_PL])), k[KR_C4]), ix[1]);
+		dst = ll_add64(g, kmul(g, ll_add64(g, kmul(g, ll_add64(g, kmul(g, ix[0], k[KR_HP]), ll_add64(g, ix[2], k[KR_PT])), k[KR_WP]),
+		                                ll_add64(g, ix[3], k[KR_PL])), k[KR_C4]), ix[1]);
 		for (int q = 0; q < BW; q++) {
-			LLVMValueRef d = gep(g, p[KR_P], DT_UINT8, add64(g, dst, kmul(g, c64(g, q), k[KR_C4]))), s_;
+			LLVMValueRef d = ll_gep(g, p[KR_P], DT_UINT8, ll_add64(g, dst, kmul(g, ll_c64(g, q), k[KR_C4]))), s_;
 			if (pl->flip)
 				px[q] = LLVMBuildXor(g->b, px[q], vsplat(g->i8, 0x80), "");
 			s_ = LLVMBuildStore(g->b, px[q], LLVMBuildBitCast(g->b, d, LLVMPointerType(pt, 0), ""));
 			LLVMSetAlignment(s_, 1);
 		}
-		loop_close(g, &l[1]);
-		loop_close(g, &l[0]);
+		ll_loop_close(g, &l[1]);
+		ll_loop_close(g, &l[0]);
 	}
 	/* the rest: channels from c16 at every column, then columns from w8 */
 	for (int part = 0; part < (blocks ? 2 : 1); part++) {
 		/* channels [clo, chi) at columns [wlo, W), by channel; few
 		   channels by column, their loop then unrolled */
-		LLVMValueRef clo = part ? c64(g, 0) : c16, chi = part ? c16 : k[KR_C], wlo = part ? w8 : c64(g, 0);
-		ix[small ? 3 : 1] = loop_openv(g, &l[0], small ? wlo : clo, small ? k[KR_W] : chi, 1);
-		ix[small ? 1 : 3] = loop_openv(g, &l[1], small ? clo : wlo, small ? chi : k[KR_W], 1);
-		src = c64(g, 0);
+		LLVMValueRef clo = part ? ll_c64(g, 0) : c16, chi = part ? c16 : k[KR_C], wlo = part ? w8 : ll_c64(g, 0);
+		ix[small ? 3 : 1] = ll_loop_openv(g, &l[0], small ? wlo : clo, small ? k[KR_W] : chi, 1);
+		ix[small ? 1 : 3] = ll_loop_openv(g, &l[1], small ? clo : wlo, small ? chi : k[KR_W], 1);
+		src = ll_c64(g, 0);
 		for (int d = 0; d < 4; d++)
-			src = add64(g, src, kmul(g, ix[d], k[KR_IST0 + d]));
-		dst = add64(g, kmul(g, add64(g, kmul(g, add64(g, kmul(g, ix[0], k[KR_HP]), add64(g, ix[2], k[KR_PT])), k[KR_WP]),
-		                                add64(g, ix[3], k[KR_PL])), k[KR_C4]), ix[1]);
-		b = ld(g, p[KR_X], DT_UINT8, src);
+			src = ll_add64(g, src, kmul(g, ix[d], k[KR_IST0 + d]));
+		dst = ll_add64(g, kmul(g, ll_add64(g, kmul(g, ll_add64(g, kmul(g, ix[0], k[KR_HP]), ll_add64(g, ix[2], k[KR_PT])), k[KR_WP]),
+		                                ll_add64(g, ix[3], k[KR_PL])), k[KR_C4]), ix[1]);
+		b = ll_ld(g, p[KR_X], DT_UINT8, src);
 		if (pl->flip)
 			b = LLVMBuildXor(g->b, b, LLVMConstInt(g->i8, 0x80, 0), "");
-		st(g, p[KR_P], DT_UINT8, dst, b);
-		loop_close(g, &l[1]);
-		loop_close(g, &l[0]);
+		ll_st(g, p[KR_P], DT_UINT8, dst, b);
+		ll_loop_close(g, &l[1]);
+		ll_loop_close(g, &l[0]);
 	}
-	loop_close(g, &l[2]);
-	fnleave(g, &o);
+	ll_loop_close(g, &l[2]);
+	ll_fnleave(g, &o);
 run:
 	if (v->N * v->H > 0)
-		parrun(g, f, kdesc(g, KR_NI, iv, KR_NP, pv), v->N * v->H);
+		ll_parrun(g, f, kdesc(g, KR_NI, iv, KR_NP, pv), v->N * v->H);
 }
 
 /* vpadfill's descriptor: int64 ... */
@@ -4281,27 +2643,27 @@ vpadfill(G *g, const Vconv *pl, LLVMValueRef P)
 		kdload(g, KF_NI, KF_NP, k, p);
 		xz = LLVMBuildTrunc(g->b, k[KF_XZ], g->i8, "");
 		rowb = kmul(g, k[KF_WP], k[KF_C4]);
-		n = loop_openv(g, &l[0], c64(g, 0), k[KF_N], 1);
+		n = ll_loop_openv(g, &l[0], ll_c64(g, 0), k[KF_N], 1);
 		row = kmul(g, n, k[KF_HP]);
-		LLVMBuildMemSet(g->b, gep(g, p[KF_P], DT_UINT8, kmul(g, row, rowb)), xz, kmul(g, k[KF_PT], rowb), 1);
-		LLVMBuildMemSet(g->b, gep(g, p[KF_P], DT_UINT8, kmul(g, add64(g, row, add64(g, k[KF_PT], k[KF_H])), rowb)), xz,
+		LLVMBuildMemSet(g->b, ll_gep(g, p[KF_P], DT_UINT8, kmul(g, row, rowb)), xz, kmul(g, k[KF_PT], rowb), 1);
+		LLVMBuildMemSet(g->b, ll_gep(g, p[KF_P], DT_UINT8, kmul(g, ll_add64(g, row, ll_add64(g, k[KF_PT], k[KF_H])), rowb)), xz,
 		                kmul(g, k[KF_PB], rowb), 1);
-		h = loop_openv(g, &l[1], c64(g, 0), k[KF_H], 1);
-		row = kmul(g, add64(g, row, add64(g, h, k[KF_PT])), rowb);
-		LLVMBuildMemSet(g->b, gep(g, p[KF_P], DT_UINT8, row), xz, kmul(g, k[KF_PL], k[KF_C4]), 1);
-		LLVMBuildMemSet(g->b, gep(g, p[KF_P], DT_UINT8, add64(g, row, kmul(g, add64(g, k[KF_PL], k[KF_W]), k[KF_C4]))), xz,
+		h = ll_loop_openv(g, &l[1], ll_c64(g, 0), k[KF_H], 1);
+		row = kmul(g, ll_add64(g, row, ll_add64(g, h, k[KF_PT])), rowb);
+		LLVMBuildMemSet(g->b, ll_gep(g, p[KF_P], DT_UINT8, row), xz, kmul(g, k[KF_PL], k[KF_C4]), 1);
+		LLVMBuildMemSet(g->b, ll_gep(g, p[KF_P], DT_UINT8, ll_add64(g, row, kmul(g, ll_add64(g, k[KF_PL], k[KF_W]), k[KF_C4]))), xz,
 		                kmul(g, k[KF_PR], k[KF_C4]), 1);
-		loop_close(g, &l[1]);
-		loop_close(g, &l[0]);
-		fnleave(g, &o);
+		ll_loop_close(g, &l[1]);
+		ll_loop_close(g, &l[0]);
+		ll_fnleave(g, &o);
 	}
-	flag = newbuf(g, 1, 1);
+	flag = ll_newbuf(g, 1, 1);
 	fill = LLVMAppendBasicBlockInContext(g->cx, g->fn, "pad");
 	done = LLVMAppendBasicBlockInContext(g->cx, g->fn, "padded");
 	LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildLoad2(g->b, g->i8, flag, ""), LLVMConstInt(g->i8, 0, 0), ""),
 	                fill, done);
 	LLVMPositionBuilderAtEnd(g->b, fill);
-	parrun(g, f, kdesc(g, KF_NI, iv, KF_NP, &P), 1);
+	ll_parrun(g, f, kdesc(g, KF_NI, iv, KF_NP, &P), 1);
 	LLVMBuildStore(g->b, LLVMConstInt(g->i8, 1, 0), flag);
 	LLVMBuildBr(g->b, done);
 	LLVMPositionBuilderAtEnd(g->b, done);
@@ -4310,7 +2672,7 @@ vpadfill(G *g, const Vconv *pl, LLVMValueRef P)
 /* producer: the conv, its bias_add (or 0) and its requantize whose
 ** result is the data x of a conv in scope s, each used once and not yet
 ** lowered, seen through what has no code: a parameter of an inlined
-** call (to its argument, in the caller's scope), a clip_whole, and the
+** call (to its argument, in the caller's scope), a ll_clip_whole, and the
 ** call of a function literal (a composite) whose body is the
 ** requantize, which gets a scope of its own in *inner (*own set: the
 ** caller frees it).  *ps is the scope of the three; 0 if x is no such
@@ -4328,7 +2690,7 @@ producer(G *g, Scope *s, NodeId x, Scope **ps, Scope *inner, int *own, NodeId *r
 		if (m->nodes[x].kind == NK_VAR && !s->done[x] && ir_nuses(m, x) == 2 && (i = paramof(m, s, x)) >= 0) {
 			x = ir_arg(m, s->call, (uint32_t)i + 1);
 			s = s->up;
-		} else if (isop(m, x, OP_CLIP) && single(g, s, x) && clip_whole(m, x)) {
+		} else if (isop(m, x, OP_CLIP) && single(g, s, x) && ll_clip_whole(m, x)) {
 			x = ir_arg(m, x, 0);
 		} else {
 			break;
@@ -4366,7 +2728,7 @@ vconv_emit(G *g, Scope *s, const Vconv *pl, const Epi *e, const Sink *sk)
 	const Module *m = g->m;
 	const Conv *v = &pl->v;
 	int64_t bytes = v->N * pl->Hp * pl->Wp * pl->C4;
-	LLVMValueRef P = newbuf(g, (size_t)bytes, 64);
+	LLVMValueRef P = ll_newbuf(g, (size_t)bytes, 64);
 	NodeId x = ir_arg(m, pl->n, 0), rq = 0, ba = 0, pc = 0;
 	Scope *ps = s, inner;
 	int own = 0, run = 1;
@@ -4417,7 +2779,7 @@ dot_root(G *g, Scope *s, NodeId n, Val *res)
 	}
 	if (!vconv_plan(g, s, cv, &pl) || pl.v.ost[3] != 1 || (rq && !epi_plan(g, s, rq, ba, &pl, &e)))
 		return 0;
-	*res = tensorbuf(g, m->nodes[n].type);
+	*res = ll_tensorbuf(g, m->nodes[n].type);
 	sk.p = res->p;
 	sk.dt = rq ? e.odt : DT_INT32;
 	vconv_emit(g, s, &pl, rq ? &e : NULL, &sk);
@@ -4432,23 +2794,23 @@ dense_block(G *g, LLVMValueRef P, LLVMValueRef W, LLVMValueRef corr, LLVMValueRe
             LLVMValueRef nb, int64_t K4, int64_t N, int nl)
 {
 	LLVMTypeRef av = LLVMVectorType(g->i32, VL);
-	LLVMValueRef acc = entry_alloca(g, av), k4, xs, base;
+	LLVMValueRef acc = ll_entry_alloca(g, av), k4, xs, base;
 	Loop l;
 
 	LLVMBuildStore(g->b, vload(g, corr, nb), acc);
-	k4 = loop_open(g, &l, 0, K4 / 4, 1);
-	xs = splat(g, ld(g, P, DT_INT32, add64(g, mul64(g, m, K4 / 4), k4)), VL);
-	LLVMBuildStore(g->b, dotstep(g, LLVMBuildLoad2(g->b, av, acc, ""), xs, vload(g, W, add64(g, mul64(g, nb, K4 / 4), k4))), acc);
-	loop_close(g, &l);
-	base = add64(g, mul64(g, m, N), mul64(g, nb, VL));
+	k4 = ll_loop_open(g, &l, 0, K4 / 4, 1);
+	xs = splat(g, ll_ld(g, P, DT_INT32, ll_add64(g, ll_mul64(g, m, K4 / 4), k4)), VL);
+	LLVMBuildStore(g->b, dotstep(g, LLVMBuildLoad2(g->b, av, acc, ""), xs, vload(g, W, ll_add64(g, ll_mul64(g, nb, K4 / 4), k4))), acc);
+	ll_loop_close(g, &l);
+	base = ll_add64(g, ll_mul64(g, m, N), ll_mul64(g, nb, VL));
 	if (nl == VL) {
-		LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, out, DT_INT32, base), LLVMPointerType(av, 0), "");
+		LLVMValueRef q = LLVMBuildBitCast(g->b, ll_gep(g, out, DT_INT32, base), LLVMPointerType(av, 0), "");
 		LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, av, acc, ""), q), 4);
 		return;
 	}
 	for (int k = 0; k < nl; k++)
-		st(g, out, DT_INT32, add64(g, base, c64(g, k)),
-		   LLVMBuildExtractElement(g->b, LLVMBuildLoad2(g->b, av, acc, ""), c32(g, k), ""));
+		ll_st(g, out, DT_INT32, ll_add64(g, base, ll_c64(g, k)),
+		   LLVMBuildExtractElement(g->b, LLVMBuildLoad2(g->b, av, acc, ""), ll_c32(g, k), ""));
 }
 
 /* dense_dot: qnn.dense of int8/uint8 data x[M, K] (any leading dims) and
@@ -4473,9 +2835,9 @@ dense_dot(G *g, Call *c, Val *res)
 	int ok = 1;
 
 	if (g->dot != DOT_SDOT || c->odt != DT_INT32 || (c->adt[0] != DT_INT8 && c->adt[0] != DT_UINT8) ||
-	    (c->adt[1] != DT_INT8 && c->adt[1] != DT_UINT8) || c->ar[1] != 2 || !K || !(w = cdata(g, c->a[1], &wt)) ||
-	    cnumel(g, c->a[2]) != 1 || !cnum(g, c->a[2], 0, &xz) || !cnum(g, c->a[3], 0, &wz) ||
-	    (cnumel(g, c->a[3]) != 1 && cnumel(g, c->a[3]) != N))
+	    (c->adt[1] != DT_INT8 && c->adt[1] != DT_UINT8) || c->ar[1] != 2 || !K || !(w = ll_cdata(g, c->a[1], &wt)) ||
+	    ll_cnumel(g, c->a[2]) != 1 || !ll_cnum(g, c->a[2], 0, &xz) || !ll_cnum(g, c->a[3], 0, &wz) ||
+	    (ll_cnumel(g, c->a[3]) != 1 && ll_cnumel(g, c->a[3]) != N))
 		return 0;
 	xz += flipped(g, c->adt[0]) ? -128 : 0;
 	if (xz < -128 || xz > 127)
@@ -4484,7 +2846,7 @@ dense_dot(G *g, Call *c, Val *res)
 	corr = ir_xcalloc((size_t)(NB * VL), sizeof *corr);
 	for (int64_t n = 0; ok && n < N; n++) {
 		int64_t sum = 0;
-		cnum(g, c->a[3], n, &wz);
+		ll_cnum(g, c->a[3], n, &wz);
 		for (int64_t k = 0; k < K; k++) {
 			int64_t v = (c->adt[1] == DT_INT8 ? (int8_t)w[n * K + k] : w[n * K + k]) - (int64_t)wz;
 			ok &= v >= -128 && v <= 127;
@@ -4494,7 +2856,7 @@ dense_dot(G *g, Call *c, Val *res)
 		corr[n] = (int32_t)(uint32_t)(-(uint64_t)(sum * (int64_t)xz));
 	}
 	if (ok) {
-		W = constbuf(g, wr, (size_t)nw);
+		W = ll_constbuf(g, wr, (size_t)nw);
 		C = ci32(g, corr, NB * VL);
 	}
 	free(wr);
@@ -4502,25 +2864,25 @@ dense_dot(G *g, Call *c, Val *res)
 	if (!ok)
 		return 0;
 	/* the data, flipped where the instruction needs it, in rows of K4 */
-	P = newbuf(g, (size_t)(M * K4), 64);
-	m = loop_open(g, &l[0], 0, M, 1);
-	ik = loop_open(g, &l[1], 0, K, 1);
-	x = ld(g, c->a[0].p, c->adt[0], add64(g, mul64(g, m, K), ik));
+	P = ll_newbuf(g, (size_t)(M * K4), 64);
+	m = ll_loop_open(g, &l[0], 0, M, 1);
+	ik = ll_loop_open(g, &l[1], 0, K, 1);
+	x = ll_ld(g, c->a[0].p, c->adt[0], ll_add64(g, ll_mul64(g, m, K), ik));
 	if (flipped(g, c->adt[0]))
 		x = LLVMBuildXor(g->b, x, LLVMConstInt(g->i8, 0x80, 0), "");
-	st(g, P, DT_UINT8, add64(g, mul64(g, m, K4), ik), x);
-	loop_close(g, &l[1]);
-	loop_close(g, &l[0]);
-	*res = tensorbuf(g, c->ot);
-	m = loop_open(g, &l[0], 0, M, 1);
+	ll_st(g, P, DT_UINT8, ll_add64(g, ll_mul64(g, m, K4), ik), x);
+	ll_loop_close(g, &l[1]);
+	ll_loop_close(g, &l[0]);
+	*res = ll_tensorbuf(g, c->ot);
+	m = ll_loop_open(g, &l[0], 0, M, 1);
 	if (N / VL) {
-		nb = loop_open(g, &l[1], 0, N / VL, 1);
+		nb = ll_loop_open(g, &l[1], 0, N / VL, 1);
 		dense_block(g, P, W, C, res->p, m, nb, K4, N, VL);
-		loop_close(g, &l[1]);
+		ll_loop_close(g, &l[1]);
 	}
 	if (N % VL)
-		dense_block(g, P, W, C, res->p, m, c64(g, N / VL), K4, N, (int)(N % VL));
-	loop_close(g, &l[0]);
+		dense_block(g, P, W, C, res->p, m, ll_c64(g, N / VL), K4, N, (int)(N % VL));
+	ll_loop_close(g, &l[0]);
 	return 1;
 }
 
@@ -4581,7 +2943,7 @@ static LLVMValueRef
 fsplat(G *g, LLVMValueRef x, unsigned n)
 {
 	LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(x), n);
-	LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMGetUndef(vt), x, c32(g, 0), "");
+	LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMGetUndef(vt), x, ll_c32(g, 0), "");
 
 	return LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(vt), LLVMConstNull(LLVMVectorType(g->i32, n)), "");
 }
@@ -4591,7 +2953,7 @@ fsplat(G *g, LLVMValueRef x, unsigned n)
 static LLVMValueRef
 fvec(G *g, LLVMValueRef p, LLVMValueRef ix, unsigned n)
 {
-	return LLVMBuildBitCast(g->b, gep(g, p, DT_FLOAT32, ix), LLVMPointerType(LLVMVectorType(g->f32, n), 0), "");
+	return LLVMBuildBitCast(g->b, ll_gep(g, p, DT_FLOAT32, ix), LLVMPointerType(LLVMVectorType(g->f32, n), 0), "");
 }
 
 /* fld, fst: a load and a store of the <n x float> at q (fvec), alignment 4 */
@@ -4651,14 +3013,14 @@ fconv_plan(G *g, Scope *s, NodeId root, Fconv *f)
 		f->other = ir_arg(m, n, 1 - i);
 		f->otherfirst = i == 1;
 		/* the residual: a float32 tensor of the result's shape */
-		if (!fisf32(m, f->other, 4) || tdims(m, m->nodes[n].type, od) != 4 || tdims(m, m->nodes[f->other].type, xd) != 4 ||
+		if (!fisf32(m, f->other, 4) || ll_tdims(m, m->nodes[n].type, od) != 4 || ll_tdims(m, m->nodes[f->other].type, xd) != 4 ||
 		    memcmp(od, xd, 4 * sizeof *od))
 			return 0;
 		n = ir_arg(m, n, i);
 	}
 	if (isop(m, n, OP_NN_BIAS_ADD) && fisf32(m, n, 4)) {
 		NodeId b = ir_arg(m, n, 1);
-		int64_t ax = aint(m, n, "axis");
+		int64_t ax = ll_aint(m, n, "axis");
 		if ((ax != 1 && ax != -3) || m->nodes[b].kind != NK_CONST || !fisf32(m, b, 1))
 			return 0;
 		f->ba = n;
@@ -4670,7 +3032,7 @@ fconv_plan(G *g, Scope *s, NodeId root, Fconv *f)
 	    !fisf32(m, ir_arg(m, n, 0), 4) || !fisf32(m, ir_arg(m, n, 1), 4))
 		return 0;
 	f->cv = n;
-	if (!callargs(g, s, n, &c, 1) || !convgeom(g, &c, v, 1) || !densenchw(v->ist, v->C, v->H, v->W) ||
+	if (!ll_callargs(g, s, n, &c, 1) || !convgeom(g, &c, v, 1) || !densenchw(v->ist, v->C, v->H, v->W) ||
 	    !densenchw(v->ost, v->O, v->OH, v->OW) || v->KH < 1 || v->KW < 1 || v->sh < 1 || v->sw < 1 || v->dh < 1 ||
 	    v->dw < 1 || v->pt < 0 || v->pl < 0 || v->pb < 0 || v->pr < 0 || v->OH < 1 || v->OW < 1 || v->C < 1)
 		return 0;
@@ -4684,14 +3046,14 @@ fconv_plan(G *g, Scope *s, NodeId root, Fconv *f)
 			return 0;
 	}
 	if (f->act && isop(m, f->act, OP_CLIP)) {
-		f->lo = attr(m, f->act, "a_min")->u.f;
-		f->hi = attr(m, f->act, "a_max")->u.f;
+		f->lo = ll_attr(m, f->act, "a_min")->u.f;
+		f->hi = ll_attr(m, f->act, "a_max")->u.f;
 	}
 	return 1;
 }
 
 /* fepi: the residual add (of the n elements at q, or none) and the
-** clamp of f on the <n x float> y, as ew_binary and ew_unary do them */
+** clamp of f on the <n x float> y, as ll_ew_binary and ew_unary do them */
 static LLVMValueRef
 fepi(G *g, const Fconv *f, LLVMValueRef y, LLVMValueRef q)
 {
@@ -4705,8 +3067,8 @@ fepi(G *g, const Fconv *f, LLVMValueRef y, LLVMValueRef q)
 	if (f->act && isop(g->m, f->act, OP_NN_RELU))
 		y = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, y, LLVMConstNull(vt), ""), y, LLVMConstNull(vt), "");
 	else if (f->act) {
-		y = fminmax(g, y, fsplat(g, LLVMConstReal(g->f32, (double)(float)f->hi), n), 0);
-		y = fminmax(g, y, fsplat(g, LLVMConstReal(g->f32, (double)(float)f->lo), n), 1);
+		y = ll_fminmax(g, y, fsplat(g, LLVMConstReal(g->f32, (double)(float)f->hi), n), 0);
+		y = ll_fminmax(g, y, fsplat(g, LLVMConstReal(g->f32, (double)(float)f->lo), n), 1);
 	}
 	return y;
 }
@@ -4735,47 +3097,47 @@ fconv_block(G *g, const Fconv *f, LLVMValueRef P, LLVMValueRef W, LLVMValueRef B
 
 	for (int j = 0; j < obb; j++)
 		for (int p = 0; p < pb; p++) {
-			acc[j][p] = entry_alloca(g, fv);
+			acc[j][p] = ll_entry_alloca(g, fv);
 			LLVMBuildStore(g->b, LLVMConstNull(fv), acc[j][p]);
 		}
-	ic = loop_open(g, &l[0], 0, v->C, 1);
-	kh = loop_open(g, &l[1], 0, v->KH, 1);
+	ic = ll_loop_open(g, &l[0], 0, v->C, 1);
+	kh = ll_loop_open(g, &l[1], 0, v->KH, 1);
 	if (v->KW > FKW)
-		kw = loop_open(g, &l[2], 0, v->KW, 1);
+		kw = ll_loop_open(g, &l[2], 0, v->KW, 1);
 	for (int64_t u = 0; u < (v->KW > FKW ? 1 : v->KW); u++) {    /* the kernel columns, unrolled up to FKW */
 		if (v->KW <= FKW)
-			kw = c64(g, u);
+			kw = ll_c64(g, u);
 		for (int j = 0; j < obb; j++) {
-			LLVMValueRef wi = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, add64(g, ob, c64(g, j)), v->C), ic), v->KH), kh), v->KW), kw);
+			LLVMValueRef wi = ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ll_add64(g, ob, ll_c64(g, j)), v->C), ic), v->KH), kh), v->KW), kw);
 			wv[j] = LLVMBuildLoad2(g->b, fv, LLVMBuildInBoundsGEP2(g->b, fv, LLVMBuildBitCast(g->b, W, LLVMPointerType(fv, 0), ""), &wi, 1, ""), "");
 			LLVMSetAlignment(wv[j], 64);
 		}
-		row = add64(g, mul64(g, add64(g, mul64(g, add64(g, mul64(g, n, v->C), ic), Hp), add64(g, mul64(g, oh, v->sh), mul64(g, kh, v->dh))), Wp),
-		            mul64(g, kw, v->dw));
+		row = ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, ll_add64(g, ll_mul64(g, n, v->C), ic), Hp), ll_add64(g, ll_mul64(g, oh, v->sh), ll_mul64(g, kh, v->dh))), Wp),
+		            ll_mul64(g, kw, v->dw));
 		for (int p = 0; p < pb; p++) {
-			x = fsplat(g, ld(g, P, DT_FLOAT32, add64(g, row, mul64(g, add64(g, ow0, c64(g, p)), v->sw))), VL);
+			x = fsplat(g, ll_ld(g, P, DT_FLOAT32, ll_add64(g, row, ll_mul64(g, ll_add64(g, ow0, ll_c64(g, p)), v->sw))), VL);
 			for (int j = 0; j < obb; j++)
 				LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, fv, acc[j][p], ""), LLVMBuildFMul(g->b, x, wv[j], ""), ""),
 				               acc[j][p]);
 		}
 	}
 	for (int k = v->KW > FKW ? 2 : 1; k >= 0; k--)
-		loop_close(g, &l[k]);
-	base = add64(g, add64(g, mul64(g, n, v->ost[0]), mul64(g, oh, v->ost[2])), ow0);
+		ll_loop_close(g, &l[k]);
+	base = ll_add64(g, ll_add64(g, ll_mul64(g, n, v->ost[0]), ll_mul64(g, oh, v->ost[2])), ow0);
 	for (int j = 0; j < obb; j++) {
-		LLVMValueRef obj = add64(g, ob, c64(g, j));
+		LLVMValueRef obj = ll_add64(g, ob, ll_c64(g, j));
 		for (int p = 0; p < pb; p++) {
 			y[p] = LLVMBuildLoad2(g->b, fv, acc[j][p], "");
 			if (B)
-				y[p] = LLVMBuildFAdd(g->b, y[p], fld(g, fvec(g, B, mul64(g, obj, VL), VL), VL), "");
+				y[p] = LLVMBuildFAdd(g->b, y[p], fld(g, fvec(g, B, ll_mul64(g, obj, VL), VL), VL), "");
 		}
 		vtranspose(g, y, pb, VL, col);
 		for (int k = 0; k < VL; k++) {
-			LLVMValueRef o = add64(g, mul64(g, obj, VL), c64(g, k)), off = add64(g, base, mul64(g, o, v->ost[1]));
-			LLVMValueRef q = LLVMBuildBitCast(g->b, gep(g, out, DT_FLOAT32, off), pv, "");
-			LLVMValueRef rq = res ? LLVMBuildBitCast(g->b, gep(g, res, DT_FLOAT32, off), pv, "") : NULL, in;
+			LLVMValueRef o = ll_add64(g, ll_mul64(g, obj, VL), ll_c64(g, k)), off = ll_add64(g, base, ll_mul64(g, o, v->ost[1]));
+			LLVMValueRef q = LLVMBuildBitCast(g->b, ll_gep(g, out, DT_FLOAT32, off), pv, "");
+			LLVMValueRef rq = res ? LLVMBuildBitCast(g->b, ll_gep(g, res, DT_FLOAT32, off), pv, "") : NULL, in;
 			if (v->O % VL) {
-				in = LLVMBuildICmp(g->b, LLVMIntSLT, o, c64(g, v->O), "");
+				in = LLVMBuildICmp(g->b, LLVMIntSLT, o, ll_c64(g, v->O), "");
 				q = LLVMBuildSelect(g->b, in, q, LLVMBuildBitCast(g->b, scratch, pv, ""), "");
 				if (rq)
 					rq = LLVMBuildSelect(g->b, in, rq, LLVMBuildBitCast(g->b, scratch, pv, ""), "");
@@ -4798,14 +3160,14 @@ fpad(G *g, const Conv *v, LLVMValueRef x, int64_t ph, int64_t slack)
 
 	if (!v->pt && !v->pl && !v->pb && !v->pr && ph == 1 && !slack)
 		return x;
-	P = newbuf(g, (size_t)((v->N * v->C * Hp * ph * Wq + slack) * 4), 64);
-	nc = loop_open(g, &l[0], 0, v->N * v->C, 1);
-	h = loop_open(g, &l[1], 0, v->H, 1);
-	src = mul64(g, add64(g, mul64(g, nc, v->H), h), v->W);
-	dst = mul64(g, add64(g, mul64(g, nc, Hp), add64(g, h, c64(g, v->pt))), ph * Wq);
+	P = ll_newbuf(g, (size_t)((v->N * v->C * Hp * ph * Wq + slack) * 4), 64);
+	nc = ll_loop_open(g, &l[0], 0, v->N * v->C, 1);
+	h = ll_loop_open(g, &l[1], 0, v->H, 1);
+	src = ll_mul64(g, ll_add64(g, ll_mul64(g, nc, v->H), h), v->W);
+	dst = ll_mul64(g, ll_add64(g, ll_mul64(g, nc, Hp), ll_add64(g, h, ll_c64(g, v->pt))), ph * Wq);
 	if (ph == 1) {
-		LLVMBuildMemCpy(g->b, gep(g, P, DT_FLOAT32, add64(g, dst, c64(g, v->pl))), 4,
-		                gep(g, x, DT_FLOAT32, src), 4, c64(g, v->W * 4));
+		LLVMBuildMemCpy(g->b, ll_gep(g, P, DT_FLOAT32, ll_add64(g, dst, ll_c64(g, v->pl))), 4,
+		                ll_gep(g, x, DT_FLOAT32, src), 4, ll_c64(g, v->W * 4));
 	} else {
 		/* phase r holds the padded columns j * ph + r: data column j * ph + r - pl */
 		for (int64_t r = 0; r < ph; r++) {
@@ -4814,14 +3176,14 @@ fpad(G *g, const Conv *v, LLVMValueRef x, int64_t ph, int64_t slack)
 				jlo = 0;
 			if (v->pl + v->W - 1 - r < 0 || jlo >= jhi)
 				continue;
-			j = loop_open(g, &l[2], jlo, jhi, 1);
-			st(g, P, DT_FLOAT32, add64(g, dst, add64(g, c64(g, r * Wq), j)),
-			   ld(g, x, DT_FLOAT32, add64(g, src, add64(g, mul64(g, j, ph), c64(g, r - v->pl)))));
-			loop_close(g, &l[2]);
+			j = ll_loop_open(g, &l[2], jlo, jhi, 1);
+			ll_st(g, P, DT_FLOAT32, ll_add64(g, dst, ll_add64(g, ll_c64(g, r * Wq), j)),
+			   ll_ld(g, x, DT_FLOAT32, ll_add64(g, src, ll_add64(g, ll_mul64(g, j, ph), ll_c64(g, r - v->pl)))));
+			ll_loop_close(g, &l[2]);
 		}
 	}
-	loop_close(g, &l[1]);
-	loop_close(g, &l[0]);
+	ll_loop_close(g, &l[1]);
+	ll_loop_close(g, &l[0]);
 	return P;
 }
 
@@ -4836,22 +3198,22 @@ fconv_dense(G *g, const Fconv *f, LLVMValueRef x, LLVMValueRef res, LLVMValueRef
 	const unsigned char *wd, *bd;
 	TypeId wt;
 	float *wr = ir_xcalloc((size_t)nw, sizeof *wr);
-	LLVMValueRef P = fpad(g, v, x, 1, 0), W, B = NULL, scratch = newbuf(g, FPB * 4, 64), n, ob, oh, ow, t;
+	LLVMValueRef P = fpad(g, v, x, 1, 0), W, B = NULL, scratch = ll_newbuf(g, FPB * 4, 64), n, ob, oh, ow, t;
 	Loop l[4];
 	Par pr;
 
-	wd = cdata(g, f->w, &wt);
+	wd = ll_cdata(g, f->w, &wt);
 	for (int64_t o = 0; o < v->O; o++)
 		for (int64_t ic = 0; ic < v->C; ic++)
 			for (int64_t kh = 0; kh < v->KH; kh++)
 				for (int64_t kw = 0; kw < v->KW; kw++)
 					memcpy(&wr[((((o / VL) * v->C + ic) * v->KH + kh) * v->KW + kw) * VL + o % VL],
 					       wd + 4 * (o * v->kst[0] + ic * v->kst[1] + kh * v->kst[2] + kw * v->kst[3]), 4);
-	W = constbuf(g, wr, (size_t)nw * 4);
-	if ((bd = cdata(g, f->bias, &wt))) {
+	W = ll_constbuf(g, wr, (size_t)nw * 4);
+	if ((bd = ll_cdata(g, f->bias, &wt))) {
 		memset(wr, 0, (size_t)(OB * VL) * sizeof *wr);
 		memcpy(wr, bd, (size_t)v->O * sizeof *wr);
-		B = constbuf(g, wr, (size_t)(OB * VL) * sizeof *wr);
+		B = ll_constbuf(g, wr, (size_t)(OB * VL) * sizeof *wr);
 	}
 	free(wr);
 	for (int part = 0; part < 2; part++) {
@@ -4861,18 +3223,18 @@ fconv_dense(G *g, const Fconv *f, LLVMValueRef x, LLVMValueRef res, LLVMValueRef
 			continue;
 		/* image, channel block and row in one index, split among threads
 		   (consecutive indices: the rows of one block, as before) */
-		t = par_open(g, &pr, v->N * nb * v->OH);
-		n = LLVMBuildUDiv(g->b, t, c64(g, nb * v->OH), "");
-		ob = add64(g, mul64(g, LLVMBuildURem(g->b, LLVMBuildUDiv(g->b, t, c64(g, v->OH), ""), c64(g, nb), ""), obb), c64(g, ob0));
-		oh = LLVMBuildURem(g->b, t, c64(g, v->OH), "");
+		t = ll_par_open(g, &pr, v->N * nb * v->OH);
+		n = LLVMBuildUDiv(g->b, t, ll_c64(g, nb * v->OH), "");
+		ob = ll_add64(g, ll_mul64(g, LLVMBuildURem(g->b, LLVMBuildUDiv(g->b, t, ll_c64(g, v->OH), ""), ll_c64(g, nb), ""), obb), ll_c64(g, ob0));
+		oh = LLVMBuildURem(g->b, t, ll_c64(g, v->OH), "");
 		if (owf > 0) {
-			ow = loop_open(g, &l[3], 0, owf, pbm);
+			ow = ll_loop_open(g, &l[3], 0, owf, pbm);
 			fconv_block(g, f, P, W, B, res, out, scratch, n, ob, oh, ow, pbm, obb, Hp, Wp);
-			loop_close(g, &l[3]);
+			ll_loop_close(g, &l[3]);
 		}
 		if (owf < v->OW)
-			fconv_block(g, f, P, W, B, res, out, scratch, n, ob, oh, c64(g, owf), (int)(v->OW - owf), obb, Hp, Wp);
-		par_close(g, &pr);
+			fconv_block(g, f, P, W, B, res, out, scratch, n, ob, oh, ll_c64(g, owf), (int)(v->OW - owf), obb, Hp, Wp);
+		ll_par_close(g, &pr);
 	}
 }
 
@@ -4892,23 +3254,23 @@ fdw_block(G *g, const Fconv *f, LLVMValueRef P, LLVMValueRef res, LLVMValueRef o
 	for (int q = 0; q < nv; q++)
 		acc[q] = LLVMConstNull(fv);
 	for (int64_t kh = 0; kh < v->KH; kh++) {
-		LLVMValueRef row = mul64(g, add64(g, mul64(g, nc, Hp), add64(g, mul64(g, oh, v->sh), c64(g, kh * v->dh))), s * Wq);
+		LLVMValueRef row = ll_mul64(g, ll_add64(g, ll_mul64(g, nc, Hp), ll_add64(g, ll_mul64(g, oh, v->sh), ll_c64(g, kh * v->dh))), s * Wq);
 		for (int64_t kw = 0; kw < v->KW; kw++) {
 			int64_t t = kw * v->dw;
-			LLVMValueRef ix = add64(g, add64(g, row, c64(g, (t % s) * Wq + t / s)), ow0), wk;
-			wk = fsplat(g, ld(g, f->w.p, DT_FLOAT32, add64(g, mul64(g, c, v->kst[0]), c64(g, kh * v->kst[2] + kw * v->kst[3]))), VL);
+			LLVMValueRef ix = ll_add64(g, ll_add64(g, row, ll_c64(g, (t % s) * Wq + t / s)), ow0), wk;
+			wk = fsplat(g, ll_ld(g, f->w.p, DT_FLOAT32, ll_add64(g, ll_mul64(g, c, v->kst[0]), ll_c64(g, kh * v->kst[2] + kw * v->kst[3]))), VL);
 			for (int q = 0; q < nv; q++)
-				acc[q] = LLVMBuildFAdd(g->b, acc[q], LLVMBuildFMul(g->b, fld(g, fvec(g, P, add64(g, ix, c64(g, q * VL)), VL), VL), wk, ""), "");
+				acc[q] = LLVMBuildFAdd(g->b, acc[q], LLVMBuildFMul(g->b, fld(g, fvec(g, P, ll_add64(g, ix, ll_c64(g, q * VL)), VL), VL), wk, ""), "");
 		}
 	}
 	if (f->bias.p)
-		b = fsplat(g, ld(g, f->bias.p, DT_FLOAT32, c), VL);
-	base = add64(g, add64(g, mul64(g, nc, v->OH * v->OW), mul64(g, oh, v->OW)), ow0);
+		b = fsplat(g, ll_ld(g, f->bias.p, DT_FLOAT32, c), VL);
+	base = ll_add64(g, ll_add64(g, ll_mul64(g, nc, v->OH * v->OW), ll_mul64(g, oh, v->OW)), ow0);
 	for (int i = 0; i < VL; i++)
-		mask[i] = c32(g, i);
+		mask[i] = ll_c32(g, i);
 	for (int q = 0; q < nv; q++) {
 		unsigned n = q == nv - 1 ? (unsigned)nl : VL;
-		LLVMValueRef y = b ? LLVMBuildFAdd(g->b, acc[q], b, "") : acc[q], off = add64(g, base, c64(g, q * VL));
+		LLVMValueRef y = b ? LLVMBuildFAdd(g->b, acc[q], b, "") : acc[q], off = ll_add64(g, base, ll_c64(g, q * VL));
 		if (n < VL)
 			y = LLVMBuildShuffleVector(g->b, y, y, LLVMConstVector(mask, n), "");
 		fst(g, fvec(g, out, off, n), fepi(g, f, y, res ? fvec(g, res, off, n) : NULL));
@@ -4926,18 +3288,18 @@ fconv_dw(G *g, const Fconv *f, LLVMValueRef x, LLVMValueRef res, LLVMValueRef ou
 	Loop l[3];
 	Par pr;
 
-	nc = par_open(g, &pr, v->N * v->C);    /* the channel planes, split among threads */
-	c = LLVMBuildSRem(g->b, nc, c64(g, v->C), "");
-	oh = loop_open(g, &l[1], 0, v->OH, 1);
+	nc = ll_par_open(g, &pr, v->N * v->C);    /* the channel planes, split among threads */
+	c = LLVMBuildSRem(g->b, nc, ll_c64(g, v->C), "");
+	oh = ll_loop_open(g, &l[1], 0, v->OH, 1);
 	if (fb) {
-		ow = loop_open(g, &l[2], 0, fb, bw);
+		ow = ll_loop_open(g, &l[2], 0, fb, bw);
 		fdw_block(g, f, P, res, out, nc, c, oh, ow, FDV, VL);
-		loop_close(g, &l[2]);
+		ll_loop_close(g, &l[2]);
 	}
 	if (rest)
-		fdw_block(g, f, P, res, out, nc, c, oh, c64(g, fb), (int)((rest + VL - 1) / VL), (int)(rest - (rest - 1) / VL * VL));
-	loop_close(g, &l[1]);
-	par_close(g, &pr);
+		fdw_block(g, f, P, res, out, nc, c, oh, ll_c64(g, fb), (int)((rest + VL - 1) / VL), (int)(rest - (rest - 1) / VL * VL));
+	ll_loop_close(g, &l[1]);
+	ll_par_close(g, &pr);
 }
 
 /* fconv_root: lowers n, an nn.conv2d or the end of a chain after one
@@ -4955,7 +3317,7 @@ fconv_root(G *g, Scope *s, NodeId n, Val *res)
 	x = lower(g, s, ir_arg(m, f.cv, 0));
 	if (f.add)
 		o = lower(g, s, f.other);
-	*res = tensorbuf(g, m->nodes[n].type);
+	*res = ll_tensorbuf(g, m->nodes[n].type);
 	if (!x.p || (f.add && !o.p))
 		return 1;       /* after an error */
 	if (f.dw)
@@ -4989,27 +3351,27 @@ fdense_block(G *g, LLVMValueRef x, LLVMValueRef W, LLVMValueRef out, LLVMValueRe
 	Loop l;
 
 	for (int j = 0; j < nv; j++) {
-		acc[j] = entry_alloca(g, fv);
+		acc[j] = ll_entry_alloca(g, fv);
 		LLVMBuildStore(g->b, LLVMConstNull(fv), acc[j]);
 	}
-	k = loop_open(g, &l, 0, K, 1);
-	xs = fsplat(g, ld(g, x, DT_FLOAT32, add64(g, mul64(g, m, K), k)), VL);
+	k = ll_loop_open(g, &l, 0, K, 1);
+	xs = fsplat(g, ll_ld(g, x, DT_FLOAT32, ll_add64(g, ll_mul64(g, m, K), k)), VL);
 	for (int j = 0; j < nv; j++) {
-		wi = add64(g, mul64(g, add64(g, nb, c64(g, j)), K), k);
+		wi = ll_add64(g, ll_mul64(g, ll_add64(g, nb, ll_c64(g, j)), K), k);
 		w = LLVMBuildLoad2(g->b, fv, LLVMBuildInBoundsGEP2(g->b, fv, LLVMBuildBitCast(g->b, W, LLVMPointerType(fv, 0), ""), &wi, 1, ""), "");
 		LLVMSetAlignment(w, 64);
 		LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, LLVMBuildLoad2(g->b, fv, acc[j], ""), LLVMBuildFMul(g->b, xs, w, ""), ""), acc[j]);
 	}
-	loop_close(g, &l);
-	base = add64(g, mul64(g, m, N), mul64(g, nb, VL));
+	ll_loop_close(g, &l);
+	base = ll_add64(g, ll_mul64(g, m, N), ll_mul64(g, nb, VL));
 	for (int i = 0; i < VL; i++)
-		mask[i] = c32(g, i);
+		mask[i] = ll_c32(g, i);
 	for (int j = 0; j < nv; j++) {
 		unsigned n = j == nv - 1 ? (unsigned)nl : VL;
 		LLVMValueRef y = LLVMBuildLoad2(g->b, fv, acc[j], "");
 		if (n < VL)
 			y = LLVMBuildShuffleVector(g->b, y, y, LLVMConstVector(mask, n), "");
-		fst(g, fvec(g, out, add64(g, base, c64(g, j * VL)), n), y);
+		fst(g, fvec(g, out, ll_add64(g, base, ll_c64(g, j * VL)), n), y);
 	}
 }
 
@@ -5030,7 +3392,7 @@ fdense(G *g, Call *c, Val *res)
 	Loop l[2];
 
 	if (c->odt != DT_FLOAT32 || c->adt[0] != DT_FLOAT32 || c->adt[1] != DT_FLOAT32 || c->ar[1] != 2 ||
-	    c->ad[1][1] != K || K < 1 || N < 1 || !(wd = cdata(g, c->a[1], &wt)))
+	    c->ad[1][1] != K || K < 1 || N < 1 || !(wd = ll_cdata(g, c->a[1], &wt)))
 		return 0;
 	M = ir_type_numel(c->m, c->at[0]) / K;
 	NB = (N + VL - 1) / VL;
@@ -5039,20 +3401,20 @@ fdense(G *g, Call *c, Val *res)
 	for (int64_t n = 0; n < N; n++)
 		for (int64_t k = 0; k < K; k++)
 			memcpy(&wr[((n / VL) * K + k) * VL + n % VL], wd + 4 * (n * K + k), 4);
-	W = constbuf(g, wr, (size_t)(NB * K * VL) * sizeof *wr);
+	W = ll_constbuf(g, wr, (size_t)(NB * K * VL) * sizeof *wr);
 	free(wr);
-	*res = tensorbuf(g, c->ot);
-	m = loop_open(g, &l[0], 0, M, 1);
+	*res = ll_tensorbuf(g, c->ot);
+	m = ll_loop_open(g, &l[0], 0, M, 1);
 	if (NF) {
-		nb = loop_open(g, &l[1], 0, NF, FDV);
+		nb = ll_loop_open(g, &l[1], 0, NF, FDV);
 		fdense_block(g, c->a[0].p, W, res->p, m, nb, FDV, VL, K, N);
-		loop_close(g, &l[1]);
+		ll_loop_close(g, &l[1]);
 	}
 	for (int64_t b = NF; b < NB; b += FDV) {
 		int nv = (int)(NB - b < FDV ? NB - b : FDV);
-		fdense_block(g, c->a[0].p, W, res->p, m, c64(g, b), nv, b + nv == NB && N % VL ? (int)(N % VL) : VL, K, N);
+		fdense_block(g, c->a[0].p, W, res->p, m, ll_c64(g, b), nv, b + nv == NB && N % VL ? (int)(N % VL) : VL, K, N);
 	}
-	loop_close(g, &l[0]);
+	ll_loop_close(g, &l[0]);
 	return 1;
 }
 
@@ -5063,7 +3425,7 @@ conv2d(G *g, Call *c, int q)
 	Val r;
 
 	if (!convgeom(g, c, &v, 0))
-		return tensorbuf(g, c->ot);
+		return ll_tensorbuf(g, c->ot);
 	if (q && conv_fast(g, c, &v, &r))
 		return r;
 	return conv_generic(g, c, &v, q);
@@ -5071,11 +3433,11 @@ conv2d(G *g, Call *c, int q)
 
 /* ---------------------------------------------------------------- nodes */
 
-/* callargs: c for the op call n, its operands lowered (all but operand 0
+/* ll_callargs: c for the op call n, its operands lowered (all but operand 0
 ** with skip0, and those FUSED, whose types are still filled in; none
 ** with s NULL); 0 if an operand failed (after an error) */
-static int
-callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
+int
+ll_callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
 {
 	const Module *m = g->m;
 	const Node *nd = &m->nodes[n];
@@ -5092,54 +3454,17 @@ callargs(G *g, Scope *s, NodeId n, Call *c, int skip0)
 			c->a[i] = lower(g, s, a);
 		c->at[i] = m->nodes[a].type;
 		if (ir_type(m, c->at[i])->kind == TY_TENSOR) {
-			c->ar[i] = tdims(m, c->at[i], c->ad[i]);
-			c->adt[i] = tdt(m, c->at[i]);
+			c->ar[i] = ll_tdims(m, c->at[i], c->ad[i]);
+			c->adt[i] = ll_tdt(m, c->at[i]);
 			if (!c->a[i].p && low)
 				return 0;
 		}
 	}
 	if (ir_type(m, c->ot)->kind == TY_TENSOR) {
-		c->orank = tdims(m, c->ot, c->od);
-		c->odt = tdt(m, c->ot);
+		c->orank = ll_tdims(m, c->ot, c->od);
+		c->odt = ll_tdt(m, c->ot);
 	}
 	return 1;
-}
-
-/* h16ok: whether call c's float16 operands and result, if any, are
-** supported: elementwise ops (computed in float, rounded to half once),
-** data movement, reductions, pools, softmax, dense, batch_matmul and
-** conv2d (summed in float, rounded to half at each step as the
-** reference rounds them) and dequantize */
-static int
-h16ok(const Call *c)
-{
-	int any = c->odt == DT_FLOAT16;
-
-	for (int i = 0; i < 8; i++)
-		any |= c->adt[i] == DT_FLOAT16;
-	if (!any)
-		return 1;
-	switch (c->m->nodes[c->n].op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER:
-	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
-	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL: case OP_NN_LEAKY_RELU: case OP_NN_RELU: case OP_CAST:
-	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
-	case OP_WHERE: case OP_ERF: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: case OP_ROUND: case OP_SIGN:
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-	case OP_CLIP: case OP_NN_BIAS_ADD: case OP_MOD: case OP_FLOOR_MOD:
-	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
-	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
-	case OP_TRANSPOSE: case OP_LAYOUT_TRANSFORM: case OP_STRIDED_SLICE: case OP_TAKE: case OP_GATHER:
-	case OP_CONCATENATE: case OP_SPLIT: case OP_BROADCAST_TO: case OP_NN_PAD: case OP_IMAGE_RESIZE2D:
-	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN: case OP_MEAN:
-	case OP_CUMSUM: case OP_CUMPROD: case OP_NN_SOFTMAX: case OP_EINSUM: case OP_NN_BATCH_NORM:
-	case OP_NN_LAYER_NORM: case OP_NN_GROUP_NORM: case OP_NN_INSTANCE_NORM:
-	case OP_NN_MAX_POOL2D: case OP_NN_AVG_POOL2D: case OP_NN_GLOBAL_AVG_POOL2D:
-	case OP_NN_DENSE: case OP_NN_BATCH_MATMUL: case OP_NN_CONV2D: case OP_QNN_DEQUANTIZE:
-		return 1;
-	default:
-		return 0;
-	}
 }
 
 /* call: lowers the op call n whose operands are lowered */
@@ -5159,22 +3484,22 @@ call(G *g, Scope *s, NodeId n)
 	if ((nd->op == OP_NN_CONV2D || nd->op == OP_NN_BIAS_ADD || nd->op == OP_ADD || nd->op == OP_NN_RELU ||
 	     nd->op == OP_CLIP) && fconv_root(g, s, n, &fused))
 		return fused;
-	if (!callargs(g, s, n, &c, 0))
-		return tensorbuf(g, c.ot);   /* after an error */
-	if (ir_type(m, c.ot)->kind == TY_TENSOR && !h16ok(&c)) {
-		refuse(g, n, "float16 is not supported");
-		return tensorbuf(g, c.ot);
+	if (!ll_callargs(g, s, n, &c, 0))
+		return ll_tensorbuf(g, c.ot);   /* after an error */
+	if (ir_type(m, c.ot)->kind == TY_TENSOR && !ll_h16ok(&c)) {
+		ll_refuse(g, n, "float16 is not supported");
+		return ll_tensorbuf(g, c.ot);
 	}
-	if (ewop(&c, &e, &f, &nin))
-		return ewise(g, &c, nin, f, &e);
+	if (ll_ewop(&c, &e, &f, &nin))
+		return ll_ewise(g, &c, nin, f, &e);
 	switch (nd->op) {
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
 		return reduce(g, &c);
-	case OP_CLIP:       /* the rest ewop() took */
-		if (clip_whole(m, n))
+	case OP_CLIP:       /* the rest ll_ewop() took */
+		if (ll_clip_whole(m, n))
 			return alias(&c);
-		refuse(g, n, "a bound does not fit the dtype");
-		return tensorbuf(g, c.ot);
+		ll_refuse(g, n, "a bound does not fit the dtype");
+		return ll_tensorbuf(g, c.ot);
 	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 		return alias(&c);
@@ -5194,7 +3519,7 @@ call(G *g, Scope *s, NodeId n)
 	case OP_TAKE: case OP_GATHER: return take(g, &c);
 	case OP_CONCATENATE: return concat(g, &c);
 	case OP_QNN_CONCATENATE: return qconcat(g, &c);
-	case OP_SPLIT: return split(g, &c);
+	case OP_SPLIT: return ll_split(g, &c);
 	case OP_MEAN: return mean(g, &c);
 	case OP_CUMSUM: case OP_CUMPROD: return scan(g, &c);
 	case OP_NN_SOFTMAX: return softmax(g, &c);
@@ -5208,9 +3533,9 @@ call(G *g, Scope *s, NodeId n)
 	case OP_QNN_CONV2D: return conv2d(g, &c, 1);
 	default: break;
 	}
-	refuse(g, n, isint(e.dt) && nd->op != OP_NONE && (ir_ops[nd->op].flags & OPF_ELEM) ? "on integer operands it is not supported"
+	ll_refuse(g, n, ll_isint(e.dt) && nd->op != OP_NONE && (ir_ops[nd->op].flags & OPF_ELEM) ? "on integer operands it is not supported"
 	                                                                                   : "the op is not supported");
-	return ir_type(m, c.ot)->kind == TY_TENSOR ? tensorbuf(g, c.ot) : (Val){ 0 };
+	return ir_type(m, c.ot)->kind == TY_TENSOR ? ll_tensorbuf(g, c.ot) : (Val){ 0 };
 }
 
 static void
@@ -5288,7 +3613,7 @@ callout(G *g, Scope *s, NodeId n, NodeId f)
 	ina = LLVMBuildAlloca(g->b, LLVMArrayType(g->p8, nin ? nin : 1), "ext.in");
 	for (uint32_t i = 0; i < nin; i++) {
 		Val a = lower(g, s, ir_arg(m, n, i + 1));
-		LLVMValueRef ix[2] = { c64(g, 0), c64(g, i) };
+		LLVMValueRef ix[2] = { ll_c64(g, 0), ll_c64(g, i) };
 		if (!a.p) {
 			ir_error(g->d, m->locs[n], "the llvm backend passes only tensors to @%s's codegen", x->name);
 			g->errors++;
@@ -5302,18 +3627,18 @@ callout(G *g, Scope *s, NodeId n, NodeId f)
 	flattypes(m, m->nodes[n].type, tys, &k, nout);
 	outa = LLVMBuildAlloca(g->b, LLVMArrayType(g->p8, nout ? nout : 1), "ext.out");
 	for (uint32_t j = 0; j < nout; j++) {
-		LLVMValueRef ix[2] = { c64(g, 0), c64(g, j) };
-		bufs[j] = tensorbuf(g, tys[j]).p;
+		LLVMValueRef ix[2] = { ll_c64(g, 0), ll_c64(g, j) };
+		bufs[j] = ll_tensorbuf(g, tys[j]).p;
 		LLVMBuildStore(g->b, bufs[j], LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(g->p8, nout), outa, ix, 2, ""));
 	}
 	fty = LLVMFunctionType(g->i32, (LLVMTypeRef[]){ g->p8, pp, pp }, 3, 0);
-	args[0] = LLVMConstIntToPtr(c64(g, (int64_t)(uintptr_t)x), g->p8);
+	args[0] = LLVMConstIntToPtr(ll_c64(g, (int64_t)(uintptr_t)x), g->p8);
 	args[1] = LLVMBuildBitCast(g->b, ina, pp, "");
 	args[2] = LLVMBuildBitCast(g->b, outa, pp, "");
-	rc = LLVMBuildCall2(g->b, fty, LLVMConstIntToPtr(c64(g, (int64_t)(uintptr_t)be_ext_call),
+	rc = LLVMBuildCall2(g->b, fty, LLVMConstIntToPtr(ll_c64(g, (int64_t)(uintptr_t)be_ext_call),
 	                                                 LLVMPointerType(fty, 0)), args, 3, "");
 	err = LLVMBuildLoad2(g->b, g->i32, g->err, "");
-	LLVMBuildStore(g->b, LLVMBuildOr(g->b, err, LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rc, c32(g, 0), ""),
+	LLVMBuildStore(g->b, LLVMBuildOr(g->b, err, LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rc, ll_c32(g, 0), ""),
 	                                                           g->i32, ""), ""), g->err);
 	k = 0;
 	v = unflat(g, m->nodes[n].type, bufs, &k);
@@ -5322,10 +3647,10 @@ callout(G *g, Scope *s, NodeId n, NodeId f)
 	return v;
 }
 
-/* relocal: makes op function f use its own loads of the entry's
+/* ll_relocal: makes op function f use its own loads of the entry's
 ** parameters (g->pin, which lowering put in Vals), loaded from its in */
-static void
-relocal(G *g, LLVMValueRef f)
+void
+ll_relocal(G *g, LLVMValueRef f)
 {
 	LLVMValueRef *mine = ir_xcalloc(g->npin + 1, sizeof *mine), in = LLVMGetParam(f, 0);
 	LLVMBuilderRef b = LLVMCreateBuilderInContext(g->cx);
@@ -5344,7 +3669,7 @@ relocal(G *g, LLVMValueRef f)
 				if (j == g->npin)
 					ir_die("llvm backend: an op function uses a value of another function");
 				if (!mine[j]) {
-					LLVMValueRef ix = c64(g, j);
+					LLVMValueRef ix = ll_c64(g, j);
 					mine[j] = LLVMBuildLoad2(b, g->p8, LLVMBuildInBoundsGEP2(b, g->p8, in, &ix, 1, ""), "");
 				}
 				LLVMSetOperand(i, k, mine[j]);
@@ -5368,58 +3693,17 @@ fusable(const Module *m, NodeId n)
 	return isop(m, x, OP_QNN_CONV2D);
 }
 
-/* ewin: the operands of op call c (its types: callargs without a
-** scope) that an elementwise loop reads (the first ones): ewop()'s, or
-** the data of a quantize, dequantize or requantize; 0 for other ops */
-static int
-ewin(const Call *c)
-{
-	Call t = *c;            /* ewop may retype float16 operands */
-	Ew e;
-	MapFn *f;
-	int nin;
-
-	switch (c->m->nodes[c->n].op) {
-	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: case OP_QNN_REQUANTIZE:
-		return 1;
-	default:
-		return ir_type(c->m, c->ot)->kind == TY_TENSOR && ewop(&t, &e, &f, &nin) ? nin : 0;
-	}
-}
-
-/* ewreads: the accessors the loop of op call c reads: ewin(), and the
-** parameters of a quantize (2), dequantize (2) or requantize (4) */
-static int
-ewreads(const Call *c)
-{
-	switch (c->m->nodes[c->n].op) {
-	case OP_QNN_QUANTIZE: case OP_QNN_DEQUANTIZE: return 3;
-	case OP_QNN_REQUANTIZE: return 5;
-	default: return ewin(c);
-	}
-}
-
-/* nohalf: no operand of call c nor its result is float16 */
-static int
-nohalf(const Call *c)
-{
-	for (int i = 0; i < 8; i++)
-		if (c->adt[i] == DT_FLOAT16)
-			return 0;
-	return c->odt != DT_FLOAT16;
-}
-
-/* ewmark: lowers the operands of op call cn (its types: callargs
+/* ewmark: lowers the operands of op call cn (its types: ll_callargs
 ** without a scope) in s, but marks FUSED (and recurses into) each
-** elementwise operand that its loop can compute in place (ewacc): an
-** ewop() call used once, not lowered yet, with cn's result dims, neither
-** of them touching float16 (so ewop retypes nothing), while the loop
+** elementwise operand that its loop can compute in place (ll_ewacc): an
+** ll_ewop() call used once, not lowered yet, with cn's result dims, neither
+** of them touching float16 (so ll_ewop retypes nothing), while the loop
 ** reads at most MAXLEAF tensors (*room: how many more it may read) */
 static void
 ewmark(G *g, Scope *s, const Call *cn, int *room)
 {
 	const Module *m = g->m;
-	int nin = ewin(cn);
+	int nin = ll_ewin(cn);
 	Call ca;
 	Ew e;
 	MapFn *f;
@@ -5427,8 +3711,8 @@ ewmark(G *g, Scope *s, const Call *cn, int *room)
 
 	for (uint32_t i = 0; i < m->nodes[cn->n].nargs; i++) {
 		NodeId a = ir_arg(m, cn->n, i);
-		if ((int)i < nin && single(g, s, a) && nohalf(cn) && callargs(g, NULL, a, &ca, 0) &&
-		    ir_type(m, ca.ot)->kind == TY_TENSOR && nohalf(&ca) && ewop(&ca, &e, &f, &k) && k - 1 <= *room &&
+		if ((int)i < nin && single(g, s, a) && ll_nohalf(cn) && ll_callargs(g, NULL, a, &ca, 0) &&
+		    ir_type(m, ca.ot)->kind == TY_TENSOR && ll_nohalf(&ca) && ll_ewop(&ca, &e, &f, &k) && k - 1 <= *room &&
 		    ca.orank == cn->orank && !memcmp(ca.od, cn->od, (size_t)cn->orank * sizeof *cn->od)) {
 			*room -= k - 1;
 			s->done[a] = FUSED;
@@ -5463,7 +3747,7 @@ opfn(G *g, Scope *s, NodeId n)
 	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 		return call(g, s, n);
 	case OP_CLIP:
-		if (clip_whole(m, n))
+		if (ll_clip_whole(m, n))
 			return call(g, s, n);
 		break;
 	default:
@@ -5477,8 +3761,8 @@ opfn(G *g, Scope *s, NodeId n)
 	} else if (!(g->dot && (fusable(m, n) || (nd->op == OP_QNN_CONV2D && fusable(m, ir_arg(m, n, 0)))))) {
 		Call c;
 		int room;
-		callargs(g, NULL, n, &c, 0);
-		room = MAXLEAF - ewreads(&c);
+		ll_callargs(g, NULL, n, &c, 0);
+		room = MAXLEAF - ll_ewreads(&c);
 		ewmark(g, s, &c, &room);
 	} else {
 		for (uint32_t i = 1; i < nd->nargs; i++)
@@ -5486,12 +3770,12 @@ opfn(G *g, Scope *s, NodeId n)
 	}
 	snprintf(name, sizeof name, "op.%u.%s", g->nfn++, ir_ops[nd->op].name);
 	ft = LLVMFunctionType(LLVMVoidTypeInContext(g->cx), pt, 2, 0);
-	f = newfn(g, name, ft, 1);
+	f = ll_newfn(g, name, ft, 1);
 	LLVMSetFunctionCallConv(f, LLVMFastCallConv);
-	fnenter(g, f, &h);
+	ll_fnenter(g, f, &h);
 	v = call(g, s, n);
-	fnleave(g, &h);
-	relocal(g, f);
+	ll_fnleave(g, &h);
+	ll_relocal(g, f);
 	LLVMSetInstructionCallConv(LLVMBuildCall2(g->b, ft, f, args, 2, ""), LLVMFastCallConv);
 	return v;
 }
@@ -5526,10 +3810,10 @@ lower(G *g, Scope *s, NodeId n)
 		if (!k->data) {
 			ir_error(g->d, m->locs[n], "the llvm backend needs the data of this constant (--params)");
 			g->errors++;
-			v = tensorbuf(g, k->type);
+			v = ll_tensorbuf(g, k->type);
 		} else {
 			if (!g->cglob[nd->aux])
-				g->cglob[nd->aux] = constbuf(g, k->data, k->nbytes);
+				g->cglob[nd->aux] = ll_constbuf(g, k->data, k->nbytes);
 			v.p = g->cglob[nd->aux];
 		}
 		v.cnode = n;
@@ -5559,7 +3843,7 @@ lower(G *g, Scope *s, NodeId n)
 		if (nd->aux < t.nf)
 			v = t.f[nd->aux];
 		else
-			v = tensorbuf(g, nd->type);
+			v = ll_tensorbuf(g, nd->type);
 		break;
 	}
 	case NK_CALLFN: {
@@ -5643,7 +3927,7 @@ entry(G *g, NodeId fn, const char *name)
 	LLVMAddAttributeAtIndex(g->fn, (unsigned)-1, LLVMCreateEnumAttribute(g->cx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
 	LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->cx, g->fn, "entry"));
 	g->err = LLVMBuildAlloca(g->b, g->i32, "err");
-	LLVMBuildStore(g->b, c32(g, 0), g->err);
+	LLVMBuildStore(g->b, ll_c32(g, 0), g->err);
 	in = g->in = LLVMGetParam(g->fn, 0);
 	out = LLVMGetParam(g->fn, 1);
 	scope_init(&s, m);
@@ -5651,7 +3935,7 @@ entry(G *g, NodeId fn, const char *name)
 	g->pin = ir_xcalloc(np + 1, sizeof *g->pin);
 	for (uint32_t i = 0; i < np; i++) {
 		NodeId p = ir_arg(m, fn, i);
-		LLVMValueRef ix = c64(g, i);
+		LLVMValueRef ix = ll_c64(g, i);
 		if (ir_type(m, m->nodes[p].type)->kind != TY_TENSOR) {
 			ir_error(g->d, m->locs[p], "the llvm backend takes only tensor parameters");
 			g->errors++;
@@ -5668,10 +3952,10 @@ entry(G *g, NodeId fn, const char *name)
 	flattypes(m, m->nodes[body].type, tys, &ntys, UINT32_MAX);
 	flat(s.v[body], res, &nout, ntys);
 	for (uint32_t j = 0; j < nout && j < ntys && !g->errors; j++) {
-		LLVMValueRef ix = c64(g, j), dst;
+		LLVMValueRef ix = ll_c64(g, j), dst;
 		dst = LLVMBuildLoad2(g->b, g->p8, LLVMBuildInBoundsGEP2(g->b, g->p8, out, &ix, 1, ""), "");
-		if (ir_type(m, tys[j])->kind == TY_TENSOR && tbytes(m, tys[j]))
-			LLVMBuildMemCpy(g->b, dst, 1, res[j].p, 1, c64(g, (int64_t)tbytes(m, tys[j])));
+		if (ir_type(m, tys[j])->kind == TY_TENSOR && ll_tbytes(m, tys[j]))
+			LLVMBuildMemCpy(g->b, dst, 1, res[j].p, 1, ll_c64(g, (int64_t)ll_tbytes(m, tys[j])));
 	}
 	LLVMBuildRet(g->b, LLVMBuildLoad2(g->b, g->i32, g->err, ""));
 	for (uint32_t i = 0; i < np; i++)   /* the loads the op functions do themselves */
@@ -6265,7 +4549,6 @@ splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n,
 
 /* ---------------------------------------------------------------- the JIT */
 
-
 struct Program {
 	LLVMOrcLLJITRef jit;
 	BeEntry *fn;
@@ -6391,7 +4674,7 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		goto fail;
 	LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(p->jit), gen);
 	{
-		/* graft_par_run, which split loops call (par_open) */
+		/* graft_par_run, which split loops call (ll_par_open) */
 		LLVMJITCSymbolMapPair sym = { LLVMOrcLLJITMangleAndIntern(p->jit, "graft_par_run"),
 		                              { (LLVMOrcExecutorAddress)(uintptr_t)be_par_run,
 		                                { LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0 } } };
