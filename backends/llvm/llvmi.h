@@ -35,7 +35,7 @@
 ** lane) or four sdot (s8 x s8), the zero-point term is a per-channel
 ** constant, and a following bias_add and requantize run in the kernel's
 ** store, which writes bytes straight into the next conv's input buffer;
-** with sdot, qnn.dense runs on it too (dense_dot).  Otherwise (AVX2,
+** with sdot, qnn.dense runs on it too (ll_dense_dot).  Otherwise (AVX2,
 ** AVX-512BW) the input is copied once into a zero-padded NHWC buffer of
 ** int16 (x - x_zp), the weights (w - w_zp) are rearranged at compile time
 ** into [oc block][kh][kw][ic pair][lane][2] int16, and the kernel keeps
@@ -95,7 +95,7 @@ typedef enum Dot {
 	DOT_SDOT,               /* Arm's dot product (+dotprod): sdot, 4 lanes, each four s8 x s8 */
 } Dot;
 
-/* The machine code is compiled for (mach_init), and what its features
+/* The machine code is compiled for (ll_mach_init), and what its features
 ** choose. */
 typedef struct Mach {
 	char *triple, *cpu, *feat;      /* LLVM's strings (LLVMDisposeMessage) */
@@ -170,6 +170,7 @@ enum { FUSED = 2 };      /* Scope.done of a fused elementwise producer */
 
 typedef struct Call Call;
 
+/* A counted loop (ll_loop_open). */
 typedef struct Loop {
 	LLVMBasicBlockRef head, body, exit;
 	LLVMValueRef iv;
@@ -244,6 +245,56 @@ struct Call {
 	int64_t ad[8][MAXD];
 	DType adt[8];
 };
+
+/* The geometry of one conv2d. */
+typedef struct Conv {
+	int64_t N, C, H, W, O, KH, KW, OH, OW, G;
+	int64_t sh, sw, dh, dw, pt, pl, pb, pr;
+	int64_t ist[4], kst[4], ost[4];     /* strides of N C H W, O I H W, N C H W */
+} Conv;
+
+/* lanes; pixels and channel blocks per kernel step (VPB x VOBB, or
+** fewer channel blocks for up to VPBMAX pixels); pixels per depthwise
+** step */
+enum { VL = 16, VPB = 4, VOBB = 4, VPBMAX = 8, VDW = 8 };
+
+/* A conv the dot path runs. */
+typedef struct Vconv {
+	NodeId n;
+	Conv v;
+	DType xdt;              /* data dtype: int8 or uint8 */
+	int dw;                 /* depthwise: one channel per group, int32 weights [OB][KH][KW][VL] */
+	int flip;               /* the data bytes are flipped (ll_flipped(); never for dw) */
+	int64_t C4, OB, Hp, Wp; /* padded channels; output channel blocks of VL; padded rows and columns */
+	int xzb;                /* x'z in [0, 255] (vnni) or [-128, 127] (sdot); dw: xz */
+	LLVMValueRef w;         /* the weights */
+	int32_t *corr;          /* [OB * VL] (g->a): -x'z sum (w - wz) */
+} Vconv;
+
+/* The requantize (after a bias_add) in a kernel's epilogue: per-channel
+** constant vectors of OB * VL int32. */
+typedef struct Epi {
+	int32_t *add;           /* [OB * VL] (g->a): the bias minus the input zero point, wrapping */
+	LLVMValueRef mul, sh;
+	LLVMValueRef fm;        /* f32: OB * VL float32 multipliers */
+	int32_t ozp;
+	int uni;                /* one multiplier and shift for all channels: umul, ush */
+	int32_t umul, ush;
+	int skip, nearest;
+	int f32;                /* rounding "HALF_TO_EVEN": QNNPACK's float32 (fm), not Q31 */
+	DType odt;              /* int8 or uint8 */
+} Epi;
+
+/* Where a kernel stores: the dense NCHW result (of dt: int32, or the
+** epilogue's dtype), or with nhwc a consumer's input buffer
+** [N][Hp][Wp][C4], at row and column offsets pt, pl, bytes flipped by
+** 0x80 for consumers whose data are (ll_flipped()). */
+typedef struct Sink {
+	LLVMValueRef p;
+	DType dt;
+	int nhwc, flip;
+	int64_t Hp, Wp, C4, pt, pl;
+} Sink;
 
 /* lower.c: helpers, loops, scalar semantics, maps, attributes and constants */
 LLVMValueRef ll_c64(G *g, int64_t v);
@@ -323,9 +374,91 @@ int ll_ewin(const Call *c);
 int ll_ewreads(const Call *c);
 int ll_nohalf(const Call *c);
 
-/* llvm.c: op lowering to the JIT */
+/* ops.c: op lowering */
+Val ll_quantize(G *g, Call *c, int deq);
+int ll_rqparams(G *g, Call *c, int quiet, int32_t **mul, int32_t **sh, int64_t *ns, int *skip, int *nearest);
+float ll_f32mul(float s, float os);
+Val ll_requantize(G *g, Call *c);
+Val ll_qbinary(G *g, Call *c);
+Val ll_alias(Call *c);
+Val ll_transpose(G *g, Call *c);
+Val ll_layout_transform(G *g, Call *c);
+Val ll_einsum(G *g, Call *c);
+Val ll_batch_norm(G *g, Call *c);
+Val ll_norm(G *g, Call *c);
+Val ll_slice(G *g, Call *c);
+Val ll_take(G *g, Call *c);
+Val ll_concat(G *g, Call *c);
+Val ll_qconcat(G *g, Call *c);
 Val ll_split(G *g, Call *c);
+Val ll_pad(G *g, Call *c);
+Val ll_resize(G *g, Call *c);
+Val ll_bias_add(G *g, Call *c);
+
+/* reduce.c: reductions */
+Val ll_mean(G *g, Call *c);
+Val ll_reduce(G *g, Call *c);
+Val ll_global_avg_pool(G *g, Call *c);
+Val ll_softmax(G *g, Call *c);
+Val ll_scan(G *g, Call *c);
+Val ll_pool2d(G *g, Call *c, int avg);
+Val ll_dense(G *g, Call *c, int q);
+Val ll_batch_matmul(G *g, Call *c);
+
+/* conv.c: convolution */
+int ll_convgeom(G *g, Call *c, Conv *v, int quiet);
+Val ll_conv_generic(G *g, Call *c, const Conv *v, int q);
+LLVMValueRef ll_splat(G *g, LLVMValueRef x, unsigned n);
+int ll_conv_fast(G *g, Call *c, const Conv *v, Val *res);
+
+/* dotpath.c: the dot path */
+int ll_obbof(const G *g);
+int ll_flipped(const G *g, DType xdt);
+int ll_isop(const Module *m, NodeId n, OpId op);
+int ll_single(G *g, Scope *s, NodeId n);
+LLVMValueRef ll_ci32(G *g, const int32_t *v, int64_t n);
+int ll_densenchw(const int64_t *st, int64_t C, int64_t H, int64_t W);
+int ll_vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl);
+int ll_epi_plan(G *g, Scope *s, NodeId rq, NodeId ba, const Vconv *pl, Epi *e);
+LLVMValueRef ll_vsplat(LLVMTypeRef ty, int64_t v);
+LLVMValueRef ll_vload(G *g, LLVMValueRef p, LLVMValueRef ix);
+
+/* dotkernels.c: the dot path's shared kernels */
+void ll_vtranspose(G *g, const LLVMValueRef *y, int rows, int cols, LLVMValueRef *out);
+int ll_dot_root(G *g, Scope *s, NodeId n, Val *res);
+int ll_dense_dot(G *g, Call *c, Val *res);
+
+/* fconv.c: float convolution */
+int ll_fconv_root(G *g, Scope *s, NodeId n, Val *res);
+int ll_fconv_fused(G *g, Scope *s, NodeId n);
+int ll_fdense(G *g, Call *c, Val *res);
+Val ll_conv2d(G *g, Call *c, int q);
+
+/* nodes.c: nodes */
 int ll_callargs(G *g, Scope *s, NodeId n, Call *c, int skip0);
+void ll_scope_init(Scope *s, const Module *m);
+void ll_scope_free(Scope *s);
+NodeId ll_callee(const Module *m, NodeId n);
 void ll_relocal(G *g, LLVMValueRef f);
+int64_t ll_paramof(const Module *m, const Scope *s, NodeId n);
+Val ll_lower(G *g, Scope *s, NodeId n);
+void ll_entry(G *g, NodeId fn, const char *name);
+
+/* machine.c: machines */
+void ll_mach_free(Mach *mc);
+int ll_mach_init(Mach *mc, const BeOpts *o, char *err, size_t nerr);
+LLVMTargetMachineRef ll_tmnew(const Mach *mc, int opt);
+LLVMTargetMachineRef ll_machine(Mach *mc, int opt);
+
+/* module.c: modules and files */
+double ll_now(void);
+LLVMErrorRef ll_passes(LLVMModuleRef mod, LLVMTargetMachineRef tm, int opt);
+LLVMModuleRef ll_build(const Module *m, const BeOpts *o, LLVMContextRef cx, LLVMTargetMachineRef tm,
+	const Mach *mc, int mainonly, int nopasses, BeExt ***ext, uint32_t *next, Blobs *blobs, BeStats *st, Diag *d);
+
+/* parcodegen.c: parallel codegen */
+int ll_nparts(void);
+LLVMErrorRef ll_splitjit(LLVMOrcLLJITRef jit, LLVMModuleRef mod, const Mach *mc, int opt, int n, int cache,
+	const Blobs *bl, double *opt_ns, int *hit);
 
 #endif

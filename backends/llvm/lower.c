@@ -187,6 +187,8 @@ ll_tensorbuf(G *g, TypeId t)
 	return v;
 }
 
+/* ---------------------------------------------------------------- loops */
+
 /* ll_loop_openv: starts for (iv = lo; iv < hi; iv += step) (i64 values)
 ** and leaves the builder in its body; returns iv */
 LLVMValueRef
@@ -439,6 +441,9 @@ ll_fpm(G *g, LLVMValueRef x, LLVMValueRef mul, LLVMValueRef shift, int nearest)
 	t = LLVMBuildAShr(g->b, LLVMBuildAdd(g->b, t, half, ""), total, "");
 	return LLVMBuildTrunc(g->b, t, g->i32, "");
 }
+
+/* ---------------------------------------------------------------- maps */
+
 enum { PARMAP = 1 << 15 };      /* elements of a map worth splitting among threads */
 
 /* leaves: appends to L (at most MAXLEAF) the accessors under a that read
