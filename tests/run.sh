@@ -223,6 +223,8 @@ for b in ref c llvm; do
 			gelu.relay "gelu gelu" --backend "$b" --input x="$d/gx.npy"
 		same_outputs "nn.hard_sigmoid, its default alpha and beta and others, on $b gives the values computed by hand" \
 			hardsigmoid.relay "hsig hsig2" --backend "$b" --input x="$d/hx.npy"
+		same_outputs "nn.hard_swish on $b gives the values computed by hand" \
+			hardswish.relay "hswish" --backend "$b" --input x="$d/wx.npy"
 		same_outputs "negative, abs (wrapping at -128), floor and ceil of int8 on $b give the values computed by hand" \
 			iunary.relay "i_neg i_abs i_same i_same" --backend "$b" --input i="$d/i8.npy"
 		same_outputs "sum, prod, max, min, argmax and argmin on $b give the values computed by hand" \
