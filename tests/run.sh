@@ -225,6 +225,8 @@ for b in ref c llvm; do
 			hardsigmoid.relay "hsig hsig2" --backend "$b" --input x="$d/hx.npy"
 		same_outputs "nn.hard_swish on $b gives the values computed by hand" \
 			hardswish.relay "hswish" --backend "$b" --input x="$d/wx.npy"
+		same_outputs "log1p in float32 and float64 on $b gives the values computed by hand (x itself near 0)" \
+			log1p.relay "log1p log1pd" --backend "$b" --input x="$d/lx.npy" --input d="$d/ld.npy"
 		same_outputs "negative, abs (wrapping at -128), floor and ceil of int8 on $b give the values computed by hand" \
 			iunary.relay "i_neg i_abs i_same i_same" --backend "$b" --input i="$d/i8.npy"
 		same_outputs "sum, prod, max, min, argmax and argmin on $b give the values computed by hand" \
