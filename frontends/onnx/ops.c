@@ -876,31 +876,15 @@ clip(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = mkclip(im, in[0], lo, hi)) ? 0 : -1;
 }
 
-/* hardsig: clip(alpha x + beta, 0, 1) */
+/* hardsig: nn.hard_sigmoid(x, alpha, beta), an RNN's activation (the
+** operator HardSigmoid is imported from ir/scalar.def's row) */
 static NodeId
 hardsig(Imp *im, NodeId x, double alpha, double beta)
 {
-	DType dt = dtype(im, x);
-	NodeId t = mk2(im, OP_MULTIPLY, x, kscalar(im, dt, alpha));
-	t = mk2(im, OP_ADD, t, kscalar(im, dt, beta));
-	return mkclip(im, t, 0, 1);
-}
-
-/* HardSigmoid(alpha = 0.2, beta = 0.5) */
-static int
-hardsigmoid(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
-{
-	double alpha, beta;
-	if (af(im, "alpha", 0.2, &alpha) || af(im, "beta", 0.5, &beta))
-		return -1;
-	return (out[0] = hardsig(im, in[0], alpha, beta)) ? 0 : -1;
-}
-
-/* HardSwish: x * HardSigmoid(x) with alpha 1/6, beta 0.5 */
-static int
-hardswish(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
-{
-	return (out[0] = mk2(im, OP_MULTIPLY, in[0], hardsig(im, in[0], 1.0 / 6, 0.5))) ? 0 : -1;
+	AttrId at = ir_attr_defaults(im->m, OP_NN_HARD_SIGMOID);
+	setf(im, OP_NN_HARD_SIGMOID, at, "alpha", alpha);
+	setf(im, OP_NN_HARD_SIGMOID, at, "beta", beta);
+	return x ? onnx_mk(im, OP_NN_HARD_SIGMOID, &x, 1, at) : 0;
 }
 
 /* Cast(to) -> cast */
@@ -4182,28 +4166,6 @@ mish(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = mk2(im, OP_MULTIPLY, in[0], un(im, OP_TANH, sp))) ? 0 : -1;
 }
 
-/* Gelu (opset 20; approximate none or tanh): x / 2 (1 + erf(x / sqrt 2)),
-** or x / 2 (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) */
-static int
-gelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
-{
-	char ap[8];
-	DType dt = dtype(im, in[0]);
-	NodeId x = in[0], t;
-	if (as(im, "approximate", "none", ap, sizeof ap))
-		return -1;
-	if (strcmp(ap, "tanh") == 0) {
-		t = mk2(im, OP_ADD, x, mk2(im, OP_MULTIPLY, kscalar(im, dt, 0.044715), mk2(im, OP_MULTIPLY, x, mk2(im, OP_MULTIPLY, x, x))));
-		t = un(im, OP_TANH, mk2(im, OP_MULTIPLY, kscalar(im, dt, 0.7978845608028654), t));
-	} else if (strcmp(ap, "none") == 0) {
-		t = un(im, OP_ERF, mk2(im, OP_MULTIPLY, x, kscalar(im, dt, 0.7071067811865476)));
-	} else {
-		return onnx_err(im, "approximate '%s' is not none or tanh", ap);
-	}
-	return (out[0] = mk2(im, OP_MULTIPLY, mk2(im, OP_MULTIPLY, x, kscalar(im, dt, 0.5)), mk2(im, OP_ADD, kscalar(im, dt, 1), t)))
-	       ? 0 : -1;
-}
-
 /* CenterCropPad (opset 18): each axis (axes, or all) cropped around its
 ** center or padded with zeros around it to shape's size: a take of
 ** constant indices, then a constant pad (the extra on the end, as ONNX's
@@ -5747,7 +5709,6 @@ const OpEntry onnx_ops[] = {
 	{ "Gather", 2, 2, 1, 1, gatherop },
 	{ "GatherElements", 2, 2, 1, 1, gatherelements },
 	{ "GatherND", 2, 2, 1, 1, gathernd },
-	{ "Gelu", 1, 1, 1, 1, gelu },
 	{ "Gemm", 2, 3, 1, 1, gemm },
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
 	{ "GlobalMaxPool", 1, 1, 1, 1, globalmaxpool },
@@ -5757,8 +5718,6 @@ const OpEntry onnx_ops[] = {
 	{ "GroupNormalization", 3, 3, 1, 1, groupnorm },
 	{ "HammingWindow", 1, 1, 1, 1, window_ },
 	{ "HannWindow", 1, 1, 1, 1, window_ },
-	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
-	{ "HardSwish", 1, 1, 1, 1, hardswish },
 	{ "Hardmax", 1, 1, 1, 1, hardmax },
 	{ "Identity", 1, 1, 1, 1, identity },
 	{ "If", 1, 1, 1, ONNX_MAXIN, ifop },
