@@ -2109,6 +2109,35 @@ pdtype(const Ast *a, const Scope *s, uint32_t variant)
 
 /* ---------------------------------------------------------------- rules */
 
+/* accepted: whether every op call in result a takes its first operand's
+** dtype where variant v of scope s gives it statically (ir_op_accepts,
+** the rule every backend runs by); 0 after reporting the first that does
+** not */
+static int
+accepted(Check *c, const Ast *a, const Scope *s, uint32_t v)
+{
+	const char *why;
+
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i]->kind != A_ATTR && a->kid[i]->kind != A_ATTRS && !accepted(c, a->kid[i], s, v))
+			return 0;
+	if (a->kind != A_CALL || !a->op || a->op >= OP_COUNT)
+		return 1;
+	for (uint32_t i = 0; i < a->nkid; i++) {
+		DType dt;
+		if (a->kid[i]->kind == A_ATTR || a->kid[i]->kind == A_ATTRS)
+			continue;
+		dt = pdtype(a->kid[i], s, v);
+		if (dt != DT_COUNT && (why = ir_op_accepts(a->op, dt))) {
+			ir_error(c->d, a->loc, "no backend runs %s %s, and its operand here is %s", ir_ops[a->op].name,
+			         why, ir_dtype_names[dt]);
+			return 0;
+		}
+		break;
+	}
+	return 1;
+}
+
 /* prioritycmp: priority order (higher first), then file order */
 static int
 prioritycmp(const void *x, const void *y)
@@ -2282,6 +2311,10 @@ checkrule(Check *c, Rule *ru)
 				break;
 			}
 		}
+	/* and every op it builds must take its operand's dtype */
+	if (c->d->errors == before && ru->result)
+		for (uint32_t v = 0; v < s.n && !accepted(c, ru->result, &s, v); v++)
+			;
 	for (uint32_t i = 0; i < s.n; i++) {
 		free(s.envs[i].v);
 		dsl_map_free(&s.envs[i].idx);

@@ -254,6 +254,8 @@ enum {
 	OPF_QNN    = 1 << 3,    /* quantized: takes scale/zero-point operands */
 	OPF_ANNOT  = 1 << 4,    /* annotation: identity on values */
 	OPF_TUPLE  = 1 << 5,    /* returns a tuple */
+	OPF_VIEW   = 1 << 6,    /* its result is its first operand's data seen
+	                           anew (reshape, annotations): no copy */
 	/* the op's fusion pattern (TVM's TOpPattern) in bits 8-11, plus one;
 	** none given is opaque */
 	OPF_ELEMWISE = (OPK_ELEMWISE + 1) << 8,
@@ -355,6 +357,65 @@ int64_t ir_slice_index(int64_t i, int64_t n, int64_t s);
 OpId ir_op_suggest(const char *name, size_t n);
 /* The index of op's attribute nearest to `name`, or -1. */
 int ir_op_attr_suggest(OpId op, const char *name, size_t n);
+
+/* ---------------------------------------------------------------- scalar semantics */
+
+/* What an elementwise op computes on one element (ir/scalar.def says it
+** all; scalar.c).  An expression node: its kind (ScalarKind), and the
+** members that kind uses. */
+typedef enum ScalarKind {
+	SX_X,           /* the operand */
+	SX_K,           /* k */
+	SX_P,           /* attribute p of the op's schema, a float */
+	SX_NEG,         /* -a */
+	SX_FN,          /* fn(a): fd in float64, ff in float32 */
+	SX_ADD, SX_SUB, SX_MUL, SX_DIV,         /* a op b */
+	SX_MIN, SX_MAX, /* a < b ? a : b, a > b ? a : b */
+	SX_SEL,         /* a ? b : c, a an SX_GT or SX_LT */
+	SX_GT, SX_LT,   /* a > b, a < b (ordered: false with a NaN) */
+} ScalarKind;
+
+typedef struct ScalarExpr {
+	uint8_t kind;           /* ScalarKind */
+	uint8_t p;              /* SX_P */
+	double k;               /* SX_K */
+	const char *fn;         /* SX_FN: the C library function's name */
+	double (*fd)(double);   /* SX_FN: it, and its float form */
+	float (*ff)(float);
+	const struct ScalarExpr *a, *b, *c;
+} ScalarExpr;
+
+/* What an integer operand gives (scalar.def's ints column). */
+typedef enum ScalarInts { SI_NONE, SI_SAME, SI_NEG, SI_ABS, SI_SIGN } ScalarInts;
+
+/* One row of scalar.def. */
+typedef struct ScalarDef {
+	OpId op;
+	uint8_t ints;           /* ScalarInts */
+	const char *when;       /* "attr=value" selecting this row, or NULL */
+	const char *onnx;       /* the ONNX operator imported as op, or NULL */
+	const ScalarExpr *expr;
+} ScalarDef;
+
+extern const ScalarDef ir_scalars[];
+extern const uint32_t ir_nscalars;
+
+/* The row of scalar.def that gives what a call of op with attributes
+** attrs (an AttrId of m's; 0: the defaults) computes, or NULL: op has no
+** row, or none whose `when` its attributes meet. */
+const ScalarDef *ir_scalar_of(const Module *m, OpId op, AttrId attrs);
+/* Whether op has rows in scalar.def. */
+int ir_op_is_scalar(OpId op);
+
+/*
+** ir_op_accepts: whether a call of op takes operands of dtype dt (its
+** first operand's; for the elementwise ops every operand's), the one rule
+** that ref's checks, the c and llvm backends' refusals and graftc's checks
+** call.  Returns NULL, or why not as a phrase that follows "cannot run
+** OP": "on integer tensors", "on bool tensors".  Ops it knows nothing of
+** (DT_VOID, a structured op) are accepted here and checked where run.
+*/
+const char *ir_op_accepts(OpId op, DType dt);
 
 /* IEEE half-precision conversions (round to nearest even). */
 uint16_t ir_f16_from_f32(float f);

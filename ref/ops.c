@@ -1307,29 +1307,6 @@ relu(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* leakyrelu: nn.leaky_relu, select(x > 0, x, x * alpha) */
-static int
-leakyrelu(RefCtx *c, const RefOp *o, Args a, Val *r)
-{
-	double alpha = aflt(c, o, "alpha", 0.25);
-
-	ref_valloc(r);
-	if (isflt(r->dt)) {
-		double al = rnd(r->dt, alpha);
-		for (int64_t i = 0; i < r->n; i++) {
-			double x = ldf(a[0], i);
-			stf(r, i, x > 0 ? x : rnd(r->dt, x * al));
-		}
-	} else {
-		int64_t al = (int64_t)trunc(alpha);
-		for (int64_t i = 0; i < r->n; i++) {
-			int64_t x = ldi(a[0], i);
-			sti(r, i, x > 0 ? x : wmul(x, al));
-		}
-	}
-	return 0;
-}
-
 /* ibound: a clip bound made by tir.const for integer dtype dt; 0 where
 ** that is not defined (exact mode), else saturated */
 static int
@@ -1381,39 +1358,6 @@ clip(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* fsign: -1, 0 or 1 by the sign of x: 0 for both zeros and for NaN, as
-** TVM's sign (two selects on x < 0 and x > 0) */
-static double
-fsign(double x)
-{
-	return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
-}
-
-/* The unary ops that are the C library's function of the op's name (the
-** trigonometric and hyperbolic functions and their inverses): TVM lowers
-** each to that function (src/target/llvm/intrin_rule_llvm.cc, the libm
-** calls of topi's math), in float32 to the f-suffixed one */
-static const struct Libm {
-	OpId op;
-	double (*d)(double);
-	float (*f)(float);
-} libm[] = {
-	{ OP_ACOS, acos, acosf }, { OP_ACOSH, acosh, acoshf }, { OP_ASIN, asin, asinf },
-	{ OP_ASINH, asinh, asinhf }, { OP_ATAN, atan, atanf }, { OP_ATANH, atanh, atanhf },
-	{ OP_COS, cos, cosf }, { OP_COSH, cosh, coshf }, { OP_SIN, sin, sinf }, { OP_SINH, sinh, sinhf },
-	{ OP_TAN, tan, tanf },
-};
-
-/* libmof: op's entry in libm[], or NULL */
-static const struct Libm *
-libmof(OpId op)
-{
-	for (size_t k = 0; k < sizeof libm / sizeof *libm; k++)
-		if (libm[k].op == op)
-			return &libm[k];
-	return NULL;
-}
-
 /* classify: isnan, isinf, isfinite; an integer is finite, never NaN nor
 ** infinite (TVM's tir isnan/isinf/isfinite of an integer) */
 static int
@@ -1428,12 +1372,84 @@ classify(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* unary: exp, sigmoid, tanh, rsqrt, sqrt, log, abs, negative, floor,
-** ceil, erf, round (half to even) and sign in the data's float dtype
-** (float16 through float64); round, sign, floor, ceil, abs and negative on integers too */
+/* sxk: constant k in float dtype dt's precision (float16's rounded to
+** half, then computed with in float32) */
+static double
+sxk(int dt, double k)
+{
+	return dt == DT_FLOAT16 ? ir_f32_from_f16(f16(k)) : dt == DT_FLOAT32 ? (double)(float)k : k;
+}
+
+/* sxf: scalar.def's expression e at x in float32 (float16's arithmetic
+** too), p the op's float attributes already in dt's precision */
+static float
+sxf(const ScalarExpr *e, float x, const double *p, int dt)
+{
+	switch (e->kind) {
+	case SX_X: return x;
+	case SX_K: return (float)sxk(dt, e->k);
+	case SX_P: return (float)p[e->p];
+	case SX_NEG: return -sxf(e->a, x, p, dt);
+	case SX_FN: return e->ff(sxf(e->a, x, p, dt));
+	case SX_SEL: return sxf(e->a, x, p, dt) != 0.0f ? sxf(e->b, x, p, dt) : sxf(e->c, x, p, dt);
+	default: break;
+	}
+	{
+		float u = sxf(e->a, x, p, dt), v = sxf(e->b, x, p, dt);
+		switch (e->kind) {
+		case SX_ADD: return u + v;
+		case SX_SUB: return u - v;
+		case SX_MUL: return u * v;
+		case SX_DIV: return u / v;
+		case SX_MIN: return u < v ? u : v;
+		case SX_MAX: return u > v ? u : v;
+		case SX_GT: return u > v;
+		default: return u < v;    /* SX_LT */
+		}
+	}
+}
+
+/* sxd: sxf in float64 */
+static double
+sxd(const ScalarExpr *e, double x, const double *p)
+{
+	switch (e->kind) {
+	case SX_X: return x;
+	case SX_K: return e->k;
+	case SX_P: return p[e->p];
+	case SX_NEG: return -sxd(e->a, x, p);
+	case SX_FN: return e->fd(sxd(e->a, x, p));
+	case SX_SEL: return sxd(e->a, x, p) != 0.0 ? sxd(e->b, x, p) : sxd(e->c, x, p);
+	default: break;
+	}
+	{
+		double u = sxd(e->a, x, p), v = sxd(e->b, x, p);
+		switch (e->kind) {
+		case SX_ADD: return u + v;
+		case SX_SUB: return u - v;
+		case SX_MUL: return u * v;
+		case SX_DIV: return u / v;
+		case SX_MIN: return u < v ? u : v;
+		case SX_MAX: return u > v ? u : v;
+		case SX_GT: return u > v;
+		default: return u < v;    /* SX_LT */
+		}
+	}
+}
+
+enum { MAXSXP = 16 };   /* the attributes an elementwise op may have */
+
+/* unary: an op of scalar.def: its row's expression on a float operand,
+** its ints column on an integer one (ir_op_accepts refused the rest) */
 static int
 unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
+	const ScalarDef *sd = ir_scalar_of(c->m, o->op, o->attrs);
+	const AttrVal *av = o->attrs ? &c->m->attrs[o->attrs] : NULL;
+	double p[MAXSXP] = { 0 };
+
+	if (!sd)
+		return fail(c, o, "no row of scalar.def takes these attributes");
 	ref_valloc(r);
 	if (!isflt(r->dt)) {
 		/* negative and abs wrap at the dtype's ends, as TVM's integer
@@ -1442,9 +1458,9 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 		int64_t min = u ? 0 : (int64_t)(~(uint64_t)0 << (8 * ir_dtype_bytes[r->dt] - 1));
 		for (int64_t i = 0; i < r->n; i++) {
 			int64_t x = ldi(a[0], i), y = x;
-			if (o->op == OP_SIGN)
+			if (sd->ints == SI_SIGN)
 				y = u ? x != 0 : (x > 0) - (x < 0);
-			else if (o->op == OP_NEGATIVE || (o->op == OP_ABS && x < 0)) {
+			else if (sd->ints == SI_NEG || (sd->ints == SI_ABS && x < 0)) {
 				if (c->exact && (u ? x != 0 : x == min))
 					return 1;
 				y = (int64_t)(0 - (uint64_t)x);
@@ -1453,47 +1469,12 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 		}
 		return 0;
 	}
+	for (int k = 0; av && k < ir_ops[o->op].nattrs && k < MAXSXP; k++)
+		if (av[k].kind == AV_FLOAT || av[k].kind == AV_INT)
+			p[k] = sxk(r->dt, av[k].kind == AV_FLOAT ? av[k].u.f : (double)av[k].u.i);
 	for (int64_t i = 0; i < r->n; i++) {
-		double x = ldf(a[0], i), y;
-		const struct Libm *lm = libmof(o->op);
-		if (lm) {
-			y = r->dt == DT_FLOAT64 ? lm->d(x) : (double)lm->f((float)x);
-		} else if (r->dt == DT_FLOAT64) {
-			switch (o->op) {
-			case OP_EXP: y = exp(x); break;
-			case OP_SIGMOID: y = 1.0 / (1.0 + exp(-x)); break;
-			case OP_TANH: y = tanh(x); break;
-			case OP_SQRT: y = sqrt(x); break;
-			case OP_LOG: y = log(x); break;
-			case OP_ABS: y = fabs(x); break;
-			case OP_NEGATIVE: y = -x; break;
-			case OP_FLOOR: y = floor(x); break;
-			case OP_CEIL: y = ceil(x); break;
-			case OP_ERF: y = erf(x); break;
-			case OP_ROUND: y = nearbyint(x); break;
-			case OP_SIGN: y = fsign(x); break;
-			default: y = 1.0 / sqrt(x); break;
-			}
-		} else {
-			float f = (float)x;
-			switch (o->op) {
-			case OP_EXP: f = expf(f); break;
-			case OP_SIGMOID: f = 1.0f / (1.0f + expf(-f)); break;
-			case OP_TANH: f = tanhf(f); break;
-			case OP_SQRT: f = sqrtf(f); break;
-			case OP_LOG: f = logf(f); break;
-			case OP_ABS: f = fabsf(f); break;
-			case OP_NEGATIVE: f = -f; break;
-			case OP_FLOOR: f = floorf(f); break;
-			case OP_CEIL: f = ceilf(f); break;
-			case OP_ERF: f = erff(f); break;
-			case OP_ROUND: f = nearbyintf(f); break;
-			case OP_SIGN: f = (float)fsign(f); break;
-			default: f = 1.0f / sqrtf(f); break;
-			}
-			y = f;
-		}
-		stf(r, i, y);
+		double x = ldf(a[0], i);
+		stf(r, i, r->dt == DT_FLOAT64 ? sxd(sd->expr, x, p) : (double)sxf(sd->expr, (float)x, p, r->dt));
 	}
 	return 0;
 }
@@ -3344,13 +3325,6 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_CAST: bad = cast(c, o, a, r); break;
 	case OP_CLIP: bad = clip(c, o, a, r); break;
 	case OP_NN_RELU: bad = relu(c, o, a, r); break;
-	case OP_NN_LEAKY_RELU: bad = leakyrelu(c, o, a, r); break;
-	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT:
-	case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
-	case OP_ERF: case OP_ROUND: case OP_SIGN:
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-		bad = unary(c, o, a, r);
-		break;
 	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: bad = classify(c, o, a, r); break;
 	case OP_QNN_QUANTIZE: bad = quantize(c, o, a, r); break;
 	case OP_QNN_DEQUANTIZE: bad = dequantize(c, o, a, r); break;
@@ -3375,10 +3349,6 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_WHERE: bad = where(c, o, a, r); break;
 	case OP_TAKE: case OP_GATHER: bad = take(c, o, a, r); break;
 	case OP_NN_SOFTMAX: bad = softmax(c, o, a, r); break;
-	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
-	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
-		bad = alias(c, o, a, r);
-		break;
 	case OP_TRANSPOSE: bad = transpose(c, o, a, r); break;
 	case OP_LAYOUT_TRANSFORM: bad = layouttransform(c, o, a, r); break;
 	case OP_EINSUM: bad = einsum(c, o, a, r); break;
@@ -3390,7 +3360,16 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_NN_LAYER_NORM: case OP_NN_GROUP_NORM: case OP_NN_INSTANCE_NORM: bad = norm(c, o, a, r); break;
 	case OP_NN_DEPTH_TO_SPACE: bad = depth2space(c, o, a, r); break;
 	case OP_IMAGE_RESIZE2D: bad = resize(c, o, a, r); break;
-	default: bad = o->op >= OP_COUNT ? plugin(c, o, a, r) : fail(c, o, "no kernel"); break;
+	default:
+		if (o->op >= OP_COUNT)
+			bad = plugin(c, o, a, r);
+		else if (ir_ops[o->op].flags & OPF_VIEW)
+			bad = alias(c, o, a, r);
+		else if (ir_op_is_scalar(o->op))
+			bad = unary(c, o, a, r);
+		else
+			bad = fail(c, o, "no kernel");
+		break;
 	}
 	if (bad)
 		ref_vdrop(r);
@@ -3419,19 +3398,12 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 	const char *name = ir_ops[nd->op].name;
 	int dt = ir_type(m, nd->type)->kind == TY_TENSOR ? ir_type(m, nd->type)->dtype : DT_VOID;
 	int in = nd->nargs ? tyof(m, n, 0) : DT_VOID;
+	const char *why;
 
 #define REFUSE(...) do { ir_error(d, m->locs[n], __VA_ARGS__); return 1; } while (0)
+	if ((why = ir_op_accepts(nd->op, (DType)(nd->op == OP_NN_BIAS_ADD ? dt : in))))
+		REFUSE("the ref backend cannot run %s %s", name, why);
 	switch (nd->op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_NN_BIAS_ADD:
-	case OP_MOD: case OP_FLOOR_MOD:
-	case OP_CLIP: case OP_NN_RELU: case OP_NN_LEAKY_RELU: case OP_MAXIMUM: case OP_MINIMUM:
-		if (dt == DT_BOOL)
-			REFUSE("the ref backend cannot run %s on bool tensors", name);
-		break;
-	case OP_POWER:
-		if (dt == DT_BOOL)
-			REFUSE("the ref backend cannot run %s on bool tensors", name);
-		break;
 	case OP_CUMSUM: case OP_CUMPROD:
 		if (dt == DT_BOOL)
 			REFUSE("the ref backend cannot run %s into bool", name);
@@ -3444,18 +3416,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		if (!isflt(dt))
 			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
 		break;
-	case OP_EXP: case OP_SIGMOID: case OP_TANH: case OP_RSQRT: case OP_NN_SOFTMAX:
-	case OP_SQRT: case OP_LOG: case OP_ERF:
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH:
-	case OP_SIN: case OP_SINH: case OP_TAN:
-		if (!isflt(dt))
-			REFUSE("the ref backend runs %s on floats only, not %s", name, ir_dtype_names[dt]);
-		break;
-	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
-		if (dt == DT_BOOL)
-			REFUSE("the ref backend cannot run %s on bool tensors", name);
-		break;
-	case OP_ROUND: case OP_SIGN: case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN:
+	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN:
 	case OP_ARGMAX: case OP_ARGMIN:
 		if (in == DT_BOOL)
 			REFUSE("the ref backend cannot run %s on bool tensors", name);

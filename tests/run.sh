@@ -219,6 +219,16 @@ for b in ref c llvm; do
 		same_outputs "round (halves to even), sign (0 for NaN) and erf on $b give the values computed by hand" \
 			round.relay "r_round r_sign r_erf r_isign r_iround" --backend "$b" \
 			--input p="$d/cp.npy" --input e="$d/ce.npy" --input i="$d/ci.npy"
+		same_outputs "nn.gelu, exact and tanh, on $b gives the values computed by hand" \
+			gelu.relay "gelu gelu" --backend "$b" --input x="$d/gx.npy"
+		same_outputs "nn.hard_sigmoid, its default alpha and beta and others, on $b gives the values computed by hand" \
+			hardsigmoid.relay "hsig hsig2" --backend "$b" --input x="$d/hx.npy"
+		same_outputs "nn.hard_swish on $b gives the values computed by hand" \
+			hardswish.relay "hswish" --backend "$b" --input x="$d/wx.npy"
+		same_outputs "log1p in float32 and float64 on $b gives the values computed by hand (x itself near 0)" \
+			log1p.relay "log1p log1pd" --backend "$b" --input x="$d/lx.npy" --input d="$d/ld.npy"
+		same_outputs "expm1 in float32 and float64 on $b gives the values computed by hand (x itself near 0)" \
+			expm1.relay "expm1 expm1d" --backend "$b" --input x="$d/ex.npy" --input d="$d/ed.npy"
 		same_outputs "negative, abs (wrapping at -128), floor and ceil of int8 on $b give the values computed by hand" \
 			iunary.relay "i_neg i_abs i_same i_same" --backend "$b" --input i="$d/i8.npy"
 		same_outputs "sum, prod, max, min, argmax and argmin on $b give the values computed by hand" \

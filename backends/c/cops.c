@@ -599,18 +599,6 @@ take(Gen *g, Fn *f, Inst *i)
 	return 1;
 }
 
-/* islibm: the unary ops that are the C library's function of their name */
-static int
-islibm(OpId op)
-{
-	switch (op) {
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* classify: isnan, isinf, isfinite (an integer is finite) */
 static int
 classify(Gen *g, Fn *f, Inst *i, OpId op)
@@ -757,8 +745,172 @@ flit(double v, DType dt, char *buf)
 	              dt == DT_FLOAT16 ? DT_FLOAT32 : dt, buf);
 }
 
-/* unary: cast, clip, relu and the float functions (float16 through
-** float32's, rounded to half once, as the reference) */
+/* ---------------------------------------------------------------- scalar.def */
+
+/* Precedences of the C printed for a row's expression. */
+enum { PR_SEL, PR_CMP, PR_ADD, PR_MUL, PR_NEG, PR_PRIM };
+
+/* The printing of one row's expression: the operand's value, the
+** constants' dtype, the op's attributes, and the temporaries taken. */
+typedef struct Sx {
+	Gen *g;
+	Fn *f;
+	const char *x;          /* the operand's value, in cty(dt) */
+	DType dt;
+	const AttrVal *attrs;
+	int ntmp;
+} Sx;
+
+static int sxprint(Sx *s, const ScalarExpr *e, int prec, char *buf);
+
+/* sxleaf: whether e prints without an operator (an operand of MIN or MAX
+** that is not is computed once into a temporary, as it appears twice) */
+static int
+sxleaf(const ScalarExpr *e)
+{
+	return e->kind == SX_X || e->kind == SX_K || e->kind == SX_P;
+}
+
+/* sxonce: e into buf, as itself when a leaf, else as a temporary declared
+** by a line of its own */
+static void
+sxonce(Sx *s, const ScalarExpr *e, char *buf)
+{
+	char ex[XB];
+
+	if (sxleaf(e)) {
+		sxprint(s, e, PR_PRIM, buf);
+		return;
+	}
+	sxprint(s, e, PR_SEL, ex);
+	cg_line(s->g, s->f, "%s sx%d = %s;", cty(s->dt), s->ntmp, ex);
+	sprintf(buf, "sx%d", s->ntmp++);
+}
+
+/* sxprint: expression e as C into buf (XB bytes), parenthesized where the
+** context's precedence prec binds tighter than e; returns e's own */
+static int
+sxprint(Sx *s, const ScalarExpr *e, int prec, char *buf)
+{
+	char l[XB], r[XB], c[XB];
+	int own = PR_PRIM;
+	const char *op;
+
+	switch (e->kind) {
+	case SX_X: xf(buf, "%s", s->x); return PR_PRIM;
+	case SX_K: flit(e->k, s->dt, buf); own = buf[0] == '-' ? PR_NEG : PR_PRIM; break;
+	case SX_P: {
+		const AttrVal *v = &s->attrs[e->p];
+		flit(v->kind == AV_INT ? (double)v->u.i : v->u.f, s->dt, buf);
+		own = buf[0] == '-' ? PR_NEG : PR_PRIM;
+		break;
+	}
+	case SX_NEG:
+		sxprint(s, e->a, PR_NEG, l);
+		xf(buf, l[0] == '-' ? "-(%s)" : "-%s", l);
+		own = PR_NEG;
+		break;
+	case SX_FN:
+		sxprint(s, e->a, PR_SEL, l);
+		xf(buf, "%s%s(%s)", e->fn, fsuf(s->dt), l);
+		return PR_PRIM;
+	case SX_MIN: case SX_MAX:
+		sxonce(s, e->a, l);
+		sxonce(s, e->b, r);
+		xf(buf, "%s %s %s ? %s : %s", l, e->kind == SX_MIN ? "<" : ">", r, l, r);
+		own = PR_SEL;
+		break;
+	case SX_SEL:
+		sxprint(s, e->a, PR_CMP, c);
+		sxprint(s, e->b, PR_CMP, l);
+		sxprint(s, e->c, PR_SEL, r);
+		xf(buf, "%s ? %s : %s", c, l, r);
+		own = PR_SEL;
+		break;
+	default:
+		switch (e->kind) {
+		case SX_ADD: op = "+"; own = PR_ADD; break;
+		case SX_SUB: op = "-"; own = PR_ADD; break;
+		case SX_MUL: op = "*"; own = PR_MUL; break;
+		case SX_DIV: op = "/"; own = PR_MUL; break;
+		case SX_GT: op = ">"; own = PR_CMP; break;
+		default: op = "<"; own = PR_CMP; break;
+		}
+		/* left to right: the right operand binds tighter */
+		sxprint(s, e->a, own, l);
+		sxprint(s, e->b, own + 1, r);
+		xf(buf, "%s %s %s", l, op, r);
+		break;
+	}
+	if (own < prec) {
+		xf(c, "(%s)", buf);
+		strcpy(buf, c);
+	}
+	return own;
+}
+
+/* sxuses: how many times e reads the operand */
+static int
+sxuses(const ScalarExpr *e)
+{
+	if (!e)
+		return 0;
+	return (e->kind == SX_X) + sxuses(e->a) + sxuses(e->b) + sxuses(e->c);
+}
+
+/* scalar: an op of ir/scalar.def, its row printed as C: in float
+** (float16's arithmetic too, rounded to half once) or double; on integers
+** its ints column, abs and negative wrapping through uint64_t */
+static int
+scalar(Gen *g, Fn *f, Inst *i, OpId op)
+{
+	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
+	const Leaf *in[1] = { a };
+	NodeId n = i->node;
+	const ScalarDef *sd = ir_scalar_of(g->m, op, g->m->nodes[n].aux);
+	DType dt = (DType)o->dt;
+	const char *t = cty(dt), *why = ir_op_accepts(op, (DType)a->dt);
+	char na[64], no[64], x[400], xb[XB], ex[XB], vb[XB];
+	Sx s = { g, f, NULL, dt, ir_attrs(g->m, n), 0 };
+	Ew e;
+
+	if (why)
+		return refuse(g, i, why);
+	if (!sd)
+		return refuse(g, i, "with these attributes (no row of scalar.def takes them)");
+	cg_name(g, f, a, na);
+	cg_name(g, f, o, no);
+	ewopen(g, f, o, in, 1, &e);
+	snprintf(x, sizeof x, "%s[%s]", na, e.ix[0]);
+	if (!isflt(dt)) {
+		switch (sd->ints) {
+		case SI_NEG: case SI_ABS:
+			cg_line(g, f, "%s v = %s;", t, x);
+			xf(ex, "%s(%s)(0 - (uint64_t)v)", sd->ints == SI_ABS ? "v >= 0 ? v : " : "", t);
+			break;
+		case SI_SIGN:
+			cg_line(g, f, "%s v = %s;", t, x);
+			xf(ex, "(%s)(v > 0 ? 1 : v < 0 ? -1 : 0)", t);
+			break;
+		default:    /* SI_SAME */
+			strcpy(ex, x);
+			break;
+		}
+	} else {
+		s.x = rd(g, (DType)a->dt, x, xb);
+		if (sxuses(sd->expr) > 1) {
+			cg_line(g, f, "%s v = %s;", t, s.x);
+			s.x = "v";
+		}
+		sxprint(&s, sd->expr, PR_SEL, ex);
+	}
+	cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, ex, vb));
+	closen(f, e.open);
+	return 1;
+}
+
+/* unary: cast, clip, relu and logical_not (the ops of scalar.def are
+** scalar()'s) */
 static int
 unary(Gen *g, Fn *f, Inst *i, OpId op)
 {
@@ -771,10 +923,6 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 
 	if (op != OP_CAST && op != OP_LOGICAL_NOT && a->dt == DT_BOOL)
 		return refuse(g, i, "on bool tensors");
-	if ((op == OP_EXP || op == OP_SIGMOID || op == OP_TANH || op == OP_RSQRT || op == OP_NN_LEAKY_RELU ||
-	     op == OP_SQRT || op == OP_LOG || op == OP_ERF || islibm(op)) &&
-	    !isflt(o->dt))
-		return refuse(g, i, "on integer tensors");
 	cg_name(g, f, a, na);
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 1, &e);
@@ -792,22 +940,6 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 		break;
 	case OP_LOGICAL_NOT:
 		xf(ex, "!%s", x);
-		break;
-	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:
-		if (isflt(o->dt))
-			goto libm;
-		/* integers: abs and negative wrap at the dtype's ends (through
-		   uint64_t, then the conversion that keeps the low bits) */
-		cg_line(g, f, "%s v = %s;", t, x);
-		if (op == OP_NEGATIVE || op == OP_ABS)
-			xf(ex, "%s(%s)(0 - (uint64_t)v)", op == OP_ABS ? "v >= 0 ? v : " : "", t);
-		else
-			strcpy(ex, "v");
-		break;
-	case OP_SIGN:
-		/* 0 for zeros and NaN, as TVM's two selects */
-		cg_line(g, f, "%s v = %s;", t, xv);
-		xf(ex, "(%s)(v > 0 ? 1 : v < 0 ? -1 : 0)", t);
 		break;
 	case OP_CLIP: {
 		double amin = attr(g, i, "a_min")->u.f, amax = attr(g, i, "a_max")->u.f;
@@ -827,41 +959,8 @@ unary(Gen *g, Fn *f, Inst *i, OpId op)
 		xf(ex, "v > %s ? v : %s", l1, l1);
 		break;
 	}
-	case OP_NN_LEAKY_RELU:
-		cg_line(g, f, "%s v = %s;", t, xv);
-		xf(ex, "v > 0 ? v : v * %s", flit(attr(g, i, "alpha")->u.f, dt, l1));
-		break;
 	default:
-	libm: {
-		const char *fs = fsuf(dt), *one = dt == DT_FLOAT64 ? "1.0" : "1.0f";
-		if (op == OP_EXP)
-			xf(ex, "exp%s(%s)", fs, xv);
-		else if (op == OP_TANH)
-			xf(ex, "tanh%s(%s)", fs, xv);
-		else if (op == OP_SIGMOID)
-			xf(ex, "%s / (%s + exp%s(-%s))", one, one, fs, xv);
-		else if (op == OP_SQRT)
-			xf(ex, "sqrt%s(%s)", fs, xv);
-		else if (op == OP_LOG)
-			xf(ex, "log%s(%s)", fs, xv);
-		else if (op == OP_ABS)
-			xf(ex, "fabs%s(%s)", fs, xv);
-		else if (op == OP_NEGATIVE)
-			xf(ex, "-%s", xv);
-		else if (op == OP_FLOOR)
-			xf(ex, "floor%s(%s)", fs, xv);
-		else if (op == OP_CEIL)
-			xf(ex, "ceil%s(%s)", fs, xv);
-		else if (op == OP_ERF || islibm(op))        /* the C library's function of the op's name */
-			xf(ex, "%s%s(%s)", ir_ops[op].name, fs, xv);
-		else if (op == OP_ROUND && isflt(o->dt))      /* half to even */
-			xf(ex, "nearbyint%s(%s)", fs, xv);
-		else if (op == OP_ROUND)
-			xf(ex, "%s", x);
-		else
-			xf(ex, "%s / sqrt%s(%s)", one, fs, xv);
-		break;
-	}
+		ir_die("cops: unary() given %s", ir_ops[op].name);
 	}
 	cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, ex, vb));
 	closen(f, e.open);
@@ -2563,13 +2662,7 @@ conv2d(Gen *g, Fn *f, Inst *i, int qnn)
 int
 cg_op_alias(OpId op)
 {
-	switch (op) {
-	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
-	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
-		return 1;
-	default:
-		return 0;
-	}
+	return op < OP_COUNT && (ir_ops[op].flags & OPF_VIEW);
 }
 
 int
@@ -2581,10 +2674,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
 	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: case OP_MOD: case OP_FLOOR_MOD:
 		return binop(g, f, i, op);
-	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_EXP: case OP_SIGMOID: case OP_TANH:
-	case OP_RSQRT: case OP_NN_LEAKY_RELU: case OP_SQRT: case OP_LOG: case OP_ABS: case OP_NEGATIVE:
-	case OP_FLOOR: case OP_CEIL: case OP_ERF: case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_LOGICAL_NOT:
 		return unary(g, f, i, op);
 	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: return classify(g, f, i, op);
 	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:
@@ -2624,6 +2714,8 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_NN_CONV2D: return conv2d(g, f, i, 0);
 	case OP_QNN_CONV2D: return conv2d(g, f, i, 1);
 	default:
+		if (ir_op_is_scalar(op))
+			return scalar(g, f, i, op);
 		ir_error(g->d, g->m->locs[i->node], "the c backend cannot run %s yet", ir_ops[op].name);
 		return 0;
 	}

@@ -166,39 +166,96 @@ ll_fcall1(G *g, const char *base, LLVMValueRef x, DType dt)
 	return ll_callf(g, name, ll_elty(g, dt), a, 1);
 }
 
-/* unary: exp, rsqrt, sigmoid, tanh, relu, leaky_relu, clip, cast */
+/* sxfn: the function LLVM calls for scalar.def's FN(name): an intrinsic
+** where LLVM has one of the C library function's semantics, else it */
+static const char *
+sxfn(const char *name)
+{
+	static const char *const intr[][2] = {
+		{ "ceil", "llvm.ceil" }, { "exp", "llvm.exp" }, { "fabs", "llvm.fabs" }, { "floor", "llvm.floor" },
+		{ "log", "llvm.log" }, { "nearbyint", "llvm.roundeven" }, { "sqrt", "llvm.sqrt" },
+	};
+
+	for (size_t i = 0; i < sizeof intr / sizeof intr[0]; i++)
+		if (!strcmp(intr[i][0], name))
+			return intr[i][1];
+	return name;
+}
+
+/* sxbuild: scalar.def's expression x at operand v, in e->dt (float32 for
+** float16), its operands built left to right */
+static LLVMValueRef
+sxbuild(G *g, const Ew *e, const ScalarExpr *x, LLVMValueRef v)
+{
+	LLVMTypeRef t = ll_elty(g, e->dt);
+	LLVMValueRef a, b, c;
+
+	switch (x->kind) {
+	case SX_X: return v;
+	case SX_K: return LLVMConstReal(t, e->h16 ? ll_h_round(x->k) : x->k);
+	case SX_P: return LLVMConstReal(t, e->p[x->p]);
+	case SX_NEG: return LLVMBuildFNeg(g->b, sxbuild(g, e, x->a, v), "");
+	case SX_FN: return ll_fcall1(g, sxfn(x->fn), sxbuild(g, e, x->a, v), e->dt);
+	case SX_SEL:
+		a = sxbuild(g, e, x->a, v);
+		b = sxbuild(g, e, x->b, v);
+		c = sxbuild(g, e, x->c, v);
+		return LLVMBuildSelect(g->b, a, b, c, "");
+	default: break;
+	}
+	a = sxbuild(g, e, x->a, v);
+	b = sxbuild(g, e, x->b, v);
+	switch (x->kind) {
+	case SX_ADD: return LLVMBuildFAdd(g->b, a, b, "");
+	case SX_SUB: return LLVMBuildFSub(g->b, a, b, "");
+	case SX_MUL: return LLVMBuildFMul(g->b, a, b, "");
+	case SX_DIV: return LLVMBuildFDiv(g->b, a, b, "");
+	case SX_MIN: return ll_fminmax(g, a, b, 0);
+	case SX_MAX: return ll_fminmax(g, a, b, 1);
+	case SX_GT: return LLVMBuildFCmp(g->b, LLVMRealOGT, a, b, "");
+	default: return LLVMBuildFCmp(g->b, LLVMRealOLT, a, b, "");    /* SX_LT */
+	}
+}
+
+/* scalar: an op of scalar.def: its row on a float, its ints column on an
+** integer (abs wraps at the minimum, as negation does) */
+static LLVMValueRef
+ew_scalar(G *g, const void *ctx, LLVMValueRef *x)
+{
+	const Ew *e = ctx;
+	LLVMValueRef v = x[0], pos, neg;
+	LLVMTypeRef t = ll_elty(g, e->dt);
+	int sgn = ir_dtype_kind[e->dt] == 'i';
+
+	if (!ll_isint(e->dt))
+		return sxbuild(g, e, e->sd->expr, v);
+	switch (e->sd->ints) {
+	case SI_NEG: return LLVMBuildNeg(g->b, v, "");
+	case SI_ABS:
+		return !sgn ? v : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstInt(t, 0, 0), ""),
+		                                  LLVMBuildNeg(g->b, v, ""), v, "");
+	case SI_SIGN:
+		pos = LLVMBuildICmp(g->b, sgn ? LLVMIntSGT : LLVMIntUGT, v, LLVMConstNull(t), "");
+		neg = sgn ? LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstNull(t), "") : LLVMConstInt(g->i1, 0, 0);
+		return LLVMBuildSelect(g->b, pos, LLVMConstInt(t, 1, 0),
+		                       LLVMBuildSelect(g->b, neg, LLVMConstAllOnes(t), LLVMConstNull(t), ""), "");
+	default: return v;      /* SI_SAME */
+	}
+}
+
+/* unary: relu, clip, cast (the ops of scalar.def are ew_scalar()'s) */
 static LLVMValueRef
 ew_unary(G *g, const void *ctx, LLVMValueRef *x)
 {
 	const Ew *e = ctx;
 	LLVMValueRef v = x[0];
 	LLVMTypeRef t = ll_elty(g, e->dt);
-	LLVMValueRef one = ll_isint(e->dt) ? NULL : LLVMConstReal(t, 1.0);
 
 	switch (e->op) {
-	case OP_EXP: return ll_fcall1(g, "llvm.exp", v, e->dt);
-	case OP_RSQRT: return LLVMBuildFDiv(g->b, one, ll_fcall1(g, "llvm.sqrt", v, e->dt), "");
-	case OP_SQRT: return ll_fcall1(g, "llvm.sqrt", v, e->dt);
-	case OP_FLOOR: return ll_isint(e->dt) ? v : ll_fcall1(g, "llvm.floor", v, e->dt);
-	case OP_CEIL: return ll_isint(e->dt) ? v : ll_fcall1(g, "llvm.ceil", v, e->dt);
-	case OP_LOG: return ll_fcall1(g, "llvm.log", v, e->dt);
-	case OP_ABS:
-		if (ll_isint(e->dt))       /* wraps at the minimum, as negation does */
-			return ir_dtype_kind[e->dt] == 'u' ? v
-			       : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstInt(t, 0, 0), ""),
-			                         LLVMBuildNeg(g->b, v, ""), v, "");
-		return ll_fcall1(g, "llvm.fabs", v, e->dt);
-	case OP_NEGATIVE: return ll_isint(e->dt) ? LLVMBuildNeg(g->b, v, "") : LLVMBuildFNeg(g->b, v, "");
-	case OP_TANH: return ll_fcall1(g, "tanh", v, e->dt);
-	case OP_SIGMOID:
-		return LLVMBuildFDiv(g->b, one, LLVMBuildFAdd(g->b, one, ll_fcall1(g, "llvm.exp", LLVMBuildFNeg(g->b, v, ""), e->dt), ""), "");
 	case OP_NN_RELU:
 		if (ll_isint(e->dt))
 			return ll_iminmax(g, v, LLVMConstNull(t), ir_dtype_kind[e->dt] == 'i', 1);
 		return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), ""), v, LLVMConstNull(t), "");
-	case OP_NN_LEAKY_RELU:
-		return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), ""), v,
-		                       LLVMBuildFMul(g->b, v, LLVMConstReal(t, e->lo), ""), "");
 	case OP_CLIP:
 		if (ll_isint(e->dt)) {
 			int sgn = ir_dtype_kind[e->dt] == 'i';
@@ -297,51 +354,23 @@ ew_where(G *g, const void *ctx, LLVMValueRef *x)
 	return LLVMBuildSelect(g->b, t, x[1], x[2], "");
 }
 
-/* sign (0 for zeros and NaN, as TVM), round (halves to even; integers
-** unchanged), erf, the trigonometric and hyperbolic functions and their
-** inverses (libm's), isnan, isinf, isfinite and logical_not */
+/* isnan, isinf, isfinite and logical_not */
 static LLVMValueRef
 ew_more(G *g, const void *ctx, LLVMValueRef *x)
 {
 	const Ew *e = ctx;
-	LLVMValueRef v = x[0];
+	LLVMValueRef v = x[0], r, a;
 	LLVMTypeRef t = ll_elty(g, e->dt);
 
-	switch (e->op) {
-	case OP_LOGICAL_NOT:
+	if (e->op == OP_LOGICAL_NOT)
 		return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v, LLVMConstNull(t), ""), g->i8, "");
-	case OP_ERF: return ll_fcall1(g, "erf", v, e->dt);
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-		/* the C library's function of the op's name, as TVM calls it */
-		return ll_fcall1(g, ir_ops[e->op].name, v, e->dt);
-	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: {
-		/* an integer is finite */
-		LLVMValueRef r, a;
-		if (ll_isint(e->dt))
-			return LLVMConstInt(g->i8, e->op == OP_ISFINITE, 0);
-		a = ll_fcall1(g, "llvm.fabs", v, e->dt);
-		r = e->op == OP_ISNAN ? LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "")
-		  : LLVMBuildFCmp(g->b, e->op == OP_ISINF ? LLVMRealOEQ : LLVMRealONE, a, LLVMConstReal(t, INFINITY), "");
-		return LLVMBuildZExt(g->b, r, g->i8, "");
-	}
-	case OP_ROUND: return ll_isint(e->dt) ? v : ll_fcall1(g, "llvm.roundeven", v, e->dt);
-	default: {
-		LLVMValueRef pos, neg, one, mone;
-		if (ll_isint(e->dt)) {
-			int sgn = ir_dtype_kind[e->dt] == 'i';
-			pos = LLVMBuildICmp(g->b, sgn ? LLVMIntSGT : LLVMIntUGT, v, LLVMConstNull(t), "");
-			neg = sgn ? LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstNull(t), "") : LLVMConstInt(g->i1, 0, 0);
-			one = LLVMConstInt(t, 1, 0);
-			mone = LLVMConstAllOnes(t);
-		} else {
-			pos = LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), "");
-			neg = LLVMBuildFCmp(g->b, LLVMRealOLT, v, LLVMConstNull(t), "");
-			one = LLVMConstReal(t, 1.0);
-			mone = LLVMConstReal(t, -1.0);
-		}
-		return LLVMBuildSelect(g->b, pos, one, LLVMBuildSelect(g->b, neg, mone, LLVMConstNull(t), ""), "");
-	}
-	}
+	/* an integer is finite */
+	if (ll_isint(e->dt))
+		return LLVMConstInt(g->i8, e->op == OP_ISFINITE, 0);
+	a = ll_fcall1(g, "llvm.fabs", v, e->dt);
+	r = e->op == OP_ISNAN ? LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "")
+	  : LLVMBuildFCmp(g->b, e->op == OP_ISINF ? LLVMRealOEQ : LLVMRealONE, a, LLVMConstReal(t, INFINITY), "");
+	return LLVMBuildZExt(g->b, r, g->i8, "");
 }
 
 /* quantize: x[0] data (float32), x[1] scale, x[2] zero point */
@@ -497,18 +526,6 @@ ll_ewop(Call *c, Ew *e, MapFn **f, int *nin)
 		*nin = 2;
 		*f = ll_ew_binary;
 		return e->dt != DT_BOOL;
-	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
-		*f = ew_unary;
-		return !ll_isint(e->dt);
-	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL:     /* integers too */
-		*f = ew_unary;
-		return e->dt != DT_BOOL;
-	case OP_NN_LEAKY_RELU:
-		e->lo = ll_attr(m, c->n, "alpha")->u.f;
-		if (e->h16)
-			e->lo = ll_h_round(e->lo);
-		*f = ew_unary;
-		return !ll_isint(e->dt);
 	case OP_NN_RELU: case OP_CAST:
 		*f = ew_unary;
 		return 1;
@@ -547,18 +564,19 @@ ll_ewop(Call *c, Ew *e, MapFn **f, int *nin)
 			c->adt[0] = c->odt = DT_INT16;
 		*f = ew_copy;
 		return 1;
-	case OP_ERF:
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
-		*f = ew_more;
-		return !ll_isint(e->dt);
-	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
+	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: case OP_LOGICAL_NOT:
 		*f = ew_more;
 		return 1;
-	case OP_ROUND: case OP_SIGN: case OP_LOGICAL_NOT:
-		*f = ew_more;
-		return !(e->dt == DT_BOOL && op != OP_LOGICAL_NOT);
 	default:
-		return 0;
+		if (!(e->sd = ir_scalar_of(m, op, m->nodes[c->n].aux)) || ir_op_accepts(op, e->dt))
+			return 0;       /* call() refuses it */
+		for (int k = 0; k < ir_ops[op].nattrs && k < (int)(sizeof e->p / sizeof e->p[0]); k++) {
+			const AttrVal *v = &ir_attrs(m, c->n)[k];
+			double d = v->kind == AV_FLOAT ? v->u.f : v->kind == AV_INT ? (double)v->u.i : 0;
+			e->p[k] = e->h16 ? ll_h_round(d) : d;
+		}
+		*f = ew_scalar;
+		return 1;
 	}
 }
 
@@ -634,16 +652,14 @@ ll_h16ok(const Call *c)
 		any |= c->adt[i] == DT_FLOAT16;
 	if (!any)
 		return 1;
+	if (ir_op_is_scalar(c->m->nodes[c->n].op) || (ir_ops[c->m->nodes[c->n].op].flags & OPF_VIEW))
+		return 1;
 	switch (c->m->nodes[c->n].op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER:
-	case OP_EXP: case OP_RSQRT: case OP_SIGMOID: case OP_TANH: case OP_SQRT: case OP_LOG:
-	case OP_ABS: case OP_NEGATIVE: case OP_FLOOR: case OP_CEIL: case OP_NN_LEAKY_RELU: case OP_NN_RELU: case OP_CAST:
+	case OP_NN_RELU: case OP_CAST:
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
-	case OP_WHERE: case OP_ERF: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: case OP_ROUND: case OP_SIGN:
-	case OP_ACOS: case OP_ACOSH: case OP_ASIN: case OP_ASINH: case OP_ATAN: case OP_ATANH: case OP_COS: case OP_COSH: case OP_SIN: case OP_SINH: case OP_TAN:
+	case OP_WHERE: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
 	case OP_CLIP: case OP_NN_BIAS_ADD: case OP_MOD: case OP_FLOOR_MOD:
-	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
-	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
 	case OP_TRANSPOSE: case OP_LAYOUT_TRANSFORM: case OP_STRIDED_SLICE: case OP_TAKE: case OP_GATHER:
 	case OP_CONCATENATE: case OP_SPLIT: case OP_BROADCAST_TO: case OP_NN_PAD: case OP_IMAGE_RESIZE2D:
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN: case OP_MEAN:

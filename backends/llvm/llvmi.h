@@ -228,6 +228,8 @@ typedef struct Ew {
 	int skip[2];            /* requantize: no multiply (equal scales); qnn.add: cast only */
 	RefFixed fx[2];            /* qnn.add, qnn.mul: per-tensor multipliers */
 	int32_t zp[3];          /* qnn.add, qnn.mul: lhs, rhs, output zero points */
+	const ScalarDef *sd;    /* an op of scalar.def: its row */
+	double p[16];           /* and its float attributes, in dt's precision */
 } Ew;
 
 /* The operands of one call while lowering it. */

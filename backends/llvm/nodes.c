@@ -71,6 +71,8 @@ call(G *g, Scope *s, NodeId n)
 	}
 	if (ll_ewop(&c, &e, &f, &nin))
 		return ll_ewise(g, &c, nin, f, &e);
+	if (ir_ops[nd->op].flags & OPF_VIEW)
+		return ll_alias(&c);
 	switch (nd->op) {
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN:
 		return ll_reduce(g, &c);
@@ -79,9 +81,6 @@ call(G *g, Scope *s, NodeId n)
 			return ll_alias(&c);
 		ll_refuse(g, n, "a bound does not fit the dtype");
 		return ll_tensorbuf(g, c.ot);
-	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
-	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
-		return ll_alias(&c);
 	case OP_QNN_QUANTIZE: return ll_quantize(g, &c, 0);
 	case OP_QNN_DEQUANTIZE: return ll_quantize(g, &c, 1);
 	case OP_QNN_REQUANTIZE: return ll_requantize(g, &c);
@@ -112,8 +111,13 @@ call(G *g, Scope *s, NodeId n)
 	case OP_QNN_CONV2D: return ll_conv2d(g, &c, 1);
 	default: break;
 	}
-	ll_refuse(g, n, ll_isint(e.dt) && nd->op != OP_NONE && (ir_ops[nd->op].flags & OPF_ELEM) ? "on integer operands it is not supported"
-	                                                                                   : "the op is not supported");
+	{
+		const char *why = nd->op < OP_COUNT ? ir_op_accepts(nd->op, e.dt) : NULL;
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s it is not supported", why ? why : "");
+		ll_refuse(g, n, why ? msg : ll_isint(e.dt) && nd->op != OP_NONE && (ir_ops[nd->op].flags & OPF_ELEM)
+		                      ? "on integer operands it is not supported" : "the op is not supported");
+	}
 	return ir_type(m, c.ot)->kind == TY_TENSOR ? ll_tensorbuf(g, c.ot) : (Val){ 0 };
 }
 
@@ -321,10 +325,9 @@ opfn(G *g, Scope *s, NodeId n)
 	Val v;
 	int fused;
 
-	switch (nd->op) {
-	case OP_ANNOTATION_CAST_HINT: case OP_ANNOTATION_STOP_FUSION:
-	case OP_RESHAPE: case OP_SQUEEZE: case OP_EXPAND_DIMS: case OP_NN_BATCH_FLATTEN:
+	if (nd->op < OP_COUNT && (ir_ops[nd->op].flags & OPF_VIEW))
 		return call(g, s, n);
+	switch (nd->op) {
 	case OP_CLIP:
 		if (ll_clip_whole(m, n))
 			return call(g, s, n);

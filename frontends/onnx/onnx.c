@@ -1041,10 +1041,15 @@ printstats(const Imp *im, FILE *f)
 			ops++;
 		}
 	fprintf(f, "onnx import: %u nodes of %u ops\n", nodes, ops);
-	for (int k = 0; k < onnx_nops_all; k++) {
+	/* in onnx_op_after()'s order: by name, ONNX Runtime's ops last */
+	for (int j = 0, k, prev = -1; j < onnx_nops_all; j++, prev = k) {
 		const char *sep = " -> ";
-		if (!im->nnodes[k])
-			continue;
+		k = -1;
+		for (int i = 0; i < onnx_nops_all; i++)
+			if (im->nnodes[i] && (prev < 0 || onnx_op_after(i, prev)) && (k < 0 || onnx_op_after(k, i)))
+				k = i;
+		if (k < 0)
+			break;
 		fprintf(f, "  %-28s %6u", onnx_op_at(k)->name, im->nnodes[k]);
 		for (int op = 0; op < ir_op_count(); op++) {
 			uint32_t c = im->ncalls[(size_t)k * ir_op_count() + op];

@@ -76,6 +76,10 @@ const OpEntry *onnx_op_lookup(const char *domain, const char *name);
 extern const int onnx_nops_all;
 int onnx_op_index(const OpEntry *e);
 const OpEntry *onnx_op_at(int i);
+/* whether op a (a number as above) is listed after op b: the default
+** domain's by name, then ONNX Runtime's by name (op i of a row of
+** scalar.def without an ONNX operator is never counted) */
+int onnx_op_after(int a, int b);
 
 /* onnx_err: "PATH: error: node 'NAME' (Op): message" for node im->nd
 ** (or without the node part outside a node); returns -1 */

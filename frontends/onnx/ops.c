@@ -561,30 +561,9 @@ unary(Imp *im, OpId op, const NodeId *in, NodeId *out)
 
 /* Relu -> nn.relu */
 static int relu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_NN_RELU, in, out); }
-/* Sigmoid -> sigmoid */
+/* sigmoid, for QLinearSigmoid (Sigmoid itself, and the other operators
+** of ir/scalar.def's rows, are imported by scalarconv() below) */
 static int sigm(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SIGMOID, in, out); }
-/* Sqrt, Log, Abs, Neg, Exp, Tanh -> their Relay ops */
-static int sqrtop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SQRT, in, out); }
-static int logop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_LOG, in, out); }
-static int absop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ABS, in, out); }
-static int neg(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_NEGATIVE, in, out); }
-static int expop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_EXP, in, out); }
-static int tanhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_TANH, in, out); }
-static int floorop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_FLOOR, in, out); }
-/* Cos, Sin, Tan, Acos, Asin, Atan, Cosh, Sinh, Acosh, Asinh, Atanh -> their
-** Relay ops (the C library's functions) */
-static int cosop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_COS, in, out); }
-static int sinop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SIN, in, out); }
-static int tanop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_TAN, in, out); }
-static int acosop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ACOS, in, out); }
-static int asinop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ASIN, in, out); }
-static int atanop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ATAN, in, out); }
-static int coshop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_COSH, in, out); }
-static int sinhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SINH, in, out); }
-static int acoshop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ACOSH, in, out); }
-static int asinhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ASINH, in, out); }
-static int atanhop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ATANH, in, out); }
-static int ceilop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_CEIL, in, out); }
 /* Pow: the exponent may be of another dtype than the base, whose dtype the
 ** result has: it is cast to it (Relay's power takes one dtype) */
 static int
@@ -847,9 +826,6 @@ static int andop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { re
 static int orop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return (out[0] = mk2(im, OP_LOGICAL_OR, in[0], in[1])) ? 0 : -1; }
 /* Not, Erf, Round (halves to even), Sign -> their Relay ops */
 static int notop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_LOGICAL_NOT, in, out); }
-static int erfop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ERF, in, out); }
-static int roundop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_ROUND, in, out); }
-static int signop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout) { return unary(im, OP_SIGN, in, out); }
 /* Where(condition, x, y) -> where */
 static int
 whereop(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
@@ -900,31 +876,15 @@ clip(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = mkclip(im, in[0], lo, hi)) ? 0 : -1;
 }
 
-/* hardsig: clip(alpha x + beta, 0, 1) */
+/* hardsig: nn.hard_sigmoid(x, alpha, beta), an RNN's activation (the
+** operator HardSigmoid is imported from ir/scalar.def's row) */
 static NodeId
 hardsig(Imp *im, NodeId x, double alpha, double beta)
 {
-	DType dt = dtype(im, x);
-	NodeId t = mk2(im, OP_MULTIPLY, x, kscalar(im, dt, alpha));
-	t = mk2(im, OP_ADD, t, kscalar(im, dt, beta));
-	return mkclip(im, t, 0, 1);
-}
-
-/* HardSigmoid(alpha = 0.2, beta = 0.5) */
-static int
-hardsigmoid(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
-{
-	double alpha, beta;
-	if (af(im, "alpha", 0.2, &alpha) || af(im, "beta", 0.5, &beta))
-		return -1;
-	return (out[0] = hardsig(im, in[0], alpha, beta)) ? 0 : -1;
-}
-
-/* HardSwish: x * HardSigmoid(x) with alpha 1/6, beta 0.5 */
-static int
-hardswish(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
-{
-	return (out[0] = mk2(im, OP_MULTIPLY, in[0], hardsig(im, in[0], 1.0 / 6, 0.5))) ? 0 : -1;
+	AttrId at = ir_attr_defaults(im->m, OP_NN_HARD_SIGMOID);
+	setf(im, OP_NN_HARD_SIGMOID, at, "alpha", alpha);
+	setf(im, OP_NN_HARD_SIGMOID, at, "beta", beta);
+	return x ? onnx_mk(im, OP_NN_HARD_SIGMOID, &x, 1, at) : 0;
 }
 
 /* Cast(to) -> cast */
@@ -4206,28 +4166,6 @@ mish(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = mk2(im, OP_MULTIPLY, in[0], un(im, OP_TANH, sp))) ? 0 : -1;
 }
 
-/* Gelu (opset 20; approximate none or tanh): x / 2 (1 + erf(x / sqrt 2)),
-** or x / 2 (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) */
-static int
-gelu(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
-{
-	char ap[8];
-	DType dt = dtype(im, in[0]);
-	NodeId x = in[0], t;
-	if (as(im, "approximate", "none", ap, sizeof ap))
-		return -1;
-	if (strcmp(ap, "tanh") == 0) {
-		t = mk2(im, OP_ADD, x, mk2(im, OP_MULTIPLY, kscalar(im, dt, 0.044715), mk2(im, OP_MULTIPLY, x, mk2(im, OP_MULTIPLY, x, x))));
-		t = un(im, OP_TANH, mk2(im, OP_MULTIPLY, kscalar(im, dt, 0.7978845608028654), t));
-	} else if (strcmp(ap, "none") == 0) {
-		t = un(im, OP_ERF, mk2(im, OP_MULTIPLY, x, kscalar(im, dt, 0.7071067811865476)));
-	} else {
-		return onnx_err(im, "approximate '%s' is not none or tanh", ap);
-	}
-	return (out[0] = mk2(im, OP_MULTIPLY, mk2(im, OP_MULTIPLY, x, kscalar(im, dt, 0.5)), mk2(im, OP_ADD, kscalar(im, dt, 1), t)))
-	       ? 0 : -1;
-}
-
 /* CenterCropPad (opset 18): each axis (axes, or all) cropped around its
 ** center or padded with zeros around it to shape's size: a take of
 ** constant indices, then a constant pad (the extra on the end, as ONNX's
@@ -5663,21 +5601,76 @@ matmulinteger(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 	return (out[0] = matmul(im, OP_QNN_DENSE, in[0], in[1], q, 4, DT_INT32)) ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- the ops of scalar.def */
+
+/* scalarconv: the op of ir/scalar.def whose row names this node's
+** operator: its input the operand, the attributes its schema shares with
+** the node by name (ONNX's defaults are the schema's) */
+static int
+scalarconv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
+{
+	const ScalarDef *sd = NULL;
+	const OpInfo *oi;
+	AttrId at;
+	char buf[256];
+
+	(void)nin;
+	(void)nout;
+	for (uint32_t i = 0; i < ir_nscalars && !sd; i++)
+		if (ir_scalars[i].onnx && strcmp(ir_scalars[i].onnx, im->nd->op_type) == 0)
+			sd = &ir_scalars[i];
+	if (!sd)
+		ir_die("onnx: no row of scalar.def imports %s", im->nd->op_type);
+	oi = &ir_ops[sd->op];
+	at = ir_attr_defaults(im->m, sd->op);
+	for (int k = 0; k < oi->nattrs; k++) {
+		const char *f = oi->attrs[k].name;
+		double d;
+		int64_t v;
+		if (!attr(im, f))
+			continue;
+		switch (AT_TYPE(oi->attrs[k].type) & ~AT_OPT) {
+		case AT_FLOAT:
+			if (af(im, f, 0, &d))
+				return -1;
+			setf(im, sd->op, at, f, d);
+			break;
+		case AT_INT: case AT_BOOL:
+			if (ai(im, f, 0, &v))
+				return -1;
+			seti(im, sd->op, at, f, v);
+			break;
+		case AT_STR:
+			if (as(im, f, "", buf, sizeof buf))
+				return -1;
+			sets(im, sd->op, at, f, buf);
+			break;
+		default:
+			ir_die("onnx: scalar.def's %s has an attribute of a kind it does not import", oi->name);
+		}
+	}
+	if (!ir_scalar_of(im->m, sd->op, at))
+		return onnx_err(im, "graft's %s takes none of these attribute values", oi->name);
+	return (out[0] = onnx_mk(im, sd->op, in, 1, at)) ? 0 : -1;
+}
+
+/* The ONNX operators of scalar.def, in its order (a row without one has a
+** NULL name); looked up before the table below, so that a row that names
+** an operator replaces its converter there */
+static const OpEntry sc_ops[] = {
+#define SCALAR(id, ints, when, onnx, expr) { onnx, 1, 1, 1, 1, scalarconv },
+#include "scalar.def"
+#undef SCALAR
+};
+
 /* ---------------------------------------------------------------- table */
 
 /* ORDER by name (strcmp): onnx_op_find searches it by halves */
 const OpEntry onnx_ops[] = {
-	{ "Abs", 1, 1, 1, 1, absop },
-	{ "Acos", 1, 1, 1, 1, acosop },
-	{ "Acosh", 1, 1, 1, 1, acoshop },
 	{ "Add", 2, 2, 1, 1, add },
 	{ "And", 2, 2, 1, 1, andop },
 	{ "ArgMax", 1, 1, 1, 1, argmax },
 	{ "ArgMin", 1, 1, 1, 1, argmin },
-	{ "Asin", 1, 1, 1, 1, asinop },
-	{ "Asinh", 1, 1, 1, 1, asinhop },
-	{ "Atan", 1, 1, 1, 1, atanop },
-	{ "Atanh", 1, 1, 1, 1, atanhop },
 	{ "AveragePool", 1, 1, 1, 1, avgpool },
 	{ "BatchNormalization", 5, 5, 1, 5, batchnorm },
 	{ "BitShift", 2, 2, 1, 1, bitshift },
@@ -5688,7 +5681,6 @@ const OpEntry onnx_ops[] = {
 	{ "BlackmanWindow", 1, 1, 1, 1, window_ },
 	{ "Cast", 1, 1, 1, 1, cast },
 	{ "CastLike", 2, 2, 1, 1, castlike },
-	{ "Ceil", 1, 1, 1, 1, ceilop },
 	{ "Celu", 1, 1, 1, 1, celu },
 	{ "CenterCropPad", 2, 2, 1, 1, centercroppad },
 	{ "Clip", 1, 3, 1, 1, clip },
@@ -5699,8 +5691,6 @@ const OpEntry onnx_ops[] = {
 	{ "Conv", 2, 3, 1, 1, conv },
 	{ "ConvInteger", 2, 4, 1, 1, convinteger },
 	{ "ConvTranspose", 2, 3, 1, 1, convtranspose },
-	{ "Cos", 1, 1, 1, 1, cosop },
-	{ "Cosh", 1, 1, 1, 1, coshop },
 	{ "CumSum", 2, 2, 1, 1, cumsumop },
 	{ "DFT", 1, 3, 1, 1, dft },
 	{ "DepthToSpace", 1, 1, 1, 1, depthtospace },
@@ -5712,17 +5702,13 @@ const OpEntry onnx_ops[] = {
 	{ "Einsum", 1, ONNX_MAXIN, 1, 1, einsumop },
 	{ "Elu", 1, 1, 1, 1, elu },
 	{ "Equal", 2, 2, 1, 1, equal },
-	{ "Erf", 1, 1, 1, 1, erfop },
-	{ "Exp", 1, 1, 1, 1, expop },
 	{ "Expand", 2, 2, 1, 1, expand },
 	{ "EyeLike", 1, 1, 1, 1, eyelike },
 	{ "Flatten", 1, 1, 1, 1, flatten },
-	{ "Floor", 1, 1, 1, 1, floorop },
 	{ "GRU", 3, 6, 0, 2, gruop },
 	{ "Gather", 2, 2, 1, 1, gatherop },
 	{ "GatherElements", 2, 2, 1, 1, gatherelements },
 	{ "GatherND", 2, 2, 1, 1, gathernd },
-	{ "Gelu", 1, 1, 1, 1, gelu },
 	{ "Gemm", 2, 3, 1, 1, gemm },
 	{ "GlobalAveragePool", 1, 1, 1, 1, gap },
 	{ "GlobalMaxPool", 1, 1, 1, 1, globalmaxpool },
@@ -5732,8 +5718,6 @@ const OpEntry onnx_ops[] = {
 	{ "GroupNormalization", 3, 3, 1, 1, groupnorm },
 	{ "HammingWindow", 1, 1, 1, 1, window_ },
 	{ "HannWindow", 1, 1, 1, 1, window_ },
-	{ "HardSigmoid", 1, 1, 1, 1, hardsigmoid },
-	{ "HardSwish", 1, 1, 1, 1, hardswish },
 	{ "Hardmax", 1, 1, 1, 1, hardmax },
 	{ "Identity", 1, 1, 1, 1, identity },
 	{ "If", 1, 1, 1, ONNX_MAXIN, ifop },
@@ -5746,7 +5730,6 @@ const OpEntry onnx_ops[] = {
 	{ "LeakyRelu", 1, 1, 1, 1, leakyrelu },
 	{ "Less", 2, 2, 1, 1, less },
 	{ "LessOrEqual", 2, 2, 1, 1, lesseq },
-	{ "Log", 1, 1, 1, 1, logop },
 	{ "LogSoftmax", 1, 1, 1, 1, logsoftmax },
 	{ "Loop", 1, ONNX_MAXIN, 1, ONNX_MAXIN, loop },
 	{ "LpNormalization", 1, 1, 1, 1, lpnorm },
@@ -5762,7 +5745,6 @@ const OpEntry onnx_ops[] = {
 	{ "Mish", 1, 1, 1, 1, mish },
 	{ "Mod", 2, 2, 1, 1, modop },
 	{ "Mul", 2, 2, 1, 1, mul },
-	{ "Neg", 1, 1, 1, 1, neg },
 	{ "NegativeLogLikelihoodLoss", 2, 3, 1, 1, nllloss },
 	{ "NonMaxSuppression", 2, 5, 1, 1, nms },
 	{ "NonZero", 1, 1, 1, 1, nonzero },
@@ -5792,7 +5774,6 @@ const OpEntry onnx_ops[] = {
 	{ "Reshape", 2, 2, 1, 1, reshape },
 	{ "Resize", 1, 4, 1, 1, resize },
 	{ "ReverseSequence", 2, 2, 1, 1, reversesequence },
-	{ "Round", 1, 1, 1, 1, roundop },
 	{ "STFT", 2, 4, 1, 1, stft },
 	{ "Scan", 1, ONNX_MAXIN, 1, ONNX_MAXIN, scan },
 	{ "Scatter", 3, 3, 1, 1, scatterelements },
@@ -5801,10 +5782,6 @@ const OpEntry onnx_ops[] = {
 	{ "Selu", 1, 1, 1, 1, selu },
 	{ "Shape", 1, 1, 1, 1, shape },
 	{ "Shrink", 1, 1, 1, 1, shrink },
-	{ "Sigmoid", 1, 1, 1, 1, sigm },
-	{ "Sign", 1, 1, 1, 1, signop },
-	{ "Sin", 1, 1, 1, 1, sinop },
-	{ "Sinh", 1, 1, 1, 1, sinhop },
 	{ "Size", 1, 1, 1, 1, size },
 	{ "Slice", 1, 5, 1, 1, slice },
 	{ "Softmax", 1, 1, 1, 1, softmax },
@@ -5813,12 +5790,9 @@ const OpEntry onnx_ops[] = {
 	{ "Softsign", 1, 1, 1, 1, softsign },
 	{ "SpaceToDepth", 1, 1, 1, 1, spacetodepth },
 	{ "Split", 1, 2, 1, ONNX_MAXIN, split },
-	{ "Sqrt", 1, 1, 1, 1, sqrtop },
 	{ "Squeeze", 1, 2, 1, 1, squeeze },
 	{ "Sub", 2, 2, 1, 1, sub },
 	{ "Sum", 1, ONNX_MAXIN, 1, 1, sumop },
-	{ "Tan", 1, 1, 1, 1, tanop },
-	{ "Tanh", 1, 1, 1, 1, tanhop },
 	{ "ThresholdedRelu", 1, 1, 1, 1, thresholdedrelu },
 	{ "Tile", 2, 2, 1, 1, tile },
 	{ "TopK", 1, 2, 1, 2, topk },
@@ -5838,6 +5812,16 @@ cmpop(const void *key, const void *e)
 	return strcmp((const char *)key, ((const OpEntry *)e)->name);
 }
 
+/* sc_find: the first entry of sc_ops for ONNX operator name, or NULL */
+static const OpEntry *
+sc_find(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof sc_ops / sizeof *sc_ops; i++)
+		if (sc_ops[i].name && strcmp(sc_ops[i].name, name) == 0)
+			return &sc_ops[i];
+	return NULL;
+}
+
 /* onnx_op_lookup: see onnxi.h */
 const OpEntry *
 onnx_op_lookup(const char *domain, const char *name)
@@ -5853,20 +5837,42 @@ onnx_op_lookup(const char *domain, const char *name)
 int
 onnx_op_index(const OpEntry *e)
 {
+	int nms = (int)(sizeof ms_ops / sizeof *ms_ops);
+
 	if (e >= onnx_ops && e < onnx_ops + onnx_nops)
 		return (int)(e - onnx_ops);
+	if (e >= sc_ops && e < sc_ops + sizeof sc_ops / sizeof *sc_ops)
+		return onnx_nops + nms + (int)(e - sc_ops);
 	return onnx_nops + (int)(e - ms_ops);
 }
 const OpEntry *
 onnx_op_at(int i)
 {
-	return i < onnx_nops ? &onnx_ops[i] : &ms_ops[i - onnx_nops];
+	int nms = (int)(sizeof ms_ops / sizeof *ms_ops);
+
+	return i < onnx_nops ? &onnx_ops[i] : i < onnx_nops + nms ? &ms_ops[i - onnx_nops] : &sc_ops[i - onnx_nops - nms];
 }
-const int onnx_nops_all = (int)(sizeof onnx_ops / sizeof onnx_ops[0] + sizeof ms_ops / sizeof *ms_ops);
+const int onnx_nops_all = (int)(sizeof onnx_ops / sizeof onnx_ops[0] + sizeof ms_ops / sizeof *ms_ops +
+                                sizeof sc_ops / sizeof *sc_ops);
+
+/* onnx_op_after: see onnxi.h */
+int
+onnx_op_after(int a, int b)
+{
+	int nms = (int)(sizeof ms_ops / sizeof *ms_ops);
+	int ma = a >= onnx_nops && a < onnx_nops + nms, mb = b >= onnx_nops && b < onnx_nops + nms, c;
+
+	if (ma != mb)
+		return ma;
+	c = strcmp(onnx_op_at(a)->name, onnx_op_at(b)->name);
+	return c > 0 || (c == 0 && a > b);
+}
 
 /* onnx_op_find: see onnxi.h */
 const OpEntry *
 onnx_op_find(const char *name)
 {
-	return name ? bsearch(name, onnx_ops, (size_t)onnx_nops, sizeof *onnx_ops, cmpop) : NULL;
+	const OpEntry *e = sc_find(name);
+
+	return e ? e : name ? bsearch(name, onnx_ops, (size_t)onnx_nops, sizeof *onnx_ops, cmpop) : NULL;
 }
