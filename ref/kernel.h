@@ -62,6 +62,9 @@ enum {
 	GRAFT_DT_FLOAT64 = 11,
 };
 
+/* backends/c/cgen.c's kdecls() writes graft_tensor and graft_attr into
+** the C it generates, under this header's guard: change both together. */
+
 /* One tensor: rank dims at shape, elements of dtype (GRAFT_DT_*) at data. */
 typedef struct graft_tensor {
 	void *data;

@@ -93,6 +93,13 @@ result 1: Tensor[(6), uint8]
 [exit 0]
 EOF
 same_file "$tmpdir/got" "$tmpdir/want" "acme.clip_cast's reference kernel: the values worked by hand"
+# a RefKernel runs on ref only: c and llvm say what the plugin must give
+for be in c llvm; do
+	run_graft run --plugin "$P/acme.so" --backend $be --input x="$tmpdir/x.npy" "$tmpdir/k.relay"
+	grep -q "k.relay:2:4: error: the $be backend cannot run acme.clip_cast.*: the plugin that registers it gives it no C kernel (graft_plugin_add_kernel_op)" \
+		"$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+	ok $? "acme.clip_cast, with a reference kernel only, on $be: refused at the call, naming the C kernel it lacks"
+done
 
 # acme.chan_scale, registered with a C kernel (ref/kernel.h;
 # examples/out-of-tree/acme-kernels.c) that every backend calls.  On

@@ -5317,6 +5317,10 @@ call(G *g, Scope *s, NodeId n)
 	default:
 		if (ref_ckernel(nd->op, NULL))
 			return kcall(g, &c);
+		if (nd->op >= OP_COUNT) {
+			refuse(g, n, "the plugin that registers it gives it no C kernel (graft_plugin_add_kernel_op)");
+			return tensorbuf(g, c.ot);
+		}
 		break;
 	}
 	refuse(g, n, isint(e.dt) && nd->op != OP_NONE && (ir_ops[nd->op].flags & OPF_ELEM) ? "on integer operands it is not supported"
