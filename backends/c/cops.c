@@ -2560,8 +2560,18 @@ conv2d(Gen *g, Fn *f, Inst *i, int qnn)
 
 /* ---------------------------------------------------------------- plugin kernels */
 
-/* cstr: s as a C string literal into a growing buffer (printable ASCII
-** as is, the rest in octal) */
+/* ilit: v as an int64_t literal (INT64_MIN has none of its own) */
+static const char *
+ilit(int64_t v, char *buf)
+{
+	if (v == INT64_MIN)
+		return strcpy(buf, "(-INT64_C(9223372036854775807) - 1)");
+	sprintf(buf, "INT64_C(%lld)", (long long)v);
+	return buf;
+}
+
+/* cstr: n bytes at s to o as a C string literal (printable ASCII as is,
+** but for '?', no trigraphs; the rest in octal) */
 static void
 cstr(FILE *o, const char *s, int32_t n)
 {
@@ -2588,25 +2598,25 @@ kernel(Gen *g, Fn *f, Inst *i, OpId op, const char *sym)
 {
 	const Module *m = g->m;
 	const OpInfo *o = &ir_ops[op];
-	graft_attr *ka = ir_xcalloc((size_t)o->nattrs + 1, sizeof *ka);
-	void *mem = ref_kattrs(m, op, ir_attrs(m, i->node), ka);
+	graft_attr *ka;
+	void *mem;
 	uint32_t nin = 0;
 	char nb[32], lit[64], *line = NULL;
 	size_t len = 0;
 	FILE *s;
 
+	for (uint32_t k = 0; k < i->nops; k++)
+		if (cg_op(f, i, k)->nval != 1)
+			return refuse(g, i, "with a C kernel: an operand is not a tensor");
 	if (i->nval != 1)
 		return refuse(g, i, "with a C kernel: its result is not one tensor");
+	ka = ir_xcalloc((size_t)o->nattrs + 1, sizeof *ka);
+	mem = ref_kattrs(m, op, ir_attrs(m, i->node), ka);
 	g->kused[op] = 1;
 	cg_open(g, f, "{");
 	/* the shapes: the operands', then the result's */
 	for (uint32_t k = 0; k <= i->nops; k++) {
 		const Leaf *l = k < i->nops ? cg_leaf(f, i, k) : cg_out(f, i);
-		if (k < i->nops && cg_op(f, i, k)->nval != 1) {
-			free(mem);
-			free(ka);
-			return refuse(g, i, "with a C kernel: an operand is not a tensor");
-		}
 		s = open_memstream(&line, &len);
 		fprintf(s, "static const int64_t shape%u[%d] = {", k, l->rank ? l->rank : 1);
 		for (int d = 0; d < l->rank; d++)
@@ -2626,8 +2636,8 @@ kernel(Gen *g, Fn *f, Inst *i, OpId op, const char *sym)
 		fprintf(s, "static const %s attr%d[%d] = {", a->kind == GRAFT_ATTR_INTS ? "int64_t" : "double", k,
 		        a->n ? a->n : 1);
 		for (int32_t j = 0; j < a->n; j++)
-			fprintf(s, "%s %s", j ? "," : "", a->kind == GRAFT_ATTR_INTS ? (sprintf(lit, "INT64_C(%lld)",
-			        (long long)a->ints[j]), lit) : cg_lit(a->floats[j], DT_FLOAT64, lit));
+			fprintf(s, "%s %s", j ? "," : "", a->kind == GRAFT_ATTR_INTS ? ilit(a->ints[j], lit) :
+			        cg_lit(a->floats[j], DT_FLOAT64, lit));
 		fprintf(s, "%s };", a->n ? "" : " 0");
 		fclose(s);
 		cg_line(g, f, "%s", line);
@@ -2638,8 +2648,8 @@ kernel(Gen *g, Fn *f, Inst *i, OpId op, const char *sym)
 	for (int k = 0; k < o->nattrs; k++) {
 		const graft_attr *a = &ka[k];
 		s = open_memstream(&line, &len);
-		fprintf(s, "{ %d, %d, INT64_C(%lld), %s, ", (int)a->kind, (int)a->n, (long long)a->i,
-		        cg_lit(a->f, DT_FLOAT64, lit));
+		fprintf(s, "{ %d, %d, %s, ", (int)a->kind, (int)a->n, ilit(a->i, lit));
+		fprintf(s, "%s, ", cg_lit(a->f, DT_FLOAT64, lit));
 		fprintf(s, a->kind == GRAFT_ATTR_INTS ? "attr%d, 0, " : a->kind == GRAFT_ATTR_FLOATS ? "0, attr%d, " :
 		        "0, 0, ", k);
 		if (a->kind == GRAFT_ATTR_STRING)
