@@ -215,8 +215,9 @@ typedef int RefKernel(const Module *m, const AttrVal *attrs, const RefVal *const
                       uint32_t nargs, RefVal *out, char *err, size_t nerr);
 
 /* Gives registered op op (OP_COUNT or above) its kernel, which the ref
-** backend, constant folding and `graft run` then use.  Returns 1, or 0 if
-** op is not a registered op or has a kernel already. */
+** backend, constant folding and `graft run` then use (the ref backend
+** only: a C kernel, below, runs on every backend).  Returns 1, or 0 if op
+** is not a registered op or has a kernel (of either form) already. */
 int ref_kernel_register(OpId op, RefKernel *k);
 
 /* Gives registered op op its C kernel (kernel.h): fn, which the ref
