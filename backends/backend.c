@@ -48,6 +48,8 @@ be_run_entry_ext(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, D
 			ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
 		if (!failed && (rc & 2))
 			ir_error(d, (Loc){ 0, 0, 0 }, "an index is out of range (take with mode \"fast\", or gather)");
+		if (!failed && (rc & 4))
+			ir_error(d, (Loc){ 0, 0, 0 }, "the C kernel of a plugin's op reported an error");
 		return 1;
 	}
 	return 0;

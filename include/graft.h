@@ -9,6 +9,7 @@
 **   text.h        Relay text in and out;  dot.h  Graphviz out
 **   safetensors.h, npy.h   tensor files
 **   ref.h         the reference semantics: the interpreter, exact folding
+**   kernel.h      the C kernel of a plugin's op (stands alone: no libgraft)
 **   rewrite.h     the rewrite driver and what generated matchers call;
 **   partition.h   the partitioner;  bind.h  parameters bound from files
 **   shipped.h     the rulesets and target tables shipped with graft
@@ -32,6 +33,7 @@
 #include "safetensors.h"
 #include "npy.h"
 #include "ref.h"
+#include "kernel.h"
 #include "rewrite.h"
 #include "partition.h"
 #include "shipped.h"

@@ -78,6 +78,23 @@ graft_plugin_add_op(GraftPluginHost *h, const OpInfo *op, RefKernel *kernel)
 	return id;
 }
 
+OpId
+graft_plugin_add_kernel_op(GraftPluginHost *h, const OpInfo *op, graft_kernel *fn, const char *symbol)
+{
+	char why[256];
+	OpId id;
+
+	if (!fn) {
+		graft_plugin_error(h, "op %s: no kernel", op && op->name ? op->name : "?");
+		return 0;
+	}
+	if (!(id = ir_op_register(op, why, sizeof why)) || !ref_ckernel_register(id, fn, symbol, why, sizeof why)) {
+		graft_plugin_error(h, "%s", why);
+		return 0;
+	}
+	return id;
+}
+
 int
 graft_plugin_add_codegen(GraftPluginHost *h, const BeCodegen *cg)
 {

@@ -85,6 +85,16 @@ int graft_plugin_add_ruleset(GraftPluginHost *h, const Ruleset *rs);
 ** NULL.  Returns the op's id, or 0 after recording why. */
 OpId graft_plugin_add_op(GraftPluginHost *h, const OpInfo *op, RefKernel *kernel);
 
+/* An op of the target's (ir_op_register()) with its C kernel (kernel.h),
+** which every backend runs: fn, called in-process, and symbol, the name
+** fn is exported by (GRAFT_EXPORT), which the code the c and llvm
+** backends generate calls, so that `--emit c` and `--emit obj` output
+** links with the plugin.  Returns the op's id, or 0 after recording why
+** (ir_op_register()'s reasons, and ref_ckernel_register()'s: a symbol
+** that is not a C identifier or starts with graft_, an ints2 attribute, a
+** tuple result). */
+OpId graft_plugin_add_kernel_op(GraftPluginHost *h, const OpInfo *op, graft_kernel *fn, const char *symbol);
+
 /* The codegen of the target's partitions (be_codegen_register()).
 ** Returns 1, or 0 after recording why. */
 int graft_plugin_add_codegen(GraftPluginHost *h, const BeCodegen *cg);

@@ -3276,14 +3276,185 @@ ref_op_exact(OpId op)
 /* the reference kernels of registered ops, by op - OP_COUNT */
 static RefKernel *kernels[IR_MAXOPS - OP_COUNT];
 
+/* the C kernels of registered ops (kernel.h), by op - OP_COUNT */
+static struct {
+	graft_kernel *fn;
+	char *sym;
+} ckernels[IR_MAXOPS - OP_COUNT];
+
 /* ref_kernel_register: op's reference kernel (ref.h) */
 int
 ref_kernel_register(OpId op, RefKernel *k)
 {
-	if (op < OP_COUNT || op >= ir_op_count() || !k || kernels[op - OP_COUNT])
+	if (op < OP_COUNT || op >= ir_op_count() || !k || kernels[op - OP_COUNT] || ckernels[op - OP_COUNT].fn)
 		return 0;
 	kernels[op - OP_COUNT] = k;
 	return 1;
+}
+
+/* ref_ckernel_register: op's C kernel (ref.h) */
+int
+ref_ckernel_register(OpId op, graft_kernel *fn, const char *symbol, char *err, size_t nerr)
+{
+	const OpInfo *o;
+	size_t n;
+
+	if (op < OP_COUNT || op >= ir_op_count() || !fn) {
+		snprintf(err, nerr, "a C kernel for an op that is not registered, or no kernel");
+		return 0;
+	}
+	o = &ir_ops[op];
+	if (kernels[op - OP_COUNT] || ckernels[op - OP_COUNT].fn) {
+		snprintf(err, nerr, "op %s has a kernel already", o->name);
+		return 0;
+	}
+	n = symbol ? strspn(symbol, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") : 0;
+	if (!n || symbol[n] || (symbol[0] >= '0' && symbol[0] <= '9') || strncmp(symbol, "graft_", 6) == 0) {
+		snprintf(err, nerr, "op %s: its kernel's symbol '%s' is not a C identifier outside graft's own "
+		         "graft_ names", o->name, symbol ? symbol : "");
+		return 0;
+	}
+	for (int k = 0; k < o->nattrs; k++)
+		if ((AT_TYPE(o->attrs[k].type) & ~AT_OPT) == AT_INTS2) {
+			snprintf(err, nerr, "op %s: attribute %s is ints2, which C kernels are not passed", o->name,
+			         o->attrs[k].name);
+			return 0;
+		}
+	if (o->flags & OPF_TUPLE) {
+		snprintf(err, nerr, "op %s returns a tuple: a C kernel computes one tensor", o->name);
+		return 0;
+	}
+	ckernels[op - OP_COUNT].fn = fn;
+	ckernels[op - OP_COUNT].sym = memcpy(ir_xmalloc(n + 1), symbol, n + 1);
+	return 1;
+}
+
+/* ref_ckernel: op's C kernel and symbol (ref.h) */
+graft_kernel *
+ref_ckernel(OpId op, const char **symbol)
+{
+	if (op < OP_COUNT || op >= ir_op_count() || !ckernels[op - OP_COUNT].fn)
+		return NULL;
+	if (symbol)
+		*symbol = ckernels[op - OP_COUNT].sym;
+	return ckernels[op - OP_COUNT].fn;
+}
+
+/* ref_kdtype: dt's code in kernel.h (ref.h) */
+int32_t
+ref_kdtype(DType dt)
+{
+	switch (dt) {
+	case DT_BOOL: return GRAFT_DT_BOOL;
+	case DT_INT8: return GRAFT_DT_INT8;
+	case DT_UINT8: return GRAFT_DT_UINT8;
+	case DT_INT16: return GRAFT_DT_INT16;
+	case DT_UINT16: return GRAFT_DT_UINT16;
+	case DT_INT32: return GRAFT_DT_INT32;
+	case DT_UINT32: return GRAFT_DT_UINT32;
+	case DT_INT64: return GRAFT_DT_INT64;
+	case DT_FLOAT16: return GRAFT_DT_FLOAT16;
+	case DT_FLOAT32: return GRAFT_DT_FLOAT32;
+	case DT_FLOAT64: return GRAFT_DT_FLOAT64;
+	default: return 0;
+	}
+}
+
+/* ref_kattrs: a call's attributes as its C kernel gets them (ref.h);
+** arrays first in the block, 8-byte elements, then strings */
+void *
+ref_kattrs(const Module *m, OpId op, const AttrVal *attrs, graft_attr *ka)
+{
+	const OpInfo *o = &ir_ops[op];
+	size_t size = 1, at = 0, sat;
+	unsigned char *mem;
+
+	for (int k = 0; k < o->nattrs; k++)
+		if (attrs[k].kind == AV_ARRAY)
+			at += (size_t)attrs[k].n * 8;
+		else if (attrs[k].kind == AV_STR)
+			size += strlen(ir_symstr(m, attrs[k].u.s)) + 1;
+	mem = ir_xcalloc(at + size, 1);
+	sat = at;
+	at = 0;
+	for (int k = 0; k < o->nattrs; k++) {
+		const AttrVal *a = &attrs[k];
+		int t = AT_TYPE(o->attrs[k].type) & ~AT_OPT;
+		graft_attr *x = &ka[k];
+		memset(x, 0, sizeof *x);
+		switch (a->kind) {
+		case AV_BOOL: case AV_INT:
+			if (t == AT_FLOAT) {
+				x->kind = GRAFT_ATTR_FLOAT;
+				x->f = (double)a->u.i;
+			} else {
+				x->kind = GRAFT_ATTR_INT;
+				x->i = a->u.i;
+			}
+			break;
+		case AV_DTYPE:
+			x->kind = GRAFT_ATTR_INT;
+			x->i = ref_kdtype((DType)a->u.i);
+			break;
+		case AV_FLOAT:
+			x->kind = GRAFT_ATTR_FLOAT;
+			x->f = a->u.f;
+			break;
+		case AV_STR: {
+			const char *s = ir_symstr(m, a->u.s);
+			size_t n = strlen(s);
+			x->kind = GRAFT_ATTR_STRING;
+			x->n = (int32_t)n;
+			x->s = memcpy(mem + sat, s, n + 1);
+			sat += n + 1;
+			break;
+		}
+		case AV_ARRAY:
+			x->n = (int32_t)a->n;
+			if (t == AT_FLOATS) {
+				double *v = (double *)(void *)(mem + at);
+				x->kind = GRAFT_ATTR_FLOATS;
+				x->floats = v;
+				for (uint32_t j = 0; j < a->n; j++) {
+					const AttrVal *e = &m->attrs[a->first + j];
+					v[j] = e->kind == AV_FLOAT ? e->u.f : (double)e->u.i;
+				}
+			} else {
+				int64_t *v = (int64_t *)(void *)(mem + at);
+				x->kind = GRAFT_ATTR_INTS;
+				x->ints = v;
+				for (uint32_t j = 0; j < a->n; j++)
+					v[j] = m->attrs[a->first + j].u.i;
+			}
+			at += (size_t)a->n * 8;
+			break;
+		default:
+			x->kind = GRAFT_ATTR_NONE;
+			break;
+		}
+	}
+	return mem;
+}
+
+/* ckernel: runs registered op o with its C kernel k */
+static int
+ckernel(RefCtx *c, const RefOp *o, graft_kernel *k, const RefVal *const *a, RefVal *r)
+{
+	graft_tensor *in = ir_xcalloc(o->nargs + 1, sizeof *in), out;
+	graft_attr *ka = ir_xcalloc((size_t)ir_ops[o->op].nattrs + 1, sizeof *ka);
+	void *mem = ref_kattrs(c->m, o->op, &c->m->attrs[o->attrs], ka);
+	int rc;
+
+	for (uint32_t i = 0; i < o->nargs; i++)
+		in[i] = (graft_tensor){ a[i]->data, a[i]->dims, a[i]->rank, ref_kdtype((DType)a[i]->dt) };
+	out = (graft_tensor){ r->data, r->dims, r->rank, ref_kdtype((DType)r->dt) };
+	rc = k(in, o->nargs, &out, 1, ka);
+	free(mem);
+	free(ka);
+	free(in);
+	if (rc)
+		return fail(c, o, "its kernel reported an error (it returned %d)", rc);
+	return 0;
 }
 
 /* plugin: runs registered op o with its kernel */
@@ -3291,10 +3462,13 @@ static int
 plugin(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 {
 	char err[256] = "";
+	graft_kernel *k = ref_ckernel(o->op, NULL);
 
-	if (!kernels[o->op - OP_COUNT])
+	if (!kernels[o->op - OP_COUNT] && !k)
 		return fail(c, o, "no kernel");
 	ref_valloc(r);
+	if (k)
+		return ckernel(c, o, k, a, r);
 	if (kernels[o->op - OP_COUNT](c->m, &c->m->attrs[o->attrs], a, o->nargs, r, err, sizeof err))
 		return fail(c, o, "%s", err[0] ? err : "its kernel failed");
 	return 0;
@@ -3498,7 +3672,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		break;
 	}
 	default:
-		if (nd->op >= OP_COUNT && !kernels[nd->op - OP_COUNT])
+		if (nd->op >= OP_COUNT && !kernels[nd->op - OP_COUNT] && !ckernels[nd->op - OP_COUNT].fn)
 			REFUSE("the ref backend has no kernel for %s: the plugin that registers it gives none", name);
 		break;
 	}

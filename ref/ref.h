@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "kernel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -214,9 +215,30 @@ typedef int RefKernel(const Module *m, const AttrVal *attrs, const RefVal *const
                       uint32_t nargs, RefVal *out, char *err, size_t nerr);
 
 /* Gives registered op op (OP_COUNT or above) its kernel, which the ref
-** backend, constant folding and `graft run` then use.  Returns 1, or 0 if
-** op is not a registered op or has a kernel already. */
+** backend, constant folding and `graft run` then use (the ref backend
+** only: a C kernel, below, runs on every backend).  Returns 1, or 0 if op
+** is not a registered op or has a kernel (of either form) already. */
 int ref_kernel_register(OpId op, RefKernel *k);
+
+/* Gives registered op op its C kernel (kernel.h): fn, which the ref
+** backend and constant folding call, and the exported symbol it is known
+** by, which the code the c and llvm backends generate calls (copied).
+** Returns 1, or 0 with a message in err: op is not a registered op or has
+** a kernel already, symbol is not a C identifier, the op's schema has an
+** ints2 field, or its result is not one tensor (a tuple op). */
+int ref_ckernel_register(OpId op, graft_kernel *fn, const char *symbol, char *err, size_t nerr);
+
+/* The C kernel of op, and its symbol in *symbol; NULL if it has none. */
+graft_kernel *ref_ckernel(OpId op, const char **symbol);
+
+/* The GRAFT_DT_ code of dt (0 for DT_VOID). */
+int32_t ref_kdtype(DType dt);
+
+/* The attributes of a call of op that its C kernel gets: attrs (the
+** call's, in m->attrs) as graft_attr values into ka[0..nattrs of op's
+** schema).  The arrays and strings they point at are in one block,
+** returned, which the caller frees (after ka's last use). */
+void *ref_kattrs(const Module *m, OpId op, const AttrVal *attrs, graft_attr *ka);
 
 /* ---------------------------------------------------------------- programs */
 

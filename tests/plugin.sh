@@ -93,6 +93,90 @@ result 1: Tensor[(6), uint8]
 [exit 0]
 EOF
 same_file "$tmpdir/got" "$tmpdir/want" "acme.clip_cast's reference kernel: the values worked by hand"
+# a RefKernel runs on ref only: c and llvm say what the plugin must give
+for be in c llvm; do
+	run_graft run --plugin "$P/acme.so" --backend $be --input x="$tmpdir/x.npy" "$tmpdir/k.relay"
+	grep -q "k.relay:2:4: error: the $be backend cannot run acme.clip_cast.*: the plugin that registers it gives it no C kernel (graft_plugin_add_kernel_op)" \
+		"$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+	ok $? "acme.clip_cast, with a reference kernel only, on $be: refused at the call, naming the C kernel it lacks"
+done
+
+# acme.chan_scale, registered with a C kernel (ref/kernel.h;
+# examples/out-of-tree/acme-kernels.c) that every backend calls.  On
+# chan.relay, with the values worked by hand: channel 0 of x is -300, -3,
+# 0 and channel 1 is 5, 70, -100; result 0 scales them by 0.5 and -2,
+# rounds halves away from zero, adds 1 and -3 and saturates to int8;
+# result 1 scales by 0.25 and 3, rounds down, and adds 1 on the host
+T="$srcdir/examples/out-of-tree/tests"
+"$GRAFT" run --plugin "$P/acme.so" --input x="$T/chan.npy" --output "$tmpdir/k0.npy" --output "$tmpdir/k1.npy" "$T/chan.relay"
+ok $? "acme.chan_scale's C kernel on ref: its results as .npy files"
+run_graft run --plugin "$P/acme.so" --input x="$T/chan.npy" "$T/chan.relay"
+cat >"$tmpdir/want" <<'EOF'
+result 0: Tensor[(1, 2, 3), int8]
+[[[-128, -1, 1],
+  [-13, -128, 127]]]
+result 1: Tensor[(1, 2, 3), int32]
+[[[-74, 0, 1],
+  [16, 211, -299]]]
+[exit 0]
+EOF
+same_file "$tmpdir/got" "$tmpdir/want" "acme.chan_scale's C kernel on ref: the values worked by hand"
+# each backend, outside partitions, in acme's (run by its codegen) and in
+# those of a target without a codegen (tests/kt.rules: compiled by the
+# backend): ref's results bit for bit
+for be in ref c llvm; do
+	for t in "" "acme, host" "$T/kt.rules, host"; do
+		ACME_TRACE=1 "$GRAFT" run --plugin "$P/acme.so" --backend $be ${t:+--target "$t"} --input x="$T/chan.npy" \
+			--output "$tmpdir/r0.npy" --output "$tmpdir/r1.npy" "$T/chan.relay" 2>"$tmpdir/trace"
+		st=$?
+		case "$t" in
+		acme*) grep -q '^acme: ran @tvmgen_default_acme_main_1$' "$tmpdir/trace" || st=1 ;;
+		*) [ ! -s "$tmpdir/trace" ] || st=1 ;;
+		esac
+		[ $st -eq 0 ] && cmp -s "$tmpdir/r0.npy" "$tmpdir/k0.npy" && cmp -s "$tmpdir/r1.npy" "$tmpdir/k1.npy"
+		ok $? "acme.chan_scale on $be${t:+ with --target \"${t##*/}\"}: ref's results bit for bit"
+	done
+done
+"$GRAFT" --plugin "$P/acme.so" --target "$T/kt.rules, host" "$T/chan.relay" | grep -c '^def @tvmgen_default_kt_main_[01](' |
+	grep -q '^2$'
+ok $? "tests/kt.rules makes both calls partitions of a target without a codegen"
+# --emit c and --emit obj: code that calls acme_chan_scale by name, linked
+# with the kernel's own object (it needs only <graft/kernel.h>) and run by
+# tests/arm/npyrun.c
+"$CC" -std=c99 -O2 -Wall -Wextra -Werror -I"$P/include" -c "$A/acme-kernels.c" -o "$tmpdir/kernels.o"
+ok $? "acme-kernels.c compiles with <graft/kernel.h> alone"
+for t in "" "$T/kt.rules, host"; do
+	for e in c obj; do
+		rm -f "$tmpdir/model.c" "$tmpdir/model.o" "$tmpdir/e0.npy" "$tmpdir/e1.npy"
+		if [ $e = c ]; then
+			"$GRAFT" --plugin "$P/acme.so" ${t:+--target "$t"} --emit c -o "$tmpdir/model.c" "$T/chan.relay" &&
+				"$CC" -std=c99 -O2 -Wall -Wextra -Werror -c "$tmpdir/model.c" -o "$tmpdir/model.o"
+		else
+			"$GRAFT" --plugin "$P/acme.so" ${t:+--target "$t"} --emit obj -o "$tmpdir/model.o" "$T/chan.relay"
+		fi &&
+			"$CC" -std=c99 -O2 "$srcdir/tests/arm/npyrun.c" "$tmpdir/model.o" "$tmpdir/kernels.o" -lm -o "$tmpdir/npyrun" &&
+			"$tmpdir/npyrun" "$T/chan.npy" -o "$tmpdir/e0.npy" "$tmpdir/k0.npy" -o "$tmpdir/e1.npy" "$tmpdir/k1.npy" &&
+			cmp -s "$tmpdir/e0.npy" "$tmpdir/k0.npy" && cmp -s "$tmpdir/e1.npy" "$tmpdir/k1.npy"
+		ok $? "--emit $e${t:+ with --target kt.rules} linked with acme-kernels.c: ref's results bit for bit"
+	done
+done
+# the kernel's run-time error (a NaN): exit 1 on every backend, inside and
+# outside partitions; --emit c's code returns 4
+for be in ref c llvm; do
+	for t in "" "$T/kt.rules, host"; do
+		run_graft run --plugin "$P/acme.so" --backend $be ${t:+--target "$t"} --input x="$T/nan.npy" "$T/nan.relay"
+		grep -q '^\[exit 1\]' "$tmpdir/status" && [ ! -s "$tmpdir/out" ] &&
+			grep -q "acme.chan_scale: its kernel reported an error (it returned 2)\|the C kernel of a plugin's op reported an error" "$tmpdir/err"
+		ok $? "a kernel that returns nonzero on $be${t:+ in a partition}: its error, exit 1, no result"
+	done
+done
+"$GRAFT" --plugin "$P/acme.so" --emit c -o "$tmpdir/model.c" "$T/nan.relay" && grep -q '^			return 4;$' "$tmpdir/model.c"
+ok $? "--emit c: a kernel's error returns 4 from graft_main"
+# registration refuses what the backends could not call
+run_graft --plugin "$P/bad5.so" "$M"
+grep -q "bad5.so (badkernel): op bad.k: its kernel's symbol 'graft_k' is not a C identifier outside graft's own graft_ names" \
+	"$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "a C kernel whose symbol takes graft's graft_ prefix: refused at registration, exit 1"
 
 # acme's target table, compiled into the plugin: its rewrite rule, then
 # its composites and supported ops

@@ -19,6 +19,7 @@
 
 #include "bei.h"
 #include "c.h"
+#include "ref.h"
 
 
 struct Program {
@@ -68,6 +69,25 @@ bindext(Program *p, const Module *m, const NodeId *ext, uint32_t n, Diag *d)
 	for (uint32_t k = 0; k < n; k++)
 		ctx[k] = p->ext[k];
 	return 1;
+}
+
+/* bindkernels: the loaded code's pointers graft_kfn_SYMBOL (cgen.c's
+** kdecls) set to the C kernels of plugin ops they name */
+static void
+bindkernels(Program *p)
+{
+	char name[300];
+
+	for (OpId op = OP_COUNT; op < ir_op_count(); op++) {
+		const char *sym;
+		graft_kernel *fn = ref_ckernel(op, &sym), **at;
+		if (!fn)
+			continue;
+		snprintf(name, sizeof name, "graft_kfn_%s", sym);
+		/* POSIX: a data object's address from dlsym() */
+		if ((at = dlsym(p->so, name)) != NULL)
+			*at = fn;
+	}
 }
 
 /* rmdir_all: removes the files prepare() makes, then the directory */
@@ -160,6 +180,7 @@ prepare(const Module *m, const BeOpts *o, Diag *d)
 		ir_error(d, (Loc){ 0, 0, 0 }, "the c backend cannot load %s: %s", path, dlerror());
 		goto fail;
 	}
+	bindkernels(p);
 	if (!bindext(p, m, ext, next, d))
 		goto fail;
 	free(ext);

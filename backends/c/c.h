@@ -10,7 +10,9 @@
 ** (results as be_sig() flattens them), dense row-major tensors of the
 ** types the module gives.  The return value is 0, or 1 after an integer
 ** division by zero, or 2 after an index out of range (take's "fast",
-** gather), or 3 after both (the outputs are then unspecified).  @main is
+** gather), or 3 after both, or with 4 set after the C kernel of a
+** plugin's op (ref/kernel.h) returned nonzero (the outputs are then
+** unspecified).  @main is
 ** graft_main; a partition keeps its global_symbol
 ** (tvmgen_default_ccompiler_main_0); other globals are graft_<name>, with
 ** every character that is not a letter or digit as '_'.

@@ -622,8 +622,9 @@ callglobal(Gen *g, Fn *f, Inst *i)
 	fclose(s);
 	cg_line(g, f, "%s", line);
 	free(line);
-	cg_line(g, f, "if (%s(a, r))", name);
-	cg_line(g, f, "\treturn 1;");
+	cg_line(g, f, "const int32_t rc = %s(a, r);", name);
+	cg_line(g, f, "if (rc)");
+	cg_line(g, f, "\treturn rc;");
 	cg_close(f);
 	return 1;
 }
@@ -1091,6 +1092,54 @@ modelname(const Module *m)
 	return m->nfiles > 1 ? m->files[1] : "<stdin>";
 }
 
+/* kdecls: the types of ref/kernel.h (the same declarations, under its
+** include guard, so that the file needs no graft header) and the C
+** kernels of plugin ops the code calls: by their symbols, which the
+** program links; or, for running in-process, through pointers
+** graft_kfn_SYMBOL that graft sets (be_c_bind_kernels) */
+static void
+kdecls(Gen *g, FILE *c)
+{
+	int any = 0;
+
+	for (OpId op = OP_COUNT; op < ir_op_count(); op++)
+		any |= g->kused[op];
+	if (!any)
+		return;
+	fprintf(c, "/* ref/kernel.h (<graft/kernel.h>): the C kernels of plugin ops */\n"
+	           "#ifndef GRAFT_KERNEL_H\n"
+	           "#define GRAFT_KERNEL_H\n"
+	           "typedef struct graft_tensor {\n"
+	           "\tvoid *data;\n"
+	           "\tconst int64_t *shape;\n"
+	           "\tint32_t rank;\n"
+	           "\tint32_t dtype;\n"
+	           "} graft_tensor;\n"
+	           "typedef struct graft_attr {\n"
+	           "\tint32_t kind;\n"
+	           "\tint32_t n;\n"
+	           "\tint64_t i;\n"
+	           "\tdouble f;\n"
+	           "\tconst int64_t *ints;\n"
+	           "\tconst double *floats;\n"
+	           "\tconst char *s;\n"
+	           "} graft_attr;\n"
+	           "#endif\n\n");
+	for (OpId op = OP_COUNT; op < ir_op_count(); op++) {
+		const char *sym;
+		if (!g->kused[op] || !ref_ckernel(op, &sym))
+			continue;
+		fprintf(c, "/* %s */\n", ir_ops[op].name);
+		if (g->callout)
+			fprintf(c, "int (*graft_kfn_%s)(const graft_tensor *, uint32_t, graft_tensor *, uint32_t, "
+			           "const graft_attr *);\n", sym);
+		else
+			fprintf(c, "int %s(const graft_tensor *in, uint32_t nin, graft_tensor *out, uint32_t nout, "
+			           "const graft_attr *attrs);\n", sym);
+	}
+	fputc('\n', c);
+}
+
 static void
 render(Gen *g, FILE *c, FILE *h, const char *hname)
 {
@@ -1134,6 +1183,7 @@ render(Gen *g, FILE *c, FILE *h, const char *hname)
 			proto(c, g->fns[k]);
 			fprintf(c, ";\n");
 		}
+	kdecls(g, c);
 	if (g->next)
 		fprintf(c, "/* the partitions their targets' codegens run, called through graft,\n"
 		           "** which sets these when it loads this code */\n"

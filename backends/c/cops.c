@@ -2657,6 +2657,134 @@ conv2d(Gen *g, Fn *f, Inst *i, int qnn)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- plugin kernels */
+
+/* ilit: v as an int64_t literal (INT64_MIN has none of its own) */
+static const char *
+ilit(int64_t v, char *buf)
+{
+	if (v == INT64_MIN)
+		return strcpy(buf, "(-INT64_C(9223372036854775807) - 1)");
+	sprintf(buf, "INT64_C(%lld)", (long long)v);
+	return buf;
+}
+
+/* cstr: n bytes at s to o as a C string literal (printable ASCII as is,
+** but for '?', no trigraphs; the rest in octal) */
+static void
+cstr(FILE *o, const char *s, int32_t n)
+{
+	fputc('"', o);
+	for (int32_t k = 0; k < n; k++) {
+		unsigned char ch = (unsigned char)s[k];
+		if (ch == '"' || ch == '\\')
+			fprintf(o, "\\%c", ch);
+		else if (ch >= 32 && ch < 127 && ch != '?')
+			fputc(ch, o);
+		else
+			fprintf(o, "\\%03o", ch);
+	}
+	fputc('"', o);
+}
+
+/* kernel: a call of a plugin's op with a C kernel (ref/kernel.h): its
+** operands and result as graft_tensors, its attributes (ref_kattrs) as
+** static const data, the kernel called by its symbol (through the
+** pointer graft_kfn_SYMBOL that graft sets, when the code is for running
+** in-process: be_c_emit_run); a nonzero return returns 4 */
+static int
+kernel(Gen *g, Fn *f, Inst *i, OpId op, const char *sym)
+{
+	const Module *m = g->m;
+	const OpInfo *o = &ir_ops[op];
+	graft_attr *ka;
+	void *mem;
+	uint32_t nin = 0;
+	char nb[32], lit[64], *line = NULL;
+	size_t len = 0;
+	FILE *s;
+
+	for (uint32_t k = 0; k < i->nops; k++)
+		if (cg_op(f, i, k)->nval != 1)
+			return refuse(g, i, "with a C kernel: an operand is not a tensor");
+	if (i->nval != 1)
+		return refuse(g, i, "with a C kernel: its result is not one tensor");
+	ka = ir_xcalloc((size_t)o->nattrs + 1, sizeof *ka);
+	mem = ref_kattrs(m, op, ir_attrs(m, i->node), ka);
+	g->kused[op] = 1;
+	cg_open(g, f, "{");
+	/* the shapes: the operands', then the result's */
+	for (uint32_t k = 0; k <= i->nops; k++) {
+		const Leaf *l = k < i->nops ? cg_leaf(f, i, k) : cg_out(f, i);
+		s = open_memstream(&line, &len);
+		fprintf(s, "static const int64_t shape%u[%d] = {", k, l->rank ? l->rank : 1);
+		for (int d = 0; d < l->rank; d++)
+			fprintf(s, "%s %lld", d ? "," : "", (long long)l->dims[d]);
+		fprintf(s, "%s };", l->rank ? "" : " 0");
+		fclose(s);
+		cg_line(g, f, "%s", line);
+		free(line);
+		line = NULL;
+	}
+	/* the attributes' arrays, then the attributes */
+	for (int k = 0; k < o->nattrs; k++) {
+		const graft_attr *a = &ka[k];
+		if (a->kind != GRAFT_ATTR_INTS && a->kind != GRAFT_ATTR_FLOATS)
+			continue;
+		s = open_memstream(&line, &len);
+		fprintf(s, "static const %s attr%d[%d] = {", a->kind == GRAFT_ATTR_INTS ? "int64_t" : "double", k,
+		        a->n ? a->n : 1);
+		for (int32_t j = 0; j < a->n; j++)
+			fprintf(s, "%s %s", j ? "," : "", a->kind == GRAFT_ATTR_INTS ? ilit(a->ints[j], lit) :
+			        cg_lit(a->floats[j], DT_FLOAT64, lit));
+		fprintf(s, "%s };", a->n ? "" : " 0");
+		fclose(s);
+		cg_line(g, f, "%s", line);
+		free(line);
+		line = NULL;
+	}
+	cg_open(g, f, "static const graft_attr attrs[%d] = {", o->nattrs ? o->nattrs : 1);
+	for (int k = 0; k < o->nattrs; k++) {
+		const graft_attr *a = &ka[k];
+		s = open_memstream(&line, &len);
+		fprintf(s, "{ %d, %d, %s, ", (int)a->kind, (int)a->n, ilit(a->i, lit));
+		fprintf(s, "%s, ", cg_lit(a->f, DT_FLOAT64, lit));
+		fprintf(s, a->kind == GRAFT_ATTR_INTS ? "attr%d, 0, " : a->kind == GRAFT_ATTR_FLOATS ? "0, attr%d, " :
+		        "0, 0, ", k);
+		if (a->kind == GRAFT_ATTR_STRING)
+			cstr(s, a->s, a->n);
+		else
+			fputc('0', s);
+		fprintf(s, " },   /* %s */", o->attrs[k].name);
+		fclose(s);
+		cg_line(g, f, "%s", line);
+		free(line);
+		line = NULL;
+	}
+	if (!o->nattrs)
+		cg_line(g, f, "{ 0, 0, 0, 0.0, 0, 0, 0 }");
+	f->depth--;
+	cg_line(g, f, "};");
+	cg_open(g, f, "graft_tensor kin[%u] = {", i->nops ? i->nops : 1);
+	for (uint32_t k = 0; k < i->nops; k++, nin++) {
+		const Leaf *l = cg_leaf(f, i, k);
+		cg_line(g, f, "{ (void *)%s, shape%u, %d, %d },", cg_name(g, f, l, nb), k, l->rank,
+		        (int)ref_kdtype((DType)l->dt));
+	}
+	if (!i->nops)
+		cg_line(g, f, "{ 0, 0, 0, 0 }");
+	f->depth--;
+	cg_line(g, f, "};");
+	cg_line(g, f, "graft_tensor kout = { %s, shape%u, %d, %d };", cg_name(g, f, cg_out(f, i), nb), i->nops,
+	        cg_out(f, i)->rank, (int)ref_kdtype((DType)cg_out(f, i)->dt));
+	cg_line(g, f, "if (%s%s(kin, %u, &kout, 1, attrs) != 0)", g->callout ? "graft_kfn_" : "", sym, nin);
+	cg_line(g, f, "\treturn 4;");
+	cg_close(f);
+	free(mem);
+	free(ka);
+	return 1;
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 int
@@ -2713,10 +2841,15 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	case OP_QNN_DENSE: return dense(g, f, i, 1);
 	case OP_NN_CONV2D: return conv2d(g, f, i, 0);
 	case OP_QNN_CONV2D: return conv2d(g, f, i, 1);
-	default:
+	default: {
+		const char *sym;
 		if (ir_op_is_scalar(op))
 			return scalar(g, f, i, op);
-		ir_error(g->d, g->m->locs[i->node], "the c backend cannot run %s yet", ir_ops[op].name);
+		if (ref_ckernel(op, &sym))
+			return kernel(g, f, i, op, sym);
+		ir_error(g->d, g->m->locs[i->node], "the c backend cannot run %s yet%s", ir_ops[op].name,
+		         op >= OP_COUNT ? ": the plugin that registers it gives it no C kernel (graft_plugin_add_kernel_op)" : "");
 		return 0;
+	}
 	}
 }

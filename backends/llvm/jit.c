@@ -143,6 +143,8 @@ be_llvm_prepare(const Module *m, const BeOpts *o, BeStats *st, Diag *d)
 		if ((e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(p->jit), LLVMOrcAbsoluteSymbols(&sym, 1))) != NULL)
 			goto fail;
 	}
+	if ((e = ll_kdefine(p->jit)) != NULL)   /* plugin ops' C kernels */
+		goto fail;
 	if (p->blobs.n) {
 		/* the blobs, at their data's addresses */
 		LLVMJITCSymbolMapPair *sym = ir_xcalloc(p->blobs.n, sizeof *sym);

@@ -56,6 +56,7 @@
 **   lower.c        helpers, loops, scalar semantics, maps, attributes
 **   half.c         float16
 **   ew.c           elementwise ops: map functions and the op classifier
+**   kernel.c       plugin ops' C kernels (ref/kernel.h): the call, and the JIT's symbols
 **   ops.c          the other ops: quantization, layout, normalization...
 **   reduce.c       reductions, pools, softmax, scans, dense, batch_matmul
 **   conv.c         conv2d: geometry, generic loops, the pmaddwd path
@@ -360,6 +361,9 @@ void ll_h_mac(G *g, LLVMValueRef acc, LLVMValueRef x, LLVMValueRef y, DType dt);
 
 /* ew.c: elementwise ops */
 LLVMValueRef ll_ew_binary(G *g, const void *ctx, LLVMValueRef *x);
+/* kernel.c: plugin ops' C kernels */
+Val ll_kcall(G *g, Call *c);
+LLVMErrorRef ll_kdefine(LLVMOrcLLJITRef jit);
 LLVMValueRef ll_fcall1(G *g, const char *base, LLVMValueRef x, DType dt);
 LLVMValueRef ll_ew_quantize(G *g, const void *ctx, LLVMValueRef *x);
 LLVMValueRef ll_ew_dequantize(G *g, const void *ctx, LLVMValueRef *x);

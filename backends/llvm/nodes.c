@@ -109,7 +109,14 @@ call(G *g, Scope *s, NodeId n)
 	case OP_QNN_DENSE: return ll_dense(g, &c, 1);
 	case OP_NN_CONV2D: return ll_conv2d(g, &c, 0);
 	case OP_QNN_CONV2D: return ll_conv2d(g, &c, 1);
-	default: break;
+	default:
+		if (ref_ckernel(nd->op, NULL))
+			return ll_kcall(g, &c);
+		if (nd->op >= OP_COUNT) {
+			ll_refuse(g, n, "the plugin that registers it gives it no C kernel (graft_plugin_add_kernel_op)");
+			return ll_tensorbuf(g, c.ot);
+		}
+		break;
 	}
 	{
 		const char *why = nd->op < OP_COUNT ? ir_op_accepts(nd->op, e.dt) : NULL;

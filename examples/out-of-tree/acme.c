@@ -3,7 +3,11 @@
 ** brings to graft what a real target's bring-up team would:
 **
 **   acme.clip_cast   acme's own op (clip, then narrow to 8 bits), with its
-**                    type relation and reference kernel
+**                    type relation and reference kernel (ref backend only)
+**   acme.chan_scale  another (scale and shift each channel), with its
+**                    type relation and C kernel (acme-kernels.c), which
+**                    every backend runs and `--emit c`/`--emit obj` code
+**                    links
 **   acme_fits        the extern predicate acme.rules calls: whether a
 **                    convolution's kernel fits acme's weight buffer
 **   acme             the target table of acme.rules, with the rewrite rule
@@ -27,6 +31,7 @@
 #include <graft/graft.h>
 
 #include "acme.h"
+#include "acme-kernels.h"
 
 /* ---------------------------------------------------------------- acme.clip_cast */
 
@@ -97,6 +102,42 @@ kernel_clip_cast(const Module *m, const AttrVal *attrs, const RefVal *const *arg
 		out->data[i] = (unsigned char)(uint64_t)v;     /* int8 and uint8 alike */
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------- acme.chan_scale */
+
+/* its attributes, in the order of acme-kernels.h's ACME_CS_* */
+static const AttrField chan_scale_attrs[] = {
+	{ "scale", AT_FLOATS, NULL },
+	{ "bias", AT_INTS, NULL },
+	{ "axis", AT_INT, "1" },
+	{ "rounding", AT_STR, "\"floor\"" },
+	{ "dtype", AT_DTYPE, "\"int8\"" },
+};
+
+/* chan_scale's type relation: data's shape, dtype's dtype; int8, int32 or
+** float32 data, a scale and a bias per channel of axis, a known rounding */
+static TypeId
+rel_chan_scale(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	const Type *t = ir_type(m, args[0]);
+	int64_t axis = attrs[ACME_CS_AXIS].u.i;
+	int dt = attrs[ACME_CS_DTYPE].kind == AV_DTYPE ? (int)attrs[ACME_CS_DTYPE].u.i : DT_VOID;
+	const char *r = attrs[ACME_CS_ROUNDING].kind == AV_STR ? ir_symstr(m, attrs[ACME_CS_ROUNDING].u.s) : "";
+
+	(void)nargs;
+	if (t->kind != TY_TENSOR || (t->dtype != DT_INT8 && t->dtype != DT_INT32 && t->dtype != DT_FLOAT32))
+		return ir_rel_error(d, "acme.chan_scale takes a tensor of int8, int32 or float32");
+	if (axis < 0 || axis >= (int64_t)t->n || ir_type_dims(m, args[0])[axis] < 0)
+		return ir_rel_error(d, "acme.chan_scale: axis %lld is not a known axis of the data", (long long)axis);
+	if (attrs[ACME_CS_SCALE].n != ir_type_dims(m, args[0])[axis] ||
+	    attrs[ACME_CS_BIAS].n != ir_type_dims(m, args[0])[axis])
+		return ir_rel_error(d, "acme.chan_scale: scale and bias need one value per channel");
+	if (strcmp(r, "floor") != 0 && strcmp(r, "nearest") != 0)
+		return ir_rel_error(d, "acme.chan_scale rounds \"floor\" or \"nearest\"");
+	if (dt != DT_INT8 && dt != DT_UINT8 && dt != DT_INT32 && dt != DT_FLOAT32)
+		return ir_rel_error(d, "acme.chan_scale gives int8, uint8, int32 or float32");
+	return ir_type_tensor(m, (DType)dt, (int)t->n, ir_type_dims(m, args[0]));
 }
 
 /* ---------------------------------------------------------------- acme_fits */
@@ -267,10 +308,15 @@ init(GraftPluginHost *h)
 		"acme.clip_cast", 1, OPF_ELEM, rel_clip_cast, clip_cast_attrs,
 		(int)(sizeof clip_cast_attrs / sizeof clip_cast_attrs[0])
 	};
+	static const OpInfo chan_scale = {
+		"acme.chan_scale", 1, 0, rel_chan_scale, chan_scale_attrs,
+		(int)(sizeof chan_scale_attrs / sizeof chan_scale_attrs[0])
+	};
 	static const BeCodegen codegen = { "acme", emit, prepare, run, release };
 
-	/* the op first: the rulesets use it */
-	if (!graft_plugin_add_op(h, &clip_cast, kernel_clip_cast))
+	/* the ops first: the rulesets use them */
+	if (!graft_plugin_add_op(h, &clip_cast, kernel_clip_cast) ||
+	    !graft_plugin_add_kernel_op(h, &chan_scale, acme_chan_scale, "acme_chan_scale"))
 		return 1;
 	if (!graft_plugin_add_ruleset(h, &graft_ruleset_acme) ||
 	    !graft_plugin_add_codegen(h, &codegen))

@@ -1,7 +1,8 @@
 /*
 ** bad.c: plugins that are broken in one way each, for tests/plugin.sh:
 ** BAD=1 has no entry point, 2 was built for another ABI, 3 fails in
-** init(), 4 registers a ruleset whose plugin op nobody registers.
+** init(), 4 registers a ruleset whose plugin op nobody registers, 5 an
+** op whose C kernel's symbol takes graft's own graft_ prefix.
 */
 #include <graft/graft.h>
 
@@ -32,4 +33,24 @@ init(GraftPluginHost *h)
 	return graft_plugin_add_ruleset(h, &rs) ? 0 : 1;
 }
 GRAFT_PLUGIN("orphan", "1.0", init);
+#elif BAD == 5
+static TypeId
+rel(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	(void)m, (void)nargs, (void)attrs, (void)d;
+	return args[0];
+}
+static int
+kernel(const graft_tensor *in, uint32_t nin, graft_tensor *out, uint32_t nout, const graft_attr *attrs)
+{
+	(void)in, (void)nin, (void)out, (void)nout, (void)attrs;
+	return 0;
+}
+static int
+init(GraftPluginHost *h)
+{
+	static const OpInfo k = { "bad.k", 1, 0, rel, 0, 0 };
+	return graft_plugin_add_kernel_op(h, &k, kernel, "graft_k") ? 0 : 1;
+}
+GRAFT_PLUGIN("badkernel", "1.0", init);
 #endif
