@@ -485,6 +485,13 @@ struct Module {
 	unsigned unordered : 1;
 	unsigned has_version : 1;   /* input began with #[version = "0.0.5"] */
 	unsigned bare : 1;          /* input was a bare fn expression, kept as @main */
+	/* every node the globals reach has the type ir_infer_types would give
+	** it and no TypeAnn waits to be checked: set by ir_infer_types when it
+	** succeeds and by an importer that infers each node as it builds it
+	** (onnx_import), so that a pipeline need not infer again; cleared by
+	** every new node and changed operand (ir_set_arg, ir_replace_uses),
+	** and to be cleared by whoever writes Node.type or Const.type itself */
+	unsigned typed : 1;
 };
 
 /* ---------------------------------------------------------------- module API */
