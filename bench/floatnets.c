@@ -42,7 +42,7 @@ prepare(const char *dir, const char *name)
 
 	snprintf(path, sizeof path, "%s/%s.onnx", dir, name);
 	ir_diag_init(&d, stderr, m);
-	if (!onnx_import(m, path, &d) && !ir_infer_types(m, &d))
+	if (!onnx_import(m, path, &d) && (m->typed || !ir_infer_types(m, &d)))
 		prog = be_llvm_prepare(m, &bo, &st, &d);
 	ir_diag_free(&d);
 	ir_module_free(m);

@@ -103,7 +103,7 @@ pipeline(const char *path, const Ruleset *const *rules, const Ruleset *target, d
 		goto out;
 	t[PH_IMPORT] = bench_now() - t0;
 	t0 = bench_now();
-	if (ir_infer_types(m, &d))
+	if (!m->typed && ir_infer_types(m, &d))     /* the import typed it */
 		goto out;
 	t[PH_INFER] = bench_now() - t0;
 	for (int i = 0; i < 2; i++) {

@@ -707,9 +707,13 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 	}
 	if (readmodel(o, m, d, params, &t0))
 		return 1;
-	if (ir_infer_types(m, d))
-		return 1;
-	graft_time_step(o, "infer", &t0, " nodes=%u", m->nnodes - 1);
+	/* an ONNX import infers each node as it makes it: unless binding
+	   changed the module since, it is typed (Module.typed) already */
+	if (!m->typed) {
+		if (ir_infer_types(m, d))
+			return 1;
+		graft_time_step(o, "infer", &t0, " nodes=%u", m->nnodes - 1);
+	}
 	if (o->verify && ir_verify(m, d))
 		return 1;
 	if (o->verify)

@@ -1499,10 +1499,11 @@ cforms(Check *c, const Scope *s, const Ast *x, const Ast *y)
 }
 
 /* gforms: report what in guard expression a (typed without errors) the
-** generated code cannot evaluate, exactly as dsl/emit.c's gexpr() would:
+** generated code cannot evaluate, exactly as dsl/guards.c's guard() does:
 ** strings, lists and None only in comparisons, shape(x) only compared with
 ** a list or indexed, only shape(x) and attributes indexed.  dsl_check so
-** finds every error dsl_emit could. */
+** reports, among its other errors, every error dsl_guards (which the
+** emitter and interp/ run) could. */
 static void
 gforms(Check *c, const Scope *s, const Ast *a)
 {

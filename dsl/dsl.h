@@ -6,6 +6,8 @@
 **                duplicates, hidden rules, result dtypes
 **   dsl_compile  rules -> variants (alternation, optional nodes and
 **                commutativity expanded) -> one decision tree per root op
+**   dsl_guards   each variant's guard and result: what code cannot
+**                evaluate (dsl_emit runs it first; interp/ instead of it)
 **   dsl_emit     decision trees -> C source, built as data, rendered once
 **
 ** Ownership: a Rules owns everything reachable from it through its arena
@@ -238,6 +240,13 @@ void dsl_include_dir(Rules *r, const char *dir);
 int dsl_check(Rules *r);
 /* Builds the variants and decision trees.  Returns the error count. */
 int dsl_compile(Rules *r);
+/* After dsl_compile: reports what in each variant's guard or result the
+** generated code cannot evaluate (dsl/guards.c).  Returns the error count. */
+int dsl_guards(Rules *r);
+/* For `r.attr` of a call var matched, or a name var binds to an attribute
+** of a call: the (first) bind of its call's name, with the op and the
+** attribute's index in *op and *k; NULL if a is no attribute reference. */
+const Bind *dsl_attrref(const Variant *var, const Ast *a, int *k, OpId *op);
 
 typedef struct EmitOpts {
 	const char *out;        /* the C file's name, for #line; NULL: stdout */

@@ -9,6 +9,10 @@
 ** in order of first use), with no dates, versions or addresses, so the
 ** same .rules file always gives the same bytes.
 **
+** dsl_guards runs first and reports what in a guard or result code cannot
+** evaluate; with none, every expression here has code (an internal error
+** otherwise).
+**
 ** Layout of a generated file: a DO NOT EDIT header, the rule, string and
 ** literal tables, one static function per root op, a dispatcher, and the
 ** exported `const Ruleset graft_ruleset_NAME`.
@@ -48,7 +52,6 @@ typedef struct Emit {
 	int usesm;              /* the current function reads the module */
 	int usesv;              /* ... and the root */
 	uint32_t ntemp;
-	int errors;
 	/* the rule being emitted, and its variant as the function sees it */
 	const Rule *rule;
 	const Variant *var;
@@ -524,31 +527,11 @@ findbind(const Emit *e, const char *name)
 static int
 attrref(Emit *e, const Ast *a, const char **var, int *k, OpId *op)
 {
-	const char *dot;
-	const Bind *b;
+	const Bind *b = dsl_attrref(e->var, a, k, op);
 
-	if (a->kind != A_NAME)
-		return 0;
-	dot = strchr(a->s, '.');
-	b = findbind(e, dot ? dsl_strdup(e->r, a->s, (size_t)(dot - a->s)) : a->s);
-	if (!b)
-		return 0;
-	if (dot && b->kind == 0 && b->op) {
+	if (b)
 		*var = b->var;
-		*op = b->op;
-		*k = ir_op_attr_index(b->op, dot + 1, strlen(dot + 1));
-		return *k >= 0;
-	}
-	if (!dot && b->kind == 1) {
-		const Ast *at = b->at;
-		while (at->kind == A_TYPED || at->kind == A_BIND)
-			at = at->kid[0];
-		*var = b->var;
-		*op = at->op;
-		*k = b->attr;
-		return 1;
-	}
-	return 0;
+	return b != NULL;
 }
 
 static const char *
@@ -590,8 +573,7 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 		if (isdtypeval(e, x)) {
 			DType dt = ir_dtype_parse(y->s, strlen(y->s));
 			if (dt == DT_COUNT || dt == DT_VOID) {
-				ir_error(e->r->d, y->loc, "\"%s\" is not a dtype", y->s);
-				e->errors++;
+				ir_die("emit: \"%s\" is not a dtype (dsl_guards let it through)", y->s);
 			}
 			res = fmt(e, "%s == %s", gexpr(e, x), dtname(e, dt));
 		} else if (attrref(e, x, &var, &k, &op)) {
@@ -599,15 +581,11 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 			res = fmt(e, "rw_attr_s(m, %s, %d /* %s */) == rw->syms[%s]", var, k, ir_ops[op].attrs[k].name,
 			          strid(e, y->s));
 		} else {
-			ir_error(e->r->d, x->loc, "a string compares with dtype(x) or a string attribute");
-			e->errors++;
-			res = "0";
+			ir_die("emit: a string compared with a non-attribute (dsl_guards let it through)");
 		}
 	} else if (y->kind == A_NONE) {
 		if (!attrref(e, x, &var, &k, &op)) {
-			ir_error(e->r->d, x->loc, "only an attribute can be None");
-			e->errors++;
-			res = "0";
+			ir_die("emit: None compared with a non-attribute (dsl_guards let it through)");
 		} else {
 			e->usesm = 1;
 			res = fmt(e, "rw_attr_isnone(m, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
@@ -627,14 +605,12 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 			res = fmt(e, "rw_attr_ints_eq(m, %s, %d /* %s */, (const int64_t[]){ %s }, %u)", var, k,
 			          ir_ops[op].attrs[k].name, y->nkid ? vals : "0", y->nkid);
 		else {
-			ir_error(e->r->d, x->loc, "a list compares with shape(x) or a list attribute");
-			e->errors++;
-			res = "0";
+			ir_die("emit: a list compared with a non-attribute (dsl_guards let it through)");
 		}
 	} else if (attrref(e, x, &var, &k, &op) && attrref(e, y, &var, &k, &op) &&
 	           AT_TYPE(ir_ops[op].attrs[k].type) != AT_INT && AT_TYPE(ir_ops[op].attrs[k].type) != AT_FLOAT &&
 	           AT_TYPE(ir_ops[op].attrs[k].type) != AT_BOOL) {
-		const char *v1, *v2;
+		const char *v1 = "0", *v2 = "0";
 		int k1, k2;
 		OpId o1, o2;
 		attrref(e, x, &v1, &k1, &o1);
@@ -678,9 +654,7 @@ gexpr(Emit *e, const Ast *a)
 		if (attrref(e, a->kid[0], &var, &k, &op))
 			return fmt(e, "rw_attr_ints_at(rw, %s, %d /* %s */, %s)", var, k, ir_ops[op].attrs[k].name,
 			           gexpr(e, a->kid[1]));
-		ir_error(e->r->d, a->loc, "only shape(x) and list attributes can be indexed");
-		e->errors++;
-		return "0";
+		ir_die("emit: an index into what is not a list (dsl_guards let it through)");
 	case A_BINOP: {
 		const char *x, *y;
 		if (a->i == T_EQ || a->i == T_NE)
@@ -716,9 +690,7 @@ gexpr(Emit *e, const Ast *a)
 			return fmt(e, "((int64_t)rw_nargs(m, %s) - %u)", b ? b->var : "0", b ? b->start + b->end : 0);
 		}
 		if (strcmp(a->s, "shape") == 0) {
-			ir_error(e->r->d, a->loc, "shape(x) is compared with a list or indexed");
-			e->errors++;
-			return "0";
+			ir_die("emit: shape(x) neither compared nor indexed (dsl_guards let it through)");
 		}
 		{
 			/* an extern predicate */
@@ -731,9 +703,7 @@ gexpr(Emit *e, const Ast *a)
 		}
 	}
 	default:
-		ir_error(e->r->d, a->loc, "this cannot be evaluated in a guard");
-		e->errors++;
-		return "0";
+		ir_die("emit: a guard expression of kind %d (dsl_guards let it through)", a->kind);
 	}
 }
 
@@ -791,8 +761,7 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 		put(o, ind, fmt(e, "rw_set_lit(rw, %s, %d /* %s */, %s);", av, k, name, litid(e, a)));
 		return;
 	}
-	ir_error(e->r->d, a->loc, "cannot compute attribute '%s' of %s from this expression", name, ir_ops[op].name);
-	e->errors++;
+	ir_die("emit: attribute '%s' of %s from an expression (dsl_guards let it through)", name, ir_ops[op].name);
 }
 
 /* inplace: for variant var of rule ru, whose steps are row r, the
@@ -1849,6 +1818,10 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	uint32_t *byorder;
 	uint32_t line;
 
+	/* what code cannot evaluate is reported first: from here on, every
+	   guard and result has code */
+	if (dsl_guards(r))
+		return -1;
 	memset(&e, 0, sizeof e);
 	e.r = r;
 	e.o = o;
@@ -1878,8 +1851,6 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 			rulefn(&e, &r->rules[byorder[i]], fn, rids[i]);
 	for (uint32_t i = 0; i < r->ntrees; i++)
 		tree(&e, &r->trees[i]);
-	if (e.errors)
-		goto out;
 
 	put(&e.tables, 0, fmt(&e, "/* Code generated by graftc from %s; DO NOT EDIT. */", incomment(&e, src)));
 	if (r->target) {
@@ -2074,7 +2045,6 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		}
 		fprintf(h, "\n#endif\n");
 	}
-out:
 	free(e.tables.v);
 	free(e.funcs.v);
 	free(e.strs);
@@ -2085,5 +2055,5 @@ out:
 	dsl_map_free(&e.strmap);
 	dsl_map_free(&e.litmap);
 	dsl_map_free(&e.bound);
-	return e.errors ? -1 : 0;
+	return 0;
 }

@@ -2,13 +2,13 @@
 ** interp.c: a .rules file loaded at run time, its decision trees
 ** interpreted.
 **
-** interp_load() runs graftc's pipeline (dsl_parse, dsl_check,
-** dsl_compile, and dsl_emit into nothing, so that every error graftc would
-** report is reported), then translates each root op's decision tree
-** (compile.h's DNode) into INodes whose variables are slots of an array
-** and whose tests have their literals resolved.  match() walks an INode
-** tree in a loop, with no recursion, exactly as the generated code walks
-** its tree: the same loads, the same tests in the same order, the same
+** interp_load() runs graftc's pipeline up to its C (dsl_parse, dsl_check,
+** dsl_compile and dsl_guards, which the emitter runs first, so that every
+** error graftc would report is reported), then translates each root op's
+** decision tree (compile.h's DNode) into INodes whose variables are slots
+** of an array and whose tests have their literals resolved.  match() walks
+** an INode tree in a loop, with no recursion, exactly as the generated code
+** walks its tree: the same loads, the same tests in the same order, the same
 ** leaves.  A leaf evaluates the rule's guard and builds its result from the
 ** AST with the rw_ helpers the generated code calls, in the same order and
 ** with C's arithmetic (int64 and double, and rw_idiv / rw_imod where both
@@ -170,39 +170,15 @@ firstbind(const Variant *var, const char *name, uint32_t *i)
 }
 
 /* attrref: for `r.attr`, or a name bound to an attribute, its call's bind
-** (in *b), attribute index and op; 0 if a is not an attribute reference
-** (emit.c's attrref(), on binds) */
+** (in *b, its index in *bi), attribute index and op; 0 if a is not an
+** attribute reference (dsl_attrref) */
 static int
 attrref(const Variant *var, const Ast *a, const Bind **b, uint32_t *bi, int *k, OpId *op)
 {
-	const char *dot;
-	char name[256];
-
-	if (a->kind != A_NAME)
+	if (!(*b = dsl_attrref(var, a, k, op)))
 		return 0;
-	dot = strchr(a->s, '.');
-	if (dot && (size_t)(dot - a->s) >= sizeof name)
-		return 0;
-	if (dot) {
-		memcpy(name, a->s, (size_t)(dot - a->s));
-		name[dot - a->s] = 0;
-	}
-	if (!(*b = firstbind(var, dot ? name : a->s, bi)))
-		return 0;
-	if (dot && (*b)->kind == 0 && (*b)->op) {
-		*op = (*b)->op;
-		*k = ir_op_attr_index(*op, dot + 1, strlen(dot + 1));
-		return *k >= 0;
-	}
-	if (!dot && (*b)->kind == 1) {
-		const Ast *at = (*b)->at;
-		while (at->kind == A_TYPED || at->kind == A_BIND)
-			at = at->kid[0];
-		*op = at->op;
-		*k = (*b)->attr;
-		return 1;
-	}
-	return 0;
+	*bi = (uint32_t)(*b - var->binds);
+	return 1;
 }
 
 static int
@@ -1009,9 +985,6 @@ interp_load(const char *path, FILE *errs)
 {
 	IProg *p = ir_xcalloc(1, sizeof *p);
 	Rules *r = &p->r;
-	char *sink = NULL;
-	size_t sinklen = 0;
-	FILE *f;
 	uint32_t nroots = 0;
 
 	p->m = ir_module_new();
@@ -1019,8 +992,8 @@ interp_load(const char *path, FILE *errs)
 	p->d.prog = "graft";
 	dsl_rules_init(r, p->m, &p->d);
 	p->parsed = 1;
-	/* graftc's pipeline, its C written nowhere, so that every error it
-	   reports is reported here too */
+	/* graftc's pipeline but its C, so that every error it reports is
+	   reported here too */
 	dsl_parse(r, path);
 	if (r->name)
 		dsl_check(r);
@@ -1051,16 +1024,9 @@ interp_load(const char *path, FILE *errs)
 		else
 			memcpy(&p->ext[i].pred, &fn, sizeof fn);
 	}
-	if (p->d.errors || !(f = open_memstream(&sink, &sinklen)))
+	/* what generated code could not evaluate, as dsl_emit reports it */
+	if (p->d.errors || dsl_guards(r))
 		goto fail;
-	{
-		EmitOpts eo = { NULL, NULL, 0 };
-		int rc = dsl_emit(r, f, NULL, &eo);
-		fclose(f);
-		free(sink);
-		if (rc)
-			goto fail;
-	}
 
 	/* the tables: rules in file order (their indices), strings and
 	   literals as the trees and rules use them */

@@ -7,7 +7,8 @@
 ** ir_infer_types  sets Node.type of every reachable node from the declared
 **                 types of parameters and constants and the op registry's
 **                 type relations, then checks the ty= annotations read
-**                 from the text.  Preserves: everything but Node.type.
+**                 from the text.  Preserves: everything but Node.type;
+**                 sets Module.typed when it succeeds.
 ** ir_verify       checks ids, arity, acyclicity, use lists and that every
 **                 type equals what inference computes.  Changes nothing.
 ** ir_dce          kills the nodes no global function reaches.  Preserves:
@@ -446,6 +447,7 @@ ir_infer_types(Module *m, Diag *d)
 	}
 	free(gstate);
 	walkfree(&w);
+	m->typed = d->errors == before;
 	return d->errors - before;
 }
 

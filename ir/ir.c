@@ -624,6 +624,7 @@ ir_type_func(Module *m, int n, const TypeId *params, TypeId ret)
 static NodeId
 created(Module *m, NodeId id)
 {
+	m->typed = 0;
 	if (m->track) {
 		ir_vgrow(&m->created, &m->capcreated, m->ncreated + 1);
 		m->created[m->ncreated++] = id;
@@ -931,6 +932,7 @@ ir_set_arg(Module *m, NodeId user, uint32_t i, NodeId val)
 
 	if (i >= m->nodes[user].nargs)
 		ir_die("ir_set_arg: operand %u of node %u out of range", i, user);
+	m->typed = 0;
 	useunlink(m, slot);
 	uselink(m, slot, val);
 }
@@ -942,6 +944,7 @@ ir_replace_uses(Module *m, NodeId old, NodeId with)
 
 	if (old == with)
 		return;
+	m->typed = 0;
 	if (!with) {
 		for (slot = m->firstuse[old]; slot; slot = next) {
 			next = m->uses[slot].next;

@@ -546,6 +546,13 @@ struct Module {
 	unsigned unordered : 1;
 	unsigned has_version : 1;   /* input began with #[version = "0.0.5"] */
 	unsigned bare : 1;          /* input was a bare fn expression, kept as @main */
+	/* every node the globals reach has the type ir_infer_types would give
+	** it and no TypeAnn waits to be checked: set by ir_infer_types when it
+	** succeeds and by an importer that infers each node as it builds it
+	** (onnx_import), so that a pipeline need not infer again; cleared by
+	** every new node and changed operand (ir_set_arg, ir_replace_uses),
+	** and to be cleared by whoever writes Node.type or Const.type itself */
+	unsigned typed : 1;
 };
 
 /* ---------------------------------------------------------------- module API */
@@ -631,6 +638,13 @@ static inline const int64_t *ir_type_dims(const Module *m, TypeId t) { return m-
 /* The element count of tensor type t, computed when t was interned; -1 if
 ** a dim is '?' or the count overflows int64, and for other kinds of type */
 static inline int64_t ir_type_numel(const Module *m, TypeId t) { return m->numels[t]; }
+/* Writes t in Relay syntax (Tensor[(1, 3), int8], (T, T), fn (T) -> T). */
+void ir_type_print(FILE *f, const Module *m, TypeId t);
+/* Same into buf (size > 0), cut off at size - 1 bytes; returns buf. */
+char *ir_type_str(const Module *m, TypeId t, char *buf, size_t size);
+/* Same as ir_type_str; returns the length written, or size if t was cut
+** off (so a result below size means all of t is in buf). */
+size_t ir_type_fmt(const Module *m, TypeId t, char *buf, size_t size);
 
 static inline Node *ir_node(Module *m, NodeId n) { return &m->nodes[n]; }
 static inline NodeId ir_arg(const Module *m, NodeId n, uint32_t i) { return m->argv[m->nodes[n].args + i]; }
@@ -753,11 +767,6 @@ void ir_error_file(Diag *d, const char *path, const char *msg);
 /* For type relations: records a message; returns 0 (the failed TypeId). */
 TypeId ir_rel_error(Diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* Writes t in Relay syntax (Tensor[(1, 3), int8], (T, T), fn (T) -> T). */
-void ir_type_print(FILE *f, const Module *m, TypeId t);
-/* Same into a buffer; returns buf. */
-char *ir_type_str(const Module *m, TypeId t, char *buf, size_t size);
 
 /* ---------------------------------------------------------------- passes */
 

@@ -107,7 +107,9 @@ ir_bind_params(Module *m, const StFile *f, const char *fname, Diag *d)
 		if (!hit)
 			ir_warning(d, fileloc, "tensor '%s' matches no parameter of @main and no meta constant", t->name);
 	}
-	/* a constant node's type follows its constant's */
+	/* a constant node's type follows its constant's (so the module is to
+	   be inferred again) */
+	m->typed = 0;
 	for (NodeId n = 1; n < m->nnodes; n++)
 		if (m->nodes[n].kind == NK_CONST)
 			m->nodes[n].type = ir_node_const(m, n)->type;

@@ -207,4 +207,21 @@ onnx import: 11 nodes of 11 ops
 EOF2
 same_file "$tmpdir/stats" "$tmpdir/want" "graft --stats on an ONNX model: each op, its nodes and the calls they became"
 
+# ---------------------------------------------------------------- types once
+# the import infers each node's type as it makes it and leaves the module
+# typed: the pipeline infers no more (no infer step), and the verifier
+# finds every type what inference gives; binding afterwards (--params
+# tensors that name no graph input) makes it infer again
+# steps ARGS...: the --time steps of graft --time --verify ARGS, one line
+steps() {
+	"$GRAFT" --time --verify "$@" >/dev/null 2>"$tmpdir/err"
+	echo "exit $?: $(sed -n 's/^time: \([^ ]*\) .*/\1/p' "$tmpdir/err" | tr '\n' ' ')"
+}
+got=$(steps "$srcdir/$d/conv.onnx")
+ok "$([ "$got" = "exit 0: import verify print total " ]; echo $?)" \
+	"an imported model is typed once: import, verify, print (got: $got)"
+got=$(steps --params "$srcdir/examples/pytorch_qconv.safetensors" "$srcdir/$d/conv.onnx")
+ok "$([ "$got" = "exit 0: params import infer verify print total " ]; echo $?)" \
+	"bound after import, it is inferred again (got: $got)"
+
 done_testing

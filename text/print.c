@@ -9,9 +9,9 @@
 ** appearance (or inline const(...) if they were written that way).
 ** Attributes equal to the op's default are left out, as TVM does.
 ** Globals are printed sorted by name.  The output depends only on the
-** module, never on addresses or hash order.
+** module, never on addresses or hash order.  Types are spelt by ir/'s
+** ir_type_fmt, as diagnostics spell them.
 */
-#define _POSIX_C_SOURCE 200809L   /* fmemopen, open_memstream */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +21,12 @@
 /* ---------------------------------------------------------------- output */
 
 /* Out: where the printer writes, a buffer passed to f whenever it fills
-** (stdio's fprintf costs more than the text it formats).  total counts
-** every byte put, flushed or not.  cap is at least 24, a number's most. */
+** (stdio's fprintf costs more than the text it formats).  cap is at
+** least 24, a number's most. */
 typedef struct Out {
 	FILE *f;
 	char *buf;
 	size_t n, cap;
-	uint64_t total;
 } Out;
 
 static void
@@ -43,7 +42,6 @@ static void
 oputslow(Out *o, const char *s, size_t n)
 {
 	oflush(o);
-	o->total += n;
 	if (n > o->cap) {
 		fwrite(s, 1, n, o->f);
 		return;
@@ -62,7 +60,6 @@ oput(Out *o, const char *s, size_t n)
 	}
 	memcpy(o->buf + o->n, s, n);
 	o->n += n;
-	o->total += n;
 }
 
 static inline void
@@ -77,7 +74,6 @@ ochar(Out *o, char c)
 	if (o->n == o->cap)
 		oflush(o);
 	o->buf[o->n++] = c;
-	o->total++;
 }
 
 /* ouint, oint: v in decimal, as %llu and %lld write it.  Its digits are
@@ -105,7 +101,6 @@ ouint(Out *o, uint64_t v)
 		oflush(o);
 	q = o->buf + o->n + k;
 	o->n += k;
-	o->total += k;
 	for (; v >= 100; v /= 100) {
 		q -= 2;
 		memcpy(q, &pairs[v % 100 * 2], 2);
@@ -509,129 +504,11 @@ attrprint(Out *f, const Module *m, const AttrVal *v)
 	}
 }
 
-/* typeprint: write t to f; with limit > 0, stop once f holds limit bytes.
-** Iterative: inference builds types as deep as a chain of bindings is
-** long ((((x,),),) ... one level per binding). */
-static void
-typeprint(Out *f, const Module *m, TypeId t, uint64_t limit)
-{
-	struct { TypeId t; uint32_t i; } local[32], *st = local;
-	uint32_t n = 0, cap = 32;
-
-	st[n].t = t;
-	st[n++].i = 0;
-	while (n) {
-		const Type *ty = &m->types[st[n - 1].t];
-		uint32_t i = st[n - 1].i++;
-		TypeId sub = 0;
-
-		if (limit > 0 && f->total >= limit)
-			break;
-		switch (ty->kind) {
-		case TY_UNKNOWN:
-			ostr(f, "?");
-			n--;
-			continue;
-		case TY_TENSOR:
-			if (ty->n == 0) {
-				ostr(f, ir_dtype_names[ty->dtype]);
-				n--;
-				continue;
-			}
-			ostr(f, "Tensor[(");
-			for (uint32_t k = 0; k < ty->n; k++) {
-				int64_t d = m->dims[ty->first + k];
-				if (k)
-					ostr(f, ", ");
-				if (d == IR_DIM_ANY)
-					ochar(f, '?');
-				else
-					oint(f, d);
-			}
-			ostr(f, "), ");
-			ostr(f, ir_dtype_names[ty->dtype]);
-			ochar(f, ']');
-			n--;
-			continue;
-		case TY_TUPLE:
-			/* ( T, T ) or (T,) */
-			if (i == 0)
-				ochar(f, '(');
-			if (i == ty->n) {
-				ostr(f, ty->n == 1 ? ",)" : ")");
-				n--;
-				continue;
-			}
-			if (i)
-				ostr(f, ", ");
-			sub = m->tylist[ty->first + i];
-			break;
-		case TY_FUNC:
-			/* fn (T, T) -> T: steps 0..n-1 the params, n the result */
-			if (i == 0)
-				ostr(f, "fn (");
-			if (i == ty->n + 1) {
-				n--;
-				continue;
-			}
-			if (i == ty->n)
-				ostr(f, ") -> ");
-			else if (i)
-				ostr(f, ", ");
-			sub = m->tylist[ty->first + i];
-			break;
-		default:
-			n--;
-			continue;
-		}
-		if (n == cap) {
-			void *bigger = ir_xmalloc(2 * (size_t)cap * sizeof *st);
-			memcpy(bigger, st, (size_t)cap * sizeof *st);
-			if (st != local)
-				free(st);
-			st = bigger;
-			cap *= 2;
-		}
-		st[n].t = sub;
-		st[n++].i = 0;
-	}
-	if (st != local)
-		free(st);
-}
-
-void
-ir_type_print(FILE *f, const Module *m, TypeId t)
-{
-	char buf[256];
-	Out o = { f, buf, 0, sizeof buf, 0 };
-
-	typeprint(&o, m, t, 0);
-	oflush(&o);
-}
-
-char *
-ir_type_str(const Module *m, TypeId t, char *buf, size_t size)
-{
-	char b[256];
-	FILE *f = fmemopen(buf, size, "w");
-	Out o = { f, b, 0, sizeof b, 0 };
-
-	if (!f) {
-		snprintf(buf, size, "?");
-		return buf;
-	}
-	typeprint(&o, m, t, (uint64_t)size - 1);
-	oflush(&o);
-	fclose(f);
-	buf[size - 1] = 0;
-	return buf;
-}
-
 void
 ir_attr_print(FILE *f, const Module *m, const AttrVal *v)
 {
 	char buf[256];
-	Out o = { f, buf, 0, sizeof buf, 0 };
+	Out o = { f, buf, 0, sizeof buf };
 
 	attrprint(&o, m, v);
 	oflush(&o);
@@ -814,7 +691,13 @@ typedef struct Printer {
 	/* the names of all variables, sorted, to spell projections (see getitem()) */
 	const char **vnames;
 	uint32_t nvnames;
+	/* the text of each type printed so far (see ptype()), by TypeId */
+	struct { uint32_t at, len; } *tys;      /* len 0: not yet; TYLONG: not kept */
+	char *tytext;
+	uint32_t ntytext, captytext;
 } Printer;
+
+#define TYLONG UINT32_MAX
 
 
 static int
@@ -824,13 +707,43 @@ atomic(const Module *m, NodeId n)
 	return k == NK_VAR || k == NK_CONST || k == NK_GLOBAL;
 }
 
+/* ptype: t's text.  A model's thousands of annotations and parameters
+** name a few dozen types: each is formatted once and copied after that,
+** but for one too long to keep (a chain of nested tuples is as deep as
+** the bindings are many), formatted every time. */
+static void
+ptype(Printer *p, TypeId t)
+{
+	char buf[256];
+	size_t k;
+
+	if (!p->tys[t].len) {
+		k = ir_type_fmt(p->m, t, buf, sizeof buf);
+		if (k >= sizeof buf || p->ntytext > (1u << 30)) {
+			p->tys[t].len = TYLONG;
+		} else {
+			ir_vgrow(&p->tytext, &p->captytext, p->ntytext + (uint32_t)k);
+			memcpy(p->tytext + p->ntytext, buf, k);
+			p->tys[t].at = p->ntytext;
+			p->tys[t].len = (uint32_t)k;
+			p->ntytext += (uint32_t)k;
+		}
+	}
+	if (p->tys[t].len == TYLONG) {
+		oflush(p->o);
+		ir_type_print(p->o->f, p->m, t);
+		return;
+	}
+	oput(p->o, p->tytext + p->tys[t].at, p->tys[t].len);
+}
+
 static void
 tyann(Printer *p, TypeId t)
 {
 	if (!p->opt->show_types || !t)
 		return;
 	ostr(p->o, " /* ty=");
-	typeprint(p->o, p->m, t, 0);
+	ptype(p, t);
 	ostr(p->o, " */");
 }
 
@@ -1082,7 +995,7 @@ params(Printer *p, NodeId fn)
 		ostr(p->o, ir_symstr(m, m->nodes[v].aux));
 		if (m->nodes[v].type) {
 			ostr(p->o, ": ");
-			typeprint(p->o, m, m->nodes[v].type, 0);
+			ptype(p, m->nodes[v].type);
 			tyann(p, m->nodes[v].type);
 		}
 	}
@@ -1101,7 +1014,7 @@ params(Printer *p, NodeId fn)
 			ret = m->tylist[m->types[m->nodes[fn].type].first + np];
 		if (ret) {
 			ostr(p->o, " -> ");
-			typeprint(p->o, m, ret, 0);
+			ptype(p, ret);
 		}
 	}
 }
@@ -1412,7 +1325,7 @@ ir_print(FILE *f, Module *m, const PrintOpts *opts, MetaList *meta)
 {
 	Printer p;
 	uint32_t *order;
-	Out out = { f, ir_xmalloc(1 << 16), 0, 1 << 16, 0 }, *o = &out;
+	Out out = { f, ir_xmalloc(1 << 16), 0, 1 << 16 }, *o = &out;
 
 	memset(&p, 0, sizeof p);
 	p.o = o;
@@ -1427,6 +1340,7 @@ ir_print(FILE *f, Module *m, const PrintOpts *opts, MetaList *meta)
 		p.leaky = ir_xcalloc(m->nnodes, 1);
 	}
 	p.seen = ir_xcalloc(m->nnodes, sizeof *p.seen);
+	p.tys = ir_xcalloc(m->ntypes ? m->ntypes : 1, sizeof *p.tys);
 	p.done = ir_xcalloc(m->nnodes, 1);
 	if (p.blk)
 		place(&p);
@@ -1479,6 +1393,8 @@ ir_print(FILE *f, Module *m, const PrintOpts *opts, MetaList *meta)
 	free(p.seen);
 	free(p.done);
 	free(p.vnames);
+	free(p.tys);
+	free(p.tytext);
 }
 
 void

@@ -887,7 +887,7 @@ static int
 import(Imp *im, const GraftOnnx__ModelProto *mp)
 {
 	const GraftOnnx__GraphProto *g = mp->graph;
-	NodeId *params = NULL, *outs = NULL, body;
+	NodeId *params = NULL, *outs = NULL, body, fn;
 	Sym *pnames = NULL;
 	uint32_t np = 0;
 	size_t *ord = NULL;
@@ -1016,10 +1016,22 @@ import(Imp *im, const GraftOnnx__ModelProto *mp)
 	}
 	if (errs)
 		goto out;
-	body = g->n_output == 1 ? outs[0] : ir_tuple(im->m, outs, (uint32_t)g->n_output, im->loc);
-	if (!ir_global_add(im->m, ir_symz(im->m, "main"),
-	                   ir_func(im->m, params, np, body, 0, 0, 0, im->loc)))
+	/* the outputs' tuple and @main typed as every node before them was
+	   (neither can fail: their operands are typed, @main declares no
+	   return type), so the module is typed and need not be inferred again
+	   (Module.typed), unless m held more than this import made */
+	if (g->n_output != 1) {
+		body = ir_tuple(im->m, outs, (uint32_t)g->n_output, im->loc);
+		im->m->nodes[body].type = ir_infer_node(im->m, body, im->d);
+	} else {
+		body = outs[0];
+	}
+	fn = ir_func(im->m, params, np, body, 0, 0, 0, im->loc);
+	im->m->nodes[fn].type = ir_infer_node(im->m, fn, im->d);
+	if (!ir_global_add(im->m, ir_symz(im->m, "main"), fn))
 		errs += onnx_err(im, "the module has a @main already") != 0;
+	else
+		im->m->typed = im->m->nglobals == 1 && !im->m->nanns;
 out:
 	free(ord);
 	free(outs);

@@ -29,7 +29,9 @@ extern "C" {
 /*
 ** onnx_import: reads the ONNX model at path into m (which holds no @main
 ** yet), reporting through d.  Returns the number of errors reported; m
-** holds a complete @main only when that is 0.
+** holds a complete @main only when that is 0, every node of it typed as
+** it was made: if m held nothing else, m->typed is set, and ir_infer_types
+** has nothing left to do.
 */
 int onnx_import(Module *m, const char *path, Diag *d);
 

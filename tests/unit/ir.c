@@ -39,6 +39,21 @@ test_interning(void)
 		TypeId one = ir_type_tuple(m, 1, &s);
 		is_str(ir_type_str(m, one, buf, sizeof buf), "(float32,)", "1-tuple type keeps its comma");
 	}
+	/* cut off: the prefix that fits; ir_type_fmt says so by returning size */
+	{
+		char small[12];
+		int64_t any[] = { IR_DIM_ANY, -7 };
+		TypeId neg = ir_type_tensor(m, DT_INT8, 2, any), deep = s;
+		is_str(ir_type_str(m, a, small, sizeof small), "Tensor[(1, ", "a type cut off at the buffer's size");
+		is_int((int64_t)ir_type_fmt(m, a, small, sizeof small), sizeof small, "cut off: ir_type_fmt returns size");
+		is_int((int64_t)ir_type_fmt(m, s, small, 8), 7, "exactly filling the buffer is not cut off");
+		is_int((int64_t)ir_type_fmt(m, s, small, 7), 7, "one byte short is");
+		is_str(ir_type_str(m, neg, buf, sizeof buf), "Tensor[(?, -7), int8]", "'?' dims and negative ones");
+		for (int i = 0; i < 100; i++)
+			deep = ir_type_tuple(m, 1, &deep);
+		is_int((int64_t)ir_type_fmt(m, deep, buf, sizeof buf), sizeof buf, "a type deeper than its buffer is cut off");
+		is_int((int64_t)strlen(buf), sizeof buf - 1, "and fills it");
+	}
 	/* many types: the hash table grows and stays consistent */
 	{
 		int bad = 0;
