@@ -404,8 +404,20 @@ extern const uint32_t ir_nscalars;
 ** attrs (an AttrId of m's; 0: the defaults) computes, or NULL: op has no
 ** row, or none whose `when` its attributes meet. */
 const ScalarDef *ir_scalar_of(const Module *m, OpId op, AttrId attrs);
-/* Whether op has rows in scalar.def. */
+/* Whether op has rows in scalar.def, or registered ones. */
 int ir_op_is_scalar(OpId op);
+/* Gives registered op op (ir_op_register: one operand) its semantics as
+** rows in scalar.def's form, written with scalar.h's words: copied (their
+** op set to op; expressions kept by pointer, so in static storage), then
+** read by every backend as the built-in rows are.  Returns 1, or 0 with
+** why in err: op has rows already, a row is malformed (an attribute that
+** is not a float or integer of op's, a `when` that names no string
+** attribute, an onnx name), or there are too many.  Not thread-safe:
+** register before modules use the op. */
+int ir_scalar_register(OpId op, const ScalarDef *rows, uint32_t n, char *err, size_t nerr);
+/* The type relation of an elementwise op of one operand, the one
+** scalar.def's ops have: its operand's type, which must be a tensor. */
+TypeId ir_rel_same(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d);
 
 /*
 ** ir_op_accepts: whether a call of op takes operands of dtype dt (its

@@ -4,27 +4,11 @@
 ** which the backends evaluate, print or build.  Also the one rule of which
 ** dtypes an op takes (ir_op_accepts).
 */
-#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ir.h"
-
-/* scalar.def's expression words, as static compound literals */
-#define SXN(...) (&(const ScalarExpr){ __VA_ARGS__ })
-#define X SXN(.kind = SX_X)
-#define K(c) SXN(.kind = SX_K, .k = (c))
-#define P(i) SXN(.kind = SX_P, .p = (i))
-#define NEG(x) SXN(.kind = SX_NEG, .a = (x))
-#define FN(name, x) SXN(.kind = SX_FN, .fn = #name, .fd = name, .ff = name##f, .a = (x))
-#define ADD(x, y) SXN(.kind = SX_ADD, .a = (x), .b = (y))
-#define SUB(x, y) SXN(.kind = SX_SUB, .a = (x), .b = (y))
-#define MUL(x, y) SXN(.kind = SX_MUL, .a = (x), .b = (y))
-#define DIV(x, y) SXN(.kind = SX_DIV, .a = (x), .b = (y))
-#define MIN(x, y) SXN(.kind = SX_MIN, .a = (x), .b = (y))
-#define MAX(x, y) SXN(.kind = SX_MAX, .a = (x), .b = (y))
-#define GT(x, y) SXN(.kind = SX_GT, .a = (x), .b = (y))
-#define LT(x, y) SXN(.kind = SX_LT, .a = (x), .b = (y))
-#define SEL(cond, x, y) SXN(.kind = SX_SEL, .a = (cond), .b = (x), .c = (y))
+#include "scalar.h"
 
 const ScalarDef ir_scalars[] = {
 #define SCALAR(id, ints, when, onnx, expr) { OP_##id, ints, when, onnx, expr },
@@ -34,14 +18,27 @@ const ScalarDef ir_scalars[] = {
 };
 const uint32_t ir_nscalars = sizeof ir_scalars / sizeof ir_scalars[0] - 1;
 
-/* firstrow: op's first row of ir_scalars, or NULL (a scan: the table is
-** small, and read-only, so any thread may call this) */
+/* The rows registered ops were given (ir_scalar_register), after the
+** built-in ones: read-only once plugins are loaded. */
+enum { MAXXROWS = 256 };
+static ScalarDef xrows[MAXXROWS];
+static uint32_t nxrows;
+
+/* row: row i of the built-in rows, then of the registered ones */
+static const ScalarDef *
+row(uint32_t i)
+{
+	return i < ir_nscalars ? &ir_scalars[i] : &xrows[i - ir_nscalars];
+}
+
+/* firstrow: op's first row, or NULL (a scan: the tables are small, and
+** read-only, so any thread may call this) */
 static const ScalarDef *
 firstrow(OpId op)
 {
-	for (uint32_t i = 0; i < ir_nscalars; i++)
-		if (ir_scalars[i].op == op)
-			return &ir_scalars[i];
+	for (uint32_t i = 0; i < ir_nscalars + nxrows; i++)
+		if (row(i)->op == op)
+			return row(i);
 	return NULL;
 }
 
@@ -81,9 +78,9 @@ ir_scalar_of(const Module *m, OpId op, AttrId attrs)
 
 	if (op == OP_NONE)
 		return NULL;
-	for (uint32_t i = 0; i < ir_nscalars; i++)
-		if (ir_scalars[i].op == op && (!ir_scalars[i].when || whenmet(m, &ir_scalars[i], a)))
-			return &ir_scalars[i];
+	for (uint32_t i = 0; i < ir_nscalars + nxrows; i++)
+		if (row(i)->op == op && (!row(i)->when || whenmet(m, row(i), a)))
+			return row(i);
 	return NULL;
 }
 
@@ -92,7 +89,7 @@ ir_op_accepts(OpId op, DType dt)
 {
 	const ScalarDef *r;
 
-	if (dt == DT_VOID || dt >= DT_COUNT || op >= OP_COUNT)
+	if (dt == DT_VOID || dt >= DT_COUNT)
 		return NULL;
 	if ((r = firstrow(op))) {
 		if (dt == DT_BOOL)
@@ -101,6 +98,8 @@ ir_op_accepts(OpId op, DType dt)
 			return "on integer tensors";
 		return NULL;
 	}
+	if (op >= OP_COUNT)
+		return NULL;
 	switch (op) {
 	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_POWER:
 	case OP_MOD: case OP_FLOOR_MOD: case OP_MAXIMUM: case OP_MINIMUM:
@@ -111,4 +110,84 @@ ir_op_accepts(OpId op, DType dt)
 	default:
 		return NULL;
 	}
+}
+
+/* exprok: whether expression e (depth d) is one the backends can run for
+** op: every node complete, an attribute a float or integer of op's, no
+** deeper than 64; else why into err */
+static int
+exprok(OpId op, const ScalarExpr *e, int d, char *err, size_t nerr)
+{
+	const OpInfo *o = &ir_ops[op];
+
+	if (!e || d > 64 || e->kind > SX_LT) {
+		snprintf(err, nerr, "%s: a row's expression is missing, malformed or deeper than 64", o->name);
+		return 0;
+	}
+	switch (e->kind) {
+	case SX_X: case SX_K:
+		return 1;
+	case SX_P: {
+		int t = e->p < o->nattrs ? AT_TYPE(o->attrs[e->p].type) & ~AT_OPT : 0;
+		if (t != AT_FLOAT && t != AT_INT) {
+			snprintf(err, nerr, "%s: P(%u) is not a float or integer attribute of the op", o->name, e->p);
+			return 0;
+		}
+		return 1;
+	}
+	case SX_FN:
+		if (!e->fn || !e->fd || !e->ff) {
+			snprintf(err, nerr, "%s: FN() without its function", o->name);
+			return 0;
+		}
+		/* fall through */
+	case SX_NEG:
+		return exprok(op, e->a, d + 1, err, nerr);
+	case SX_SEL:
+		if (!e->a || (e->a->kind != SX_GT && e->a->kind != SX_LT)) {
+			snprintf(err, nerr, "%s: SEL()'s condition is not GT() or LT()", o->name);
+			return 0;
+		}
+		return exprok(op, e->a, d + 1, err, nerr) && exprok(op, e->b, d + 1, err, nerr) &&
+		       exprok(op, e->c, d + 1, err, nerr);
+	default:
+		return exprok(op, e->a, d + 1, err, nerr) && exprok(op, e->b, d + 1, err, nerr);
+	}
+}
+
+int
+ir_scalar_register(OpId op, const ScalarDef *rows, uint32_t n, char *err, size_t nerr)
+{
+	const OpInfo *o = op < ir_op_count() ? &ir_ops[op] : NULL;
+
+	if (!o || op < OP_COUNT || firstrow(op)) {
+		snprintf(err, nerr, "op %u is not a registered op without rows", (unsigned)op);
+		return 0;
+	}
+	if (o->nargs != 1 || !n || nxrows + n > MAXXROWS) {
+		snprintf(err, nerr, "%s: rows are for an op of one operand, one row or more (%u at most in all)",
+		         o->name, (unsigned)MAXXROWS);
+		return 0;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const ScalarDef *r = &rows[i];
+		const char *eq = r->when ? strchr(r->when, '=') : NULL;
+		int k = eq ? ir_op_attr_index(op, r->when, (size_t)(eq - r->when)) : -1;
+		if (r->onnx) {
+			snprintf(err, nerr, "%s: a plugin's row imports no ONNX operator (its onnx must be NULL)", o->name);
+			return 0;
+		}
+		if (r->ints > SI_SIGN || (r->when && (k < 0 || (AT_TYPE(o->attrs[k].type) & ~AT_OPT) != AT_STR))) {
+			snprintf(err, nerr, "%s: row %u's ints or when (\"attr=value\", a string attribute) is not one graft knows",
+			         o->name, i);
+			return 0;
+		}
+		if (!exprok(op, r->expr, 0, err, nerr))
+			return 0;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		xrows[nxrows] = rows[i];
+		xrows[nxrows++].op = op;
+	}
+	return 1;
 }

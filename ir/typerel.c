@@ -742,6 +742,13 @@ rel_identity(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Dia
 	return args[0];
 }
 
+/* ir_rel_same: see ir.h */
+TypeId
+ir_rel_same(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
+{
+	return rel_identity(m, args, nargs, attrs, d);
+}
+
 /* cast: data's shape in the dtype attribute. */
 TypeId
 rel_cast(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)

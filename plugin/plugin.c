@@ -79,6 +79,27 @@ graft_plugin_add_op(GraftPluginHost *h, const OpInfo *op, RefKernel *kernel)
 }
 
 OpId
+graft_plugin_add_scalar_op(GraftPluginHost *h, const OpInfo *op, const ScalarDef *rows, uint32_t nrows)
+{
+	char why[256];
+	OpInfo o;
+	OpId id;
+
+	if (!op) {
+		graft_plugin_error(h, "no op");
+		return 0;
+	}
+	o = *op;
+	if (!o.rel)
+		o.rel = ir_rel_same;    /* its operand's type */
+	if (!(id = ir_op_register(&o, why, sizeof why)) || !ir_scalar_register(id, rows, nrows, why, sizeof why)) {
+		graft_plugin_error(h, "%s", why);
+		return 0;
+	}
+	return id;
+}
+
+OpId
 graft_plugin_add_kernel_op(GraftPluginHost *h, const OpInfo *op, graft_kernel *fn, const char *symbol)
 {
 	char why[256];

@@ -95,6 +95,14 @@ OpId graft_plugin_add_op(GraftPluginHost *h, const OpInfo *op, RefKernel *kernel
 ** tuple result). */
 OpId graft_plugin_add_kernel_op(GraftPluginHost *h, const OpInfo *op, graft_kernel *fn, const char *symbol);
 
+/* An op of the target's, one operand, elementwise, whose semantics is
+** rows in scalar.def's form (ir_scalar_register(), written with
+** <graft/scalar.h>'s words): every backend computes it as it computes
+** graft's own elementwise ops, and `--emit c`/`--emit obj` code needs
+** nothing of the plugin's.  An op without a type relation (rel NULL) gets
+** ir_rel_same.  Returns the op's id, or 0 after recording why. */
+OpId graft_plugin_add_scalar_op(GraftPluginHost *h, const OpInfo *op, const ScalarDef *rows, uint32_t nrows);
+
 /* The codegen of the target's partitions (be_codegen_register()).
 ** Returns 1, or 0 after recording why. */
 int graft_plugin_add_codegen(GraftPluginHost *h, const BeCodegen *cg);

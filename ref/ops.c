@@ -3535,12 +3535,12 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_NN_DEPTH_TO_SPACE: bad = depth2space(c, o, a, r); break;
 	case OP_IMAGE_RESIZE2D: bad = resize(c, o, a, r); break;
 	default:
-		if (o->op >= OP_COUNT)
+		if (ir_op_is_scalar(o->op))
+			bad = unary(c, o, a, r);
+		else if (o->op >= OP_COUNT)
 			bad = plugin(c, o, a, r);
 		else if (ir_ops[o->op].flags & OPF_VIEW)
 			bad = alias(c, o, a, r);
-		else if (ir_op_is_scalar(o->op))
-			bad = unary(c, o, a, r);
 		else
 			bad = fail(c, o, "no kernel");
 		break;
@@ -3672,7 +3672,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		break;
 	}
 	default:
-		if (nd->op >= OP_COUNT && !kernels[nd->op - OP_COUNT] && !ckernels[nd->op - OP_COUNT].fn)
+		if (nd->op >= OP_COUNT && !ir_op_is_scalar(nd->op) && !kernels[nd->op - OP_COUNT] && !ckernels[nd->op - OP_COUNT].fn)
 			REFUSE("the ref backend has no kernel for %s: the plugin that registers it gives none", name);
 		break;
 	}

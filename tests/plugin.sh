@@ -178,6 +178,55 @@ grep -q "bad5.so (badkernel): op bad.k: its kernel's symbol 'graft_k' is not a C
 	"$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
 ok $? "a C kernel whose symbol takes graft's graft_ prefix: refused at registration, exit 1"
 
+run_graft --plugin "$P/bad6.so" "$M"
+grep -q "bad6.so (badscalar): bad.s: P(1) is not a float or integer attribute of the op" "$tmpdir/err" &&
+	grep -q '^\[exit 1\]' "$tmpdir/status"
+ok $? "a scalar row that reads an attribute the op lacks: refused at registration, exit 1"
+
+# acme.softsign, given as a row in scalar.def's form (no kernel, no type
+# relation): x / (1 + |x|) plus alpha x below zero.  On softsign.npy
+# (0, 1, -1, 3, -3, 7, -7, NaN), by hand: x / (1 + |x|) is 0, 0.5,
+# -0.5, 0.75, -0.75, 0.875, -0.875 and NaN; alpha 0.5 adds -0.5, -1.5
+# and -3.5 to the negative ones
+cat >"$tmpdir/want" <<'EOF'
+result 0: Tensor[(8), float32]
+[0, 0.5, -0.5, 0.75, -0.75, 0.875, -0.875, nan]
+result 1: Tensor[(8), float32]
+[0, 0.5, -1, 0.75, -2.25, 0.875, -4.375, nan]
+[exit 0]
+EOF
+run_graft run --plugin "$P/acme.so" --input x="$T/softsign.npy" "$T/softsign.relay"
+same_file "$tmpdir/got" "$tmpdir/want" "acme.softsign's row on ref: the values worked by hand"
+"$GRAFT" run --plugin "$P/acme.so" --input x="$T/softsign.npy" --output "$tmpdir/s0.npy" --output "$tmpdir/s1.npy" \
+	"$T/softsign.relay"
+ok $? "acme.softsign on ref: its results as .npy files"
+for be in ref c llvm; do
+	for t in "" "$T/kt.rules, host"; do
+		"$GRAFT" run --plugin "$P/acme.so" --backend $be ${t:+--target "$t"} --input x="$T/softsign.npy" \
+			--output "$tmpdir/r0.npy" --output "$tmpdir/r1.npy" "$T/softsign.relay" &&
+			cmp -s "$tmpdir/r0.npy" "$tmpdir/s0.npy" && cmp -s "$tmpdir/r1.npy" "$tmpdir/s1.npy"
+		ok $? "acme.softsign on $be${t:+ in kt.rules' partitions}: ref's results bit for bit"
+	done
+done
+"$GRAFT" --plugin "$P/acme.so" --target "$T/kt.rules, host" "$T/softsign.relay" | grep -c '^def @tvmgen_default_kt_main_[01](' |
+	grep -q '^2$'
+ok $? "tests/kt.rules makes both softsign calls partitions"
+# --emit c and obj: the row is compiled in, so the code links with nothing
+# of the plugin's
+for e in c obj; do
+	rm -f "$tmpdir/model.c" "$tmpdir/model.o"
+	if [ $e = c ]; then
+		"$GRAFT" --plugin "$P/acme.so" --emit c -o "$tmpdir/model.c" "$T/softsign.relay" &&
+			"$CC" -std=c99 -O2 -Wall -Wextra -Werror -c "$tmpdir/model.c" -o "$tmpdir/model.o"
+	else
+		"$GRAFT" --plugin "$P/acme.so" --emit obj -o "$tmpdir/model.o" "$T/softsign.relay"
+	fi &&
+		"$CC" -std=c99 -O2 "$srcdir/tests/arm/npyrun.c" "$tmpdir/model.o" -lm -o "$tmpdir/npyrun" &&
+		"$tmpdir/npyrun" "$T/softsign.npy" -o "$tmpdir/e0.npy" "$tmpdir/s0.npy" -o "$tmpdir/e1.npy" "$tmpdir/s1.npy" &&
+		cmp -s "$tmpdir/e0.npy" "$tmpdir/s0.npy" && cmp -s "$tmpdir/e1.npy" "$tmpdir/s1.npy"
+	ok $? "acme.softsign: --emit $e's code, linked with no plugin code, gives ref's results bit for bit"
+done
+
 # acme's target table, compiled into the plugin: its rewrite rule, then
 # its composites and supported ops
 run_graft --plugin "$P/acme.so" --stats --target "acme, host" "$M"

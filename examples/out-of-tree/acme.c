@@ -8,6 +8,9 @@
 **                    type relation and C kernel (acme-kernels.c), which
 **                    every backend runs and `--emit c`/`--emit obj` code
 **                    links
+**   acme.softsign    an elementwise op given as a row in scalar.def's form
+**                    (x / (1 + |x|), with a leak below zero): every
+**                    backend computes it as graft's own elementwise ops
 **   acme_fits        the extern predicate acme.rules calls: whether a
 **                    convolution's kernel fits acme's weight buffer
 **   acme             the target table of acme.rules, with the rewrite rule
@@ -299,6 +302,21 @@ release(void *prog)
 	free(s);
 }
 
+/* ---------------------------------------------------------------- acme.softsign */
+
+/* x / (1 + |x|), plus alpha x below zero: its attribute, and its one row
+** of scalar.def's form, written in <graft/scalar.h>'s words (included
+** here, last, as they are short) */
+static const AttrField softsign_attrs[] = {
+	{ "alpha", AT_FLOAT, "0f" },
+};
+
+#include <graft/scalar.h>
+
+static const ScalarDef softsign_rows[] = {
+	{ 0, SI_NONE, NULL, NULL, ADD(DIV(X, ADD(K(1), FN(fabs, X))), SEL(LT(X, K(0)), MUL(X, P(0)), K(0))) },
+};
+
 /* ---------------------------------------------------------------- the entry point */
 
 static int
@@ -312,11 +330,16 @@ init(GraftPluginHost *h)
 		"acme.chan_scale", 1, 0, rel_chan_scale, chan_scale_attrs,
 		(int)(sizeof chan_scale_attrs / sizeof chan_scale_attrs[0])
 	};
+	static const OpInfo softsign = {    /* no type relation: its operand's type */
+		"acme.softsign", 1, OPF_ELEM | OPF_ELEMWISE, NULL, softsign_attrs,
+		(int)(sizeof softsign_attrs / sizeof softsign_attrs[0])
+	};
 	static const BeCodegen codegen = { "acme", emit, prepare, run, release };
 
 	/* the ops first: the rulesets use them */
 	if (!graft_plugin_add_op(h, &clip_cast, kernel_clip_cast) ||
-	    !graft_plugin_add_kernel_op(h, &chan_scale, acme_chan_scale, "acme_chan_scale"))
+	    !graft_plugin_add_kernel_op(h, &chan_scale, acme_chan_scale, "acme_chan_scale") ||
+	    !graft_plugin_add_scalar_op(h, &softsign, softsign_rows, 1))
 		return 1;
 	if (!graft_plugin_add_ruleset(h, &graft_ruleset_acme) ||
 	    !graft_plugin_add_codegen(h, &codegen))

@@ -53,4 +53,16 @@ init(GraftPluginHost *h)
 	return graft_plugin_add_kernel_op(h, &k, kernel, "graft_k") ? 0 : 1;
 }
 GRAFT_PLUGIN("badkernel", "1.0", init);
+#elif BAD == 6
+#include <graft/scalar.h>
+static const AttrField attrs[] = { { "alpha", AT_FLOAT, "0f" } };
+/* P(1): the op has one attribute */
+static const ScalarDef rows[] = { { 0, SI_NONE, NULL, NULL, MUL(X, P(1)) } };
+static int
+init(GraftPluginHost *h)
+{
+	static const OpInfo s = { "bad.s", 1, OPF_ELEM, NULL, attrs, 1 };
+	return graft_plugin_add_scalar_op(h, &s, rows, 1) ? 0 : 1;
+}
+GRAFT_PLUGIN("badscalar", "1.0", init);
 #endif
