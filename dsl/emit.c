@@ -312,17 +312,18 @@ opname(Emit *e, OpId op)
 	return upper(e, op >= OP_COUNT ? "XOP_" : "LOP_", ir_ops[op].name);
 }
 
-/* oplocal: the value of op's local id: its id here (so that where the
-** code runs with the same ops, the ids need no translating), or
-** IR_MAXOPS + i for extern op i, whose id depends on the plugins loaded */
-static uint32_t
+/* oplocal: the value of op's local id: OP_ and its name, the op's id in
+** the ir.h the code is compiled with (where graft has the same ops, the
+** ids need no translating), or IR_MAXOPS + i for extern op i, whose id
+** depends on the plugins loaded */
+static const char *
 oplocal(Emit *e, OpId op)
 {
 	if (op < OP_COUNT)
-		return op;
+		return upper(e, "OP_", ir_ops[op].name);
 	for (uint32_t i = 0; i < e->r->nxops; i++)
 		if (e->r->xops[i].op == op)
-			return IR_MAXOPS + i;
+			return fmt(e, "IR_MAXOPS + %u", i);
 	ir_die("graftc: op %s is neither built in nor declared", ir_ops[op].name);
 }
 
@@ -1999,7 +2000,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		put(&e.tables, 0, "#define OPS(X) \\");
 		for (uint32_t i = 0; i < n; i++) {
 			OpId op = sorted[i];
-			put(&e.tables, 1, fmt(&e, "X(%s, %u, %s, 0x%08x) \\", opname(&e, op), oplocal(&e, op),
+			put(&e.tables, 1, fmt(&e, "X(%s, %s, %s, 0x%08x) \\", opname(&e, op), oplocal(&e, op),
 			                      cstr(&e, ir_ops[op].name), ir_rw_schema(&ir_ops[op])));
 		}
 		put(&e.tables, 1, "/* end */");

@@ -32,18 +32,18 @@ static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
    compares and builds them through rw_lop() and rw_gop(), which the
    rewrite driver binds by name to the ops where the code runs. */
 #define OPS(X) \
-	X(LOP_ADD, 33, "add", 0x5d7b8c9f) \
-	X(LOP_CAST, 38, "cast", 0xd9ff58c6) \
-	X(LOP_CLIP, 40, "clip", 0x9a66e97c) \
-	X(LOP_DIVIDE, 43, "divide", 0x5d7b8c9f) \
-	X(LOP_MEAN, 87, "mean", 0x626dd7bb) \
-	X(LOP_MULTIPLY, 52, "multiply", 0x5d7b8c9f) \
-	X(LOP_NN_LAYER_NORM, 24, "nn.layer_norm", 0x7e912495) \
-	X(LOP_POWER, 54, "power", 0x5d7b8c9f) \
-	X(LOP_QNN_QUANTIZE, 8, "qnn.quantize", 0xfe4be295) \
-	X(LOP_QNN_REQUANTIZE, 9, "qnn.requantize", 0xd3f4ecc0) \
-	X(LOP_SQRT, 61, "sqrt", 0xeb741d64) \
-	X(LOP_SUBTRACT, 62, "subtract", 0x5d7b8c9f) \
+	X(LOP_ADD, OP_ADD, "add", 0x5d7b8c9f) \
+	X(LOP_CAST, OP_CAST, "cast", 0xd9ff58c6) \
+	X(LOP_CLIP, OP_CLIP, "clip", 0x9a66e97c) \
+	X(LOP_DIVIDE, OP_DIVIDE, "divide", 0x5d7b8c9f) \
+	X(LOP_MEAN, OP_MEAN, "mean", 0x626dd7bb) \
+	X(LOP_MULTIPLY, OP_MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(LOP_NN_LAYER_NORM, OP_NN_LAYER_NORM, "nn.layer_norm", 0x7e912495) \
+	X(LOP_POWER, OP_POWER, "power", 0x5d7b8c9f) \
+	X(LOP_QNN_QUANTIZE, OP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(LOP_QNN_REQUANTIZE, OP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(LOP_SQRT, OP_SQRT, "sqrt", 0xeb741d64) \
+	X(LOP_SUBTRACT, OP_SUBTRACT, "subtract", 0x5d7b8c9f) \
 	/* end */
 #define LOPID(id, local, ...) id = local,
 #define LOPINFO(id, local, name, schema) { name, local, schema },

@@ -43,20 +43,20 @@ static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
    compares and builds them through rw_lop() and rw_gop(), which the
    rewrite driver binds by name to the ops where the code runs. */
 #define OPS(X) \
-	X(LOP_CAST, 38, "cast", 0xd9ff58c6) \
-	X(LOP_CLIP, 40, "clip", 0x9a66e97c) \
-	X(LOP_NN_AVG_POOL2D, 12, "nn.avg_pool2d", 0xf743b2cb) \
-	X(LOP_NN_BIAS_ADD, 16, "nn.bias_add", 0x6648c3d6) \
-	X(LOP_NN_MAX_POOL2D, 26, "nn.max_pool2d", 0x42febff9) \
-	X(LOP_NN_PAD, 27, "nn.pad", 0x0379a5e7) \
-	X(LOP_NN_SOFTMAX, 29, "nn.softmax", 0xbd34edff) \
-	X(LOP_QNN_ADD, 1, "qnn.add", 0x481e7889) \
-	X(LOP_QNN_CONV2D, 3, "qnn.conv2d", 0x13d2b8c1) \
-	X(LOP_QNN_DENSE, 5, "qnn.dense", 0xa422aa56) \
-	X(LOP_QNN_DEQUANTIZE, 6, "qnn.dequantize", 0x212c7e12) \
-	X(LOP_QNN_MUL, 7, "qnn.mul", 0x481e7889) \
-	X(LOP_QNN_QUANTIZE, 8, "qnn.quantize", 0xfe4be295) \
-	X(LOP_QNN_REQUANTIZE, 9, "qnn.requantize", 0xd3f4ecc0) \
+	X(LOP_CAST, OP_CAST, "cast", 0xd9ff58c6) \
+	X(LOP_CLIP, OP_CLIP, "clip", 0x9a66e97c) \
+	X(LOP_NN_AVG_POOL2D, OP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
+	X(LOP_NN_BIAS_ADD, OP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
+	X(LOP_NN_MAX_POOL2D, OP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
+	X(LOP_NN_PAD, OP_NN_PAD, "nn.pad", 0x0379a5e7) \
+	X(LOP_NN_SOFTMAX, OP_NN_SOFTMAX, "nn.softmax", 0xbd34edff) \
+	X(LOP_QNN_ADD, OP_QNN_ADD, "qnn.add", 0x481e7889) \
+	X(LOP_QNN_CONV2D, OP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
+	X(LOP_QNN_DENSE, OP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
+	X(LOP_QNN_DEQUANTIZE, OP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
+	X(LOP_QNN_MUL, OP_QNN_MUL, "qnn.mul", 0x481e7889) \
+	X(LOP_QNN_QUANTIZE, OP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(LOP_QNN_REQUANTIZE, OP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
 	/* end */
 #define LOPID(id, local, ...) id = local,
 #define LOPINFO(id, local, name, schema) { name, local, schema },

@@ -42,8 +42,9 @@ typedef struct RuleInfo {
 } RuleInfo;
 
 /* An op a compiled ruleset names: its name, the local id the generated
-** code knows it by (its LOP_ or XOP_ constant: the op's id where graftc
-** ran, or IR_MAXOPS + i for a plugin's op, extern op i), and ir_rw_schema()
+** code knows it by (its LOP_ or XOP_ constant: the op's OP_ id in the
+** ir.h the code was compiled with, or IR_MAXOPS + i for a plugin's op,
+** extern op i), and ir_rw_schema()
 ** of the op it was compiled against (the code reads attributes by their
 ** index in the schema). */
 typedef struct RwOp {

@@ -29,9 +29,9 @@ static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
    compares and builds them through rw_lop() and rw_gop(), which the
    rewrite driver binds by name to the ops where the code runs. */
 #define OPS(X) \
-	X(LOP_ADD, 33, "add", 0x5d7b8c9f) \
-	X(LOP_MULTIPLY, 52, "multiply", 0x5d7b8c9f) \
-	X(LOP_SUBTRACT, 62, "subtract", 0x5d7b8c9f) \
+	X(LOP_ADD, OP_ADD, "add", 0x5d7b8c9f) \
+	X(LOP_MULTIPLY, OP_MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(LOP_SUBTRACT, OP_SUBTRACT, "subtract", 0x5d7b8c9f) \
 	/* end */
 #define LOPID(id, local, ...) id = local,
 #define LOPINFO(id, local, name, schema) { name, local, schema },
