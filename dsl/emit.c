@@ -51,6 +51,7 @@ typedef struct Emit {
 	NameMap names;          /* C names given out: strings, literals, rules */
 	int usesm;              /* the current function reads the module */
 	int usesv;              /* ... and the root */
+	uint8_t usesop[IR_MAXOPS];  /* per op: the code names it (opname()) */
 	uint32_t ntemp;
 	/* the rule being emitted, and its variant as the function sees it */
 	const Rule *rule;
@@ -302,28 +303,45 @@ dtname(Emit *e, int dt)
 	return upper(e, "DT_", ir_dtype_names[dt]);
 }
 
-/* opname: the OP_ enum name of an op; for a plugin's op (extern op), the
-** XOP_ name the generated code compares op ids as seen through
-** rw_lop() with */
+/* opname: the name the generated code knows op by, its local id: LOP_
+** and the op's name, XOP_ for a plugin's op (extern op).  The op goes into
+** the file's table of ops, which binds each local id by name to the op
+** that has it where the code runs (ir_rw_init()), so that code compiled
+** here stays right where graft has other ops or numbers them otherwise. */
 static const char *
 opname(Emit *e, OpId op)
 {
-	return upper(e, op >= OP_COUNT ? "XOP_" : "OP_", ir_ops[op].name);
+	e->usesop[op] = 1;
+	return upper(e, op >= OP_COUNT ? "XOP_" : "LOP_", ir_ops[op].name);
 }
 
-/* opbuild: the op a result builds: a plugin's op by the id it was
-** registered under */
+/* oplocal: the value of op's local id: OP_ and its name, the op's id in
+** the ir.h the code is compiled with (where graft has the same ops, the
+** ids need no translating), or IR_MAXOPS + i for extern op i, whose id
+** depends on the plugins loaded */
+static const char *
+oplocal(Emit *e, OpId op)
+{
+	if (op < OP_COUNT)
+		return upper(e, "OP_", ir_ops[op].name);
+	for (uint32_t i = 0; i < e->r->nxops; i++)
+		if (e->r->xops[i].op == op)
+			return fmt(e, "IR_MAXOPS + %u", i);
+	ir_die("graftc: op %s is neither built in nor declared", ir_ops[op].name);
+}
+
+/* opbuild: the op a result builds: its id where the code runs */
 static const char *
 opbuild(Emit *e, OpId op)
 {
-	return op >= OP_COUNT ? fmt(e, "rw_gop(rw, %s)", opname(e, op)) : opname(e, op);
+	return fmt(e, "rw_gop(rw, %s)", opname(e, op));
 }
 
-/* opof: the op of node x as matching compares it */
+/* opof: the op of node x (in module m) as matching compares it */
 static const char *
 opof(Emit *e, const char *m, const char *x)
 {
-	return e->r->nxops ? fmt(e, "rw_lop(rw, %s)", x) : fmt(e, "rw_op(%s, %s)", m, x);
+	return fmt(e, "rw_lop(rw, %s, %s)", m, x);
 }
 
 static const char *
@@ -1427,6 +1445,13 @@ lines(const DNode *d)
 	return n;
 }
 
+/* opcmp: OpIds by the ops' names */
+static int
+opcmp(const void *x, const void *y)
+{
+	return strcmp(ir_ops[*(const OpId *)x].name, ir_ops[*(const OpId *)y].name);
+}
+
 static int
 varcmp(const void *x, const void *y)
 {
@@ -1912,43 +1937,6 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 			free(sorted);
 		}
 	}
-	if (r->nxops) {
-		/* the plugin ops (extern op): declared here as the file declares
-		   them, checked against the registry and bound to their ids when
-		   the ruleset is used */
-		put(&e.tables, 0, "");
-		put(&e.tables, 0, "/* The ops a plugin registers that these rules use (extern op), with the");
-		put(&e.tables, 0, "   schema the rules were checked against.  The code below compares them");
-		put(&e.tables, 0, "   as XOP_ ids through rw_lop() and builds them through rw_gop(). */");
-		for (uint32_t i = 0; i < r->nxops; i++) {
-			const OpInfo *x = &r->xops[i].info;
-			if (!x->nattrs)
-				continue;
-			put(&e.tables, 0, fmt(&e, "static const AttrField %s_attrs[] = {", cname(&e, x->name)));
-			for (int k = 0; k < x->nattrs; k++) {
-				const AttrField *f = &x->attrs[k];
-				static const char *const tn[] = { "0", "AT_INT", "AT_FLOAT", "AT_BOOL", "AT_STR", "AT_DTYPE",
-					"AT_INTS", "AT_INTS2", "AT_INT_INTS", "AT_FLOATS" };
-				put(&e.tables, 1, fmt(&e, "{ %s, %s%s, %s },", cstr(&e, f->name), tn[AT_TYPE(f->type) & 0xff],
-				                      f->type & AT_OPT ? " | AT_OPT" : "", f->deflt ? cstr(&e, f->deflt) : "NULL"));
-			}
-			put(&e.tables, 0, "};");
-		}
-		put(&e.tables, 0, "#define XOPS(X) \\");
-		for (uint32_t i = 0; i < r->nxops; i++) {
-			const OpInfo *x = &r->xops[i].info;
-			put(&e.tables, 1, fmt(&e, "X(%s, %s, %d, %s, %d) \\", opname(&e, r->xops[i].op), cstr(&e, x->name),
-			                      x->nargs, x->nattrs ? fmt(&e, "%s_attrs", cname(&e, x->name)) : "NULL",
-			                      x->nattrs));
-		}
-		put(&e.tables, 1, "/* end */");
-		put(&e.tables, 0, "#define XID(id, ...) id##_,");
-		put(&e.tables, 0, "#define XLOP(id, ...) id = IR_MAXOPS + id##_,");
-		put(&e.tables, 0, "#define XINFO(id, name, nargs, attrs, nattrs) { name, nargs, 0, NULL, attrs, nattrs },");
-		put(&e.tables, 0, "enum { XOPS(XID) NXOPS };");
-		put(&e.tables, 0, "enum { XOPS(XLOP) };");
-		put(&e.tables, 0, "static const OpInfo xops[NXOPS] = { XOPS(XINFO) };");
-	}
 	put(&e.tables, 0, "");
 	put(&e.tables, 0, "#define ID(id, ...) id,");
 	put(&e.tables, 0, "#define TEXT(id, text) text,");
@@ -1960,6 +1948,40 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.tables, 0, "static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };");
 	put(&e.tables, 0, "static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };");
 	put(&e.tables, 0, "");
+	{
+		/* the ops the code names, sorted by name: one added is one line;
+		   every extern op declared, used or not, and the roots, which
+		   the table below names */
+		OpId *sorted;
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < r->nxops; i++)
+			e.usesop[r->xops[i].op] = 1;
+		for (uint32_t i = 0; i < r->ntrees; i++)
+			if (r->trees[i].kind == NK_CALL)
+				e.usesop[r->trees[i].op] = 1;
+		sorted = ir_xmalloc(IR_MAXOPS * sizeof *sorted);
+		for (OpId op = 1; op < ir_op_count(); op++)
+			if (e.usesop[op])
+				sorted[n++] = op;
+		qsort(sorted, n, sizeof *sorted, opcmp);
+		put(&e.tables, 0, "/* The ops the code names, by name, with their local ids and a fingerprint");
+		put(&e.tables, 0, "   of the operands and attributes each had here (ir_rw_schema()).  The code");
+		put(&e.tables, 0, "   compares and builds them through rw_lop() and rw_gop(), which the");
+		put(&e.tables, 0, "   rewrite driver binds by name to the ops where the code runs. */");
+		put(&e.tables, 0, "#define OPS(X) \\");
+		for (uint32_t i = 0; i < n; i++) {
+			OpId op = sorted[i];
+			put(&e.tables, 1, fmt(&e, "X(%s, %s, %s, 0x%08x) \\", opname(&e, op), oplocal(&e, op),
+			                      cstr(&e, ir_ops[op].name), ir_rw_schema(&ir_ops[op])));
+		}
+		put(&e.tables, 1, "/* end */");
+		put(&e.tables, 0, "#define LOPID(id, local, ...) id = local,");
+		put(&e.tables, 0, "#define LOPINFO(id, local, name, schema) { name, local, schema },");
+		put(&e.tables, 0, "enum { OPS(LOPID) LOP_END_ };");
+		put(&e.tables, 0, "static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };");
+		free(sorted);
+	}
+	put(&e.tables, 0, "");
 	put(&e.tables, 0, "/* the ops of the calls that patterns are rooted at, and their matchers */");
 	put(&e.tables, 0, "#define ROOTS(X) \\");
 	for (uint32_t i = 0; i < r->ntrees; i++)
@@ -1967,7 +1989,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 			put(&e.tables, 1, fmt(&e, "X(%s, %s) \\", opname(&e, r->trees[i].op), treename(&e, &r->trees[i])));
 	put(&e.tables, 1, "/* end */");
 	put(&e.tables, 0, "#define OPOF(op, fn) op,");
-	put(&e.tables, 0, "static const OpId roots[] = { ROOTS(OPOF) OP_NONE };");
+	put(&e.tables, 0, "static const OpId roots[] = { ROOTS(OPOF) 0 };");
 
 	/* the dispatcher */
 	put(&e.funcs, 0, "");
@@ -2020,7 +2042,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		}
 	}
 	put(&e.funcs, 1, "0,");
-	put(&e.funcs, 1, r->nxops ? "NXOPS, xops," : "0, NULL,");
+	put(&e.funcs, 1, "sizeof ops / sizeof *ops - 1, ops,");
 	put(&e.funcs, 0, "};");
 
 	{

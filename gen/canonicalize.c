@@ -27,14 +27,37 @@ static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
 static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
+/* The ops the code names, by name, with their local ids and a fingerprint
+   of the operands and attributes each had here (ir_rw_schema()).  The code
+   compares and builds them through rw_lop() and rw_gop(), which the
+   rewrite driver binds by name to the ops where the code runs. */
+#define OPS(X) \
+	X(LOP_ADD, OP_ADD, "add", 0x5d7b8c9f) \
+	X(LOP_CAST, OP_CAST, "cast", 0xd9ff58c6) \
+	X(LOP_CLIP, OP_CLIP, "clip", 0x9a66e97c) \
+	X(LOP_DIVIDE, OP_DIVIDE, "divide", 0x5d7b8c9f) \
+	X(LOP_MEAN, OP_MEAN, "mean", 0x626dd7bb) \
+	X(LOP_MULTIPLY, OP_MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(LOP_NN_LAYER_NORM, OP_NN_LAYER_NORM, "nn.layer_norm", 0x7e912495) \
+	X(LOP_POWER, OP_POWER, "power", 0x5d7b8c9f) \
+	X(LOP_QNN_QUANTIZE, OP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(LOP_QNN_REQUANTIZE, OP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(LOP_SQRT, OP_SQRT, "sqrt", 0xeb741d64) \
+	X(LOP_SUBTRACT, OP_SUBTRACT, "subtract", 0x5d7b8c9f) \
+	/* end */
+#define LOPID(id, local, ...) id = local,
+#define LOPINFO(id, local, name, schema) { name, local, schema },
+enum { OPS(LOPID) LOP_END_ };
+static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
-	X(OP_ADD, match_add) \
-	X(OP_CAST, match_cast) \
-	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
+	X(LOP_ADD, match_add) \
+	X(LOP_CAST, match_cast) \
+	X(LOP_QNN_QUANTIZE, match_qnn_quantize) \
 	/* end */
 #define OPOF(op, fn) op,
-static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
+static const OpId roots[] = { ROOTS(OPOF) 0 };
 
 /* rule fold_quantize
  * match:  qnn.quantize(const, const, const)
@@ -57,9 +80,9 @@ static NodeId
 rule_requantize_clip_cast_uint8(Rw *rw, uint32_t *rule, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_iz, NodeId p_os, NodeId p_oz, NodeId ip_d, const NodeId *ip_path, uint32_t ip_n)
 {
 	rw->gfail = 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, p_r);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), p_r);
 	rw_set_dtype(rw, a1, 3 /* out_dtype */, DT_UINT8);
-	NodeId t2 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ p_x, p_is, p_iz, p_os, p_oz }, 5, a1, ip_d, ip_path, ip_n);
+	NodeId t2 = rw_call_in_place(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ p_x, p_is, p_iz, p_os, p_oz }, 5, a1, ip_d, ip_path, ip_n);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_requantize_clip_cast_uint8;
@@ -73,9 +96,9 @@ static NodeId
 rule_requantize_clip_cast_int8(Rw *rw, uint32_t *rule, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_iz, NodeId p_os, NodeId p_oz, NodeId ip_d, const NodeId *ip_path, uint32_t ip_n)
 {
 	rw->gfail = 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_QNN_REQUANTIZE, p_r);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), p_r);
 	rw_set_dtype(rw, a1, 3 /* out_dtype */, DT_INT8);
-	NodeId t2 = rw_call_in_place(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ p_x, p_is, p_iz, p_os, p_oz }, 5, a1, ip_d, ip_path, ip_n);
+	NodeId t2 = rw_call_in_place(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ p_x, p_is, p_iz, p_os, p_oz }, 5, a1, ip_d, ip_path, ip_n);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_requantize_clip_cast_int8;
@@ -93,9 +116,9 @@ rule_layer_norm_fuse(Rw *rw, uint32_t *rule, NodeId p_x, NodeId p_m, NodeId p_e,
 	rw->gfail = 0;
 	if (!(((((((((((rw_dtype(m, p_x) == DT_FLOAT32) && (rw_rank(rw, p_x) >= 1LL)) && (rw_dim(rw, p_m, (rw_rank(rw, p_x) - 1LL)) == 1LL)) && ((rw_numel(rw, p_m) * rw_dim(rw, p_x, (rw_rank(rw, p_x) - 1LL))) == rw_numel(rw, p_x))) && (rw_rank(rw, p_e) <= rw_rank(rw, p_x))) && (rw_value(rw, p_e) > 0LL)) && (rw_rank(rw, p_g) == 1LL)) && (rw_dim(rw, p_g, 0LL) == rw_dim(rw, p_x, (rw_rank(rw, p_x) - 1LL)))) && (rw_rank(rw, p_b) == 1LL)) && (rw_dim(rw, p_b, 0LL) == rw_dim(rw, p_x, (rw_rank(rw, p_x) - 1LL))))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_NN_LAYER_NORM);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_NN_LAYER_NORM));
 	rw_set_f(rw, a1, 1 /* epsilon */, rw_value(rw, p_e));
-	NodeId t2 = rw_call(rw, OP_NN_LAYER_NORM, (const NodeId[]){ p_x, p_g, p_b }, 3, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_NN_LAYER_NORM), (const NodeId[]){ p_x, p_g, p_b }, 3, a1);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_layer_norm_fuse;
@@ -171,10 +194,10 @@ match_add_at_layer_norm_fuse_cf8c(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, 
 		    rw_attr_same(m, v_0_0_1_0_0, 2, v_0_0_0_1, 2)))
 		return 0;
 	v_0_0_1_0_0_0 = rw_arg(m, v_0_0_1_0_0, 0);
-	switch (rw_op(m, v_0_0_1_0_0_0)) {
-	case OP_POWER:
+	switch (rw_lop(rw, m, v_0_0_1_0_0_0)) {
+	case LOP_POWER:
 		return match_add_v_0_0_1_0_0_0_power(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0, v_0_0_1_0_0_0);
-	case OP_MULTIPLY:
+	case LOP_MULTIPLY:
 		return match_add_v_0_0_1_0_0_0_multiply(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0, v_0_0_1_0_0_0);
 	default:
 		break;
@@ -242,10 +265,10 @@ match_add_at_layer_norm_fuse_7fec(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, 
 	NodeId v_0_0_1_0_1_0;
 
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (!(rw_op(m, v_0_0_0) == OP_SUBTRACT))
+	if (!(rw_lop(rw, m, v_0_0_0) == LOP_SUBTRACT))
 		return 0;
 	v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-	if (!(rw_op(m, v_0_0_0_1) == OP_MEAN &&
+	if (!(rw_lop(rw, m, v_0_0_0_1) == LOP_MEAN &&
 		    rw_attr_i(m, v_0_0_0_1, 1 /* keepdims */) == 1))
 		return 0;
 	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
@@ -253,27 +276,27 @@ match_add_at_layer_norm_fuse_7fec(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, 
 	if (!(v_0_0_0_1_0 == v_0_0_0_0))
 		return 0;
 	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_op(m, v_0_0_1) == OP_SQRT))
+	if (!(rw_lop(rw, m, v_0_0_1) == LOP_SQRT))
 		return 0;
 	v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
-	if (!(rw_op(m, v_0_0_1_0) == OP_ADD))
+	if (!(rw_lop(rw, m, v_0_0_1_0) == LOP_ADD))
 		return 0;
 	v_0_0_1_0_0 = rw_arg(m, v_0_0_1_0, 0);
-	if (rw_op(m, v_0_0_1_0_0) == OP_MEAN)
+	if (rw_lop(rw, m, v_0_0_1_0_0) == LOP_MEAN)
 		return match_add_at_layer_norm_fuse_cf8c(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0, v_0_0_1_0_0);
 	if (!(rw_kind(m, v_0_0_1_0_0) == NK_CONST))
 		return 0;
 	v_0_0_1_0_1 = rw_arg(m, v_0_0_1_0, 1);
-	if (!(rw_op(m, v_0_0_1_0_1) == OP_MEAN &&
+	if (!(rw_lop(rw, m, v_0_0_1_0_1) == LOP_MEAN &&
 		    rw_attr_i(m, v_0_0_1_0_1, 1 /* keepdims */) == 1 &&
 		    rw_attr_same(m, v_0_0_1_0_1, 0, v_0_0_0_1, 0) &&
 		    rw_attr_same(m, v_0_0_1_0_1, 2, v_0_0_0_1, 2)))
 		return 0;
 	v_0_0_1_0_1_0 = rw_arg(m, v_0_0_1_0_1, 0);
-	switch (rw_op(m, v_0_0_1_0_1_0)) {
-	case OP_POWER:
+	switch (rw_lop(rw, m, v_0_0_1_0_1_0)) {
+	case LOP_POWER:
 		return match_add_v_0_0_1_0_1_0_power(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0_0, v_0_0_1_0_1_0);
-	case OP_MULTIPLY:
+	case LOP_MULTIPLY:
 		return match_add_v_0_0_1_0_1_0_multiply(rw, rule, v, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_1_0_0, v_0_0_1_0_1_0);
 	default:
 		break;
@@ -336,18 +359,18 @@ match_add_at_layer_norm_fuse_6d61(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
 	NodeId v_0_1_0_1_0, v_0_1_1_0_0, v_0_1_1_0_1, v_0_1_1_0_0_0, v_0_1_1_0_1_0, v_0_1_1_0_0_0_0, v_0_1_1_0_0_0_1;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_DIVIDE)
+	if (rw_lop(rw, m, v_0_0) == LOP_DIVIDE)
 		return match_add_at_layer_norm_fuse_7fec(rw, rule, v, v_0, v_0_0);
 	if (!(rw_kind(m, v_0_0) == NK_CONST))
 		return 0;
 	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_op(m, v_0_1) == OP_DIVIDE))
+	if (!(rw_lop(rw, m, v_0_1) == LOP_DIVIDE))
 		return 0;
 	v_0_1_0 = rw_arg(m, v_0_1, 0);
-	if (!(rw_op(m, v_0_1_0) == OP_SUBTRACT))
+	if (!(rw_lop(rw, m, v_0_1_0) == LOP_SUBTRACT))
 		return 0;
 	v_0_1_0_1 = rw_arg(m, v_0_1_0, 1);
-	if (!(rw_op(m, v_0_1_0_1) == OP_MEAN &&
+	if (!(rw_lop(rw, m, v_0_1_0_1) == LOP_MEAN &&
 		    rw_attr_i(m, v_0_1_0_1, 1 /* keepdims */) == 1))
 		return 0;
 	v_0_1_0_0 = rw_arg(m, v_0_1_0, 0);
@@ -355,20 +378,20 @@ match_add_at_layer_norm_fuse_6d61(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
 	if (!(v_0_1_0_1_0 == v_0_1_0_0))
 		return 0;
 	v_0_1_1 = rw_arg(m, v_0_1, 1);
-	if (!(rw_op(m, v_0_1_1) == OP_SQRT))
+	if (!(rw_lop(rw, m, v_0_1_1) == LOP_SQRT))
 		return 0;
 	v_0_1_1_0 = rw_arg(m, v_0_1_1, 0);
-	if (!(rw_op(m, v_0_1_1_0) == OP_ADD))
+	if (!(rw_lop(rw, m, v_0_1_1_0) == LOP_ADD))
 		return 0;
 	v_0_1_1_0_0 = rw_arg(m, v_0_1_1_0, 0);
-	if (rw_op(m, v_0_1_1_0_0) == OP_MEAN) {
+	if (rw_lop(rw, m, v_0_1_1_0_0) == LOP_MEAN) {
 		if (!(rw_attr_i(m, v_0_1_1_0_0, 1 /* keepdims */) == 1 &&
 			    rw_attr_same(m, v_0_1_1_0_0, 0, v_0_1_0_1, 0) &&
 			    rw_attr_same(m, v_0_1_1_0_0, 2, v_0_1_0_1, 2)))
 			return 0;
 		v_0_1_1_0_0_0 = rw_arg(m, v_0_1_1_0_0, 0);
-		switch (rw_op(m, v_0_1_1_0_0_0)) {
-		case OP_POWER:
+		switch (rw_lop(rw, m, v_0_1_1_0_0_0)) {
+		case LOP_POWER:
 			v_0_1_1_0_0_0_0 = rw_arg(m, v_0_1_1_0_0_0, 0);
 			if (!(v_0_1_1_0_0_0_0 == v_0_1_0))
 				return 0;
@@ -385,7 +408,7 @@ match_add_at_layer_norm_fuse_6d61(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
 			if ((r = rule_layer_norm_fuse(rw, rule, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_1, v_0_0, v_1)))
 				return r;
 			return 0;
-		case OP_MULTIPLY:
+		case LOP_MULTIPLY:
 			v_0_1_1_0_0_0_0 = rw_arg(m, v_0_1_1_0_0_0, 0);
 			if (!(v_0_1_1_0_0_0_0 == v_0_1_0))
 				return 0;
@@ -409,16 +432,16 @@ match_add_at_layer_norm_fuse_6d61(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
 	if (!(rw_kind(m, v_0_1_1_0_0) == NK_CONST))
 		return 0;
 	v_0_1_1_0_1 = rw_arg(m, v_0_1_1_0, 1);
-	if (!(rw_op(m, v_0_1_1_0_1) == OP_MEAN &&
+	if (!(rw_lop(rw, m, v_0_1_1_0_1) == LOP_MEAN &&
 		    rw_attr_i(m, v_0_1_1_0_1, 1 /* keepdims */) == 1 &&
 		    rw_attr_same(m, v_0_1_1_0_1, 0, v_0_1_0_1, 0) &&
 		    rw_attr_same(m, v_0_1_1_0_1, 2, v_0_1_0_1, 2)))
 		return 0;
 	v_0_1_1_0_1_0 = rw_arg(m, v_0_1_1_0_1, 0);
-	switch (rw_op(m, v_0_1_1_0_1_0)) {
-	case OP_POWER:
+	switch (rw_lop(rw, m, v_0_1_1_0_1_0)) {
+	case LOP_POWER:
 		return match_add_v_0_1_1_0_1_0_power(rw, rule, v, v_0_0, v_0_1_0, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_0, v_0_1_1_0_1_0);
-	case OP_MULTIPLY:
+	case LOP_MULTIPLY:
 		return match_add_v_0_1_1_0_1_0_multiply(rw, rule, v, v_0_0, v_0_1_0, v_0_1_0_0, v_0_1_0_1, v_0_1_1_0_0, v_0_1_1_0_1_0);
 	default:
 		break;
@@ -481,10 +504,10 @@ match_add_at_layer_norm_fuse_c518(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1
 	NodeId v_1_0_1_0_1, v_1_0_1_0_0_0, v_1_0_1_0_1_0, v_1_0_1_0_0_0_0, v_1_0_1_0_0_0_1;
 
 	v_1_0_0 = rw_arg(m, v_1_0, 0);
-	if (!(rw_op(m, v_1_0_0) == OP_SUBTRACT))
+	if (!(rw_lop(rw, m, v_1_0_0) == LOP_SUBTRACT))
 		return 0;
 	v_1_0_0_1 = rw_arg(m, v_1_0_0, 1);
-	if (!(rw_op(m, v_1_0_0_1) == OP_MEAN &&
+	if (!(rw_lop(rw, m, v_1_0_0_1) == LOP_MEAN &&
 		    rw_attr_i(m, v_1_0_0_1, 1 /* keepdims */) == 1))
 		return 0;
 	v_1_0_0_0 = rw_arg(m, v_1_0_0, 0);
@@ -492,20 +515,20 @@ match_add_at_layer_norm_fuse_c518(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1
 	if (!(v_1_0_0_1_0 == v_1_0_0_0))
 		return 0;
 	v_1_0_1 = rw_arg(m, v_1_0, 1);
-	if (!(rw_op(m, v_1_0_1) == OP_SQRT))
+	if (!(rw_lop(rw, m, v_1_0_1) == LOP_SQRT))
 		return 0;
 	v_1_0_1_0 = rw_arg(m, v_1_0_1, 0);
-	if (!(rw_op(m, v_1_0_1_0) == OP_ADD))
+	if (!(rw_lop(rw, m, v_1_0_1_0) == LOP_ADD))
 		return 0;
 	v_1_0_1_0_0 = rw_arg(m, v_1_0_1_0, 0);
-	if (rw_op(m, v_1_0_1_0_0) == OP_MEAN) {
+	if (rw_lop(rw, m, v_1_0_1_0_0) == LOP_MEAN) {
 		if (!(rw_attr_i(m, v_1_0_1_0_0, 1 /* keepdims */) == 1 &&
 			    rw_attr_same(m, v_1_0_1_0_0, 0, v_1_0_0_1, 0) &&
 			    rw_attr_same(m, v_1_0_1_0_0, 2, v_1_0_0_1, 2)))
 			return 0;
 		v_1_0_1_0_0_0 = rw_arg(m, v_1_0_1_0_0, 0);
-		switch (rw_op(m, v_1_0_1_0_0_0)) {
-		case OP_POWER:
+		switch (rw_lop(rw, m, v_1_0_1_0_0_0)) {
+		case LOP_POWER:
 			v_1_0_1_0_0_0_0 = rw_arg(m, v_1_0_1_0_0_0, 0);
 			if (!(v_1_0_1_0_0_0_0 == v_1_0_0))
 				return 0;
@@ -522,7 +545,7 @@ match_add_at_layer_norm_fuse_c518(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1
 			if ((r = rule_layer_norm_fuse(rw, rule, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_1, v_1_1, v_0)))
 				return r;
 			return 0;
-		case OP_MULTIPLY:
+		case LOP_MULTIPLY:
 			v_1_0_1_0_0_0_0 = rw_arg(m, v_1_0_1_0_0_0, 0);
 			if (!(v_1_0_1_0_0_0_0 == v_1_0_0))
 				return 0;
@@ -546,16 +569,16 @@ match_add_at_layer_norm_fuse_c518(Rw *rw, uint32_t *rule, NodeId v_0, NodeId v_1
 	if (!(rw_kind(m, v_1_0_1_0_0) == NK_CONST))
 		return 0;
 	v_1_0_1_0_1 = rw_arg(m, v_1_0_1_0, 1);
-	if (!(rw_op(m, v_1_0_1_0_1) == OP_MEAN &&
+	if (!(rw_lop(rw, m, v_1_0_1_0_1) == LOP_MEAN &&
 		    rw_attr_i(m, v_1_0_1_0_1, 1 /* keepdims */) == 1 &&
 		    rw_attr_same(m, v_1_0_1_0_1, 0, v_1_0_0_1, 0) &&
 		    rw_attr_same(m, v_1_0_1_0_1, 2, v_1_0_0_1, 2)))
 		return 0;
 	v_1_0_1_0_1_0 = rw_arg(m, v_1_0_1_0_1, 0);
-	switch (rw_op(m, v_1_0_1_0_1_0)) {
-	case OP_POWER:
+	switch (rw_lop(rw, m, v_1_0_1_0_1_0)) {
+	case LOP_POWER:
 		return match_add_v_1_0_1_0_1_0_power(rw, rule, v_0, v_1, v_1_0_0, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_0, v_1_0_1_0_1_0);
-	case OP_MULTIPLY:
+	case LOP_MULTIPLY:
 		return match_add_v_1_0_1_0_1_0_multiply(rw, rule, v_0, v_1, v_1_0_0, v_1_0_0_0, v_1_0_0_1, v_1_0_1_0_0, v_1_0_1_0_1_0);
 	default:
 		break;
@@ -612,26 +635,26 @@ match_add(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_1_1_1_0, v_1_1_0_1_0, v_1_1_1_0_0, v_1_1_1_0_1, v_1_1_1_0_0_0, v_1_1_1_0_1_0, v_1_1_1_0_0_0_0, v_1_1_1_0_0_0_1;
 
 	v_0 = rw_arg(m, v, 0);
-	if (rw_op(m, v_0) == OP_MULTIPLY)
+	if (rw_lop(rw, m, v_0) == LOP_MULTIPLY)
 		return match_add_at_layer_norm_fuse_6d61(rw, rule, v, v_0);
 	if (!(rw_kind(m, v_0) == NK_CONST))
 		return 0;
 	v_1 = rw_arg(m, v, 1);
-	if (!(rw_op(m, v_1) == OP_MULTIPLY))
+	if (!(rw_lop(rw, m, v_1) == LOP_MULTIPLY))
 		return 0;
 	v_1_0 = rw_arg(m, v_1, 0);
-	if (rw_op(m, v_1_0) == OP_DIVIDE)
+	if (rw_lop(rw, m, v_1_0) == LOP_DIVIDE)
 		return match_add_at_layer_norm_fuse_c518(rw, rule, v_0, v_1, v_1_0);
 	if (!(rw_kind(m, v_1_0) == NK_CONST))
 		return 0;
 	v_1_1 = rw_arg(m, v_1, 1);
-	if (!(rw_op(m, v_1_1) == OP_DIVIDE))
+	if (!(rw_lop(rw, m, v_1_1) == LOP_DIVIDE))
 		return 0;
 	v_1_1_0 = rw_arg(m, v_1_1, 0);
-	if (!(rw_op(m, v_1_1_0) == OP_SUBTRACT))
+	if (!(rw_lop(rw, m, v_1_1_0) == LOP_SUBTRACT))
 		return 0;
 	v_1_1_0_1 = rw_arg(m, v_1_1_0, 1);
-	if (!(rw_op(m, v_1_1_0_1) == OP_MEAN &&
+	if (!(rw_lop(rw, m, v_1_1_0_1) == LOP_MEAN &&
 		    rw_attr_i(m, v_1_1_0_1, 1 /* keepdims */) == 1))
 		return 0;
 	v_1_1_0_0 = rw_arg(m, v_1_1_0, 0);
@@ -639,20 +662,20 @@ match_add(Rw *rw, NodeId v, uint32_t *rule)
 	if (!(v_1_1_0_1_0 == v_1_1_0_0))
 		return 0;
 	v_1_1_1 = rw_arg(m, v_1_1, 1);
-	if (!(rw_op(m, v_1_1_1) == OP_SQRT))
+	if (!(rw_lop(rw, m, v_1_1_1) == LOP_SQRT))
 		return 0;
 	v_1_1_1_0 = rw_arg(m, v_1_1_1, 0);
-	if (!(rw_op(m, v_1_1_1_0) == OP_ADD))
+	if (!(rw_lop(rw, m, v_1_1_1_0) == LOP_ADD))
 		return 0;
 	v_1_1_1_0_0 = rw_arg(m, v_1_1_1_0, 0);
-	if (rw_op(m, v_1_1_1_0_0) == OP_MEAN) {
+	if (rw_lop(rw, m, v_1_1_1_0_0) == LOP_MEAN) {
 		if (!(rw_attr_i(m, v_1_1_1_0_0, 1 /* keepdims */) == 1 &&
 			    rw_attr_same(m, v_1_1_1_0_0, 0, v_1_1_0_1, 0) &&
 			    rw_attr_same(m, v_1_1_1_0_0, 2, v_1_1_0_1, 2)))
 			return 0;
 		v_1_1_1_0_0_0 = rw_arg(m, v_1_1_1_0_0, 0);
-		switch (rw_op(m, v_1_1_1_0_0_0)) {
-		case OP_POWER:
+		switch (rw_lop(rw, m, v_1_1_1_0_0_0)) {
+		case LOP_POWER:
 			v_1_1_1_0_0_0_0 = rw_arg(m, v_1_1_1_0_0_0, 0);
 			if (!(v_1_1_1_0_0_0_0 == v_1_1_0))
 				return 0;
@@ -666,7 +689,7 @@ match_add(Rw *rw, NodeId v, uint32_t *rule)
 			if ((r = rule_layer_norm_fuse(rw, rule, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_1, v_1_0, v_0)))
 				return r;
 			return 0;
-		case OP_MULTIPLY:
+		case LOP_MULTIPLY:
 			v_1_1_1_0_0_0_0 = rw_arg(m, v_1_1_1_0_0_0, 0);
 			if (!(v_1_1_1_0_0_0_0 == v_1_1_0))
 				return 0;
@@ -687,16 +710,16 @@ match_add(Rw *rw, NodeId v, uint32_t *rule)
 	if (!(rw_kind(m, v_1_1_1_0_0) == NK_CONST))
 		return 0;
 	v_1_1_1_0_1 = rw_arg(m, v_1_1_1_0, 1);
-	if (!(rw_op(m, v_1_1_1_0_1) == OP_MEAN &&
+	if (!(rw_lop(rw, m, v_1_1_1_0_1) == LOP_MEAN &&
 		    rw_attr_i(m, v_1_1_1_0_1, 1 /* keepdims */) == 1 &&
 		    rw_attr_same(m, v_1_1_1_0_1, 0, v_1_1_0_1, 0) &&
 		    rw_attr_same(m, v_1_1_1_0_1, 2, v_1_1_0_1, 2)))
 		return 0;
 	v_1_1_1_0_1_0 = rw_arg(m, v_1_1_1_0_1, 0);
-	switch (rw_op(m, v_1_1_1_0_1_0)) {
-	case OP_POWER:
+	switch (rw_lop(rw, m, v_1_1_1_0_1_0)) {
+	case LOP_POWER:
 		return match_add_v_1_1_1_0_1_0_power(rw, rule, v_0, v_1_0, v_1_1_0, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_0, v_1_1_1_0_1_0);
-	case OP_MULTIPLY:
+	case LOP_MULTIPLY:
 		return match_add_v_1_1_1_0_1_0_multiply(rw, rule, v_0, v_1_0, v_1_1_0, v_1_1_0_0, v_1_1_0_1, v_1_1_1_0_0, v_1_1_1_0_1_0);
 	default:
 		break;
@@ -714,12 +737,12 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 
 	if (rw_attr_i(m, v, 0 /* dtype */) == DT_UINT8) {
 		v_0 = rw_arg(m, v, 0);
-		if (!(rw_op(m, v_0) == OP_CLIP &&
+		if (!(rw_lop(rw, m, v_0) == LOP_CLIP &&
 			    rw_attr_f(m, v_0, 0 /* a_min */) == 0.0 &&
 			    rw_attr_f(m, v_0, 1 /* a_max */) == 255.0))
 			return 0;
 		v_0_0 = rw_arg(m, v_0, 0);
-		if (!(rw_op(m, v_0_0) == OP_QNN_REQUANTIZE &&
+		if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_REQUANTIZE &&
 			    rw_attr_i(m, v_0_0, 3 /* out_dtype */) == DT_INT32))
 			return 0;
 		v_0_0_0 = rw_arg(m, v_0_0, 0);
@@ -734,12 +757,12 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 	if (!(rw_attr_i(m, v, 0 /* dtype */) == DT_INT8))
 		return 0;
 	v_0 = rw_arg(m, v, 0);
-	if (!(rw_op(m, v_0) == OP_CLIP &&
+	if (!(rw_lop(rw, m, v_0) == LOP_CLIP &&
 		    rw_attr_f(m, v_0, 0 /* a_min */) == -128.0 &&
 		    rw_attr_f(m, v_0, 1 /* a_max */) == 127.0))
 		return 0;
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_QNN_REQUANTIZE &&
+	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_REQUANTIZE &&
 		    rw_attr_i(m, v_0_0, 3 /* out_dtype */) == DT_INT32))
 		return 0;
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
@@ -778,7 +801,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
-	switch (rw_op(rw->m, v)) {
+	switch (rw_lop(rw, rw->m, v)) {
 #define CASE(op, fn) case op: return fn(rw, v, rule);
 	ROOTS(CASE)
 #undef CASE
@@ -798,5 +821,5 @@ const Ruleset graft_ruleset_canonicalize = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
-	0, NULL,
+	sizeof ops / sizeof *ops - 1, ops,
 };

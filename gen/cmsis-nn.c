@@ -38,18 +38,43 @@ static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
 static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
+/* The ops the code names, by name, with their local ids and a fingerprint
+   of the operands and attributes each had here (ir_rw_schema()).  The code
+   compares and builds them through rw_lop() and rw_gop(), which the
+   rewrite driver binds by name to the ops where the code runs. */
+#define OPS(X) \
+	X(LOP_CAST, OP_CAST, "cast", 0xd9ff58c6) \
+	X(LOP_CLIP, OP_CLIP, "clip", 0x9a66e97c) \
+	X(LOP_NN_AVG_POOL2D, OP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
+	X(LOP_NN_BIAS_ADD, OP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
+	X(LOP_NN_MAX_POOL2D, OP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
+	X(LOP_NN_PAD, OP_NN_PAD, "nn.pad", 0x0379a5e7) \
+	X(LOP_NN_SOFTMAX, OP_NN_SOFTMAX, "nn.softmax", 0xbd34edff) \
+	X(LOP_QNN_ADD, OP_QNN_ADD, "qnn.add", 0x481e7889) \
+	X(LOP_QNN_CONV2D, OP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
+	X(LOP_QNN_DENSE, OP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
+	X(LOP_QNN_DEQUANTIZE, OP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
+	X(LOP_QNN_MUL, OP_QNN_MUL, "qnn.mul", 0x481e7889) \
+	X(LOP_QNN_QUANTIZE, OP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(LOP_QNN_REQUANTIZE, OP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	/* end */
+#define LOPID(id, local, ...) id = local,
+#define LOPINFO(id, local, name, schema) { name, local, schema },
+enum { OPS(LOPID) LOP_END_ };
+static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
-	X(OP_CAST, match_cast) \
-	X(OP_CLIP, match_clip) \
-	X(OP_NN_MAX_POOL2D, match_nn_max_pool2d) \
-	X(OP_QNN_ADD, match_qnn_add) \
-	X(OP_QNN_MUL, match_qnn_mul) \
-	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
-	X(OP_QNN_REQUANTIZE, match_qnn_requantize) \
+	X(LOP_CAST, match_cast) \
+	X(LOP_CLIP, match_clip) \
+	X(LOP_NN_MAX_POOL2D, match_nn_max_pool2d) \
+	X(LOP_QNN_ADD, match_qnn_add) \
+	X(LOP_QNN_MUL, match_qnn_mul) \
+	X(LOP_QNN_QUANTIZE, match_qnn_quantize) \
+	X(LOP_QNN_REQUANTIZE, match_qnn_requantize) \
 	/* end */
 #define OPOF(op, fn) op,
-static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
+static const OpId roots[] = { ROOTS(OPOF) 0 };
 
 /* composite qnn_conv2d
  * match:  clip?(r:qnn.requantize(ba:nn.bias_add?(c:qnn.conv2d(nn.pad?(x, const), w:const, izp:const, kzp:const, const, const), const), const, const, const, const))
@@ -148,10 +173,10 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0, v_0_0, v_0_0_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (!(rw_op(m, v_0) == OP_NN_AVG_POOL2D))
+	if (!(rw_lop(rw, m, v_0) == LOP_NN_AVG_POOL2D))
 		return 0;
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_CAST))
+	if (!(rw_lop(rw, m, v_0_0) == LOP_CAST))
 		return 0;
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
 	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0 }, 3, v, v_0, v_0_0_0);
@@ -197,7 +222,7 @@ match_clip_v_0_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0, NodeId
 	if (!(rw_kind(m, v_0_4) == NK_CONST))
 		return 0;
 	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-	if (rw_op(m, v_0_0_0_0) == OP_NN_PAD) {
+	if (rw_lop(rw, m, v_0_0_0_0) == LOP_NN_PAD) {
 		v_0_0_0_0_1 = rw_arg(m, v_0_0_0_0, 1);
 		if (rw_kind(m, v_0_0_0_0_1) == NK_CONST) {
 			v_0_0_0_0_0 = rw_arg(m, v_0_0_0_0, 0);
@@ -263,10 +288,10 @@ match_clip_v_0_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
 	NodeId v_0_0_0;
 
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	switch (rw_op(m, v_0_0_0)) {
-	case OP_QNN_CONV2D:
+	switch (rw_lop(rw, m, v_0_0_0)) {
+	case LOP_QNN_CONV2D:
 		return match_clip_v_0_0_0_qnn_conv2d(rw, v, v_0, v_0_0, v_0_0_0);
-	case OP_QNN_DENSE:
+	case LOP_QNN_DENSE:
 		return match_clip_v_0_0_0_qnn_dense(rw, v, v_0, v_0_0, v_0_0_0);
 	default:
 		break;
@@ -310,7 +335,7 @@ match_clip_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
 	if (!(rw_kind(m, v_0_4) == NK_CONST))
 		return 0;
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (rw_op(m, v_0_0_0) == OP_NN_PAD) {
+	if (rw_lop(rw, m, v_0_0_0) == LOP_NN_PAD) {
 		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
 		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
 			v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
@@ -373,12 +398,12 @@ match_clip_v_0_qnn_requantize(Rw *rw, NodeId v, NodeId v_0)
 	NodeId v_0_0;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	switch (rw_op(m, v_0_0)) {
-	case OP_NN_BIAS_ADD:
+	switch (rw_lop(rw, m, v_0_0)) {
+	case LOP_NN_BIAS_ADD:
 		return match_clip_v_0_0_nn_bias_add(rw, v, v_0, v_0_0);
-	case OP_QNN_CONV2D:
+	case LOP_QNN_CONV2D:
 		return match_clip_v_0_0_qnn_conv2d(rw, v, v_0, v_0_0);
-	case OP_QNN_DENSE:
+	case LOP_QNN_DENSE:
 		return match_clip_v_0_0_qnn_dense(rw, v, v_0, v_0_0);
 	default:
 		break;
@@ -394,10 +419,10 @@ match_clip_v_0_cast(Rw *rw, NodeId v, NodeId v_0)
 	NodeId v_0_0, v_0_0_0, v_0_0_0_0;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_NN_AVG_POOL2D))
+	if (!(rw_lop(rw, m, v_0_0) == LOP_NN_AVG_POOL2D))
 		return 0;
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (!(rw_op(m, v_0_0_0) == OP_CAST))
+	if (!(rw_lop(rw, m, v_0_0_0) == LOP_CAST))
 		return 0;
 	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
 	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0 }, 4, v_0, v_0_0, v_0_0_0_0);
@@ -477,18 +502,18 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0, v_0_0;
 
 	v_0 = rw_arg(m, v, 0);
-	switch (rw_op(m, v_0)) {
-	case OP_QNN_REQUANTIZE:
+	switch (rw_lop(rw, m, v_0)) {
+	case LOP_QNN_REQUANTIZE:
 		return match_clip_v_0_qnn_requantize(rw, v, v_0);
-	case OP_CAST:
+	case LOP_CAST:
 		return match_clip_v_0_cast(rw, v, v_0);
-	case OP_NN_MAX_POOL2D:
+	case LOP_NN_MAX_POOL2D:
 		v_0_0 = rw_arg(m, v_0, 0);
 		composite_qnn_max_pool2d(rw, (const NodeId[]){ v, v_0 }, 2, v_0, v_0_0);
 		return 0;
-	case OP_QNN_MUL:
+	case LOP_QNN_MUL:
 		return match_clip_v_0_qnn_mul(rw, v, v_0);
-	case OP_QNN_ADD:
+	case LOP_QNN_ADD:
 		return match_clip_v_0_qnn_add(rw, v, v_0);
 	default:
 		break;
@@ -584,10 +609,10 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0 = rw_arg(m, v, 0);
-	if (!(rw_op(m, v_0) == OP_NN_SOFTMAX))
+	if (!(rw_lop(rw, m, v_0) == LOP_NN_SOFTMAX))
 		return 0;
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE))
+	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE))
 		return 0;
 	v_0_0_1 = rw_arg(m, v_0_0, 1);
 	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
@@ -645,7 +670,7 @@ match_qnn_requantize_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0
 	if (!(rw_kind(m, v_4) == NK_CONST))
 		return 0;
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (rw_op(m, v_0_0_0) == OP_NN_PAD) {
+	if (rw_lop(rw, m, v_0_0_0) == LOP_NN_PAD) {
 		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
 		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
 			v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
@@ -711,10 +736,10 @@ match_qnn_requantize_v_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0)
 	NodeId v_0_0;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	switch (rw_op(m, v_0_0)) {
-	case OP_QNN_CONV2D:
+	switch (rw_lop(rw, m, v_0_0)) {
+	case LOP_QNN_CONV2D:
 		return match_qnn_requantize_v_0_0_qnn_conv2d(rw, v, v_0, v_0_0);
-	case OP_QNN_DENSE:
+	case LOP_QNN_DENSE:
 		return match_qnn_requantize_v_0_0_qnn_dense(rw, v, v_0, v_0_0);
 	default:
 		break;
@@ -758,7 +783,7 @@ match_qnn_requantize_v_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0)
 	if (!(rw_kind(m, v_4) == NK_CONST))
 		return 0;
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_NN_PAD) {
+	if (rw_lop(rw, m, v_0_0) == LOP_NN_PAD) {
 		v_0_0_1 = rw_arg(m, v_0_0, 1);
 		if (rw_kind(m, v_0_0_1) == NK_CONST) {
 			v_0_0_0 = rw_arg(m, v_0_0, 0);
@@ -822,12 +847,12 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	switch (rw_op(m, v_0)) {
-	case OP_NN_BIAS_ADD:
+	switch (rw_lop(rw, m, v_0)) {
+	case LOP_NN_BIAS_ADD:
 		return match_qnn_requantize_v_0_nn_bias_add(rw, v, v_0);
-	case OP_QNN_CONV2D:
+	case LOP_QNN_CONV2D:
 		return match_qnn_requantize_v_0_qnn_conv2d(rw, v, v_0);
-	case OP_QNN_DENSE:
+	case LOP_QNN_DENSE:
 		return match_qnn_requantize_v_0_qnn_dense(rw, v, v_0);
 	default:
 		break;
@@ -839,7 +864,7 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
-	switch (rw_op(rw->m, v)) {
+	switch (rw_lop(rw, rw->m, v)) {
 #define CASE(op, fn) case op: return fn(rw, v, rule);
 	ROOTS(CASE)
 #undef CASE
@@ -859,5 +884,5 @@ const Ruleset graft_ruleset_cmsis_nn = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
-	0, NULL,
+	sizeof ops / sizeof *ops - 1, ops,
 };

@@ -49,23 +49,57 @@ static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
 static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
+/* The ops the code names, by name, with their local ids and a fingerprint
+   of the operands and attributes each had here (ir_rw_schema()).  The code
+   compares and builds them through rw_lop() and rw_gop(), which the
+   rewrite driver binds by name to the ops where the code runs. */
+#define OPS(X) \
+	X(LOP_CAST, OP_CAST, "cast", 0xd9ff58c6) \
+	X(LOP_CLIP, OP_CLIP, "clip", 0x9a66e97c) \
+	X(LOP_IMAGE_RESIZE2D, OP_IMAGE_RESIZE2D, "image.resize2d", 0xdf5b6014) \
+	X(LOP_MEAN, OP_MEAN, "mean", 0x626dd7bb) \
+	X(LOP_NN_AVG_POOL2D, OP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
+	X(LOP_NN_BIAS_ADD, OP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
+	X(LOP_NN_DEPTH_TO_SPACE, OP_NN_DEPTH_TO_SPACE, "nn.depth_to_space", 0x57522f0c) \
+	X(LOP_NN_LEAKY_RELU, OP_NN_LEAKY_RELU, "nn.leaky_relu", 0xd4f04891) \
+	X(LOP_NN_MAX_POOL2D, OP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
+	X(LOP_NN_PAD, OP_NN_PAD, "nn.pad", 0x0379a5e7) \
+	X(LOP_QNN_ADD, OP_QNN_ADD, "qnn.add", 0x481e7889) \
+	X(LOP_QNN_CONCATENATE, OP_QNN_CONCATENATE, "qnn.concatenate", 0x296fdf73) \
+	X(LOP_QNN_CONV2D, OP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
+	X(LOP_QNN_CONV2D_TRANSPOSE, OP_QNN_CONV2D_TRANSPOSE, "qnn.conv2d_transpose", 0x9da70953) \
+	X(LOP_QNN_DENSE, OP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
+	X(LOP_QNN_DEQUANTIZE, OP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
+	X(LOP_QNN_MUL, OP_QNN_MUL, "qnn.mul", 0x481e7889) \
+	X(LOP_QNN_QUANTIZE, OP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(LOP_QNN_REQUANTIZE, OP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(LOP_RESHAPE, OP_RESHAPE, "reshape", 0xb0b790cb) \
+	X(LOP_SIGMOID, OP_SIGMOID, "sigmoid", 0xeb741d64) \
+	X(LOP_SPLIT, OP_SPLIT, "split", 0x6d577264) \
+	X(LOP_TANH, OP_TANH, "tanh", 0xeb741d64) \
+	/* end */
+#define LOPID(id, local, ...) id = local,
+#define LOPINFO(id, local, name, schema) { name, local, schema },
+enum { OPS(LOPID) LOP_END_ };
+static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
-	X(OP_CAST, match_cast) \
-	X(OP_CLIP, match_clip) \
-	X(OP_IMAGE_RESIZE2D, match_image_resize2d) \
-	X(OP_NN_DEPTH_TO_SPACE, match_nn_depth_to_space) \
-	X(OP_NN_MAX_POOL2D, match_nn_max_pool2d) \
-	X(OP_QNN_ADD, match_qnn_add) \
-	X(OP_QNN_CONCATENATE, match_qnn_concatenate) \
-	X(OP_QNN_MUL, match_qnn_mul) \
-	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
-	X(OP_QNN_REQUANTIZE, match_qnn_requantize) \
-	X(OP_RESHAPE, match_reshape) \
-	X(OP_SPLIT, match_split) \
+	X(LOP_CAST, match_cast) \
+	X(LOP_CLIP, match_clip) \
+	X(LOP_IMAGE_RESIZE2D, match_image_resize2d) \
+	X(LOP_NN_DEPTH_TO_SPACE, match_nn_depth_to_space) \
+	X(LOP_NN_MAX_POOL2D, match_nn_max_pool2d) \
+	X(LOP_QNN_ADD, match_qnn_add) \
+	X(LOP_QNN_CONCATENATE, match_qnn_concatenate) \
+	X(LOP_QNN_MUL, match_qnn_mul) \
+	X(LOP_QNN_QUANTIZE, match_qnn_quantize) \
+	X(LOP_QNN_REQUANTIZE, match_qnn_requantize) \
+	X(LOP_RESHAPE, match_reshape) \
+	X(LOP_SPLIT, match_split) \
 	/* end */
 #define OPOF(op, fn) op,
-static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
+static const OpId roots[] = { ROOTS(OPOF) 0 };
 
 /* composite qnn_mul_to_reinterpret_quantize
  * match:  m:qnn.mul(x, c:const, const, const, const, const, const, const)
@@ -312,10 +346,10 @@ match_cast(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0, v_0_0, v_0_0_0;
 
 	v_0 = rw_arg(m, v, 0);
-	if (!(rw_op(m, v_0) == OP_NN_AVG_POOL2D))
+	if (!(rw_lop(rw, m, v_0) == LOP_NN_AVG_POOL2D))
 		return 0;
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_CAST))
+	if (!(rw_lop(rw, m, v_0_0) == LOP_CAST))
 		return 0;
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
 	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0 }, 3, v, v_0_0_0);
@@ -507,7 +541,7 @@ match_qnn_quantize_v_0_sigmoid(Rw *rw, NodeId v, NodeId v_0)
 	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE))
+	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE))
 		return 0;
 	v_0_0_1 = rw_arg(m, v_0_0, 1);
 	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
@@ -534,7 +568,7 @@ match_qnn_quantize_v_0_tanh(Rw *rw, NodeId v, NodeId v_0)
 	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE))
+	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE))
 		return 0;
 	v_0_0_1 = rw_arg(m, v_0_0, 1);
 	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
@@ -561,7 +595,7 @@ match_qnn_quantize_v_0_nn_leaky_relu(Rw *rw, NodeId v, NodeId v_0)
 	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE))
+	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE))
 		return 0;
 	v_0_0_1 = rw_arg(m, v_0_0, 1);
 	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
@@ -589,12 +623,12 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	switch (rw_op(m, v_0)) {
-	case OP_SIGMOID:
+	switch (rw_lop(rw, m, v_0)) {
+	case LOP_SIGMOID:
 		return match_qnn_quantize_v_0_sigmoid(rw, v, v_0);
-	case OP_TANH:
+	case LOP_TANH:
 		return match_qnn_quantize_v_0_tanh(rw, v, v_0);
-	case OP_NN_LEAKY_RELU:
+	case LOP_NN_LEAKY_RELU:
 		return match_qnn_quantize_v_0_nn_leaky_relu(rw, v, v_0);
 	default:
 		break;
@@ -636,7 +670,7 @@ match_qnn_requantize_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, 
 						v_0_1 = rw_arg(m, v_0, 1);
 						if (rw_kind(m, v_0_1) == NK_CONST) {
 							v_0_0_0 = rw_arg(m, v_0_0, 0);
-							if (rw_op(m, v_0_0_0) == OP_NN_PAD)
+							if (rw_lop(rw, m, v_0_0_0) == LOP_NN_PAD)
 								return match_qnn_requantize_at_qnn_conv2d_7157(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5);
 							composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
 							composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
@@ -755,12 +789,12 @@ match_qnn_requantize_v_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, N
 	NodeId v_0_0;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	switch (rw_op(m, v_0_0)) {
-	case OP_QNN_CONV2D:
+	switch (rw_lop(rw, m, v_0_0)) {
+	case LOP_QNN_CONV2D:
 		return match_qnn_requantize_v_0_0_qnn_conv2d(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0);
-	case OP_QNN_CONV2D_TRANSPOSE:
+	case LOP_QNN_CONV2D_TRANSPOSE:
 		return match_qnn_requantize_v_0_0_qnn_conv2d_transpose(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0);
-	case OP_QNN_DENSE:
+	case LOP_QNN_DENSE:
 		return match_qnn_requantize_v_0_0_qnn_dense(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0);
 	default:
 		break;
@@ -815,7 +849,7 @@ match_qnn_requantize_v_0_mean(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v
 	NodeId v_0_0, v_0_0_0;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_CAST) {
+	if (rw_lop(rw, m, v_0_0) == LOP_CAST) {
 		v_0_0_0 = rw_arg(m, v_0_0, 0);
 		composite_qnn_mean(rw, (const NodeId[]){ v, v_0, v_0_0, v_1, v_2, v_3, v_4 }, 7, v, v_0_0_0, v_1, v_2, v_3, v_4);
 		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
@@ -846,12 +880,12 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 	if (!(rw_kind(m, v_4) == NK_CONST))
 		return 0;
 	v_0 = rw_arg(m, v, 0);
-	switch (rw_op(m, v_0)) {
-	case OP_NN_BIAS_ADD:
+	switch (rw_lop(rw, m, v_0)) {
+	case LOP_NN_BIAS_ADD:
 		return match_qnn_requantize_v_0_nn_bias_add(rw, v, v_0, v_1, v_2, v_3, v_4);
-	case OP_QNN_CONV2D_TRANSPOSE:
+	case LOP_QNN_CONV2D_TRANSPOSE:
 		return match_qnn_requantize_v_0_qnn_conv2d_transpose(rw, v, v_0, v_1, v_2, v_3, v_4);
-	case OP_MEAN:
+	case LOP_MEAN:
 		return match_qnn_requantize_v_0_mean(rw, v, v_0, v_1, v_2, v_3, v_4);
 	default:
 		break;
@@ -890,7 +924,7 @@ match_split(Rw *rw, NodeId v, uint32_t *rule)
 static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
-	switch (rw_op(rw->m, v)) {
+	switch (rw_lop(rw, rw->m, v)) {
 #define CASE(op, fn) case op: return fn(rw, v, rule);
 	ROOTS(CASE)
 #undef CASE
@@ -910,5 +944,5 @@ const Ruleset graft_ruleset_ethos_n = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
-	0, NULL,
+	sizeof ops / sizeof *ops - 1, ops,
 };

@@ -62,14 +62,51 @@ static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
 static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
+/* The ops the code names, by name, with their local ids and a fingerprint
+   of the operands and attributes each had here (ir_rw_schema()).  The code
+   compares and builds them through rw_lop() and rw_gop(), which the
+   rewrite driver binds by name to the ops where the code runs. */
+#define OPS(X) \
+	X(LOP_ADD, OP_ADD, "add", 0x5d7b8c9f) \
+	X(LOP_CAST, OP_CAST, "cast", 0xd9ff58c6) \
+	X(LOP_CLIP, OP_CLIP, "clip", 0x9a66e97c) \
+	X(LOP_CONCATENATE, OP_CONCATENATE, "concatenate", 0xbd34edff) \
+	X(LOP_DIVIDE, OP_DIVIDE, "divide", 0x5d7b8c9f) \
+	X(LOP_IMAGE_RESIZE2D, OP_IMAGE_RESIZE2D, "image.resize2d", 0xdf5b6014) \
+	X(LOP_MULTIPLY, OP_MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(LOP_NN_AVG_POOL2D, OP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
+	X(LOP_NN_BIAS_ADD, OP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
+	X(LOP_NN_CONV2D, OP_NN_CONV2D, "nn.conv2d", 0xe38daa15) \
+	X(LOP_NN_DENSE, OP_NN_DENSE, "nn.dense", 0x38e2d232) \
+	X(LOP_NN_GLOBAL_AVG_POOL2D, OP_NN_GLOBAL_AVG_POOL2D, "nn.global_avg_pool2d", 0xd5ebc6c5) \
+	X(LOP_NN_MAX_POOL2D, OP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
+	X(LOP_NN_RELU, OP_NN_RELU, "nn.relu", 0xeb741d64) \
+	X(LOP_QNN_ADD, OP_QNN_ADD, "qnn.add", 0x481e7889) \
+	X(LOP_QNN_CONCATENATE, OP_QNN_CONCATENATE, "qnn.concatenate", 0x296fdf73) \
+	X(LOP_QNN_CONV2D, OP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
+	X(LOP_QNN_DENSE, OP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
+	X(LOP_QNN_DEQUANTIZE, OP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
+	X(LOP_QNN_MUL, OP_QNN_MUL, "qnn.mul", 0x481e7889) \
+	X(LOP_QNN_QUANTIZE, OP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(LOP_QNN_REQUANTIZE, OP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(LOP_RESHAPE, OP_RESHAPE, "reshape", 0xb0b790cb) \
+	X(LOP_SUBTRACT, OP_SUBTRACT, "subtract", 0x5d7b8c9f) \
+	X(LOP_TAKE, OP_TAKE, "take", 0xaee249ab) \
+	X(LOP_TRANSPOSE, OP_TRANSPOSE, "transpose", 0x0f6c2f67) \
+	/* end */
+#define LOPID(id, local, ...) id = local,
+#define LOPINFO(id, local, name, schema) { name, local, schema },
+enum { OPS(LOPID) LOP_END_ };
+static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
-	X(OP_CAST, match_cast) \
-	X(OP_QNN_DEQUANTIZE, match_qnn_dequantize) \
-	X(OP_QNN_QUANTIZE, match_qnn_quantize) \
+	X(LOP_CAST, match_cast) \
+	X(LOP_QNN_DEQUANTIZE, match_qnn_dequantize) \
+	X(LOP_QNN_QUANTIZE, match_qnn_quantize) \
 	/* end */
 #define OPOF(op, fn) op,
-static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
+static const OpId roots[] = { ROOTS(OPOF) 0 };
 
 /* rule qdq_identity
  * match:  q:qnn.quantize(qnn.dequantize(x, s:const, z:const), s2:const, z2:const)
@@ -99,9 +136,9 @@ rule_qdq_requantize(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, NodeId p_s, 
 	rw->gfail = 0;
 	if (!((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && ((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8)))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_QNN_REQUANTIZE));
 	rw_set_from(rw, a1, 3 /* out_dtype */, p_q, 0);
-	NodeId t2 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ p_x, p_s, p_z, p_s2, p_z2 }, 5, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ p_x, p_s, p_z, p_s2, p_z2 }, 5, a1);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_qdq_requantize;
@@ -119,12 +156,12 @@ rule_qdq_relu_int8(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_v, N
 	rw->gfail = 0;
 	if (!((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && ((int64_t)ir_nuses(m, p_r) == 1LL)) && (rw_dtype(m, p_v) == DT_FLOAT32))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
-	NodeId t2 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
-	AttrId a3 = rw_attrs(rw, OP_CLIP);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_QNN_QUANTIZE), p_q);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
+	AttrId a3 = rw_attrs(rw, rw_gop(rw, LOP_CLIP));
 	rw_set_f(rw, a3, 0 /* a_min */, rw_value(rw, p_z));
 	rw_set_f(rw, a3, 1 /* a_max */, 127LL);
-	NodeId t4 = rw_call(rw, OP_CLIP, (const NodeId[]){ t2 }, 1, a3);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_CLIP), (const NodeId[]){ t2 }, 1, a3);
 	if (!t4 || rw->gfail)
 		return 0;
 	*rule = R_qdq_relu_int8;
@@ -142,12 +179,12 @@ rule_qdq_relu_uint8(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_v, 
 	rw->gfail = 0;
 	if (!((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && ((int64_t)ir_nuses(m, p_r) == 1LL)) && (rw_dtype(m, p_v) == DT_FLOAT32))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
-	NodeId t2 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
-	AttrId a3 = rw_attrs(rw, OP_CLIP);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_QNN_QUANTIZE), p_q);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
+	AttrId a3 = rw_attrs(rw, rw_gop(rw, LOP_CLIP));
 	rw_set_f(rw, a3, 0 /* a_min */, rw_value(rw, p_z));
 	rw_set_f(rw, a3, 1 /* a_max */, 255LL);
-	NodeId t4 = rw_call(rw, OP_CLIP, (const NodeId[]){ t2 }, 1, a3);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_CLIP), (const NodeId[]){ t2 }, 1, a3);
 	if (!t4 || rw->gfail)
 		return 0;
 	*rule = R_qdq_relu_uint8;
@@ -165,12 +202,12 @@ rule_qdq_clip(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_c, NodeId p_lo, NodeI
 	rw->gfail = 0;
 	if (!((((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && ((int64_t)ir_nuses(m, p_c) == 1LL)) && (rw_dtype(m, p_v) == DT_FLOAT32)) && (rw_value(rw, p_s) > 0LL)) && ((((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5) - floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5) - floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))) < 0.999)) && ((((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5) - floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))) > 0.001)) && ((((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5) - floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))) < 0.999)) && ((((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) && ((rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))) >= -128LL)) && ((rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))) <= 127LL)) || (((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8) && ((rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))) >= 0LL)) && ((rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))) <= 255LL))))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
-	NodeId t2 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
-	AttrId a3 = rw_attrs(rw, OP_CLIP);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_QNN_QUANTIZE), p_q);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ p_v, p_s, p_z }, 3, a1);
+	AttrId a3 = rw_attrs(rw, rw_gop(rw, LOP_CLIP));
 	rw_set_f(rw, a3, 0 /* a_min */, (rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_lo, 0 /* a_min */) / rw_value(rw, p_s)) + 0.5)))));
 	rw_set_f(rw, a3, 1 /* a_max */, (rw_value(rw, p_z) + floor((double)(((rw_attr_f(m, p_hi, 1 /* a_max */) / rw_value(rw, p_s)) + 0.5)))));
-	NodeId t4 = rw_call(rw, OP_CLIP, (const NodeId[]){ t2 }, 1, a3);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_CLIP), (const NodeId[]){ t2 }, 1, a3);
 	if (!t4 || rw->gfail)
 		return 0;
 	*rule = R_qdq_clip;
@@ -188,7 +225,7 @@ rule_qdq_conv2d_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_ba, NodeId p_c
 	rw->gfail = 0;
 	if (!((((((((((((((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8)) && ((rw_dtype(m, p_w) == DT_INT8) || (rw_dtype(m, p_w) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, p_xs)) && rw_is_scalar(m, p_xz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_is_scalar(m, p_ws) && rw_is_scalar(m, p_wz)) || ((((rw_attr_i(m, p_dw, 1 /* axis */) == 0LL) && (rw_rank(rw, p_ws) == 1LL)) && (rw_dim(rw, p_ws, 0LL) == rw_dim(rw, p_w, 0LL))) && (rw_is_scalar(m, p_wz) || ((rw_rank(rw, p_wz) == 1LL) && (rw_dim(rw, p_wz, 0LL) == rw_dim(rw, p_w, 0LL))))))) && ((int64_t)ir_nuses(m, p_c) == 1LL)) && ((int64_t)ir_nuses(m, p_ba) == 1LL)) && (rw_attr_i(m, p_ba, 0 /* axis */) == 1LL)) && (rw_rank(rw, p_b) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_QNN_CONV2D);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_QNN_CONV2D));
 	rw_set_from(rw, a1, 0 /* strides */, p_st, 0);
 	rw_set_from(rw, a1, 1 /* padding */, p_pd, 1);
 	rw_set_from(rw, a1, 2 /* dilation */, p_dl, 2);
@@ -196,29 +233,29 @@ rule_qdq_conv2d_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_ba, NodeId p_c
 	rw_set_from(rw, a1, 4 /* channels */, p_ch, 4);
 	rw_set_from(rw, a1, 5 /* kernel_size */, p_ks, 5);
 	rw_set_dtype(rw, a1, 9 /* out_dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_CONV2D), (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
 	NodeId t3 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
-	NodeId t4 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
-	NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ t3, t4 }, 2, 0);
-	NodeId t6 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_b, t5 }, 2, 0);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t5 = rw_call(rw, rw_gop(rw, LOP_DIVIDE), (const NodeId[]){ t3, t4 }, 2, 0);
+	NodeId t6 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_b, t5 }, 2, 0);
 	NodeId t7 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
 	NodeId t8 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a9 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	AttrId a9 = rw_attrs(rw, rw_gop(rw, LOP_QNN_QUANTIZE));
 	rw_set_dtype(rw, a9, 0 /* out_dtype */, DT_INT32);
 	rw_set_sym(rw, a9, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
-	NodeId t10 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t6, t7, t8 }, 3, a9);
+	NodeId t10 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ t6, t7, t8 }, 3, a9);
 	NodeId t11 = rw_fold_new(rw, t10);
-	AttrId a12 = rw_attrs(rw, OP_NN_BIAS_ADD);
-	NodeId t13 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t2, t11 }, 2, a12);
-	NodeId t14 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	AttrId a12 = rw_attrs(rw, rw_gop(rw, LOP_NN_BIAS_ADD));
+	NodeId t13 = rw_call(rw, rw_gop(rw, LOP_NN_BIAS_ADD), (const NodeId[]){ t2, t11 }, 2, a12);
+	NodeId t14 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_xs, p_ws }, 2, 0);
 	NodeId t15 = rw_fold_new(rw, t14);
 	NodeId t16 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a17 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	AttrId a17 = rw_attrs(rw, rw_gop(rw, LOP_QNN_REQUANTIZE));
 	rw_set_i(rw, a17, 0 /* axis */, 1LL);
 	rw_set_sym(rw, a17, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
 	rw_set_sym(rw, a17, 2 /* compute_dtype */, rw->syms[S_float32]);
 	rw_set_from(rw, a17, 3 /* out_dtype */, p_q, 0);
-	NodeId t18 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t13, t15, t16, p_ys, p_yz }, 5, a17);
+	NodeId t18 = rw_call(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ t13, t15, t16, p_ys, p_yz }, 5, a17);
 	if (!t18 || rw->gfail)
 		return 0;
 	*rule = R_qdq_conv2d_bias;
@@ -236,7 +273,7 @@ rule_qdq_conv2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_c, NodeId p_st, Nod
 	rw->gfail = 0;
 	if (!(((((((((((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8)) && ((rw_dtype(m, p_w) == DT_INT8) || (rw_dtype(m, p_w) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, p_xs)) && rw_is_scalar(m, p_xz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_is_scalar(m, p_ws) && rw_is_scalar(m, p_wz)) || ((((rw_attr_i(m, p_dw, 1 /* axis */) == 0LL) && (rw_rank(rw, p_ws) == 1LL)) && (rw_dim(rw, p_ws, 0LL) == rw_dim(rw, p_w, 0LL))) && (rw_is_scalar(m, p_wz) || ((rw_rank(rw, p_wz) == 1LL) && (rw_dim(rw, p_wz, 0LL) == rw_dim(rw, p_w, 0LL))))))) && ((int64_t)ir_nuses(m, p_c) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_QNN_CONV2D);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_QNN_CONV2D));
 	rw_set_from(rw, a1, 0 /* strides */, p_st, 0);
 	rw_set_from(rw, a1, 1 /* padding */, p_pd, 1);
 	rw_set_from(rw, a1, 2 /* dilation */, p_dl, 2);
@@ -244,16 +281,16 @@ rule_qdq_conv2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_c, NodeId p_st, Nod
 	rw_set_from(rw, a1, 4 /* channels */, p_ch, 4);
 	rw_set_from(rw, a1, 5 /* kernel_size */, p_ks, 5);
 	rw_set_dtype(rw, a1, 9 /* out_dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_QNN_CONV2D, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
-	NodeId t3 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_CONV2D), (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
+	NodeId t3 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_xs, p_ws }, 2, 0);
 	NodeId t4 = rw_fold_new(rw, t3);
 	NodeId t5 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a6 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	AttrId a6 = rw_attrs(rw, rw_gop(rw, LOP_QNN_REQUANTIZE));
 	rw_set_i(rw, a6, 0 /* axis */, 1LL);
 	rw_set_sym(rw, a6, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
 	rw_set_sym(rw, a6, 2 /* compute_dtype */, rw->syms[S_float32]);
 	rw_set_from(rw, a6, 3 /* out_dtype */, p_q, 0);
-	NodeId t7 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t2, t4, t5, p_ys, p_yz }, 5, a6);
+	NodeId t7 = rw_call(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ t2, t4, t5, p_ys, p_yz }, 5, a6);
 	if (!t7 || rw->gfail)
 		return 0;
 	*rule = R_qdq_conv2d;
@@ -271,32 +308,32 @@ rule_qdq_dense_bias(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_a, NodeId p_d, 
 	rw->gfail = 0;
 	if (!(((((((((((((((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8)) && ((rw_dtype(m, p_w) == DT_INT8) || (rw_dtype(m, p_w) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, p_xs)) && rw_is_scalar(m, p_xz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_is_scalar(m, p_ws) && rw_is_scalar(m, p_wz)) || ((((rw_attr_i(m, p_dw, 1 /* axis */) == 0LL) && (rw_rank(rw, p_ws) == 1LL)) && (rw_dim(rw, p_ws, 0LL) == rw_dim(rw, p_w, 0LL))) && (rw_is_scalar(m, p_wz) || ((rw_rank(rw, p_wz) == 1LL) && (rw_dim(rw, p_wz, 0LL) == rw_dim(rw, p_w, 0LL))))))) && ((int64_t)ir_nuses(m, p_d) == 1LL)) && ((int64_t)ir_nuses(m, p_a) == 1LL)) && (rw_rank(rw, p_d) == 2LL)) && (rw_rank(rw, p_b) == 1LL)) && (rw_dim(rw, p_b, 0LL) == rw_dim(rw, p_d, 1LL)))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_QNN_DENSE);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_QNN_DENSE));
 	rw_set_from(rw, a1, 0 /* units */, p_d, 0);
 	rw_set_dtype(rw, a1, 1 /* out_dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_DENSE), (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
 	NodeId t3 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
-	NodeId t4 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
-	NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ t3, t4 }, 2, 0);
-	NodeId t6 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_b, t5 }, 2, 0);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t5 = rw_call(rw, rw_gop(rw, LOP_DIVIDE), (const NodeId[]){ t3, t4 }, 2, 0);
+	NodeId t6 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_b, t5 }, 2, 0);
 	NodeId t7 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
 	NodeId t8 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a9 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	AttrId a9 = rw_attrs(rw, rw_gop(rw, LOP_QNN_QUANTIZE));
 	rw_set_dtype(rw, a9, 0 /* out_dtype */, DT_INT32);
 	rw_set_sym(rw, a9, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
-	NodeId t10 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t6, t7, t8 }, 3, a9);
+	NodeId t10 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ t6, t7, t8 }, 3, a9);
 	NodeId t11 = rw_fold_new(rw, t10);
-	AttrId a12 = rw_attrs(rw, OP_NN_BIAS_ADD);
-	NodeId t13 = rw_call(rw, OP_NN_BIAS_ADD, (const NodeId[]){ t2, t11 }, 2, a12);
-	NodeId t14 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	AttrId a12 = rw_attrs(rw, rw_gop(rw, LOP_NN_BIAS_ADD));
+	NodeId t13 = rw_call(rw, rw_gop(rw, LOP_NN_BIAS_ADD), (const NodeId[]){ t2, t11 }, 2, a12);
+	NodeId t14 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_xs, p_ws }, 2, 0);
 	NodeId t15 = rw_fold_new(rw, t14);
 	NodeId t16 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a17 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	AttrId a17 = rw_attrs(rw, rw_gop(rw, LOP_QNN_REQUANTIZE));
 	rw_set_i(rw, a17, 0 /* axis */, 1LL);
 	rw_set_sym(rw, a17, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
 	rw_set_sym(rw, a17, 2 /* compute_dtype */, rw->syms[S_float32]);
 	rw_set_from(rw, a17, 3 /* out_dtype */, p_q, 0);
-	NodeId t18 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t13, t15, t16, p_ys, p_yz }, 5, a17);
+	NodeId t18 = rw_call(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ t13, t15, t16, p_ys, p_yz }, 5, a17);
 	if (!t18 || rw->gfail)
 		return 0;
 	*rule = R_qdq_dense_bias;
@@ -314,19 +351,19 @@ rule_qdq_dense(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_d, NodeId p_x, NodeI
 	rw->gfail = 0;
 	if (!((((((((((((rw_dtype(m, p_x) == DT_INT8) || (rw_dtype(m, p_x) == DT_UINT8)) && ((rw_dtype(m, p_w) == DT_INT8) || (rw_dtype(m, p_w) == DT_UINT8))) && ((rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8) || (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_UINT8))) && rw_is_scalar(m, p_xs)) && rw_is_scalar(m, p_xz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_is_scalar(m, p_ws) && rw_is_scalar(m, p_wz)) || ((((rw_attr_i(m, p_dw, 1 /* axis */) == 0LL) && (rw_rank(rw, p_ws) == 1LL)) && (rw_dim(rw, p_ws, 0LL) == rw_dim(rw, p_w, 0LL))) && (rw_is_scalar(m, p_wz) || ((rw_rank(rw, p_wz) == 1LL) && (rw_dim(rw, p_wz, 0LL) == rw_dim(rw, p_w, 0LL))))))) && ((int64_t)ir_nuses(m, p_d) == 1LL)) && (rw_rank(rw, p_d) == 2LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_QNN_DENSE);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_QNN_DENSE));
 	rw_set_from(rw, a1, 0 /* units */, p_d, 0);
 	rw_set_dtype(rw, a1, 1 /* out_dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_QNN_DENSE, (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
-	NodeId t3 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_xs, p_ws }, 2, 0);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_DENSE), (const NodeId[]){ p_x, p_w, p_xz, p_wz, p_xs, p_ws }, 6, a1);
+	NodeId t3 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_xs, p_ws }, 2, 0);
 	NodeId t4 = rw_fold_new(rw, t3);
 	NodeId t5 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a6 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	AttrId a6 = rw_attrs(rw, rw_gop(rw, LOP_QNN_REQUANTIZE));
 	rw_set_i(rw, a6, 0 /* axis */, 1LL);
 	rw_set_sym(rw, a6, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
 	rw_set_sym(rw, a6, 2 /* compute_dtype */, rw->syms[S_float32]);
 	rw_set_from(rw, a6, 3 /* out_dtype */, p_q, 0);
-	NodeId t7 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t2, t4, t5, p_ys, p_yz }, 5, a6);
+	NodeId t7 = rw_call(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ t2, t4, t5, p_ys, p_yz }, 5, a6);
 	if (!t7 || rw->gfail)
 		return 0;
 	*rule = R_qdq_dense;
@@ -344,43 +381,43 @@ rule_qdq_add_qnnpack(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a,
 	rw->gfail = 0;
 	if (!((((((((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && (rw_dtype(m, p_a) == DT_UINT8)) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL)) && (rw_value(rw, p_ys) > 0LL)) && (rw_value(rw, p_bs) > 0LL)) && (rw_value(rw, p_as) >= rw_value(rw, p_bs))) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) >= -10LL)) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) < 8LL)) && ((log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) - floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys))))))) < 0.999999))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_CAST);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_a }, 1, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ p_a }, 1, a1);
 	NodeId t3 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, p_az)));
-	NodeId t4 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t2, t3 }, 2, 0);
-	NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ p_as, p_ys }, 2, 0);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_SUBTRACT), (const NodeId[]){ t2, t3 }, 2, 0);
+	NodeId t5 = rw_call(rw, rw_gop(rw, LOP_DIVIDE), (const NodeId[]){ p_as, p_ys }, 2, 0);
 	NodeId t6 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 21LL)))));
 	NodeId t7 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a8 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	AttrId a8 = rw_attrs(rw, rw_gop(rw, LOP_QNN_QUANTIZE));
 	rw_set_dtype(rw, a8, 0 /* out_dtype */, DT_INT32);
 	rw_set_sym(rw, a8, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
-	NodeId t9 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t5, t6, t7 }, 3, a8);
+	NodeId t9 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ t5, t6, t7 }, 3, a8);
 	NodeId t10 = rw_fold_new(rw, t9);
-	NodeId t11 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t4, t10 }, 2, 0);
-	AttrId a12 = rw_attrs(rw, OP_CAST);
+	NodeId t11 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ t4, t10 }, 2, 0);
+	AttrId a12 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_dtype(rw, a12, 0 /* dtype */, DT_INT32);
-	NodeId t13 = rw_call(rw, OP_CAST, (const NodeId[]){ p_b }, 1, a12);
+	NodeId t13 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ p_b }, 1, a12);
 	NodeId t14 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, p_bz)));
-	NodeId t15 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t13, t14 }, 2, 0);
-	NodeId t16 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ p_bs, p_ys }, 2, 0);
+	NodeId t15 = rw_call(rw, rw_gop(rw, LOP_SUBTRACT), (const NodeId[]){ t13, t14 }, 2, 0);
+	NodeId t16 = rw_call(rw, rw_gop(rw, LOP_DIVIDE), (const NodeId[]){ p_bs, p_ys }, 2, 0);
 	NodeId t17 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 21LL)))));
 	NodeId t18 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a19 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	AttrId a19 = rw_attrs(rw, rw_gop(rw, LOP_QNN_QUANTIZE));
 	rw_set_dtype(rw, a19, 0 /* out_dtype */, DT_INT32);
 	rw_set_sym(rw, a19, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
-	NodeId t20 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t16, t17, t18 }, 3, a19);
+	NodeId t20 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ t16, t17, t18 }, 3, a19);
 	NodeId t21 = rw_fold_new(rw, t20);
-	NodeId t22 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t15, t21 }, 2, 0);
-	NodeId t23 = rw_call(rw, OP_ADD, (const NodeId[]){ t11, t22 }, 2, 0);
+	NodeId t22 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ t15, t21 }, 2, 0);
+	NodeId t23 = rw_call(rw, rw_gop(rw, LOP_ADD), (const NodeId[]){ t11, t22 }, 2, 0);
 	NodeId t24 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 21LL)))));
-	NodeId t25 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_ys, t24 }, 2, 0);
+	NodeId t25 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_ys, t24 }, 2, 0);
 	NodeId t26 = rw_fold_new(rw, t25);
 	NodeId t27 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a28 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	AttrId a28 = rw_attrs(rw, rw_gop(rw, LOP_QNN_REQUANTIZE));
 	rw_set_sym(rw, a28, 1 /* rounding */, rw->syms[S_TONEAREST]);
 	rw_set_from(rw, a28, 3 /* out_dtype */, p_q, 0);
-	NodeId t29 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t23, t26, t27, p_ys, p_yz }, 5, a28);
+	NodeId t29 = rw_call(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ t23, t26, t27, p_ys, p_yz }, 5, a28);
 	if (!t29 || rw->gfail)
 		return 0;
 	*rule = R_qdq_add_qnnpack;
@@ -398,43 +435,43 @@ rule_qdq_add_xnnpack(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a,
 	rw->gfail = 0;
 	if (!((((((((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && (rw_dtype(m, p_a) == DT_INT8)) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL)) && (rw_value(rw, p_ys) > 0LL)) && (rw_value(rw, p_bs) > 0LL)) && (rw_value(rw, p_as) >= rw_value(rw, p_bs))) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) >= -10LL)) && (log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) < 8LL)) && ((log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))) - floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys))))))) < 0.999999))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_CAST);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_a }, 1, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ p_a }, 1, a1);
 	NodeId t3 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, p_az)));
-	NodeId t4 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t2, t3 }, 2, 0);
-	NodeId t5 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ p_as, p_ys }, 2, 0);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_SUBTRACT), (const NodeId[]){ t2, t3 }, 2, 0);
+	NodeId t5 = rw_call(rw, rw_gop(rw, LOP_DIVIDE), (const NodeId[]){ p_as, p_ys }, 2, 0);
 	NodeId t6 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 20LL)))));
 	NodeId t7 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a8 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	AttrId a8 = rw_attrs(rw, rw_gop(rw, LOP_QNN_QUANTIZE));
 	rw_set_dtype(rw, a8, 0 /* out_dtype */, DT_INT32);
 	rw_set_sym(rw, a8, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
-	NodeId t9 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t5, t6, t7 }, 3, a8);
+	NodeId t9 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ t5, t6, t7 }, 3, a8);
 	NodeId t10 = rw_fold_new(rw, t9);
-	NodeId t11 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t4, t10 }, 2, 0);
-	AttrId a12 = rw_attrs(rw, OP_CAST);
+	NodeId t11 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ t4, t10 }, 2, 0);
+	AttrId a12 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_dtype(rw, a12, 0 /* dtype */, DT_INT32);
-	NodeId t13 = rw_call(rw, OP_CAST, (const NodeId[]){ p_b }, 1, a12);
+	NodeId t13 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ p_b }, 1, a12);
 	NodeId t14 = rw_scalar_i(rw, DT_INT32, (int64_t)(rw_value(rw, p_bz)));
-	NodeId t15 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t13, t14 }, 2, 0);
-	NodeId t16 = rw_call(rw, OP_DIVIDE, (const NodeId[]){ p_bs, p_ys }, 2, 0);
+	NodeId t15 = rw_call(rw, rw_gop(rw, LOP_SUBTRACT), (const NodeId[]){ t13, t14 }, 2, 0);
+	NodeId t16 = rw_call(rw, rw_gop(rw, LOP_DIVIDE), (const NodeId[]){ p_bs, p_ys }, 2, 0);
 	NodeId t17 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 20LL)))));
 	NodeId t18 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a19 = rw_attrs(rw, OP_QNN_QUANTIZE);
+	AttrId a19 = rw_attrs(rw, rw_gop(rw, LOP_QNN_QUANTIZE));
 	rw_set_dtype(rw, a19, 0 /* out_dtype */, DT_INT32);
 	rw_set_sym(rw, a19, 2 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
-	NodeId t20 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ t16, t17, t18 }, 3, a19);
+	NodeId t20 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ t16, t17, t18 }, 3, a19);
 	NodeId t21 = rw_fold_new(rw, t20);
-	NodeId t22 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t15, t21 }, 2, 0);
-	NodeId t23 = rw_call(rw, OP_ADD, (const NodeId[]){ t11, t22 }, 2, 0);
+	NodeId t22 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ t15, t21 }, 2, 0);
+	NodeId t23 = rw_call(rw, rw_gop(rw, LOP_ADD), (const NodeId[]){ t11, t22 }, 2, 0);
 	NodeId t24 = rw_scalar_f(rw, DT_FLOAT32, (double)(exp2((double)((floor((double)(log2((double)((rw_value(rw, p_as) / rw_value(rw, p_ys)))))) - 20LL)))));
-	NodeId t25 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_ys, t24 }, 2, 0);
+	NodeId t25 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_ys, t24 }, 2, 0);
 	NodeId t26 = rw_fold_new(rw, t25);
 	NodeId t27 = rw_scalar_i(rw, DT_INT32, 0LL);
-	AttrId a28 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	AttrId a28 = rw_attrs(rw, rw_gop(rw, LOP_QNN_REQUANTIZE));
 	rw_set_sym(rw, a28, 1 /* rounding */, rw->syms[S_UPWARD]);
 	rw_set_from(rw, a28, 3 /* out_dtype */, p_q, 0);
-	NodeId t29 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t23, t26, t27, p_ys, p_yz }, 5, a28);
+	NodeId t29 = rw_call(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ t23, t26, t27, p_ys, p_yz }, 5, a28);
 	if (!t29 || rw->gfail)
 		return 0;
 	*rule = R_qdq_add_xnnpack;
@@ -452,8 +489,8 @@ rule_qdq_add(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a, NodeId 
 	rw->gfail = 0;
 	if (!((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_UINT8))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_QNN_ADD);
-	NodeId t2 = rw_call(rw, OP_QNN_ADD, (const NodeId[]){ p_a, p_b, p_as, p_az, p_bs, p_bz, p_ys, p_yz }, 8, a1);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_QNN_ADD));
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_ADD), (const NodeId[]){ p_a, p_b, p_as, p_az, p_bs, p_bz, p_ys, p_yz }, 8, a1);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_qdq_add;
@@ -471,8 +508,8 @@ rule_qdq_mul(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_o, NodeId p_a, NodeId 
 	rw->gfail = 0;
 	if (!((((((((((rw_is_scalar(m, p_as) && rw_is_scalar(m, p_az)) && rw_is_scalar(m, p_bs)) && rw_is_scalar(m, p_bz)) && rw_is_scalar(m, p_ys)) && rw_is_scalar(m, p_yz)) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_UINT8))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_a))) && ((int64_t)ir_nuses(m, p_o) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_QNN_MUL);
-	NodeId t2 = rw_call(rw, OP_QNN_MUL, (const NodeId[]){ p_a, p_b, p_as, p_az, p_bs, p_bz, p_ys, p_yz }, 8, a1);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_QNN_MUL));
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_QNN_MUL), (const NodeId[]){ p_a, p_b, p_as, p_az, p_bs, p_bz, p_ys, p_yz }, 8, a1);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_qdq_mul;
@@ -490,8 +527,8 @@ rule_qdq_max_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeId p_x, 
 	rw->gfail = 0;
 	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_p) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_NN_MAX_POOL2D, p_p);
-	NodeId t2 = rw_call(rw, OP_NN_MAX_POOL2D, (const NodeId[]){ p_x }, 1, a1);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_NN_MAX_POOL2D), p_p);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_NN_MAX_POOL2D), (const NodeId[]){ p_x }, 1, a1);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_qdq_max_pool2d;
@@ -509,8 +546,8 @@ rule_qdq_reshape(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_x, Nod
 	rw->gfail = 0;
 	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_r) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_RESHAPE, p_r);
-	NodeId t2 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_x }, 1, a1);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_RESHAPE), p_r);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_RESHAPE), (const NodeId[]){ p_x }, 1, a1);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_qdq_reshape;
@@ -528,8 +565,8 @@ rule_qdq_transpose(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId p_x, N
 	rw->gfail = 0;
 	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_r) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_TRANSPOSE, p_r);
-	NodeId t2 = rw_call(rw, OP_TRANSPOSE, (const NodeId[]){ p_x }, 1, a1);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_TRANSPOSE), p_r);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_TRANSPOSE), (const NodeId[]){ p_x }, 1, a1);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_qdq_transpose;
@@ -547,9 +584,9 @@ rule_qdq_resize2d_nearest(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_r, NodeId
 	rw->gfail = 0;
 	if (!(((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_r) == 1LL)) && (rw_dtype(m, p_r) == DT_FLOAT32))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs_copy(rw, OP_IMAGE_RESIZE2D, p_r);
+	AttrId a1 = rw_attrs_copy(rw, rw_gop(rw, LOP_IMAGE_RESIZE2D), p_r);
 	rw_set_dtype(rw, a1, 9 /* out_dtype */, DT_VOID);
-	NodeId t2 = rw_call(rw, OP_IMAGE_RESIZE2D, (const NodeId[]){ p_x }, 1, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_IMAGE_RESIZE2D), (const NodeId[]){ p_x }, 1, a1);
 	if (!t2 || rw->gfail)
 		return 0;
 	*rule = R_qdq_resize2d_nearest;
@@ -567,14 +604,14 @@ rule_qdq_avg_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeId p_x, 
 	rw->gfail = 0;
 	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_p) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_CAST);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_x }, 1, a1);
-	AttrId a3 = rw_attrs_copy(rw, OP_NN_AVG_POOL2D, p_p);
-	NodeId t4 = rw_call(rw, OP_NN_AVG_POOL2D, (const NodeId[]){ t2 }, 1, a3);
-	AttrId a5 = rw_attrs(rw, OP_CAST);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ p_x }, 1, a1);
+	AttrId a3 = rw_attrs_copy(rw, rw_gop(rw, LOP_NN_AVG_POOL2D), p_p);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_NN_AVG_POOL2D), (const NodeId[]){ t2 }, 1, a3);
+	AttrId a5 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_from(rw, a5, 0 /* dtype */, p_q, 0);
-	NodeId t6 = rw_call(rw, OP_CAST, (const NodeId[]){ t4 }, 1, a5);
+	NodeId t6 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ t4 }, 1, a5);
 	if (!t6 || rw->gfail)
 		return 0;
 	*rule = R_qdq_avg_pool2d;
@@ -592,21 +629,21 @@ rule_qdq_global_avg_pool2d(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p, NodeI
 	rw->gfail = 0;
 	if (!(((((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_p) == 1LL)) && (rw_attr_s(m, p_p, 0 /* layout */) == rw->syms[S_NCHW])) && (rw_rank(rw, p_x) == 4LL)) && ((rw_dim(rw, p_x, 2LL) * rw_dim(rw, p_x, 3LL)) <= 2048LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_CAST);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_x }, 1, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ p_x }, 1, a1);
 	NodeId t3 = rw_scalar_i(rw, DT_INT32, (int64_t)((rw_dim(rw, p_x, 2LL) * rw_dim(rw, p_x, 3LL))));
-	NodeId t4 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ t2, t3 }, 2, 0);
-	AttrId a5 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, p_p);
-	NodeId t6 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t4 }, 1, a5);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ t2, t3 }, 2, 0);
+	AttrId a5 = rw_attrs_copy(rw, rw_gop(rw, LOP_NN_GLOBAL_AVG_POOL2D), p_p);
+	NodeId t6 = rw_call(rw, rw_gop(rw, LOP_NN_GLOBAL_AVG_POOL2D), (const NodeId[]){ t4 }, 1, a5);
 	NodeId t7 = rw_scalar_f(rw, DT_FLOAT32, (double)(1LL));
 	NodeId t8 = rw_scalar_i(rw, DT_INT32, (int64_t)(((rw_value(rw, p_z) * rw_dim(rw, p_x, 2LL)) * rw_dim(rw, p_x, 3LL))));
 	NodeId t9 = rw_scalar_f(rw, DT_FLOAT32, (double)((rw_dim(rw, p_x, 2LL) * rw_dim(rw, p_x, 3LL))));
-	AttrId a10 = rw_attrs(rw, OP_QNN_REQUANTIZE);
+	AttrId a10 = rw_attrs(rw, rw_gop(rw, LOP_QNN_REQUANTIZE));
 	rw_set_sym(rw, a10, 1 /* rounding */, rw->syms[S_HALF_TO_EVEN]);
 	rw_set_sym(rw, a10, 2 /* compute_dtype */, rw->syms[S_float32]);
 	rw_set_from(rw, a10, 3 /* out_dtype */, p_q, 0);
-	NodeId t11 = rw_call(rw, OP_QNN_REQUANTIZE, (const NodeId[]){ t6, t7, t8, t9, p_z }, 5, a10);
+	NodeId t11 = rw_call(rw, rw_gop(rw, LOP_QNN_REQUANTIZE), (const NodeId[]){ t6, t7, t8, t9, p_z }, 5, a10);
 	if (!t11 || rw->gfail)
 		return 0;
 	*rule = R_qdq_global_avg_pool2d;
@@ -624,14 +661,14 @@ rule_qdq_global_avg_pool2d_trunc(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_p,
 	rw->gfail = 0;
 	if (!((((((((rw_is_scalar(m, p_s) && rw_is_scalar(m, p_z)) && rw_is_scalar(m, p_s2)) && rw_is_scalar(m, p_z2)) && (rw_value(rw, p_s) == rw_value(rw, p_s2))) && (rw_value(rw, p_z) == rw_value(rw, p_z2))) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == rw_dtype(m, p_x))) && ((int64_t)ir_nuses(m, p_p) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_CAST);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_dtype(rw, a1, 0 /* dtype */, DT_INT32);
-	NodeId t2 = rw_call(rw, OP_CAST, (const NodeId[]){ p_x }, 1, a1);
-	AttrId a3 = rw_attrs_copy(rw, OP_NN_GLOBAL_AVG_POOL2D, p_p);
-	NodeId t4 = rw_call(rw, OP_NN_GLOBAL_AVG_POOL2D, (const NodeId[]){ t2 }, 1, a3);
-	AttrId a5 = rw_attrs(rw, OP_CAST);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ p_x }, 1, a1);
+	AttrId a3 = rw_attrs_copy(rw, rw_gop(rw, LOP_NN_GLOBAL_AVG_POOL2D), p_p);
+	NodeId t4 = rw_call(rw, rw_gop(rw, LOP_NN_GLOBAL_AVG_POOL2D), (const NodeId[]){ t2 }, 1, a3);
+	AttrId a5 = rw_attrs(rw, rw_gop(rw, LOP_CAST));
 	rw_set_from(rw, a5, 0 /* dtype */, p_q, 0);
-	NodeId t6 = rw_call(rw, OP_CAST, (const NodeId[]){ t4 }, 1, a5);
+	NodeId t6 = rw_call(rw, rw_gop(rw, LOP_CAST), (const NodeId[]){ t4 }, 1, a5);
 	if (!t6 || rw->gfail)
 		return 0;
 	*rule = R_qdq_global_avg_pool2d_trunc;
@@ -664,9 +701,9 @@ rule_qdq_concatenate2(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_k, NodeId p_a
 	rw_tb_add(rw, p_az);
 	rw_tb_add(rw, p_bz);
 	NodeId t6 = rw_tb_end(rw, m5);
-	AttrId a7 = rw_attrs(rw, OP_QNN_CONCATENATE);
+	AttrId a7 = rw_attrs(rw, rw_gop(rw, LOP_QNN_CONCATENATE));
 	rw_set_from(rw, a7, 0 /* axis */, p_k, 0);
-	NodeId t8 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t2, t4, t6, p_ys, p_yz }, 5, a7);
+	NodeId t8 = rw_call(rw, rw_gop(rw, LOP_QNN_CONCATENATE), (const NodeId[]){ t2, t4, t6, p_ys, p_yz }, 5, a7);
 	if (!t8 || rw->gfail)
 		return 0;
 	*rule = R_qdq_concatenate2;
@@ -702,9 +739,9 @@ rule_qdq_concatenate3(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_k, NodeId p_a
 	rw_tb_add(rw, p_bz);
 	rw_tb_add(rw, p_cz);
 	NodeId t6 = rw_tb_end(rw, m5);
-	AttrId a7 = rw_attrs(rw, OP_QNN_CONCATENATE);
+	AttrId a7 = rw_attrs(rw, rw_gop(rw, LOP_QNN_CONCATENATE));
 	rw_set_from(rw, a7, 0 /* axis */, p_k, 0);
-	NodeId t8 = rw_call(rw, OP_QNN_CONCATENATE, (const NodeId[]){ t2, t4, t6, p_ys, p_yz }, 5, a7);
+	NodeId t8 = rw_call(rw, rw_gop(rw, LOP_QNN_CONCATENATE), (const NodeId[]){ t2, t4, t6, p_ys, p_yz }, 5, a7);
 	if (!t8 || rw->gfail)
 		return 0;
 	*rule = R_qdq_concatenate3;
@@ -767,16 +804,16 @@ rule_scalar_dequantize_params(Rw *rw, uint32_t *rule, NodeId p_d, NodeId p_x, No
 	rw->gfail = 0;
 	if (!((((((rw_attr_i(m, p_d, 1 /* axis */) == -1LL) && (rw_rank(rw, p_s) == 1LL)) && (rw_numel(rw, p_s) == 1LL)) && (rw_rank(rw, p_z) <= 1LL)) && (rw_numel(rw, p_z) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_RESHAPE);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_RESHAPE));
 	rw_set_lit(rw, a1, 0 /* newshape */, L_empty);
-	NodeId t2 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_s }, 1, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_RESHAPE), (const NodeId[]){ p_s }, 1, a1);
 	NodeId t3 = rw_fold_new(rw, t2);
-	AttrId a4 = rw_attrs(rw, OP_RESHAPE);
+	AttrId a4 = rw_attrs(rw, rw_gop(rw, LOP_RESHAPE));
 	rw_set_lit(rw, a4, 0 /* newshape */, L_empty);
-	NodeId t5 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_z }, 1, a4);
+	NodeId t5 = rw_call(rw, rw_gop(rw, LOP_RESHAPE), (const NodeId[]){ p_z }, 1, a4);
 	NodeId t6 = rw_fold_new(rw, t5);
-	AttrId a7 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, p_d);
-	NodeId t8 = rw_call(rw, OP_QNN_DEQUANTIZE, (const NodeId[]){ p_x, t3, t6 }, 3, a7);
+	AttrId a7 = rw_attrs_copy(rw, rw_gop(rw, LOP_QNN_DEQUANTIZE), p_d);
+	NodeId t8 = rw_call(rw, rw_gop(rw, LOP_QNN_DEQUANTIZE), (const NodeId[]){ p_x, t3, t6 }, 3, a7);
 	if (!t8 || rw->gfail || rw_unchanged(rw, t8))
 		return 0;
 	*rule = R_scalar_dequantize_params;
@@ -794,16 +831,16 @@ rule_scalar_quantize_params(Rw *rw, uint32_t *rule, NodeId p_q, NodeId p_x, Node
 	rw->gfail = 0;
 	if (!((((((rw_attr_i(m, p_q, 1 /* axis */) == -1LL) && (rw_rank(rw, p_s) == 1LL)) && (rw_numel(rw, p_s) == 1LL)) && (rw_rank(rw, p_z) <= 1LL)) && (rw_numel(rw, p_z) == 1LL))) || rw->gfail)
 		return 0;
-	AttrId a1 = rw_attrs(rw, OP_RESHAPE);
+	AttrId a1 = rw_attrs(rw, rw_gop(rw, LOP_RESHAPE));
 	rw_set_lit(rw, a1, 0 /* newshape */, L_empty);
-	NodeId t2 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_s }, 1, a1);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_RESHAPE), (const NodeId[]){ p_s }, 1, a1);
 	NodeId t3 = rw_fold_new(rw, t2);
-	AttrId a4 = rw_attrs(rw, OP_RESHAPE);
+	AttrId a4 = rw_attrs(rw, rw_gop(rw, LOP_RESHAPE));
 	rw_set_lit(rw, a4, 0 /* newshape */, L_empty);
-	NodeId t5 = rw_call(rw, OP_RESHAPE, (const NodeId[]){ p_z }, 1, a4);
+	NodeId t5 = rw_call(rw, rw_gop(rw, LOP_RESHAPE), (const NodeId[]){ p_z }, 1, a4);
 	NodeId t6 = rw_fold_new(rw, t5);
-	AttrId a7 = rw_attrs_copy(rw, OP_QNN_QUANTIZE, p_q);
-	NodeId t8 = rw_call(rw, OP_QNN_QUANTIZE, (const NodeId[]){ p_x, t3, t6 }, 3, a7);
+	AttrId a7 = rw_attrs_copy(rw, rw_gop(rw, LOP_QNN_QUANTIZE), p_q);
+	NodeId t8 = rw_call(rw, rw_gop(rw, LOP_QNN_QUANTIZE), (const NodeId[]){ p_x, t3, t6 }, 3, a7);
 	if (!t8 || rw->gfail || rw_unchanged(rw, t8))
 		return 0;
 	*rule = R_scalar_quantize_params;
@@ -822,12 +859,12 @@ rule_splat_dequantize_zero_point(Rw *rw, uint32_t *rule, NodeId p_d, NodeId p_x,
 	if (!((((((rw_attr_i(m, p_d, 1 /* axis */) != -1LL) && (rw_rank(rw, p_s) == 1LL)) && (rw_rank(rw, p_z) == 1LL)) && (rw_numel(rw, p_z) > 1LL)) && rw_is_splat(m, p_z))) || rw->gfail)
 		return 0;
 	NodeId t1 = rw_scalar_i(rw, DT_INT32, (int64_t)(0LL));
-	AttrId a2 = rw_attrs(rw, OP_TAKE);
+	AttrId a2 = rw_attrs(rw, rw_gop(rw, LOP_TAKE));
 	rw_set_lit(rw, a2, 1 /* axis */, L_0);
-	NodeId t3 = rw_call(rw, OP_TAKE, (const NodeId[]){ p_z, t1 }, 2, a2);
+	NodeId t3 = rw_call(rw, rw_gop(rw, LOP_TAKE), (const NodeId[]){ p_z, t1 }, 2, a2);
 	NodeId t4 = rw_fold_new(rw, t3);
-	AttrId a5 = rw_attrs_copy(rw, OP_QNN_DEQUANTIZE, p_d);
-	NodeId t6 = rw_call(rw, OP_QNN_DEQUANTIZE, (const NodeId[]){ p_x, p_s, t4 }, 3, a5);
+	AttrId a5 = rw_attrs_copy(rw, rw_gop(rw, LOP_QNN_DEQUANTIZE), p_d);
+	NodeId t6 = rw_call(rw, rw_gop(rw, LOP_QNN_DEQUANTIZE), (const NodeId[]){ p_x, p_s, t4 }, 3, a5);
 	if (!t6 || rw->gfail || rw_unchanged(rw, t6))
 		return 0;
 	*rule = R_splat_dequantize_zero_point;
@@ -880,11 +917,11 @@ match_qnn_dequantize_at_pytorch_bias_f76f(Rw *rw, uint32_t *rule, NodeId v)
 	NodeId v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1;
 
 	v_0 = rw_arg(m, v, 0);
-	if (!(rw_op(m, v_0) == OP_CAST &&
+	if (!(rw_lop(rw, m, v_0) == LOP_CAST &&
 		    rw_attr_i(m, v_0, 0 /* dtype */) == DT_INT32))
 		return 0;
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_op(m, v_0_0) == OP_DIVIDE))
+	if (!(rw_lop(rw, m, v_0_0) == LOP_DIVIDE))
 		return 0;
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
 	if (!(rw_kind(m, v_0_0_0) == NK_CONST &&
@@ -982,7 +1019,7 @@ match_qnn_quantize_v_0_0_qnn_dequantize(Rw *rw, uint32_t *rule, NodeId v, NodeId
 		v_0_0_2 = rw_arg(m, v_0_0, 2);
 		if (rw_kind(m, v_0_0_2) == NK_CONST) {
 			v_0_1 = rw_arg(m, v_0, 1);
-			if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
+			if (rw_lop(rw, m, v_0_1) == LOP_QNN_DEQUANTIZE) {
 				v_0_1_1 = rw_arg(m, v_0_1, 1);
 				if (rw_kind(m, v_0_1_1) == NK_CONST) {
 					v_0_1_2 = rw_arg(m, v_0_1, 2);
@@ -1062,13 +1099,13 @@ match_qnn_quantize_v_0_0_nn_dense(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, 
 	NodeId v_0_0_0, v_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_1_0, v_0_0_1_1, v_0_0_1_2;
 
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
 		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
 			v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
 			if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
 				v_0_0_1 = rw_arg(m, v_0_0, 1);
-				if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
+				if (rw_lop(rw, m, v_0_0_1) == LOP_QNN_DEQUANTIZE) {
 					v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
 					if (rw_kind(m, v_0_0_1_0) == NK_CONST) {
 						v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
@@ -1148,10 +1185,10 @@ match_qnn_quantize_v_0_add(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId 
 	NodeId v_0_0, v_0_1, v_0_1_0, v_0_1_1, v_0_1_0_1, v_0_1_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	switch (rw_op(m, v_0_0)) {
-	case OP_QNN_DEQUANTIZE:
+	switch (rw_lop(rw, m, v_0_0)) {
+	case LOP_QNN_DEQUANTIZE:
 		return match_qnn_quantize_v_0_0_qnn_dequantize(rw, rule, v, v_0, v_1, v_2, v_0_0);
-	case OP_NN_DENSE:
+	case LOP_NN_DENSE:
 		return match_qnn_quantize_v_0_0_nn_dense(rw, rule, v, v_0, v_1, v_2, v_0_0);
 	default:
 		break;
@@ -1159,15 +1196,15 @@ match_qnn_quantize_v_0_add(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, NodeId 
 	if (rw_kind(m, v_0_0) == NK_CONST) {
 		if (rw_dtype(m, v_0_0) == DT_FLOAT32) {
 			v_0_1 = rw_arg(m, v_0, 1);
-			if (rw_op(m, v_0_1) == OP_NN_DENSE) {
+			if (rw_lop(rw, m, v_0_1) == LOP_NN_DENSE) {
 				v_0_1_0 = rw_arg(m, v_0_1, 0);
-				if (rw_op(m, v_0_1_0) == OP_QNN_DEQUANTIZE) {
+				if (rw_lop(rw, m, v_0_1_0) == LOP_QNN_DEQUANTIZE) {
 					v_0_1_0_1 = rw_arg(m, v_0_1_0, 1);
 					if (rw_kind(m, v_0_1_0_1) == NK_CONST) {
 						v_0_1_0_2 = rw_arg(m, v_0_1_0, 2);
 						if (rw_kind(m, v_0_1_0_2) == NK_CONST) {
 							v_0_1_1 = rw_arg(m, v_0_1, 1);
-							if (rw_op(m, v_0_1_1) == OP_QNN_DEQUANTIZE)
+							if (rw_lop(rw, m, v_0_1_1) == LOP_QNN_DEQUANTIZE)
 								return match_qnn_quantize_at_qdq_dense_bias_079e(rw, rule, v, v_0, v_1, v_2, v_0_0, v_0_1, v_0_1_0, v_0_1_1, v_0_1_0_1, v_0_1_0_2);
 							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
 								return r;
@@ -1207,7 +1244,7 @@ match_qnn_quantize_v_0_nn_global_avg_pool2d(Rw *rw, uint32_t *rule, NodeId v, No
 	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_1 = rw_arg(m, v_0_0, 1);
 		if (rw_kind(m, v_0_0_1) == NK_CONST) {
 			v_0_0_2 = rw_arg(m, v_0_0, 2);
@@ -1322,13 +1359,13 @@ match_qnn_quantize_at_qdq_conv2d_bias_42d4(Rw *rw, uint32_t *rule, NodeId v, Nod
 
 	if (rw_attr_s(m, v_0_0, 8 /* out_layout */) == rw->syms[S_empty]) {
 		v_0_0_0 = rw_arg(m, v_0_0, 0);
-		if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
+		if (rw_lop(rw, m, v_0_0_0) == LOP_QNN_DEQUANTIZE) {
 			v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
 			if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
 				v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
 				if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
 					v_0_0_1 = rw_arg(m, v_0_0, 1);
-					if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
+					if (rw_lop(rw, m, v_0_0_1) == LOP_QNN_DEQUANTIZE) {
 						v_0_0_1_0 = rw_arg(m, v_0_0_1, 0);
 						if (rw_kind(m, v_0_0_1_0) == NK_CONST) {
 							v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
@@ -1400,7 +1437,7 @@ match_qnn_quantize_v_0_nn_bias_add(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0,
 	NodeId v_0_0;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_NN_CONV2D)
+	if (rw_lop(rw, m, v_0_0) == LOP_NN_CONV2D)
 		return match_qnn_quantize_at_qdq_conv2d_bias_66e6(rw, rule, v, v_0, v_1, v_2, v_0_0);
 	if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
 		return r;
@@ -1453,13 +1490,13 @@ match_qnn_quantize_v_0_nn_conv2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, N
 		if (rw_attr_s(m, v_0, 7 /* kernel_layout */) == rw->syms[S_OIHW]) {
 			if (rw_attr_s(m, v_0, 8 /* out_layout */) == rw->syms[S_empty]) {
 				v_0_0 = rw_arg(m, v_0, 0);
-				if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+				if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 					v_0_0_1 = rw_arg(m, v_0_0, 1);
 					if (rw_kind(m, v_0_0_1) == NK_CONST) {
 						v_0_0_2 = rw_arg(m, v_0_0, 2);
 						if (rw_kind(m, v_0_0_2) == NK_CONST) {
 							v_0_1 = rw_arg(m, v_0, 1);
-							if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE)
+							if (rw_lop(rw, m, v_0_1) == LOP_QNN_DEQUANTIZE)
 								return match_qnn_quantize_at_qdq_conv2d_039a(rw, rule, v, v_0, v_1, v_2, v_0_0, v_0_1, v_0_0_1, v_0_0_2);
 							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
 								return r;
@@ -1515,13 +1552,13 @@ match_qnn_quantize_v_0_nn_dense(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, No
 	NodeId v_0_0, v_0_1, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_1 = rw_arg(m, v_0_0, 1);
 		if (rw_kind(m, v_0_0_1) == NK_CONST) {
 			v_0_0_2 = rw_arg(m, v_0_0, 2);
 			if (rw_kind(m, v_0_0_2) == NK_CONST) {
 				v_0_1 = rw_arg(m, v_0, 1);
-				if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
+				if (rw_lop(rw, m, v_0_1) == LOP_QNN_DEQUANTIZE) {
 					v_0_1_0 = rw_arg(m, v_0_1, 0);
 					if (rw_kind(m, v_0_1_0) == NK_CONST) {
 						v_0_1_1 = rw_arg(m, v_0_1, 1);
@@ -1567,13 +1604,13 @@ match_qnn_quantize_v_0_multiply(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, No
 	NodeId v_0_0, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_1_0, v_0_1_1, v_0_1_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_1 = rw_arg(m, v_0_0, 1);
 		if (rw_kind(m, v_0_0_1) == NK_CONST) {
 			v_0_0_2 = rw_arg(m, v_0_0, 2);
 			if (rw_kind(m, v_0_0_2) == NK_CONST) {
 				v_0_1 = rw_arg(m, v_0, 1);
-				if (rw_op(m, v_0_1) == OP_QNN_DEQUANTIZE) {
+				if (rw_lop(rw, m, v_0_1) == LOP_QNN_DEQUANTIZE) {
 					v_0_1_1 = rw_arg(m, v_0_1, 1);
 					if (rw_kind(m, v_0_1_1) == NK_CONST) {
 						v_0_1_2 = rw_arg(m, v_0_1, 2);
@@ -1622,7 +1659,7 @@ match_qnn_quantize_v_0_nn_max_pool2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_
 	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_1 = rw_arg(m, v_0_0, 1);
 		if (rw_kind(m, v_0_0_1) == NK_CONST) {
 			v_0_0_2 = rw_arg(m, v_0_0, 2);
@@ -1656,7 +1693,7 @@ match_qnn_quantize_v_0_reshape(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, Nod
 	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_1 = rw_arg(m, v_0_0, 1);
 		if (rw_kind(m, v_0_0_1) == NK_CONST) {
 			v_0_0_2 = rw_arg(m, v_0_0, 2);
@@ -1690,7 +1727,7 @@ match_qnn_quantize_v_0_transpose(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0, N
 	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_1 = rw_arg(m, v_0_0, 1);
 		if (rw_kind(m, v_0_0_1) == NK_CONST) {
 			v_0_0_2 = rw_arg(m, v_0_0, 2);
@@ -1725,7 +1762,7 @@ match_qnn_quantize_v_0_image_resize2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v
 
 	if (rw_attr_s(m, v_0, 3 /* method */) == rw->syms[S_nearest_neighbor]) {
 		v_0_0 = rw_arg(m, v_0, 0);
-		if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+		if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 			v_0_0_1 = rw_arg(m, v_0_0, 1);
 			if (rw_kind(m, v_0_0_1) == NK_CONST) {
 				v_0_0_2 = rw_arg(m, v_0_0, 2);
@@ -1763,7 +1800,7 @@ match_qnn_quantize_v_0_nn_avg_pool2d(Rw *rw, uint32_t *rule, NodeId v, NodeId v_
 	NodeId v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
 	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_op(m, v_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_1 = rw_arg(m, v_0_0, 1);
 		if (rw_kind(m, v_0_0_1) == NK_CONST) {
 			v_0_0_2 = rw_arg(m, v_0_0, 2);
@@ -1844,19 +1881,19 @@ match_qnn_quantize_at_qdq_concatenate3_10f8(Rw *rw, uint32_t *rule, NodeId v, No
 	NodeId v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_0_1, v_0_0_0_2, v_0_0_1_1, v_0_0_1_2;
 
 	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
+	if (rw_lop(rw, m, v_0_0_0) == LOP_QNN_DEQUANTIZE) {
 		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
 		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
 			v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
 			if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
 				v_0_0_1 = rw_arg(m, v_0_0, 1);
-				if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
+				if (rw_lop(rw, m, v_0_0_1) == LOP_QNN_DEQUANTIZE) {
 					v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
 					if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
 						v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
 						if (rw_kind(m, v_0_0_1_2) == NK_CONST) {
 							v_0_0_2 = rw_arg(m, v_0_0, 2);
-							if (rw_op(m, v_0_0_2) == OP_QNN_DEQUANTIZE)
+							if (rw_lop(rw, m, v_0_0_2) == LOP_QNN_DEQUANTIZE)
 								return match_qnn_quantize_at_qdq_concatenate3_6b7b(rw, rule, v, v_0, v_1, v_2, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_0_1, v_0_0_0_2, v_0_0_1_1, v_0_0_1_2);
 							if ((r = rule_scalar_quantize_params(rw, rule, v, v_0, v_1, v_2)))
 								return r;
@@ -1897,13 +1934,13 @@ match_qnn_quantize_at_qdq_concatenate2_3334(Rw *rw, uint32_t *rule, NodeId v, No
 
 	if (rw_nargs(m, v_0_0) == 2) {
 		v_0_0_0 = rw_arg(m, v_0_0, 0);
-		if (rw_op(m, v_0_0_0) == OP_QNN_DEQUANTIZE) {
+		if (rw_lop(rw, m, v_0_0_0) == LOP_QNN_DEQUANTIZE) {
 			v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
 			if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
 				v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
 				if (rw_kind(m, v_0_0_0_2) == NK_CONST) {
 					v_0_0_1 = rw_arg(m, v_0_0, 1);
-					if (rw_op(m, v_0_0_1) == OP_QNN_DEQUANTIZE) {
+					if (rw_lop(rw, m, v_0_0_1) == LOP_QNN_DEQUANTIZE) {
 						v_0_0_1_1 = rw_arg(m, v_0_0_1, 1);
 						if (rw_kind(m, v_0_0_1_1) == NK_CONST) {
 							v_0_0_1_2 = rw_arg(m, v_0_0_1, 2);
@@ -1971,36 +2008,36 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 	if (!(rw_kind(m, v_2) == NK_CONST))
 		return 0;
 	v_0 = rw_arg(m, v, 0);
-	switch (rw_op(m, v_0)) {
-	case OP_QNN_DEQUANTIZE:
+	switch (rw_lop(rw, m, v_0)) {
+	case LOP_QNN_DEQUANTIZE:
 		return match_qnn_quantize_v_0_qnn_dequantize(rw, rule, v, v_0, v_1, v_2);
-	case OP_ADD:
+	case LOP_ADD:
 		return match_qnn_quantize_v_0_add(rw, rule, v, v_0, v_1, v_2);
-	case OP_NN_GLOBAL_AVG_POOL2D:
+	case LOP_NN_GLOBAL_AVG_POOL2D:
 		return match_qnn_quantize_v_0_nn_global_avg_pool2d(rw, rule, v, v_0, v_1, v_2);
-	case OP_NN_RELU:
+	case LOP_NN_RELU:
 		return match_qnn_quantize_v_0_nn_relu(rw, rule, v, v_0, v_1, v_2);
-	case OP_CLIP:
+	case LOP_CLIP:
 		return match_qnn_quantize_v_0_clip(rw, rule, v, v_0, v_1, v_2);
-	case OP_NN_BIAS_ADD:
+	case LOP_NN_BIAS_ADD:
 		return match_qnn_quantize_v_0_nn_bias_add(rw, rule, v, v_0, v_1, v_2);
-	case OP_NN_CONV2D:
+	case LOP_NN_CONV2D:
 		return match_qnn_quantize_v_0_nn_conv2d(rw, rule, v, v_0, v_1, v_2);
-	case OP_NN_DENSE:
+	case LOP_NN_DENSE:
 		return match_qnn_quantize_v_0_nn_dense(rw, rule, v, v_0, v_1, v_2);
-	case OP_MULTIPLY:
+	case LOP_MULTIPLY:
 		return match_qnn_quantize_v_0_multiply(rw, rule, v, v_0, v_1, v_2);
-	case OP_NN_MAX_POOL2D:
+	case LOP_NN_MAX_POOL2D:
 		return match_qnn_quantize_v_0_nn_max_pool2d(rw, rule, v, v_0, v_1, v_2);
-	case OP_RESHAPE:
+	case LOP_RESHAPE:
 		return match_qnn_quantize_v_0_reshape(rw, rule, v, v_0, v_1, v_2);
-	case OP_TRANSPOSE:
+	case LOP_TRANSPOSE:
 		return match_qnn_quantize_v_0_transpose(rw, rule, v, v_0, v_1, v_2);
-	case OP_IMAGE_RESIZE2D:
+	case LOP_IMAGE_RESIZE2D:
 		return match_qnn_quantize_v_0_image_resize2d(rw, rule, v, v_0, v_1, v_2);
-	case OP_NN_AVG_POOL2D:
+	case LOP_NN_AVG_POOL2D:
 		return match_qnn_quantize_v_0_nn_avg_pool2d(rw, rule, v, v_0, v_1, v_2);
-	case OP_CONCATENATE:
+	case LOP_CONCATENATE:
 		return match_qnn_quantize_v_0_concatenate(rw, rule, v, v_0, v_1, v_2);
 	default:
 		break;
@@ -2014,7 +2051,7 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
-	switch (rw_op(rw->m, v)) {
+	switch (rw_lop(rw, rw->m, v)) {
 #define CASE(op, fn) case op: return fn(rw, v, rule);
 	ROOTS(CASE)
 #undef CASE
@@ -2034,5 +2071,5 @@ const Ruleset graft_ruleset_qdq = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
-	0, NULL,
+	sizeof ops / sizeof *ops - 1, ops,
 };

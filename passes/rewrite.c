@@ -1079,31 +1079,49 @@ logadd(Log *l, uint64_t old, uint64_t new, uint32_t rule)
 
 /* ---------------------------------------------------------------- driver */
 
-/* ir_ruleset_ops_ok: rs's plugin ops are registered as declared (rewrite.h) */
+/* ir_rw_schema: FNV-1a over the operand count and each attribute's name,
+** type and optionality (rewrite.h) */
+uint32_t
+ir_rw_schema(const OpInfo *op)
+{
+	uint32_t h = 2166136261u;
+	unsigned char b[2];
+
+#define MIX(c) (h = (h ^ (unsigned char)(c)) * 16777619u)
+	MIX(op->nargs & 0xff);
+	MIX(op->nattrs & 0xff);
+	for (int k = 0; k < op->nattrs; k++) {
+		for (const char *s = op->attrs[k].name; *s; s++)
+			MIX(*s);
+		b[0] = (unsigned char)AT_TYPE(op->attrs[k].type);
+		b[1] = (op->attrs[k].type & AT_OPT) != 0;
+		MIX(0);
+		MIX(b[0]);
+		MIX(b[1]);
+	}
+#undef MIX
+	return h;
+}
+
+/* ir_ruleset_ops_ok: rs's ops are here as it was compiled (rewrite.h) */
 int
 ir_ruleset_ops_ok(const Ruleset *rs, char *err, size_t nerr)
 {
-	for (uint32_t i = 0; i < rs->nxops; i++) {
-		const OpInfo *x = &rs->xops[i];
+	for (uint32_t i = 0; i < rs->nops; i++) {
+		const RwOp *x = &rs->ops[i];
 		OpId op = ir_op_lookup(x->name, strlen(x->name));
-		const OpInfo *o = &ir_ops[op];
-		if (!op || op < OP_COUNT) {
+		int plugin = x->local >= IR_MAXOPS;
+		if (!op || (plugin && op < OP_COUNT)) {
 			snprintf(err, nerr, "ruleset %s uses op %s, which %s", rs->name, x->name,
-			         op ? "is a built-in op here" : "no loaded plugin registers");
+			         op ? "is a built-in op here" : plugin ? "no loaded plugin registers" :
+			         "this graft does not have");
 			return 0;
 		}
-		if (o->nargs != x->nargs || o->nattrs != x->nattrs) {
-			snprintf(err, nerr, "ruleset %s was compiled for op %s with %d operands and %d attributes; "
-			         "the registered op has %d and %d", rs->name, x->name, x->nargs, x->nattrs, o->nargs, o->nattrs);
+		if (ir_rw_schema(&ir_ops[op]) != x->schema) {
+			snprintf(err, nerr, "ruleset %s was compiled for another op %s than this graft's (its operands "
+			         "or attributes differ): compile it again with this graft's graftc", rs->name, x->name);
 			return 0;
 		}
-		for (int k = 0; k < x->nattrs; k++)
-			if (strcmp(o->attrs[k].name, x->attrs[k].name) || AT_TYPE(o->attrs[k].type) != AT_TYPE(x->attrs[k].type)) {
-				snprintf(err, nerr, "ruleset %s was compiled for op %s with attribute %d %s; the registered "
-				         "op's is %s, or of another type", rs->name, x->name, k + 1, x->attrs[k].name,
-				         o->attrs[k].name);
-				return 0;
-			}
 	}
 	return 1;
 }
@@ -1123,26 +1141,36 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 		if (!ir_attr_parse(m, rs->lits[i], &rw->lits[i]))
 			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
 	rw->isroot = ir_xcalloc(IR_MAXOPS, 1);
-	if (rs->nxops) {
+	if (rs->nops) {
+		/* bound by name; an op here the ruleset does not name is local
+		   0, which its code never compares with; and where every op
+		   here has its local id, no translation at all (lop NULL) */
 		char err[512];
-		rw->xop = ir_xcalloc(rs->nxops, sizeof *rw->xop);
+		int same = 1;
+		rw->gop = ir_xcalloc(IR_MAXOPS + rs->nops, sizeof *rw->gop);
 		rw->lop = ir_xcalloc(IR_MAXOPS, sizeof *rw->lop);
-		for (OpId op = 0; op < IR_MAXOPS; op++)
-			rw->lop[op] = op;
 		if (!ir_ruleset_ops_ok(rs, err, sizeof err)) {
 			/* nothing is rooted: the ruleset matches nothing */
 			if (d)
 				ir_error(d, (Loc){ 0, 0, 0 }, "%s", err);
 			goto scratch;
 		}
-		for (uint32_t i = 0; i < rs->nxops; i++) {
-			rw->xop[i] = ir_op_lookup(rs->xops[i].name, strlen(rs->xops[i].name));
-			rw->lop[rw->xop[i]] = (OpId)(IR_MAXOPS + i);
+		for (uint32_t i = 0; i < rs->nops; i++) {
+			OpId l = rs->ops[i].local, op = ir_op_lookup(rs->ops[i].name, strlen(rs->ops[i].name));
+			if (l == 0 || l >= IR_MAXOPS + rs->nops || rw->gop[l])
+				ir_die("ruleset %s: bad local id %u of op %s", rs->name, l, rs->ops[i].name);
+			rw->gop[l] = op;
+			rw->lop[op] = l;
+			same &= op == l;
+		}
+		if (same) {
+			free(rw->lop);
+			rw->lop = NULL;
 		}
 	}
 	if (rs->roots) {
 		for (uint32_t i = 0; i < rs->nroots; i++)
-			rw->isroot[rw_gop(rw, rs->roots[i])] = 1;
+			rw->isroot[rs->nops ? rw_gop(rw, rs->roots[i]) : rs->roots[i]] = 1;
 		rw->rootkinds = rs->rootkinds;
 	} else {
 		memset(rw->isroot, 1, IR_MAXOPS);
@@ -1168,7 +1196,7 @@ ir_rw_free(Rw *rw)
 	free(rw->lits);
 	free(rw->isroot);
 	free(rw->tb);
-	free(rw->xop);
+	free(rw->gop);
 	free(rw->lop);
 }
 

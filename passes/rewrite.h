@@ -41,6 +41,18 @@ typedef struct RuleInfo {
 	int prio;               /* its `priority N` (0 when none): higher first */
 } RuleInfo;
 
+/* An op a compiled ruleset names: its name, the local id the generated
+** code knows it by (its LOP_ or XOP_ constant: the op's OP_ id in the
+** ir.h the code was compiled with, or IR_MAXOPS + i for a plugin's op,
+** extern op i), and ir_rw_schema()
+** of the op it was compiled against (the code reads attributes by their
+** index in the schema). */
+typedef struct RwOp {
+	const char *name;
+	OpId local;
+	uint32_t schema;
+} RwOp;
+
 /* A ruleset, or a target's pattern table (target = 1), as graftc
 ** generates it. */
 typedef struct Ruleset {
@@ -57,7 +69,8 @@ typedef struct Ruleset {
 	** entry whose pattern matches at n through rw_report(). */
 	NodeId (*match)(Rw *rw, NodeId n, uint32_t *rule);
 	int target;
-	/* what match() can match at: calls of these ops, and tuples
+	/* what match() can match at: calls of these ops (local ids when
+	** nops is not 0), and tuples
 	** or projections where rootkinds has 1 << NK_TUPLE or 1 << NK_GETITEM;
 	** a ruleset with roots NULL is tried at every call, tuple and
 	** projection */
@@ -67,11 +80,13 @@ typedef struct Ruleset {
 	/* what match() runs on when it is not generated code: a ruleset
 	** loaded at run time (interp/) keeps its decision trees here */
 	const void *impl;
-	/* the plugin ops its rules use (`extern op`), as declared: generated
-	** code knows them by the local ids IR_MAXOPS + i, which ir_rw_init()
-	** binds to the ops registered under these names */
-	uint32_t nxops;
-	const OpInfo *xops;
+	/* the ops its rules name, by name, in roots, in RwPat tables and in
+	** the code, with their local ids: ir_rw_init() binds each to the op of
+	** that name here, so graft may add, remove or renumber ops without a
+	** compiled ruleset noticing.  nops = 0 (rulesets loaded at run time,
+	** interp/): ops are named by their ids here. */
+	uint32_t nops;
+	const RwOp *ops;
 } Ruleset;
 
 struct Rw {
@@ -107,9 +122,12 @@ struct Rw {
 	** the entry's guard is false */
 	void (*report)(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok);
 	void *ctx;
-	/* rs->xops bound: xop[i] the id registered op i has; lop[op] the id
-	** generated code compares op as (op itself, or IR_MAXOPS + i) */
-	OpId *xop;
+	/* rs->ops bound: gop[l] is the op here of local id l (NULL when
+	** rs->nops is 0); lop[op] the local id of op here, 0 for an op rs
+	** does not name, or lop NULL when every local id is the op's id here
+	** (the ruleset was compiled by this graft's graftc, or one with the
+	** same ops) */
+	OpId *gop;
 	OpId *lop;
 	/* rw_dominator(): the nodes of the last region it found (path nodes
 	** and the parent), and its visited marks */
@@ -148,14 +166,19 @@ typedef struct RwStats {
 ** stats->fired). */
 int ir_rewrite(Module *m, const Ruleset *rs, Diag *d, RwStats *stats);
 
-/* Whether the plugin ops rs declares (rs->xops) are registered, with the
-** operands and attribute schema rs was compiled against.  Returns 1, or 0
-** with what is wrong in err. */
+/* Whether the ops rs names (rs->ops) are all here, with the schema rs was
+** compiled against, and its plugin ops registered by plugins.  Returns 1,
+** or 0 with what is wrong in err. */
 int ir_ruleset_ops_ok(const Ruleset *rs, char *err, size_t nerr);
 
+/* A fingerprint of op's operand count and attribute schema (names, types
+** and whether each is optional): what a compiled ruleset records of each
+** op it names (RwOp.schema). */
+uint32_t ir_rw_schema(const OpInfo *op);
+
 /* A rewrite context for rs on m (what ir_rewrite uses; benchmarks call
-** rs->match directly with one).  A ruleset whose plugin ops are not
-** registered (ir_ruleset_ops_ok) matches nothing in it. */
+** rs->match directly with one).  A ruleset whose ops are not
+** here as compiled (ir_ruleset_ops_ok) matches nothing in it. */
 void ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d);
 void ir_rw_free(Rw *rw);
 
@@ -187,19 +210,24 @@ rw_op(const Module *m, NodeId n)
 	return m->nodes[n].kind == NK_CALL ? m->nodes[n].op : (OpId)OP_NONE;
 }
 
-/* the op of n as a ruleset with plugin ops compares it: a plugin op i as
-** IR_MAXOPS + i (its XOP_ constant), another op as itself */
+/* the op of n (in m, rw->m) as generated code compares it: its local id
+** (LOP_ or XOP_ constant), or 0 or an id no local id has when n is no call
+** of an op the ruleset names */
 static inline OpId
-rw_lop(const Rw *rw, NodeId n)
+rw_lop(const Rw *rw, const Module *m, NodeId n)
 {
-	return rw->lop[rw_op(rw->m, n)];
+	/* 0 for a node of another kind, not lop[OP_NONE]: a constant the
+	** compiler sees through */
+	if (m->nodes[n].kind != NK_CALL)
+		return 0;
+	return rw->lop ? rw->lop[m->nodes[n].op] : m->nodes[n].op;
 }
 
-/* the registered id of an op the generated code names: XOP_ or OP_ */
+/* the op here of a local id the generated code names: what it builds */
 static inline OpId
-rw_gop(const Rw *rw, OpId op)
+rw_gop(const Rw *rw, OpId l)
 {
-	return op >= IR_MAXOPS ? rw->xop[op - IR_MAXOPS] : op;
+	return rw->gop[l];
 }
 
 static inline int

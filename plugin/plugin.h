@@ -42,8 +42,13 @@ extern "C" {
 
 /* The plugin ABI: what GraftPlugin, the registration functions and the
 ** structures they take (Ruleset, Rw, OpInfo, RefVal, BeCodegen, Module)
-** look like.  Raised whenever any of them changes incompatibly. */
-#define GRAFT_PLUGIN_ABI 1
+** look like.  Raised whenever any of them changes incompatibly
+** (docs/embedding.md: "Versions"; tests/abi.sh checks).  The numbering of
+** the built-in ops (OP_ in ir.h) is not part of it: graftc's code names
+** ops by name, bound when it is used (Ruleset.ops), and a plugin's own C
+** should too (ir_op_lookup(), ir_ops[op].name), so that a graft with ops
+** added, removed or reordered runs it unchanged.  2: Ruleset.ops. */
+#define GRAFT_PLUGIN_ABI 2
 
 /* A symbol the host must see in a plugin that hides its symbols. */
 #if defined(__GNUC__)

@@ -6,13 +6,14 @@
 # program linked against the shared library alone runs.
 . "${srcdir:-.}/tests/lib.sh"
 : "${GRAFT_HEADERS:?GRAFT_HEADERS must list the public headers}"
+: "${LIBGRAFT_SOMAJOR:?LIBGRAFT_SOMAJOR must give the SONAME's number}"
 b=${builddir:-.}
 so=$b/.libs/libgraft.so
 
-[ -f "$b/.libs/libgraft.so.0" ] && [ -f "$b/.libs/libgraft.a" ]
-ok $? "libgraft is built shared (libgraft.so.0) and static (libgraft.a)"
-readelf -d "$so" | grep -q 'Library soname: \[libgraft.so.0\]'
-ok $? "libgraft.so's SONAME is libgraft.so.0"
+[ -f "$b/.libs/libgraft.so.$LIBGRAFT_SOMAJOR" ] && [ -f "$b/.libs/libgraft.a" ]
+ok $? "libgraft is built shared (libgraft.so.$LIBGRAFT_SOMAJOR) and static (libgraft.a)"
+readelf -d "$so" | grep -q "Library soname: \[libgraft.so.$LIBGRAFT_SOMAJOR\]"
+ok $? "libgraft.so's SONAME is libgraft.so.$LIBGRAFT_SOMAJOR"
 
 nm -D --defined-only "$so" | awk '{ print $3 }' | LC_ALL=C sort >"$tmpdir/exported"
 same_file "$tmpdir/exported" "$b/libgraft.sym" "libgraft.so exports exactly the names the public headers declare ($(wc -l <"$b/libgraft.sym") of them)"
@@ -53,7 +54,7 @@ sed 's/^/#   /' "$tmpdir/err" | head -n 10
 "$tmpdir/use" "$tmpdir/card.rules" "$srcdir/tests/install/quantize.relay" >"$tmpdir/out" 2>&1 &&
 	grep -q '^card: 1 rewrites' "$tmpdir/out"
 ok $? "and runs: the card rule loaded at run time rewrites through the shared library"
-ldd "$tmpdir/use" | grep -q "libgraft.so.0 => $b/.libs/libgraft.so.0"
-ok $? "it uses libgraft.so.0"
+ldd "$tmpdir/use" | grep -q "libgraft.so.$LIBGRAFT_SOMAJOR => $b/.libs/libgraft.so.$LIBGRAFT_SOMAJOR"
+ok $? "it uses libgraft.so.$LIBGRAFT_SOMAJOR"
 
 done_testing

@@ -24,12 +24,26 @@ static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
 static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
+/* The ops the code names, by name, with their local ids and a fingerprint
+   of the operands and attributes each had here (ir_rw_schema()).  The code
+   compares and builds them through rw_lop() and rw_gop(), which the
+   rewrite driver binds by name to the ops where the code runs. */
+#define OPS(X) \
+	X(LOP_ADD, OP_ADD, "add", 0x5d7b8c9f) \
+	X(LOP_MULTIPLY, OP_MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(LOP_SUBTRACT, OP_SUBTRACT, "subtract", 0x5d7b8c9f) \
+	/* end */
+#define LOPID(id, local, ...) id = local,
+#define LOPINFO(id, local, name, schema) { name, local, schema },
+enum { OPS(LOPID) LOP_END_ };
+static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
-	X(OP_MULTIPLY, match_multiply) \
+	X(LOP_MULTIPLY, match_multiply) \
 	/* end */
 #define OPOF(op, fn) op,
-static const OpId roots[] = { ROOTS(OPOF) OP_NONE };
+static const OpId roots[] = { ROOTS(OPOF) 0 };
 
 /* rule difference_of_squares
  * match:  multiply(add(x, y), subtract(x, y))
@@ -38,9 +52,9 @@ static NodeId
 rule_difference_of_squares(Rw *rw, uint32_t *rule, NodeId p_x, NodeId p_y)
 {
 	rw->gfail = 0;
-	NodeId t1 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_x, p_x }, 2, 0);
-	NodeId t2 = rw_call(rw, OP_MULTIPLY, (const NodeId[]){ p_y, p_y }, 2, 0);
-	NodeId t3 = rw_call(rw, OP_SUBTRACT, (const NodeId[]){ t1, t2 }, 2, 0);
+	NodeId t1 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_x, p_x }, 2, 0);
+	NodeId t2 = rw_call(rw, rw_gop(rw, LOP_MULTIPLY), (const NodeId[]){ p_y, p_y }, 2, 0);
+	NodeId t3 = rw_call(rw, rw_gop(rw, LOP_SUBTRACT), (const NodeId[]){ t1, t2 }, 2, 0);
 	if (!t3 || rw->gfail)
 		return 0;
 	*rule = R_difference_of_squares;
@@ -79,7 +93,7 @@ match_multiply_v_0_add(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
 	NodeId v_1, v_0_0, v_0_1, v_1_0, v_1_1;
 
 	v_1 = rw_arg(m, v, 1);
-	if (!(rw_op(m, v_1) == OP_SUBTRACT))
+	if (!(rw_lop(rw, m, v_1) == LOP_SUBTRACT))
 		return 0;
 	v_0_0 = rw_arg(m, v_0, 0);
 	v_1_0 = rw_arg(m, v_1, 0);
@@ -128,7 +142,7 @@ match_multiply_v_0_subtract(Rw *rw, uint32_t *rule, NodeId v, NodeId v_0)
 	NodeId v_1, v_0_0, v_0_1, v_1_0, v_1_1;
 
 	v_1 = rw_arg(m, v, 1);
-	if (!(rw_op(m, v_1) == OP_ADD))
+	if (!(rw_lop(rw, m, v_1) == LOP_ADD))
 		return 0;
 	v_0_0 = rw_arg(m, v_0, 0);
 	v_1_0 = rw_arg(m, v_1, 0);
@@ -153,10 +167,10 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 	NodeId v_0;
 
 	v_0 = rw_arg(m, v, 0);
-	switch (rw_op(m, v_0)) {
-	case OP_ADD:
+	switch (rw_lop(rw, m, v_0)) {
+	case LOP_ADD:
 		return match_multiply_v_0_add(rw, rule, v, v_0);
-	case OP_SUBTRACT:
+	case LOP_SUBTRACT:
 		return match_multiply_v_0_subtract(rw, rule, v, v_0);
 	default:
 		break;
@@ -168,7 +182,7 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 static NodeId
 match(Rw *rw, NodeId v, uint32_t *rule)
 {
-	switch (rw_op(rw->m, v)) {
+	switch (rw_lop(rw, rw->m, v)) {
 #define CASE(op, fn) case op: return fn(rw, v, rule);
 	ROOTS(CASE)
 #undef CASE
@@ -188,5 +202,5 @@ const Ruleset graft_ruleset_algebra = {
 	sizeof roots / sizeof *roots - 1, roots,
 	0,
 	0,
-	0, NULL,
+	sizeof ops / sizeof *ops - 1, ops,
 };

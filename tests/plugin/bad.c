@@ -25,8 +25,8 @@ match(Rw *rw, NodeId n, uint32_t *rule)
 	(void)rw, (void)n, (void)rule;
 	return 0;
 }
-static const OpInfo xops[] = { { "nobody.op", 1, 0, 0, 0, 0 } };
-static const Ruleset rs = { "orphan", "orphan.rules", 0, 0, 0, 0, 0, 0, match, 0, 0, 0, 0, 0, 1, xops };
+static const RwOp ops[] = { { "nobody.op", IR_MAXOPS, 0 } };
+static const Ruleset rs = { "orphan", "orphan.rules", 0, 0, 0, 0, 0, 0, match, 0, 0, 0, 0, 0, 1, ops };
 static int
 init(GraftPluginHost *h)
 {
