@@ -1,0 +1,19 @@
+/*
+** acme.h: what the Acme plugin (acme.c) is made of, for a program that
+** links it in (acme-run.c) instead of loading it.
+*/
+#ifndef ACME_H
+#define ACME_H
+
+#include <graft/graft.h>
+
+/* graftc's output for acme.rules: acme's rewrite rule and pattern table */
+extern const Ruleset graft_ruleset_acme;
+
+/* acme.rules' extern predicate acme_fits(conv) */
+GRAFT_EXPORT int graft_pred_acme_fits(Rw *rw, NodeId root, NodeId conv);
+
+/* the plugin's entry point (GRAFT_PLUGIN in acme.c) */
+extern const GraftPlugin graft_plugin;
+
+#endif
