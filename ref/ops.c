@@ -1380,62 +1380,41 @@ sxk(int dt, double k)
 	return dt == DT_FLOAT16 ? ir_f32_from_f16(f16(k)) : dt == DT_FLOAT32 ? (double)(float)k : k;
 }
 
-/* sxf: scalar.def's expression e at x in float32 (float16's arithmetic
-** too), p the op's float attributes already in dt's precision */
-static float
-sxf(const ScalarExpr *e, float x, const double *p, int dt)
-{
-	switch (e->kind) {
-	case SX_X: return x;
-	case SX_K: return (float)sxk(dt, e->k);
-	case SX_P: return (float)p[e->p];
-	case SX_NEG: return -sxf(e->a, x, p, dt);
-	case SX_FN: return e->ff(sxf(e->a, x, p, dt));
-	case SX_SEL: return sxf(e->a, x, p, dt) != 0.0f ? sxf(e->b, x, p, dt) : sxf(e->c, x, p, dt);
-	default: break;
+/* SXEVAL: the evaluator of scalar.def's expressions in C type T: e at x,
+** p the op's float attributes, constants k rounded as K rounds them, fn
+** the ScalarExpr member of T's form of a C library function; each node's
+** operands left to right, one IEEE operation in T each */
+#define SXEVAL(name, T, K, fn) \
+	static T \
+	name(const ScalarExpr *e, T x, const double *p, int dt) \
+	{ \
+		T u, v; \
+		switch (e->kind) { \
+		case SX_X: return x; \
+		case SX_K: return (T)K(dt, e->k); \
+		case SX_P: return (T)p[e->p]; \
+		case SX_NEG: return -name(e->a, x, p, dt); \
+		case SX_FN: return e->fn(name(e->a, x, p, dt)); \
+		case SX_SEL: return name(e->a, x, p, dt) != 0 ? name(e->b, x, p, dt) : name(e->c, x, p, dt); \
+		default: break; \
+		} \
+		u = name(e->a, x, p, dt); \
+		v = name(e->b, x, p, dt); \
+		switch (e->kind) { \
+		case SX_ADD: return u + v; \
+		case SX_SUB: return u - v; \
+		case SX_MUL: return u * v; \
+		case SX_DIV: return u / v; \
+		case SX_MIN: return u < v ? u : v; \
+		case SX_MAX: return u > v ? u : v; \
+		case SX_GT: return u > v; \
+		default: return u < v;    /* SX_LT */ \
+		} \
 	}
-	{
-		float u = sxf(e->a, x, p, dt), v = sxf(e->b, x, p, dt);
-		switch (e->kind) {
-		case SX_ADD: return u + v;
-		case SX_SUB: return u - v;
-		case SX_MUL: return u * v;
-		case SX_DIV: return u / v;
-		case SX_MIN: return u < v ? u : v;
-		case SX_MAX: return u > v ? u : v;
-		case SX_GT: return u > v;
-		default: return u < v;    /* SX_LT */
-		}
-	}
-}
 
-/* sxd: sxf in float64 */
-static double
-sxd(const ScalarExpr *e, double x, const double *p)
-{
-	switch (e->kind) {
-	case SX_X: return x;
-	case SX_K: return e->k;
-	case SX_P: return p[e->p];
-	case SX_NEG: return -sxd(e->a, x, p);
-	case SX_FN: return e->fd(sxd(e->a, x, p));
-	case SX_SEL: return sxd(e->a, x, p) != 0.0 ? sxd(e->b, x, p) : sxd(e->c, x, p);
-	default: break;
-	}
-	{
-		double u = sxd(e->a, x, p), v = sxd(e->b, x, p);
-		switch (e->kind) {
-		case SX_ADD: return u + v;
-		case SX_SUB: return u - v;
-		case SX_MUL: return u * v;
-		case SX_DIV: return u / v;
-		case SX_MIN: return u < v ? u : v;
-		case SX_MAX: return u > v ? u : v;
-		case SX_GT: return u > v;
-		default: return u < v;    /* SX_LT */
-		}
-	}
-}
+/* sxf: in float32 (float16's arithmetic too); sxd: in float64 */
+SXEVAL(sxf, float, sxk, ff)
+SXEVAL(sxd, double, sxk, fd)
 
 enum { MAXSXP = 16 };   /* the attributes an elementwise op may have */
 
@@ -1474,7 +1453,7 @@ unary(RefCtx *c, const RefOp *o, Args a, Val *r)
 			p[k] = sxk(r->dt, av[k].kind == AV_FLOAT ? av[k].u.f : (double)av[k].u.i);
 	for (int64_t i = 0; i < r->n; i++) {
 		double x = ldf(a[0], i);
-		stf(r, i, r->dt == DT_FLOAT64 ? sxd(sd->expr, x, p) : (double)sxf(sd->expr, (float)x, p, r->dt));
+		stf(r, i, r->dt == DT_FLOAT64 ? sxd(sd->expr, x, p, r->dt) : (double)sxf(sd->expr, (float)x, p, r->dt));
 	}
 	return 0;
 }
