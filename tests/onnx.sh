@@ -224,4 +224,13 @@ got=$(steps --params "$srcdir/examples/pytorch_qconv.safetensors" "$srcdir/$d/co
 ok "$([ "$got" = "exit 0: params import infer verify print total " ]; echo $?)" \
 	"bound after import, it is inferred again (got: $got)"
 
+# a subgraph node whose input nothing makes (a Loop body reading 'acc2',
+# which no node of it writes; found by the fuzzer): an error naming it,
+# exit 1, where the import once failed without a word and printed nothing
+"$GRAFT" "$srcdir/tests/fuzz/regress/onnx/loop_body_unbound_input.onnx" >"$tmpdir/out" 2>"$tmpdir/err"
+st=$?
+ok "$([ $st -eq 1 ] && [ ! -s "$tmpdir/out" ] &&
+	grep -q "(Identity): input 0 ('acc2') is produced by no node, initializer or graph input before it" "$tmpdir/err"
+	echo $?)" "a subgraph's input that nothing makes: its error, exit 1"
+
 done_testing

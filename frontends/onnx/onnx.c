@@ -762,8 +762,12 @@ convert(Imp *im, const ONode *nd)
 		return onnx_err(im, "has %d to %d outputs, not %d", e->minout, e->maxout, nout);
 	for (int k = 0; k < nin; k++) {
 		in[k] = *nd->input[k] ? *valslot(im, nd->input[k]) : 0;
+		/* unbound: its producer failed, which was reported, or (in a
+		   subgraph, whose nodes are not sorted) nothing before it makes it */
 		if (*nd->input[k] && !in[k])
-			return -1;      /* its producer failed, which was reported */
+			return im->d->errors > im->errors0 ? -1
+			       : onnx_err(im, "input %d ('%s') is produced by no node, initializer or graph input before it", k,
+			                  nd->input[k]);
 	}
 	memset(out, 0, sizeof out);
 	{
@@ -1090,6 +1094,7 @@ importinto(Module *m, const char *path, const char *dir, const GraftOnnx__ModelP
 	memset(&im, 0, sizeof im);
 	im.m = m;
 	im.d = d;
+	im.errors0 = d->errors;
 	im.path = path;
 	im.dir = dir;
 	im.loc.file = ir_file(m, path);

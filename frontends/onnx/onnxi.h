@@ -26,6 +26,7 @@ enum { ONNX_MAXIN = 64 };      /* inputs of one node (Concat's are many) */
 typedef struct Imp {
 	Module *m;
 	Diag *d;
+	int errors0;            /* d's errors when the import began */
 	const char *path;       /* the model, as named in messages */
 	const char *dir;        /* its directory, for external data ("" = .) */
 	Loc loc;                /* the whole file: line 0 */
