@@ -513,7 +513,33 @@ names(FILE *f, int target)
 			fprintf(f, "%s%s", n++ ? ", " : "", rs[i]->name);
 }
 
-/* inline: loads rules text into r, through a file of its own in a fresh
+/* graft_load_plugin: see api.h */
+int
+graft_load_plugin(const char *path, graft_diags *d)
+{
+	Sink s = sinkopen(d);
+	char msg[1024];
+	uint32_t before, after;
+	const Ruleset *const *rs;
+	int bad = 0;
+
+	graft_plugin_rulesets(&before);
+	if (graft_plugin_load(path, msg, sizeof msg) != 0) {
+		err(&s, "%s", msg);
+		return sinkclose(&s, 1);
+	}
+	rs = graft_plugin_rulesets(&after);
+	for (uint32_t k = before; k < after; k++)
+		for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++)
+			if (strcmp(rs[k]->name, shipped[i]->name) == 0) {
+				err(&s, "plugin %s: %s %s has the name of a shipped one", path,
+				    rs[k]->target ? "target" : "ruleset", rs[k]->name);
+				bad = 1;
+			}
+	return sinkclose(&s, bad);
+}
+
+/* inlined: loads rules text into r, through a file of its own in a fresh
 ** directory (removed when r is freed); 0, or 1 after reporting */
 static int
 inlined(Rules *r, const char *text, Sink *s)

@@ -72,6 +72,12 @@ void graft_diags_clear(graft_diags *d);
 /* graft_free: releases a string the API returned for the caller. */
 void graft_free(void *p);
 
+/* graft_load_plugin: loads the plugin at path (a shared object, as `graft
+** --plugin path` loads it): its rulesets and target tables then open by
+** name, its ops and codegens are registered.  It stays loaded until the
+** process exits.  0, or nonzero after adding the error to d. */
+int graft_load_plugin(const char *path, graft_diags *d);
+
 /* ---------------------------------------------------------------- modules */
 
 /* graft_module_load: the model at path, as `graft FILE` reads it: an ONNX
@@ -111,6 +117,8 @@ size_t graft_module_stats(const graft_module *m, size_t *functions);
 ** inline (spec holds a newline), a .rules file loaded at run time (spec
 ** holds a '/' or ends in ".rules"), else the ruleset of that name shipped
 ** with graft (canonicalize, qdq, ...) or registered by a loaded plugin.
+** Inline text is loaded from a file of its own in a fresh temporary
+** directory, which its diagnostics name.
 ** NULL after adding the error to d (no such ruleset, a target table named,
 ** the rules' own errors at their file:line:col).
 */

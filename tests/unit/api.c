@@ -284,6 +284,32 @@ onnx(void)
 	graft_diags_free(d);
 }
 
+/* plugin: the example's plugin loads, and its target table opens by name;
+** a broken one is an error */
+static void
+plugin(void)
+{
+	const char *b = getenv("builddir") ? getenv("builddir") : ".";
+	char path[512];
+	graft_diags *d = graft_diags_new();
+	graft_target *t;
+
+	ok(!graft_target_open("acme", d) && has(d, GRAFT_ERROR, NULL, 0, 0, "no target table called 'acme'"),
+	   "no acme target before its plugin is loaded");
+	graft_diags_clear(d);
+	snprintf(path, sizeof path, "%s/tests/plugin/bad1.so", b);
+	ok(graft_load_plugin(path, d) != 0 && graft_diags_errors(d) == 1, "a plugin without an entry point is an error");
+	dump(d);
+	graft_diags_clear(d);
+	snprintf(path, sizeof path, "%s/tests/plugin/acme.so", b);
+	ok(graft_load_plugin(path, d) == 0 && graft_diags_count(d) == 0, "graft_load_plugin loads %s", path);
+	dump(d);
+	t = graft_target_open("acme", d);
+	ok(t != NULL, "its target table acme opens by name");
+	graft_target_close(t);
+	graft_diags_free(d);
+}
+
 /* bad: bad inputs, each reported as a record */
 static void
 bad(void)
@@ -371,6 +397,7 @@ main(void)
 	flow();
 	onnx();
 	bad();
+	plugin();
 	{
 		char cmd[600];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
