@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "apii.h"
 #include "bind.h"
 #include "llvm/llvm.h"
 #include "npy.h"
@@ -601,25 +602,14 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params, double *t0)
 			goto out;
 		}
 		graft_time_step(o, "parse", t0, " bytes=%zu nodes=%u", len, m->nnodes - 1);
-		/* --bind: each value bound by name, as a one-tensor file */
+		/* --bind: each value bound by name (api/, as graft_module_bind()) */
 		for (int i = 0; i < o->nbind && !o->bindneeded; i++) {
-			StTensor st = { o->bindname[i], t[i].dt, (int)t[i].rank, t[i].dims, t[i].data,
-			                ir_tensor_bytes(&t[i]) };
-			StFile f;
-			NodeId mainfn = ir_global_find(m, ir_symz(m, "main"));
-			uint32_t np = mainfn ? ir_func_nparams(m, mainfn) : 0, k;
-			for (k = 0; k < np && strcmp(ir_symstr(m, m->nodes[ir_arg(m, mainfn, k)].aux), o->bindname[i]); k++)
-				;
-			if (k == np)
-				continue;       /* reported below */
-			memset(&f, 0, sizeof f);
-			f.t = &st;
-			f.n = 1;
-			if (ir_bind_params(m, &f, o->bindfile[i], d)) {
+			int r = api_bind_tensor(m, o->bindname[i], &t[i], o->bindfile[i], d);
+			if (r > 0) {
 				bad = 1;
 				goto out;
 			}
-			frozen[i] = 1;
+			frozen[i] = r == 0;     /* -1: no such input, reported below */
 		}
 	}
 	/* a --bind value that names no input (an ONNX model's inputs are all

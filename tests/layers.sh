@@ -9,6 +9,7 @@
 #   backends frontends dsl gen
 #   interp plugin
 #   explain
+#   api
 #   driver
 #
 # (bench/ and tests/ may include anything.)  Each test point is one source
@@ -29,10 +30,11 @@ rank() {
 	backends|frontends|dsl|gen) echo 3 ;;
 	interp|plugin) echo 4 ;;
 	explain) echo 5 ;;
-	driver) echo 6 ;;
+	api) echo 6 ;;
+	driver) echo 7 ;;
 	esac
 }
-layers="ir text formats ref passes backends frontends dsl gen interp plugin explain driver"
+layers="ir text formats ref passes backends frontends dsl gen interp plugin explain api driver"
 
 # The function check, in awk.  code() drops comments and string and
 # character literals (incom: inside a comment that a line left open).
