@@ -31,15 +31,24 @@ row(uint32_t i)
 	return i < ir_nscalars ? &ir_scalars[i] : &xrows[i - ir_nscalars];
 }
 
-/* firstrow: op's first row, or NULL (a scan: the tables are small, and
-** read-only, so any thread may call this) */
+/* rowof[op]: op's first row + 1, 0 for none: built from the built-in
+** rows before main() runs (a constructor), and kept by ir_scalar_register
+** as it adds rows, so that the backends' questions, asked per call and
+** per fusion decision, cost a load; read-only once plugins are loaded */
+static uint16_t rowof[IR_MAXOPS];
+
+__attribute__((constructor)) static void
+rowsinit(void)
+{
+	for (uint32_t i = ir_nscalars; i-- > 0;)
+		rowof[ir_scalars[i].op] = (uint16_t)(i + 1);
+}
+
+/* firstrow: op's first row, or NULL */
 static const ScalarDef *
 firstrow(OpId op)
 {
-	for (uint32_t i = 0; i < ir_nscalars + nxrows; i++)
-		if (row(i)->op == op)
-			return row(i);
-	return NULL;
+	return op < IR_MAXOPS && rowof[op] ? row(rowof[op] - 1u) : NULL;
 }
 
 int
@@ -76,10 +85,12 @@ ir_scalar_of(const Module *m, OpId op, AttrId attrs)
 {
 	const AttrVal *a = attrs && m ? &m->attrs[attrs] : NULL;
 
-	if (op == OP_NONE)
+	if (op == OP_NONE || op >= IR_MAXOPS || !rowof[op])
 		return NULL;
-	for (uint32_t i = 0; i < ir_nscalars + nxrows; i++)
-		if (row(i)->op == op && (!row(i)->when || whenmet(m, row(i), a)))
+	/* an op's rows are contiguous: scalar.def lists them together, and a
+	   registration adds them at once */
+	for (uint32_t i = rowof[op] - 1u; i < ir_nscalars + nxrows && row(i)->op == op; i++)
+		if (!row(i)->when || whenmet(m, row(i), a))
 			return row(i);
 	return NULL;
 }
@@ -185,6 +196,7 @@ ir_scalar_register(OpId op, const ScalarDef *rows, uint32_t n, char *err, size_t
 		if (!exprok(op, r->expr, 0, err, nerr))
 			return 0;
 	}
+	rowof[op] = (uint16_t)(ir_nscalars + nxrows + 1);
 	for (uint32_t i = 0; i < n; i++) {
 		xrows[nxrows] = rows[i];
 		xrows[nxrows++].op = op;

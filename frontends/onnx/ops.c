@@ -5655,8 +5655,8 @@ scalarconv(Imp *im, const NodeId *in, int nin, NodeId *out, int nout)
 }
 
 /* The ONNX operators of scalar.def, in its order (a row without one has a
-** NULL name); looked up before the table below, so that a row that names
-** an operator replaces its converter there */
+** NULL name); looked up after the table below, which must not name them
+** too (a row that names an operator takes its converter's place) */
 static const OpEntry sc_ops[] = {
 #define SCALAR(id, ints, when, onnx, expr) { onnx, 1, 1, 1, 1, scalarconv },
 #include "scalar.def"
@@ -5872,7 +5872,7 @@ onnx_op_after(int a, int b)
 const OpEntry *
 onnx_op_find(const char *name)
 {
-	const OpEntry *e = sc_find(name);
+	const OpEntry *e = name ? bsearch(name, onnx_ops, (size_t)onnx_nops, sizeof *onnx_ops, cmpop) : NULL;
 
-	return e ? e : name ? bsearch(name, onnx_ops, (size_t)onnx_nops, sizeof *onnx_ops, cmpop) : NULL;
+	return e ? e : sc_find(name);
 }
