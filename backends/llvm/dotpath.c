@@ -48,8 +48,6 @@ int ll_obbof(const G *g) { return g->dot == DOT_SDOT ? 1 : VOBB; }
 ** bytes g's instruction takes: u8 for vnni, s8 for sdot */
 int ll_flipped(const G *g, DType xdt) { return xdt == (g->dot == DOT_SDOT ? DT_UINT8 : DT_INT8); }
 
-/* ll_isop: n is a call of op */
-int ll_isop(const Module *m, NodeId n, OpId op) { return m->nodes[n].kind == NK_CALL && m->nodes[n].op == op; }
 
 /* ll_single: n is a call not lowered yet in s, used once */
 int

@@ -15,8 +15,6 @@
 ** bits); a double is first rounded to an odd float (ll_ho_f64), which then
 ** rounds to half without error. */
 
-/* ll_cdt: the dtype an op on dt computes in: float for float16 */
-DType ll_cdt(DType dt) { return dt == DT_FLOAT16 ? DT_FLOAT32 : dt; }
 
 /* ll_h_load: float16 bits (i16) widened to float */
 LLVMValueRef

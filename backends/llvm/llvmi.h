@@ -300,12 +300,12 @@ typedef struct Sink {
 } Sink;
 
 /* lower.c: helpers, loops, scalar semantics, maps, attributes and constants */
-LLVMValueRef ll_c64(G *g, int64_t v);
-LLVMValueRef ll_c32(G *g, int64_t v);
-int ll_isint(DType dt);
+static inline LLVMValueRef ll_c64(G *g, int64_t v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
+static inline LLVMValueRef ll_c32(G *g, int64_t v) { return LLVMConstInt(g->i32, (unsigned long long)v, 1); }
+static inline int ll_isint(DType dt) { return ir_dtype_kind[dt] != 'f'; }
 LLVMTypeRef ll_elty(G *g, DType dt);
 int ll_tdims(const Module *m, TypeId t, int64_t *dims);
-DType ll_tdt(const Module *m, TypeId t);
+static inline DType ll_tdt(const Module *m, TypeId t) { return (DType)ir_type(m, t)->dtype; }
 void ll_strides(const int64_t *dims, int rank, int64_t *st);
 LLVMValueRef ll_gep(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx);
 LLVMValueRef ll_ld(G *g, LLVMValueRef p, DType dt, LLVMValueRef idx);
@@ -326,8 +326,8 @@ LLVMTypeRef ll_parbody(G *g);
 void ll_parrun(G *g, LLVMValueRef body, LLVMValueRef in, int64_t n);
 LLVMValueRef ll_par_open(G *g, Par *p, int64_t n);
 void ll_par_close(G *g, Par *p);
-LLVMValueRef ll_add64(G *g, LLVMValueRef a, LLVMValueRef b);
-LLVMValueRef ll_mul64(G *g, LLVMValueRef a, int64_t k);
+static inline LLVMValueRef ll_add64(G *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildNSWAdd(g->b, a, b, ""); }
+static inline LLVMValueRef ll_mul64(G *g, LLVMValueRef a, int64_t k) { return LLVMBuildNSWMul(g->b, a, ll_c64(g, k), ""); }
 LLVMValueRef ll_cvt(G *g, LLVMValueRef v, DType from, DType to);
 LLVMValueRef ll_cvt_in(G *g, LLVMValueRef v, DType to);
 LLVMValueRef ll_iminmax(G *g, LLVMValueRef a, LLVMValueRef b, int sgn, int max);
@@ -349,7 +349,7 @@ int64_t ll_cnumel(const G *g, Val v);
 void ll_refuse(G *g, NodeId n, const char *why);
 
 /* half.c: float16 */
-DType ll_cdt(DType dt);
+static inline DType ll_cdt(DType dt) { return dt == DT_FLOAT16 ? DT_FLOAT32 : dt; }
 LLVMValueRef ll_h_load(G *g, LLVMValueRef bits);
 LLVMValueRef ll_h_store(G *g, LLVMValueRef v);
 LLVMValueRef ll_ho_f64(G *g, LLVMValueRef d);
@@ -420,7 +420,7 @@ int ll_conv_fast(G *g, Call *c, const Conv *v, Val *res);
 /* dotpath.c: the dot path */
 int ll_obbof(const G *g);
 int ll_flipped(const G *g, DType xdt);
-int ll_isop(const Module *m, NodeId n, OpId op);
+static inline int ll_isop(const Module *m, NodeId n, OpId op) { return m->nodes[n].kind == NK_CALL && m->nodes[n].op == op; }
 int ll_single(G *g, Scope *s, NodeId n);
 LLVMValueRef ll_ci32(G *g, const int32_t *v, int64_t n);
 int ll_densenchw(const int64_t *st, int64_t C, int64_t H, int64_t W);

@@ -13,12 +13,7 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-/* ll_c64, ll_c32: integer constants */
-LLVMValueRef ll_c64(G *g, int64_t v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
-LLVMValueRef ll_c32(G *g, int64_t v) { return LLVMConstInt(g->i32, (unsigned long long)v, 1); }
 
-/* ll_isint: an integer (or bool) dtype */
-int ll_isint(DType dt) { return ir_dtype_kind[dt] != 'f'; }
 
 /* ll_elty: the LLVM type of one element of dt (bool is i8) */
 LLVMTypeRef
@@ -48,7 +43,6 @@ ll_tdims(const Module *m, TypeId t, int64_t *dims)
 	return (int)ty->n;
 }
 
-DType ll_tdt(const Module *m, TypeId t) { return (DType)ir_type(m, t)->dtype; }
 
 /* ll_strides: row-major strides of dims */
 void
@@ -336,9 +330,6 @@ ll_par_close(G *g, Par *p)
 	ll_relocal(g, p->body);
 }
 
-/* ll_add64, ll_mul64: i64 arithmetic on indices, with constants folded */
-LLVMValueRef ll_add64(G *g, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildNSWAdd(g->b, a, b, ""); }
-LLVMValueRef ll_mul64(G *g, LLVMValueRef a, int64_t k) { return LLVMBuildNSWMul(g->b, a, ll_c64(g, k), ""); }
 
 /* ---------------------------------------------------------------- scalar semantics */
 
