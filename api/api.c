@@ -482,10 +482,9 @@ struct graft_target {
 	Rules r;
 };
 
-static const Ruleset *const shipped[] = {
-	&graft_ruleset_algebra, &graft_ruleset_canonicalize, &graft_ruleset_ccompiler,
-	&graft_ruleset_cmsis_nn, &graft_ruleset_ethos_n, &graft_ruleset_qdq,
-};
+#define SHIPPED(name) &graft_ruleset_##name,
+static const Ruleset *const shipped[] = { GRAFT_SHIPPED_RULESETS(SHIPPED) };
+#undef SHIPPED
 
 /* api_ruleset_find: see apii.h */
 const Ruleset *

@@ -21,6 +21,10 @@ extern const Ruleset graft_ruleset_cmsis_nn;      /* cmsis-nn.rules: target "cms
 extern const Ruleset graft_ruleset_ethos_n;       /* ethos-n.rules: target "ethos-n" */
 extern const Ruleset graft_ruleset_qdq;           /* qdq.rules */
 
+/* All of them, for a program that looks them up by name: X(NAME) for each
+** graft_ruleset_NAME above.  ORDER: the lines above. */
+#define GRAFT_SHIPPED_RULESETS(X) X(algebra) X(canonicalize) X(ccompiler) X(cmsis_nn) X(ethos_n) X(qdq)
+
 #ifdef __cplusplus
 }
 #endif
