@@ -266,8 +266,8 @@ enum {
 	OPF_OPAQUE = (OPK_OPAQUE + 1) << 8,
 };
 
-typedef struct Module Module;
-typedef struct Diag Diag;
+typedef struct graft_ir Module;     /* <graft/graph.h>: graft_ir */
+typedef struct graft_diag Diag;    /* <graft/graph.h>: graft_diag */
 
 /* A type relation: given the argument types and the call's attributes,
 ** return the result type, or 0 after reporting why through ir_rel_error().
@@ -517,7 +517,7 @@ typedef struct TypeAnn {
 
 enum { IR_FREE_LISTS = 9 };     /* operand counts 0..7, and constants */
 
-struct Module {
+struct graft_ir {
 	Node *nodes;     uint32_t nnodes, capnodes;
 	uint32_t *firstuse; uint32_t capfirstuse;  /* per node: first Use slot naming it; 0 = none */
 	Loc *locs;       uint32_t caplocs;      /* per node: where the text wrote it */
@@ -739,7 +739,7 @@ const char *ir_attr_conform(Module *m, int type, AttrVal *v);
 /* Diagnostics are printed as `file:line:col: error: message`, then the
 ** source line and a caret under the column.  A Diag counts errors; work
 ** goes on after an error so that several are reported in one run. */
-struct Diag {
+struct graft_diag {
 	FILE *out;
 	const char *prog;       /* names messages without a location; "graft" */
 	const Module *m;        /* names the files of locations */

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-typedef struct Rw Rw;
+typedef struct graft_rw Rw;         /* <graft/rules.h>: graft_rw */
 
 /* What an entry of a generated table is. */
 typedef enum RuleInfoKind {
@@ -89,7 +89,7 @@ typedef struct Ruleset {
 	const RwOp *ops;
 } Ruleset;
 
-struct Rw {
+struct graft_rw {
 	Module *m;
 	Diag *d;
 	const Ruleset *rs;
