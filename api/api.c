@@ -12,7 +12,7 @@
 ** exactly what the command prints.
 */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE             /* open_memstream, mkdtemp */
+#define _GNU_SOURCE             /* open_memstream */
 #endif
 #include <errno.h>
 #include <stdarg.h>
@@ -28,7 +28,7 @@
 #include "npy.h"
 #include "onnx.h"
 #include "partition.h"
-#include "plugin.h"
+#include "host.h"
 #include "ref.h"
 #include "rewrite.h"
 #include "safetensors.h"
@@ -472,8 +472,6 @@ graft_module_stats(const graft_module *gm, size_t *functions)
 typedef struct Rules {
 	const Ruleset *rs;
 	int owned;              /* interp_load()'s: interp_free() it */
-	char *dir;              /* rules text given inline: the directory of
-	                        ** the file it was written to, or NULL */
 } Rules;
 struct graft_ruleset {
 	Rules r;
@@ -493,7 +491,7 @@ api_ruleset_find(const char *name)
 	for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++)
 		if (strcmp(shipped[i]->name, name) == 0)
 			return shipped[i];
-	return graft_plugin_ruleset(name);
+	return plugin_matcher(name);
 }
 
 /* names: lists to f the shipped and plugin rulesets (target: tables) */
@@ -501,7 +499,7 @@ static void
 names(FILE *f, int target)
 {
 	uint32_t np;
-	const Ruleset *const *rs = graft_plugin_rulesets(&np);
+	const Ruleset *const *rs = plugin_matchers(&np);
 	int n = 0;
 
 	for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++)
@@ -522,12 +520,12 @@ graft_load_plugin(const char *path, graft_diags *d)
 	const Ruleset *const *rs;
 	int bad = 0;
 
-	graft_plugin_rulesets(&before);
-	if (graft_plugin_load(path, msg, sizeof msg) != 0) {
+	plugin_matchers(&before);
+	if (plugin_load(path, msg, sizeof msg) != 0) {
 		err(&s, "%s", msg);
 		return sinkclose(&s, 1);
 	}
-	rs = graft_plugin_rulesets(&after);
+	rs = plugin_matchers(&after);
 	for (uint32_t k = before; k < after; k++)
 		for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++)
 			if (strcmp(rs[k]->name, shipped[i]->name) == 0) {
@@ -538,29 +536,26 @@ graft_load_plugin(const char *path, graft_diags *d)
 	return sinkclose(&s, bad);
 }
 
-/* inlined: loads rules text into r, through a file of its own in a fresh
-** directory (removed when r is freed); 0, or 1 after reporting */
+/* graft_register_plugin: see api.h */
+int
+graft_register_plugin(const graft_plugin_info *pl, const char *where, graft_diags *d)
+{
+	Sink s = sinkopen(d);
+	char msg[1024];
+
+	if (plugin_register(pl, where, msg, sizeof msg) != 0) {
+		err(&s, "%s", msg);
+		return sinkclose(&s, 1);
+	}
+	return sinkclose(&s, 0);
+}
+
+/* inlined: loads rules text into r, named inline.rules in diagnostics
+** (nothing is written or read by that name); 0, or 1 after reporting */
 static int
 inlined(Rules *r, const char *text, Sink *s)
 {
-	const char *tmp = getenv("TMPDIR");
-	char path[4096];
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof path, "%s/graft-rules-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(path)) {
-		err(s, "cannot make a directory for rules text: %s", strerror(errno));
-		return 1;
-	}
-	r->dir = sdup(path, strlen(path));
-	n = strlen(path);
-	snprintf(path + n, sizeof path - n, "/inline.rules");
-	if (!(f = fopen(path, "w")) || fputs(text, f) == EOF || fclose(f) != 0) {
-		err(s, "cannot write %s: %s", path, strerror(errno));
-		return 1;
-	}
-	return !(r->rs = interp_load(path, sinkout(s)));
+	return !(r->rs = interp_load_text("inline.rules", text, strlen(text), sinkout(s)));
 }
 
 /* rulesfree: releases what r owns */
@@ -569,13 +564,6 @@ rulesfree(Rules *r)
 {
 	if (r->owned && r->rs)
 		interp_free(r->rs);
-	if (r->dir) {
-		char path[4200];
-		snprintf(path, sizeof path, "%s/inline.rules", r->dir);
-		remove(path);
-		rmdir(r->dir);
-		free(r->dir);
-	}
 }
 
 /* rulesopen: graft_ruleset_open and graft_target_open: spec into r, a
@@ -683,7 +671,8 @@ graft_module_rewrite(graft_module *gm, const graft_ruleset *rs, graft_diags *d)
 
 /* graft_module_partition: see api.h */
 int
-graft_module_partition(graft_module *gm, const graft_target *const *ts, size_t n, graft_diags *d)
+graft_module_partition(graft_module *gm, const graft_target *const *ts, size_t n, graft_partition_stats *st,
+                       graft_diags *d)
 {
 	Sink s = sinkopen(d);
 	const Ruleset **rs = ir_xcalloc(n + 1, sizeof *rs);
@@ -693,6 +682,8 @@ graft_module_partition(graft_module *gm, const graft_target *const *ts, size_t n
 	for (size_t i = 0; i < n; i++)
 		rs[i] = ts[i]->r.rs;
 	gm->d.out = sinkout(&s);
+	if (st)
+		memset(st, 0, sizeof *st);
 	if ((bad = typed(gm)) == 0 && n) {
 		memset(&p, 0, sizeof p);
 		p.m = gm->m;
@@ -701,6 +692,9 @@ graft_module_partition(graft_module *gm, const graft_target *const *ts, size_t n
 		p.ntargets = (uint32_t)n;
 		p.stop = PS_ALL;
 		bad = ir_partition(&p);
+		if (st)
+			*st = (graft_partition_stats){ p.st.lowered, p.st.composites, p.st.regions, p.st.offloaded,
+			                               p.st.host };
 		ir_partition_free(&p);
 	}
 	free(rs);
@@ -772,10 +766,10 @@ graft_compile(const graft_module *cgm, const char *backend, int threads, graft_d
 	for (uint32_t i = 0; i < gp->sig.nin; i++) {
 		const char *nm = ir_symstr(gm->m, gp->sig.inname[i]);
 		gp->inname[i] = sdup(nm, strlen(nm));
-		gp->indt[i] = ref_kdtype(gp->sig.in[i].dt);
+		gp->indt[i] = ir_kdtype(gp->sig.in[i].dt);
 	}
 	for (uint32_t i = 0; i < gp->sig.nout; i++)
-		gp->outdt[i] = ref_kdtype(gp->sig.out[i].dt);
+		gp->outdt[i] = ir_kdtype(gp->sig.out[i].dt);
 	sinkclose(&s, 0);
 	return gp;
 }
@@ -836,7 +830,7 @@ static const char *
 dtname(int32_t k, char *buf, size_t size)
 {
 	for (int dt = 1; dt < DT_COUNT; dt++)
-		if (ref_kdtype((DType)dt) == k && k)
+		if (ir_kdtype((DType)dt) == k && k)
 			return ir_dtype_names[dt];
 	snprintf(buf, size, "dtype %d", (int)k);
 	return buf;

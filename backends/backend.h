@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "codegen.h"
 #include "ir.h"
 
 #ifdef __cplusplus
@@ -108,33 +109,13 @@ typedef struct Backend {
 
 /*
 ** A target's own code generator, which a plugin registers (TVM's
-** relay.ext.<target>): what becomes of the partitions whose Compiler
-** attribute names its target.  emit() writes code for them (`graft
-** --emit-target T`); prepare() and run() execute one partition, called by
-** `graft run` wherever @main calls it, while the rest of the model runs on
-** the chosen backend.
-**
-** The c and llvm backends call run() from their generated code, through
-** a pointer graft sets when it loads that code.
-**
-**   emit     fns[0..nfns): the target's partitions, global functions of
-**            the typed module m, in the module's order; returns 0, or the
-**            number of errors it reported through d
-**   prepare  partition fn, ready to run; NULL after reporting through d
-**   run      in[0..nin) its parameters (borrowed); fills out[0..nout),
-**            its result (a tuple flattened), with shapes and dtypes set
-**            and data NULL: run allocates the data with malloc, which the
-**            caller frees.  Returns 0, or reports through d and returns
-**            nonzero
-**   release  frees what prepare made
+** relay.ext.<target>), <graft/codegen.h>'s graft_codegen: what becomes of
+** the partitions whose Compiler attribute names its target.  `graft run`
+** calls run() wherever @main calls one, while the rest of the model runs
+** on the chosen backend; the c and llvm backends call it from their
+** generated code, through a pointer graft sets when it loads that code.
 */
-typedef struct BeCodegen {
-	const char *target;
-	int (*emit)(const Module *m, const NodeId *fns, uint32_t nfns, FILE *f, Diag *d);
-	void *(*prepare)(const Module *m, NodeId fn, Diag *d);
-	int (*run)(void *prog, const Tensor *in, uint32_t nin, Tensor *out, uint32_t nout, Diag *d);
-	void (*release)(void *prog);
-} BeCodegen;
+typedef graft_codegen BeCodegen;        /* <graft/codegen.h> */
 
 /* Registers cg (copied; its functions must stay loaded).  Returns 1, or 0
 ** with a message in err: no target, no functions, a target taken. */

@@ -7,11 +7,19 @@
 #include <string.h>
 
 #include "bei.h"
+#include "ref.h"
 
 enum { MAXCODEGENS = 64 };
 
 static BeCodegen codegens[MAXCODEGENS];
 static uint32_t ncodegens;
+
+/* kten: t, with data at p, as a kernel and a codegen see it (kernel.h) */
+static graft_tensor
+kten(const Tensor *t, void *p)
+{
+	return (graft_tensor){ p, t->dims, (int32_t)t->rank, ir_kdtype(t->dt) };
+}
 
 /* be_codegen_register: adds cg (backend.h) */
 int
@@ -102,38 +110,107 @@ be_ext_free(BeExt *x)
 	free(x);
 }
 
-/* be_ext_call: a partition run by its codegen, from generated code (bei.h) */
+/* be_ext_call: a partition run by its codegen, from generated code (bei.h):
+** its results written in place, as a kernel's are */
 int32_t
 be_ext_call(void *ctx, const void *const *in, void *const *out)
 {
 	BeExt *x = ctx;
-	Tensor *ti = ir_xcalloc(x->sig.nin + 1, sizeof *ti), *to = ir_xcalloc(x->sig.nout + 1, sizeof *to);
+	graft_tensor *ti = ir_xcalloc(x->sig.nin + 1, sizeof *ti), *to = ir_xcalloc(x->sig.nout + 1, sizeof *to);
 	int bad;
 
-	for (uint32_t i = 0; i < x->sig.nin; i++) {
-		ti[i] = x->sig.in[i];
-		memcpy(&ti[i].data, &in[i], sizeof ti[i].data);   /* borrowed, not written */
-	}
-	for (uint32_t j = 0; j < x->sig.nout; j++) {
-		to[j] = x->sig.out[j];
-		to[j].data = NULL;
-	}
+	for (uint32_t i = 0; i < x->sig.nin; i++)
+		ti[i] = kten(&x->sig.in[i], (void *)(uintptr_t)in[i]);  /* borrowed, not written */
+	for (uint32_t j = 0; j < x->sig.nout; j++)
+		to[j] = kten(&x->sig.out[j], out[j]);
 	bad = x->cg->run(x->prog, ti, x->sig.nin, to, x->sig.nout, x->d);
-	for (uint32_t j = 0; j < x->sig.nout && !bad; j++)
-		if (!to[j].data || to[j].dt != x->sig.out[j].dt || to[j].rank != x->sig.out[j].rank ||
-		    memcmp(to[j].dims, x->sig.out[j].dims, to[j].rank * sizeof *to[j].dims)) {
-			ir_error(x->d, (Loc){ 0, 0, 0 }, "the codegen of target %s gave result %u of @%s no data, or "
-			         "another shape or dtype than its type", x->cg->target, j, x->name);
-			bad = 1;
-		}
-	for (uint32_t j = 0; j < x->sig.nout; j++) {
-		if (!bad)
-			memcpy(out[j], to[j].data, ir_tensor_bytes(&x->sig.out[j]));
-		free(to[j].data);
-	}
 	free(ti);
 	free(to);
 	x->failed |= bad != 0;
 	return bad != 0;
 }
 
+/* ---------------------------------------------------------------- the reference interpreter for codegens */
+
+struct graft_ref_prog {
+	RefProg *p;
+};
+
+/* graft_ref_prepare: see codegen.h */
+graft_ref_prog *
+graft_ref_prepare(const graft_ir *m, graft_node fn, graft_diag *d)
+{
+	RefProg *p = ref_prepare(m, fn, d);
+	graft_ref_prog *r;
+
+	if (!p)
+		return NULL;
+	r = ir_xcalloc(1, sizeof *r);
+	r->p = p;
+	return r;
+}
+
+/* refout: copies tensor v into o, whose dtype and shape must be v's */
+static int
+refout(const RefVal *v, graft_tensor *o, graft_diag *d)
+{
+	if (v->kind != RV_TENSOR || ir_kdtype((DType)v->dt) != o->dtype || v->rank != o->rank ||
+	    memcmp(v->dims, o->shape, (size_t)v->rank * sizeof *v->dims)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "graft_ref_run: a result of another dtype or shape than its room");
+		return 1;
+	}
+	memcpy(o->data, v->data, (size_t)v->n * ir_dtype_bytes[v->dt]);
+	return 0;
+}
+
+/* graft_ref_run: see codegen.h */
+int
+graft_ref_run(graft_ref_prog *p, const graft_tensor *in, uint32_t nin, graft_tensor *out, uint32_t nout,
+              graft_diag *d)
+{
+	RefVal *args, res;
+	const RefVal **ap;
+	int bad;
+
+	if (nin != ref_nparams(p->p)) {
+		ir_error(d, (Loc){ 0, 0, 0 }, "graft_ref_run: %u operands for a partition of %u parameters", nin,
+		         ref_nparams(p->p));
+		return 1;
+	}
+	args = ir_xcalloc(nin + 1, sizeof *args);
+	ap = ir_xcalloc(nin + 1, sizeof *ap);
+	for (uint32_t i = 0; i < nin; i++) {
+		if (in[i].dtype < GRAFT_DT_BOOL || in[i].dtype > GRAFT_DT_FLOAT64 || in[i].rank < 0 ||
+		    in[i].rank > IR_MAXDIMS) {
+			ir_error(d, (Loc){ 0, 0, 0 }, "graft_ref_run: operand %u is no tensor graft knows", i);
+			free(args), free(ap);
+			return 1;
+		}
+		args[i].kind = RV_TENSOR;
+		args[i].dt = (uint8_t)in[i].dtype;     /* GRAFT_DT_ codes are DType's */
+		args[i].rank = (uint16_t)in[i].rank;
+		args[i].n = 1;
+		for (int32_t k = 0; k < in[i].rank; k++)
+			args[i].n *= args[i].dims[k] = in[i].shape[k];
+		args[i].data = in[i].data;
+		ap[i] = &args[i];
+	}
+	memset(&res, 0, sizeof res);
+	bad = ref_run(p->p, ap, &res, d);
+	for (uint32_t j = 0; j < nout && !bad; j++)
+		bad = refout(res.kind == RV_TUPLE && j < res.nf ? &res.f[j] : &res, &out[j], d);
+	ref_vdrop(&res);
+	free(args);
+	free(ap);
+	return bad;
+}
+
+/* graft_ref_release: see codegen.h */
+void
+graft_ref_release(graft_ref_prog *p)
+{
+	if (!p)
+		return;
+	ref_release(p->p);
+	free(p);
+}

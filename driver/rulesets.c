@@ -3,7 +3,7 @@
 */
 #include <string.h>
 
-#include "plugin.h"
+#include "host.h"
 #include "rulesets.h"
 
 #define RULESET(name) extern const Ruleset graft_ruleset_##name;
@@ -30,7 +30,7 @@ const Ruleset *
 graft_ruleset_find(const char *name)
 {
 	const Ruleset *rs = builtin(name);
-	return rs ? rs : graft_plugin_ruleset(name);
+	return rs ? rs : plugin_matcher(name);
 }
 
 int
@@ -47,12 +47,12 @@ graft_plugins_load(int argc, char **argv)
 			path = argv[i] + 9;
 		if (!path)
 			continue;
-		graft_plugin_rulesets(&before);
-		if (graft_plugin_load(path, err, sizeof err) != 0) {
+		plugin_matchers(&before);
+		if (plugin_load(path, err, sizeof err) != 0) {
 			fprintf(stderr, "graft: error: %s\n", err);
 			return 1;
 		}
-		rs = graft_plugin_rulesets(&after);
+		rs = plugin_matchers(&after);
 		for (uint32_t k = before; k < after; k++)
 			if (builtin(rs[k]->name)) {
 				fprintf(stderr, "graft: error: plugin %s: %s %s has the name of a built-in one\n", path,
@@ -68,7 +68,7 @@ graft_rulesets_list(FILE *f, int targets)
 {
 	int n = 0;
 	uint32_t np;
-	const Ruleset *const *rs = graft_plugin_rulesets(&np);
+	const Ruleset *const *rs = plugin_matchers(&np);
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		if (all[i]->target == targets)
 			fprintf(f, "%s%s", n++ ? ", " : "", all[i]->name);

@@ -980,8 +980,16 @@ translate(Tr *tr, const DNode *d)
 
 /* ---------------------------------------------------------------- loading */
 
+/* interp_load: see interp.h */
 const Ruleset *
 interp_load(const char *path, FILE *errs)
+{
+	return interp_load_text(path, NULL, 0, errs);
+}
+
+/* interp_load_text: see interp.h */
+const Ruleset *
+interp_load_text(const char *path, const char *text, size_t len, FILE *errs)
 {
 	IProg *p = ir_xcalloc(1, sizeof *p);
 	Rules *r = &p->r;
@@ -991,6 +999,8 @@ interp_load(const char *path, FILE *errs)
 	ir_diag_init(&p->d, errs, p->m);
 	p->d.prog = "graft";
 	dsl_rules_init(r, p->m, &p->d);
+	r->overtext = text;     /* NULL: path's own */
+	r->overlen = len;
 	p->parsed = 1;
 	/* graftc's pipeline but its C, so that every error it reports is
 	   reported here too */

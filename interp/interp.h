@@ -28,6 +28,10 @@ extern "C" {
 ** shared library loaded into it, defines (found with dlsym); one that none
 ** defines is an error naming it. */
 const Ruleset *interp_load(const char *path, FILE *errs);
+/* The same for rules text[0..len) given as the file path (a name its
+** diagnostics give, and its includes are found from): nothing is read
+** from path itself. */
+const Ruleset *interp_load_text(const char *path, const char *text, size_t len, FILE *errs);
 void interp_free(const Ruleset *rs);
 
 /* What a rule's leaf came to, each time matching reaches it: its pattern

@@ -436,3 +436,80 @@ ir_attr_equal(const Module *m, const AttrVal *a, const AttrVal *b)
 	}
 	return 0;
 }
+
+/* ir_kattrs: a call's attributes as a C kernel or a plugin's type
+** relation gets them (ir.h);
+** arrays first in the block, 8-byte elements, then strings */
+void *
+ir_kattrs(const Module *m, OpId op, const AttrVal *attrs, graft_attr *ka)
+{
+	const OpInfo *o = &ir_ops[op];
+	size_t size = 1, at = 0, sat;
+	unsigned char *mem;
+
+	for (int k = 0; k < o->nattrs; k++)
+		if (attrs[k].kind == AV_ARRAY)
+			at += (size_t)attrs[k].n * 8;
+		else if (attrs[k].kind == AV_STR)
+			size += strlen(ir_symstr(m, attrs[k].u.s)) + 1;
+	mem = ir_xcalloc(at + size, 1);
+	sat = at;
+	at = 0;
+	for (int k = 0; k < o->nattrs; k++) {
+		const AttrVal *a = &attrs[k];
+		int t = AT_TYPE(o->attrs[k].type) & ~AT_OPT;
+		graft_attr *x = &ka[k];
+		memset(x, 0, sizeof *x);
+		switch (a->kind) {
+		case AV_BOOL: case AV_INT:
+			if (t == AT_FLOAT) {
+				x->kind = GRAFT_ATTR_FLOAT;
+				x->f = (double)a->u.i;
+			} else {
+				x->kind = GRAFT_ATTR_INT;
+				x->i = a->u.i;
+			}
+			break;
+		case AV_DTYPE:
+			x->kind = GRAFT_ATTR_INT;
+			x->i = a->u.i;     /* DType is the GRAFT_DT_ code */
+			break;
+		case AV_FLOAT:
+			x->kind = GRAFT_ATTR_FLOAT;
+			x->f = a->u.f;
+			break;
+		case AV_STR: {
+			const char *s = ir_symstr(m, a->u.s);
+			size_t n = strlen(s);
+			x->kind = GRAFT_ATTR_STRING;
+			x->n = (int32_t)n;
+			x->s = memcpy(mem + sat, s, n + 1);
+			sat += n + 1;
+			break;
+		}
+		case AV_ARRAY:
+			x->n = (int32_t)a->n;
+			if (t == AT_FLOATS) {
+				double *v = (double *)(void *)(mem + at);
+				x->kind = GRAFT_ATTR_FLOATS;
+				x->floats = v;
+				for (uint32_t j = 0; j < a->n; j++) {
+					const AttrVal *e = &m->attrs[a->first + j];
+					v[j] = e->kind == AV_FLOAT ? e->u.f : (double)e->u.i;
+				}
+			} else {
+				int64_t *v = (int64_t *)(void *)(mem + at);
+				x->kind = GRAFT_ATTR_INTS;
+				x->ints = v;
+				for (uint32_t j = 0; j < a->n; j++)
+					v[j] = m->attrs[a->first + j].u.i;
+			}
+			at += (size_t)a->n * 8;
+			break;
+		default:
+			x->kind = GRAFT_ATTR_NONE;
+			break;
+		}
+	}
+	return mem;
+}

@@ -141,6 +141,44 @@ memogrow(Module *m)
 	free(old);
 }
 
+/* relpub: the result type of the call n of a plugin's op o, from its
+** relation in <graft/opdef.h>'s form (OpInfo.prel); 0 after setting why */
+static TypeId
+relpub(Module *m, NodeId n, const OpInfo *o, const TypeId *ts, uint32_t k, Diag *d)
+{
+	const Node *nd = &m->nodes[n];
+	graft_type *in = ir_xcalloc(k + 1, sizeof *in), out;
+	graft_attr *ka = ir_xcalloc((size_t)o->nattrs + 1, sizeof *ka);
+	void *mem = nd->aux ? ir_kattrs(m, nd->op, &m->attrs[nd->aux], ka) : NULL;
+	char err[256] = "";
+	TypeId t = 0;
+	int bad;
+
+	for (uint32_t i = 0; i < k; i++) {
+		const Type *ty = &m->types[ts[i]];
+		if (ty->kind != TY_TENSOR || ty->n > GRAFT_MAX_RANK) {
+			in[i].rank = -1;
+			continue;
+		}
+		in[i].dtype = ir_kdtype(ty->dtype);
+		in[i].rank = (int32_t)ty->n;
+		memcpy(in[i].dims, &m->dims[ty->first], ty->n * sizeof *in[i].dims);
+	}
+	memset(&out, 0, sizeof out);
+	bad = o->prel(in, k, ka, &out, err, sizeof err);
+	if (bad)
+		ir_rel_error(d, "%s", err[0] ? err : "its type relation refuses these operands");
+	else if (out.dtype < GRAFT_DT_BOOL || out.dtype > GRAFT_DT_FLOAT64 || out.rank < 0 || out.rank > GRAFT_MAX_RANK)
+		ir_rel_error(d, "its type relation gave no tensor type (dtype %d, rank %d)", (int)out.dtype,
+		             (int)out.rank);
+	else
+		t = ir_type_tensor(m, (DType)out.dtype, out.rank, out.dims);
+	free(mem);
+	free(ka);
+	free(in);
+	return t;
+}
+
 /* rel: the result type of the call n of op o with operand types ts[0..k),
 ** from the memo or from o's relation; 0 after reporting an error */
 static TypeId
@@ -160,7 +198,7 @@ rel(Module *m, NodeId n, const OpInfo *o, const TypeId *ts, uint32_t k, Diag *d)
 			return e->ret;
 	}
 	d->relmsg[0] = 0;
-	t = o->rel(m, ts, (int)k, nd->aux ? &m->attrs[nd->aux] : NULL, d);
+	t = o->prel ? relpub(m, n, o, ts, k, d) : o->rel(m, ts, (int)k, nd->aux ? &m->attrs[nd->aux] : NULL, d);
 	if (!t) {
 		ir_error(d, m->locs[n], "%s: %s", o->name, d->relmsg[0] ? d->relmsg : "type error");
 		return 0;

@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "graph.h"
+#include "opdef.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -224,14 +227,20 @@ typedef enum AttrType {
 	                       get the default given here */
 } AttrType;
 
+/* The GRAFT_DT_ code of dt (<graft/kernel.h>): DType's own value, the
+** codes being DType's order (ir.c checks), 0 for DT_VOID. */
+static inline int32_t
+ir_kdtype(DType dt)
+{
+	return dt < DT_COUNT ? (int32_t)dt : 0;
+}
+
 /* The type of a schema field, without AT_ALWAYS (AT_OPT is kept). */
 #define AT_TYPE(t) ((t) & ~AT_ALWAYS)
 
-typedef struct AttrField {
-	const char *name;
-	int type;               /* AttrType */
-	const char *deflt;      /* default as Relay text; NULL = required */
-} AttrField;
+/* A field of a schema: <graft/opdef.h>'s graft_attr_def (name, AttrType,
+** default as Relay text; NULL = required). */
+typedef graft_attr_def AttrField;
 
 /* ---------------------------------------------------------------- ops */
 
@@ -282,6 +291,9 @@ typedef struct OpInfo {
 	TypeRel *rel;
 	const AttrField *attrs; /* schema, nattrs entries */
 	int nattrs;
+	/* a plugin's type relation in <graft/opdef.h>'s form, used instead
+	** of rel when set */
+	graft_type_rel *prel;
 } OpInfo;
 
 enum {
@@ -291,6 +303,13 @@ enum {
 #undef OP
 	OP_COUNT
 };
+
+/* The attributes of a call of op as a C kernel and a plugin's type
+** relation get them (<graft/kernel.h>): attrs (the call's, in m->attrs)
+** as graft_attr values into ka[0..nattrs of op's schema).  The arrays and
+** strings they point at are in one block, returned, which the caller
+** frees (after ka's last use). */
+void *ir_kattrs(const Module *m, OpId op, const AttrVal *attrs, graft_attr *ka);
 
 /* Room for the built-in ops and those registered at run time. */
 enum { IR_MAXOPS = 512 };
@@ -375,15 +394,9 @@ typedef enum ScalarKind {
 	SX_GT, SX_LT,   /* a > b, a < b (ordered: false with a NaN) */
 } ScalarKind;
 
-typedef struct ScalarExpr {
-	uint8_t kind;           /* ScalarKind */
-	uint8_t p;              /* SX_P */
-	double k;               /* SX_K */
-	const char *fn;         /* SX_FN: the C library function's name */
-	double (*fd)(double);   /* SX_FN: it, and its float form */
-	float (*ff)(float);
-	const struct ScalarExpr *a, *b, *c;
-} ScalarExpr;
+/* A node of an expression: <graft/opdef.h>'s graft_scalar_expr (kind, p,
+** k, fn with fd and ff, operands a, b, c). */
+typedef graft_scalar_expr ScalarExpr;
 
 /* What an integer operand gives (scalar.def's ints column). */
 typedef enum ScalarInts { SI_NONE, SI_SAME, SI_NEG, SI_ABS, SI_SIGN } ScalarInts;

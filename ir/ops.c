@@ -20,11 +20,19 @@
 #include "ops.def"
 #undef OP
 
+/* <graft/opdef.h> gives plugins these by their values */
+_Static_assert((int)GRAFT_AT_INT == (int)AT_INT && (int)GRAFT_AT_FLOAT == (int)AT_FLOAT && (int)GRAFT_AT_BOOL == (int)AT_BOOL &&
+               (int)GRAFT_AT_STR == (int)AT_STR && (int)GRAFT_AT_DTYPE == (int)AT_DTYPE && (int)GRAFT_AT_INTS == (int)AT_INTS &&
+               (int)GRAFT_AT_INTS2 == (int)AT_INTS2 && (int)GRAFT_AT_INT_INTS == (int)AT_INT_INTS && (int)GRAFT_AT_FLOATS == (int)AT_FLOATS &&
+               (int)GRAFT_AT_OPT == (int)AT_OPT, "opdef.h's GRAFT_AT_ codes are AttrType's");
+_Static_assert((int)GRAFT_OPF_COMM == (int)OPF_COMM && (int)GRAFT_OPF_ELEM == (int)OPF_ELEM && (int)GRAFT_OPF_BCAST == (int)OPF_BCAST,
+               "opdef.h's GRAFT_OPF_ flags are ir.h's");
+
 static OpInfo optab[IR_MAXOPS] = {
-	{ "", 0, 0, NULL, NULL, 0 },
+	{ "", 0, 0, NULL, NULL, 0, NULL },
 #define OP(id, name, nargs, flags, rel, attrs) \
 	{ name, nargs, flags, rel_##rel, schema_##id + 1, \
-	  (int)(sizeof schema_##id / sizeof schema_##id[0]) - 1 },
+	  (int)(sizeof schema_##id / sizeof schema_##id[0]) - 1, NULL },
 #include "ops.def"
 #undef OP
 };
@@ -97,7 +105,7 @@ ir_op_register(const OpInfo *o, char *err, size_t nerr)
 		         o->name, o->nargs, o->nattrs);
 		return OP_NONE;
 	}
-	if (!o->rel) {
+	if (!o->rel && !o->prel) {
 		snprintf(err, nerr, "op %s has no type relation", o->name);
 		return OP_NONE;
 	}

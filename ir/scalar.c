@@ -10,6 +10,14 @@
 #include "ir.h"
 #include "scalar.h"
 
+/* <graft/opdef.h> gives plugins these by their values */
+_Static_assert((int)GRAFT_SX_X == (int)SX_X && (int)GRAFT_SX_K == (int)SX_K && (int)GRAFT_SX_P == (int)SX_P && (int)GRAFT_SX_NEG == (int)SX_NEG &&
+               (int)GRAFT_SX_FN == (int)SX_FN && (int)GRAFT_SX_ADD == (int)SX_ADD && (int)GRAFT_SX_SUB == (int)SX_SUB && (int)GRAFT_SX_MUL == (int)SX_MUL &&
+               (int)GRAFT_SX_DIV == (int)SX_DIV && (int)GRAFT_SX_MIN == (int)SX_MIN && (int)GRAFT_SX_MAX == (int)SX_MAX && (int)GRAFT_SX_SEL == (int)SX_SEL &&
+               (int)GRAFT_SX_GT == (int)SX_GT && (int)GRAFT_SX_LT == (int)SX_LT, "opdef.h's GRAFT_SX_ are ScalarKind's");
+_Static_assert((int)GRAFT_SI_NONE == (int)SI_NONE && (int)GRAFT_SI_SAME == (int)SI_SAME && (int)GRAFT_SI_NEG == (int)SI_NEG &&
+               (int)GRAFT_SI_ABS == (int)SI_ABS && (int)GRAFT_SI_SIGN == (int)SI_SIGN, "opdef.h's GRAFT_SI_ are ScalarInts'");
+
 const ScalarDef ir_scalars[] = {
 #define SCALAR(id, ints, when, onnx, expr) { OP_##id, ints, when, onnx, expr },
 #include "scalar.def"

@@ -1,25 +1,27 @@
 /*
 ** plugin.c: loading plugins (plugin.h): dlopen(), the entry point and its
 ** ABI checked before anything is called, then init() with a host through
-** which it registers rulesets, ops and codegens.
+** which it registers matchers, ops and codegens (host.h: graft's side).
 */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "backend.h"
+#include "host.h"
+#include "ref.h"
 
 enum { MAXPLUGINS = 64, MAXRULESETS = 256 };
 
-struct GraftPluginHost {
+struct graft_plugin_host {
 	const char *path;
 	char err[512];
 };
 
 typedef struct Loaded {
 	void *dl;
-	const GraftPlugin *pl;
+	const graft_plugin_info *pl;
 	char *path;
 } Loaded;
 
@@ -29,7 +31,7 @@ static const Ruleset *rulesets[MAXRULESETS];
 static uint32_t nrulesets;
 
 void
-graft_plugin_error(GraftPluginHost *h, const char *fmt, ...)
+graft_plugin_error(graft_plugin_host *h, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -38,16 +40,18 @@ graft_plugin_error(GraftPluginHost *h, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* graft_plugin_add_matcher: see plugin.h */
 int
-graft_plugin_add_ruleset(GraftPluginHost *h, const Ruleset *rs)
+graft_plugin_add_matcher(graft_plugin_host *h, const graft_matcher *pm)
 {
+	const Ruleset *rs = (const Ruleset *)(const void *)pm;     /* TEMP until rewrite.h aliases it */
 	char why[512];
 
 	if (!rs || !rs->name || !rs->match) {
-		graft_plugin_error(h, "a ruleset without a name or match function");
+		graft_plugin_error(h, "a matcher without a name or match function");
 		return 0;
 	}
-	if (graft_plugin_ruleset(rs->name)) {
+	if (plugin_matcher(rs->name)) {
 		graft_plugin_error(h, "%s %s is registered already", rs->target ? "target" : "ruleset", rs->name);
 		return 0;
 	}
@@ -63,61 +67,62 @@ graft_plugin_add_ruleset(GraftPluginHost *h, const Ruleset *rs)
 	return 1;
 }
 
-OpId
-graft_plugin_add_op(GraftPluginHost *h, const OpInfo *op, RefKernel *kernel)
+/* opinfo: op as the registry takes it, its relation in opdef.h's form */
+static OpInfo
+opinfo(const graft_op_def *op)
 {
-	char why[256];
-	OpId id = ir_op_register(op, why, sizeof why);
-
-	if (!id) {
-		graft_plugin_error(h, "%s", why);
-		return 0;
-	}
-	if (kernel)
-		ref_kernel_register(id, kernel);
-	return id;
+	return (OpInfo){ op->name, op->nargs, op->flags, NULL, op->attrs, op->nattrs, op->rel };
 }
 
-OpId
-graft_plugin_add_scalar_op(GraftPluginHost *h, const OpInfo *op, const ScalarDef *rows, uint32_t nrows)
+/* graft_plugin_add_op: see plugin.h */
+int
+graft_plugin_add_op(graft_plugin_host *h, const graft_op_def *op, graft_kernel *fn, const char *symbol)
 {
 	char why[256];
 	OpInfo o;
 	OpId id;
 
-	if (!op) {
-		graft_plugin_error(h, "no op");
+	if (!op || !fn) {
+		graft_plugin_error(h, "op %s: no %s", op && op->name ? op->name : "?", op ? "kernel" : "op");
 		return 0;
 	}
-	o = *op;
-	if (!o.rel)
-		o.rel = ir_rel_same;    /* its operand's type */
-	if (!(id = ir_op_register(&o, why, sizeof why)) || !ir_scalar_register(id, rows, nrows, why, sizeof why)) {
+	o = opinfo(op);
+	if (!(id = ir_op_register(&o, why, sizeof why)) || !ref_ckernel_register(id, fn, symbol, why, sizeof why)) {
 		graft_plugin_error(h, "%s", why);
 		return 0;
 	}
-	return id;
+	return 1;
 }
 
-OpId
-graft_plugin_add_kernel_op(GraftPluginHost *h, const OpInfo *op, graft_kernel *fn, const char *symbol)
+/* graft_plugin_add_scalar_op: see plugin.h */
+int
+graft_plugin_add_scalar_op(graft_plugin_host *h, const graft_op_def *op, const graft_scalar_row *rows, uint32_t n)
 {
 	char why[256];
+	ScalarDef *defs;
+	OpInfo o;
 	OpId id;
+	int ok;
 
-	if (!fn) {
-		graft_plugin_error(h, "op %s: no kernel", op && op->name ? op->name : "?");
+	if (!op || !rows || !n) {
+		graft_plugin_error(h, "op %s: no rows", op && op->name ? op->name : "?");
 		return 0;
 	}
-	if (!(id = ir_op_register(op, why, sizeof why)) || !ref_ckernel_register(id, fn, symbol, why, sizeof why)) {
+	o = opinfo(op);
+	if (!o.prel)
+		o.rel = ir_rel_same;    /* its operand's type */
+	defs = ir_xcalloc(n, sizeof *defs);
+	for (uint32_t i = 0; i < n; i++)
+		defs[i] = (ScalarDef){ 0, rows[i].ints, rows[i].when, NULL, rows[i].expr };
+	ok = (id = ir_op_register(&o, why, sizeof why)) && ir_scalar_register(id, defs, n, why, sizeof why);
+	free(defs);     /* ir_scalar_register() copied the rows */
+	if (!ok)
 		graft_plugin_error(h, "%s", why);
-		return 0;
-	}
-	return id;
+	return ok;
 }
 
 int
-graft_plugin_add_codegen(GraftPluginHost *h, const BeCodegen *cg)
+graft_plugin_add_codegen(graft_plugin_host *h, const graft_codegen *cg)
 {
 	char why[256];
 
@@ -128,11 +133,11 @@ graft_plugin_add_codegen(GraftPluginHost *h, const BeCodegen *cg)
 	return 1;
 }
 
-/* graft_plugin_register: see plugin.h */
+/* plugin_register: see host.h */
 int
-graft_plugin_register(const GraftPlugin *pl, const char *where, char *err, size_t nerr)
+plugin_register(const graft_plugin_info *pl, const char *where, char *err, size_t nerr)
 {
-	GraftPluginHost host;
+	graft_plugin_host host;
 
 	if (pl->abi != GRAFT_PLUGIN_ABI) {
 		snprintf(err, nerr, "plugin %s was built for graft's plugin ABI %u; this graft has ABI %u: rebuild it "
@@ -153,11 +158,11 @@ graft_plugin_register(const GraftPlugin *pl, const char *where, char *err, size_
 	return 0;
 }
 
-/* graft_plugin_load: see plugin.h */
+/* plugin_load: see host.h */
 int
-graft_plugin_load(const char *path, char *err, size_t nerr)
+plugin_load(const char *path, char *err, size_t nerr)
 {
-	const GraftPlugin *pl;
+	const graft_plugin_info *pl;
 	void *dl;
 	size_t n;
 
@@ -180,7 +185,7 @@ graft_plugin_load(const char *path, char *err, size_t nerr)
 		}
 	/* POSIX: a data object's address from dlsym() */
 	if (!(pl = dlsym(dl, GRAFT_PLUGIN_ENTRY))) {
-		snprintf(err, nerr, "%s is not a graft plugin: it defines no '%s' (GRAFT_PLUGIN(...) in plugin.h "
+		snprintf(err, nerr, "%s is not a graft plugin: it defines no '%s' (GRAFT_PLUGIN(...) of <graft/plugin.h> "
 		         "defines it)", path, GRAFT_PLUGIN_ENTRY);
 		dlclose(dl);
 		return 1;
@@ -191,7 +196,7 @@ graft_plugin_load(const char *path, char *err, size_t nerr)
 		dlclose(dl);
 		return 1;
 	}
-	if (graft_plugin_register(pl, path, err, nerr) != 0)
+	if (plugin_register(pl, path, err, nerr) != 0)
 		return 1;       /* what it registered stays: it stays loaded too */
 	n = strlen(path) + 1;
 	plugins[nplugins].dl = dl;
@@ -200,8 +205,9 @@ graft_plugin_load(const char *path, char *err, size_t nerr)
 	return 0;
 }
 
+/* plugin_matcher: see host.h */
 const Ruleset *
-graft_plugin_ruleset(const char *name)
+plugin_matcher(const char *name)
 {
 	for (uint32_t i = 0; i < nrulesets; i++)
 		if (strcmp(rulesets[i]->name, name) == 0)
@@ -209,15 +215,17 @@ graft_plugin_ruleset(const char *name)
 	return NULL;
 }
 
+/* plugin_matchers: see host.h */
 const Ruleset *const *
-graft_plugin_rulesets(uint32_t *n)
+plugin_matchers(uint32_t *n)
 {
 	*n = nrulesets;
 	return rulesets;
 }
 
+/* plugin_list: see host.h */
 void
-graft_plugin_list(FILE *f)
+plugin_list(FILE *f)
 {
 	for (uint32_t i = 0; i < nplugins; i++)
 		fprintf(f, "%s %s (%s)\n", plugins[i].pl->name ? plugins[i].pl->name : "?",

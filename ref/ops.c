@@ -3319,114 +3319,18 @@ ref_ckernel(OpId op, const char **symbol)
 	return ckernels[op - OP_COUNT].fn;
 }
 
-/* ref_kdtype: dt's code in kernel.h (ref.h) */
-int32_t
-ref_kdtype(DType dt)
-{
-	switch (dt) {
-	case DT_BOOL: return GRAFT_DT_BOOL;
-	case DT_INT8: return GRAFT_DT_INT8;
-	case DT_UINT8: return GRAFT_DT_UINT8;
-	case DT_INT16: return GRAFT_DT_INT16;
-	case DT_UINT16: return GRAFT_DT_UINT16;
-	case DT_INT32: return GRAFT_DT_INT32;
-	case DT_UINT32: return GRAFT_DT_UINT32;
-	case DT_INT64: return GRAFT_DT_INT64;
-	case DT_FLOAT16: return GRAFT_DT_FLOAT16;
-	case DT_FLOAT32: return GRAFT_DT_FLOAT32;
-	case DT_FLOAT64: return GRAFT_DT_FLOAT64;
-	default: return 0;
-	}
-}
-
-/* ref_kattrs: a call's attributes as its C kernel gets them (ref.h);
-** arrays first in the block, 8-byte elements, then strings */
-void *
-ref_kattrs(const Module *m, OpId op, const AttrVal *attrs, graft_attr *ka)
-{
-	const OpInfo *o = &ir_ops[op];
-	size_t size = 1, at = 0, sat;
-	unsigned char *mem;
-
-	for (int k = 0; k < o->nattrs; k++)
-		if (attrs[k].kind == AV_ARRAY)
-			at += (size_t)attrs[k].n * 8;
-		else if (attrs[k].kind == AV_STR)
-			size += strlen(ir_symstr(m, attrs[k].u.s)) + 1;
-	mem = ir_xcalloc(at + size, 1);
-	sat = at;
-	at = 0;
-	for (int k = 0; k < o->nattrs; k++) {
-		const AttrVal *a = &attrs[k];
-		int t = AT_TYPE(o->attrs[k].type) & ~AT_OPT;
-		graft_attr *x = &ka[k];
-		memset(x, 0, sizeof *x);
-		switch (a->kind) {
-		case AV_BOOL: case AV_INT:
-			if (t == AT_FLOAT) {
-				x->kind = GRAFT_ATTR_FLOAT;
-				x->f = (double)a->u.i;
-			} else {
-				x->kind = GRAFT_ATTR_INT;
-				x->i = a->u.i;
-			}
-			break;
-		case AV_DTYPE:
-			x->kind = GRAFT_ATTR_INT;
-			x->i = ref_kdtype((DType)a->u.i);
-			break;
-		case AV_FLOAT:
-			x->kind = GRAFT_ATTR_FLOAT;
-			x->f = a->u.f;
-			break;
-		case AV_STR: {
-			const char *s = ir_symstr(m, a->u.s);
-			size_t n = strlen(s);
-			x->kind = GRAFT_ATTR_STRING;
-			x->n = (int32_t)n;
-			x->s = memcpy(mem + sat, s, n + 1);
-			sat += n + 1;
-			break;
-		}
-		case AV_ARRAY:
-			x->n = (int32_t)a->n;
-			if (t == AT_FLOATS) {
-				double *v = (double *)(void *)(mem + at);
-				x->kind = GRAFT_ATTR_FLOATS;
-				x->floats = v;
-				for (uint32_t j = 0; j < a->n; j++) {
-					const AttrVal *e = &m->attrs[a->first + j];
-					v[j] = e->kind == AV_FLOAT ? e->u.f : (double)e->u.i;
-				}
-			} else {
-				int64_t *v = (int64_t *)(void *)(mem + at);
-				x->kind = GRAFT_ATTR_INTS;
-				x->ints = v;
-				for (uint32_t j = 0; j < a->n; j++)
-					v[j] = m->attrs[a->first + j].u.i;
-			}
-			at += (size_t)a->n * 8;
-			break;
-		default:
-			x->kind = GRAFT_ATTR_NONE;
-			break;
-		}
-	}
-	return mem;
-}
-
 /* ckernel: runs registered op o with its C kernel k */
 static int
 ckernel(RefCtx *c, const RefOp *o, graft_kernel *k, const RefVal *const *a, RefVal *r)
 {
 	graft_tensor *in = ir_xcalloc(o->nargs + 1, sizeof *in), out;
 	graft_attr *ka = ir_xcalloc((size_t)ir_ops[o->op].nattrs + 1, sizeof *ka);
-	void *mem = ref_kattrs(c->m, o->op, &c->m->attrs[o->attrs], ka);
+	void *mem = ir_kattrs(c->m, o->op, &c->m->attrs[o->attrs], ka);
 	int rc;
 
 	for (uint32_t i = 0; i < o->nargs; i++)
-		in[i] = (graft_tensor){ a[i]->data, a[i]->dims, a[i]->rank, ref_kdtype((DType)a[i]->dt) };
-	out = (graft_tensor){ r->data, r->dims, r->rank, ref_kdtype((DType)r->dt) };
+		in[i] = (graft_tensor){ a[i]->data, a[i]->dims, a[i]->rank, ir_kdtype((DType)a[i]->dt) };
+	out = (graft_tensor){ r->data, r->dims, r->rank, ir_kdtype((DType)r->dt) };
 	rc = k(in, o->nargs, &out, 1, ka);
 	free(mem);
 	free(ka);

@@ -231,15 +231,6 @@ int ref_ckernel_register(OpId op, graft_kernel *fn, const char *symbol, char *er
 /* The C kernel of op, and its symbol in *symbol; NULL if it has none. */
 graft_kernel *ref_ckernel(OpId op, const char **symbol);
 
-/* The GRAFT_DT_ code of dt (0 for DT_VOID). */
-int32_t ref_kdtype(DType dt);
-
-/* The attributes of a call of op that its C kernel gets: attrs (the
-** call's, in m->attrs) as graft_attr values into ka[0..nattrs of op's
-** schema).  The arrays and strings they point at are in one block,
-** returned, which the caller frees (after ka's last use). */
-void *ref_kattrs(const Module *m, OpId op, const AttrVal *attrs, graft_attr *ka);
-
 /* ---------------------------------------------------------------- programs */
 
 /* A function compiled for the interpreter, with every function it calls

@@ -2688,7 +2688,7 @@ cstr(FILE *o, const char *s, int32_t n)
 }
 
 /* kernel: a call of a plugin's op with a C kernel (ref/kernel.h): its
-** operands and result as graft_tensors, its attributes (ref_kattrs) as
+** operands and result as graft_tensors, its attributes (ir_kattrs) as
 ** static const data, the kernel called by its symbol (through the
 ** pointer graft_kfn_SYMBOL that graft sets, when the code is for running
 ** in-process: be_c_emit_run); a nonzero return returns 4 */
@@ -2710,7 +2710,7 @@ kernel(Gen *g, Fn *f, Inst *i, OpId op, const char *sym)
 	if (i->nval != 1)
 		return refuse(g, i, "with a C kernel: its result is not one tensor");
 	ka = ir_xcalloc((size_t)o->nattrs + 1, sizeof *ka);
-	mem = ref_kattrs(m, op, ir_attrs(m, i->node), ka);
+	mem = ir_kattrs(m, op, ir_attrs(m, i->node), ka);
 	g->kused[op] = 1;
 	cg_open(g, f, "{");
 	/* the shapes: the operands', then the result's */
@@ -2769,14 +2769,14 @@ kernel(Gen *g, Fn *f, Inst *i, OpId op, const char *sym)
 	for (uint32_t k = 0; k < i->nops; k++, nin++) {
 		const Leaf *l = cg_leaf(f, i, k);
 		cg_line(g, f, "{ (void *)%s, shape%u, %d, %d },", cg_name(g, f, l, nb), k, l->rank,
-		        (int)ref_kdtype((DType)l->dt));
+		        (int)ir_kdtype((DType)l->dt));
 	}
 	if (!i->nops)
 		cg_line(g, f, "{ 0, 0, 0, 0 }");
 	f->depth--;
 	cg_line(g, f, "};");
 	cg_line(g, f, "graft_tensor kout = { %s, shape%u, %d, %d };", cg_name(g, f, cg_out(f, i), nb), i->nops,
-	        cg_out(f, i)->rank, (int)ref_kdtype((DType)cg_out(f, i)->dt));
+	        cg_out(f, i)->rank, (int)ir_kdtype((DType)cg_out(f, i)->dt));
 	cg_line(g, f, "if (%s%s(kin, %u, &kout, 1, attrs) != 0)", g->callout ? "graft_kfn_" : "", sym, nin);
 	cg_line(g, f, "\treturn 4;");
 	cg_close(f);

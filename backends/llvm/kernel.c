@@ -11,7 +11,7 @@
 
 /* ll_kcall: op call c of a plugin's op with a C kernel (ref/kernel.h): its
 ** operands and result as graft_tensors on the stack, its attributes
-** (ref_kattrs) a constant array, and the kernel called by its symbol,
+** (ir_kattrs) a constant array, and the kernel called by its symbol,
 ** which the JIT binds to the loaded kernel (ll_kdefine) and an object file
 ** leaves to the linker; a nonzero return sets 4 in the entry's error */
 Val
@@ -50,13 +50,13 @@ ll_kcall(G *g, Call *c)
 		int rank = i < nin ? c->ar[i] : c->orank;
 		DType dt = i < nin ? c->adt[i] : c->odt;
 		LLVMValueRef f[4] = { i < nin ? c->a[i].p : r.p, ll_constbuf(g, dims, (size_t)rank * 8), ll_c32(g, rank),
-		                      ll_c32(g, ref_kdtype(dt)) };
+		                      ll_c32(g, ir_kdtype(dt)) };
 		for (unsigned k = 0; k < 4; k++)
 			LLVMBuildStore(g->b, f[k], LLVMBuildStructGEP2(g->b, tt, p, k, ""));
 	}
 	/* the attributes, as the C backend and ref give them */
 	ka = ir_xcalloc((size_t)o->nattrs + 1, sizeof *ka);
-	mem = ref_kattrs(m, op, ir_attrs(m, c->n), ka);
+	mem = ir_kattrs(m, op, ir_attrs(m, c->n), ka);
 	av = ir_xcalloc((size_t)o->nattrs + 1, sizeof *av);
 	for (int k = 0; k < o->nattrs; k++) {
 		const graft_attr *a = &ka[k];

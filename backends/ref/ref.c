@@ -77,12 +77,13 @@ claim(void *ctx, const Module *m, NodeId fn, Diag *d, int *failed)
 	return x;
 }
 
-/* extrun: runs a claimed partition through its codegen */
+/* extrun: runs a claimed partition through its codegen, its results
+** written into values of the partition's type (codegen.h) */
 static int
 extrun(void *ctx, void *h, const RefVal *const *args, uint32_t nargs, RefVal *res, Diag *d)
 {
 	Ext *x = h;
-	Tensor in[64], out[16];
+	graft_tensor in[64], out[16];
 	int bad;
 
 	(void)ctx;
@@ -96,28 +97,8 @@ extrun(void *ctx, void *h, const RefVal *const *args, uint32_t nargs, RefVal *re
 			         x->cg->target);
 			return 1;
 		}
-		memset(&in[i], 0, sizeof in[i]);
-		in[i].dt = (DType)args[i]->dt;
-		in[i].rank = args[i]->rank;
-		memcpy(in[i].dims, args[i]->dims, sizeof in[i].dims);
-		in[i].data = args[i]->data;
+		in[i] = (graft_tensor){ args[i]->data, args[i]->dims, args[i]->rank, ir_kdtype((DType)args[i]->dt) };
 	}
-	memcpy(out, x->out, x->nout * sizeof *out);
-	bad = x->cg->run(x->prog, in, nargs, out, x->nout, d);
-	for (uint32_t i = 0; i < x->nout && !bad; i++)
-		if (!out[i].data || out[i].dt != x->out[i].dt || out[i].rank != x->out[i].rank ||
-		    memcmp(out[i].dims, x->out[i].dims, out[i].rank * sizeof *out[i].dims)) {
-			ir_error(d, (Loc){ 0, 0, 0 }, "the codegen of target %s gave result %u no data, or another shape "
-			         "or dtype than the partition's type", x->cg->target, i);
-			bad = 1;
-		}
-	if (bad) {
-		for (uint32_t i = 0; i < x->nout; i++)
-			if (out[i].data != x->out[i].data)
-				free(out[i].data);
-		return 1;
-	}
-	/* the results become values held once, as the interpreter's own */
 	if (x->tuple) {
 		res->kind = RV_TUPLE;
 		res->nf = x->nout;
@@ -126,15 +107,17 @@ extrun(void *ctx, void *h, const RefVal *const *args, uint32_t nargs, RefVal *re
 	for (uint32_t i = 0; i < x->nout; i++) {
 		RefVal *v = x->tuple ? &res->f[i] : res;
 		v->kind = RV_TENSOR;
-		v->dt = (uint8_t)out[i].dt;
-		v->rank = (uint16_t)out[i].rank;
-		memcpy(v->dims, out[i].dims, sizeof v->dims);
-		v->n = ir_tensor_numel(&out[i]);
+		v->dt = (uint8_t)x->out[i].dt;
+		v->rank = (uint16_t)x->out[i].rank;
+		memcpy(v->dims, x->out[i].dims, sizeof v->dims);
+		v->n = ir_tensor_numel(&x->out[i]);
 		ref_valloc(v);
-		memcpy(v->data, out[i].data, ir_tensor_bytes(&out[i]));
-		free(out[i].data);
+		out[i] = (graft_tensor){ v->data, v->dims, v->rank, ir_kdtype((DType)v->dt) };
 	}
-	return 0;
+	bad = x->cg->run(x->prog, in, nargs, out, x->nout, d);
+	if (bad)
+		ref_vdrop(res);
+	return bad != 0;
 }
 
 static void

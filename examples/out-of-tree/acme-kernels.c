@@ -6,6 +6,11 @@
 ** links the code `graft --emit c` or `--emit obj` writes for a model that
 ** uses acme's ops (that code calls acme_chan_scale by name).
 **
+**   acme.clip_cast(data, a_min, a_max, dtype = "int8")
+**
+** clips an integer tensor of up to 32 bits to [a_min, a_max], then
+** truncates it to 8 bits as cast does (int8 and uint8 alike).
+**
 **   acme.chan_scale(data, scale, bias, axis = 1, rounding = "floor",
 **                   dtype = "int8")
 **
@@ -70,6 +75,37 @@ acme_chan_scale(const graft_tensor *in, uint32_t nin, graft_tensor *out, uint32_
 		v *= scale->floats[c];
 		v = nearest ? (v < 0 ? -floor(-v + 0.5) : floor(v + 0.5)) : floor(v);
 		put(out, i, v + (double)bias->ints[c]);
+	}
+	return 0;
+}
+
+/* ld: element i of an integer tensor of up to 32 bits */
+static int64_t
+ld(const graft_tensor *t, int64_t i)
+{
+	switch (t->dtype) {
+	case GRAFT_DT_INT8: return ((const int8_t *)t->data)[i];
+	case GRAFT_DT_UINT8: return ((const uint8_t *)t->data)[i];
+	case GRAFT_DT_INT16: return ((const int16_t *)t->data)[i];
+	case GRAFT_DT_UINT16: return ((const uint16_t *)t->data)[i];
+	case GRAFT_DT_INT32: return ((const int32_t *)t->data)[i];
+	default: return ((const uint32_t *)t->data)[i];
+	}
+}
+
+int
+acme_clip_cast(const graft_tensor *in, uint32_t nin, graft_tensor *out, uint32_t nout, const graft_attr *attrs)
+{
+	int64_t n = 1, lo = (int64_t)attrs[ACME_CC_MIN].f, hi = (int64_t)attrs[ACME_CC_MAX].f;
+
+	if (nin != 1 || nout != 1)
+		return 1;
+	for (int32_t k = 0; k < in[0].rank; k++)
+		n *= in[0].shape[k];
+	for (int64_t i = 0; i < n; i++) {
+		int64_t v = ld(&in[0], i);
+		v = v < lo ? lo : v > hi ? hi : v;
+		((unsigned char *)out->data)[i] = (unsigned char)(uint64_t)v;
 	}
 	return 0;
 }

@@ -7,10 +7,13 @@
 
 #include <graft/kernel.h>
 
-/* acme.chan_scale's attributes, in its schema's order (acme.c, acme.rules) */
+/* acme.clip_cast's attributes, and acme.chan_scale's, in their schemas'
+** order (acme.c, acme.rules) */
+enum { ACME_CC_MIN, ACME_CC_MAX, ACME_CC_DTYPE };
 enum { ACME_CS_SCALE, ACME_CS_BIAS, ACME_CS_AXIS, ACME_CS_ROUNDING, ACME_CS_DTYPE };
 
-/* acme.chan_scale: the kernel's symbol is its name */
+/* the kernels: each one's symbol is its name */
+graft_kernel acme_clip_cast;
 graft_kernel acme_chan_scale;
 
 #endif

@@ -1,9 +1,10 @@
 /*
-** acme-run.c: a program that drives graft through its C API with the Acme
-** plugin linked in: it reads a model in Relay text, partitions it for acme
-** (acme.rules: its rewrite rule first, then its pattern table), prints it, and
-** runs it on graft's ref backend, acme's partitions on acme's codegen, on
-** an input of the values 0, 1, 2, ... (wrapping in the input's dtype).
+** acme-run.c: a program that drives graft through its C API (<graft/api.h>)
+** with the Acme plugin linked in: it reads a model in Relay text,
+** partitions it for acme (acme.rules: its rewrite rule first, then its
+** pattern table), prints it, and runs it on graft's ref backend, acme's
+** partitions on acme's codegen, on an input of the values 0, 1, 2, ...
+** (wrapping in the input's dtype).
 **
 **   acme-run MODEL.relay
 **
@@ -17,75 +18,126 @@
 
 #include "acme.h"
 
-/* ramp: t's data, 0, 1, 2, ... as t's dtype (integers wrap) */
-static void
-ramp(Tensor *t)
+/* esize: the bytes of an element of dtype dt (GRAFT_DT_*) */
+static size_t
+esize(int32_t dt)
 {
-	int64_t n = ir_tensor_numel(t);
-	size_t esz = ir_dtype_bytes[t->dt];
+	switch (dt) {
+	case GRAFT_DT_BOOL: case GRAFT_DT_INT8: case GRAFT_DT_UINT8: return 1;
+	case GRAFT_DT_INT16: case GRAFT_DT_UINT16: case GRAFT_DT_FLOAT16: return 2;
+	case GRAFT_DT_INT32: case GRAFT_DT_UINT32: case GRAFT_DT_FLOAT32: return 4;
+	default: return 8;
+	}
+}
 
-	t->data = calloc((size_t)n + 1, esz);
+/* room: t of dtype dt and shape, with zeroed data; its element count */
+static int64_t
+room(graft_tensor *t, int32_t dt, int32_t rank, const int64_t *shape)
+{
+	int64_t n = 1;
+
+	for (int32_t k = 0; k < rank; k++)
+		n *= shape[k];
+	*t = (graft_tensor){ calloc((size_t)n + 1, esize(dt)), shape, rank, dt };
+	return n;
+}
+
+/* get: element i of t as a double */
+static double
+get(const graft_tensor *t, int64_t i)
+{
+	const void *p = t->data;
+
+	switch (t->dtype) {
+	case GRAFT_DT_INT8: return ((const int8_t *)p)[i];
+	case GRAFT_DT_UINT8: case GRAFT_DT_BOOL: return ((const uint8_t *)p)[i];
+	case GRAFT_DT_INT16: return ((const int16_t *)p)[i];
+	case GRAFT_DT_UINT16: return ((const uint16_t *)p)[i];
+	case GRAFT_DT_INT32: return ((const int32_t *)p)[i];
+	case GRAFT_DT_UINT32: return ((const uint32_t *)p)[i];
+	case GRAFT_DT_INT64: return (double)((const int64_t *)p)[i];
+	case GRAFT_DT_FLOAT32: return ((const float *)p)[i];
+	case GRAFT_DT_FLOAT64: return ((const double *)p)[i];
+	default: return 0;      /* float16: not in acme's models */
+	}
+}
+
+/* ramp: t's elements 0, 1, 2, ... as t's dtype (integers wrap) */
+static void
+ramp(graft_tensor *t, int64_t n)
+{
+	size_t esz = esize(t->dtype);
+
 	for (int64_t i = 0; i < n; i++) {
-		if (ir_dtype_kind[t->dt] == 'f' && esz == 4) {
+		if (t->dtype == GRAFT_DT_FLOAT32) {
 			float v = (float)i;
-			memcpy(t->data + i * esz, &v, 4);
+			memcpy((char *)t->data + i * esz, &v, 4);
 		} else {
 			uint64_t v = (uint64_t)i;
-			memcpy(t->data + i * esz, &v, esz);     /* little-endian */
+			memcpy((char *)t->data + i * esz, &v, esz);     /* little-endian */
 		}
 	}
 }
 
-/* run: @main of m on ramps, through the ref backend; prints each result's
-** shape and the sum of its elements */
+/* run: m on ramps, on the ref backend; prints each result's dtype, size
+** and the sum of its elements.  0, or 1 after adding errors to d. */
 static int
-run(Module *m, Diag *d)
+run(const graft_module *m, graft_diags *d)
 {
-	BeSig sig;
-	BeOpts bo = { .opt = 2 };
-	Program *p;
-	Tensor *in, *out;
+	static const char *const names[] = { "", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+	                                     "int64", "float16", "float32", "float64" };
+	graft_program *p = graft_compile(m, "ref", 1, d);
+	size_t nin, nout;
+	graft_tensor *in, *out;
+	int64_t *nout_el;
 	int bad = 1;
 
-	if (be_sig(m, &sig, d))
+	if (!p)
 		return 1;
-	in = calloc(sig.nin + 1, sizeof *in);
-	out = calloc(sig.nout + 1, sizeof *out);
-	for (uint32_t i = 0; i < sig.nin; i++) {
-		in[i] = sig.in[i];
-		ramp(&in[i]);
+	nin = graft_program_ninputs(p);
+	nout = graft_program_noutputs(p);
+	in = calloc(nin + 1, sizeof *in);
+	out = calloc(nout + 1, sizeof *out);
+	nout_el = calloc(nout + 1, sizeof *nout_el);
+	for (size_t i = 0; i < nin; i++) {
+		int32_t dt, rank;
+		const int64_t *shape;
+		graft_program_input(p, i, NULL, &dt, &rank, &shape);
+		ramp(&in[i], room(&in[i], dt, rank, shape));
 	}
-	if ((p = be_ref.prepare(m, &bo, d)) && !(bad = be_ref.run(p, in, out, d))) {
-		for (uint32_t i = 0; i < sig.nout; i++) {
+	for (size_t i = 0; i < nout; i++) {
+		int32_t dt, rank;
+		const int64_t *shape;
+		graft_program_output(p, i, NULL, &dt, &rank, &shape);
+		nout_el[i] = room(&out[i], dt, rank, shape);
+	}
+	if (!(bad = graft_program_run(p, in, nin, out, nout, d)))
+		for (size_t i = 0; i < nout; i++) {
 			double sum = 0;
-			for (int64_t k = 0; k < ir_tensor_numel(&out[i]); k++)
-				sum += ir_tensor_get(&out[i], k);
-			printf("result %u: %s, %lld values, sum %.17g\n", i, ir_dtype_names[out[i].dt],
-			       (long long)ir_tensor_numel(&out[i]), sum);
-			ir_tensor_free(&out[i]);
+			for (int64_t k = 0; k < nout_el[i]; k++)
+				sum += get(&out[i], k);
+			printf("result %zu: %s, %lld values, sum %.17g\n", i, names[out[i].dtype], (long long)nout_el[i],
+			       sum);
 		}
-	}
-	if (p)
-		be_ref.release(p);
-	for (uint32_t i = 0; i < sig.nin; i++)
-		ir_tensor_free(&in[i]);
+	for (size_t i = 0; i < nin; i++)
+		free(in[i].data);
+	for (size_t i = 0; i < nout; i++)
+		free(out[i].data);
 	free(in);
 	free(out);
-	be_sig_free(&sig);
-	return bad;
+	free(nout_el);
+	graft_program_free(p);
+	return bad != 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	const Ruleset *targets[] = { &graft_ruleset_acme };
-	char err[512], *text = NULL;
-	const char *what;
-	size_t len;
-	Module *m;
-	Diag d;
-	Partitioner pt;
-	PrintOpts po = { 0 };
+	graft_diags *d = graft_diags_new();
+	graft_module *m = NULL;
+	graft_target *acme = NULL;
+	graft_partition_stats st;
+	char *text;
 	int status = 1;
 
 	if (argc != 2) {
@@ -93,36 +145,22 @@ main(int argc, char **argv)
 		return 2;
 	}
 	/* what `graft --plugin acme.so` would load: here, linked in */
-	if (graft_plugin_register(&graft_plugin, "acme-run", err, sizeof err) != 0) {
-		fprintf(stderr, "acme-run: %s\n", err);
-		return 1;
-	}
-	m = ir_module_new();
-	ir_diag_init(&d, stderr, m);
-	memset(&pt, 0, sizeof pt);
-	if (ir_read_file(argv[1], 1 << 30, &text, &len, &what) != 0) {
-		fprintf(stderr, "acme-run: cannot %s %s\n", what, argv[1]);
-		goto out;
-	}
-	if (ir_parse(m, &d, argv[1], text, len) || ir_infer_types(m, &d))
-		goto out;
-	pt.m = m;
-	pt.d = &d;
-	pt.targets = targets;
-	pt.ntargets = 1;
-	pt.stop = PS_ALL;
-	if (ir_partition(&pt))
+	if (graft_register_plugin(&graft_plugin, "acme-run", d) != 0 || !(m = graft_module_load(argv[1], d)) ||
+	    !(acme = graft_target_open("acme", d)) ||
+	    graft_module_partition(m, (const graft_target *const[]){ acme }, 1, &st, d) != 0)
 		goto out;
 	printf("acme: %llu rewrites, %llu composites, %llu partitions, %llu ops offloaded, %llu on the host\n",
-	       (unsigned long long)pt.st.lowered, (unsigned long long)pt.st.composites,
-	       (unsigned long long)pt.st.regions, (unsigned long long)pt.st.offloaded,
-	       (unsigned long long)pt.st.host);
-	ir_print(stdout, m, &po, NULL);
-	status = run(m, &d);
+	       (unsigned long long)st.rewrites, (unsigned long long)st.composites,
+	       (unsigned long long)st.partitions, (unsigned long long)st.offloaded, (unsigned long long)st.host);
+	if (!(text = graft_module_text(m)))
+		goto out;
+	fputs(text, stdout);
+	graft_free(text);
+	status = run(m, d);
 out:
-	ir_partition_free(&pt);
-	free(text);
-	ir_diag_free(&d);
-	ir_module_free(m);
+	graft_diags_print(d, stderr);
+	graft_target_close(acme);
+	graft_module_free(m);
+	graft_diags_free(d);
 	return status;
 }
