@@ -3252,24 +3252,11 @@ ref_op_exact(OpId op)
 	return 0;
 }
 
-/* the reference kernels of registered ops, by op - OP_COUNT */
-static RefKernel *kernels[IR_MAXOPS - OP_COUNT];
-
 /* the C kernels of registered ops (kernel.h), by op - OP_COUNT */
 static struct {
 	graft_kernel *fn;
 	char *sym;
 } ckernels[IR_MAXOPS - OP_COUNT];
-
-/* ref_kernel_register: op's reference kernel (ref.h) */
-int
-ref_kernel_register(OpId op, RefKernel *k)
-{
-	if (op < OP_COUNT || op >= ir_op_count() || !k || kernels[op - OP_COUNT] || ckernels[op - OP_COUNT].fn)
-		return 0;
-	kernels[op - OP_COUNT] = k;
-	return 1;
-}
 
 /* ref_ckernel_register: op's C kernel (ref.h) */
 int
@@ -3283,7 +3270,7 @@ ref_ckernel_register(OpId op, graft_kernel *fn, const char *symbol, char *err, s
 		return 0;
 	}
 	o = &ir_ops[op];
-	if (kernels[op - OP_COUNT] || ckernels[op - OP_COUNT].fn) {
+	if (ckernels[op - OP_COUNT].fn) {
 		snprintf(err, nerr, "op %s has a kernel already", o->name);
 		return 0;
 	}
@@ -3340,21 +3327,16 @@ ckernel(RefCtx *c, const RefOp *o, graft_kernel *k, const RefVal *const *a, RefV
 	return 0;
 }
 
-/* plugin: runs registered op o with its kernel */
+/* plugin: runs registered op o with its C kernel */
 static int
 plugin(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 {
-	char err[256] = "";
 	graft_kernel *k = ref_ckernel(o->op, NULL);
 
-	if (!kernels[o->op - OP_COUNT] && !k)
+	if (!k)
 		return fail(c, o, "no kernel");
 	ref_valloc(r);
-	if (k)
-		return ckernel(c, o, k, a, r);
-	if (kernels[o->op - OP_COUNT](c->m, &c->m->attrs[o->attrs], a, o->nargs, r, err, sizeof err))
-		return fail(c, o, "%s", err[0] ? err : "its kernel failed");
-	return 0;
+	return ckernel(c, o, k, a, r);
 }
 
 /* ref_op: runs op o on a[] into r (ref.h); r gets the shape of o's type first */
@@ -3555,7 +3537,7 @@ ref_op_check(const Module *m, NodeId n, Diag *d)
 		break;
 	}
 	default:
-		if (nd->op >= OP_COUNT && !ir_op_is_scalar(nd->op) && !kernels[nd->op - OP_COUNT] && !ckernels[nd->op - OP_COUNT].fn)
+		if (nd->op >= OP_COUNT && !ir_op_is_scalar(nd->op) && !ckernels[nd->op - OP_COUNT].fn)
 			REFUSE("the ref backend has no kernel for %s: the plugin that registers it gives none", name);
 		break;
 	}

@@ -206,20 +206,6 @@ void ref_valloc(RefVal *v);                /* gives v fresh data, held once */
 
 /* ---------------------------------------------------------------- registered ops */
 
-/* The reference kernel of an op registered with ir_op_register(): computes
-** the call's result into out, already shaped as the call's type says and
-** given fresh data, from args[0..nargs) (tensors) and the call's attributes
-** (attrs[i] for the op's schema field i; strings through ir_symstr(m, ...)).
-** Returns 0, or nonzero with a message in err. */
-typedef int RefKernel(const Module *m, const AttrVal *attrs, const RefVal *const *args,
-                      uint32_t nargs, RefVal *out, char *err, size_t nerr);
-
-/* Gives registered op op (OP_COUNT or above) its kernel, which the ref
-** backend, constant folding and `graft run` then use (the ref backend
-** only: a C kernel, below, runs on every backend).  Returns 1, or 0 if op
-** is not a registered op or has a kernel (of either form) already. */
-int ref_kernel_register(OpId op, RefKernel *k);
-
 /* Gives registered op op its C kernel (kernel.h): fn, which the ref
 ** backend and constant folding call, and the exported symbol it is known
 ** by, which the code the c and llvm backends generate calls (copied).
