@@ -653,20 +653,29 @@ graft_target_close(graft_target *t)
 
 /* graft_module_rewrite: see api.h */
 int
-graft_module_rewrite(graft_module *gm, const graft_ruleset *rs, graft_diags *d)
+graft_module_rewrite(graft_module *gm, const graft_ruleset *rs, uint64_t *rewrites, graft_diags *d)
 {
 	Sink s = sinkopen(d);
 	RwStats st;
 	int bad;
 
 	gm->d.out = sinkout(&s);
+	memset(&st, 0, sizeof st);
 	if ((bad = typed(gm)) == 0) {
-		memset(&st, 0, sizeof st);
 		bad = ir_rewrite(gm->m, rs->r.rs, &gm->d, &st);
 		free(st.fired);
 	}
+	if (rewrites)
+		*rewrites = st.rewrites;
 	gm->d.out = NULL;
 	return sinkclose(&s, bad ? 1 : 0);
+}
+
+/* graft_ruleset_name: see api.h */
+const char *
+graft_ruleset_name(const graft_ruleset *rs)
+{
+	return rs->r.rs->name;
 }
 
 /* graft_module_partition: see api.h */

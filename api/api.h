@@ -109,9 +109,12 @@ size_t graft_module_stats(const graft_module *m, size_t *functions);
 graft_ruleset *graft_ruleset_open(const char *spec, graft_diags *d);
 /* graft_ruleset_close: releases rs (what it rewrote stays). */
 void graft_ruleset_close(graft_ruleset *rs);
+/* graft_ruleset_name: its name ("canonicalize", or its file's). */
+const char *graft_ruleset_name(const graft_ruleset *rs);
 /* graft_module_rewrite: rewrites m with rs until no rule matches, as
-** `graft --rules` does.  0, or nonzero after adding its errors to d. */
-int graft_module_rewrite(graft_module *m, const graft_ruleset *rs, graft_diags *d);
+** `graft --rules` does; the rewrites made into *rewrites if not NULL.  0,
+** or nonzero after adding its errors to d. */
+int graft_module_rewrite(graft_module *m, const graft_ruleset *rs, uint64_t *rewrites, graft_diags *d);
 
 /* graft_target_open: a target's pattern table, from spec as for
 ** graft_ruleset_open (ethos-n, cmsis-nn, ...); NULL after adding the

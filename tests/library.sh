@@ -17,12 +17,17 @@ ok $? "libgraft.so's SONAME is libgraft.so.$LIBGRAFT_SOMAJOR"
 
 nm -D --defined-only "$so" | awk '{ print $3 }' | LC_ALL=C sort >"$tmpdir/exported"
 same_file "$tmpdir/exported" "$b/libgraft.sym" "libgraft.so exports exactly the names the public headers declare ($(wc -l <"$b/libgraft.sym") of them)"
-for f in ir_module_new ir_parse ir_print ir_rewrite ir_partition ref_prepare interp_load graft_plugin_load \
-	graft_ruleset_qdq be_ref onnx_import rw_call; do
+for f in graft_module_load graft_compile graft_program_run graft_arg graft_dtype graft_rw_call graft_rw_ir \
+	graft_plugin_add_op graft_plugin_add_matcher graft_ref_run graft_register_plugin; do
 	grep -qx "$f" "$b/libgraft.sym"
 	ok $? "the API exports $f"
 done
-for f in dsl_parse dsl_emit ref_op be_c_emit graft_ruleset_find graft_pipeline; do
+grep -v '^graft_' "$b/libgraft.sym" >"$tmpdir/unprefixed"
+[ ! -s "$tmpdir/unprefixed" ]
+ok $? "every name libgraft exports has the graft_ prefix"
+sed 's/^/#   /' "$tmpdir/unprefixed" | head -n 10
+for f in ir_module_new ir_parse ir_print ir_rewrite ir_partition ref_prepare interp_load plugin_load be_ref \
+	onnx_import rw_call dsl_parse dsl_emit ref_op be_c_emit graft_ruleset_find graft_pipeline; do
 	grep -qx "$f" "$b/libgraft.sym"
 	ok $((!$?)) "internal $f stays hidden"
 done

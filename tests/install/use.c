@@ -1,27 +1,24 @@
 /*
 ** use.c: a downstream program built against an installed graft alone
-** (pkg-config graft): it loads a .rules file at run time, applies it to a
-** Relay text model and prints the result.  .ci/run builds and runs it
-** after `make install` into a temporary prefix.
+** (pkg-config graft), through <graft/api.h>: it loads a .rules file at run
+** time, applies it to a Relay text model and prints the result.  .ci/run
+** builds and runs it after `make install` into a temporary prefix, and
+** tests/library.sh against the shared library.
 **
 **   use RULES.rules MODEL.relay
 */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include <graft/graft.h>
 
 int
 main(int argc, char **argv)
 {
-	const Ruleset *rs;
-	Module *m;
-	Diag d;
+	graft_diags *d = graft_diags_new();
+	graft_ruleset *rs = NULL;
+	graft_module *m = NULL;
+	uint64_t n;
 	char *text;
-	size_t len;
-	const char *what;
-	RwStats st;
-	PrintOpts po = { 0 };
 	int status = 1;
 
 	if (argc != 3) {
@@ -29,25 +26,15 @@ main(int argc, char **argv)
 		return 2;
 	}
 	printf("graft %s\n", GRAFT_VERSION_STRING);
-	if (!(rs = interp_load(argv[1], stderr)))
-		return 1;
-	m = ir_module_new();
-	ir_diag_init(&d, stderr, m);
-	if (ir_read_file(argv[2], 1 << 30, &text, &len, &what) != 0) {
-		fprintf(stderr, "use: cannot %s %s\n", what, argv[2]);
-		goto out;
-	}
-	if (ir_parse(m, &d, argv[2], text, len) == 0 && ir_infer_types(m, &d) == 0 &&
-	    ir_rewrite(m, rs, &d, &st) == 0) {
-		printf("%s: %llu rewrites\n", rs->name, (unsigned long long)st.rewrites);
-		ir_print(stdout, m, &po, NULL);
-		free(st.fired);
+	if ((rs = graft_ruleset_open(argv[1], d)) && (m = graft_module_load(argv[2], d)) &&
+	    graft_module_rewrite(m, rs, &n, d) == 0 && (text = graft_module_text(m))) {
+		printf("%s: %llu rewrites\n%s", graft_ruleset_name(rs), (unsigned long long)n, text);
+		graft_free(text);
 		status = 0;
 	}
-	free(text);
-out:
-	ir_diag_free(&d);
-	ir_module_free(m);
-	interp_free(rs);
+	graft_diags_print(d, stderr);
+	graft_module_free(m);
+	graft_ruleset_close(rs);
+	graft_diags_free(d);
 	return status;
 }

@@ -113,6 +113,7 @@ flow(void)
 	graft_module *m;
 	graft_ruleset *rs;
 	graft_target *t;
+	uint64_t nrw = 0;
 	char *text, *want;
 	enum { N = 3 * 224 * 224 };
 	float *x = malloc(N * sizeof *x);
@@ -131,7 +132,9 @@ flow(void)
 	rs = graft_ruleset_open("canonicalize", d);
 	t = graft_target_open("ethos-n", d);
 	ok(rs && t, "the shipped canonicalize and ethos-n open by name");
-	is_int(graft_module_rewrite(m, rs, d), 0, "graft_module_rewrite with canonicalize");
+	is_int(graft_module_rewrite(m, rs, &nrw, d), 0, "graft_module_rewrite with canonicalize");
+	ok(nrw > 0 && strcmp(graft_ruleset_name(rs), "canonicalize") == 0, "it made %llu rewrites, with the ruleset "
+	   "it names canonicalize", (unsigned long long)nrw);
 	{
 		const graft_target *ts[] = { t };
 		is_int(graft_module_partition(m, ts, 1, NULL, d), 0, "graft_module_partition for ethos-n, host");
