@@ -510,30 +510,39 @@ names(FILE *f, int target)
 			fprintf(f, "%s%s", n++ ? ", " : "", rs[i]->name);
 }
 
+/* shippednames: reports each matcher the plugin where registered, those
+** from the before'th on, that has a shipped one's name; 1 if any */
+static int
+shippednames(uint32_t before, const char *where, Sink *s)
+{
+	uint32_t after;
+	const Ruleset *const *rs = plugin_matchers(&after);
+	int bad = 0;
+
+	for (uint32_t k = before; k < after; k++)
+		for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++)
+			if (strcmp(rs[k]->name, shipped[i]->name) == 0) {
+				err(s, "plugin %s: %s %s has the name of a shipped one", where,
+				    rs[k]->target ? "target" : "ruleset", rs[k]->name);
+				bad = 1;
+			}
+	return bad;
+}
+
 /* graft_load_plugin: see api.h */
 int
 graft_load_plugin(const char *path, graft_diags *d)
 {
 	Sink s = sinkopen(d);
 	char msg[1024];
-	uint32_t before, after;
-	const Ruleset *const *rs;
-	int bad = 0;
+	uint32_t before;
 
 	plugin_matchers(&before);
 	if (plugin_load(path, msg, sizeof msg) != 0) {
 		err(&s, "%s", msg);
 		return sinkclose(&s, 1);
 	}
-	rs = plugin_matchers(&after);
-	for (uint32_t k = before; k < after; k++)
-		for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++)
-			if (strcmp(rs[k]->name, shipped[i]->name) == 0) {
-				err(&s, "plugin %s: %s %s has the name of a shipped one", path,
-				    rs[k]->target ? "target" : "ruleset", rs[k]->name);
-				bad = 1;
-			}
-	return sinkclose(&s, bad);
+	return sinkclose(&s, shippednames(before, path, &s));
 }
 
 /* graft_register_plugin: see api.h */
@@ -542,12 +551,14 @@ graft_register_plugin(const graft_plugin_info *pl, const char *where, graft_diag
 {
 	Sink s = sinkopen(d);
 	char msg[1024];
+	uint32_t before;
 
+	plugin_matchers(&before);
 	if (plugin_register(pl, where, msg, sizeof msg) != 0) {
 		err(&s, "%s", msg);
 		return sinkclose(&s, 1);
 	}
-	return sinkclose(&s, 0);
+	return sinkclose(&s, shippednames(before, where, &s));
 }
 
 /* inlined: loads rules text into r, named inline.rules in diagnostics

@@ -18,6 +18,7 @@
 extern "C" {
 #endif
 
+/* emit() alone, prepare() and run() alone, or all; release() may be NULL. */
 typedef struct graft_codegen {
 	const char *target;     /* the target's name: its partitions' Compiler */
 	/* writes partitions fns[0..n) of m (global functions) as the

@@ -79,7 +79,7 @@ typedef struct graft_op_def {
 enum {
 	GRAFT_SX_X,             /* x */
 	GRAFT_SX_K,             /* the constant k */
-	GRAFT_SX_P,             /* attribute p of the schema, a float */
+	GRAFT_SX_P,             /* attribute p of the schema (float or int), as a float */
 	GRAFT_SX_NEG,           /* -a */
 	GRAFT_SX_FN,            /* fn(a), the C library's: fd on double, ff on float */
 	GRAFT_SX_ADD, GRAFT_SX_SUB, GRAFT_SX_MUL, GRAFT_SX_DIV,

@@ -9,7 +9,8 @@
 ** GRAFT_PLUGIN() defines.  The host refuses it unless its abi is the
 ** host's GRAFT_PLUGIN_ABI, then calls init(), which registers with the
 ** graft_plugin_add_ functions.  All of it stays until the process exits;
-** what they are given is copied, but for matchers, kept by pointer.
+** what they are given is copied, but matchers and scalar rows'
+** expressions and when strings are kept by pointer (static storage).
 **
 **   static int init(graft_plugin_host *h) {
 **       return graft_plugin_add_matcher(h, &graft_ruleset_acme) ? 0 : 1;

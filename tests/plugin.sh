@@ -101,7 +101,7 @@ for be in c llvm; do
 	ok $? "acme.clip_cast, with a reference kernel only, on $be: refused at the call, naming the C kernel it lacks"
 done
 
-# acme.chan_scale, registered with a C kernel (ref/kernel.h;
+# acme.chan_scale, registered with a C kernel (ir/kernel.h;
 # examples/out-of-tree/acme-kernels.c) that every backend calls.  On
 # chan.relay, with the values worked by hand: channel 0 of x is -300, -3,
 # 0 and channel 1 is 5, 70, -100; result 0 scales them by 0.5 and -2,

@@ -11,7 +11,7 @@
 ** types the module gives.  The return value is 0, or 1 after an integer
 ** division by zero, or 2 after an index out of range (take's "fast",
 ** gather), or 3 after both, or with 4 set after the C kernel of a
-** plugin's op (ref/kernel.h) returned nonzero (the outputs are then
+** plugin's op (ir/kernel.h) returned nonzero (the outputs are then
 ** unspecified).  @main is
 ** graft_main; a partition keeps its global_symbol
 ** (tvmgen_default_ccompiler_main_0); other globals are graft_<name>, with

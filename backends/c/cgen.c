@@ -1092,7 +1092,7 @@ modelname(const Module *m)
 	return m->nfiles > 1 ? m->files[1] : "<stdin>";
 }
 
-/* kdecls: the types of ref/kernel.h (the same declarations, under its
+/* kdecls: the types of ir/kernel.h (the same declarations, under its
 ** include guard, so that the file needs no graft header) and the C
 ** kernels of plugin ops the code calls: by their symbols, which the
 ** program links; or, for running in-process, through pointers
@@ -1106,7 +1106,7 @@ kdecls(Gen *g, FILE *c)
 		any |= g->kused[op];
 	if (!any)
 		return;
-	fprintf(c, "/* ref/kernel.h (<graft/kernel.h>): the C kernels of plugin ops */\n"
+	fprintf(c, "/* ir/kernel.h (<graft/kernel.h>): the C kernels of plugin ops */\n"
 	           "#ifndef GRAFT_KERNEL_H\n"
 	           "#define GRAFT_KERNEL_H\n"
 	           "typedef struct graft_tensor {\n"

@@ -96,7 +96,7 @@ typedef struct Gen {
 	int errors;
 	int callout;            /* partitions a codegen runs are called out (be_c_emit_run) */
 	NodeId *extfns; uint32_t next, capext;   /* those partitions, by graft_ext_ctx slot */
-	uint8_t kused[IR_MAXOPS];   /* plugin ops whose C kernel (ref/kernel.h) the code calls */
+	uint8_t kused[IR_MAXOPS];   /* plugin ops whose C kernel (ir/kernel.h) the code calls */
 } Gen;
 
 enum {

@@ -2687,7 +2687,7 @@ cstr(FILE *o, const char *s, int32_t n)
 	fputc('"', o);
 }
 
-/* kernel: a call of a plugin's op with a C kernel (ref/kernel.h): its
+/* kernel: a call of a plugin's op with a C kernel (ir/kernel.h): its
 ** operands and result as graft_tensors, its attributes (ir_kattrs) as
 ** static const data, the kernel called by its symbol (through the
 ** pointer graft_kfn_SYMBOL that graft sets, when the code is for running

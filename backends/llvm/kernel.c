@@ -1,5 +1,5 @@
 /*
-** kernel.c: plugin ops' C kernels (ref/kernel.h) in the llvm backend: a
+** kernel.c: plugin ops' C kernels (ir/kernel.h) in the llvm backend: a
 ** call of one passes its operands and result as graft_tensors and its
 ** attributes as a constant graft_attr array, and calls the kernel by its
 ** symbol, which the JIT binds to the kernel registered in this process
@@ -9,7 +9,7 @@
 #include "llvmi.h"
 #include "kernel.h"
 
-/* ll_kcall: op call c of a plugin's op with a C kernel (ref/kernel.h): its
+/* ll_kcall: op call c of a plugin's op with a C kernel (ir/kernel.h): its
 ** operands and result as graft_tensors on the stack, its attributes
 ** (ir_kattrs) a constant array, and the kernel called by its symbol,
 ** which the JIT binds to the loaded kernel (ll_kdefine) and an object file

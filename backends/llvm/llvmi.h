@@ -56,7 +56,7 @@
 **   lower.c        helpers, loops, scalar semantics, maps, attributes
 **   half.c         float16
 **   ew.c           elementwise ops: map functions and the op classifier
-**   kernel.c       plugin ops' C kernels (ref/kernel.h): the call, and the JIT's symbols
+**   kernel.c       plugin ops' C kernels (ir/kernel.h): the call, and the JIT's symbols
 **   ops.c          the other ops: quantization, layout, normalization...
 **   reduce.c       reductions, pools, softmax, scans, dense, batch_matmul
 **   conv.c         conv2d: geometry, generic loops, the pmaddwd path
