@@ -68,6 +68,10 @@ int graft_kind(const graft_ir *m, graft_node n);
 /* n's operands (above, by kind), and operand i of them. */
 uint32_t graft_nargs(const graft_ir *m, graft_node n);
 graft_node graft_arg(const graft_ir *m, graft_node n, uint32_t i);
+/* A GETITEM's field index (0 for another kind). */
+uint32_t graft_index(const graft_ir *m, graft_node n);
+/* How many operand slots of live nodes name n (a rule's uses(x)). */
+uint32_t graft_nuses(const graft_ir *m, graft_node n);
 /* The name of the op n calls ("nn.conv2d", "acme.clip_cast"), or NULL
 ** when n is no call; its fusion pattern (GRAFT_OPK_*), GRAFT_OPK_OPAQUE
 ** when n is no call. */
@@ -117,8 +121,7 @@ double graft_attr_f(const graft_ir *m, graft_node n, int k);
 graft_sym graft_attr_s(const graft_ir *m, graft_node n, int k);
 /* Whether attribute k is None (an optional field left out). */
 int graft_attr_isnone(const graft_ir *m, graft_node n, int k);
-/* Whether attribute k is [v[0], ..., v[len - 1]] (an int or a list of
-** ints). */
+/* Whether attribute k is the list of ints [v[0], ..., v[len - 1]]. */
 int graft_attr_ints_eq(const graft_ir *m, graft_node n, int k, const int64_t *v, uint32_t len);
 /* Whether attribute ka of a equals attribute kb of b. */
 int graft_attr_same(const graft_ir *m, graft_node a, int ka, graft_node b, int kb);

@@ -135,6 +135,9 @@ int64_t graft_rw_imod(graft_rw *rw, int64_t a, int64_t b);
 ** graft_rw_report_dom: the same for an entry with a dominator pattern,
 ** adding the region graft_rw_dominator() found. */
 void graft_rw_report(graft_rw *rw, uint32_t rule, const graft_node *nodes, uint32_t n, int ok);
+/* Whether the driver is partitioning (it takes reports) rather than
+** rewriting: a table with rewrite rules runs them only when it is not. */
+int graft_rw_reporting(const graft_rw *rw);
 void graft_rw_report_dom(graft_rw *rw, uint32_t rule, const graft_node *nodes, uint32_t n, int ok);
 
 /* ---------------------------------------------------------------- patterns as data */
@@ -235,14 +238,23 @@ int graft_rw_unchanged(graft_rw *rw, graft_node r);
 **
 ** exported (GRAFT_EXPORT) when the plugin hides its symbols, as rules
 ** loaded at run time find them by name. */
+#ifndef GRAFT_EXPORT
 #if defined(__GNUC__)
 #define GRAFT_EXPORT __attribute__((visibility("default")))
 #else
 #define GRAFT_EXPORT
 #endif
+#endif
 
 #ifdef __cplusplus
 }
+#endif
+
+/* graft's own build (GRAFT_BUILDING, Makefile.am) reads through inline
+** code instead: the generated matchers compiled into libgraft lose
+** nothing to calls.  A plugin calls the functions above. */
+#ifdef GRAFT_BUILDING
+#include "rwfast.h"
 #endif
 
 #endif

@@ -45,9 +45,9 @@
 extern "C" {
 #endif
 
-/* Element types, by fixed codes (they do not follow ir.h's DType order,
-** and never change).  bool is one byte, 0 or 1; float16 is IEEE binary16,
-** its bits in a uint16_t. */
+/* Element types, by fixed codes that never change (ir.h's DType has the
+** same values: passes/rules.c asserts it).  bool is one byte, 0 or 1;
+** float16 is IEEE binary16, its bits in a uint16_t. */
 enum {
 	GRAFT_DT_BOOL = 1,
 	GRAFT_DT_INT8 = 2,
