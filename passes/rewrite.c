@@ -1008,11 +1008,9 @@ ir_ruleset_ops_ok(const Ruleset *rs, char *err, size_t nerr)
 	for (uint32_t i = 0; i < rs->nops; i++) {
 		const RwOp *x = &rs->ops[i];
 		OpId op = ir_op_lookup(x->name, strlen(x->name));
-		int plugin = x->local >= IR_MAXOPS;
-		if (!op || (plugin && op < OP_COUNT)) {
-			snprintf(err, nerr, "ruleset %s uses op %s, which %s", rs->name, x->name,
-			         op ? "is a built-in op here" : plugin ? "no loaded plugin registers" :
-			         "this graft does not have");
+		if (!op) {
+			snprintf(err, nerr, "ruleset %s uses op %s, which no loaded plugin registers and this graft "
+			         "does not have", rs->name, x->name);
 			return 0;
 		}
 		if (ir_rw_schema(&ir_ops[op]) != x->schema) {
@@ -1040,12 +1038,13 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
 	rw->isroot = ir_xcalloc(IR_MAXOPS, 1);
 	if (rs->nops) {
-		/* bound by name; an op here the ruleset does not name is local
-		   0, which its code never compares with; and where every op
-		   here has its local id, no translation at all (lop NULL) */
+		/* bound by name, local ids 1 .. nops; an op here the ruleset
+		   does not name is local 0, which its code never compares with;
+		   and where every op here has its local id, no translation at
+		   all (lop NULL) */
 		char err[512];
 		int same = 1;
-		rw->gop = ir_xcalloc(IR_MAXOPS + rs->nops, sizeof *rw->gop);
+		rw->gop = ir_xcalloc(rs->nops + 1, sizeof *rw->gop);
 		rw->lop = ir_xcalloc(IR_MAXOPS, sizeof *rw->lop);
 		if (!ir_ruleset_ops_ok(rs, err, sizeof err)) {
 			/* nothing is rooted: the ruleset matches nothing */
@@ -1055,7 +1054,7 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 		}
 		for (uint32_t i = 0; i < rs->nops; i++) {
 			OpId l = rs->ops[i].local, op = ir_op_lookup(rs->ops[i].name, strlen(rs->ops[i].name));
-			if (l == 0 || l >= IR_MAXOPS + rs->nops || rw->gop[l])
+			if (l == 0 || l > rs->nops || rw->gop[l])
 				ir_die("ruleset %s: bad local id %u of op %s", rs->name, l, rs->ops[i].name);
 			rw->gop[l] = op;
 			rw->lop[op] = l;
