@@ -149,15 +149,13 @@ enum { WEIGHT_BUFFER = 64 * 1024 };  /* bytes of int8 weights acme holds */
 
 /* acme_fits(conv): the convolution's weight (operand 1) fits acme's buffer */
 GRAFT_EXPORT int
-graft_pred_acme_fits(Rw *rw, NodeId root, NodeId conv)
+graft_pred_acme_fits(graft_rw *rw, graft_node root, graft_node conv)
 {
-	const Module *m = rw->m;
-	NodeId w = rw_arg(m, conv, 1);
-	TypeId t = m->nodes[w].type;
+	const graft_ir *m = graft_rw_ir(rw);
+	int64_t n = graft_numel(m, graft_arg(m, conv, 1));
 
 	(void)root;
-	return t && ir_type(m, t)->kind == TY_TENSOR && ir_type_numel(m, t) >= 0 &&
-	       ir_type_numel(m, t) <= WEIGHT_BUFFER;
+	return n >= 0 && n <= WEIGHT_BUFFER;
 }
 
 /* ---------------------------------------------------------------- the codegen */

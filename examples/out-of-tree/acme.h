@@ -8,10 +8,10 @@
 #include <graft/graft.h>
 
 /* graftc's output for acme.rules: acme's rewrite rule and pattern table */
-extern const Ruleset graft_ruleset_acme;
+extern const graft_matcher graft_ruleset_acme;
 
 /* acme.rules' extern predicate acme_fits(conv) */
-GRAFT_EXPORT int graft_pred_acme_fits(Rw *rw, NodeId root, NodeId conv);
+GRAFT_EXPORT int graft_pred_acme_fits(graft_rw *rw, graft_node root, graft_node conv);
 
 /* the plugin's entry point (GRAFT_PLUGIN in acme.c) */
 extern const GraftPlugin graft_plugin;

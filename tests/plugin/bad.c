@@ -19,14 +19,14 @@ init(GraftPluginHost *h)
 }
 GRAFT_PLUGIN("failing", "1.0", init);
 #elif BAD == 4
-static NodeId
-match(Rw *rw, NodeId n, uint32_t *rule)
+static graft_node
+match(graft_rw *rw, graft_node n, uint32_t *rule)
 {
 	(void)rw, (void)n, (void)rule;
 	return 0;
 }
-static const RwOp ops[] = { { "nobody.op", IR_MAXOPS, 0 } };
-static const Ruleset rs = { "orphan", "orphan.rules", 0, 0, 0, 0, 0, 0, match, 0, 0, 0, 0, 0, 1, ops };
+static const graft_rule_op ops[] = { { "nobody.op", 1, 0 } };
+static const graft_matcher rs = { "orphan", "orphan.rules", 0, 0, 0, 0, 0, 0, match, 0, 0, 0, 0, 0, 1, ops };
 static int
 init(GraftPluginHost *h)
 {
