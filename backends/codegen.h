@@ -1,9 +1,7 @@
 /*
-** codegen.h: a target's codegen, what turns the partitions graft makes
-** for the target into the target's own code, and runs them.  A plugin
-** registers one (graft_plugin_add_codegen(), <graft/plugin.h>); graft
-** calls it for `--emit-target` and for every partition a run meets.
-** Installed as <graft/codegen.h>.
+** codegen.h: a target's codegen, which writes the partitions graft makes
+** for it as the target's code (`--emit-target`) and runs them when a run
+** meets one; a plugin registers it.  Installed as <graft/codegen.h>.
 */
 #ifndef GRAFT_CODEGEN_H
 #define GRAFT_CODEGEN_H

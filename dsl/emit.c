@@ -15,7 +15,9 @@
 **
 ** Layout of a generated file: a DO NOT EDIT header, the rule, string and
 ** literal tables, one static function per root op, a dispatcher, and the
-** exported `const Ruleset graft_ruleset_NAME`.
+** exported `const graft_matcher graft_ruleset_NAME`.  The code speaks
+** <graft/rules.h> and <graft/graph.h> alone (graft_ names), so that a
+** plugin compiles it against the installed headers.
 */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include <stdarg.h>
@@ -51,6 +53,7 @@ typedef struct Emit {
 	NameMap names;          /* C names given out: strings, literals, rules */
 	int usesm;              /* the current function reads the module */
 	int usesv;              /* ... and the root */
+	int usesmath;           /* the code calls <math.h>'s floor, fmod, ... */
 	uint8_t usesop[IR_MAXOPS];  /* per op: the code names it (opname()) */
 	uint32_t ntemp;
 	/* the rule being emitted, and its variant as the function sees it */
@@ -294,20 +297,22 @@ upper(Emit *e, const char *prefix, const char *name)
 	return c;
 }
 
-/* dtname: the DT_ enum name of a dtype */
+/* dtname: the GRAFT_DT_ code of a dtype (<graft/kernel.h>), or 0 for
+** none */
 static const char *
 dtname(Emit *e, int dt)
 {
 	if (dt <= DT_VOID || dt >= DT_COUNT)
-		return "DT_VOID";
-	return upper(e, "DT_", ir_dtype_names[dt]);
+		return "0";
+	return upper(e, "GRAFT_DT_", ir_dtype_names[dt]);
 }
 
 /* opname: the name the generated code knows op by, its local id: LOP_
 ** and the op's name, XOP_ for a plugin's op (extern op).  The op goes into
-** the file's table of ops, which binds each local id by name to the op
-** that has it where the code runs (ir_rw_init()), so that code compiled
-** here stays right where graft has other ops or numbers them otherwise. */
+** the file's table of ops, whose order gives the local ids (1, 2, ...),
+** and which binds each by name to the op that has that name where the
+** code runs (ir_rw_init()), so that code compiled here stays right where
+** graft has other ops or numbers them otherwise. */
 static const char *
 opname(Emit *e, OpId op)
 {
@@ -315,33 +320,18 @@ opname(Emit *e, OpId op)
 	return upper(e, op >= OP_COUNT ? "XOP_" : "LOP_", ir_ops[op].name);
 }
 
-/* oplocal: the value of op's local id: OP_ and its name, the op's id in
-** the ir.h the code is compiled with (where graft has the same ops, the
-** ids need no translating), or IR_MAXOPS + i for extern op i, whose id
-** depends on the plugins loaded */
-static const char *
-oplocal(Emit *e, OpId op)
-{
-	if (op < OP_COUNT)
-		return upper(e, "OP_", ir_ops[op].name);
-	for (uint32_t i = 0; i < e->r->nxops; i++)
-		if (e->r->xops[i].op == op)
-			return fmt(e, "IR_MAXOPS + %u", i);
-	ir_die("graftc: op %s is neither built in nor declared", ir_ops[op].name);
-}
-
 /* opbuild: the op a result builds: its id where the code runs */
 static const char *
 opbuild(Emit *e, OpId op)
 {
-	return fmt(e, "rw_gop(rw, %s)", opname(e, op));
+	return fmt(e, "graft_rw_gop(rw, %s)", opname(e, op));
 }
 
-/* opof: the op of node x (in module m) as matching compares it */
+/* opof: the op of node x as matching compares it, its local id */
 static const char *
-opof(Emit *e, const char *m, const char *x)
+opof(Emit *e, const char *x)
 {
-	return fmt(e, "rw_lop(rw, %s, %s)", m, x);
+	return fmt(e, "graft_rw_lop(rw, %s)", x);
 }
 
 static const char *
@@ -596,7 +586,7 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 			res = fmt(e, "%s == %s", gexpr(e, x), dtname(e, dt));
 		} else if (attrref(e, x, &var, &k, &op)) {
 			e->usesm = 1;
-			res = fmt(e, "rw_attr_s(m, %s, %d /* %s */) == rw->syms[%s]", var, k, ir_ops[op].attrs[k].name,
+			res = fmt(e, "graft_attr_s(m, %s, %d /* %s */) == graft_rw_sym(rw, %s)", var, k, ir_ops[op].attrs[k].name,
 			          strid(e, y->s));
 		} else {
 			ir_die("emit: a string compared with a non-attribute (dsl_guards let it through)");
@@ -606,7 +596,7 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 			ir_die("emit: None compared with a non-attribute (dsl_guards let it through)");
 		} else {
 			e->usesm = 1;
-			res = fmt(e, "rw_attr_isnone(m, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
+			res = fmt(e, "graft_attr_isnone(m, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
 		}
 	} else if (y->kind == A_LIST) {
 		const char *vals;
@@ -617,10 +607,10 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 		vals = catend(e, &cat);
 		e->usesm = 1;
 		if (x->kind == A_CALL && strcmp(x->s, "shape") == 0)
-			res = fmt(e, "rw_shape_eq(m, %s, (const int64_t[]){ %s }, %u)", nodevar(e, x->kid[0]),
+			res = fmt(e, "graft_shape_eq(m, %s, (const int64_t[]){ %s }, %u)", nodevar(e, x->kid[0]),
 			          y->nkid ? vals : "0", y->nkid);
 		else if (attrref(e, x, &var, &k, &op))
-			res = fmt(e, "rw_attr_ints_eq(m, %s, %d /* %s */, (const int64_t[]){ %s }, %u)", var, k,
+			res = fmt(e, "graft_attr_ints_eq(m, %s, %d /* %s */, (const int64_t[]){ %s }, %u)", var, k,
 			          ir_ops[op].attrs[k].name, y->nkid ? vals : "0", y->nkid);
 		else {
 			ir_die("emit: a list compared with a non-attribute (dsl_guards let it through)");
@@ -634,7 +624,7 @@ compare(Emit *e, const Ast *x, const Ast *y, int ne)
 		attrref(e, x, &v1, &k1, &o1);
 		attrref(e, y, &v2, &k2, &o2);
 		e->usesm = 1;
-		res = fmt(e, "rw_attr_same(m, %s, %d, %s, %d)", v1, k1, v2, k2);
+		res = fmt(e, "graft_attr_same(m, %s, %d, %s, %d)", v1, k1, v2, k2);
 	} else {
 		return fmt(e, "(%s %s %s)", gexpr(e, x), ne ? "!=" : "==", gexpr(e, y));
 	}
@@ -658,19 +648,19 @@ gexpr(Emit *e, const Ast *a)
 			int t = AT_TYPE(ir_ops[op].attrs[k].type);
 			e->usesm = 1;
 			if (t == AT_FLOAT)
-				return fmt(e, "rw_attr_f(m, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
+				return fmt(e, "graft_attr_f(m, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
 			if (t == AT_INT || t == AT_BOOL || t == AT_DTYPE)
-				return fmt(e, "rw_attr_i(m, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
-			return fmt(e, "rw_attr_num(rw, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
+				return fmt(e, "graft_attr_i(m, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
+			return fmt(e, "graft_rw_attr_num(rw, %s, %d /* %s */)", var, k, ir_ops[op].attrs[k].name);
 		}
 		return nodevar(e, a);
 	case A_UNOP:
 		return fmt(e, "(%s%s)", a->i == '!' ? "!" : "-", gexpr(e, a->kid[0]));
 	case A_INDEX:
 		if (a->kid[0]->kind == A_CALL && strcmp(a->kid[0]->s, "shape") == 0)
-			return fmt(e, "rw_dim(rw, %s, %s)", nodevar(e, a->kid[0]->kid[0]), gexpr(e, a->kid[1]));
+			return fmt(e, "graft_rw_dim(rw, %s, %s)", nodevar(e, a->kid[0]->kid[0]), gexpr(e, a->kid[1]));
 		if (attrref(e, a->kid[0], &var, &k, &op))
-			return fmt(e, "rw_attr_ints_at(rw, %s, %d /* %s */, %s)", var, k, ir_ops[op].attrs[k].name,
+			return fmt(e, "graft_rw_attr_ints_at(rw, %s, %d /* %s */, %s)", var, k, ir_ops[op].attrs[k].name,
 			           gexpr(e, a->kid[1]));
 		ir_die("emit: an index into what is not a list (dsl_guards let it through)");
 	case A_BINOP: {
@@ -680,32 +670,34 @@ gexpr(Emit *e, const Ast *a)
 		x = gexpr(e, a->kid[0]);
 		y = gexpr(e, a->kid[1]);
 		if ((a->i == '/' || a->i == '%') && a->kid[0]->vt == V_INT && a->kid[1]->vt == V_INT)
-			return fmt(e, "rw_%s(rw, %s, %s)", a->i == '/' ? "idiv" : "imod", x, y);
-		if (a->i == '%')
+			return fmt(e, "graft_rw_%s(rw, %s, %s)", a->i == '/' ? "idiv" : "imod", x, y);
+		if (a->i == '%') {
+			e->usesmath = 1;
 			return fmt(e, "fmod(%s, %s)", x, y);
+		}
 		return fmt(e, "(%s %s %s)", x, opstr((int)a->i), y);
 	}
 	case A_CALL: {
 		const char *x;
-		if (strcmp(a->s, "floor") == 0)
-			return fmt(e, "floor((double)(%s))", gexpr(e, a->kid[0]));
-		if (strcmp(a->s, "log2") == 0 || strcmp(a->s, "exp2") == 0)
+		if (strcmp(a->s, "floor") == 0 || strcmp(a->s, "log2") == 0 || strcmp(a->s, "exp2") == 0) {
+			e->usesmath = 1;
 			return fmt(e, "%s((double)(%s))", a->s, gexpr(e, a->kid[0]));
+		}
 		x = a->nkid ? nodevar(e, a->kid[0]) : "0";
-		if (strcmp(a->s, "dtype") == 0) { e->usesm = 1; return fmt(e, "rw_dtype(m, %s)", x); }
-		if (strcmp(a->s, "rank") == 0) return fmt(e, "rw_rank(rw, %s)", x);
-		if (strcmp(a->s, "numel") == 0) return fmt(e, "rw_numel(rw, %s)", x);
-		if (strcmp(a->s, "value") == 0) return fmt(e, "rw_value(rw, %s)", x);
-		if (strcmp(a->s, "splat") == 0) return fmt(e, "rw_splat(rw, %s)", x);
-		if (strcmp(a->s, "is_const") == 0) { e->usesm = 1; return fmt(e, "(rw_kind(m, %s) == NK_CONST)", x); }
-		if (strcmp(a->s, "is_scalar") == 0) { e->usesm = 1; return fmt(e, "rw_is_scalar(m, %s)", x); }
-		if (strcmp(a->s, "is_splat") == 0) { e->usesm = 1; return fmt(e, "rw_is_splat(m, %s)", x); }
-		if (strcmp(a->s, "uses") == 0) { e->usesm = 1; return fmt(e, "(int64_t)ir_nuses(m, %s)", x); }
+		if (strcmp(a->s, "dtype") == 0) { e->usesm = 1; return fmt(e, "graft_dtype(m, %s)", x); }
+		if (strcmp(a->s, "rank") == 0) return fmt(e, "graft_rw_rank(rw, %s)", x);
+		if (strcmp(a->s, "numel") == 0) return fmt(e, "graft_rw_numel(rw, %s)", x);
+		if (strcmp(a->s, "value") == 0) return fmt(e, "graft_rw_value(rw, %s)", x);
+		if (strcmp(a->s, "splat") == 0) return fmt(e, "graft_rw_splat(rw, %s)", x);
+		if (strcmp(a->s, "is_const") == 0) { e->usesm = 1; return fmt(e, "(graft_kind(m, %s) == GRAFT_NK_CONST)", x); }
+		if (strcmp(a->s, "is_scalar") == 0) { e->usesm = 1; return fmt(e, "graft_is_scalar(m, %s)", x); }
+		if (strcmp(a->s, "is_splat") == 0) { e->usesm = 1; return fmt(e, "graft_is_splat(m, %s)", x); }
+		if (strcmp(a->s, "uses") == 0) { e->usesm = 1; return fmt(e, "(int64_t)graft_nuses(m, %s)", x); }
 		if (strcmp(a->s, "present") == 0) return findbind(e, a->kid[0]->s) ? "1" : "0";
 		if (strcmp(a->s, "len") == 0) {
 			const Bind *b = findbind(e, a->kid[0]->s);
 			e->usesm = 1;
-			return fmt(e, "((int64_t)rw_nargs(m, %s) - %u)", b ? b->var : "0", b ? b->start + b->end : 0);
+			return fmt(e, "((int64_t)graft_nargs(m, %s) - %u)", b ? b->var : "0", b ? b->start + b->end : 0);
 		}
 		if (strcmp(a->s, "shape") == 0) {
 			ir_die("emit: shape(x) neither compared nor indexed (dsl_guards let it through)");
@@ -745,29 +737,29 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 	OpId op2;
 
 	if (attrref(e, a, &var, &k2, &op2)) {
-		put(o, ind, fmt(e, "rw_set_from(rw, %s, %d /* %s */, %s, %d);", av, k, name, var, k2));
+		put(o, ind, fmt(e, "graft_rw_set_from(rw, %s, %d /* %s */, %s, %d);", av, k, name, var, k2));
 		return;
 	}
 	switch (t) {
 	case AT_INT:
-		put(o, ind, fmt(e, "rw_set_i(rw, %s, %d /* %s */, %s);", av, k, name, gexpr(e, a)));
+		put(o, ind, fmt(e, "graft_rw_set_i(rw, %s, %d /* %s */, %s);", av, k, name, gexpr(e, a)));
 		return;
 	case AT_BOOL:
-		put(o, ind, fmt(e, "rw_set_b(rw, %s, %d /* %s */, %s);", av, k, name, gexpr(e, a)));
+		put(o, ind, fmt(e, "graft_rw_set_b(rw, %s, %d /* %s */, %s);", av, k, name, gexpr(e, a)));
 		return;
 	case AT_FLOAT:
-		put(o, ind, fmt(e, "rw_set_f(rw, %s, %d /* %s */, %s);", av, k, name, gexpr(e, a)));
+		put(o, ind, fmt(e, "graft_rw_set_f(rw, %s, %d /* %s */, %s);", av, k, name, gexpr(e, a)));
 		return;
 	case AT_DTYPE:
 		if (a->kind == A_STR) {
-			put(o, ind, fmt(e, "rw_set_dtype(rw, %s, %d /* %s */, %s);", av, k, name,
+			put(o, ind, fmt(e, "graft_rw_set_dtype(rw, %s, %d /* %s */, %s);", av, k, name,
 			                dtname(e, ir_dtype_parse(a->s, strlen(a->s)))));
 			return;
 		}
 		break;
 	case AT_STR:
 		if (a->kind == A_STR) {
-			put(o, ind, fmt(e, "rw_set_sym(rw, %s, %d /* %s */, rw->syms[%s]);", av, k, name, strid(e, a->s)));
+			put(o, ind, fmt(e, "graft_rw_set_sym(rw, %s, %d /* %s */, graft_rw_sym(rw, %s));", av, k, name, strid(e, a->s)));
 			return;
 		}
 		break;
@@ -776,7 +768,7 @@ setattr(Emit *e, Out *o, int ind, const char *av, OpId op, int k, const Ast *a)
 	}
 	if (a->kind == A_INT || a->kind == A_FLOAT || a->kind == A_STR || a->kind == A_BOOL ||
 	    a->kind == A_NONE || a->kind == A_LIST) {
-		put(o, ind, fmt(e, "rw_set_lit(rw, %s, %d /* %s */, %s);", av, k, name, litid(e, a)));
+		put(o, ind, fmt(e, "graft_rw_set_lit(rw, %s, %d /* %s */, %s);", av, k, name, litid(e, a)));
 		return;
 	}
 	ir_die("emit: attribute '%s' of %s from an expression (dsl_guards let it through)", name, ir_ops[op].name);
@@ -796,7 +788,7 @@ inplace(Emit *e, const Rule *ru, const Variant *var, const Row *r)
 		return NULL;
 	for (int i = 0; i < np; i++)
 		path = fmt(e, "%s%s%s", path, i ? ", " : "", chain[i]);
-	return np ? fmt(e, "%s, (const NodeId[]){ %s }, %d", d, path, np) : fmt(e, "%s, NULL, 0", d);
+	return np ? fmt(e, "%s, (const graft_node[]){ %s }, %d", d, path, np) : fmt(e, "%s, NULL, 0", d);
 }
 
 /* rcall: statements building an op call; returns its variable */
@@ -824,19 +816,19 @@ rcall(Emit *e, const Ast *a, Out *o, int ind)
 				from = b ? b->var : "0";
 			}
 		if (from)
-			put(o, ind, fmt(e, "AttrId %s = rw_attrs_copy(rw, %s, %s);", av, opbuild(e, a->op), from));
+			put(o, ind, fmt(e, "graft_attrs %s = graft_rw_attrs_copy(rw, %s, %s);", av, opbuild(e, a->op), from));
 		else
-			put(o, ind, fmt(e, "AttrId %s = rw_attrs(rw, %s);", av, opbuild(e, a->op)));
+			put(o, ind, fmt(e, "graft_attrs %s = graft_rw_attrs(rw, %s);", av, opbuild(e, a->op)));
 		for (uint32_t i = 0; i < a->nkid; i++)
 			if (a->kid[i]->kind == A_ATTR)
 				setattr(e, o, ind, av, a->op, ir_op_attr_index(a->op, a->kid[i]->s, strlen(a->kid[i]->s)), a->kid[i]->kid[0]);
 	}
 	t = temp(e);
 	if ((over = e->inplace && a == e->rule->result ? "ip_d, ip_path, ip_n" : NULL))
-		put(o, ind, fmt(e, "NodeId %s = rw_call_in_place(rw, %s, (const NodeId[]){ %s }, %u, %s, %s);", t,
+		put(o, ind, fmt(e, "graft_node %s = graft_rw_call_in_place(rw, %s, (const graft_node[]){ %s }, %u, %s, %s);", t,
 		                opbuild(e, a->op), args, n, av, over));
 	else
-		put(o, ind, fmt(e, "NodeId %s = rw_call(rw, %s, (const NodeId[]){ %s }, %u, %s);", t, opbuild(e, a->op),
+		put(o, ind, fmt(e, "graft_node %s = graft_rw_call(rw, %s, (const graft_node[]){ %s }, %u, %s);", t, opbuild(e, a->op),
 		                args, n, av));
 	return t;
 }
@@ -853,28 +845,28 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 		return nodevar(e, a);
 	case A_INT: case A_BOOL:
 		t = temp(e);
-		put(o, ind, fmt(e, "NodeId %s = rw_scalar_i(rw, %s, %lldLL);", t,
+		put(o, ind, fmt(e, "graft_node %s = graft_rw_scalar_i(rw, %s, %lldLL);", t,
 		                dtname(e, a->kind == A_BOOL ? DT_BOOL : a->dtype), (long long)a->i));
 		return t;
 	case A_FLOAT:
 		t = temp(e);
-		put(o, ind, fmt(e, "NodeId %s = rw_scalar_f(rw, %s, %s);", t, dtname(e, a->dtype), dbl(e, a->f)));
+		put(o, ind, fmt(e, "graft_node %s = graft_rw_scalar_f(rw, %s, %s);", t, dtname(e, a->dtype), dbl(e, a->f)));
 		return t;
 	case A_FOLD:
 		if (a->nkid) {
 			const char *x = rexpr(e, a->kid[0], o, ind);
 			t = temp(e);
-			put(o, ind, fmt(e, "NodeId %s = rw_fold_new(rw, %s);", t, x));
+			put(o, ind, fmt(e, "graft_node %s = graft_rw_fold_new(rw, %s);", t, x));
 			return t;
 		}
 		t = temp(e);
 		e->usesv = 1;
-		put(o, ind, fmt(e, "NodeId %s = rw_fold(rw, v);", t));
+		put(o, ind, fmt(e, "graft_node %s = graft_rw_fold(rw, v);", t));
 		return t;
 	case A_GETITEM: {
 		const char *x = rexpr(e, a->kid[0], o, ind);
 		t = temp(e);
-		put(o, ind, fmt(e, "NodeId %s = rw_getitem(rw, %s, %lld);", t, x, (long long)a->i));
+		put(o, ind, fmt(e, "graft_node %s = graft_rw_getitem(rw, %s, %lld);", t, x, (long long)a->i));
 		return t;
 	}
 	case A_TUPLE: {
@@ -884,21 +876,21 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 			if (a->kid[i]->kind != A_REST)
 				elems[i] = rexpr(e, a->kid[i], o, ind);
 		put(o, ind, fmt(e, "uint32_t %s;", mk));
-		put(o, ind, fmt(e, "rw_tb_begin(rw, &%s);", mk));
+		put(o, ind, fmt(e, "graft_rw_tb_begin(rw, &%s);", mk));
 		for (uint32_t i = 0; i < a->nkid; i++) {
 			if (a->kid[i]->kind == A_REST) {
 				const Bind *b = findbind(e, a->kid[i]->s);
 				if (b && b->end)
-					put(o, ind, fmt(e, "rw_tb_rest_to(rw, %s, %u, %u);", b->var, b->start, b->end));
+					put(o, ind, fmt(e, "graft_rw_tb_rest_to(rw, %s, %u, %u);", b->var, b->start, b->end));
 				else
-					put(o, ind, fmt(e, "rw_tb_rest(rw, %s, %u);", b ? b->var : "0", b ? b->start : 0));
+					put(o, ind, fmt(e, "graft_rw_tb_rest(rw, %s, %u);", b ? b->var : "0", b ? b->start : 0));
 			} else {
-				put(o, ind, fmt(e, "rw_tb_add(rw, %s);", elems[i]));
+				put(o, ind, fmt(e, "graft_rw_tb_add(rw, %s);", elems[i]));
 			}
 		}
 		free(elems);
 		t = temp(e);
-		put(o, ind, fmt(e, "NodeId %s = rw_tb_end(rw, %s);", t, mk));
+		put(o, ind, fmt(e, "graft_node %s = graft_rw_tb_end(rw, %s);", t, mk));
 		return t;
 	}
 	case A_CALL:
@@ -908,9 +900,9 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 			const char *x = gexpr(e, a->kid[0]);
 			t = temp(e);
 			if (ir_dtype_kind[dt] == 'f')
-				put(o, ind, fmt(e, "NodeId %s = rw_scalar_f(rw, %s, (double)(%s));", t, dtname(e, dt), x));
+				put(o, ind, fmt(e, "graft_node %s = graft_rw_scalar_f(rw, %s, (double)(%s));", t, dtname(e, dt), x));
 			else
-				put(o, ind, fmt(e, "NodeId %s = rw_scalar_i(rw, %s, (int64_t)(%s));", t, dtname(e, dt), x));
+				put(o, ind, fmt(e, "graft_node %s = graft_rw_scalar_i(rw, %s, (int64_t)(%s));", t, dtname(e, dt), x));
 			return t;
 		}
 		{
@@ -920,7 +912,7 @@ rexpr(Emit *e, const Ast *a, Out *o, int ind)
 				catf(&args, ", %s", nodevar(e, a->kid[i]));
 			t = temp(e);
 			e->usesv = 1;
-			put(o, ind, fmt(e, "NodeId %s = graft_action_%s(rw, v%s);", t, a->s, catend(e, &args)));
+			put(o, ind, fmt(e, "graft_node %s = graft_action_%s(rw, v%s);", t, a->s, catend(e, &args)));
 			return t;
 		}
 	default:
@@ -935,14 +927,14 @@ static const char *
 kindname(int k)
 {
 	switch (k) {
-	case NK_CONST: return "NK_CONST";
-	case NK_VAR: return "NK_VAR";
-	case NK_TUPLE: return "NK_TUPLE";
-	case NK_CALL: return "NK_CALL";
-	case NK_CALLFN: return "NK_CALLFN";
-	case NK_FUNC: return "NK_FUNC";
-	case NK_GLOBAL: return "NK_GLOBAL";
-	default: return "NK_GETITEM";
+	case NK_CONST: return "GRAFT_NK_CONST";
+	case NK_VAR: return "GRAFT_NK_VAR";
+	case NK_TUPLE: return "GRAFT_NK_TUPLE";
+	case NK_CALL: return "GRAFT_NK_CALL";
+	case NK_CALLFN: return "GRAFT_NK_CALLFN";
+	case NK_FUNC: return "GRAFT_NK_FUNC";
+	case NK_GLOBAL: return "GRAFT_NK_GLOBAL";
+	default: return "GRAFT_NK_GETITEM";
 	}
 }
 
@@ -955,33 +947,34 @@ cond(Emit *e, const Step *s)
 	e->usesm = 1;
 	switch (s->kind) {
 	case S_OP:
-		return fmt(e, "%s == %s", opof(e, "m", s->v), opname(e, (OpId)s->n));
+		e->usesm = usedm;       /* asks rw, not m */
+		return fmt(e, "%s == %s", opof(e, s->v), opname(e, (OpId)s->n));
 	case S_KIND:
-		return fmt(e, "rw_kind(m, %s) == %s", s->v, kindname(s->k));
+		return fmt(e, "graft_kind(m, %s) == %s", s->v, kindname(s->k));
 	case S_OPKIND:
-		return fmt(e, "ir_op_kind(rw_op(m, %s)) == %s", s->v, upper(e, "OPK_", ir_op_kind_name((int)s->n)));
+		return fmt(e, "graft_op_kind(m, %s) == %s", s->v, upper(e, "GRAFT_OPK_", ir_op_kind_name((int)s->n)));
 	case S_VARNAME:
-		return fmt(e, "m->nodes[%s].aux == rw->syms[%s]", s->v, strid(e, s->lit->s));
+		return fmt(e, "graft_rw_name_is(rw, %s, %s)", s->v, strid(e, s->lit->s));
 	case S_FATTR:
-		return fmt(e, "rw_func_attr_is(rw, %s, %s, %s)", s->v, cstr(e, s->lit->s), litid(e, s->lit->kid[0]));
+		return fmt(e, "graft_rw_func_attr_is(rw, %s, %s, %s)", s->v, cstr(e, s->lit->s), litid(e, s->lit->kid[0]));
 	case S_CVALUE: {
 		const Ast *l = s->lit;
-		return fmt(e, "rw_const_is(rw, %s, %s, %s)", s->v, dtname(e, l->kind == A_BOOL ? DT_BOOL : l->dtype),
+		return fmt(e, "graft_rw_const_is(rw, %s, %s, %s)", s->v, dtname(e, l->kind == A_BOOL ? DT_BOOL : l->dtype),
 		           dbl(e, l->kind == A_FLOAT ? l->f : (double)l->i));
 	}
 	case S_NARGS:
-		return fmt(e, "rw_nargs(m, %s) %s %lld", s->v, s->atleast ? ">=" : "==", (long long)s->n);
+		return fmt(e, "graft_nargs(m, %s) %s %lld", s->v, s->atleast ? ">=" : "==", (long long)s->n);
 	case S_INDEX:
-		return fmt(e, "m->nodes[%s].aux == %lld", s->v, (long long)s->n);
+		return fmt(e, "graft_index(m, %s) == %lld", s->v, (long long)s->n);
 	case S_SAME:
 		return fmt(e, "%s == %s", s->v, s->v2);
 	case S_ATTREQ:
-		return fmt(e, "rw_attr_same(m, %s, %d, %s, %d)", s->v, s->k, s->v2, s->k2);
+		return fmt(e, "graft_attr_same(m, %s, %d, %s, %d)", s->v, s->k, s->v2, s->k2);
 	case S_TYPE: {
 		const Ast *t = s->lit;
 		const char *c = NULL;
 		if (t->dtype != DT_COUNT)
-			c = fmt(e, "rw_dtype(m, %s) == %s", s->v, dtname(e, t->dtype));
+			c = fmt(e, "graft_dtype(m, %s) == %s", s->v, dtname(e, t->dtype));
 		if (t->kid[1]) {
 			const char *dims;
 			Cat cat;
@@ -990,7 +983,7 @@ cond(Emit *e, const Step *s)
 				catf(&cat, "%s%lld", i ? ", " : "",
 				     t->kid[1]->kid[i]->kind == A_INT ? (long long)t->kid[1]->kid[i]->i : -1LL);
 			dims = catend(e, &cat);
-			dims = fmt(e, "rw_shape_is(m, %s, %u, (const int64_t[]){ %s })", s->v, t->kid[1]->nkid,
+			dims = fmt(e, "graft_shape_is(m, %s, %u, (const int64_t[]){ %s })", s->v, t->kid[1]->nkid,
 			           t->kid[1]->nkid ? dims : "0");
 			c = c ? fmt(e, "%s && %s", c, dims) : dims;
 		}
@@ -1001,18 +994,18 @@ cond(Emit *e, const Step *s)
 		const Ast *l = s->lit;
 		switch (AT_TYPE(f->type)) {
 		case AT_INT: case AT_BOOL:
-			return fmt(e, "rw_attr_i(m, %s, %d /* %s */) == %lld", s->v, s->k, f->name, (long long)l->i);
+			return fmt(e, "graft_attr_i(m, %s, %d /* %s */) == %lld", s->v, s->k, f->name, (long long)l->i);
 		case AT_FLOAT:
-			return fmt(e, "rw_attr_f(m, %s, %d /* %s */) == %s", s->v, s->k, f->name,
+			return fmt(e, "graft_attr_f(m, %s, %d /* %s */) == %s", s->v, s->k, f->name,
 			           dbl(e, l->kind == A_INT ? (double)l->i : l->f));
 		case AT_DTYPE:
-			return fmt(e, "rw_attr_i(m, %s, %d /* %s */) == %s", s->v, s->k, f->name,
+			return fmt(e, "graft_attr_i(m, %s, %d /* %s */) == %s", s->v, s->k, f->name,
 			           dtname(e, ir_dtype_parse(l->s, strlen(l->s))));
 		case AT_STR:
-			return fmt(e, "rw_attr_s(m, %s, %d /* %s */) == rw->syms[%s]", s->v, s->k, f->name, strid(e, l->s));
+			return fmt(e, "graft_attr_s(m, %s, %d /* %s */) == graft_rw_sym(rw, %s)", s->v, s->k, f->name, strid(e, l->s));
 		default:
 			e->usesm = usedm;       /* reads through rw, not m */
-			return fmt(e, "rw_attr_lit(rw, %s, %d /* %s */, %s)", s->v, s->k, f->name, litid(e, l));
+			return fmt(e, "graft_rw_attr_lit(rw, %s, %d /* %s */, %s)", s->v, s->k, f->name, litid(e, l));
 		}
 	}
 	default:
@@ -1161,19 +1154,20 @@ quoted(Emit *e, const char *q, const Ast *a)
 static void
 domtable(Emit *e, Out *o, const char *name, const DomPat *d)
 {
-	static const char *const kinds[] = { "RP_ANY", "RP_CONST", "RP_VAR", "RP_NAME", "RP_CALL", "RP_ANYCALL",
-	                                     "RP_ATTR", "RP_TUPLE", "RP_GETITEM", "RP_TYPED", "RP_ALT" };
+	static const char *const kinds[] = { "GRAFT_PAT_ANY", "GRAFT_PAT_CONST", "GRAFT_PAT_VAR", "GRAFT_PAT_NAME",
+	                                     "GRAFT_PAT_CALL", "GRAFT_PAT_ANYCALL", "GRAFT_PAT_ATTR", "GRAFT_PAT_TUPLE",
+	                                     "GRAFT_PAT_GETITEM", "GRAFT_PAT_TYPED", "GRAFT_PAT_ALT" };
 
-	put(o, 0, fmt(e, "static const RwPat %s[] = {", name));
+	put(o, 0, fmt(e, "static const graft_pat %s[] = {", name));
 	for (uint32_t i = 0; i < d->n; i++) {
 		const RwPat *p = &d->v[i];
 		const char *a = fmt(e, "%d", (int)p->a), *b = "0";
 		if (p->kind == RP_CALL)
 			a = opname(e, (OpId)p->a);
 		else if (p->kind == RP_ANYCALL && p->a >= 0)
-			a = upper(e, "OPK_", ir_op_kind_name(p->a));
+			a = upper(e, "GRAFT_OPK_", ir_op_kind_name(p->a));
 		else if (p->kind == RP_TYPED)
-			a = p->a == DT_COUNT ? "DT_COUNT" : dtname(e, p->a);
+			a = p->a == DT_COUNT ? "GRAFT_DT_OTHER" : dtname(e, p->a);
 		else if (p->kind == RP_ATTR)
 			b = litid(e, d->lits[i]);
 		put(o, 1, fmt(e, "{ %s, %u, %u, %u, %u, %s, %s },", kinds[p->kind], p->flags, p->nattr, p->n, p->size, a, b));
@@ -1233,43 +1227,43 @@ rulefn(Emit *e, const Rule *ru, RuleFn *fn, const char *id)
 		/* dominates(): the search, whose captures are the parent's names */
 		uint32_t ncaps = domtables(e, o, fn->name, var.pat);
 		if (ncaps)
-			put(&body, 1, fmt(e, "NodeId dom[%u];", ncaps));
+			put(&body, 1, fmt(e, "graft_node dom[%u];", ncaps));
 		e->usesv = 1;
-		put(&body, 1, fmt(e, "if (!rw_dominator(rw, v, %s_parent, %s_path, %s, %u))", fn->name, fn->name,
+		put(&body, 1, fmt(e, "if (!graft_rw_dominator(rw, v, %s_parent, %s_path, %s, %u))", fn->name, fn->name,
 		                  ncaps ? "dom" : "NULL", ncaps));
 		put(&body, 2, ru->kind == RK_RULE ? "return 0;" : "return;");
 	}
 	if (ru->guard)
 		mark(e, &body, e->r->m->files[ru->guard->loc.file], ru->guard->loc.line);
 	if (ru->guard || ru->kind == RK_RULE)
-		put(&body, 1, "rw->gfail = 0;");     /* what an earlier rule's guard left */
+		put(&body, 1, "graft_rw_clear(rw);");     /* what an earlier rule's guard left */
 	if (ru->kind == RK_RULE && ru->once) {
 		/* `once`: not at what its own results built */
 		e->usesv = 1;
-		put(&body, 1, fmt(e, "if (rw_onced(rw, v, %s))", id));
+		put(&body, 1, fmt(e, "if (graft_rw_onced(rw, v, %s))", id));
 		put(&body, 2, "return 0;");
 	}
 	if (ru->kind != RK_RULE) {
-		const char *rep = var.pat->kind == A_DOM ? "rw_report_dom" : "rw_report";
+		const char *rep = var.pat->kind == A_DOM ? "graft_rw_report_dom" : "graft_rw_report";
 		if (ru->guard)
-			put(&body, 1, fmt(e, "%s(rw, %s, in, nin, (%s) && !rw->gfail);", rep, id, gexpr(e, ru->guard)));
+			put(&body, 1, fmt(e, "%s(rw, %s, in, nin, (%s) && !graft_rw_failed(rw));", rep, id, gexpr(e, ru->guard)));
 		else
 			put(&body, 1, fmt(e, "%s(rw, %s, in, nin, 1);", rep, id));
 	} else {
 		const char *r;
 		if (ru->guard) {
-			put(&body, 1, fmt(e, "if (!(%s) || rw->gfail)", gexpr(e, ru->guard)));
+			put(&body, 1, fmt(e, "if (!(%s) || graft_rw_failed(rw))", gexpr(e, ru->guard)));
 			put(&body, 2, "return 0;");
 		}
 		mark(e, &body, e->r->m->files[ru->result->loc.file], ru->result->loc.line);
 		r = rexpr(e, ru->result, &body, 1);
 		if (dsl_may_unchange(var.pat, ru->result))
-			put(&body, 1, fmt(e, "if (!%s || rw->gfail || rw_unchanged(rw, %s))", r, r));
+			put(&body, 1, fmt(e, "if (!%s || graft_rw_failed(rw) || graft_rw_unchanged(rw, %s))", r, r));
 		else
-			put(&body, 1, fmt(e, "if (!%s || rw->gfail)", r));
+			put(&body, 1, fmt(e, "if (!%s || graft_rw_failed(rw))", r));
 		put(&body, 2, "return 0;");
 		if (ru->once)
-			put(&body, 1, "rw_once(rw);");
+			put(&body, 1, "graft_rw_once(rw);");
 		put(&body, 1, fmt(e, "*rule = %s;", id));
 		put(&body, 1, fmt(e, "return %s;", r));
 	}
@@ -1290,20 +1284,21 @@ rulefn(Emit *e, const Rule *ru, RuleFn *fn, const char *id)
 		if (ru->result)
 			put(o, 0, fmt(e, " * result: %s */", quoted(e, ru->qresult, ru->result)));
 	}
-	put(o, 0, ru->kind == RK_RULE ? "static NodeId" : "static void");
+	put(o, 0, ru->kind == RK_RULE ? "static graft_node" : "static void");
 	catinit(&sig);
-	catf(&sig, "%s(Rw *rw%s%s", fn->name, ru->kind == RK_RULE ? ", uint32_t *rule" : "", fn->usesv ? ", NodeId v" : "");
+	catf(&sig, "%s(graft_rw *rw%s%s", fn->name, ru->kind == RK_RULE ? ", uint32_t *rule" : "",
+	     fn->usesv ? ", graft_node v" : "");
 	if (ru->kind != RK_RULE)
-		catf(&sig, ", const NodeId *in, uint32_t nin");
+		catf(&sig, ", const graft_node *in, uint32_t nin");
 	for (uint32_t i = 0; i < fn->nparams; i++)
-		catf(&sig, ", NodeId %s", paramname(e, fn->params[i]));
+		catf(&sig, ", graft_node %s", paramname(e, fn->params[i]));
 	if (fn->inplace)
-		catf(&sig, ", NodeId ip_d, const NodeId *ip_path, uint32_t ip_n");
+		catf(&sig, ", graft_node ip_d, const graft_node *ip_path, uint32_t ip_n");
 	catf(&sig, ")");
 	put(o, 0, catend(e, &sig));
 	put(o, 0, "{");
 	if (e->usesm)
-		put(o, 1, "const Module *m = rw->m;");
+		put(o, 1, "const graft_ir *m = graft_rw_ir(rw);");
 	for (uint32_t i = 0; i < body.n; i++) {
 		ir_vgrow(&o->v, &o->cap, o->n + 1);
 		o->v[o->n++] = body.v[i];
@@ -1382,7 +1377,7 @@ leafargs(Emit *e, const DNode *d, NameMap *refs)
 		dsl_map_put(refs, "v", 0);
 	}
 	if (ru->kind != RK_RULE) {
-		catf(&c, ", (const NodeId[]){ ");
+		catf(&c, ", (const graft_node[]){ ");
 		for (uint32_t i = 0; i < var->ninner; i++) {
 			catf(&c, "%s%s", i ? ", " : "", var->inner[i]);
 			dsl_map_put(refs, var->inner[i], 0);
@@ -1548,8 +1543,7 @@ opswitch(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
 {
 	const char *x = d->test->v;
 
-	e->usesm = 1;
-	put(&f->body, ind, fmt(e, "switch (%s) {", opof(e, "m", x)));
+	put(&f->body, ind, fmt(e, "switch (%s) {", opof(e, x)));
 	for (int first = 1; d && d->kind == D_TEST && d->test->kind == S_OP && strcmp(d->test->v, x) == 0 &&
 	     (first || !d->nloads); d = d->no, first = 0) {
 		const char *op = opname(e, (OpId)d->test->n);
@@ -1610,9 +1604,9 @@ render(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
 			const Step *l = d->loads[i];
 			e->usesm = 1;
 			if (l->k < 0)   /* from the end: a function's body, a field after a rest */
-				put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, rw_nargs(m, %s) - %d);", l->v, l->v2, l->v2, -l->k));
+				put(&f->body, ind, fmt(e, "%s = graft_arg(m, %s, graft_nargs(m, %s) - %d);", l->v, l->v2, l->v2, -l->k));
 			else
-				put(&f->body, ind, fmt(e, "%s = rw_arg(m, %s, %d);", l->v, l->v2, l->k));
+				put(&f->body, ind, fmt(e, "%s = graft_arg(m, %s, %d);", l->v, l->v2, l->k));
 			if (dsl_map_get(&f->decl, l->v) == UINT32_MAX) {
 				dsl_map_put(&f->decl, l->v, 0);
 				ir_vgrow(&f->vars, &f->capvars, f->nvars + 1);
@@ -1628,12 +1622,12 @@ render(Emit *e, Fn *f, const DNode *d, int ind, Path *p)
 			/* a target table's rewrite rules run when it rewrites (no
 			   report), its entries when it partitions */
 			if (d->rule->kind == RK_RULE) {
-				put(&f->body, ind, fmt(e, "if (%s(r = %s(rw, rule%s)))", e->r->target ? "!rw->report && " : "",
+				put(&f->body, ind, fmt(e, "if (%s(r = %s(rw, rule%s)))", e->r->target ? "!graft_rw_reporting(rw) && " : "",
 				                       fn->name, args));
 				put(&f->body, ind + 1, "return r;");
 				f->leaves = 1;
 			} else if (e->hasrules) {
-				put(&f->body, ind, "if (rw->report)");
+				put(&f->body, ind, "if (graft_rw_reporting(rw))");
 				put(&f->body, ind + 1, fmt(e, "%s(rw%s);", fn->name, args));
 			} else {
 				put(&f->body, ind, fmt(e, "%s(rw%s);", fn->name, args));
@@ -1699,28 +1693,28 @@ function(Emit *e, Out *o, const char *comment, const char *name, const char *con
 
 	put(o, 0, "");
 	put(o, 0, comment);
-	put(o, 0, "static NodeId");
+	put(o, 0, "static graft_node");
 	catinit(&sig);
-	catf(&sig, "%s(Rw *rw", name);
+	catf(&sig, "%s(graft_rw *rw", name);
 	if (top)
-		catf(&sig, ", NodeId v, uint32_t *rule");
+		catf(&sig, ", graft_node v, uint32_t *rule");
 	else {
 		if (e->hasrules)
 			catf(&sig, ", uint32_t *rule");
 		for (uint32_t i = 0; i < nparams; i++)
-			catf(&sig, ", NodeId %s", params[i]);
+			catf(&sig, ", graft_node %s", params[i]);
 	}
 	catf(&sig, ")");
 	put(o, 0, catend(e, &sig));
 	put(o, 0, "{");
 	if (e->usesm)
-		put(o, 1, "const Module *m = rw->m;");
+		put(o, 1, "const graft_ir *m = graft_rw_ir(rw);");
 	if ((top || e->hasrules) && !mentions(&f.body, "(rw, rule"))
 		put(o, 1, "(void)rule;");       /* no rewrite rule below */
 	if (f.leaves)
-		put(o, 1, "NodeId r;");
+		put(o, 1, "graft_node r;");
 	for (uint32_t i = 0; i < f.nvars; i += 8) {
-		const char *line = "NodeId ";
+		const char *line = "graft_node ";
 		for (uint32_t j = i; j < f.nvars && j < i + 8; j++)
 			line = fmt(e, "%s%s%s", line, f.vars[j], j + 1 < f.nvars && j + 1 < i + 8 ? ", " : ";");
 		put(o, 1, line);
@@ -1884,7 +1878,9 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		put(&e.tables, 0, "   supported op that matches at a node, in priority order, to the partitioner. */");
 	}
 	put(&e.tables, 0, "");
-	put(&e.tables, 0, "#include \"rewrite.h\"");
+	if (e.usesmath)
+		put(&e.tables, 0, "#include <math.h>");
+	put(&e.tables, 0, "#include \"rules.h\"");
 	if (o->header) {
 		const char *base = strrchr(o->header, '/');
 		put(&e.tables, 0, fmt(&e, "#include %s", cstr(&e, base ? base + 1 : o->header)));
@@ -1895,10 +1891,11 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 			Cat cat;
 			catinit(&cat);
 			for (uint32_t j = 0; j < r->exts[i].nparams; j++)
-				catf(&cat, ", NodeId");
+				catf(&cat, ", graft_node");
 			params = catend(&e, &cat);
-			put(&e.tables, 0, fmt(&e, "%s graft_%s_%s(Rw *rw, NodeId root%s);", r->exts[i].action ? "NodeId" : "int",
-			                      r->exts[i].action ? "action" : "pred", r->exts[i].name, params));
+			put(&e.tables, 0, fmt(&e, "%s graft_%s_%s(graft_rw *rw, graft_node root%s);",
+			                      r->exts[i].action ? "graft_node" : "int", r->exts[i].action ? "action" : "pred",
+			                      r->exts[i].name, params));
 		}
 	}
 	put(&e.tables, 0, "");
@@ -1911,8 +1908,8 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		const Rule *ru = &r->rules[byorder[i]];
 		put(&e.tables, 1, fmt(&e, "X(%s, %s, %s, %u, %s, %d) \\", rids[i], cstr(&e, ru->name),
 		                      cstr(&e, r->m->files[ru->loc.file]), ru->loc.line,
-		                      ru->kind == RK_COMPOSITE ? "RI_COMPOSITE" :
-		                      ru->kind == RK_SUPPORTS ? "RI_SUPPORTS" : "RI_RULE", ru->prio));
+		                      ru->kind == RK_COMPOSITE ? "GRAFT_COMPOSITE" :
+		                      ru->kind == RK_SUPPORTS ? "GRAFT_SUPPORTS" : "GRAFT_RULE", ru->prio));
 	}
 	put(&e.tables, 1, "/* end */");
 	{
@@ -1944,7 +1941,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.tables, 0, "enum { RULES(ID) NRULES };");
 	put(&e.tables, 0, "enum { STRS(ID) NSTRS };");
 	put(&e.tables, 0, "enum { LITS(ID) NLITS };");
-	put(&e.tables, 0, "static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };");
+	put(&e.tables, 0, "static const graft_rule_info rules[NRULES + 1] = { RULES(INFO) { 0 } };");
 	put(&e.tables, 0, "static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };");
 	put(&e.tables, 0, "static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };");
 	put(&e.tables, 0, "");
@@ -1964,21 +1961,21 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 			if (e.usesop[op])
 				sorted[n++] = op;
 		qsort(sorted, n, sizeof *sorted, opcmp);
-		put(&e.tables, 0, "/* The ops the code names, by name, with their local ids and a fingerprint");
-		put(&e.tables, 0, "   of the operands and attributes each had here (ir_rw_schema()).  The code");
-		put(&e.tables, 0, "   compares and builds them through rw_lop() and rw_gop(), which the");
-		put(&e.tables, 0, "   rewrite driver binds by name to the ops where the code runs. */");
+		put(&e.tables, 0, "/* The ops the code names, by name, with a fingerprint of the operands and");
+		put(&e.tables, 0, "   attributes each had here; their local ids are 1, 2, ... in this order.");
+		put(&e.tables, 0, "   The code compares and builds them through graft_rw_lop() and");
+		put(&e.tables, 0, "   graft_rw_gop(), which the rewrite driver binds by name to the ops where");
+		put(&e.tables, 0, "   the code runs. */");
 		put(&e.tables, 0, "#define OPS(X) \\");
 		for (uint32_t i = 0; i < n; i++) {
 			OpId op = sorted[i];
-			put(&e.tables, 1, fmt(&e, "X(%s, %s, %s, 0x%08x) \\", opname(&e, op), oplocal(&e, op),
-			                      cstr(&e, ir_ops[op].name), ir_rw_schema(&ir_ops[op])));
+			put(&e.tables, 1, fmt(&e, "X(%s, %s, 0x%08x) \\", opname(&e, op), cstr(&e, ir_ops[op].name),
+			                      ir_rw_schema(&ir_ops[op])));
 		}
 		put(&e.tables, 1, "/* end */");
-		put(&e.tables, 0, "#define LOPID(id, local, ...) id = local,");
-		put(&e.tables, 0, "#define LOPINFO(id, local, name, schema) { name, local, schema },");
-		put(&e.tables, 0, "enum { OPS(LOPID) LOP_END_ };");
-		put(&e.tables, 0, "static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };");
+		put(&e.tables, 0, "#define LOPINFO(id, name, schema) { name, id, schema },");
+		put(&e.tables, 0, "enum { LOP_NONE_, OPS(ID) LOP_END_ };");
+		put(&e.tables, 0, "static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };");
 		free(sorted);
 	}
 	put(&e.tables, 0, "");
@@ -1989,15 +1986,15 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 			put(&e.tables, 1, fmt(&e, "X(%s, %s) \\", opname(&e, r->trees[i].op), treename(&e, &r->trees[i])));
 	put(&e.tables, 1, "/* end */");
 	put(&e.tables, 0, "#define OPOF(op, fn) op,");
-	put(&e.tables, 0, "static const OpId roots[] = { ROOTS(OPOF) 0 };");
+	put(&e.tables, 0, "static const graft_op roots[] = { ROOTS(OPOF) 0 };");
 
 	/* the dispatcher */
 	put(&e.funcs, 0, "");
 	put(&e.funcs, 0, "/* match: try the rules rooted at v, in priority order */");
-	put(&e.funcs, 0, "static NodeId");
-	put(&e.funcs, 0, "match(Rw *rw, NodeId v, uint32_t *rule)");
+	put(&e.funcs, 0, "static graft_node");
+	put(&e.funcs, 0, "match(graft_rw *rw, graft_node v, uint32_t *rule)");
 	put(&e.funcs, 0, "{");
-	put(&e.funcs, 1, fmt(&e, "switch (%s) {", opof(&e, "rw->m", "v")));
+	put(&e.funcs, 1, fmt(&e, "switch (%s) {", opof(&e, "v")));
 	put(&e.funcs, 0, "#define CASE(op, fn) case op: return fn(rw, v, rule);");
 	put(&e.funcs, 1, "ROOTS(CASE)");
 	put(&e.funcs, 0, "#undef CASE");
@@ -2006,7 +2003,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 1, "}");
 	for (uint32_t i = 0; i < r->ntrees; i++)
 		if (r->trees[i].kind != NK_CALL) {
-			put(&e.funcs, 1, fmt(&e, "if (rw_kind(rw->m, v) == %s)", kindname(r->trees[i].kind)));
+			put(&e.funcs, 1, fmt(&e, "if (graft_kind(graft_rw_ir(rw), v) == %s)", kindname(r->trees[i].kind)));
 			put(&e.funcs, 2, fmt(&e, "return %s(rw, v, rule);", treename(&e, &r->trees[i])));
 		}
 	if (!r->ntrees)
@@ -2014,7 +2011,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 1, "return 0;");
 	put(&e.funcs, 0, "}");
 	put(&e.funcs, 0, "");
-	put(&e.funcs, 0, fmt(&e, "const Ruleset graft_ruleset_%s = {", name));
+	put(&e.funcs, 0, fmt(&e, "const graft_matcher graft_ruleset_%s = {", name));
 	put(&e.funcs, 1, fmt(&e, "%s, %s,", cstr(&e, r->name), cstr(&e, src)));
 	put(&e.funcs, 1, "NRULES, rules,");
 	put(&e.funcs, 1, "NSTRS, strs,");
@@ -2054,15 +2051,15 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	if (h) {
 		const char *guard = fmt(&e, "%s_H", upper(&e, "GRAFT_GEN_", name));
 		fprintf(h, "/* Code generated by graftc from %s; DO NOT EDIT. */\n", incomment(&e, src));
-		fprintf(h, "#ifndef %s\n#define %s\n\n#include \"rewrite.h\"\n\n", guard, guard);
-		fprintf(h, "extern const Ruleset graft_ruleset_%s;\n", name);
+		fprintf(h, "#ifndef %s\n#define %s\n\n#include \"rules.h\"\n\n", guard, guard);
+		fprintf(h, "extern const graft_matcher graft_ruleset_%s;\n", name);
 		if (r->nexts)
 			fputs("\n/* Declared in the rules with extern; define them in C. */\n", h);
 		for (uint32_t i = 0; i < r->nexts; i++) {
-			fprintf(h, "%s graft_%s_%s(Rw *rw, NodeId root", r->exts[i].action ? "NodeId" : "int",
+			fprintf(h, "%s graft_%s_%s(graft_rw *rw, graft_node root", r->exts[i].action ? "graft_node" : "int",
 			        r->exts[i].action ? "action" : "pred", r->exts[i].name);
 			for (uint32_t j = 0; j < r->exts[i].nparams; j++)
-				fputs(", NodeId", h);
+				fputs(", graft_node", h);
 			fputs(");\n", h);
 		}
 		fprintf(h, "\n#endif\n");

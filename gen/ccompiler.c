@@ -3,14 +3,14 @@
 /* The pattern table of target ccompiler: match() reports every composite and
    supported op that matches at a node, in priority order, to the partitioner. */
 
-#include "rewrite.h"
+#include "rules.h"
 
 /* The rules in the order of the file, where each is (the one place that
    holds line numbers) and its priority; the strings compared as interned
    symbols; the attribute literals, in Relay syntax.  The code below names
    each one. */
 #define RULES(X) \
-	X(R_add_subtract_multiply, "add_subtract_multiply", "rulesets/ccompiler.rules", 16, RI_COMPOSITE, 0) \
+	X(R_add_subtract_multiply, "add_subtract_multiply", "rulesets/ccompiler.rules", 16, GRAFT_COMPOSITE, 0) \
 	/* end */
 #define STRS(X) \
 	/* end */
@@ -23,81 +23,81 @@
 enum { RULES(ID) NRULES };
 enum { STRS(ID) NSTRS };
 enum { LITS(ID) NLITS };
-static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const graft_rule_info rules[NRULES + 1] = { RULES(INFO) { 0 } };
 static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-/* The ops the code names, by name, with their local ids and a fingerprint
-   of the operands and attributes each had here (ir_rw_schema()).  The code
-   compares and builds them through rw_lop() and rw_gop(), which the
-   rewrite driver binds by name to the ops where the code runs. */
+/* The ops the code names, by name, with a fingerprint of the operands and
+   attributes each had here; their local ids are 1, 2, ... in this order.
+   The code compares and builds them through graft_rw_lop() and
+   graft_rw_gop(), which the rewrite driver binds by name to the ops where
+   the code runs. */
 #define OPS(X) \
-	X(LOP_ADD, OP_ADD, "add", 0x5d7b8c9f) \
-	X(LOP_MULTIPLY, OP_MULTIPLY, "multiply", 0x5d7b8c9f) \
-	X(LOP_SUBTRACT, OP_SUBTRACT, "subtract", 0x5d7b8c9f) \
+	X(LOP_ADD, "add", 0x5d7b8c9f) \
+	X(LOP_MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(LOP_SUBTRACT, "subtract", 0x5d7b8c9f) \
 	/* end */
-#define LOPID(id, local, ...) id = local,
-#define LOPINFO(id, local, name, schema) { name, local, schema },
-enum { OPS(LOPID) LOP_END_ };
-static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+#define LOPINFO(id, name, schema) { name, id, schema },
+enum { LOP_NONE_, OPS(ID) LOP_END_ };
+static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
 
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
 	X(LOP_MULTIPLY, match_multiply) \
 	/* end */
 #define OPOF(op, fn) op,
-static const OpId roots[] = { ROOTS(OPOF) 0 };
+static const graft_op roots[] = { ROOTS(OPOF) 0 };
 
 /* composite add_subtract_multiply
  * match:  multiply(add(x:var, y:var), subtract(x, y)) */
 static void
-composite_add_subtract_multiply(Rw *rw, const NodeId *in, uint32_t nin)
+composite_add_subtract_multiply(graft_rw *rw, const graft_node *in, uint32_t nin)
 {
-	rw_report(rw, R_add_subtract_multiply, in, nin, 1);
+	graft_rw_report(rw, R_add_subtract_multiply, in, nin, 1);
 }
 
 /* rules rooted at multiply, from add_subtract_multiply on */
-static NodeId
-match_multiply_at_add_subtract_multiply_cf99(Rw *rw, NodeId v)
+static graft_node
+match_multiply_at_add_subtract_multiply_cf99(graft_rw *rw, graft_node v)
 {
-	const Module *m = rw->m;
-	NodeId v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
 
-	v_0 = rw_arg(m, v, 0);
-	v_0_1 = rw_arg(m, v_0, 1);
-	v_1 = rw_arg(m, v, 1);
-	v_1_0 = rw_arg(m, v_1, 0);
+	v_0 = graft_arg(m, v, 0);
+	v_0_1 = graft_arg(m, v_0, 1);
+	v_1 = graft_arg(m, v, 1);
+	v_1_0 = graft_arg(m, v_1, 0);
 	if (!(v_1_0 == v_0_1))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	v_1_1 = rw_arg(m, v_1, 1);
+	v_0_0 = graft_arg(m, v_0, 0);
+	v_1_1 = graft_arg(m, v_1, 1);
 	if (!(v_1_1 == v_0_0))
 		return 0;
-	composite_add_subtract_multiply(rw, (const NodeId[]){ v, v_0, v_1 }, 3);
+	composite_add_subtract_multiply(rw, (const graft_node[]){ v, v_0, v_1 }, 3);
 	return 0;
 }
 
 /* rules rooted at multiply, from add_subtract_multiply on */
-static NodeId
-match_multiply_v_0_add(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_multiply_v_0_add(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_0_0, v_0_1, v_1_0, v_1_1;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_kind(m, v_0_0) == NK_VAR))
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (!(graft_kind(m, v_0_0) == GRAFT_NK_VAR))
 		return 0;
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_VAR))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_VAR))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_lop(rw, m, v_1) == LOP_SUBTRACT))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_rw_lop(rw, v_1) == LOP_SUBTRACT))
 		return 0;
-	v_1_0 = rw_arg(m, v_1, 0);
+	v_1_0 = graft_arg(m, v_1, 0);
 	if (v_1_0 == v_0_0) {
-		v_1_1 = rw_arg(m, v_1, 1);
+		v_1_1 = graft_arg(m, v_1, 1);
 		if (v_1_1 == v_0_1) {
-			composite_add_subtract_multiply(rw, (const NodeId[]){ v, v_0, v_1 }, 3);
+			composite_add_subtract_multiply(rw, (const graft_node[]){ v, v_0, v_1 }, 3);
 			return match_multiply_at_add_subtract_multiply_cf99(rw, v);
 		}
 		return match_multiply_at_add_subtract_multiply_cf99(rw, v);
@@ -106,47 +106,47 @@ match_multiply_v_0_add(Rw *rw, NodeId v, NodeId v_0)
 }
 
 /* rules rooted at multiply, from add_subtract_multiply on */
-static NodeId
-match_multiply_at_add_subtract_multiply_4822(Rw *rw, NodeId v)
+static graft_node
+match_multiply_at_add_subtract_multiply_4822(graft_rw *rw, graft_node v)
 {
-	const Module *m = rw->m;
-	NodeId v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0, v_1, v_0_0, v_0_1, v_1_0, v_1_1;
 
-	v_0 = rw_arg(m, v, 0);
-	v_0_1 = rw_arg(m, v_0, 1);
-	v_1 = rw_arg(m, v, 1);
-	v_1_0 = rw_arg(m, v_1, 0);
+	v_0 = graft_arg(m, v, 0);
+	v_0_1 = graft_arg(m, v_0, 1);
+	v_1 = graft_arg(m, v, 1);
+	v_1_0 = graft_arg(m, v_1, 0);
 	if (!(v_1_0 == v_0_1))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	v_1_1 = rw_arg(m, v_1, 1);
+	v_0_0 = graft_arg(m, v_0, 0);
+	v_1_1 = graft_arg(m, v_1, 1);
 	if (!(v_1_1 == v_0_0))
 		return 0;
-	composite_add_subtract_multiply(rw, (const NodeId[]){ v, v_0, v_1 }, 3);
+	composite_add_subtract_multiply(rw, (const graft_node[]){ v, v_0, v_1 }, 3);
 	return 0;
 }
 
 /* rules rooted at multiply, from add_subtract_multiply on */
-static NodeId
-match_multiply_v_0_subtract(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_multiply_v_0_subtract(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_0_0, v_0_1, v_1_0, v_1_1;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_0_0, v_0_1, v_1_0, v_1_1;
 
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_lop(rw, m, v_1) == LOP_ADD))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_rw_lop(rw, v_1) == LOP_ADD))
 		return 0;
-	v_1_0 = rw_arg(m, v_1, 0);
-	if (!(rw_kind(m, v_1_0) == NK_VAR))
+	v_1_0 = graft_arg(m, v_1, 0);
+	if (!(graft_kind(m, v_1_0) == GRAFT_NK_VAR))
 		return 0;
-	v_1_1 = rw_arg(m, v_1, 1);
-	if (!(rw_kind(m, v_1_1) == NK_VAR))
+	v_1_1 = graft_arg(m, v_1, 1);
+	if (!(graft_kind(m, v_1_1) == GRAFT_NK_VAR))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
+	v_0_0 = graft_arg(m, v_0, 0);
 	if (v_1_0 == v_0_0) {
-		v_0_1 = rw_arg(m, v_0, 1);
+		v_0_1 = graft_arg(m, v_0, 1);
 		if (v_1_1 == v_0_1) {
-			composite_add_subtract_multiply(rw, (const NodeId[]){ v, v_0, v_1 }, 3);
+			composite_add_subtract_multiply(rw, (const graft_node[]){ v, v_0, v_1 }, 3);
 			return match_multiply_at_add_subtract_multiply_4822(rw, v);
 		}
 		return match_multiply_at_add_subtract_multiply_4822(rw, v);
@@ -155,15 +155,15 @@ match_multiply_v_0_subtract(Rw *rw, NodeId v, NodeId v_0)
 }
 
 /* rules rooted at multiply */
-static NodeId
-match_multiply(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_multiply(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	v_0 = rw_arg(m, v, 0);
-	switch (rw_lop(rw, m, v_0)) {
+	v_0 = graft_arg(m, v, 0);
+	switch (graft_rw_lop(rw, v_0)) {
 	case LOP_ADD:
 		return match_multiply_v_0_add(rw, v, v_0);
 	case LOP_SUBTRACT:
@@ -175,10 +175,10 @@ match_multiply(Rw *rw, NodeId v, uint32_t *rule)
 }
 
 /* match: try the rules rooted at v, in priority order */
-static NodeId
-match(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	switch (rw_lop(rw, rw->m, v)) {
+	switch (graft_rw_lop(rw, v)) {
 #define CASE(op, fn) case op: return fn(rw, v, rule);
 	ROOTS(CASE)
 #undef CASE
@@ -188,7 +188,7 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 	return 0;
 }
 
-const Ruleset graft_ruleset_ccompiler = {
+const graft_matcher graft_ruleset_ccompiler = {
 	"ccompiler", "rulesets/ccompiler.rules",
 	NRULES, rules,
 	NSTRS, strs,

@@ -3,20 +3,20 @@
 /* The pattern table of target cmsis-nn: match() reports every composite and
    supported op that matches at a node, in priority order, to the partitioner. */
 
-#include "rewrite.h"
+#include "rules.h"
 
 /* The rules in the order of the file, where each is (the one place that
    holds line numbers) and its priority; the strings compared as interned
    symbols; the attribute literals, in Relay syntax.  The code below names
    each one. */
 #define RULES(X) \
-	X(R_qnn_conv2d, "qnn_conv2d", "rulesets/cmsis-nn.rules", 32, RI_COMPOSITE, 0) \
-	X(R_qnn_fully_connected, "qnn_fully_connected", "rulesets/cmsis-nn.rules", 46, RI_COMPOSITE, 0) \
-	X(R_qnn_avg_pool2d, "qnn_avg_pool2d", "rulesets/cmsis-nn.rules", 55, RI_COMPOSITE, 0) \
-	X(R_qnn_max_pool2d, "qnn_max_pool2d", "rulesets/cmsis-nn.rules", 61, RI_COMPOSITE, 0) \
-	X(R_qnn_mul, "qnn_mul", "rulesets/cmsis-nn.rules", 68, RI_COMPOSITE, 0) \
-	X(R_qnn_add, "qnn_add", "rulesets/cmsis-nn.rules", 75, RI_COMPOSITE, 0) \
-	X(R_qnn_softmax, "qnn_softmax", "rulesets/cmsis-nn.rules", 83, RI_COMPOSITE, 0) \
+	X(R_qnn_conv2d, "qnn_conv2d", "rulesets/cmsis-nn.rules", 32, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_fully_connected, "qnn_fully_connected", "rulesets/cmsis-nn.rules", 46, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_avg_pool2d, "qnn_avg_pool2d", "rulesets/cmsis-nn.rules", 55, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_max_pool2d, "qnn_max_pool2d", "rulesets/cmsis-nn.rules", 61, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_mul, "qnn_mul", "rulesets/cmsis-nn.rules", 68, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_add, "qnn_add", "rulesets/cmsis-nn.rules", 75, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_softmax, "qnn_softmax", "rulesets/cmsis-nn.rules", 83, GRAFT_COMPOSITE, 0) \
 	/* end */
 #define STRS(X) \
 	X(S_HWIO, "HWIO") \
@@ -34,34 +34,34 @@
 enum { RULES(ID) NRULES };
 enum { STRS(ID) NSTRS };
 enum { LITS(ID) NLITS };
-static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const graft_rule_info rules[NRULES + 1] = { RULES(INFO) { 0 } };
 static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-/* The ops the code names, by name, with their local ids and a fingerprint
-   of the operands and attributes each had here (ir_rw_schema()).  The code
-   compares and builds them through rw_lop() and rw_gop(), which the
-   rewrite driver binds by name to the ops where the code runs. */
+/* The ops the code names, by name, with a fingerprint of the operands and
+   attributes each had here; their local ids are 1, 2, ... in this order.
+   The code compares and builds them through graft_rw_lop() and
+   graft_rw_gop(), which the rewrite driver binds by name to the ops where
+   the code runs. */
 #define OPS(X) \
-	X(LOP_CAST, OP_CAST, "cast", 0xd9ff58c6) \
-	X(LOP_CLIP, OP_CLIP, "clip", 0x9a66e97c) \
-	X(LOP_NN_AVG_POOL2D, OP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
-	X(LOP_NN_BIAS_ADD, OP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
-	X(LOP_NN_MAX_POOL2D, OP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
-	X(LOP_NN_PAD, OP_NN_PAD, "nn.pad", 0x0379a5e7) \
-	X(LOP_NN_SOFTMAX, OP_NN_SOFTMAX, "nn.softmax", 0xbd34edff) \
-	X(LOP_QNN_ADD, OP_QNN_ADD, "qnn.add", 0x481e7889) \
-	X(LOP_QNN_CONV2D, OP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
-	X(LOP_QNN_DENSE, OP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
-	X(LOP_QNN_DEQUANTIZE, OP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
-	X(LOP_QNN_MUL, OP_QNN_MUL, "qnn.mul", 0x481e7889) \
-	X(LOP_QNN_QUANTIZE, OP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
-	X(LOP_QNN_REQUANTIZE, OP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(LOP_CAST, "cast", 0xd9ff58c6) \
+	X(LOP_CLIP, "clip", 0x9a66e97c) \
+	X(LOP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
+	X(LOP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
+	X(LOP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
+	X(LOP_NN_PAD, "nn.pad", 0x0379a5e7) \
+	X(LOP_NN_SOFTMAX, "nn.softmax", 0xbd34edff) \
+	X(LOP_QNN_ADD, "qnn.add", 0x481e7889) \
+	X(LOP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
+	X(LOP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
+	X(LOP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
+	X(LOP_QNN_MUL, "qnn.mul", 0x481e7889) \
+	X(LOP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(LOP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
 	/* end */
-#define LOPID(id, local, ...) id = local,
-#define LOPINFO(id, local, name, schema) { name, local, schema },
-enum { OPS(LOPID) LOP_END_ };
-static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+#define LOPINFO(id, name, schema) { name, id, schema },
+enum { LOP_NONE_, OPS(ID) LOP_END_ };
+static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
 
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
@@ -74,221 +74,221 @@ static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
 	X(LOP_QNN_REQUANTIZE, match_qnn_requantize) \
 	/* end */
 #define OPOF(op, fn) op,
-static const OpId roots[] = { ROOTS(OPOF) 0 };
+static const graft_op roots[] = { ROOTS(OPOF) 0 };
 
 /* composite qnn_conv2d
  * match:  clip?(r:qnn.requantize(ba:nn.bias_add?(c:qnn.conv2d(nn.pad?(x, const), w:const, izp:const, kzp:const, const, const), const), const, const, const, const))
  * cond:   ((dtype(x) == "int8" && dtype(w) == "int8" && dtype(c) == "int32" && dtype(r) == "int8") || (dtype(x) == "int16" && dtype(w) == "int8" && dtype(c) == "int64" && dtype(r) == "int16")) && (dtype(x) != "int16" || value(izp) == 0) && value(kzp) == 0 && (present(ba) || !(c.groups == shape(x)[3] && ((c.kernel_layout == "HWIO" && c.groups == shape(w)[3]) || (c.kernel_layout == "HWOI" && c.groups == shape(w)[2]) || ((c.kernel_layout == "OHWI" || c.kernel_layout == "OIHW") && c.groups == shape(w)[0])))) */
 static void
-composite_qnn_conv2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp)
+composite_qnn_conv2d(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_c, graft_node p_x, graft_node p_w, graft_node p_izp, graft_node p_kzp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_conv2d, in, nin, (((((((((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_c) == DT_INT32)) && (rw_dtype(m, p_r) == DT_INT8)) || ((((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_c) == DT_INT64)) && (rw_dtype(m, p_r) == DT_INT16))) && (!(rw_dtype(m, p_x) == DT_INT16) || (rw_value(rw, p_izp) == 0LL))) && (rw_value(rw, p_kzp) == 0LL)) && (1 || (!((rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_x, 3LL)) && ((((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_HWIO]) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 3LL))) || ((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_HWOI]) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 2LL)))) || (((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_OHWI]) || (rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_OIHW])) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 0LL))))))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_conv2d, in, nin, (((((((((graft_dtype(m, p_x) == GRAFT_DT_INT8) && (graft_dtype(m, p_w) == GRAFT_DT_INT8)) && (graft_dtype(m, p_c) == GRAFT_DT_INT32)) && (graft_dtype(m, p_r) == GRAFT_DT_INT8)) || ((((graft_dtype(m, p_x) == GRAFT_DT_INT16) && (graft_dtype(m, p_w) == GRAFT_DT_INT8)) && (graft_dtype(m, p_c) == GRAFT_DT_INT64)) && (graft_dtype(m, p_r) == GRAFT_DT_INT16))) && (!(graft_dtype(m, p_x) == GRAFT_DT_INT16) || (graft_rw_value(rw, p_izp) == 0LL))) && (graft_rw_value(rw, p_kzp) == 0LL)) && (1 || (!((graft_attr_i(m, p_c, 3 /* groups */) == graft_rw_dim(rw, p_x, 3LL)) && ((((graft_attr_s(m, p_c, 7 /* kernel_layout */) == graft_rw_sym(rw, S_HWIO)) && (graft_attr_i(m, p_c, 3 /* groups */) == graft_rw_dim(rw, p_w, 3LL))) || ((graft_attr_s(m, p_c, 7 /* kernel_layout */) == graft_rw_sym(rw, S_HWOI)) && (graft_attr_i(m, p_c, 3 /* groups */) == graft_rw_dim(rw, p_w, 2LL)))) || (((graft_attr_s(m, p_c, 7 /* kernel_layout */) == graft_rw_sym(rw, S_OHWI)) || (graft_attr_s(m, p_c, 7 /* kernel_layout */) == graft_rw_sym(rw, S_OIHW))) && (graft_attr_i(m, p_c, 3 /* groups */) == graft_rw_dim(rw, p_w, 0LL))))))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_conv2d, its variants that bind names as variant 3 does
  * match:  clip?(r:qnn.requantize(ba:nn.bias_add?(c:qnn.conv2d(nn.pad?(x, const), w:const, izp:const, kzp:const, const, const), const), const, const, const, const))
  * cond:   ((dtype(x) == "int8" && dtype(w) == "int8" && dtype(c) == "int32" && dtype(r) == "int8") || (dtype(x) == "int16" && dtype(w) == "int8" && dtype(c) == "int64" && dtype(r) == "int16")) && (dtype(x) != "int16" || value(izp) == 0) && value(kzp) == 0 && (present(ba) || !(c.groups == shape(x)[3] && ((c.kernel_layout == "HWIO" && c.groups == shape(w)[3]) || (c.kernel_layout == "HWOI" && c.groups == shape(w)[2]) || ((c.kernel_layout == "OHWI" || c.kernel_layout == "OIHW") && c.groups == shape(w)[0])))) */
 static void
-composite_qnn_conv2d_2(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp)
+composite_qnn_conv2d_2(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_c, graft_node p_x, graft_node p_w, graft_node p_izp, graft_node p_kzp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_conv2d, in, nin, (((((((((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_c) == DT_INT32)) && (rw_dtype(m, p_r) == DT_INT8)) || ((((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_c) == DT_INT64)) && (rw_dtype(m, p_r) == DT_INT16))) && (!(rw_dtype(m, p_x) == DT_INT16) || (rw_value(rw, p_izp) == 0LL))) && (rw_value(rw, p_kzp) == 0LL)) && (0 || (!((rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_x, 3LL)) && ((((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_HWIO]) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 3LL))) || ((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_HWOI]) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 2LL)))) || (((rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_OHWI]) || (rw_attr_s(m, p_c, 7 /* kernel_layout */) == rw->syms[S_OIHW])) && (rw_attr_i(m, p_c, 3 /* groups */) == rw_dim(rw, p_w, 0LL))))))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_conv2d, in, nin, (((((((((graft_dtype(m, p_x) == GRAFT_DT_INT8) && (graft_dtype(m, p_w) == GRAFT_DT_INT8)) && (graft_dtype(m, p_c) == GRAFT_DT_INT32)) && (graft_dtype(m, p_r) == GRAFT_DT_INT8)) || ((((graft_dtype(m, p_x) == GRAFT_DT_INT16) && (graft_dtype(m, p_w) == GRAFT_DT_INT8)) && (graft_dtype(m, p_c) == GRAFT_DT_INT64)) && (graft_dtype(m, p_r) == GRAFT_DT_INT16))) && (!(graft_dtype(m, p_x) == GRAFT_DT_INT16) || (graft_rw_value(rw, p_izp) == 0LL))) && (graft_rw_value(rw, p_kzp) == 0LL)) && (0 || (!((graft_attr_i(m, p_c, 3 /* groups */) == graft_rw_dim(rw, p_x, 3LL)) && ((((graft_attr_s(m, p_c, 7 /* kernel_layout */) == graft_rw_sym(rw, S_HWIO)) && (graft_attr_i(m, p_c, 3 /* groups */) == graft_rw_dim(rw, p_w, 3LL))) || ((graft_attr_s(m, p_c, 7 /* kernel_layout */) == graft_rw_sym(rw, S_HWOI)) && (graft_attr_i(m, p_c, 3 /* groups */) == graft_rw_dim(rw, p_w, 2LL)))) || (((graft_attr_s(m, p_c, 7 /* kernel_layout */) == graft_rw_sym(rw, S_OHWI)) || (graft_attr_s(m, p_c, 7 /* kernel_layout */) == graft_rw_sym(rw, S_OIHW))) && (graft_attr_i(m, p_c, 3 /* groups */) == graft_rw_dim(rw, p_w, 0LL))))))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_fully_connected
  * match:  clip?(r:qnn.requantize(nn.bias_add?(d:qnn.dense(x, w:const, const, kzp:const, const, const), const), const, const, const, const))
  * cond:   ((dtype(x) == "int8" && dtype(w) == "int8" && dtype(d) == "int32" && dtype(r) == "int8") || (dtype(x) == "int16" && dtype(w) == "int8" && dtype(d) == "int64" && dtype(r) == "int16")) && value(kzp) == 0 */
 static void
-composite_qnn_fully_connected(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_d, NodeId p_x, NodeId p_w, NodeId p_kzp)
+composite_qnn_fully_connected(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_d, graft_node p_x, graft_node p_w, graft_node p_kzp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_fully_connected, in, nin, (((((((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_d) == DT_INT32)) && (rw_dtype(m, p_r) == DT_INT8)) || ((((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_w) == DT_INT8)) && (rw_dtype(m, p_d) == DT_INT64)) && (rw_dtype(m, p_r) == DT_INT16))) && (rw_value(rw, p_kzp) == 0LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_fully_connected, in, nin, (((((((graft_dtype(m, p_x) == GRAFT_DT_INT8) && (graft_dtype(m, p_w) == GRAFT_DT_INT8)) && (graft_dtype(m, p_d) == GRAFT_DT_INT32)) && (graft_dtype(m, p_r) == GRAFT_DT_INT8)) || ((((graft_dtype(m, p_x) == GRAFT_DT_INT16) && (graft_dtype(m, p_w) == GRAFT_DT_INT8)) && (graft_dtype(m, p_d) == GRAFT_DT_INT64)) && (graft_dtype(m, p_r) == GRAFT_DT_INT16))) && (graft_rw_value(rw, p_kzp) == 0LL))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_avg_pool2d
  * match:  clip?(o:cast(p:nn.avg_pool2d(cast(x))))
  * cond:   p.layout == "NHWC" && shape(x)[0] == 1 && ((dtype(x) == "int8" && dtype(o) == "int8") || (dtype(x) == "int16" && dtype(o) == "int16")) */
 static void
-composite_qnn_avg_pool2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_o, NodeId p_p, NodeId p_x)
+composite_qnn_avg_pool2d(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_o, graft_node p_p, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_avg_pool2d, in, nin, ((((rw_attr_s(m, p_p, 4 /* layout */) == rw->syms[S_NHWC]) && (rw_dim(rw, p_x, 0LL) == 1LL)) && (((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_o) == DT_INT8)) || ((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_o) == DT_INT16))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_avg_pool2d, in, nin, ((((graft_attr_s(m, p_p, 4 /* layout */) == graft_rw_sym(rw, S_NHWC)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && (((graft_dtype(m, p_x) == GRAFT_DT_INT8) && (graft_dtype(m, p_o) == GRAFT_DT_INT8)) || ((graft_dtype(m, p_x) == GRAFT_DT_INT16) && (graft_dtype(m, p_o) == GRAFT_DT_INT16))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_max_pool2d
  * match:  clip?(p:nn.max_pool2d(x))
  * cond:   p.layout == "NHWC" && shape(x)[0] == 1 && ((dtype(x) == "int8" && dtype(p) == "int8") || (dtype(x) == "int16" && dtype(p) == "int16")) */
 static void
-composite_qnn_max_pool2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_p, NodeId p_x)
+composite_qnn_max_pool2d(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_p, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_max_pool2d, in, nin, ((((rw_attr_s(m, p_p, 4 /* layout */) == rw->syms[S_NHWC]) && (rw_dim(rw, p_x, 0LL) == 1LL)) && (((rw_dtype(m, p_x) == DT_INT8) && (rw_dtype(m, p_p) == DT_INT8)) || ((rw_dtype(m, p_x) == DT_INT16) && (rw_dtype(m, p_p) == DT_INT16))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_max_pool2d, in, nin, ((((graft_attr_s(m, p_p, 4 /* layout */) == graft_rw_sym(rw, S_NHWC)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && (((graft_dtype(m, p_x) == GRAFT_DT_INT8) && (graft_dtype(m, p_p) == GRAFT_DT_INT8)) || ((graft_dtype(m, p_x) == GRAFT_DT_INT16) && (graft_dtype(m, p_p) == GRAFT_DT_INT16))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_mul
  * match:  clip?(qnn.mul(a, b, const, za:const, const, zb:const, const, zo:const))
  * cond:   !(is_const(a) && rank(a) == 0 && is_const(b) && rank(b) == 0) && (dtype(a) == "int8" || dtype(a) == "int16") && dtype(b) == dtype(a) && (dtype(a) != "int16" || (value(za) == 0 && value(zb) == 0 && value(zo) == 0)) */
 static void
-composite_qnn_mul(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_b, NodeId p_za, NodeId p_zb, NodeId p_zo)
+composite_qnn_mul(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_a, graft_node p_b, graft_node p_za, graft_node p_zb, graft_node p_zo)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_mul, in, nin, (((((!((((rw_kind(m, p_a) == NK_CONST) && (rw_rank(rw, p_a) == 0LL)) && (rw_kind(m, p_b) == NK_CONST)) && (rw_rank(rw, p_b) == 0LL))) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_INT16))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (!(rw_dtype(m, p_a) == DT_INT16) || (((rw_value(rw, p_za) == 0LL) && (rw_value(rw, p_zb) == 0LL)) && (rw_value(rw, p_zo) == 0LL))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_mul, in, nin, (((((!((((graft_kind(m, p_a) == GRAFT_NK_CONST) && (graft_rw_rank(rw, p_a) == 0LL)) && (graft_kind(m, p_b) == GRAFT_NK_CONST)) && (graft_rw_rank(rw, p_b) == 0LL))) && ((graft_dtype(m, p_a) == GRAFT_DT_INT8) || (graft_dtype(m, p_a) == GRAFT_DT_INT16))) && (graft_dtype(m, p_b) == graft_dtype(m, p_a))) && (!(graft_dtype(m, p_a) == GRAFT_DT_INT16) || (((graft_rw_value(rw, p_za) == 0LL) && (graft_rw_value(rw, p_zb) == 0LL)) && (graft_rw_value(rw, p_zo) == 0LL))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_add
  * match:  clip?(qnn.add(a, b, const, za:const, const, zb:const, const, zo:const))
  * cond:   !(is_const(a) && rank(a) == 0 && is_const(b) && rank(b) == 0) && (dtype(a) == "int8" || dtype(a) == "int16") && dtype(b) == dtype(a) && (dtype(a) != "int16" || (value(za) == 0 && value(zb) == 0 && value(zo) == 0)) */
 static void
-composite_qnn_add(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_b, NodeId p_za, NodeId p_zb, NodeId p_zo)
+composite_qnn_add(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_a, graft_node p_b, graft_node p_za, graft_node p_zb, graft_node p_zo)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_add, in, nin, (((((!((((rw_kind(m, p_a) == NK_CONST) && (rw_rank(rw, p_a) == 0LL)) && (rw_kind(m, p_b) == NK_CONST)) && (rw_rank(rw, p_b) == 0LL))) && ((rw_dtype(m, p_a) == DT_INT8) || (rw_dtype(m, p_a) == DT_INT16))) && (rw_dtype(m, p_b) == rw_dtype(m, p_a))) && (!(rw_dtype(m, p_a) == DT_INT16) || (((rw_value(rw, p_za) == 0LL) && (rw_value(rw, p_zb) == 0LL)) && (rw_value(rw, p_zo) == 0LL))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_add, in, nin, (((((!((((graft_kind(m, p_a) == GRAFT_NK_CONST) && (graft_rw_rank(rw, p_a) == 0LL)) && (graft_kind(m, p_b) == GRAFT_NK_CONST)) && (graft_rw_rank(rw, p_b) == 0LL))) && ((graft_dtype(m, p_a) == GRAFT_DT_INT8) || (graft_dtype(m, p_a) == GRAFT_DT_INT16))) && (graft_dtype(m, p_b) == graft_dtype(m, p_a))) && (!(graft_dtype(m, p_a) == GRAFT_DT_INT16) || (((graft_rw_value(rw, p_za) == 0LL) && (graft_rw_value(rw, p_zb) == 0LL)) && (graft_rw_value(rw, p_zo) == 0LL))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_softmax
  * match:  q:qnn.quantize(nn.softmax(qnn.dequantize(x, const, const)), s:const, z:const)
  * cond:   (value(s) == 1.0 / 256 && value(z) == -128 && q.out_dtype == "int8" && dtype(x) == "int8") || (value(s) == 1.0 / 32768 && value(z) == 0 && q.out_dtype == "int16" && dtype(x) == "int16") */
 static void
-composite_qnn_softmax(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_q, NodeId p_x, NodeId p_s, NodeId p_z)
+composite_qnn_softmax(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_q, graft_node p_x, graft_node p_s, graft_node p_z)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_softmax, in, nin, ((((((rw_value(rw, p_s) == (1.0 / 256LL)) && (rw_value(rw, p_z) == -128LL)) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT8)) && (rw_dtype(m, p_x) == DT_INT8)) || ((((rw_value(rw, p_s) == (1.0 / 32768LL)) && (rw_value(rw, p_z) == 0LL)) && (rw_attr_i(m, p_q, 0 /* out_dtype */) == DT_INT16)) && (rw_dtype(m, p_x) == DT_INT16)))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_softmax, in, nin, ((((((graft_rw_value(rw, p_s) == (1.0 / 256LL)) && (graft_rw_value(rw, p_z) == -128LL)) && (graft_attr_i(m, p_q, 0 /* out_dtype */) == GRAFT_DT_INT8)) && (graft_dtype(m, p_x) == GRAFT_DT_INT8)) || ((((graft_rw_value(rw, p_s) == (1.0 / 32768LL)) && (graft_rw_value(rw, p_z) == 0LL)) && (graft_attr_i(m, p_q, 0 /* out_dtype */) == GRAFT_DT_INT16)) && (graft_dtype(m, p_x) == GRAFT_DT_INT16)))) && !graft_rw_failed(rw));
 }
 
 /* rules rooted at cast */
-static NodeId
-match_cast(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_cast(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_0_0, v_0_0_0;
+	graft_node v_0, v_0_0, v_0_0_0;
 
-	v_0 = rw_arg(m, v, 0);
-	if (!(rw_lop(rw, m, v_0) == LOP_NN_AVG_POOL2D))
+	v_0 = graft_arg(m, v, 0);
+	if (!(graft_rw_lop(rw, v_0) == LOP_NN_AVG_POOL2D))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_lop(rw, m, v_0_0) == LOP_CAST))
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (!(graft_rw_lop(rw, v_0_0) == LOP_CAST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0 }, 3, v, v_0, v_0_0_0);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	composite_qnn_avg_pool2d(rw, (const graft_node[]){ v, v_0, v_0_0 }, 3, v, v_0, v_0_0_0);
 	return 0;
 }
 
 /* rules rooted at clip, from qnn_conv2d on */
-static NodeId
-match_clip_v_0_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0, NodeId v_0_0_0)
+static graft_node
+match_clip_v_0_0_0_qnn_conv2d(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_0_0, graft_node v_0_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_1, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2;
-	NodeId v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_0_0_0, v_0_0_0_0_1;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_1, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2;
+	graft_node v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_0_0_0, v_0_0_0_0_1;
 
-	v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-	if (!(rw_kind(m, v_0_0_0_1) == NK_CONST))
+	v_0_0_0_1 = graft_arg(m, v_0_0_0, 1);
+	if (!(graft_kind(m, v_0_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-	if (!(rw_kind(m, v_0_0_0_2) == NK_CONST))
+	v_0_0_0_2 = graft_arg(m, v_0_0_0, 2);
+	if (!(graft_kind(m, v_0_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_3 = rw_arg(m, v_0_0_0, 3);
-	if (!(rw_kind(m, v_0_0_0_3) == NK_CONST))
+	v_0_0_0_3 = graft_arg(m, v_0_0_0, 3);
+	if (!(graft_kind(m, v_0_0_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_4 = rw_arg(m, v_0_0_0, 4);
-	if (!(rw_kind(m, v_0_0_0_4) == NK_CONST))
+	v_0_0_0_4 = graft_arg(m, v_0_0_0, 4);
+	if (!(graft_kind(m, v_0_0_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_5 = rw_arg(m, v_0_0_0, 5);
-	if (!(rw_kind(m, v_0_0_0_5) == NK_CONST))
+	v_0_0_0_5 = graft_arg(m, v_0_0_0, 5);
+	if (!(graft_kind(m, v_0_0_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_CONST))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_2 = rw_arg(m, v_0, 2);
-	if (!(rw_kind(m, v_0_2) == NK_CONST))
+	v_0_2 = graft_arg(m, v_0, 2);
+	if (!(graft_kind(m, v_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_3 = rw_arg(m, v_0, 3);
-	if (!(rw_kind(m, v_0_3) == NK_CONST))
+	v_0_3 = graft_arg(m, v_0, 3);
+	if (!(graft_kind(m, v_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_4 = rw_arg(m, v_0, 4);
-	if (!(rw_kind(m, v_0_4) == NK_CONST))
+	v_0_4 = graft_arg(m, v_0, 4);
+	if (!(graft_kind(m, v_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-	if (rw_lop(rw, m, v_0_0_0_0) == LOP_NN_PAD) {
-		v_0_0_0_0_1 = rw_arg(m, v_0_0_0_0, 1);
-		if (rw_kind(m, v_0_0_0_0_1) == NK_CONST) {
-			v_0_0_0_0_0 = rw_arg(m, v_0_0_0_0, 0);
-			composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_0, v_0_0_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 16, v_0, v_0_0_0, v_0_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
-			composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
+	v_0_0_0_0 = graft_arg(m, v_0_0_0, 0);
+	if (graft_rw_lop(rw, v_0_0_0_0) == LOP_NN_PAD) {
+		v_0_0_0_0_1 = graft_arg(m, v_0_0_0_0, 1);
+		if (graft_kind(m, v_0_0_0_0_1) == GRAFT_NK_CONST) {
+			v_0_0_0_0_0 = graft_arg(m, v_0_0_0_0, 0);
+			composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_0, v_0_0_0_0_1, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 16, v_0, v_0_0_0, v_0_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
+			composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
 			return 0;
 		}
-		composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
+		composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
 		return 0;
 	}
-	composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
+	composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3);
 	return 0;
 }
 
 /* rules rooted at clip, from qnn_fully_connected on */
-static NodeId
-match_clip_v_0_0_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0, NodeId v_0_0_0)
+static graft_node
+match_clip_v_0_0_0_qnn_dense(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_0_0, graft_node v_0_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_1, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2;
-	NodeId v_0_0_0_3, v_0_0_0_4, v_0_0_0_5;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_1, v_0_0_0_0, v_0_0_0_1, v_0_0_0_2;
+	graft_node v_0_0_0_3, v_0_0_0_4, v_0_0_0_5;
 
-	v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-	if (!(rw_kind(m, v_0_0_0_1) == NK_CONST))
+	v_0_0_0_1 = graft_arg(m, v_0_0_0, 1);
+	if (!(graft_kind(m, v_0_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_2 = rw_arg(m, v_0_0_0, 2);
-	if (!(rw_kind(m, v_0_0_0_2) == NK_CONST))
+	v_0_0_0_2 = graft_arg(m, v_0_0_0, 2);
+	if (!(graft_kind(m, v_0_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_3 = rw_arg(m, v_0_0_0, 3);
-	if (!(rw_kind(m, v_0_0_0_3) == NK_CONST))
+	v_0_0_0_3 = graft_arg(m, v_0_0_0, 3);
+	if (!(graft_kind(m, v_0_0_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_4 = rw_arg(m, v_0_0_0, 4);
-	if (!(rw_kind(m, v_0_0_0_4) == NK_CONST))
+	v_0_0_0_4 = graft_arg(m, v_0_0_0, 4);
+	if (!(graft_kind(m, v_0_0_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_5 = rw_arg(m, v_0_0_0, 5);
-	if (!(rw_kind(m, v_0_0_0_5) == NK_CONST))
+	v_0_0_0_5 = graft_arg(m, v_0_0_0, 5);
+	if (!(graft_kind(m, v_0_0_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_CONST))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_2 = rw_arg(m, v_0, 2);
-	if (!(rw_kind(m, v_0_2) == NK_CONST))
+	v_0_2 = graft_arg(m, v_0, 2);
+	if (!(graft_kind(m, v_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_3 = rw_arg(m, v_0, 3);
-	if (!(rw_kind(m, v_0_3) == NK_CONST))
+	v_0_3 = graft_arg(m, v_0, 3);
+	if (!(graft_kind(m, v_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_4 = rw_arg(m, v_0, 4);
-	if (!(rw_kind(m, v_0_4) == NK_CONST))
+	v_0_4 = graft_arg(m, v_0, 4);
+	if (!(graft_kind(m, v_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-	composite_qnn_fully_connected(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_3);
+	v_0_0_0_0 = graft_arg(m, v_0_0_0, 0);
+	composite_qnn_fully_connected(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_0_2, v_0_0_0_3, v_0_0_0_4, v_0_0_0_5, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0_0, v_0_0_0_0, v_0_0_0_1, v_0_0_0_3);
 	return 0;
 }
 
 /* rules rooted at clip, from qnn_conv2d on */
-static NodeId
-match_clip_v_0_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+static graft_node
+match_clip_v_0_0_nn_bias_add(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0_0;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0_0;
 
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	switch (rw_lop(rw, m, v_0_0_0)) {
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	switch (graft_rw_lop(rw, v_0_0_0)) {
 	case LOP_QNN_CONV2D:
 		return match_clip_v_0_0_0_qnn_conv2d(rw, v, v_0, v_0_0, v_0_0_0);
 	case LOP_QNN_DENSE:
@@ -300,105 +300,105 @@ match_clip_v_0_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
 }
 
 /* rules rooted at clip, from qnn_conv2d on */
-static NodeId
-match_clip_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+static graft_node
+match_clip_v_0_0_qnn_conv2d(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3;
-	NodeId v_0_0_4, v_0_0_5, v_0_0_0_0, v_0_0_0_1;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3;
+	graft_node v_0_0_4, v_0_0_5, v_0_0_0_0, v_0_0_0_1;
 
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_2 = rw_arg(m, v_0_0, 2);
-	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+	v_0_0_2 = graft_arg(m, v_0_0, 2);
+	if (!(graft_kind(m, v_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_3 = rw_arg(m, v_0_0, 3);
-	if (!(rw_kind(m, v_0_0_3) == NK_CONST))
+	v_0_0_3 = graft_arg(m, v_0_0, 3);
+	if (!(graft_kind(m, v_0_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_4 = rw_arg(m, v_0_0, 4);
-	if (!(rw_kind(m, v_0_0_4) == NK_CONST))
+	v_0_0_4 = graft_arg(m, v_0_0, 4);
+	if (!(graft_kind(m, v_0_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_5 = rw_arg(m, v_0_0, 5);
-	if (!(rw_kind(m, v_0_0_5) == NK_CONST))
+	v_0_0_5 = graft_arg(m, v_0_0, 5);
+	if (!(graft_kind(m, v_0_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_CONST))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_2 = rw_arg(m, v_0, 2);
-	if (!(rw_kind(m, v_0_2) == NK_CONST))
+	v_0_2 = graft_arg(m, v_0, 2);
+	if (!(graft_kind(m, v_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_3 = rw_arg(m, v_0, 3);
-	if (!(rw_kind(m, v_0_3) == NK_CONST))
+	v_0_3 = graft_arg(m, v_0, 3);
+	if (!(graft_kind(m, v_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_4 = rw_arg(m, v_0, 4);
-	if (!(rw_kind(m, v_0_4) == NK_CONST))
+	v_0_4 = graft_arg(m, v_0, 4);
+	if (!(graft_kind(m, v_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (rw_lop(rw, m, v_0_0_0) == LOP_NN_PAD) {
-		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-			v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-			composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
-			composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	if (graft_rw_lop(rw, v_0_0_0) == LOP_NN_PAD) {
+		v_0_0_0_1 = graft_arg(m, v_0_0_0, 1);
+		if (graft_kind(m, v_0_0_0_1) == GRAFT_NK_CONST) {
+			v_0_0_0_0 = graft_arg(m, v_0_0_0, 0);
+			composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 14, v_0, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+			composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
 			return 0;
 		}
-		composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+		composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
 		return 0;
 	}
-	composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+	composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
 	return 0;
 }
 
 /* rules rooted at clip, from qnn_fully_connected on */
-static NodeId
-match_clip_v_0_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+static graft_node
+match_clip_v_0_0_qnn_dense(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3;
-	NodeId v_0_0_4, v_0_0_5;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_1, v_0_2, v_0_3, v_0_4, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3;
+	graft_node v_0_0_4, v_0_0_5;
 
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_2 = rw_arg(m, v_0_0, 2);
-	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+	v_0_0_2 = graft_arg(m, v_0_0, 2);
+	if (!(graft_kind(m, v_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_3 = rw_arg(m, v_0_0, 3);
-	if (!(rw_kind(m, v_0_0_3) == NK_CONST))
+	v_0_0_3 = graft_arg(m, v_0_0, 3);
+	if (!(graft_kind(m, v_0_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_4 = rw_arg(m, v_0_0, 4);
-	if (!(rw_kind(m, v_0_0_4) == NK_CONST))
+	v_0_0_4 = graft_arg(m, v_0_0, 4);
+	if (!(graft_kind(m, v_0_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_5 = rw_arg(m, v_0_0, 5);
-	if (!(rw_kind(m, v_0_0_5) == NK_CONST))
+	v_0_0_5 = graft_arg(m, v_0_0, 5);
+	if (!(graft_kind(m, v_0_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_CONST))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_2 = rw_arg(m, v_0, 2);
-	if (!(rw_kind(m, v_0_2) == NK_CONST))
+	v_0_2 = graft_arg(m, v_0, 2);
+	if (!(graft_kind(m, v_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_3 = rw_arg(m, v_0, 3);
-	if (!(rw_kind(m, v_0_3) == NK_CONST))
+	v_0_3 = graft_arg(m, v_0, 3);
+	if (!(graft_kind(m, v_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_4 = rw_arg(m, v_0, 4);
-	if (!(rw_kind(m, v_0_4) == NK_CONST))
+	v_0_4 = graft_arg(m, v_0, 4);
+	if (!(graft_kind(m, v_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	composite_qnn_fully_connected(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_3);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	composite_qnn_fully_connected(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_0_2, v_0_3, v_0_4 }, 12, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_3);
 	return 0;
 }
 
 /* rules rooted at clip, from qnn_conv2d on */
-static NodeId
-match_clip_v_0_qnn_requantize(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_clip_v_0_qnn_requantize(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	switch (rw_lop(rw, m, v_0_0)) {
+	v_0_0 = graft_arg(m, v_0, 0);
+	switch (graft_rw_lop(rw, v_0_0)) {
 	case LOP_NN_BIAS_ADD:
 		return match_clip_v_0_0_nn_bias_add(rw, v, v_0, v_0_0);
 	case LOP_QNN_CONV2D:
@@ -412,104 +412,104 @@ match_clip_v_0_qnn_requantize(Rw *rw, NodeId v, NodeId v_0)
 }
 
 /* rules rooted at clip, from qnn_avg_pool2d on */
-static NodeId
-match_clip_v_0_cast(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_clip_v_0_cast(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0, v_0_0_0, v_0_0_0_0;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0, v_0_0_0, v_0_0_0_0;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_lop(rw, m, v_0_0) == LOP_NN_AVG_POOL2D))
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (!(graft_rw_lop(rw, v_0_0) == LOP_NN_AVG_POOL2D))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (!(rw_lop(rw, m, v_0_0_0) == LOP_CAST))
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	if (!(graft_rw_lop(rw, v_0_0_0) == LOP_CAST))
 		return 0;
-	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0 }, 4, v_0, v_0_0, v_0_0_0_0);
+	v_0_0_0_0 = graft_arg(m, v_0_0_0, 0);
+	composite_qnn_avg_pool2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0 }, 4, v_0, v_0_0, v_0_0_0_0);
 	return 0;
 }
 
 /* rules rooted at clip, from qnn_mul on */
-static NodeId
-match_clip_v_0_qnn_mul(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_clip_v_0_qnn_mul(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7;
 
-	v_0_2 = rw_arg(m, v_0, 2);
-	if (!(rw_kind(m, v_0_2) == NK_CONST))
+	v_0_2 = graft_arg(m, v_0, 2);
+	if (!(graft_kind(m, v_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_3 = rw_arg(m, v_0, 3);
-	if (!(rw_kind(m, v_0_3) == NK_CONST))
+	v_0_3 = graft_arg(m, v_0, 3);
+	if (!(graft_kind(m, v_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_4 = rw_arg(m, v_0, 4);
-	if (!(rw_kind(m, v_0_4) == NK_CONST))
+	v_0_4 = graft_arg(m, v_0, 4);
+	if (!(graft_kind(m, v_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_5 = rw_arg(m, v_0, 5);
-	if (!(rw_kind(m, v_0_5) == NK_CONST))
+	v_0_5 = graft_arg(m, v_0, 5);
+	if (!(graft_kind(m, v_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_0_6 = rw_arg(m, v_0, 6);
-	if (!(rw_kind(m, v_0_6) == NK_CONST))
+	v_0_6 = graft_arg(m, v_0, 6);
+	if (!(graft_kind(m, v_0_6) == GRAFT_NK_CONST))
 		return 0;
-	v_0_7 = rw_arg(m, v_0, 7);
-	if (!(rw_kind(m, v_0_7) == NK_CONST))
+	v_0_7 = graft_arg(m, v_0, 7);
+	if (!(graft_kind(m, v_0_7) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	v_0_1 = rw_arg(m, v_0, 1);
-	composite_qnn_mul(rw, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_0, v_0_1, v_0_3, v_0_5, v_0_7);
-	composite_qnn_mul(rw, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_1, v_0_0, v_0_5, v_0_3, v_0_7);
+	v_0_0 = graft_arg(m, v_0, 0);
+	v_0_1 = graft_arg(m, v_0, 1);
+	composite_qnn_mul(rw, (const graft_node[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_0, v_0_1, v_0_3, v_0_5, v_0_7);
+	composite_qnn_mul(rw, (const graft_node[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_1, v_0_0, v_0_5, v_0_3, v_0_7);
 	return 0;
 }
 
 /* rules rooted at clip, from qnn_add on */
-static NodeId
-match_clip_v_0_qnn_add(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_clip_v_0_qnn_add(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7;
 
-	v_0_2 = rw_arg(m, v_0, 2);
-	if (!(rw_kind(m, v_0_2) == NK_CONST))
+	v_0_2 = graft_arg(m, v_0, 2);
+	if (!(graft_kind(m, v_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_3 = rw_arg(m, v_0, 3);
-	if (!(rw_kind(m, v_0_3) == NK_CONST))
+	v_0_3 = graft_arg(m, v_0, 3);
+	if (!(graft_kind(m, v_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_4 = rw_arg(m, v_0, 4);
-	if (!(rw_kind(m, v_0_4) == NK_CONST))
+	v_0_4 = graft_arg(m, v_0, 4);
+	if (!(graft_kind(m, v_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_5 = rw_arg(m, v_0, 5);
-	if (!(rw_kind(m, v_0_5) == NK_CONST))
+	v_0_5 = graft_arg(m, v_0, 5);
+	if (!(graft_kind(m, v_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_0_6 = rw_arg(m, v_0, 6);
-	if (!(rw_kind(m, v_0_6) == NK_CONST))
+	v_0_6 = graft_arg(m, v_0, 6);
+	if (!(graft_kind(m, v_0_6) == GRAFT_NK_CONST))
 		return 0;
-	v_0_7 = rw_arg(m, v_0, 7);
-	if (!(rw_kind(m, v_0_7) == NK_CONST))
+	v_0_7 = graft_arg(m, v_0, 7);
+	if (!(graft_kind(m, v_0_7) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	v_0_1 = rw_arg(m, v_0, 1);
-	composite_qnn_add(rw, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_0, v_0_1, v_0_3, v_0_5, v_0_7);
-	composite_qnn_add(rw, (const NodeId[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_1, v_0_0, v_0_5, v_0_3, v_0_7);
+	v_0_0 = graft_arg(m, v_0, 0);
+	v_0_1 = graft_arg(m, v_0, 1);
+	composite_qnn_add(rw, (const graft_node[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_0, v_0_1, v_0_3, v_0_5, v_0_7);
+	composite_qnn_add(rw, (const graft_node[]){ v, v_0, v_0_2, v_0_3, v_0_4, v_0_5, v_0_6, v_0_7 }, 8, v_0_1, v_0_0, v_0_5, v_0_3, v_0_7);
 	return 0;
 }
 
 /* rules rooted at clip */
-static NodeId
-match_clip(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_clip(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_0_0;
+	graft_node v_0, v_0_0;
 
-	v_0 = rw_arg(m, v, 0);
-	switch (rw_lop(rw, m, v_0)) {
+	v_0 = graft_arg(m, v, 0);
+	switch (graft_rw_lop(rw, v_0)) {
 	case LOP_QNN_REQUANTIZE:
 		return match_clip_v_0_qnn_requantize(rw, v, v_0);
 	case LOP_CAST:
 		return match_clip_v_0_cast(rw, v, v_0);
 	case LOP_NN_MAX_POOL2D:
-		v_0_0 = rw_arg(m, v_0, 0);
-		composite_qnn_max_pool2d(rw, (const NodeId[]){ v, v_0 }, 2, v_0, v_0_0);
+		v_0_0 = graft_arg(m, v_0, 0);
+		composite_qnn_max_pool2d(rw, (const graft_node[]){ v, v_0 }, 2, v_0, v_0_0);
 		return 0;
 	case LOP_QNN_MUL:
 		return match_clip_v_0_qnn_mul(rw, v, v_0);
@@ -522,221 +522,221 @@ match_clip(Rw *rw, NodeId v, uint32_t *rule)
 }
 
 /* rules rooted at nn.max_pool2d */
-static NodeId
-match_nn_max_pool2d(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_nn_max_pool2d(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	v_0 = rw_arg(m, v, 0);
-	composite_qnn_max_pool2d(rw, (const NodeId[]){ v }, 1, v, v_0);
+	v_0 = graft_arg(m, v, 0);
+	composite_qnn_max_pool2d(rw, (const graft_node[]){ v }, 1, v, v_0);
 	return 0;
 }
 
 /* rules rooted at qnn.add */
-static NodeId
-match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_add(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
+	graft_node v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
 
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_5 = rw_arg(m, v, 5);
-	if (!(rw_kind(m, v_5) == NK_CONST))
+	v_5 = graft_arg(m, v, 5);
+	if (!(graft_kind(m, v_5) == GRAFT_NK_CONST))
 		return 0;
-	v_6 = rw_arg(m, v, 6);
-	if (!(rw_kind(m, v_6) == NK_CONST))
+	v_6 = graft_arg(m, v, 6);
+	if (!(graft_kind(m, v_6) == GRAFT_NK_CONST))
 		return 0;
-	v_7 = rw_arg(m, v, 7);
-	if (!(rw_kind(m, v_7) == NK_CONST))
+	v_7 = graft_arg(m, v, 7);
+	if (!(graft_kind(m, v_7) == GRAFT_NK_CONST))
 		return 0;
-	v_0 = rw_arg(m, v, 0);
-	v_1 = rw_arg(m, v, 1);
-	composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_0, v_1, v_3, v_5, v_7);
-	composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_1, v_0, v_5, v_3, v_7);
+	v_0 = graft_arg(m, v, 0);
+	v_1 = graft_arg(m, v, 1);
+	composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_0, v_1, v_3, v_5, v_7);
+	composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_1, v_0, v_5, v_3, v_7);
 	return 0;
 }
 
 /* rules rooted at qnn.mul */
-static NodeId
-match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_mul(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
+	graft_node v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
 
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_5 = rw_arg(m, v, 5);
-	if (!(rw_kind(m, v_5) == NK_CONST))
+	v_5 = graft_arg(m, v, 5);
+	if (!(graft_kind(m, v_5) == GRAFT_NK_CONST))
 		return 0;
-	v_6 = rw_arg(m, v, 6);
-	if (!(rw_kind(m, v_6) == NK_CONST))
+	v_6 = graft_arg(m, v, 6);
+	if (!(graft_kind(m, v_6) == GRAFT_NK_CONST))
 		return 0;
-	v_7 = rw_arg(m, v, 7);
-	if (!(rw_kind(m, v_7) == NK_CONST))
+	v_7 = graft_arg(m, v, 7);
+	if (!(graft_kind(m, v_7) == GRAFT_NK_CONST))
 		return 0;
-	v_0 = rw_arg(m, v, 0);
-	v_1 = rw_arg(m, v, 1);
-	composite_qnn_mul(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_0, v_1, v_3, v_5, v_7);
-	composite_qnn_mul(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_1, v_0, v_5, v_3, v_7);
+	v_0 = graft_arg(m, v, 0);
+	v_1 = graft_arg(m, v, 1);
+	composite_qnn_mul(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_0, v_1, v_3, v_5, v_7);
+	composite_qnn_mul(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v_1, v_0, v_5, v_3, v_7);
 	return 0;
 }
 
 /* rules rooted at qnn.quantize */
-static NodeId
-match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_quantize(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+	graft_node v_0, v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
-	v_0 = rw_arg(m, v, 0);
-	if (!(rw_lop(rw, m, v_0) == LOP_NN_SOFTMAX))
+	v_0 = graft_arg(m, v, 0);
+	if (!(graft_rw_lop(rw, v_0) == LOP_NN_SOFTMAX))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE))
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (!(graft_rw_lop(rw, v_0_0) == LOP_QNN_DEQUANTIZE))
 		return 0;
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_2 = rw_arg(m, v_0_0, 2);
-	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+	v_0_0_2 = graft_arg(m, v_0_0, 2);
+	if (!(graft_kind(m, v_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	composite_qnn_softmax(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_1, v_2);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	composite_qnn_softmax(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_1, v_2);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_conv2d on */
-static NodeId
-match_qnn_requantize_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+static graft_node
+match_qnn_requantize_v_0_0_qnn_conv2d(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_2, v_3, v_4, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2;
-	NodeId v_0_0_3, v_0_0_4, v_0_0_5, v_0_0_0_0, v_0_0_0_1;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_2, v_3, v_4, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2;
+	graft_node v_0_0_3, v_0_0_4, v_0_0_5, v_0_0_0_0, v_0_0_0_1;
 
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_2 = rw_arg(m, v_0_0, 2);
-	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+	v_0_0_2 = graft_arg(m, v_0_0, 2);
+	if (!(graft_kind(m, v_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_3 = rw_arg(m, v_0_0, 3);
-	if (!(rw_kind(m, v_0_0_3) == NK_CONST))
+	v_0_0_3 = graft_arg(m, v_0_0, 3);
+	if (!(graft_kind(m, v_0_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_4 = rw_arg(m, v_0_0, 4);
-	if (!(rw_kind(m, v_0_0_4) == NK_CONST))
+	v_0_0_4 = graft_arg(m, v_0_0, 4);
+	if (!(graft_kind(m, v_0_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_5 = rw_arg(m, v_0_0, 5);
-	if (!(rw_kind(m, v_0_0_5) == NK_CONST))
+	v_0_0_5 = graft_arg(m, v_0_0, 5);
+	if (!(graft_kind(m, v_0_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_CONST))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	if (rw_lop(rw, m, v_0_0_0) == LOP_NN_PAD) {
-		v_0_0_0_1 = rw_arg(m, v_0_0_0, 1);
-		if (rw_kind(m, v_0_0_0_1) == NK_CONST) {
-			v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-			composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 15, v, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
-			composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	if (graft_rw_lop(rw, v_0_0_0) == LOP_NN_PAD) {
+		v_0_0_0_1 = graft_arg(m, v_0_0_0, 1);
+		if (graft_kind(m, v_0_0_0_1) == GRAFT_NK_CONST) {
+			v_0_0_0_0 = graft_arg(m, v_0_0_0, 0);
+			composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_0_1, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 15, v, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+			composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
 			return 0;
 		}
-		composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+		composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
 		return 0;
 	}
-	composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
+	composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_fully_connected on */
-static NodeId
-match_qnn_requantize_v_0_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0, NodeId v_0_0)
+static graft_node
+match_qnn_requantize_v_0_0_qnn_dense(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_2, v_3, v_4, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2;
-	NodeId v_0_0_3, v_0_0_4, v_0_0_5;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_2, v_3, v_4, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2;
+	graft_node v_0_0_3, v_0_0_4, v_0_0_5;
 
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_2 = rw_arg(m, v_0_0, 2);
-	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+	v_0_0_2 = graft_arg(m, v_0_0, 2);
+	if (!(graft_kind(m, v_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_3 = rw_arg(m, v_0_0, 3);
-	if (!(rw_kind(m, v_0_0_3) == NK_CONST))
+	v_0_0_3 = graft_arg(m, v_0_0, 3);
+	if (!(graft_kind(m, v_0_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_4 = rw_arg(m, v_0_0, 4);
-	if (!(rw_kind(m, v_0_0_4) == NK_CONST))
+	v_0_0_4 = graft_arg(m, v_0_0, 4);
+	if (!(graft_kind(m, v_0_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_5 = rw_arg(m, v_0_0, 5);
-	if (!(rw_kind(m, v_0_0_5) == NK_CONST))
+	v_0_0_5 = graft_arg(m, v_0_0, 5);
+	if (!(graft_kind(m, v_0_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_CONST))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	composite_qnn_fully_connected(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_3);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	composite_qnn_fully_connected(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_3);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_conv2d on */
-static NodeId
-match_qnn_requantize_v_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_qnn_requantize_v_0_nn_bias_add(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	switch (rw_lop(rw, m, v_0_0)) {
+	v_0_0 = graft_arg(m, v_0, 0);
+	switch (graft_rw_lop(rw, v_0_0)) {
 	case LOP_QNN_CONV2D:
 		return match_qnn_requantize_v_0_0_qnn_conv2d(rw, v, v_0, v_0_0);
 	case LOP_QNN_DENSE:
@@ -748,106 +748,106 @@ match_qnn_requantize_v_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0)
 }
 
 /* rules rooted at qnn.requantize, from qnn_conv2d on */
-static NodeId
-match_qnn_requantize_v_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_qnn_requantize_v_0_qnn_conv2d(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_2, v_0_3;
-	NodeId v_0_4, v_0_5, v_0_0_0, v_0_0_1;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_2, v_0_3;
+	graft_node v_0_4, v_0_5, v_0_0_0, v_0_0_1;
 
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_CONST))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_2 = rw_arg(m, v_0, 2);
-	if (!(rw_kind(m, v_0_2) == NK_CONST))
+	v_0_2 = graft_arg(m, v_0, 2);
+	if (!(graft_kind(m, v_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_3 = rw_arg(m, v_0, 3);
-	if (!(rw_kind(m, v_0_3) == NK_CONST))
+	v_0_3 = graft_arg(m, v_0, 3);
+	if (!(graft_kind(m, v_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_4 = rw_arg(m, v_0, 4);
-	if (!(rw_kind(m, v_0_4) == NK_CONST))
+	v_0_4 = graft_arg(m, v_0, 4);
+	if (!(graft_kind(m, v_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_5 = rw_arg(m, v_0, 5);
-	if (!(rw_kind(m, v_0_5) == NK_CONST))
+	v_0_5 = graft_arg(m, v_0, 5);
+	if (!(graft_kind(m, v_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_lop(rw, m, v_0_0) == LOP_NN_PAD) {
-		v_0_0_1 = rw_arg(m, v_0_0, 1);
-		if (rw_kind(m, v_0_0_1) == NK_CONST) {
-			v_0_0_0 = rw_arg(m, v_0_0, 0);
-			composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 13, v, v_0, v_0_0_0, v_0_1, v_0_2, v_0_3);
-			composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (graft_rw_lop(rw, v_0_0) == LOP_NN_PAD) {
+		v_0_0_1 = graft_arg(m, v_0_0, 1);
+		if (graft_kind(m, v_0_0_1) == GRAFT_NK_CONST) {
+			v_0_0_0 = graft_arg(m, v_0_0, 0);
+			composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 13, v, v_0, v_0_0_0, v_0_1, v_0_2, v_0_3);
+			composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
 			return 0;
 		}
-		composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
+		composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
 		return 0;
 	}
-	composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
+	composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_fully_connected on */
-static NodeId
-match_qnn_requantize_v_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_qnn_requantize_v_0_qnn_dense(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_2, v_0_3;
-	NodeId v_0_4, v_0_5;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_2, v_0_3;
+	graft_node v_0_4, v_0_5;
 
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (!(rw_kind(m, v_0_1) == NK_CONST))
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (!(graft_kind(m, v_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_2 = rw_arg(m, v_0, 2);
-	if (!(rw_kind(m, v_0_2) == NK_CONST))
+	v_0_2 = graft_arg(m, v_0, 2);
+	if (!(graft_kind(m, v_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_3 = rw_arg(m, v_0, 3);
-	if (!(rw_kind(m, v_0_3) == NK_CONST))
+	v_0_3 = graft_arg(m, v_0, 3);
+	if (!(graft_kind(m, v_0_3) == GRAFT_NK_CONST))
 		return 0;
-	v_0_4 = rw_arg(m, v_0, 4);
-	if (!(rw_kind(m, v_0_4) == NK_CONST))
+	v_0_4 = graft_arg(m, v_0, 4);
+	if (!(graft_kind(m, v_0_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_5 = rw_arg(m, v_0, 5);
-	if (!(rw_kind(m, v_0_5) == NK_CONST))
+	v_0_5 = graft_arg(m, v_0, 5);
+	if (!(graft_kind(m, v_0_5) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	composite_qnn_fully_connected(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_3);
+	v_0_0 = graft_arg(m, v_0, 0);
+	composite_qnn_fully_connected(rw, (const graft_node[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_3);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize */
-static NodeId
-match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_requantize(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	v_0 = rw_arg(m, v, 0);
-	switch (rw_lop(rw, m, v_0)) {
+	v_0 = graft_arg(m, v, 0);
+	switch (graft_rw_lop(rw, v_0)) {
 	case LOP_NN_BIAS_ADD:
 		return match_qnn_requantize_v_0_nn_bias_add(rw, v, v_0);
 	case LOP_QNN_CONV2D:
@@ -861,10 +861,10 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 }
 
 /* match: try the rules rooted at v, in priority order */
-static NodeId
-match(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	switch (rw_lop(rw, rw->m, v)) {
+	switch (graft_rw_lop(rw, v)) {
 #define CASE(op, fn) case op: return fn(rw, v, rule);
 	ROOTS(CASE)
 #undef CASE
@@ -874,7 +874,7 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 	return 0;
 }
 
-const Ruleset graft_ruleset_cmsis_nn = {
+const graft_matcher graft_ruleset_cmsis_nn = {
 	"cmsis-nn", "rulesets/cmsis-nn.rules",
 	NRULES, rules,
 	NSTRS, strs,

@@ -3,34 +3,34 @@
 /* The pattern table of target ethos-n: match() reports every composite and
    supported op that matches at a node, in priority order, to the partitioner. */
 
-#include "rewrite.h"
+#include "rules.h"
 
 /* The rules in the order of the file, where each is (the one place that
    holds line numbers) and its priority; the strings compared as interned
    symbols; the attribute literals, in Relay syntax.  The code below names
    each one. */
 #define RULES(X) \
-	X(R_qnn_mul_to_reinterpret_quantize, "qnn_mul_to_reinterpret_quantize", "rulesets/ethos-n.rules", 31, RI_COMPOSITE, 0) \
-	X(R_qnn_mul_to_depthwise, "qnn_mul_to_depthwise", "rulesets/ethos-n.rules", 39, RI_COMPOSITE, 0) \
-	X(R_qnn_add_to_reinterpret_quantize, "qnn_add_to_reinterpret_quantize", "rulesets/ethos-n.rules", 47, RI_COMPOSITE, 0) \
-	X(R_qnn_add_to_depthwise, "qnn_add_to_depthwise", "rulesets/ethos-n.rules", 55, RI_COMPOSITE, 0) \
-	X(R_qnn_add, "qnn_add", "rulesets/ethos-n.rules", 62, RI_COMPOSITE, 0) \
-	X(R_qnn_conv2d, "qnn_conv2d", "rulesets/ethos-n.rules", 79, RI_COMPOSITE, 0) \
-	X(R_qnn_conv2d_transpose, "qnn_conv2d_transpose", "rulesets/ethos-n.rules", 94, RI_COMPOSITE, 0) \
-	X(R_qnn_avg_pool2d, "qnn_avg_pool2d", "rulesets/ethos-n.rules", 107, RI_COMPOSITE, 0) \
-	X(R_qnn_sigmoid, "qnn_sigmoid", "rulesets/ethos-n.rules", 115, RI_COMPOSITE, 0) \
-	X(R_qnn_fc, "qnn_fc", "rulesets/ethos-n.rules", 126, RI_COMPOSITE, 0) \
-	X(R_qnn_mean, "qnn_mean", "rulesets/ethos-n.rules", 138, RI_COMPOSITE, 0) \
-	X(R_qnn_tanh, "qnn_tanh", "rulesets/ethos-n.rules", 147, RI_COMPOSITE, 0) \
-	X(R_qnn_leaky_relu, "qnn_leaky_relu", "rulesets/ethos-n.rules", 157, RI_COMPOSITE, 0) \
-	X(R_qnn_resize, "qnn_resize", "rulesets/ethos-n.rules", 166, RI_COMPOSITE, 0) \
-	X(R_qnn_requantize, "qnn_requantize", "rulesets/ethos-n.rules", 173, RI_COMPOSITE, 0) \
-	X(R_nn_max_pool2d, "nn.max_pool2d", "rulesets/ethos-n.rules", 184, RI_SUPPORTS, 0) \
-	X(R_reshape, "reshape", "rulesets/ethos-n.rules", 186, RI_SUPPORTS, 0) \
-	X(R_qnn_concatenate, "qnn.concatenate", "rulesets/ethos-n.rules", 191, RI_SUPPORTS, 0) \
-	X(R_split, "split", "rulesets/ethos-n.rules", 195, RI_SUPPORTS, 0) \
-	X(R_nn_depth_to_space, "nn.depth_to_space", "rulesets/ethos-n.rules", 199, RI_SUPPORTS, 0) \
-	X(R_clip, "clip", "rulesets/ethos-n.rules", 203, RI_SUPPORTS, 0) \
+	X(R_qnn_mul_to_reinterpret_quantize, "qnn_mul_to_reinterpret_quantize", "rulesets/ethos-n.rules", 31, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_mul_to_depthwise, "qnn_mul_to_depthwise", "rulesets/ethos-n.rules", 39, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_add_to_reinterpret_quantize, "qnn_add_to_reinterpret_quantize", "rulesets/ethos-n.rules", 47, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_add_to_depthwise, "qnn_add_to_depthwise", "rulesets/ethos-n.rules", 55, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_add, "qnn_add", "rulesets/ethos-n.rules", 62, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_conv2d, "qnn_conv2d", "rulesets/ethos-n.rules", 79, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_conv2d_transpose, "qnn_conv2d_transpose", "rulesets/ethos-n.rules", 94, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_avg_pool2d, "qnn_avg_pool2d", "rulesets/ethos-n.rules", 107, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_sigmoid, "qnn_sigmoid", "rulesets/ethos-n.rules", 115, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_fc, "qnn_fc", "rulesets/ethos-n.rules", 126, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_mean, "qnn_mean", "rulesets/ethos-n.rules", 138, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_tanh, "qnn_tanh", "rulesets/ethos-n.rules", 147, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_leaky_relu, "qnn_leaky_relu", "rulesets/ethos-n.rules", 157, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_resize, "qnn_resize", "rulesets/ethos-n.rules", 166, GRAFT_COMPOSITE, 0) \
+	X(R_qnn_requantize, "qnn_requantize", "rulesets/ethos-n.rules", 173, GRAFT_COMPOSITE, 0) \
+	X(R_nn_max_pool2d, "nn.max_pool2d", "rulesets/ethos-n.rules", 184, GRAFT_SUPPORTS, 0) \
+	X(R_reshape, "reshape", "rulesets/ethos-n.rules", 186, GRAFT_SUPPORTS, 0) \
+	X(R_qnn_concatenate, "qnn.concatenate", "rulesets/ethos-n.rules", 191, GRAFT_SUPPORTS, 0) \
+	X(R_split, "split", "rulesets/ethos-n.rules", 195, GRAFT_SUPPORTS, 0) \
+	X(R_nn_depth_to_space, "nn.depth_to_space", "rulesets/ethos-n.rules", 199, GRAFT_SUPPORTS, 0) \
+	X(R_clip, "clip", "rulesets/ethos-n.rules", 203, GRAFT_SUPPORTS, 0) \
 	/* end */
 #define STRS(X) \
 	X(S_DCR, "DCR") \
@@ -45,43 +45,43 @@
 enum { RULES(ID) NRULES };
 enum { STRS(ID) NSTRS };
 enum { LITS(ID) NLITS };
-static const RuleInfo rules[NRULES + 1] = { RULES(INFO) { 0 } };
+static const graft_rule_info rules[NRULES + 1] = { RULES(INFO) { 0 } };
 static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
-/* The ops the code names, by name, with their local ids and a fingerprint
-   of the operands and attributes each had here (ir_rw_schema()).  The code
-   compares and builds them through rw_lop() and rw_gop(), which the
-   rewrite driver binds by name to the ops where the code runs. */
+/* The ops the code names, by name, with a fingerprint of the operands and
+   attributes each had here; their local ids are 1, 2, ... in this order.
+   The code compares and builds them through graft_rw_lop() and
+   graft_rw_gop(), which the rewrite driver binds by name to the ops where
+   the code runs. */
 #define OPS(X) \
-	X(LOP_CAST, OP_CAST, "cast", 0xd9ff58c6) \
-	X(LOP_CLIP, OP_CLIP, "clip", 0x9a66e97c) \
-	X(LOP_IMAGE_RESIZE2D, OP_IMAGE_RESIZE2D, "image.resize2d", 0xdf5b6014) \
-	X(LOP_MEAN, OP_MEAN, "mean", 0x626dd7bb) \
-	X(LOP_NN_AVG_POOL2D, OP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
-	X(LOP_NN_BIAS_ADD, OP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
-	X(LOP_NN_DEPTH_TO_SPACE, OP_NN_DEPTH_TO_SPACE, "nn.depth_to_space", 0x57522f0c) \
-	X(LOP_NN_LEAKY_RELU, OP_NN_LEAKY_RELU, "nn.leaky_relu", 0xd4f04891) \
-	X(LOP_NN_MAX_POOL2D, OP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
-	X(LOP_NN_PAD, OP_NN_PAD, "nn.pad", 0x0379a5e7) \
-	X(LOP_QNN_ADD, OP_QNN_ADD, "qnn.add", 0x481e7889) \
-	X(LOP_QNN_CONCATENATE, OP_QNN_CONCATENATE, "qnn.concatenate", 0x296fdf73) \
-	X(LOP_QNN_CONV2D, OP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
-	X(LOP_QNN_CONV2D_TRANSPOSE, OP_QNN_CONV2D_TRANSPOSE, "qnn.conv2d_transpose", 0x9da70953) \
-	X(LOP_QNN_DENSE, OP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
-	X(LOP_QNN_DEQUANTIZE, OP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
-	X(LOP_QNN_MUL, OP_QNN_MUL, "qnn.mul", 0x481e7889) \
-	X(LOP_QNN_QUANTIZE, OP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
-	X(LOP_QNN_REQUANTIZE, OP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
-	X(LOP_RESHAPE, OP_RESHAPE, "reshape", 0xb0b790cb) \
-	X(LOP_SIGMOID, OP_SIGMOID, "sigmoid", 0xeb741d64) \
-	X(LOP_SPLIT, OP_SPLIT, "split", 0x6d577264) \
-	X(LOP_TANH, OP_TANH, "tanh", 0xeb741d64) \
+	X(LOP_CAST, "cast", 0xd9ff58c6) \
+	X(LOP_CLIP, "clip", 0x9a66e97c) \
+	X(LOP_IMAGE_RESIZE2D, "image.resize2d", 0xdf5b6014) \
+	X(LOP_MEAN, "mean", 0x626dd7bb) \
+	X(LOP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
+	X(LOP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
+	X(LOP_NN_DEPTH_TO_SPACE, "nn.depth_to_space", 0x57522f0c) \
+	X(LOP_NN_LEAKY_RELU, "nn.leaky_relu", 0xd4f04891) \
+	X(LOP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
+	X(LOP_NN_PAD, "nn.pad", 0x0379a5e7) \
+	X(LOP_QNN_ADD, "qnn.add", 0x481e7889) \
+	X(LOP_QNN_CONCATENATE, "qnn.concatenate", 0x296fdf73) \
+	X(LOP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
+	X(LOP_QNN_CONV2D_TRANSPOSE, "qnn.conv2d_transpose", 0x9da70953) \
+	X(LOP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
+	X(LOP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
+	X(LOP_QNN_MUL, "qnn.mul", 0x481e7889) \
+	X(LOP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(LOP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(LOP_RESHAPE, "reshape", 0xb0b790cb) \
+	X(LOP_SIGMOID, "sigmoid", 0xeb741d64) \
+	X(LOP_SPLIT, "split", 0x6d577264) \
+	X(LOP_TANH, "tanh", 0xeb741d64) \
 	/* end */
-#define LOPID(id, local, ...) id = local,
-#define LOPINFO(id, local, name, schema) { name, local, schema },
-enum { OPS(LOPID) LOP_END_ };
-static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+#define LOPINFO(id, name, schema) { name, id, schema },
+enum { LOP_NONE_, OPS(ID) LOP_END_ };
+static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
 
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
@@ -99,531 +99,531 @@ static const RwOp ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
 	X(LOP_SPLIT, match_split) \
 	/* end */
 #define OPOF(op, fn) op,
-static const OpId roots[] = { ROOTS(OPOF) 0 };
+static const graft_op roots[] = { ROOTS(OPOF) 0 };
 
 /* composite qnn_mul_to_reinterpret_quantize
  * match:  m:qnn.mul(x, c:const, const, const, const, const, const, const)
  * cond:   numel(c) == 1 && (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(m) == dtype(x) && rank(x) <= 4 && shape(x)[0] == 1 */
 static void
-composite_qnn_mul_to_reinterpret_quantize(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_m, NodeId p_x, NodeId p_c)
+composite_qnn_mul_to_reinterpret_quantize(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_m, graft_node p_x, graft_node p_c)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_mul_to_reinterpret_quantize, in, nin, ((((((rw_numel(rw, p_c) == 1LL) && ((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8))) && (rw_dtype(m, p_m) == rw_dtype(m, p_x))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_mul_to_reinterpret_quantize, in, nin, ((((((graft_rw_numel(rw, p_c) == 1LL) && ((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8))) && (graft_dtype(m, p_m) == graft_dtype(m, p_x))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_mul_to_depthwise
  * match:  m:qnn.mul(x, c:const, const, const, const, const, const, const)
  * cond:   numel(c) == shape(m)[rank(m) - 1] && (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(m) == dtype(x) && rank(x) <= 4 && shape(x)[0] == 1 */
 static void
-composite_qnn_mul_to_depthwise(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_m, NodeId p_x, NodeId p_c)
+composite_qnn_mul_to_depthwise(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_m, graft_node p_x, graft_node p_c)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_mul_to_depthwise, in, nin, ((((((rw_numel(rw, p_c) == rw_dim(rw, p_m, (rw_rank(rw, p_m) - 1LL))) && ((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8))) && (rw_dtype(m, p_m) == rw_dtype(m, p_x))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_mul_to_depthwise, in, nin, ((((((graft_rw_numel(rw, p_c) == graft_rw_dim(rw, p_m, (graft_rw_rank(rw, p_m) - 1LL))) && ((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8))) && (graft_dtype(m, p_m) == graft_dtype(m, p_x))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_add_to_reinterpret_quantize
  * match:  a:qnn.add(x, c:const, const, const, const, const, const, const)
  * cond:   numel(c) == 1 && (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(a) == dtype(x) && rank(x) <= 4 && shape(x)[0] == 1 */
 static void
-composite_qnn_add_to_reinterpret_quantize(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_x, NodeId p_c)
+composite_qnn_add_to_reinterpret_quantize(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_a, graft_node p_x, graft_node p_c)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_add_to_reinterpret_quantize, in, nin, ((((((rw_numel(rw, p_c) == 1LL) && ((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8))) && (rw_dtype(m, p_a) == rw_dtype(m, p_x))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_add_to_reinterpret_quantize, in, nin, ((((((graft_rw_numel(rw, p_c) == 1LL) && ((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8))) && (graft_dtype(m, p_a) == graft_dtype(m, p_x))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_add_to_depthwise
  * match:  a:qnn.add(x, c:const, const, const, const, const, const, const)
  * cond:   numel(c) == shape(a)[rank(a) - 1] && (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(a) == dtype(x) && rank(x) <= 4 && shape(x)[0] == 1 */
 static void
-composite_qnn_add_to_depthwise(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_x, NodeId p_c)
+composite_qnn_add_to_depthwise(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_a, graft_node p_x, graft_node p_c)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_add_to_depthwise, in, nin, ((((((rw_numel(rw, p_c) == rw_dim(rw, p_a, (rw_rank(rw, p_a) - 1LL))) && ((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8))) && (rw_dtype(m, p_a) == rw_dtype(m, p_x))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_add_to_depthwise, in, nin, ((((((graft_rw_numel(rw, p_c) == graft_rw_dim(rw, p_a, (graft_rw_rank(rw, p_a) - 1LL))) && ((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8))) && (graft_dtype(m, p_a) == graft_dtype(m, p_x))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_add
  * match:  a:qnn.add(x, y, s0:const, z0:const, s1:const, z1:const, so:const, zo:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(y) == "uint8" || dtype(y) == "int8") && (dtype(a) == "uint8" || dtype(a) == "int8") && rank(x) <= 4 && rank(y) <= 4 && shape(x)[0] == 1 && shape(y)[0] == 1 && is_scalar(s0) && is_scalar(z0) && is_scalar(s1) && is_scalar(z1) && is_scalar(so) && is_scalar(zo) */
 static void
-composite_qnn_add(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_a, NodeId p_x, NodeId p_y, NodeId p_s0, NodeId p_z0, NodeId p_s1, NodeId p_z1, NodeId p_so, NodeId p_zo)
+composite_qnn_add(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_a, graft_node p_x, graft_node p_y, graft_node p_s0, graft_node p_z0, graft_node p_s1, graft_node p_z1, graft_node p_so, graft_node p_zo)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_add, in, nin, (((((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_y) == DT_UINT8) || (rw_dtype(m, p_y) == DT_INT8))) && ((rw_dtype(m, p_a) == DT_UINT8) || (rw_dtype(m, p_a) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_rank(rw, p_y) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && (rw_dim(rw, p_y, 0LL) == 1LL)) && rw_is_scalar(m, p_s0)) && rw_is_scalar(m, p_z0)) && rw_is_scalar(m, p_s1)) && rw_is_scalar(m, p_z1)) && rw_is_scalar(m, p_so)) && rw_is_scalar(m, p_zo))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_add, in, nin, (((((((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && ((graft_dtype(m, p_y) == GRAFT_DT_UINT8) || (graft_dtype(m, p_y) == GRAFT_DT_INT8))) && ((graft_dtype(m, p_a) == GRAFT_DT_UINT8) || (graft_dtype(m, p_a) == GRAFT_DT_INT8))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_rank(rw, p_y) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && (graft_rw_dim(rw, p_y, 0LL) == 1LL)) && graft_is_scalar(m, p_s0)) && graft_is_scalar(m, p_z0)) && graft_is_scalar(m, p_s1)) && graft_is_scalar(m, p_z1)) && graft_is_scalar(m, p_so)) && graft_is_scalar(m, p_zo))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_conv2d
  * match:  r:qnn.requantize(nn.bias_add(c:qnn.conv2d(p:nn.pad?(x, _), w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 && (dtype(w) == "uint8" || dtype(w) == "int8") && dtype(c) == "int32" && (dtype(r) == "uint8" || dtype(r) == "int8") && is_scalar(izp) && is_scalar(kzp) && is_scalar(is) && is_scalar(os) && is_scalar(ozp) && c.dilation == [1, 1] && (c.groups == 1 || c.channels == c.groups) && (!present(p) || c.padding == [0, 0, 0, 0] || c.padding == [0, 0] || c.padding == [0]) */
 static void
-composite_qnn_conv2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp, NodeId p_is, NodeId p_os, NodeId p_ozp)
+composite_qnn_conv2d(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_c, graft_node p_x, graft_node p_w, graft_node p_izp, graft_node p_kzp, graft_node p_is, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_conv2d, in, nin, (((((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && ((rw_dtype(m, p_w) == DT_UINT8) || (rw_dtype(m, p_w) == DT_INT8))) && (rw_dtype(m, p_c) == DT_INT32)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_kzp)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_attr_ints_eq(m, p_c, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((rw_attr_i(m, p_c, 3 /* groups */) == 1LL) || (rw_attr_num(rw, p_c, 4 /* channels */) == rw_attr_i(m, p_c, 3 /* groups */)))) && ((((!1) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_conv2d, in, nin, (((((((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && ((graft_dtype(m, p_w) == GRAFT_DT_UINT8) || (graft_dtype(m, p_w) == GRAFT_DT_INT8))) && (graft_dtype(m, p_c) == GRAFT_DT_INT32)) && ((graft_dtype(m, p_r) == GRAFT_DT_UINT8) || (graft_dtype(m, p_r) == GRAFT_DT_INT8))) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_kzp)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp)) && (graft_attr_ints_eq(m, p_c, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((graft_attr_i(m, p_c, 3 /* groups */) == 1LL) || (graft_rw_attr_num(rw, p_c, 4 /* channels */) == graft_attr_i(m, p_c, 3 /* groups */)))) && ((((!1) || (graft_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (graft_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (graft_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_conv2d, its variants that bind names as variant 2 does
  * match:  r:qnn.requantize(nn.bias_add(c:qnn.conv2d(p:nn.pad?(x, _), w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 && (dtype(w) == "uint8" || dtype(w) == "int8") && dtype(c) == "int32" && (dtype(r) == "uint8" || dtype(r) == "int8") && is_scalar(izp) && is_scalar(kzp) && is_scalar(is) && is_scalar(os) && is_scalar(ozp) && c.dilation == [1, 1] && (c.groups == 1 || c.channels == c.groups) && (!present(p) || c.padding == [0, 0, 0, 0] || c.padding == [0, 0] || c.padding == [0]) */
 static void
-composite_qnn_conv2d_2(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp, NodeId p_is, NodeId p_os, NodeId p_ozp)
+composite_qnn_conv2d_2(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_c, graft_node p_x, graft_node p_w, graft_node p_izp, graft_node p_kzp, graft_node p_is, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_conv2d, in, nin, (((((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && ((rw_dtype(m, p_w) == DT_UINT8) || (rw_dtype(m, p_w) == DT_INT8))) && (rw_dtype(m, p_c) == DT_INT32)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_kzp)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_attr_ints_eq(m, p_c, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((rw_attr_i(m, p_c, 3 /* groups */) == 1LL) || (rw_attr_num(rw, p_c, 4 /* channels */) == rw_attr_i(m, p_c, 3 /* groups */)))) && ((((!0) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (rw_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_conv2d, in, nin, (((((((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && ((graft_dtype(m, p_w) == GRAFT_DT_UINT8) || (graft_dtype(m, p_w) == GRAFT_DT_INT8))) && (graft_dtype(m, p_c) == GRAFT_DT_INT32)) && ((graft_dtype(m, p_r) == GRAFT_DT_UINT8) || (graft_dtype(m, p_r) == GRAFT_DT_INT8))) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_kzp)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp)) && (graft_attr_ints_eq(m, p_c, 2 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2))) && ((graft_attr_i(m, p_c, 3 /* groups */) == 1LL) || (graft_rw_attr_num(rw, p_c, 4 /* channels */) == graft_attr_i(m, p_c, 3 /* groups */)))) && ((((!0) || (graft_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL, 0LL, 0LL }, 4))) || (graft_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL, 0LL }, 2))) || (graft_attr_ints_eq(m, p_c, 1 /* padding */, (const int64_t[]){ 0LL }, 1))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_conv2d_transpose
  * match:  r:qnn.requantize(nn.bias_add?(c:qnn.conv2d_transpose(x, w:const, izp:const, kzp:const, is:const, const), const), const, const, os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 && (dtype(w) == "uint8" || dtype(w) == "int8") && (dtype(r) == "uint8" || dtype(r) == "int8") && is_scalar(izp) && is_scalar(kzp) && is_scalar(is) && is_scalar(os) && is_scalar(ozp) && c.dilation == [1, 1] */
 static void
-composite_qnn_conv2d_transpose(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_c, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp, NodeId p_is, NodeId p_os, NodeId p_ozp)
+composite_qnn_conv2d_transpose(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_c, graft_node p_x, graft_node p_w, graft_node p_izp, graft_node p_kzp, graft_node p_is, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_conv2d_transpose, in, nin, ((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && ((rw_dtype(m, p_w) == DT_UINT8) || (rw_dtype(m, p_w) == DT_INT8))) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_kzp)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_attr_ints_eq(m, p_c, 5 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2)))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_conv2d_transpose, in, nin, ((((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && ((graft_dtype(m, p_w) == GRAFT_DT_UINT8) || (graft_dtype(m, p_w) == GRAFT_DT_INT8))) && ((graft_dtype(m, p_r) == GRAFT_DT_UINT8) || (graft_dtype(m, p_r) == GRAFT_DT_INT8))) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_kzp)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp)) && (graft_attr_ints_eq(m, p_c, 5 /* dilation */, (const int64_t[]){ 1LL, 1LL }, 2)))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_avg_pool2d
  * match:  o:cast(nn.avg_pool2d(cast(x)))
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(o) == "uint8" || dtype(o) == "int8") && shape(x)[0] == 1 */
 static void
-composite_qnn_avg_pool2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_o, NodeId p_x)
+composite_qnn_avg_pool2d(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_o, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_avg_pool2d, in, nin, (((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_o) == DT_UINT8) || (rw_dtype(m, p_o) == DT_INT8))) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_avg_pool2d, in, nin, (((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && ((graft_dtype(m, p_o) == GRAFT_DT_UINT8) || (graft_dtype(m, p_o) == GRAFT_DT_INT8))) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_sigmoid
  * match:  q:qnn.quantize(sigmoid(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(q) == "uint8" || dtype(q) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) && value(os) == 1.0 / 256 && ((dtype(x) == "uint8" && value(ozp) == 0) || (dtype(x) == "int8" && value(ozp) == -128)) */
 static void
-composite_qnn_sigmoid(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_q, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+composite_qnn_sigmoid(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_q, graft_node p_x, graft_node p_is, graft_node p_izp, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_sigmoid, in, nin, ((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_q) == DT_UINT8) || (rw_dtype(m, p_q) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_value(rw, p_os) == (1.0 / 256LL))) && (((rw_dtype(m, p_x) == DT_UINT8) && (rw_value(rw, p_ozp) == 0LL)) || ((rw_dtype(m, p_x) == DT_INT8) && (rw_value(rw, p_ozp) == -128LL))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_sigmoid, in, nin, ((((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && ((graft_dtype(m, p_q) == GRAFT_DT_UINT8) || (graft_dtype(m, p_q) == GRAFT_DT_INT8))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp)) && (graft_rw_value(rw, p_os) == (1.0 / 256LL))) && (((graft_dtype(m, p_x) == GRAFT_DT_UINT8) && (graft_rw_value(rw, p_ozp) == 0LL)) || ((graft_dtype(m, p_x) == GRAFT_DT_INT8) && (graft_rw_value(rw, p_ozp) == -128LL))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_fc
  * match:  r:qnn.requantize(nn.bias_add(d:qnn.dense(x, w:const, izp:const, kzp:const, is:const, ks:const), const), const, const, os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 && (dtype(w) == "uint8" || dtype(w) == "int8") && dtype(d) == "int32" && (dtype(r) == "uint8" || dtype(r) == "int8") && is_scalar(izp) && is_scalar(kzp) && is_scalar(is) && is_scalar(ks) && is_scalar(os) && is_scalar(ozp) */
 static void
-composite_qnn_fc(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_d, NodeId p_x, NodeId p_w, NodeId p_izp, NodeId p_kzp, NodeId p_is, NodeId p_ks, NodeId p_os, NodeId p_ozp)
+composite_qnn_fc(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_d, graft_node p_x, graft_node p_w, graft_node p_izp, graft_node p_kzp, graft_node p_is, graft_node p_ks, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_fc, in, nin, (((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && ((rw_dtype(m, p_w) == DT_UINT8) || (rw_dtype(m, p_w) == DT_INT8))) && (rw_dtype(m, p_d) == DT_INT32)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_kzp)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_ks)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_fc, in, nin, (((((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && ((graft_dtype(m, p_w) == GRAFT_DT_UINT8) || (graft_dtype(m, p_w) == GRAFT_DT_INT8))) && (graft_dtype(m, p_d) == GRAFT_DT_INT32)) && ((graft_dtype(m, p_r) == GRAFT_DT_UINT8) || (graft_dtype(m, p_r) == GRAFT_DT_INT8))) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_kzp)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_ks)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_mean
  * match:  r:qnn.requantize(mean(cast(x)), is:const, izp:const, os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(r) == "uint8" || dtype(r) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) */
 static void
-composite_qnn_mean(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+composite_qnn_mean(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_x, graft_node p_is, graft_node p_izp, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_mean, in, nin, ((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_mean, in, nin, ((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && ((graft_dtype(m, p_r) == GRAFT_DT_UINT8) || (graft_dtype(m, p_r) == GRAFT_DT_INT8))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_tanh
  * match:  q:qnn.quantize(tanh(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(q) == "uint8" || dtype(q) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) && value(os) == 1.0 / 128 && ((dtype(q) == "uint8" && value(ozp) == 128) || (dtype(q) == "int8" && value(ozp) == 0)) */
 static void
-composite_qnn_tanh(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_q, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+composite_qnn_tanh(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_q, graft_node p_x, graft_node p_is, graft_node p_izp, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_tanh, in, nin, ((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_q) == DT_UINT8) || (rw_dtype(m, p_q) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_value(rw, p_os) == (1.0 / 128LL))) && (((rw_dtype(m, p_q) == DT_UINT8) && (rw_value(rw, p_ozp) == 128LL)) || ((rw_dtype(m, p_q) == DT_INT8) && (rw_value(rw, p_ozp) == 0LL))))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_tanh, in, nin, ((((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && ((graft_dtype(m, p_q) == GRAFT_DT_UINT8) || (graft_dtype(m, p_q) == GRAFT_DT_INT8))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp)) && (graft_rw_value(rw, p_os) == (1.0 / 128LL))) && (((graft_dtype(m, p_q) == GRAFT_DT_UINT8) && (graft_rw_value(rw, p_ozp) == 128LL)) || ((graft_dtype(m, p_q) == GRAFT_DT_INT8) && (graft_rw_value(rw, p_ozp) == 0LL))))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_leaky_relu
  * match:  q:qnn.quantize(l:nn.leaky_relu(qnn.dequantize(x, is:const, izp:const)), os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(q) == "uint8" || dtype(q) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) && l.alpha > 0 && l.alpha < 1 */
 static void
-composite_qnn_leaky_relu(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_q, NodeId p_l, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+composite_qnn_leaky_relu(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_q, graft_node p_l, graft_node p_x, graft_node p_is, graft_node p_izp, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_leaky_relu, in, nin, ((((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_q) == DT_UINT8) || (rw_dtype(m, p_q) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp)) && (rw_attr_f(m, p_l, 0 /* alpha */) > 0LL)) && (rw_attr_f(m, p_l, 0 /* alpha */) < 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_leaky_relu, in, nin, ((((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && ((graft_dtype(m, p_q) == GRAFT_DT_UINT8) || (graft_dtype(m, p_q) == GRAFT_DT_INT8))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp)) && (graft_attr_f(m, p_l, 0 /* alpha */) > 0LL)) && (graft_attr_f(m, p_l, 0 /* alpha */) < 1LL))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_resize
  * match:  r:image.resize2d(x, method="nearest_neighbor")
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && dtype(r) == dtype(x) && shape(x)[0] == 1 */
 static void
-composite_qnn_resize(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_x)
+composite_qnn_resize(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_resize, in, nin, (((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dtype(m, p_r) == rw_dtype(m, p_x))) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_resize, in, nin, (((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_dtype(m, p_r) == graft_dtype(m, p_x))) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* composite qnn_requantize
  * match:  r:qnn.requantize(x, is:const, izp:const, os:const, ozp:const)
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && (dtype(r) == "uint8" || dtype(r) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 && is_scalar(is) && is_scalar(izp) && is_scalar(os) && is_scalar(ozp) */
 static void
-composite_qnn_requantize(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_r, NodeId p_x, NodeId p_is, NodeId p_izp, NodeId p_os, NodeId p_ozp)
+composite_qnn_requantize(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_r, graft_node p_x, graft_node p_is, graft_node p_izp, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_requantize, in, nin, ((((((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && ((rw_dtype(m, p_r) == DT_UINT8) || (rw_dtype(m, p_r) == DT_INT8))) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL)) && rw_is_scalar(m, p_is)) && rw_is_scalar(m, p_izp)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_requantize, in, nin, ((((((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && ((graft_dtype(m, p_r) == GRAFT_DT_UINT8) || (graft_dtype(m, p_r) == GRAFT_DT_INT8))) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL)) && graft_is_scalar(m, p_is)) && graft_is_scalar(m, p_izp)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp))) && !graft_rw_failed(rw));
 }
 
 /* supports nn.max_pool2d
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 */
 static void
-supports_nn_max_pool2d(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_x)
+supports_nn_max_pool2d(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_nn_max_pool2d, in, nin, ((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_nn_max_pool2d, in, nin, ((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* supports reshape
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && rank(x) <= 4 && rank(k) <= 4 && shape(x)[0] == 1 */
 static void
-supports_reshape(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_k, NodeId p_x)
+supports_reshape(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_k, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_reshape, in, nin, ((((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_rank(rw, p_x) <= 4LL)) && (rw_rank(rw, p_k) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_reshape, in, nin, ((((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_rank(rw, p_k) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* supports qnn.concatenate
  * cond:   (dtype(k) == "uint8" || dtype(k) == "int8") && rank(k) <= 4 && shape(k)[0] == 1 && is_scalar(os) && is_scalar(ozp) */
 static void
-supports_qnn_concatenate(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_k, NodeId p_os, NodeId p_ozp)
+supports_qnn_concatenate(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_k, graft_node p_os, graft_node p_ozp)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_qnn_concatenate, in, nin, (((((((rw_dtype(m, p_k) == DT_UINT8) || (rw_dtype(m, p_k) == DT_INT8)) && (rw_rank(rw, p_k) <= 4LL)) && (rw_dim(rw, p_k, 0LL) == 1LL)) && rw_is_scalar(m, p_os)) && rw_is_scalar(m, p_ozp))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_qnn_concatenate, in, nin, (((((((graft_dtype(m, p_k) == GRAFT_DT_UINT8) || (graft_dtype(m, p_k) == GRAFT_DT_INT8)) && (graft_rw_rank(rw, p_k) <= 4LL)) && (graft_rw_dim(rw, p_k, 0LL) == 1LL)) && graft_is_scalar(m, p_os)) && graft_is_scalar(m, p_ozp))) && !graft_rw_failed(rw));
 }
 
 /* supports split
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 */
 static void
-supports_split(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_x)
+supports_split(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_split, in, nin, (((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_split, in, nin, (((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* supports nn.depth_to_space
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && shape(x)[0] == 1 */
 static void
-supports_nn_depth_to_space(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_x)
+supports_nn_depth_to_space(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_nn_depth_to_space, in, nin, ((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_nn_depth_to_space, in, nin, ((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* supports clip
  * cond:   (dtype(x) == "uint8" || dtype(x) == "int8") && rank(x) <= 4 && shape(x)[0] == 1 */
 static void
-supports_clip(Rw *rw, const NodeId *in, uint32_t nin, NodeId p_x)
+supports_clip(graft_rw *rw, const graft_node *in, uint32_t nin, graft_node p_x)
 {
-	const Module *m = rw->m;
-	rw->gfail = 0;
-	rw_report(rw, R_clip, in, nin, (((((rw_dtype(m, p_x) == DT_UINT8) || (rw_dtype(m, p_x) == DT_INT8)) && (rw_rank(rw, p_x) <= 4LL)) && (rw_dim(rw, p_x, 0LL) == 1LL))) && !rw->gfail);
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_rw_clear(rw);
+	graft_rw_report(rw, R_clip, in, nin, (((((graft_dtype(m, p_x) == GRAFT_DT_UINT8) || (graft_dtype(m, p_x) == GRAFT_DT_INT8)) && (graft_rw_rank(rw, p_x) <= 4LL)) && (graft_rw_dim(rw, p_x, 0LL) == 1LL))) && !graft_rw_failed(rw));
 }
 
 /* rules rooted at cast */
-static NodeId
-match_cast(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_cast(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_0_0, v_0_0_0;
+	graft_node v_0, v_0_0, v_0_0_0;
 
-	v_0 = rw_arg(m, v, 0);
-	if (!(rw_lop(rw, m, v_0) == LOP_NN_AVG_POOL2D))
+	v_0 = graft_arg(m, v, 0);
+	if (!(graft_rw_lop(rw, v_0) == LOP_NN_AVG_POOL2D))
 		return 0;
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_lop(rw, m, v_0_0) == LOP_CAST))
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (!(graft_rw_lop(rw, v_0_0) == LOP_CAST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	composite_qnn_avg_pool2d(rw, (const NodeId[]){ v, v_0, v_0_0 }, 3, v, v_0_0_0);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	composite_qnn_avg_pool2d(rw, (const graft_node[]){ v, v_0, v_0_0 }, 3, v, v_0_0_0);
 	return 0;
 }
 
 /* rules rooted at clip */
-static NodeId
-match_clip(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_clip(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	v_0 = rw_arg(m, v, 0);
-	supports_clip(rw, (const NodeId[]){ v }, 1, v_0);
+	v_0 = graft_arg(m, v, 0);
+	supports_clip(rw, (const graft_node[]){ v }, 1, v_0);
 	return 0;
 }
 
 /* rules rooted at image.resize2d */
-static NodeId
-match_image_resize2d(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_image_resize2d(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	if (!(rw_attr_s(m, v, 3 /* method */) == rw->syms[S_nearest_neighbor]))
+	if (!(graft_attr_s(m, v, 3 /* method */) == graft_rw_sym(rw, S_nearest_neighbor)))
 		return 0;
-	v_0 = rw_arg(m, v, 0);
-	composite_qnn_resize(rw, (const NodeId[]){ v }, 1, v, v_0);
+	v_0 = graft_arg(m, v, 0);
+	composite_qnn_resize(rw, (const graft_node[]){ v }, 1, v, v_0);
 	return 0;
 }
 
 /* rules rooted at nn.depth_to_space */
-static NodeId
-match_nn_depth_to_space(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_nn_depth_to_space(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	if (!(rw_attr_s(m, v, 2 /* mode */) == rw->syms[S_DCR]))
+	if (!(graft_attr_s(m, v, 2 /* mode */) == graft_rw_sym(rw, S_DCR)))
 		return 0;
-	v_0 = rw_arg(m, v, 0);
-	supports_nn_depth_to_space(rw, (const NodeId[]){ v }, 1, v_0);
+	v_0 = graft_arg(m, v, 0);
+	supports_nn_depth_to_space(rw, (const graft_node[]){ v }, 1, v_0);
 	return 0;
 }
 
 /* rules rooted at nn.max_pool2d */
-static NodeId
-match_nn_max_pool2d(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_nn_max_pool2d(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	v_0 = rw_arg(m, v, 0);
-	supports_nn_max_pool2d(rw, (const NodeId[]){ v }, 1, v_0);
+	v_0 = graft_arg(m, v, 0);
+	supports_nn_max_pool2d(rw, (const graft_node[]){ v }, 1, v_0);
 	return 0;
 }
 
 /* rules rooted at qnn.add */
-static NodeId
-match_qnn_add(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_add(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
+	graft_node v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
 
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_5 = rw_arg(m, v, 5);
-	if (!(rw_kind(m, v_5) == NK_CONST))
+	v_5 = graft_arg(m, v, 5);
+	if (!(graft_kind(m, v_5) == GRAFT_NK_CONST))
 		return 0;
-	v_6 = rw_arg(m, v, 6);
-	if (!(rw_kind(m, v_6) == NK_CONST))
+	v_6 = graft_arg(m, v, 6);
+	if (!(graft_kind(m, v_6) == GRAFT_NK_CONST))
 		return 0;
-	v_7 = rw_arg(m, v, 7);
-	if (!(rw_kind(m, v_7) == NK_CONST))
+	v_7 = graft_arg(m, v, 7);
+	if (!(graft_kind(m, v_7) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		v_0 = rw_arg(m, v, 0);
-		composite_qnn_add_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
-		if (rw_kind(m, v_0) == NK_CONST) {
-			composite_qnn_add_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
-			composite_qnn_add_to_depthwise(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
-			composite_qnn_add_to_depthwise(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
-			composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
-			composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
+	v_1 = graft_arg(m, v, 1);
+	if (graft_kind(m, v_1) == GRAFT_NK_CONST) {
+		v_0 = graft_arg(m, v, 0);
+		composite_qnn_add_to_reinterpret_quantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+		if (graft_kind(m, v_0) == GRAFT_NK_CONST) {
+			composite_qnn_add_to_reinterpret_quantize(rw, (const graft_node[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+			composite_qnn_add_to_depthwise(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+			composite_qnn_add_to_depthwise(rw, (const graft_node[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+			composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
+			composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
 			return 0;
 		}
-		composite_qnn_add_to_depthwise(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
-		composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
-		composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
+		composite_qnn_add_to_depthwise(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+		composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
+		composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
 		return 0;
 	}
-	v_0 = rw_arg(m, v, 0);
-	if (rw_kind(m, v_0) == NK_CONST) {
-		composite_qnn_add_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
-		composite_qnn_add_to_depthwise(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
-		composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
-		composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
+	v_0 = graft_arg(m, v, 0);
+	if (graft_kind(m, v_0) == GRAFT_NK_CONST) {
+		composite_qnn_add_to_reinterpret_quantize(rw, (const graft_node[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+		composite_qnn_add_to_depthwise(rw, (const graft_node[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+		composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
+		composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
 		return 0;
 	}
-	composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
-	composite_qnn_add(rw, (const NodeId[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
+	composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7);
+	composite_qnn_add(rw, (const graft_node[]){ v, v_2, v_3, v_4, v_5, v_6, v_7 }, 7, v, v_1, v_0, v_4, v_5, v_2, v_3, v_6, v_7);
 	return 0;
 }
 
 /* rules rooted at qnn.concatenate */
-static NodeId
-match_qnn_concatenate(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_concatenate(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_3, v_4;
+	graft_node v_3, v_4;
 
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	supports_qnn_concatenate(rw, (const NodeId[]){ v, v_3, v_4 }, 3, v, v_3, v_4);
+	supports_qnn_concatenate(rw, (const graft_node[]){ v, v_3, v_4 }, 3, v, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at qnn.mul */
-static NodeId
-match_qnn_mul(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_mul(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
+	graft_node v_0, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
 
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_5 = rw_arg(m, v, 5);
-	if (!(rw_kind(m, v_5) == NK_CONST))
+	v_5 = graft_arg(m, v, 5);
+	if (!(graft_kind(m, v_5) == GRAFT_NK_CONST))
 		return 0;
-	v_6 = rw_arg(m, v, 6);
-	if (!(rw_kind(m, v_6) == NK_CONST))
+	v_6 = graft_arg(m, v, 6);
+	if (!(graft_kind(m, v_6) == GRAFT_NK_CONST))
 		return 0;
-	v_7 = rw_arg(m, v, 7);
-	if (!(rw_kind(m, v_7) == NK_CONST))
+	v_7 = graft_arg(m, v, 7);
+	if (!(graft_kind(m, v_7) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (rw_kind(m, v_1) == NK_CONST) {
-		v_0 = rw_arg(m, v, 0);
-		composite_qnn_mul_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
-		if (rw_kind(m, v_0) == NK_CONST) {
-			composite_qnn_mul_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
-			composite_qnn_mul_to_depthwise(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
-			composite_qnn_mul_to_depthwise(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+	v_1 = graft_arg(m, v, 1);
+	if (graft_kind(m, v_1) == GRAFT_NK_CONST) {
+		v_0 = graft_arg(m, v, 0);
+		composite_qnn_mul_to_reinterpret_quantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+		if (graft_kind(m, v_0) == GRAFT_NK_CONST) {
+			composite_qnn_mul_to_reinterpret_quantize(rw, (const graft_node[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+			composite_qnn_mul_to_depthwise(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+			composite_qnn_mul_to_depthwise(rw, (const graft_node[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
 			return 0;
 		}
-		composite_qnn_mul_to_depthwise(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
+		composite_qnn_mul_to_depthwise(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_0, v_1);
 		return 0;
 	}
-	v_0 = rw_arg(m, v, 0);
-	if (!(rw_kind(m, v_0) == NK_CONST))
+	v_0 = graft_arg(m, v, 0);
+	if (!(graft_kind(m, v_0) == GRAFT_NK_CONST))
 		return 0;
-	composite_qnn_mul_to_reinterpret_quantize(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
-	composite_qnn_mul_to_depthwise(rw, (const NodeId[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+	composite_qnn_mul_to_reinterpret_quantize(rw, (const graft_node[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
+	composite_qnn_mul_to_depthwise(rw, (const graft_node[]){ v, v_0, v_2, v_3, v_4, v_5, v_6, v_7 }, 8, v, v_1, v_0);
 	return 0;
 }
 
 /* rules rooted at qnn.quantize, from qnn_sigmoid on */
-static NodeId
-match_qnn_quantize_v_0_sigmoid(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_qnn_quantize_v_0_sigmoid(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE))
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (!(graft_rw_lop(rw, v_0_0) == LOP_QNN_DEQUANTIZE))
 		return 0;
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_2 = rw_arg(m, v_0_0, 2);
-	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+	v_0_0_2 = graft_arg(m, v_0_0, 2);
+	if (!(graft_kind(m, v_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	composite_qnn_sigmoid(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	composite_qnn_sigmoid(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
 	return 0;
 }
 
 /* rules rooted at qnn.quantize, from qnn_tanh on */
-static NodeId
-match_qnn_quantize_v_0_tanh(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_qnn_quantize_v_0_tanh(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE))
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (!(graft_rw_lop(rw, v_0_0) == LOP_QNN_DEQUANTIZE))
 		return 0;
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_2 = rw_arg(m, v_0_0, 2);
-	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+	v_0_0_2 = graft_arg(m, v_0_0, 2);
+	if (!(graft_kind(m, v_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	composite_qnn_tanh(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	composite_qnn_tanh(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
 	return 0;
 }
 
 /* rules rooted at qnn.quantize, from qnn_leaky_relu on */
-static NodeId
-match_qnn_quantize_v_0_nn_leaky_relu(Rw *rw, NodeId v, NodeId v_0)
+static graft_node
+match_qnn_quantize_v_0_nn_leaky_relu(graft_rw *rw, graft_node v, graft_node v_0)
 {
-	const Module *m = rw->m;
-	NodeId v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_1, v_2, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (!(rw_lop(rw, m, v_0_0) == LOP_QNN_DEQUANTIZE))
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (!(graft_rw_lop(rw, v_0_0) == LOP_QNN_DEQUANTIZE))
 		return 0;
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (!(rw_kind(m, v_0_0_1) == NK_CONST))
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (!(graft_kind(m, v_0_0_1) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_2 = rw_arg(m, v_0_0, 2);
-	if (!(rw_kind(m, v_0_0_2) == NK_CONST))
+	v_0_0_2 = graft_arg(m, v_0_0, 2);
+	if (!(graft_kind(m, v_0_0_2) == GRAFT_NK_CONST))
 		return 0;
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_0_0_0 = rw_arg(m, v_0_0, 0);
-	composite_qnn_leaky_relu(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
+	v_0_0_0 = graft_arg(m, v_0_0, 0);
+	composite_qnn_leaky_relu(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_1, v_2 }, 7, v, v_0, v_0_0_0, v_0_0_1, v_0_0_2, v_1, v_2);
 	return 0;
 }
 
 /* rules rooted at qnn.quantize */
-static NodeId
-match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_quantize(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	v_0 = rw_arg(m, v, 0);
-	switch (rw_lop(rw, m, v_0)) {
+	v_0 = graft_arg(m, v, 0);
+	switch (graft_rw_lop(rw, v_0)) {
 	case LOP_SIGMOID:
 		return match_qnn_quantize_v_0_sigmoid(rw, v, v_0);
 	case LOP_TANH:
@@ -637,159 +637,159 @@ match_qnn_quantize(Rw *rw, NodeId v, uint32_t *rule)
 }
 
 /* rules rooted at qnn.requantize, from qnn_conv2d on */
-static NodeId
-match_qnn_requantize_at_qnn_conv2d_7157(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4, NodeId v_0_0, NodeId v_0_1, NodeId v_0_0_0, NodeId v_0_0_1, NodeId v_0_0_2, NodeId v_0_0_3, NodeId v_0_0_4, NodeId v_0_0_5)
+static graft_node
+match_qnn_requantize_at_qnn_conv2d_7157(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_1, graft_node v_2, graft_node v_3, graft_node v_4, graft_node v_0_0, graft_node v_0_1, graft_node v_0_0_0, graft_node v_0_0_1, graft_node v_0_0_2, graft_node v_0_0_3, graft_node v_0_0_4, graft_node v_0_0_5)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0_0_0;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0_0_0;
 
-	v_0_0_0_0 = rw_arg(m, v_0_0_0, 0);
-	composite_qnn_conv2d(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 14, v, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
-	composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
-	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	v_0_0_0_0 = graft_arg(m, v_0_0_0, 0);
+	composite_qnn_conv2d(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 14, v, v_0_0, v_0_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
+	composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
+	composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_conv2d on */
-static NodeId
-match_qnn_requantize_v_0_0_qnn_conv2d(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4, NodeId v_0_0)
+static graft_node
+match_qnn_requantize_v_0_0_qnn_conv2d(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_1, graft_node v_2, graft_node v_3, graft_node v_4, graft_node v_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
 
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (rw_kind(m, v_0_0_1) == NK_CONST) {
-		v_0_0_2 = rw_arg(m, v_0_0, 2);
-		if (rw_kind(m, v_0_0_2) == NK_CONST) {
-			v_0_0_3 = rw_arg(m, v_0_0, 3);
-			if (rw_kind(m, v_0_0_3) == NK_CONST) {
-				v_0_0_4 = rw_arg(m, v_0_0, 4);
-				if (rw_kind(m, v_0_0_4) == NK_CONST) {
-					v_0_0_5 = rw_arg(m, v_0_0, 5);
-					if (rw_kind(m, v_0_0_5) == NK_CONST) {
-						v_0_1 = rw_arg(m, v_0, 1);
-						if (rw_kind(m, v_0_1) == NK_CONST) {
-							v_0_0_0 = rw_arg(m, v_0_0, 0);
-							if (rw_lop(rw, m, v_0_0_0) == LOP_NN_PAD)
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (graft_kind(m, v_0_0_1) == GRAFT_NK_CONST) {
+		v_0_0_2 = graft_arg(m, v_0_0, 2);
+		if (graft_kind(m, v_0_0_2) == GRAFT_NK_CONST) {
+			v_0_0_3 = graft_arg(m, v_0_0, 3);
+			if (graft_kind(m, v_0_0_3) == GRAFT_NK_CONST) {
+				v_0_0_4 = graft_arg(m, v_0_0, 4);
+				if (graft_kind(m, v_0_0_4) == GRAFT_NK_CONST) {
+					v_0_0_5 = graft_arg(m, v_0_0, 5);
+					if (graft_kind(m, v_0_0_5) == GRAFT_NK_CONST) {
+						v_0_1 = graft_arg(m, v_0, 1);
+						if (graft_kind(m, v_0_1) == GRAFT_NK_CONST) {
+							v_0_0_0 = graft_arg(m, v_0_0, 0);
+							if (graft_rw_lop(rw, v_0_0_0) == LOP_NN_PAD)
 								return match_qnn_requantize_at_qnn_conv2d_7157(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0, v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5);
-							composite_qnn_conv2d_2(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
-							composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+							composite_qnn_conv2d_2(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
+							composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 							return 0;
 						}
-						composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+						composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 						return 0;
 					}
-					composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+					composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 					return 0;
 				}
-				composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+				composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 				return 0;
 			}
-			composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+			composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 			return 0;
 		}
-		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 		return 0;
 	}
-	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_conv2d_transpose on */
-static NodeId
-match_qnn_requantize_v_0_0_qnn_conv2d_transpose(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4, NodeId v_0_0)
+static graft_node
+match_qnn_requantize_v_0_0_qnn_conv2d_transpose(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_1, graft_node v_2, graft_node v_3, graft_node v_4, graft_node v_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
 
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (rw_kind(m, v_0_0_1) == NK_CONST) {
-		v_0_0_2 = rw_arg(m, v_0_0, 2);
-		if (rw_kind(m, v_0_0_2) == NK_CONST) {
-			v_0_0_3 = rw_arg(m, v_0_0, 3);
-			if (rw_kind(m, v_0_0_3) == NK_CONST) {
-				v_0_0_4 = rw_arg(m, v_0_0, 4);
-				if (rw_kind(m, v_0_0_4) == NK_CONST) {
-					v_0_0_5 = rw_arg(m, v_0_0, 5);
-					if (rw_kind(m, v_0_0_5) == NK_CONST) {
-						v_0_1 = rw_arg(m, v_0, 1);
-						if (rw_kind(m, v_0_1) == NK_CONST) {
-							v_0_0_0 = rw_arg(m, v_0_0, 0);
-							composite_qnn_conv2d_transpose(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
-							composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (graft_kind(m, v_0_0_1) == GRAFT_NK_CONST) {
+		v_0_0_2 = graft_arg(m, v_0_0, 2);
+		if (graft_kind(m, v_0_0_2) == GRAFT_NK_CONST) {
+			v_0_0_3 = graft_arg(m, v_0_0, 3);
+			if (graft_kind(m, v_0_0_3) == GRAFT_NK_CONST) {
+				v_0_0_4 = graft_arg(m, v_0_0, 4);
+				if (graft_kind(m, v_0_0_4) == GRAFT_NK_CONST) {
+					v_0_0_5 = graft_arg(m, v_0_0, 5);
+					if (graft_kind(m, v_0_0_5) == GRAFT_NK_CONST) {
+						v_0_1 = graft_arg(m, v_0, 1);
+						if (graft_kind(m, v_0_1) == GRAFT_NK_CONST) {
+							v_0_0_0 = graft_arg(m, v_0_0, 0);
+							composite_qnn_conv2d_transpose(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_3, v_4);
+							composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 							return 0;
 						}
-						composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+						composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 						return 0;
 					}
-					composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+					composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 					return 0;
 				}
-				composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+				composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 				return 0;
 			}
-			composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+			composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 			return 0;
 		}
-		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 		return 0;
 	}
-	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_fc on */
-static NodeId
-match_qnn_requantize_v_0_0_qnn_dense(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4, NodeId v_0_0)
+static graft_node
+match_qnn_requantize_v_0_0_qnn_dense(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_1, graft_node v_2, graft_node v_3, graft_node v_4, graft_node v_0_0)
 {
-	const Module *m = rw->m;
-	NodeId v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_1, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5;
 
-	v_0_0_1 = rw_arg(m, v_0_0, 1);
-	if (rw_kind(m, v_0_0_1) == NK_CONST) {
-		v_0_0_2 = rw_arg(m, v_0_0, 2);
-		if (rw_kind(m, v_0_0_2) == NK_CONST) {
-			v_0_0_3 = rw_arg(m, v_0_0, 3);
-			if (rw_kind(m, v_0_0_3) == NK_CONST) {
-				v_0_0_4 = rw_arg(m, v_0_0, 4);
-				if (rw_kind(m, v_0_0_4) == NK_CONST) {
-					v_0_0_5 = rw_arg(m, v_0_0, 5);
-					if (rw_kind(m, v_0_0_5) == NK_CONST) {
-						v_0_1 = rw_arg(m, v_0, 1);
-						if (rw_kind(m, v_0_1) == NK_CONST) {
-							v_0_0_0 = rw_arg(m, v_0_0, 0);
-							composite_qnn_fc(rw, (const NodeId[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_3, v_4);
-							composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	v_0_0_1 = graft_arg(m, v_0_0, 1);
+	if (graft_kind(m, v_0_0_1) == GRAFT_NK_CONST) {
+		v_0_0_2 = graft_arg(m, v_0_0, 2);
+		if (graft_kind(m, v_0_0_2) == GRAFT_NK_CONST) {
+			v_0_0_3 = graft_arg(m, v_0_0, 3);
+			if (graft_kind(m, v_0_0_3) == GRAFT_NK_CONST) {
+				v_0_0_4 = graft_arg(m, v_0_0, 4);
+				if (graft_kind(m, v_0_0_4) == GRAFT_NK_CONST) {
+					v_0_0_5 = graft_arg(m, v_0_0, 5);
+					if (graft_kind(m, v_0_0_5) == GRAFT_NK_CONST) {
+						v_0_1 = graft_arg(m, v_0, 1);
+						if (graft_kind(m, v_0_1) == GRAFT_NK_CONST) {
+							v_0_0_0 = graft_arg(m, v_0_0, 0);
+							composite_qnn_fc(rw, (const graft_node[]){ v, v_0, v_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_0_1, v_1, v_2, v_3, v_4 }, 13, v, v_0_0, v_0_0_0, v_0_0_1, v_0_0_2, v_0_0_3, v_0_0_4, v_0_0_5, v_3, v_4);
+							composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 							return 0;
 						}
-						composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+						composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 						return 0;
 					}
-					composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+					composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 					return 0;
 				}
-				composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+				composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 				return 0;
 			}
-			composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+			composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 			return 0;
 		}
-		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 		return 0;
 	}
-	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_conv2d on */
-static NodeId
-match_qnn_requantize_v_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4)
+static graft_node
+match_qnn_requantize_v_0_nn_bias_add(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_1, graft_node v_2, graft_node v_3, graft_node v_4)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	switch (rw_lop(rw, m, v_0_0)) {
+	v_0_0 = graft_arg(m, v_0, 0);
+	switch (graft_rw_lop(rw, v_0_0)) {
 	case LOP_QNN_CONV2D:
 		return match_qnn_requantize_v_0_0_qnn_conv2d(rw, v, v_0, v_1, v_2, v_3, v_4, v_0_0);
 	case LOP_QNN_CONV2D_TRANSPOSE:
@@ -799,88 +799,88 @@ match_qnn_requantize_v_0_nn_bias_add(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, N
 	default:
 		break;
 	}
-	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_conv2d_transpose on */
-static NodeId
-match_qnn_requantize_v_0_qnn_conv2d_transpose(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4)
+static graft_node
+match_qnn_requantize_v_0_qnn_conv2d_transpose(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_1, graft_node v_2, graft_node v_3, graft_node v_4)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5;
 
-	v_0_1 = rw_arg(m, v_0, 1);
-	if (rw_kind(m, v_0_1) == NK_CONST) {
-		v_0_2 = rw_arg(m, v_0, 2);
-		if (rw_kind(m, v_0_2) == NK_CONST) {
-			v_0_3 = rw_arg(m, v_0, 3);
-			if (rw_kind(m, v_0_3) == NK_CONST) {
-				v_0_4 = rw_arg(m, v_0, 4);
-				if (rw_kind(m, v_0_4) == NK_CONST) {
-					v_0_5 = rw_arg(m, v_0, 5);
-					if (rw_kind(m, v_0_5) == NK_CONST) {
-						v_0_0 = rw_arg(m, v_0, 0);
-						composite_qnn_conv2d_transpose(rw, (const NodeId[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_3, v_4);
-						composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	v_0_1 = graft_arg(m, v_0, 1);
+	if (graft_kind(m, v_0_1) == GRAFT_NK_CONST) {
+		v_0_2 = graft_arg(m, v_0, 2);
+		if (graft_kind(m, v_0_2) == GRAFT_NK_CONST) {
+			v_0_3 = graft_arg(m, v_0, 3);
+			if (graft_kind(m, v_0_3) == GRAFT_NK_CONST) {
+				v_0_4 = graft_arg(m, v_0, 4);
+				if (graft_kind(m, v_0_4) == GRAFT_NK_CONST) {
+					v_0_5 = graft_arg(m, v_0, 5);
+					if (graft_kind(m, v_0_5) == GRAFT_NK_CONST) {
+						v_0_0 = graft_arg(m, v_0, 0);
+						composite_qnn_conv2d_transpose(rw, (const graft_node[]){ v, v_0, v_0_1, v_0_2, v_0_3, v_0_4, v_0_5, v_1, v_2, v_3, v_4 }, 11, v, v_0, v_0_0, v_0_1, v_0_2, v_0_3, v_0_4, v_3, v_4);
+						composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 						return 0;
 					}
-					composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+					composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 					return 0;
 				}
-				composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+				composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 				return 0;
 			}
-			composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+			composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 			return 0;
 		}
-		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+		composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 		return 0;
 	}
-	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize, from qnn_mean on */
-static NodeId
-match_qnn_requantize_v_0_mean(Rw *rw, NodeId v, NodeId v_0, NodeId v_1, NodeId v_2, NodeId v_3, NodeId v_4)
+static graft_node
+match_qnn_requantize_v_0_mean(graft_rw *rw, graft_node v, graft_node v_0, graft_node v_1, graft_node v_2, graft_node v_3, graft_node v_4)
 {
-	const Module *m = rw->m;
-	NodeId v_0_0, v_0_0_0;
+	const graft_ir *m = graft_rw_ir(rw);
+	graft_node v_0_0, v_0_0_0;
 
-	v_0_0 = rw_arg(m, v_0, 0);
-	if (rw_lop(rw, m, v_0_0) == LOP_CAST) {
-		v_0_0_0 = rw_arg(m, v_0_0, 0);
-		composite_qnn_mean(rw, (const NodeId[]){ v, v_0, v_0_0, v_1, v_2, v_3, v_4 }, 7, v, v_0_0_0, v_1, v_2, v_3, v_4);
-		composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	v_0_0 = graft_arg(m, v_0, 0);
+	if (graft_rw_lop(rw, v_0_0) == LOP_CAST) {
+		v_0_0_0 = graft_arg(m, v_0_0, 0);
+		composite_qnn_mean(rw, (const graft_node[]){ v, v_0, v_0_0, v_1, v_2, v_3, v_4 }, 7, v, v_0_0_0, v_1, v_2, v_3, v_4);
+		composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 		return 0;
 	}
-	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at qnn.requantize */
-static NodeId
-match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_qnn_requantize(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0, v_1, v_2, v_3, v_4;
+	graft_node v_0, v_1, v_2, v_3, v_4;
 
-	v_1 = rw_arg(m, v, 1);
-	if (!(rw_kind(m, v_1) == NK_CONST))
+	v_1 = graft_arg(m, v, 1);
+	if (!(graft_kind(m, v_1) == GRAFT_NK_CONST))
 		return 0;
-	v_2 = rw_arg(m, v, 2);
-	if (!(rw_kind(m, v_2) == NK_CONST))
+	v_2 = graft_arg(m, v, 2);
+	if (!(graft_kind(m, v_2) == GRAFT_NK_CONST))
 		return 0;
-	v_3 = rw_arg(m, v, 3);
-	if (!(rw_kind(m, v_3) == NK_CONST))
+	v_3 = graft_arg(m, v, 3);
+	if (!(graft_kind(m, v_3) == GRAFT_NK_CONST))
 		return 0;
-	v_4 = rw_arg(m, v, 4);
-	if (!(rw_kind(m, v_4) == NK_CONST))
+	v_4 = graft_arg(m, v, 4);
+	if (!(graft_kind(m, v_4) == GRAFT_NK_CONST))
 		return 0;
-	v_0 = rw_arg(m, v, 0);
-	switch (rw_lop(rw, m, v_0)) {
+	v_0 = graft_arg(m, v, 0);
+	switch (graft_rw_lop(rw, v_0)) {
 	case LOP_NN_BIAS_ADD:
 		return match_qnn_requantize_v_0_nn_bias_add(rw, v, v_0, v_1, v_2, v_3, v_4);
 	case LOP_QNN_CONV2D_TRANSPOSE:
@@ -890,41 +890,41 @@ match_qnn_requantize(Rw *rw, NodeId v, uint32_t *rule)
 	default:
 		break;
 	}
-	composite_qnn_requantize(rw, (const NodeId[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
+	composite_qnn_requantize(rw, (const graft_node[]){ v, v_1, v_2, v_3, v_4 }, 5, v, v_0, v_1, v_2, v_3, v_4);
 	return 0;
 }
 
 /* rules rooted at reshape */
-static NodeId
-match_reshape(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_reshape(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	v_0 = rw_arg(m, v, 0);
-	supports_reshape(rw, (const NodeId[]){ v }, 1, v, v_0);
+	v_0 = graft_arg(m, v, 0);
+	supports_reshape(rw, (const graft_node[]){ v }, 1, v, v_0);
 	return 0;
 }
 
 /* rules rooted at split */
-static NodeId
-match_split(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match_split(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	const Module *m = rw->m;
+	const graft_ir *m = graft_rw_ir(rw);
 	(void)rule;
-	NodeId v_0;
+	graft_node v_0;
 
-	v_0 = rw_arg(m, v, 0);
-	supports_split(rw, (const NodeId[]){ v }, 1, v_0);
+	v_0 = graft_arg(m, v, 0);
+	supports_split(rw, (const graft_node[]){ v }, 1, v_0);
 	return 0;
 }
 
 /* match: try the rules rooted at v, in priority order */
-static NodeId
-match(Rw *rw, NodeId v, uint32_t *rule)
+static graft_node
+match(graft_rw *rw, graft_node v, uint32_t *rule)
 {
-	switch (rw_lop(rw, rw->m, v)) {
+	switch (graft_rw_lop(rw, v)) {
 #define CASE(op, fn) case op: return fn(rw, v, rule);
 	ROOTS(CASE)
 #undef CASE
@@ -934,7 +934,7 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 	return 0;
 }
 
-const Ruleset graft_ruleset_ethos_n = {
+const graft_matcher graft_ruleset_ethos_n = {
 	"ethos-n", "rulesets/ethos-n.rules",
 	NRULES, rules,
 	NSTRS, strs,

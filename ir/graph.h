@@ -1,14 +1,11 @@
 /*
-** graph.h: reading a module's graph from outside libgraft.  What a
-** plugin's code and graftc's generated matchers see of graft's IR: an
-** opaque graft_ir (the module), its nodes by 32-bit handle, and functions
-** that answer one question each.  Installed as <graft/graph.h>; the
-** layout of the IR stays graft's own, so it may change without breaking
-** a plugin.
-**
-** A graft_ir is valid while graft hands it to the plugin's function (an
-** extern predicate, a type relation's caller, a codegen): keep handles,
-** never pointers into it, and only for that long.
+** graph.h: reading a module's graph from outside libgraft, for a plugin's
+** code (extern predicates, codegens) and graftc's generated matchers: an
+** opaque graft_ir, its nodes by 32-bit handle, and functions that answer
+** one question each, so that the IR's layout stays graft's own.  A
+** graft_ir is valid while graft hands it over (to a predicate, a
+** codegen): keep handles, not pointers into it, and only for that long.
+** Installed as <graft/graph.h>.
 */
 #ifndef GRAFT_GRAPH_H
 #define GRAFT_GRAPH_H
@@ -68,6 +65,10 @@ int graft_kind(const graft_ir *m, graft_node n);
 /* n's operands (above, by kind), and operand i of them. */
 uint32_t graft_nargs(const graft_ir *m, graft_node n);
 graft_node graft_arg(const graft_ir *m, graft_node n, uint32_t i);
+/* A GETITEM's field index (0 for another kind). */
+uint32_t graft_index(const graft_ir *m, graft_node n);
+/* How many operand slots of live nodes name n (a rule's uses(x)). */
+uint32_t graft_nuses(const graft_ir *m, graft_node n);
 /* The name of the op n calls ("nn.conv2d", "acme.clip_cast"), or NULL
 ** when n is no call; its fusion pattern (GRAFT_OPK_*), GRAFT_OPK_OPAQUE
 ** when n is no call. */
@@ -96,8 +97,6 @@ int graft_shape_eq(const graft_ir *m, graft_node n, const int64_t *dims, uint32_
 ** size bytes, NUL-terminated; returns buf. */
 char *graft_type_str(const graft_ir *m, graft_node n, char *buf, size_t size);
 
-/* ---------------------------------------------------------------- constants */
-
 /* Whether n is a constant of one element; of elements that all have one
 ** value. */
 int graft_is_scalar(const graft_ir *m, graft_node n);
@@ -117,15 +116,12 @@ double graft_attr_f(const graft_ir *m, graft_node n, int k);
 graft_sym graft_attr_s(const graft_ir *m, graft_node n, int k);
 /* Whether attribute k is None (an optional field left out). */
 int graft_attr_isnone(const graft_ir *m, graft_node n, int k);
-/* Whether attribute k is [v[0], ..., v[len - 1]] (an int or a list of
-** ints). */
+/* Whether attribute k is the list of ints [v[0], ..., v[len - 1]]. */
 int graft_attr_ints_eq(const graft_ir *m, graft_node n, int k, const int64_t *v, uint32_t len);
 /* Whether attribute ka of a equals attribute kb of b. */
 int graft_attr_same(const graft_ir *m, graft_node a, int ka, graft_node b, int kb);
 /* The text of a symbol. */
 const char *graft_symstr(const graft_ir *m, graft_sym s);
-
-/* ---------------------------------------------------------------- errors */
 
 /* Reports an error through d, where the step that called the plugin
 ** sends its diagnostics. */

@@ -26,8 +26,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "graph.h"
-#include "opdef.h"
+#include "graph.h"      /* <graft/graph.h>: the public readers, over these types */
+#include "opdef.h"      /* <graft/opdef.h>: what a plugin defines its ops with */
 
 #ifdef __cplusplus
 extern "C" {
@@ -715,6 +715,11 @@ void ir_reap(Module *m, NodeId n, NodeId **stack, uint32_t *cap);
 ** uses; its operands lose their uses to it and are reaped as by ir_reap. */
 void ir_node_to_const(Module *m, NodeId n, void *data, NodeId **stack, uint32_t *cap);
 uint32_t ir_nuses(const Module *m, NodeId n);
+/* The value of n when it is a constant of one element, as a double into
+** out; of the elements of a constant that all have one value (compared as
+** bytes).  0 when n is no such constant. */
+int ir_const_scalar(const Module *m, NodeId n, double *out);
+int ir_const_splat(const Module *m, NodeId n, double *out);
 #define IR_FOR_USES(m, n, slot) \
 	for (uint32_t slot = (m)->firstuse[n]; slot; slot = (m)->uses[slot].next)
 

@@ -72,94 +72,26 @@ rw_dim(Rw *rw, NodeId n, int64_t i)
 	return rw->m->dims[t->first + (uint32_t)i];
 }
 
-/* elemvalue: element 0 of constant n, of at least one element, as a
-** double into out, and its bytes into *at; 0 if n is no such constant */
-static int
-elemvalue(const Module *m, NodeId n, double *out, const unsigned char **at)
-{
-	const Node *nd = &m->nodes[n];
-	const Const *c;
-	const Type *t;
-	const unsigned char *p;
-
-	if (nd->kind != NK_CONST)
-		return 0;
-	c = &m->consts[nd->aux];
-	t = &m->types[c->type];
-	if (!c->data || ir_type_numel(m, c->type) < 1)
-		return 0;
-	p = *at = c->data;
-	switch (t->dtype) {
-	case DT_BOOL: case DT_UINT8: *out = *p; return 1;
-	case DT_INT8: *out = (int8_t)*p; return 1;
-	case DT_INT16: { int16_t x; memcpy(&x, p, 2); *out = x; return 1; }
-	case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); *out = x; return 1; }
-	case DT_INT32: { int32_t x; memcpy(&x, p, 4); *out = x; return 1; }
-	case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); *out = x; return 1; }
-	case DT_INT64: { int64_t x; memcpy(&x, p, 8); *out = (double)x; return 1; }
-	case DT_FLOAT16: { uint16_t x; memcpy(&x, p, 2); *out = ir_f32_from_f16(x); return 1; }
-	case DT_FLOAT32: { float x; memcpy(&x, p, 4); *out = x; return 1; }
-	case DT_FLOAT64: memcpy(out, p, 8); return 1;
-	default: return 0;
-	}
-}
-
-/* scalarvalue: the value of a one-element constant as a double; 0 if n is not one */
-static int
-scalarvalue(const Module *m, NodeId n, double *out)
-{
-	const unsigned char *p;
-	return m->nodes[n].kind == NK_CONST && ir_type_numel(m, m->consts[m->nodes[n].aux].type) == 1 &&
-	       elemvalue(m, n, out, &p);
-}
-
 double
 rw_value(Rw *rw, NodeId n)
 {
 	double v;
-	if (!scalarvalue(rw->m, n, &v)) {
+	if (!ir_const_scalar(rw->m, n, &v)) {
 		rw->gfail = 1;
 		return 0;
 	}
 	return v;
-}
-
-/* splatvalue: the value every element of constant n has into out; 0 if
-** n is no constant or its elements differ (compared as bytes) */
-static int
-splatvalue(const Module *m, NodeId n, double *out)
-{
-	const unsigned char *p;
-	const Const *c;
-	size_t w;
-	int64_t k, i;
-
-	if (!elemvalue(m, n, out, &p))
-		return 0;
-	c = &m->consts[m->nodes[n].aux];
-	w = ir_dtype_bytes[m->types[c->type].dtype];
-	k = ir_type_numel(m, c->type);
-	for (i = 1; i < k && memcmp(p + (size_t)i * w, p, w) == 0; i++)
-		;
-	return i == k;
 }
 
 double
 rw_splat(Rw *rw, NodeId n)
 {
 	double v;
-	if (!splatvalue(rw->m, n, &v)) {
+	if (!ir_const_splat(rw->m, n, &v)) {
 		rw->gfail = 1;
 		return 0;
 	}
 	return v;
-}
-
-int
-rw_is_splat(const Module *m, NodeId n)
-{
-	double v;
-	return splatvalue(m, n, &v);
 }
 
 int
@@ -178,35 +110,7 @@ int
 rw_const_is(Rw *rw, NodeId n, int dt, double v)
 {
 	double x;
-	return rw->m->nodes[n].kind == NK_CONST && rw_dtype(rw->m, n) == dt && scalarvalue(rw->m, n, &x) && x == v;
-}
-
-int
-rw_is_scalar(const Module *m, NodeId n)
-{
-	double v;
-	return scalarvalue(m, n, &v);
-}
-
-int
-rw_shape_eq(const Module *m, NodeId n, const int64_t *dims, uint32_t rank)
-{
-	const Type *t = tensortype(m, n);
-	if (!t || t->n != rank)
-		return 0;
-	return rank == 0 || memcmp(&m->dims[t->first], dims, rank * sizeof *dims) == 0;
-}
-
-int
-rw_attr_ints_eq(const Module *m, NodeId n, int k, const int64_t *v, uint32_t len)
-{
-	const AttrVal *a = rw_attr(m, n, k);
-	if (a->kind != AV_ARRAY || a->n != len)
-		return 0;
-	for (uint32_t i = 0; i < len; i++)
-		if (m->attrs[a->first + i].kind != AV_INT || m->attrs[a->first + i].u.i != v[i])
-			return 0;
-	return 1;
+	return rw->m->nodes[n].kind == NK_CONST && rw_dtype(rw->m, n) == dt && ir_const_scalar(rw->m, n, &x) && x == v;
 }
 
 int64_t
@@ -231,12 +135,6 @@ rw_attr_num(Rw *rw, NodeId n, int k)
 		rw->gfail = 1;
 		return 0;
 	}
-}
-
-int
-rw_attr_isnone(const Module *m, NodeId n, int k)
-{
-	return rw_attr(m, n, k)->kind == AV_NONE;
 }
 
 int64_t
@@ -1110,11 +1008,9 @@ ir_ruleset_ops_ok(const Ruleset *rs, char *err, size_t nerr)
 	for (uint32_t i = 0; i < rs->nops; i++) {
 		const RwOp *x = &rs->ops[i];
 		OpId op = ir_op_lookup(x->name, strlen(x->name));
-		int plugin = x->local >= IR_MAXOPS;
-		if (!op || (plugin && op < OP_COUNT)) {
-			snprintf(err, nerr, "ruleset %s uses op %s, which %s", rs->name, x->name,
-			         op ? "is a built-in op here" : plugin ? "no loaded plugin registers" :
-			         "this graft does not have");
+		if (!op) {
+			snprintf(err, nerr, "ruleset %s uses op %s, which no loaded plugin registers and this graft "
+			         "does not have", rs->name, x->name);
 			return 0;
 		}
 		if (ir_rw_schema(&ir_ops[op]) != x->schema) {
@@ -1142,12 +1038,13 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
 	rw->isroot = ir_xcalloc(IR_MAXOPS, 1);
 	if (rs->nops) {
-		/* bound by name; an op here the ruleset does not name is local
-		   0, which its code never compares with; and where every op
-		   here has its local id, no translation at all (lop NULL) */
+		/* bound by name, local ids 1 .. nops; an op here the ruleset
+		   does not name is local 0, which its code never compares with;
+		   and where every op here has its local id, no translation at
+		   all (lop NULL) */
 		char err[512];
 		int same = 1;
-		rw->gop = ir_xcalloc(IR_MAXOPS + rs->nops, sizeof *rw->gop);
+		rw->gop = ir_xcalloc(rs->nops + 1, sizeof *rw->gop);
 		rw->lop = ir_xcalloc(IR_MAXOPS, sizeof *rw->lop);
 		if (!ir_ruleset_ops_ok(rs, err, sizeof err)) {
 			/* nothing is rooted: the ruleset matches nothing */
@@ -1157,7 +1054,7 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 		}
 		for (uint32_t i = 0; i < rs->nops; i++) {
 			OpId l = rs->ops[i].local, op = ir_op_lookup(rs->ops[i].name, strlen(rs->ops[i].name));
-			if (l == 0 || l >= IR_MAXOPS + rs->nops || rw->gop[l])
+			if (l == 0 || l > rs->nops || rw->gop[l])
 				ir_die("ruleset %s: bad local id %u of op %s", rs->name, l, rs->ops[i].name);
 			rw->gop[l] = op;
 			rw->lop[op] = l;

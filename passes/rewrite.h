@@ -8,8 +8,10 @@
 ** to a module until nothing matches, with a worklist that revisits only
 ** the users of what changed.
 **
-** Generated code reads the graph through the rw_ inline functions below
-** and builds results through the rw_ builders, which return 0 (and set
+** Generated code speaks <graft/rules.h> and <graft/graph.h> (rules.h,
+** ir/graph.h): graft_ names, which are the rw_ inline readers and
+** builders below (graft's own build maps them here, rwfast.h; a plugin
+** calls their exported forms, rules.c).  Builders return 0 (and set
 ** Rw.gfail) when a result cannot be built; the rule then does not fire.
 */
 #ifndef GRAFT_REWRITE_H
@@ -19,75 +21,27 @@
 #include <string.h>
 
 #include "ir.h"
+#include "rules.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct graft_rw Rw;         /* <graft/rules.h>: graft_rw */
+/* The public interface of generated matchers (<graft/rules.h>) is the
+** rewrite driver's own: its types under their internal names, its codes
+** equal to the internal ones (passes/rules.c asserts it). */
+typedef struct graft_rw Rw;
+typedef graft_matcher Ruleset;      /* a ruleset, or a target's pattern table */
+typedef graft_rule_info RuleInfo;   /* one entry of its table */
+typedef graft_rule_op RwOp;         /* an op it names, by local id */
+typedef graft_pat RwPat;            /* a pattern as data */
 
-/* What an entry of a generated table is. */
+/* What an entry of a generated table is (RuleInfo.kind). */
 typedef enum RuleInfoKind {
-	RI_RULE,                /* a rewrite rule */
-	RI_COMPOSITE,           /* a target's composite pattern */
-	RI_SUPPORTS,            /* a single op a target supports */
+	RI_RULE = GRAFT_RULE,           /* a rewrite rule */
+	RI_COMPOSITE = GRAFT_COMPOSITE, /* a target's composite pattern */
+	RI_SUPPORTS = GRAFT_SUPPORTS,   /* a single op a target supports */
 } RuleInfoKind;
-
-typedef struct RuleInfo {
-	const char *name;       /* its name, or "file:line"; supports: the op */
-	const char *file;       /* the .rules file */
-	uint32_t line;
-	int kind;               /* RuleInfoKind */
-	int prio;               /* its `priority N` (0 when none): higher first */
-} RuleInfo;
-
-/* An op a compiled ruleset names: its name, the local id the generated
-** code knows it by (its LOP_ or XOP_ constant: the op's OP_ id in the
-** ir.h the code was compiled with, or IR_MAXOPS + i for a plugin's op,
-** extern op i), and ir_rw_schema()
-** of the op it was compiled against (the code reads attributes by their
-** index in the schema). */
-typedef struct RwOp {
-	const char *name;
-	OpId local;
-	uint32_t schema;
-} RwOp;
-
-/* A ruleset, or a target's pattern table (target = 1), as graftc
-** generates it. */
-typedef struct Ruleset {
-	const char *name;       /* from `ruleset NAME` or `target "NAME"` */
-	const char *source;     /* the .rules file it was generated from */
-	uint32_t nrules;
-	const RuleInfo *rules;  /* in file order (ir_rules_by_priority() sorts them) */
-	uint32_t nstrs;         /* strings compared as interned symbols */
-	const char *const *strs;
-	uint32_t nlits;         /* attribute literals in Relay syntax */
-	const char *const *lits;
-	/* Tries the rules rooted at n; returns the replacement and sets *rule,
-	** or returns 0.  A target table's match() returns 0 and reports every
-	** entry whose pattern matches at n through rw_report(). */
-	NodeId (*match)(Rw *rw, NodeId n, uint32_t *rule);
-	int target;
-	/* what match() can match at: calls of these ops (local ids when
-	** nops is not 0), and tuples
-	** or projections where rootkinds has 1 << NK_TUPLE or 1 << NK_GETITEM;
-	** a ruleset with roots NULL is tried at every call, tuple and
-	** projection */
-	uint32_t nroots;
-	const OpId *roots;
-	unsigned rootkinds;
-	/* what match() runs on when it is not generated code: a ruleset
-	** loaded at run time (interp/) keeps its decision trees here */
-	const void *impl;
-	/* the ops its rules name, by name, in roots, in RwPat tables and in
-	** the code, with their local ids: ir_rw_init() binds each to the op of
-	** that name here, so graft may add, remove or renumber ops without a
-	** compiled ruleset noticing.  nops = 0 (rulesets loaded at run time,
-	** interp/): ops are named by their ids here. */
-	uint32_t nops;
-	const RwOp *ops;
-} Ruleset;
 
 struct graft_rw {
 	Module *m;
@@ -122,11 +76,10 @@ struct graft_rw {
 	** the entry's guard is false */
 	void (*report)(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok);
 	void *ctx;
-	/* rs->ops bound: gop[l] is the op here of local id l (NULL when
-	** rs->nops is 0); lop[op] the local id of op here, 0 for an op rs
-	** does not name, or lop NULL when every local id is the op's id here
-	** (the ruleset was compiled by this graft's graftc, or one with the
-	** same ops) */
+	/* rs->ops bound: gop[l] is the op here of local id l, 1 .. rs->nops
+	** (NULL when rs->nops is 0: the ruleset names ops by their ids here);
+	** lop[op] the local id of op here, 0 for an op rs does not name, or
+	** lop NULL when every local id is the op's id here */
 	OpId *gop;
 	OpId *lop;
 	/* rw_dominator(): the nodes of the last region it found (path nodes
@@ -330,37 +283,27 @@ void rw_once(Rw *rw);
 ** search finds.  Prefix order: each entry, then the entries of its parts;
 ** size counts them all, so p + p->size is the next sibling. */
 typedef enum RwPatKind {
-	RP_ANY,         /* _ */
-	RP_CONST,       /* const */
-	RP_VAR,         /* var */
-	RP_NAME,        /* a name, captured in caps[a] (equal if it is set);
-	                   n = 1: then the pattern it names (x:P) */
-	RP_CALL,        /* a call of op a (as rw_lop() gives it): nattr
-	                   RP_ATTR entries, then its n operands */
-	RP_ANYCALL,     /* a call of any op (a = an OpKind it must have, or
-	                   -1), then its n operands */
-	RP_ATTR,        /* attribute a equals literal b of the ruleset */
-	RP_TUPLE,       /* a tuple of n fields (at least n with RPF_REST) */
-	RP_GETITEM,     /* field a (-1: any) of the tuple that follows */
-	RP_TYPED,       /* the pattern that follows, of dtype a (DT_COUNT:
-	                   any) */
-	RP_ALT,         /* any of the n that follow */
+	RP_ANY = GRAFT_PAT_ANY,         /* _ */
+	RP_CONST = GRAFT_PAT_CONST,     /* const */
+	RP_VAR = GRAFT_PAT_VAR,         /* var */
+	RP_NAME = GRAFT_PAT_NAME,       /* a name, captured in caps[a] (equal if it is
+	                                   set); n = 1: then the pattern it names (x:P) */
+	RP_CALL = GRAFT_PAT_CALL,       /* a call of op a (as rw_lop() gives it): nattr
+	                                   RP_ATTR entries, then its n operands */
+	RP_ANYCALL = GRAFT_PAT_ANYCALL, /* a call of any op (a = an OpKind it must
+	                                   have, or -1), then its n operands */
+	RP_ATTR = GRAFT_PAT_ATTR,       /* attribute a equals literal b of the ruleset */
+	RP_TUPLE = GRAFT_PAT_TUPLE,     /* a tuple of n fields (at least n with RPF_REST) */
+	RP_GETITEM = GRAFT_PAT_GETITEM, /* field a (-1: any) of the tuple that follows */
+	RP_TYPED = GRAFT_PAT_TYPED,     /* the pattern that follows, of dtype a
+	                                   (DT_COUNT: any) */
+	RP_ALT = GRAFT_PAT_ALT,         /* any of the n that follow */
 } RwPatKind;
 
 enum {
-	RPF_COMM = 1,   /* RP_CALL: operands 0 and 1 either way round */
-	RPF_REST = 2,   /* at least n operands or fields */
+	RPF_COMM = GRAFT_PAT_COMM,      /* RP_CALL: operands 0 and 1 either way round */
+	RPF_REST = GRAFT_PAT_REST,      /* at least n operands or fields */
 };
-
-typedef struct RwPat {
-	uint8_t kind;           /* RwPatKind */
-	uint8_t flags;          /* RPF_* */
-	uint8_t nattr;
-	uint16_t n;
-	uint32_t size;
-	int32_t a;
-	uint32_t b;
-} RwPat;
 
 /* Whether pattern p matches node x; names are captured in caps[0..ncaps)
 ** (may be NULL when p has none). */
@@ -394,14 +337,22 @@ int rw_func_attr_is(Rw *rw, NodeId fn, const char *key, uint32_t lit);
 /* n is a constant of one element, of dtype dt, whose value is v (a
 ** pattern's const(LIT)) */
 int rw_const_is(Rw *rw, NodeId n, int dt, double v);
-int rw_is_scalar(const Module *m, NodeId n);
-/* n is a constant whose elements all have one value */
-int rw_is_splat(const Module *m, NodeId n);
-int rw_shape_eq(const Module *m, NodeId n, const int64_t *dims, uint32_t rank);
-int rw_attr_ints_eq(const Module *m, NodeId n, int k, const int64_t *v, uint32_t len);
 int64_t rw_attr_ints_at(Rw *rw, NodeId n, int k, int64_t i);
 double rw_attr_num(Rw *rw, NodeId n, int k);
-int rw_attr_isnone(const Module *m, NodeId n, int k);
+/* graph.h's answers (ir/graph.c), under the names the driver knows */
+static inline int rw_is_scalar(const Module *m, NodeId n) { return graft_is_scalar(m, n); }
+static inline int rw_is_splat(const Module *m, NodeId n) { return graft_is_splat(m, n); }
+static inline int
+rw_shape_eq(const Module *m, NodeId n, const int64_t *dims, uint32_t rank)
+{
+	return graft_shape_eq(m, n, dims, rank);
+}
+static inline int
+rw_attr_ints_eq(const Module *m, NodeId n, int k, const int64_t *v, uint32_t len)
+{
+	return graft_attr_ints_eq(m, n, k, v, len);
+}
+static inline int rw_attr_isnone(const Module *m, NodeId n, int k) { return graft_attr_isnone(m, n, k); }
 int64_t rw_idiv(Rw *rw, int64_t a, int64_t b);
 int64_t rw_imod(Rw *rw, int64_t a, int64_t b);
 

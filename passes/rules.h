@@ -1,24 +1,18 @@
 /*
-** rules.h: the interface of graftc's generated matchers, and of the
-** extern predicates and actions their rules call.  Installed as
-** <graft/rules.h>: a matcher compiled outside graft (a plugin's, a
-** downstream build's) includes it and nothing else of graft's, and links
-** against libgraft's exported graft_ functions.  Every name here has the
-** graft_ or GRAFT_ prefix.
+** rules.h: what graftc's generated matchers, and the extern predicates and
+** actions their rules call, use of graft: included alone (with graph.h
+** and kernel.h) by a matcher compiled outside graft, linked against
+** libgraft's exported graft_ functions.  Installed as <graft/rules.h>.
 **
 ** A compiled ruleset or target table is a graft_matcher.  Its match()
-** gets a graft_rw, the state of one rewrite (or partitioning) of a module,
-** and a node; it reads the graph through <graft/graph.h> (graft_rw_ir()
-** gives the module), asks the guard questions and builds results through
-** the graft_rw_ functions below.  Guard helpers and builders that cannot
-** answer (the rank of a tuple, a value not representable) mark the rule
-** failed: graft_rw_failed() is then 1 until graft_rw_clear().
-**
-** Ops are named by the matcher's own local ids (graft_matcher.ops): the
-** driver binds each, by name and schema fingerprint, to the op of that
-** name where the code runs, so graft may add, remove or reorder ops
-** without a compiled matcher noticing; a matcher whose ops are missing or
-** changed matches nothing, and graft says why.
+** gets a graft_rw, one rewrite's (or partitioning's) state, and a node; it
+** reads the graph through <graft/graph.h> (graft_rw_ir()), and asks guard
+** questions and builds results with graft_rw_ functions.  Those that
+** cannot answer mark the rule failed (graft_rw_failed() until
+** graft_rw_clear()).  Ops are named by the matcher's local ids, bound by
+** name and schema fingerprint where the code runs: graft may add, remove
+** or reorder ops; a matcher whose ops are missing or changed matches
+** nothing, and graft says why.
 */
 #ifndef GRAFT_RULES_H
 #define GRAFT_RULES_H
@@ -128,14 +122,15 @@ double graft_rw_attr_num(graft_rw *rw, graft_node n, int k);
 int64_t graft_rw_idiv(graft_rw *rw, int64_t a, int64_t b);
 int64_t graft_rw_imod(graft_rw *rw, int64_t a, int64_t b);
 
-/* ---------------------------------------------------------------- target tables */
-
 /* Reports entry rule of a target table as matching at the node being
 ** matched, covering nodes[0..n) (the root first), its guard ok or not.
 ** graft_rw_report_dom: the same for an entry with a dominator pattern,
 ** adding the region graft_rw_dominator() found. */
 void graft_rw_report(graft_rw *rw, uint32_t rule, const graft_node *nodes, uint32_t n, int ok);
 void graft_rw_report_dom(graft_rw *rw, uint32_t rule, const graft_node *nodes, uint32_t n, int ok);
+/* Whether the driver is partitioning (it takes reports) rather than
+** rewriting: a table with rewrite rules runs them only when it is not. */
+int graft_rw_reporting(const graft_rw *rw);
 
 /* ---------------------------------------------------------------- patterns as data */
 
@@ -146,12 +141,9 @@ enum {
 	GRAFT_PAT_ANY,          /* _ */
 	GRAFT_PAT_CONST,        /* const */
 	GRAFT_PAT_VAR,          /* var */
-	GRAFT_PAT_NAME,         /* a name, captured in caps[a] (equal if set);
-	                           n = 1: then the pattern it names */
-	GRAFT_PAT_CALL,         /* a call of local op a: nattr ATTR entries,
-	                           then its n operands */
-	GRAFT_PAT_ANYCALL,      /* a call of any op (a: its GRAFT_OPK_, or
-	                           -1), then its n operands */
+	GRAFT_PAT_NAME,         /* caps[a] (equal if set); n = 1: of what follows */
+	GRAFT_PAT_CALL,         /* local op a: nattr ATTRs, then n operands */
+	GRAFT_PAT_ANYCALL,      /* any op (of GRAFT_OPK_ a, or -1), n operands */
 	GRAFT_PAT_ATTR,         /* attribute a equals literal b */
 	GRAFT_PAT_TUPLE,        /* a tuple of n fields (at least n: REST) */
 	GRAFT_PAT_GETITEM,      /* field a (-1: any) of the tuple that follows */
@@ -180,8 +172,6 @@ int graft_rw_pat(graft_rw *rw, const graft_pat *p, graft_node x, graft_node *cap
 ** parent, its names in caps; or 0. */
 graft_node graft_rw_dominator(graft_rw *rw, graft_node child, const graft_pat *parent, const graft_pat *path,
                               graft_node *caps, uint32_t ncaps);
-
-/* ---------------------------------------------------------------- once */
 
 /* Whether v was built by the result of `once` rule rule; and, as such a
 ** rule fires, graft_rw_once() has the driver mark what it builds. */
@@ -235,14 +225,23 @@ int graft_rw_unchanged(graft_rw *rw, graft_node r);
 **
 ** exported (GRAFT_EXPORT) when the plugin hides its symbols, as rules
 ** loaded at run time find them by name. */
+#ifndef GRAFT_EXPORT
 #if defined(__GNUC__)
 #define GRAFT_EXPORT __attribute__((visibility("default")))
 #else
 #define GRAFT_EXPORT
 #endif
+#endif
 
 #ifdef __cplusplus
 }
+#endif
+
+/* graft's own build (GRAFT_BUILDING, Makefile.am) reads through inline
+** code instead: the generated matchers compiled into libgraft lose
+** nothing to calls.  A plugin calls the functions above. */
+#ifdef GRAFT_BUILDING
+#include "rwfast.h"
 #endif
 
 #endif

@@ -7,6 +7,7 @@
 #define GRAFT_HOST_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "plugin.h"
@@ -17,6 +18,12 @@
 ** load, has no entry point, was built for another ABI (both named), is
 ** loaded already, or its init() fails. */
 int plugin_load(const char *path, char *err, size_t nerr);
+
+/* plugin_peek_abi: the ABI the plugin file at path was built for (the
+** first field of its entry point) into *abi, read from the file without
+** loading it (peek.c); 0, or -1 when the file is no ELF shared object of
+** this machine's byte order that defines the entry point. */
+int plugin_peek_abi(const char *path, uint32_t *abi);
 
 /* plugin_register: registers what pl brings, as loading it would, for a
 ** plugin linked into the program (where names it in messages).  Returns

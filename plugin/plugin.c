@@ -42,9 +42,8 @@ graft_plugin_error(graft_plugin_host *h, const char *fmt, ...)
 
 /* graft_plugin_add_matcher: see plugin.h */
 int
-graft_plugin_add_matcher(graft_plugin_host *h, const graft_matcher *pm)
+graft_plugin_add_matcher(graft_plugin_host *h, const graft_matcher *rs)
 {
-	const Ruleset *rs = (const Ruleset *)(const void *)pm;     /* TEMP until rewrite.h aliases it */
 	char why[512];
 
 	if (!rs || !rs->name || !rs->match) {
@@ -163,11 +162,19 @@ int
 plugin_load(const char *path, char *err, size_t nerr)
 {
 	const graft_plugin_info *pl;
+	uint32_t abi;
 	void *dl;
 	size_t n;
 
 	if (nplugins == MAXPLUGINS) {
 		snprintf(err, nerr, "%s: no room for more than %d plugins", path, MAXPLUGINS);
+		return 1;
+	}
+	/* refused before it is loaded, when it says it was built for another
+	** ABI: another graft's plugin may name symbols this one lacks */
+	if (strchr(path, '/') && plugin_peek_abi(path, &abi) == 0 && abi != GRAFT_PLUGIN_ABI) {
+		snprintf(err, nerr, "plugin %s was built for graft's plugin ABI %u; this graft has ABI %u: rebuild it "
+		         "against this graft's headers", path, (unsigned)abi, (unsigned)GRAFT_PLUGIN_ABI);
 		return 1;
 	}
 	dlerror();

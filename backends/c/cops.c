@@ -2848,7 +2848,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 		if (ref_ckernel(op, &sym))
 			return kernel(g, f, i, op, sym);
 		ir_error(g->d, g->m->locs[i->node], "the c backend cannot run %s yet%s", ir_ops[op].name,
-		         op >= OP_COUNT ? ": the plugin that registers it gives it no C kernel (graft_plugin_add_kernel_op)" : "");
+		         op >= OP_COUNT ? ": the plugin that registers it gives it no C kernel (graft_plugin_add_op)" : "");
 		return 0;
 	}
 	}

@@ -113,7 +113,7 @@ call(G *g, Scope *s, NodeId n)
 		if (ref_ckernel(nd->op, NULL))
 			return ll_kcall(g, &c);
 		if (nd->op >= OP_COUNT) {
-			ll_refuse(g, n, "the plugin that registers it gives it no C kernel (graft_plugin_add_kernel_op)");
+			ll_refuse(g, n, "the plugin that registers it gives it no C kernel (graft_plugin_add_op)");
 			return ll_tensorbuf(g, c.ot);
 		}
 		break;

@@ -88,10 +88,10 @@ compiled(const char *cc, const char *cpath)
 
 	FZ_CHECK(c != NULL, "the emitted C");
 	while (fgets(line, sizeof line, c))
-		if (sscanf(line, "const Ruleset %127[A-Za-z0-9_] =", name) == 1)
+		if (sscanf(line, "const graft_matcher %127[A-Za-z0-9_] =", name) == 1)
 			break;
 	fclose(c);
-	FZ_CHECK(name[0], "the emitted C defines no Ruleset");
+	FZ_CHECK(name[0], "the emitted C defines no graft_matcher");
 	snprintf(so, sizeof so, "%.256s.%d.so", cpath, k++);
 	snprintf(cmd, sizeof cmd, "%.1000s -shared -fPIC -o %s %s", cc, so, cpath);
 	FZ_CHECK(system(cmd) == 0, "the C graftc emitted does not compile");
