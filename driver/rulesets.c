@@ -3,6 +3,7 @@
 */
 #include <string.h>
 
+#include "api.h"
 #include "host.h"
 #include "rulesets.h"
 
@@ -33,34 +34,26 @@ graft_ruleset_find(const char *name)
 	return rs ? rs : plugin_matcher(name);
 }
 
+/* graft_plugins_load: see rulesets.h; through the API's loader, which
+** refuses a plugin's matcher named like a shipped one */
 int
 graft_plugins_load(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		char err[1024];
+	graft_diags *d = graft_diags_new();
+	int bad = 0;
+
+	for (int i = 1; i < argc && !bad; i++) {
 		const char *path = NULL;
-		uint32_t before, after;
-		const Ruleset *const *rs;
 		if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc)
 			path = argv[++i];
 		else if (strncmp(argv[i], "--plugin=", 9) == 0)
 			path = argv[i] + 9;
-		if (!path)
-			continue;
-		plugin_matchers(&before);
-		if (plugin_load(path, err, sizeof err) != 0) {
-			fprintf(stderr, "graft: error: %s\n", err);
-			return 1;
-		}
-		rs = plugin_matchers(&after);
-		for (uint32_t k = before; k < after; k++)
-			if (builtin(rs[k]->name)) {
-				fprintf(stderr, "graft: error: plugin %s: %s %s has the name of a built-in one\n", path,
-				        rs[k]->target ? "target" : "ruleset", rs[k]->name);
-				return 1;
-			}
+		if (path)
+			bad = graft_load_plugin(path, d) != 0;
 	}
-	return 0;
+	graft_diags_print(d, stderr);
+	graft_diags_free(d);
+	return bad;
 }
 
 void
