@@ -1962,20 +1962,35 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 				sorted[n++] = op;
 		qsort(sorted, n, sizeof *sorted, opcmp);
 		put(&e.tables, 0, "/* The ops the code names, by name, with a fingerprint of the operands and");
-		put(&e.tables, 0, "   attributes each had here; their local ids are 1, 2, ... in this order.");
-		put(&e.tables, 0, "   The code compares and builds them through graft_rw_lop() and");
-		put(&e.tables, 0, "   graft_rw_gop(), which the rewrite driver binds by name to the ops where");
-		put(&e.tables, 0, "   the code runs. */");
-		put(&e.tables, 0, "#define OPS(X) \\");
-		for (uint32_t i = 0; i < n; i++) {
-			OpId op = sorted[i];
-			put(&e.tables, 1, fmt(&e, "X(%s, %s, 0x%08x) \\", opname(&e, op), cstr(&e, ir_ops[op].name),
-			                      ir_rw_schema(&ir_ops[op])));
+		put(&e.tables, 0, "   attributes each had here: graft's (OPS), then plugins' (XOPS).  Their");
+		put(&e.tables, 0, "   local ids are 1, 2, ... in this order, which the rewrite driver binds");
+		put(&e.tables, 0, "   by name to the ops where the code runs (graft_rw_lop(), graft_rw_gop());");
+		put(&e.tables, 0, "   in graft's own build (GRAFT_BUILDING), graft's ops have their ids");
+		put(&e.tables, 0, "   there, which need no translating. */");
+		for (int x = 0; x < 2; x++) {
+			put(&e.tables, 0, x ? "#define XOPS(X) \\" : "#define OPS(X) \\");
+			for (uint32_t i = 0; i < n; i++) {
+				OpId op = sorted[i];
+				if ((op >= OP_COUNT) == x)
+					put(&e.tables, 1, fmt(&e, "X(%s, %s, 0x%08x) \\", upper(&e, "", ir_ops[op].name),
+					                      cstr(&e, ir_ops[op].name), ir_rw_schema(&ir_ops[op])));
+			}
+			put(&e.tables, 1, "/* end */");
 		}
-		put(&e.tables, 1, "/* end */");
-		put(&e.tables, 0, "#define LOPINFO(id, name, schema) { name, id, schema },");
-		put(&e.tables, 0, "enum { LOP_NONE_, OPS(ID) LOP_END_ };");
-		put(&e.tables, 0, "static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };");
+		put(&e.tables, 0, "#define ONE(...) + 1");
+		put(&e.tables, 0, "#ifdef GRAFT_BUILDING");
+		put(&e.tables, 0, "#define LOPID(id, name, schema) LOP_##id = OP_##id,");
+		put(&e.tables, 0, "enum { XOP_BASE_ = IR_MAXOPS - 1 };");
+		put(&e.tables, 0, "#else");
+		put(&e.tables, 0, "#define LOPID(id, name, schema) LOP_##id,");
+		put(&e.tables, 0, "enum { XOP_BASE_ = 0 OPS(ONE) };");
+		put(&e.tables, 0, "#endif");
+		put(&e.tables, 0, "#define XOPID(id, name, schema) XOP_##id,");
+		put(&e.tables, 0, "#define LOPINFO(id, name, schema) { name, LOP_##id, schema },");
+		put(&e.tables, 0, "#define XOPINFO(id, name, schema) { name, XOP_##id, schema },");
+		put(&e.tables, 0, "enum { LOP_NONE_, OPS(LOPID) LOP_END_ };");
+		put(&e.tables, 0, "enum { XOP_NONE_ = XOP_BASE_, XOPS(XOPID) XOP_END_ };");
+		put(&e.tables, 0, "static const graft_rule_op ops[] = { OPS(LOPINFO) XOPS(XOPINFO) { 0, 0, 0 } };");
 		free(sorted);
 	}
 	put(&e.tables, 0, "");

@@ -28,27 +28,41 @@ static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
 /* The ops the code names, by name, with a fingerprint of the operands and
-   attributes each had here; their local ids are 1, 2, ... in this order.
-   The code compares and builds them through graft_rw_lop() and
-   graft_rw_gop(), which the rewrite driver binds by name to the ops where
-   the code runs. */
+   attributes each had here: graft's (OPS), then plugins' (XOPS).  Their
+   local ids are 1, 2, ... in this order, which the rewrite driver binds
+   by name to the ops where the code runs (graft_rw_lop(), graft_rw_gop());
+   in graft's own build (GRAFT_BUILDING), graft's ops have their ids
+   there, which need no translating. */
 #define OPS(X) \
-	X(LOP_ADD, "add", 0x5d7b8c9f) \
-	X(LOP_CAST, "cast", 0xd9ff58c6) \
-	X(LOP_CLIP, "clip", 0x9a66e97c) \
-	X(LOP_DIVIDE, "divide", 0x5d7b8c9f) \
-	X(LOP_MEAN, "mean", 0x626dd7bb) \
-	X(LOP_MULTIPLY, "multiply", 0x5d7b8c9f) \
-	X(LOP_NN_LAYER_NORM, "nn.layer_norm", 0x7e912495) \
-	X(LOP_POWER, "power", 0x5d7b8c9f) \
-	X(LOP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
-	X(LOP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
-	X(LOP_SQRT, "sqrt", 0xeb741d64) \
-	X(LOP_SUBTRACT, "subtract", 0x5d7b8c9f) \
+	X(ADD, "add", 0x5d7b8c9f) \
+	X(CAST, "cast", 0xd9ff58c6) \
+	X(CLIP, "clip", 0x9a66e97c) \
+	X(DIVIDE, "divide", 0x5d7b8c9f) \
+	X(MEAN, "mean", 0x626dd7bb) \
+	X(MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(NN_LAYER_NORM, "nn.layer_norm", 0x7e912495) \
+	X(POWER, "power", 0x5d7b8c9f) \
+	X(QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(SQRT, "sqrt", 0xeb741d64) \
+	X(SUBTRACT, "subtract", 0x5d7b8c9f) \
 	/* end */
-#define LOPINFO(id, name, schema) { name, id, schema },
-enum { LOP_NONE_, OPS(ID) LOP_END_ };
-static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+#define XOPS(X) \
+	/* end */
+#define ONE(...) + 1
+#ifdef GRAFT_BUILDING
+#define LOPID(id, name, schema) LOP_##id = OP_##id,
+enum { XOP_BASE_ = IR_MAXOPS - 1 };
+#else
+#define LOPID(id, name, schema) LOP_##id,
+enum { XOP_BASE_ = 0 OPS(ONE) };
+#endif
+#define XOPID(id, name, schema) XOP_##id,
+#define LOPINFO(id, name, schema) { name, LOP_##id, schema },
+#define XOPINFO(id, name, schema) { name, XOP_##id, schema },
+enum { LOP_NONE_, OPS(LOPID) LOP_END_ };
+enum { XOP_NONE_ = XOP_BASE_, XOPS(XOPID) XOP_END_ };
+static const graft_rule_op ops[] = { OPS(LOPINFO) XOPS(XOPINFO) { 0, 0, 0 } };
 
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \

@@ -50,38 +50,52 @@ static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
 /* The ops the code names, by name, with a fingerprint of the operands and
-   attributes each had here; their local ids are 1, 2, ... in this order.
-   The code compares and builds them through graft_rw_lop() and
-   graft_rw_gop(), which the rewrite driver binds by name to the ops where
-   the code runs. */
+   attributes each had here: graft's (OPS), then plugins' (XOPS).  Their
+   local ids are 1, 2, ... in this order, which the rewrite driver binds
+   by name to the ops where the code runs (graft_rw_lop(), graft_rw_gop());
+   in graft's own build (GRAFT_BUILDING), graft's ops have their ids
+   there, which need no translating. */
 #define OPS(X) \
-	X(LOP_CAST, "cast", 0xd9ff58c6) \
-	X(LOP_CLIP, "clip", 0x9a66e97c) \
-	X(LOP_IMAGE_RESIZE2D, "image.resize2d", 0xdf5b6014) \
-	X(LOP_MEAN, "mean", 0x626dd7bb) \
-	X(LOP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
-	X(LOP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
-	X(LOP_NN_DEPTH_TO_SPACE, "nn.depth_to_space", 0x57522f0c) \
-	X(LOP_NN_LEAKY_RELU, "nn.leaky_relu", 0xd4f04891) \
-	X(LOP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
-	X(LOP_NN_PAD, "nn.pad", 0x0379a5e7) \
-	X(LOP_QNN_ADD, "qnn.add", 0x481e7889) \
-	X(LOP_QNN_CONCATENATE, "qnn.concatenate", 0x296fdf73) \
-	X(LOP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
-	X(LOP_QNN_CONV2D_TRANSPOSE, "qnn.conv2d_transpose", 0x9da70953) \
-	X(LOP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
-	X(LOP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
-	X(LOP_QNN_MUL, "qnn.mul", 0x481e7889) \
-	X(LOP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
-	X(LOP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
-	X(LOP_RESHAPE, "reshape", 0xb0b790cb) \
-	X(LOP_SIGMOID, "sigmoid", 0xeb741d64) \
-	X(LOP_SPLIT, "split", 0x6d577264) \
-	X(LOP_TANH, "tanh", 0xeb741d64) \
+	X(CAST, "cast", 0xd9ff58c6) \
+	X(CLIP, "clip", 0x9a66e97c) \
+	X(IMAGE_RESIZE2D, "image.resize2d", 0xdf5b6014) \
+	X(MEAN, "mean", 0x626dd7bb) \
+	X(NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
+	X(NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
+	X(NN_DEPTH_TO_SPACE, "nn.depth_to_space", 0x57522f0c) \
+	X(NN_LEAKY_RELU, "nn.leaky_relu", 0xd4f04891) \
+	X(NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
+	X(NN_PAD, "nn.pad", 0x0379a5e7) \
+	X(QNN_ADD, "qnn.add", 0x481e7889) \
+	X(QNN_CONCATENATE, "qnn.concatenate", 0x296fdf73) \
+	X(QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
+	X(QNN_CONV2D_TRANSPOSE, "qnn.conv2d_transpose", 0x9da70953) \
+	X(QNN_DENSE, "qnn.dense", 0xa422aa56) \
+	X(QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
+	X(QNN_MUL, "qnn.mul", 0x481e7889) \
+	X(QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(RESHAPE, "reshape", 0xb0b790cb) \
+	X(SIGMOID, "sigmoid", 0xeb741d64) \
+	X(SPLIT, "split", 0x6d577264) \
+	X(TANH, "tanh", 0xeb741d64) \
 	/* end */
-#define LOPINFO(id, name, schema) { name, id, schema },
-enum { LOP_NONE_, OPS(ID) LOP_END_ };
-static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+#define XOPS(X) \
+	/* end */
+#define ONE(...) + 1
+#ifdef GRAFT_BUILDING
+#define LOPID(id, name, schema) LOP_##id = OP_##id,
+enum { XOP_BASE_ = IR_MAXOPS - 1 };
+#else
+#define LOPID(id, name, schema) LOP_##id,
+enum { XOP_BASE_ = 0 OPS(ONE) };
+#endif
+#define XOPID(id, name, schema) XOP_##id,
+#define LOPINFO(id, name, schema) { name, LOP_##id, schema },
+#define XOPINFO(id, name, schema) { name, XOP_##id, schema },
+enum { LOP_NONE_, OPS(LOPID) LOP_END_ };
+enum { XOP_NONE_ = XOP_BASE_, XOPS(XOPID) XOP_END_ };
+static const graft_rule_op ops[] = { OPS(LOPINFO) XOPS(XOPINFO) { 0, 0, 0 } };
 
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \

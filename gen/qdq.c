@@ -64,41 +64,55 @@ static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
 /* The ops the code names, by name, with a fingerprint of the operands and
-   attributes each had here; their local ids are 1, 2, ... in this order.
-   The code compares and builds them through graft_rw_lop() and
-   graft_rw_gop(), which the rewrite driver binds by name to the ops where
-   the code runs. */
+   attributes each had here: graft's (OPS), then plugins' (XOPS).  Their
+   local ids are 1, 2, ... in this order, which the rewrite driver binds
+   by name to the ops where the code runs (graft_rw_lop(), graft_rw_gop());
+   in graft's own build (GRAFT_BUILDING), graft's ops have their ids
+   there, which need no translating. */
 #define OPS(X) \
-	X(LOP_ADD, "add", 0x5d7b8c9f) \
-	X(LOP_CAST, "cast", 0xd9ff58c6) \
-	X(LOP_CLIP, "clip", 0x9a66e97c) \
-	X(LOP_CONCATENATE, "concatenate", 0xbd34edff) \
-	X(LOP_DIVIDE, "divide", 0x5d7b8c9f) \
-	X(LOP_IMAGE_RESIZE2D, "image.resize2d", 0xdf5b6014) \
-	X(LOP_MULTIPLY, "multiply", 0x5d7b8c9f) \
-	X(LOP_NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
-	X(LOP_NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
-	X(LOP_NN_CONV2D, "nn.conv2d", 0xe38daa15) \
-	X(LOP_NN_DENSE, "nn.dense", 0x38e2d232) \
-	X(LOP_NN_GLOBAL_AVG_POOL2D, "nn.global_avg_pool2d", 0xd5ebc6c5) \
-	X(LOP_NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
-	X(LOP_NN_RELU, "nn.relu", 0xeb741d64) \
-	X(LOP_QNN_ADD, "qnn.add", 0x481e7889) \
-	X(LOP_QNN_CONCATENATE, "qnn.concatenate", 0x296fdf73) \
-	X(LOP_QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
-	X(LOP_QNN_DENSE, "qnn.dense", 0xa422aa56) \
-	X(LOP_QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
-	X(LOP_QNN_MUL, "qnn.mul", 0x481e7889) \
-	X(LOP_QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
-	X(LOP_QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
-	X(LOP_RESHAPE, "reshape", 0xb0b790cb) \
-	X(LOP_SUBTRACT, "subtract", 0x5d7b8c9f) \
-	X(LOP_TAKE, "take", 0xaee249ab) \
-	X(LOP_TRANSPOSE, "transpose", 0x0f6c2f67) \
+	X(ADD, "add", 0x5d7b8c9f) \
+	X(CAST, "cast", 0xd9ff58c6) \
+	X(CLIP, "clip", 0x9a66e97c) \
+	X(CONCATENATE, "concatenate", 0xbd34edff) \
+	X(DIVIDE, "divide", 0x5d7b8c9f) \
+	X(IMAGE_RESIZE2D, "image.resize2d", 0xdf5b6014) \
+	X(MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(NN_AVG_POOL2D, "nn.avg_pool2d", 0xf743b2cb) \
+	X(NN_BIAS_ADD, "nn.bias_add", 0x6648c3d6) \
+	X(NN_CONV2D, "nn.conv2d", 0xe38daa15) \
+	X(NN_DENSE, "nn.dense", 0x38e2d232) \
+	X(NN_GLOBAL_AVG_POOL2D, "nn.global_avg_pool2d", 0xd5ebc6c5) \
+	X(NN_MAX_POOL2D, "nn.max_pool2d", 0x42febff9) \
+	X(NN_RELU, "nn.relu", 0xeb741d64) \
+	X(QNN_ADD, "qnn.add", 0x481e7889) \
+	X(QNN_CONCATENATE, "qnn.concatenate", 0x296fdf73) \
+	X(QNN_CONV2D, "qnn.conv2d", 0x13d2b8c1) \
+	X(QNN_DENSE, "qnn.dense", 0xa422aa56) \
+	X(QNN_DEQUANTIZE, "qnn.dequantize", 0x212c7e12) \
+	X(QNN_MUL, "qnn.mul", 0x481e7889) \
+	X(QNN_QUANTIZE, "qnn.quantize", 0xfe4be295) \
+	X(QNN_REQUANTIZE, "qnn.requantize", 0xd3f4ecc0) \
+	X(RESHAPE, "reshape", 0xb0b790cb) \
+	X(SUBTRACT, "subtract", 0x5d7b8c9f) \
+	X(TAKE, "take", 0xaee249ab) \
+	X(TRANSPOSE, "transpose", 0x0f6c2f67) \
 	/* end */
-#define LOPINFO(id, name, schema) { name, id, schema },
-enum { LOP_NONE_, OPS(ID) LOP_END_ };
-static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+#define XOPS(X) \
+	/* end */
+#define ONE(...) + 1
+#ifdef GRAFT_BUILDING
+#define LOPID(id, name, schema) LOP_##id = OP_##id,
+enum { XOP_BASE_ = IR_MAXOPS - 1 };
+#else
+#define LOPID(id, name, schema) LOP_##id,
+enum { XOP_BASE_ = 0 OPS(ONE) };
+#endif
+#define XOPID(id, name, schema) XOP_##id,
+#define LOPINFO(id, name, schema) { name, LOP_##id, schema },
+#define XOPINFO(id, name, schema) { name, XOP_##id, schema },
+enum { LOP_NONE_, OPS(LOPID) LOP_END_ };
+enum { XOP_NONE_ = XOP_BASE_, XOPS(XOPID) XOP_END_ };
+static const graft_rule_op ops[] = { OPS(LOPINFO) XOPS(XOPINFO) { 0, 0, 0 } };
 
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \

@@ -1038,13 +1038,16 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 			ir_die("ruleset %s: bad literal %s", rs->name, rs->lits[i]);
 	rw->isroot = ir_xcalloc(IR_MAXOPS, 1);
 	if (rs->nops) {
-		/* bound by name, local ids 1 .. nops; an op here the ruleset
-		   does not name is local 0, which its code never compares with;
-		   and where every op here has its local id, no translation at
-		   all (lop NULL) */
+		/* bound by name, local ids 1 .. nops (or, compiled into graft,
+		   the ops' ids here); an op here the ruleset does not name is
+		   local 0, which its code never compares with; and where every
+		   op here has its local id, no translation at all (lop NULL) */
 		char err[512];
 		int same = 1;
-		rw->gop = ir_xcalloc(rs->nops + 1, sizeof *rw->gop);
+		uint32_t maxl = 0;
+		for (uint32_t i = 0; i < rs->nops; i++)
+			maxl = rs->ops[i].local > maxl ? rs->ops[i].local : maxl;
+		rw->gop = ir_xcalloc(maxl + 1, sizeof *rw->gop);
 		rw->lop = ir_xcalloc(IR_MAXOPS, sizeof *rw->lop);
 		if (!ir_ruleset_ops_ok(rs, err, sizeof err)) {
 			/* nothing is rooted: the ruleset matches nothing */
@@ -1054,7 +1057,7 @@ ir_rw_init(Rw *rw, Module *m, const Ruleset *rs, Diag *d)
 		}
 		for (uint32_t i = 0; i < rs->nops; i++) {
 			OpId l = rs->ops[i].local, op = ir_op_lookup(rs->ops[i].name, strlen(rs->ops[i].name));
-			if (l == 0 || l > rs->nops || rw->gop[l])
+			if (l == 0 || rw->gop[l])
 				ir_die("ruleset %s: bad local id %u of op %s", rs->name, l, rs->ops[i].name);
 			rw->gop[l] = op;
 			rw->lop[op] = l;

@@ -25,18 +25,32 @@ static const char *const strs[NSTRS + 1] = { STRS(TEXT) 0 };
 static const char *const lits[NLITS + 1] = { LITS(TEXT) 0 };
 
 /* The ops the code names, by name, with a fingerprint of the operands and
-   attributes each had here; their local ids are 1, 2, ... in this order.
-   The code compares and builds them through graft_rw_lop() and
-   graft_rw_gop(), which the rewrite driver binds by name to the ops where
-   the code runs. */
+   attributes each had here: graft's (OPS), then plugins' (XOPS).  Their
+   local ids are 1, 2, ... in this order, which the rewrite driver binds
+   by name to the ops where the code runs (graft_rw_lop(), graft_rw_gop());
+   in graft's own build (GRAFT_BUILDING), graft's ops have their ids
+   there, which need no translating. */
 #define OPS(X) \
-	X(LOP_ADD, "add", 0x5d7b8c9f) \
-	X(LOP_MULTIPLY, "multiply", 0x5d7b8c9f) \
-	X(LOP_SUBTRACT, "subtract", 0x5d7b8c9f) \
+	X(ADD, "add", 0x5d7b8c9f) \
+	X(MULTIPLY, "multiply", 0x5d7b8c9f) \
+	X(SUBTRACT, "subtract", 0x5d7b8c9f) \
 	/* end */
-#define LOPINFO(id, name, schema) { name, id, schema },
-enum { LOP_NONE_, OPS(ID) LOP_END_ };
-static const graft_rule_op ops[] = { OPS(LOPINFO) { 0, 0, 0 } };
+#define XOPS(X) \
+	/* end */
+#define ONE(...) + 1
+#ifdef GRAFT_BUILDING
+#define LOPID(id, name, schema) LOP_##id = OP_##id,
+enum { XOP_BASE_ = IR_MAXOPS - 1 };
+#else
+#define LOPID(id, name, schema) LOP_##id,
+enum { XOP_BASE_ = 0 OPS(ONE) };
+#endif
+#define XOPID(id, name, schema) XOP_##id,
+#define LOPINFO(id, name, schema) { name, LOP_##id, schema },
+#define XOPINFO(id, name, schema) { name, XOP_##id, schema },
+enum { LOP_NONE_, OPS(LOPID) LOP_END_ };
+enum { XOP_NONE_ = XOP_BASE_, XOPS(XOPID) XOP_END_ };
+static const graft_rule_op ops[] = { OPS(LOPINFO) XOPS(XOPINFO) { 0, 0, 0 } };
 
 /* the ops of the calls that patterns are rooted at, and their matchers */
 #define ROOTS(X) \
