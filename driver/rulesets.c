@@ -3,7 +3,6 @@
 */
 #include <string.h>
 
-#include "api.h"
 #include "host.h"
 #include "rulesets.h"
 
@@ -32,28 +31,6 @@ graft_ruleset_find(const char *name)
 {
 	const Ruleset *rs = builtin(name);
 	return rs ? rs : plugin_matcher(name);
-}
-
-/* graft_plugins_load: see rulesets.h; through the API's loader, which
-** refuses a plugin's matcher named like a shipped one */
-int
-graft_plugins_load(int argc, char **argv)
-{
-	graft_diags *d = graft_diags_new();
-	int bad = 0;
-
-	for (int i = 1; i < argc && !bad; i++) {
-		const char *path = NULL;
-		if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc)
-			path = argv[++i];
-		else if (strncmp(argv[i], "--plugin=", 9) == 0)
-			path = argv[i] + 9;
-		if (path)
-			bad = graft_load_plugin(path, d) != 0;
-	}
-	graft_diags_print(d, stderr);
-	graft_diags_free(d);
-	return bad;
 }
 
 void

@@ -7,7 +7,7 @@
 
 #include "rewrite.h"
 
-/* Loads the plugins argv names (--plugin FILE, --plugin=FILE), in order,
+/* Loads the plugins argv names (--plugin FILE, --plugin=FILE; plugins.c), in order,
 ** before any other option is read, so that their rulesets have names.
 ** Returns 0, or 1 after printing why one does not load. */
 int graft_plugins_load(int argc, char **argv);
