@@ -203,17 +203,24 @@ ll_conv_fast(G *g, Call *c, const Conv *v, Val *res)
 	/* the weights, (w - wz) in int16, in the order the kernel reads them */
 	nw = OB * v->KH * v->KW * ICP * L * 2;
 	wr = ir_xcalloc((size_t)nw, sizeof *wr);
-	for (int64_t o = 0; o < v->O; o++) {
-		double z;
-		ll_cnum(g, c->a[3], o, &z);
-		for (int64_t ic = 0; ic < v->C; ic++)
-			for (int64_t kh = 0; kh < v->KH; kh++)
-				for (int64_t kw = 0; kw < v->KW; kw++) {
-					int64_t si = o * v->kst[0] + ic * v->kst[1] + kh * v->kst[2] + kw * v->kst[3];
-					int x = c->adt[1] == DT_INT8 ? (int8_t)w[si] : w[si];
-					int64_t di = ((((o / L) * v->KH + kh) * v->KW + kw) * ICP + ic / 2) * L * 2 + (o % L) * 2 + ic % 2;
-					wr[di] = (int16_t)(x - (int)z);
-				}
+	{
+		/* the geometry in locals: v is the caller's, and the loop calls
+		** out (ll_cnum), after which *v would be read again */
+		const int64_t O = v->O, C = v->C, KH = v->KH, KW = v->KW;
+		const int64_t k0 = v->kst[0], k1 = v->kst[1], k2 = v->kst[2], k3 = v->kst[3];
+		const int s8 = c->adt[1] == DT_INT8;
+		for (int64_t o = 0; o < O; o++) {
+			double z;
+			ll_cnum(g, c->a[3], o, &z);
+			for (int64_t ic = 0; ic < C; ic++)
+				for (int64_t kh = 0; kh < KH; kh++)
+					for (int64_t kw = 0; kw < KW; kw++) {
+						int64_t si = o * k0 + ic * k1 + kh * k2 + kw * k3;
+						int x = s8 ? (int8_t)w[si] : w[si];
+						int64_t di = ((((o / L) * KH + kh) * KW + kw) * ICP + ic / 2) * L * 2 + (o % L) * 2 + ic % 2;
+						wr[di] = (int16_t)(x - (int)z);
+					}
+		}
 	}
 	Wr = ll_constbuf(g, wr, (size_t)nw * 2);
 	free(wr);
