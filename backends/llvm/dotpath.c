@@ -81,17 +81,22 @@ vdw_weights(G *g, Vconv *pl, const unsigned char *w, DType wdt, Val wzv)
 	int32_t *wr = ir_xcalloc((size_t)nw, sizeof *wr), *corr = ir_arena_alloc(&g->a, (size_t)(pl->OB * VL) * sizeof *corr);
 	double wz;
 
-	for (int64_t o = 0; o < v->O; o++) {
+	/* the geometry in locals: the loop calls out (ll_cnum), after which
+	** *v would be read again */
+	const int64_t O = v->O, KH = v->KH, KW = v->KW, k0 = v->kst[0], k2 = v->kst[2], k3 = v->kst[3];
+	const uint32_t xzb = (uint32_t)pl->xzb;
+
+	for (int64_t o = 0; o < O; o++) {
 		uint32_t sum = 0;
 		ll_cnum(g, wzv, o, &wz);
-		for (int64_t kh = 0; kh < v->KH; kh++)
-			for (int64_t kw = 0; kw < v->KW; kw++) {
-				int64_t si = o * v->kst[0] + kh * v->kst[2] + kw * v->kst[3];
+		for (int64_t kh = 0; kh < KH; kh++)
+			for (int64_t kw = 0; kw < KW; kw++) {
+				int64_t si = o * k0 + kh * k2 + kw * k3;
 				int32_t x = (int32_t)((wdt == DT_INT8 ? (int8_t)w[si] : w[si]) - (int64_t)wz);
-				wr[(((o / VL) * v->KH + kh) * v->KW + kw) * VL + o % VL] = x;
+				wr[((o / VL * KH + kh) * KW + kw) * VL + o % VL] = x;
 				sum += (uint32_t)x;
 			}
-		corr[o] = (int32_t)(0u - sum * (uint32_t)pl->xzb);
+		corr[o] = (int32_t)(0u - sum * xzb);
 	}
 	pl->w = ll_ci32(g, wr, nw);
 	pl->corr = corr;
@@ -142,15 +147,18 @@ ll_vconv_plan(G *g, Scope *s, NodeId n, Vconv *pl)
 	nw = pl->OB * v->KH * v->KW * I4 * VL * 4;
 	wr = ir_xcalloc((size_t)nw, 1);
 	corr = ir_arena_alloc(&g->a, (size_t)(pl->OB * VL) * sizeof *corr);
-	for (int64_t o = 0; o < v->O; o++) {
+	const int64_t O = v->O, C = v->C, KH = v->KH, KW = v->KW;    /* locals: the loop calls out */
+	const int64_t k0 = v->kst[0], k1 = v->kst[1], k2 = v->kst[2], k3 = v->kst[3];
+	const int s8 = c.adt[1] == DT_INT8;
+	for (int64_t o = 0; o < O; o++) {
 		int64_t sum = 0;
 		ll_cnum(g, c.a[3], o, &wz);
-		for (int64_t ic = 0; ic < v->C; ic++)
-			for (int64_t kh = 0; kh < v->KH; kh++)
-				for (int64_t kw = 0; kw < v->KW; kw++) {
-					int64_t si = o * v->kst[0] + ic * v->kst[1] + kh * v->kst[2] + kw * v->kst[3];
-					int64_t x = (c.adt[1] == DT_INT8 ? (int8_t)w[si] : w[si]) - (int64_t)wz;
-					int64_t di = ((((o / VL) * v->KH + kh) * v->KW + kw) * I4 + ic / 4) * VL * 4 + (o % VL) * 4 + ic % 4;
+		for (int64_t ic = 0; ic < C; ic++)
+			for (int64_t kh = 0; kh < KH; kh++)
+				for (int64_t kw = 0; kw < KW; kw++) {
+					int64_t si = o * k0 + ic * k1 + kh * k2 + kw * k3;
+					int64_t x = (s8 ? (int8_t)w[si] : w[si]) - (int64_t)wz;
+					int64_t di = ((((o / VL) * KH + kh) * KW + kw) * I4 + ic / 4) * VL * 4 + (o % VL) * 4 + ic % 4;
 					if (x < -128 || x > 127) {
 						free(wr);
 						return 0;
