@@ -22,7 +22,8 @@ int plugin_load(const char *path, char *err, size_t nerr);
 /* plugin_peek_abi: the ABI the plugin file at path was built for (the
 ** first field of its entry point) into *abi, read from the file without
 ** loading it (peek.c); 0, or -1 when the file is no ELF shared object of
-** this machine's byte order that defines the entry point. */
+** this machine's byte order that defines the entry point, or -2 when it
+** is one whose program headers or loadable segments lie past its end. */
 int plugin_peek_abi(const char *path, uint32_t *abi);
 
 /* plugin_register: registers what pl brings, as loading it would, for a

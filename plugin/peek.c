@@ -7,7 +7,9 @@
 ** table and reads its first field, the ABI it was built for, from the
 ** file, without running or relocating anything (ELF, 32 or 64 bits, of
 ** the host's byte order).  Every offset read is checked against the
-** file's size: a broken file gives "unknown", never a crash.
+** file's size: a broken file gives "unknown", never a crash; and one whose
+** loadable segments lie past its end (cut short) is said to be broken,
+** as dlopen() would fault on it.
 */
 #include <elf.h>
 #include <stdio.h>
@@ -103,6 +105,34 @@ plugin_peek_abi(const char *path, uint32_t *abi)
 			goto out;
 		shoff = e.e_shoff, shentsize = e.e_shentsize, shnum = e.e_shnum;
 		phoff = e.e_phoff, phentsize = e.e_phentsize, phnum = e.e_phnum;
+	}
+	/* what dlopen() maps must be in the file: the loader faults on a
+	** file cut short rather than refusing it */
+	if (phnum == 0 || phnum > 4096) {
+		found = -2;
+		goto out;
+	}
+	for (uint64_t i = 0; i < phnum; i++) {
+		uint64_t type, offset, filesz;
+		if (is64) {
+			Elf64_Phdr h;
+			if (phentsize < sizeof h || at(f, size, phoff + i * phentsize, &h, sizeof h)) {
+				found = -2;
+				goto out;
+			}
+			type = h.p_type, offset = h.p_offset, filesz = h.p_filesz;
+		} else {
+			Elf32_Phdr h;
+			if (phentsize < sizeof h || at(f, size, phoff + i * phentsize, &h, sizeof h)) {
+				found = -2;
+				goto out;
+			}
+			type = h.p_type, offset = h.p_offset, filesz = h.p_filesz;
+		}
+		if (type == PT_LOAD && (offset > (uint64_t)size || filesz > (uint64_t)size - offset)) {
+			found = -2;
+			goto out;
+		}
 	}
 	for (uint64_t i = 0; i < shnum && i < 65536 && found < 0; i++) {
 		Sec s, str;

@@ -163,6 +163,7 @@ plugin_load(const char *path, char *err, size_t nerr)
 {
 	const graft_plugin_info *pl;
 	uint32_t abi;
+	int peek;
 	void *dl;
 	size_t n;
 
@@ -172,7 +173,13 @@ plugin_load(const char *path, char *err, size_t nerr)
 	}
 	/* refused before it is loaded, when it says it was built for another
 	** ABI: another graft's plugin may name symbols this one lacks */
-	if (strchr(path, '/') && plugin_peek_abi(path, &abi) == 0 && abi != GRAFT_PLUGIN_ABI) {
+	peek = strchr(path, '/') ? plugin_peek_abi(path, &abi) : -1;
+	if (peek == -2) {
+		snprintf(err, nerr, "cannot load plugin %s: it is not a whole shared object (what it says to load lies "
+		         "past its end: cut short?)", path);
+		return 1;
+	}
+	if (peek == 0 && abi != GRAFT_PLUGIN_ABI) {
 		snprintf(err, nerr, "plugin %s was built for graft's plugin ABI %u; this graft has ABI %u: rebuild it "
 		         "against this graft's headers", path, (unsigned)abi, (unsigned)GRAFT_PLUGIN_ABI);
 		return 1;

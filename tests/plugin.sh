@@ -41,6 +41,15 @@ abi=$(sed -n 's/^#define GRAFT_PLUGIN_ABI \([0-9]*\).*/\1/p' "$srcdir/plugin/plu
 grep -q "bad2.so was built for graft's plugin ABI $((abi + 1)); this graft has ABI $abi" "$tmpdir/err" &&
 	grep -q '^\[exit 1\]' "$tmpdir/status"
 ok $? "a plugin built for another ABI: refused before anything of it runs, exit 1"
+# a plugin file cut short is refused with the loader's message, never a
+# crash: dlopen() faults on segments past a file's end, so plugin/peek.c
+# checks them first
+for n in 40 3000 20000; do
+	head -c $n "$P/acme.so" >"$tmpdir/cut.so"
+	run_graft --plugin "$tmpdir/cut.so" "$M"
+	grep -q "cannot load plugin $tmpdir/cut.so" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+	ok $? "a plugin file cut to $n bytes: refused, exit 1"
+done
 run_graft --plugin "$P/bad3.so" "$M"
 grep -q "bad3.so (failing): the license file is missing" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
 ok $? "a plugin whose init fails: its own message, exit 1"
