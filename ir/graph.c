@@ -31,19 +31,29 @@ _Static_assert(sizeof(NodeId) == sizeof(graft_node) && sizeof(Sym) == sizeof(gra
                "graph.h's handles are ir.h's");
 #undef SAME
 
+/* NODE: node n of m; node 0 (no node) for a handle m has not: a plugin's
+** mistake reads as "none", never out of bounds */
+#define NODE(m, n) (&(m)->nodes[(n) < (m)->nnodes ? (n) : 0])
+
 /* tensor: n's type when it is a tensor, else NULL */
 static const Type *
 tensor(const Module *m, NodeId n)
 {
-	const Type *t = &m->types[m->nodes[n].type];
+	const Type *t = &m->types[NODE(m, n)->type];
 	return t->kind == TY_TENSOR ? t : NULL;
 }
 
-/* attr: attribute k of call n */
+/* attr: attribute k of call n, or None when n is no call or has no
+** attribute k */
 static const AttrVal *
 attr(const Module *m, NodeId n, int k)
 {
-	return &m->attrs[m->nodes[n].aux + (uint32_t)k];
+	static const AttrVal none = { .kind = AV_NONE };
+	const Node *nd = NODE(m, n);
+
+	if (nd->kind != NK_CALL || !nd->aux || k < 0 || k >= ir_ops[nd->op].nattrs)
+		return &none;
+	return &m->attrs[nd->aux + (uint32_t)k];
 }
 
 /* elemvalue: element 0 of constant n, of at least one element, as a
@@ -114,44 +124,45 @@ uint32_t (graft_nnodes)(const graft_ir *m)
 
 int (graft_kind)(const graft_ir *m, graft_node n)
 {
-	return m->nodes[n].kind;
+	return NODE(m, n)->kind;
 }
 
 uint32_t (graft_nargs)(const graft_ir *m, graft_node n)
 {
-	return m->nodes[n].nargs;
+	return NODE(m, n)->nargs;
 }
 
 graft_node (graft_arg)(const graft_ir *m, graft_node n, uint32_t i)
 {
-	return m->argv[m->nodes[n].args + i];
+	const Node *nd = NODE(m, n);
+	return i < nd->nargs ? m->argv[nd->args + i] : 0;
 }
 
 uint32_t (graft_index)(const graft_ir *m, graft_node n)
 {
-	return m->nodes[n].kind == NK_GETITEM ? m->nodes[n].aux : 0;
+	return NODE(m, n)->kind == NK_GETITEM ? NODE(m, n)->aux : 0;
 }
 
 uint32_t (graft_nuses)(const graft_ir *m, graft_node n)
 {
-	return ir_nuses(m, n);
+	return n < m->nnodes ? ir_nuses(m, n) : 0;
 }
 
 const char *(graft_op_name)(const graft_ir *m, graft_node n)
 {
-	return m->nodes[n].kind == NK_CALL ? ir_ops[m->nodes[n].op].name : NULL;
+	return NODE(m, n)->kind == NK_CALL ? ir_ops[NODE(m, n)->op].name : NULL;
 }
 
 int (graft_op_kind)(const graft_ir *m, graft_node n)
 {
-	return m->nodes[n].kind == NK_CALL ? ir_op_kind(m->nodes[n].op) : OPK_OPAQUE;
+	return NODE(m, n)->kind == NK_CALL ? ir_op_kind(NODE(m, n)->op) : OPK_OPAQUE;
 }
 
 const char *(graft_name)(const graft_ir *m, graft_node n)
 {
-	switch (m->nodes[n].kind) {
+	switch (NODE(m, n)->kind) {
 	case NK_VAR: case NK_GLOBAL:
-		return ir_symstr(m, m->nodes[n].aux);
+		return ir_symstr(m, NODE(m, n)->aux);
 	case NK_FUNC:
 		for (uint32_t i = 0; i < m->nglobals; i++)
 			if (m->globals[i].fn == n)
@@ -164,7 +175,7 @@ const char *(graft_name)(const graft_ir *m, graft_node n)
 
 const char *(graft_func_attr)(const graft_ir *m, graft_node fn, const char *key)
 {
-	const AttrVal *a = m->nodes[fn].kind == NK_FUNC ? ir_func_attr(m, fn, key) : NULL;
+	const AttrVal *a = NODE(m, fn)->kind == NK_FUNC ? ir_func_attr(m, fn, key) : NULL;
 	return a && a->kind == AV_STR ? ir_symstr(m, a->u.s) : NULL;
 }
 
@@ -190,7 +201,7 @@ const int64_t *(graft_dims)(const graft_ir *m, graft_node n)
 
 int64_t (graft_numel)(const graft_ir *m, graft_node n)
 {
-	return tensor(m, n) ? ir_type_numel(m, m->nodes[n].type) : -1;
+	return tensor(m, n) ? ir_type_numel(m, NODE(m, n)->type) : -1;
 }
 
 int (graft_shape_is)(const graft_ir *m, graft_node n, uint32_t rank, const int64_t *dims)
@@ -214,7 +225,7 @@ int (graft_shape_eq)(const graft_ir *m, graft_node n, const int64_t *dims, uint3
 
 char *(graft_type_str)(const graft_ir *m, graft_node n, char *buf, size_t size)
 {
-	return ir_type_str(m, m->nodes[n].type, buf, size);
+	return ir_type_str(m, NODE(m, n)->type, buf, size);
 }
 
 /* ---------------------------------------------------------------- constants */
@@ -222,18 +233,18 @@ char *(graft_type_str)(const graft_ir *m, graft_node n, char *buf, size_t size)
 int (graft_is_scalar)(const graft_ir *m, graft_node n)
 {
 	double v;
-	return ir_const_scalar(m, n, &v);
+	return n < m->nnodes && ir_const_scalar(m, n, &v);
 }
 
 int (graft_is_splat)(const graft_ir *m, graft_node n)
 {
 	double v;
-	return ir_const_splat(m, n, &v);
+	return n < m->nnodes && ir_const_splat(m, n, &v);
 }
 
 const void *(graft_const_data)(const graft_ir *m, graft_node n)
 {
-	return m->nodes[n].kind == NK_CONST ? m->consts[m->nodes[n].aux].data : NULL;
+	return NODE(m, n)->kind == NK_CONST ? m->consts[NODE(m, n)->aux].data : NULL;
 }
 
 /* ---------------------------------------------------------------- attributes */

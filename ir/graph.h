@@ -5,6 +5,8 @@
 ** one question each, so that the IR's layout stays graft's own.  A
 ** graft_ir is valid while graft hands it over (to a predicate, a
 ** codegen): keep handles, not pointers into it, and only for that long.
+** A handle it has not, an operand or attribute past a node's own, read
+** as none (node 0, None).
 ** Installed as <graft/graph.h>.
 */
 #ifndef GRAFT_GRAPH_H

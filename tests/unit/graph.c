@@ -108,6 +108,16 @@ main(void)
 	ok(!graft_is_scalar(m, clip) && graft_const_data(m, clip) == NULL, "a call is no constant");
 	is_str(graft_symstr(m, 0), "", "graft_symstr: symbol 0 is the empty string");
 
+	/* handles the module has not, and operands and attributes a node has
+	   not, read as none, never out of bounds (ASan checks) */
+	ok(graft_kind(m, 0xfffffff0u) == GRAFT_NK_NONE && graft_nargs(m, 0xfffffff0u) == 0 &&
+	   graft_arg(m, 0xfffffff0u, 3) == 0 && graft_rank(m, 0xfffffff0u) == -1 && graft_nuses(m, 0xfffffff0u) == 0 &&
+	   !graft_is_scalar(m, 0xfffffff0u) && graft_op_name(m, 0xfffffff0u) == NULL,
+	   "a handle past the module's nodes reads as node 0, none");
+	ok(graft_arg(m, clip, 7) == 0 && graft_attr_isnone(m, clip, 99) && graft_attr_isnone(m, two, 0) &&
+	   graft_attr_i(m, clip, -1) == 0 && !graft_attr_ints_eq(m, two, 0, NULL, 0),
+	   "an operand or attribute past a node's own: none");
+
 	/* errors */
 	graft_diag_error(&d, "plugin says %d", 42);
 	fflush(f);
