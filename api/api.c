@@ -473,6 +473,8 @@ typedef struct Rules {
 	const Ruleset *rs;
 	int owned;              /* interp_load()'s: interp_free() it */
 } Rules;
+/* each a Rules as its first and only member, so that rulesnew() makes
+** either */
 struct graft_ruleset {
 	Rules r;
 };
@@ -610,56 +612,59 @@ rulesopen(Rules *r, const char *spec, int target, Sink *s)
 	return 1;
 }
 
+/* rulesnew: a graft_ruleset or graft_target (target) for spec: each is
+** a Rules alone, so one allocation serves both; NULL after reporting */
+static Rules *
+rulesnew(const char *spec, int target, graft_diags *d)
+{
+	Sink s = sinkopen(d);
+	Rules *r = ir_xcalloc(1, sizeof *r);
+
+	if (rulesopen(r, spec, target, &s)) {
+		rulesfree(r);
+		free(r);
+		r = NULL;
+	}
+	sinkclose(&s, 0);
+	return r;
+}
+
+/* rulesdel: releases what rulesnew() made, or nothing for NULL */
+static void
+rulesdel(Rules *r)
+{
+	if (!r)
+		return;
+	rulesfree(r);
+	free(r);
+}
+
 /* graft_ruleset_open: see api.h */
 graft_ruleset *
 graft_ruleset_open(const char *spec, graft_diags *d)
 {
-	Sink s = sinkopen(d);
-	graft_ruleset *rs = ir_xcalloc(1, sizeof *rs);
-
-	if (rulesopen(&rs->r, spec, 0, &s)) {
-		rulesfree(&rs->r);
-		free(rs);
-		rs = NULL;
-	}
-	sinkclose(&s, 0);
-	return rs;
+	return (graft_ruleset *)(void *)rulesnew(spec, 0, d);
 }
 
 /* graft_ruleset_close: see api.h */
 void
 graft_ruleset_close(graft_ruleset *rs)
 {
-	if (!rs)
-		return;
-	rulesfree(&rs->r);
-	free(rs);
+	rulesdel(rs ? &rs->r : NULL);
 }
 
 /* graft_target_open: see api.h */
 graft_target *
 graft_target_open(const char *spec, graft_diags *d)
 {
-	Sink s = sinkopen(d);
-	graft_target *t = ir_xcalloc(1, sizeof *t);
-
-	if (rulesopen(&t->r, spec, 1, &s)) {
-		rulesfree(&t->r);
-		free(t);
-		t = NULL;
-	}
-	sinkclose(&s, 0);
-	return t;
+	return (graft_target *)(void *)rulesnew(spec, 1, d);
 }
 
 /* graft_target_close: see api.h */
 void
 graft_target_close(graft_target *t)
 {
-	if (!t)
-		return;
-	rulesfree(&t->r);
-	free(t);
+	rulesdel(t ? &t->r : NULL);
 }
 
 /* graft_module_rewrite: see api.h */

@@ -132,22 +132,11 @@ be_ext_call(void *ctx, const void *const *in, void *const *out)
 
 /* ---------------------------------------------------------------- the reference interpreter for codegens */
 
-struct graft_ref_prog {
-	RefProg *p;
-};
-
-/* graft_ref_prepare: see codegen.h */
+/* graft_ref_prepare: see codegen.h; a graft_ref_prog is ref.h's RefProg */
 graft_ref_prog *
 graft_ref_prepare(const graft_ir *m, graft_node fn, graft_diag *d)
 {
-	RefProg *p = ref_prepare(m, fn, d);
-	graft_ref_prog *r;
-
-	if (!p)
-		return NULL;
-	r = ir_xcalloc(1, sizeof *r);
-	r->p = p;
-	return r;
+	return ref_prepare(m, fn, d);
 }
 
 /* refout: copies tensor v into o, whose dtype and shape must be v's */
@@ -172,9 +161,9 @@ graft_ref_run(graft_ref_prog *p, const graft_tensor *in, uint32_t nin, graft_ten
 	const RefVal **ap;
 	int bad;
 
-	if (nin != ref_nparams(p->p)) {
+	if (nin != ref_nparams(p)) {
 		ir_error(d, (Loc){ 0, 0, 0 }, "graft_ref_run: %u operands for a partition of %u parameters", nin,
-		         ref_nparams(p->p));
+		         ref_nparams(p));
 		return 1;
 	}
 	args = ir_xcalloc(nin + 1, sizeof *args);
@@ -196,7 +185,7 @@ graft_ref_run(graft_ref_prog *p, const graft_tensor *in, uint32_t nin, graft_ten
 		ap[i] = &args[i];
 	}
 	memset(&res, 0, sizeof res);
-	bad = ref_run(p->p, ap, &res, d);
+	bad = ref_run(p, ap, &res, d);
 	for (uint32_t j = 0; j < nout && !bad; j++)
 		bad = refout(res.kind == RV_TUPLE && j < res.nf ? &res.f[j] : &res, &out[j], d);
 	ref_vdrop(&res);
@@ -209,8 +198,5 @@ graft_ref_run(graft_ref_prog *p, const graft_tensor *in, uint32_t nin, graft_ten
 void
 graft_ref_release(graft_ref_prog *p)
 {
-	if (!p)
-		return;
-	ref_release(p->p);
-	free(p);
+	ref_release(p);
 }

@@ -27,7 +27,7 @@ at(FILE *f, long size, uint64_t off, void *p, size_t n)
 	return fread(p, 1, n, f) == n ? 0 : -1;
 }
 
-/* A symbol's value and a segment, the same for 32 and 64 bits. */
+/* A section header, the same for 32 and 64 bits. */
 typedef struct Sec { uint64_t off, size, link, entsize; uint32_t type; } Sec;
 
 /* sec: section header i of the file whose header is e64 or e32 */
@@ -48,26 +48,39 @@ sec(FILE *f, long size, int is64, uint64_t shoff, uint64_t shentsize, uint64_t i
 	return 0;
 }
 
+/* A program header, the same for 32 and 64 bits. */
+typedef struct Seg { uint64_t type, vaddr, off, filesz; } Seg;
+
+/* seg: program header i of the file */
+static int
+seg(FILE *f, long size, int is64, uint64_t phoff, uint64_t phentsize, uint64_t i, Seg *g)
+{
+	if (is64) {
+		Elf64_Phdr h;
+		if (phentsize < sizeof h || at(f, size, phoff + i * phentsize, &h, sizeof h))
+			return -1;
+		*g = (Seg){ h.p_type, h.p_vaddr, h.p_offset, h.p_filesz };
+	} else {
+		Elf32_Phdr h;
+		if (phentsize < sizeof h || at(f, size, phoff + i * phentsize, &h, sizeof h))
+			return -1;
+		*g = (Seg){ h.p_type, h.p_vaddr, h.p_offset, h.p_filesz };
+	}
+	return 0;
+}
+
 /* fileoff: the file offset of address va, through the program headers */
 static int
 fileoff(FILE *f, long size, int is64, uint64_t phoff, uint64_t phentsize, uint64_t phnum, uint64_t va,
         uint64_t *off)
 {
+	Seg g;
+
 	for (uint64_t i = 0; i < phnum && i < 4096; i++) {
-		uint64_t type, vaddr, offset, filesz;
-		if (is64) {
-			Elf64_Phdr h;
-			if (phentsize < sizeof h || at(f, size, phoff + i * phentsize, &h, sizeof h))
-				return -1;
-			type = h.p_type, vaddr = h.p_vaddr, offset = h.p_offset, filesz = h.p_filesz;
-		} else {
-			Elf32_Phdr h;
-			if (phentsize < sizeof h || at(f, size, phoff + i * phentsize, &h, sizeof h))
-				return -1;
-			type = h.p_type, vaddr = h.p_vaddr, offset = h.p_offset, filesz = h.p_filesz;
-		}
-		if (type == PT_LOAD && va >= vaddr && va - vaddr < filesz) {
-			*off = offset + (va - vaddr);
+		if (seg(f, size, is64, phoff, phentsize, i, &g))
+			return -1;
+		if (g.type == PT_LOAD && va >= g.vaddr && va - g.vaddr < g.filesz) {
+			*off = g.off + (va - g.vaddr);
 			return 0;
 		}
 	}
@@ -113,23 +126,9 @@ plugin_peek_abi(const char *path, uint32_t *abi)
 		goto out;
 	}
 	for (uint64_t i = 0; i < phnum; i++) {
-		uint64_t type, offset, filesz;
-		if (is64) {
-			Elf64_Phdr h;
-			if (phentsize < sizeof h || at(f, size, phoff + i * phentsize, &h, sizeof h)) {
-				found = -2;
-				goto out;
-			}
-			type = h.p_type, offset = h.p_offset, filesz = h.p_filesz;
-		} else {
-			Elf32_Phdr h;
-			if (phentsize < sizeof h || at(f, size, phoff + i * phentsize, &h, sizeof h)) {
-				found = -2;
-				goto out;
-			}
-			type = h.p_type, offset = h.p_offset, filesz = h.p_filesz;
-		}
-		if (type == PT_LOAD && (offset > (uint64_t)size || filesz > (uint64_t)size - offset)) {
+		Seg g;
+		if (seg(f, size, is64, phoff, phentsize, i, &g) ||
+		    (g.type == PT_LOAD && (g.off > (uint64_t)size || g.filesz > (uint64_t)size - g.off))) {
 			found = -2;
 			goto out;
 		}

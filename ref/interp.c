@@ -60,7 +60,7 @@ typedef struct Map {
 	uint32_t vals0[32];
 } Map;
 
-struct RefProg {
+struct graft_ref_prog {
 	Module *snap;       /* attribute, type and string tables only */
 	Proc *procs;
 	uint32_t nprocs, capprocs;

@@ -221,7 +221,7 @@ graft_kernel *ref_ckernel(OpId op, const char **symbol);
 
 /* A function compiled for the interpreter, with every function it calls
 ** (partitions and composite functions alike). */
-typedef struct RefProg RefProg;
+typedef struct graft_ref_prog RefProg;   /* <graft/codegen.h>: graft_ref_prog */
 
 /* Compiles fn, an NK_FUNC of the typed module m (ir_infer_types done).
 ** Returns NULL after reporting through d (an op or dtype the interpreter
