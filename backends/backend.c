@@ -45,7 +45,7 @@ be_run_entry_ext(BeEntry *fn, const BeSig *sig, const Tensor *in, Tensor *out, D
 			ir_tensor_free(&out[j]);
 		/* a codegen that failed has said why */
 		if (!failed && (rc & 1))
-			ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero");
+			ir_error(d, (Loc){ 0, 0, 0 }, "integer division by zero (or the minimum divided by -1)");
 		if (!failed && (rc & 2))
 			ir_error(d, (Loc){ 0, 0, 0 }, "an index is out of range (take with mode \"fast\", or gather)");
 		if (!failed && (rc & 4))

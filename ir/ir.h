@@ -390,16 +390,24 @@ typedef enum ScalarKind {
 	SX_FN,          /* fn(a): fd in float64, ff in float32 */
 	SX_ADD, SX_SUB, SX_MUL, SX_DIV,         /* a op b */
 	SX_MIN, SX_MAX, /* a < b ? a : b, a > b ? a : b */
-	SX_SEL,         /* a ? b : c, a an SX_GT or SX_LT */
+	SX_SEL,         /* a ? b : c, a an SX_GT, SX_LT or SX_ISNAN */
 	SX_GT, SX_LT,   /* a > b, a < b (ordered: false with a NaN) */
+	SX_Y,           /* the second operand (an op of two) */
+	SX_FN2,         /* fn(a, b): fd2 in float64, ff2 in float32 */
+	SX_RND,         /* a rounded to the dtype: float16's to half, else a */
+	SX_ISNAN,       /* a != a */
 } ScalarKind;
 
 /* A node of an expression: <graft/opdef.h>'s graft_scalar_expr (kind, p,
 ** k, fn with fd and ff, operands a, b, c). */
 typedef graft_scalar_expr ScalarExpr;
 
-/* What an integer operand gives (scalar.def's ints column). */
-typedef enum ScalarInts { SI_NONE, SI_SAME, SI_NEG, SI_ABS, SI_SIGN } ScalarInts;
+/* What integer operands give (scalar.def's ints column). */
+typedef enum ScalarInts {
+	SI_NONE, SI_SAME, SI_NEG, SI_ABS, SI_SIGN,
+	SI_ADD, SI_SUB, SI_MUL, SI_DIV, SI_MOD, SI_FLOOR_MOD, SI_POW, SI_MAX, SI_MIN,
+	SI_RELU, SI_CLIP,
+} ScalarInts;
 
 /* One row of scalar.def. */
 typedef struct ScalarDef {
@@ -419,7 +427,7 @@ extern const uint32_t ir_nscalars;
 const ScalarDef *ir_scalar_of(const Module *m, OpId op, AttrId attrs);
 /* Whether op has rows in scalar.def, or registered ones. */
 int ir_op_is_scalar(OpId op);
-/* Gives registered op op (ir_op_register: one operand) its semantics as
+/* Gives registered op op (ir_op_register: one operand or two) its semantics as
 ** rows in scalar.def's form, written with scalar.h's words: copied (their
 ** op set to op; expressions kept by pointer, so in static storage), then
 ** read by every backend as the built-in rows are.  Returns 1, or 0 with
@@ -428,8 +436,8 @@ int ir_op_is_scalar(OpId op);
 ** attribute, an onnx name), or there are too many.  Not thread-safe:
 ** register before modules use the op. */
 int ir_scalar_register(OpId op, const ScalarDef *rows, uint32_t n, char *err, size_t nerr);
-/* The type relation of an elementwise op of one operand, the one
-** scalar.def's ops have: its operand's type, which must be a tensor. */
+/* The type relation of scalar.def's form of op: of one operand, its
+** type, a tensor; of two, their numpy broadcast (add's). */
 TypeId ir_rel_same(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d);
 
 /*

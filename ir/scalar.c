@@ -14,9 +14,15 @@
 _Static_assert((int)GRAFT_SX_X == (int)SX_X && (int)GRAFT_SX_K == (int)SX_K && (int)GRAFT_SX_P == (int)SX_P && (int)GRAFT_SX_NEG == (int)SX_NEG &&
                (int)GRAFT_SX_FN == (int)SX_FN && (int)GRAFT_SX_ADD == (int)SX_ADD && (int)GRAFT_SX_SUB == (int)SX_SUB && (int)GRAFT_SX_MUL == (int)SX_MUL &&
                (int)GRAFT_SX_DIV == (int)SX_DIV && (int)GRAFT_SX_MIN == (int)SX_MIN && (int)GRAFT_SX_MAX == (int)SX_MAX && (int)GRAFT_SX_SEL == (int)SX_SEL &&
-               (int)GRAFT_SX_GT == (int)SX_GT && (int)GRAFT_SX_LT == (int)SX_LT, "opdef.h's GRAFT_SX_ are ScalarKind's");
+               (int)GRAFT_SX_GT == (int)SX_GT && (int)GRAFT_SX_LT == (int)SX_LT && (int)GRAFT_SX_Y == (int)SX_Y &&
+               (int)GRAFT_SX_FN2 == (int)SX_FN2 && (int)GRAFT_SX_RND == (int)SX_RND && (int)GRAFT_SX_ISNAN == (int)SX_ISNAN,
+               "opdef.h's GRAFT_SX_ are ScalarKind's");
 _Static_assert((int)GRAFT_SI_NONE == (int)SI_NONE && (int)GRAFT_SI_SAME == (int)SI_SAME && (int)GRAFT_SI_NEG == (int)SI_NEG &&
-               (int)GRAFT_SI_ABS == (int)SI_ABS && (int)GRAFT_SI_SIGN == (int)SI_SIGN, "opdef.h's GRAFT_SI_ are ScalarInts'");
+               (int)GRAFT_SI_ABS == (int)SI_ABS && (int)GRAFT_SI_SIGN == (int)SI_SIGN && (int)GRAFT_SI_ADD == (int)SI_ADD &&
+               (int)GRAFT_SI_SUB == (int)SI_SUB && (int)GRAFT_SI_MUL == (int)SI_MUL && (int)GRAFT_SI_DIV == (int)SI_DIV &&
+               (int)GRAFT_SI_MOD == (int)SI_MOD && (int)GRAFT_SI_FLOOR_MOD == (int)SI_FLOOR_MOD && (int)GRAFT_SI_POW == (int)SI_POW &&
+               (int)GRAFT_SI_MAX == (int)SI_MAX && (int)GRAFT_SI_MIN == (int)SI_MIN && (int)GRAFT_SI_RELU == (int)SI_RELU &&
+               (int)GRAFT_SI_CLIP == (int)SI_CLIP, "opdef.h's GRAFT_SI_ are ScalarInts'");
 
 const ScalarDef ir_scalars[] = {
 #define SCALAR(id, ints, when, onnx, expr) { OP_##id, ints, when, onnx, expr },
@@ -120,9 +126,7 @@ ir_op_accepts(OpId op, DType dt)
 	if (op >= OP_COUNT)
 		return NULL;
 	switch (op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_POWER:
-	case OP_MOD: case OP_FLOOR_MOD: case OP_MAXIMUM: case OP_MINIMUM:
-	case OP_NN_BIAS_ADD: case OP_CLIP: case OP_NN_RELU:
+	case OP_NN_BIAS_ADD:
 		return dt == DT_BOOL ? "on bool tensors" : NULL;
 	case OP_NN_SOFTMAX:
 		return ir_dtype_kind[dt] != 'f' ? "on integer tensors" : NULL;
@@ -139,12 +143,16 @@ exprok(OpId op, const ScalarExpr *e, int d, char *err, size_t nerr)
 {
 	const OpInfo *o = &ir_ops[op];
 
-	if (!e || d > 64 || e->kind > SX_LT) {
+	if (e && e->kind == SX_Y && o->nargs < 2) {
+		snprintf(err, nerr, "%s: Y, the second operand, in a row of an op of one operand", o->name);
+		return 0;
+	}
+	if (!e || d > 64 || e->kind > SX_ISNAN) {
 		snprintf(err, nerr, "%s: a row's expression is missing, malformed or deeper than 64", o->name);
 		return 0;
 	}
 	switch (e->kind) {
-	case SX_X: case SX_K:
+	case SX_X: case SX_Y: case SX_K:
 		return 1;
 	case SX_P: {
 		int t = e->p < o->nattrs ? AT_TYPE(o->attrs[e->p].type) & ~AT_OPT : 0;
@@ -160,17 +168,39 @@ exprok(OpId op, const ScalarExpr *e, int d, char *err, size_t nerr)
 			return 0;
 		}
 		/* fall through */
-	case SX_NEG:
+	case SX_NEG: case SX_RND: case SX_ISNAN:
 		return exprok(op, e->a, d + 1, err, nerr);
+	case SX_FN2:
+		if (!e->fn || !e->fd2 || !e->ff2) {
+			snprintf(err, nerr, "%s: FN2() without its function", o->name);
+			return 0;
+		}
+		return exprok(op, e->a, d + 1, err, nerr) && exprok(op, e->b, d + 1, err, nerr);
 	case SX_SEL:
-		if (!e->a || (e->a->kind != SX_GT && e->a->kind != SX_LT)) {
-			snprintf(err, nerr, "%s: SEL()'s condition is not GT() or LT()", o->name);
+		if (!e->a || (e->a->kind != SX_GT && e->a->kind != SX_LT && e->a->kind != SX_ISNAN)) {
+			snprintf(err, nerr, "%s: SEL()'s condition is not GT(), LT() or ISNAN()", o->name);
 			return 0;
 		}
 		return exprok(op, e->a, d + 1, err, nerr) && exprok(op, e->b, d + 1, err, nerr) &&
 		       exprok(op, e->c, d + 1, err, nerr);
 	default:
 		return exprok(op, e->a, d + 1, err, nerr) && exprok(op, e->b, d + 1, err, nerr);
+	}
+}
+
+/* intsok: whether ints is an ints column that op o's rows may have: of
+** one operand or two as o has, clip's bounds two numeric attributes */
+static int
+intsok(const OpInfo *o, int ints)
+{
+	int t0 = o->nattrs > 0 ? AT_TYPE(o->attrs[0].type) & ~AT_OPT : 0;
+	int t1 = o->nattrs > 1 ? AT_TYPE(o->attrs[1].type) & ~AT_OPT : 0;
+
+	switch (ints) {
+	case SI_NONE: return 1;
+	case SI_SAME: case SI_NEG: case SI_ABS: case SI_SIGN: case SI_RELU: return o->nargs == 1;
+	case SI_CLIP: return o->nargs == 1 && (t0 == AT_FLOAT || t0 == AT_INT) && (t1 == AT_FLOAT || t1 == AT_INT);
+	default: return o->nargs == 2 && ints <= SI_MIN;
 	}
 }
 
@@ -183,8 +213,8 @@ ir_scalar_register(OpId op, const ScalarDef *rows, uint32_t n, char *err, size_t
 		snprintf(err, nerr, "op %u is not a registered op without rows", (unsigned)op);
 		return 0;
 	}
-	if (o->nargs != 1 || !n || nxrows + n > MAXXROWS) {
-		snprintf(err, nerr, "%s: rows are for an op of one operand, one row or more (%u at most in all)",
+	if (o->nargs < 1 || o->nargs > 2 || !n || nxrows + n > MAXXROWS) {
+		snprintf(err, nerr, "%s: rows are for an op of one operand or two, one row or more (%u at most in all)",
 		         o->name, (unsigned)MAXXROWS);
 		return 0;
 	}
@@ -196,7 +226,7 @@ ir_scalar_register(OpId op, const ScalarDef *rows, uint32_t n, char *err, size_t
 			snprintf(err, nerr, "%s: a plugin's row imports no ONNX operator (its onnx must be NULL)", o->name);
 			return 0;
 		}
-		if (r->ints > SI_SIGN || (r->when && (k < 0 || (AT_TYPE(o->attrs[k].type) & ~AT_OPT) != AT_STR))) {
+		if (!intsok(o, r->ints) || (r->when && (k < 0 || (AT_TYPE(o->attrs[k].type) & ~AT_OPT) != AT_STR))) {
 			snprintf(err, nerr, "%s: row %u's ints or when (\"attr=value\", a string attribute) is not one graft knows",
 			         o->name, i);
 			return 0;

@@ -2,14 +2,10 @@
 ** scalar.h: the words of scalar expressions (<graft/opdef.h>), for a file
 ** of rows: ir/scalar.c's (scalar.def) and a plugin's
 ** (graft_plugin_add_scalar_op()).  Each word is a graft_scalar_expr in
-** static storage, so a row is a constant; FN(f, e) needs f and fF:
-**
-**   static const graft_scalar_row softsign[] = {
-**       { NULL, GRAFT_SI_NONE, DIV(X, ADD(K(1), FN(fabs, X))) },
-**   };
-**
-** The words are short: include this header last, and nowhere else.
-*/
+** static storage, so a row is a constant; FN(f, e) needs f and fF (FN2
+** likewise).  The words are short: include this header last, and
+** nowhere else.  { NULL, GRAFT_SI_NONE, DIV(X, ADD(K(1), FN(fabs, X))) }
+** is a row (softsign). */
 #ifndef GRAFT_SCALAR_H
 #define GRAFT_SCALAR_H
 
@@ -31,7 +27,10 @@
 #undef GT
 #undef LT
 #undef SEL
-#undef GRAFT_SXN
+#undef Y
+#undef FN2
+#undef RND
+#undef ISNAN
 
 #define GRAFT_SXN(...) (&(const graft_scalar_expr){ __VA_ARGS__ })
 #define X GRAFT_SXN(.kind = GRAFT_SX_X)
@@ -48,5 +47,9 @@
 #define GT(x, y) GRAFT_SXN(.kind = GRAFT_SX_GT, .a = (x), .b = (y))
 #define LT(x, y) GRAFT_SXN(.kind = GRAFT_SX_LT, .a = (x), .b = (y))
 #define SEL(cond, x, y) GRAFT_SXN(.kind = GRAFT_SX_SEL, .a = (cond), .b = (x), .c = (y))
+#define Y GRAFT_SXN(.kind = GRAFT_SX_Y)
+#define FN2(name, x, y) GRAFT_SXN(.kind = GRAFT_SX_FN2, .fn = #name, .fd2 = name, .ff2 = name##f, .a = (x), .b = (y))
+#define RND(x) GRAFT_SXN(.kind = GRAFT_SX_RND, .a = (x))
+#define ISNAN(x) GRAFT_SXN(.kind = GRAFT_SX_ISNAN, .a = (x))
 
 #endif

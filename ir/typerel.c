@@ -746,7 +746,7 @@ rel_identity(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Dia
 TypeId
 ir_rel_same(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag *d)
 {
-	return rel_identity(m, args, nargs, attrs, d);
+	return nargs == 2 ? rel_broadcast(m, args, nargs, attrs, d) : rel_identity(m, args, nargs, attrs, d);
 }
 
 /* cast: data's shape in the dtype attribute. */

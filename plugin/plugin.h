@@ -33,8 +33,8 @@ extern "C" {
 
 /* The plugin ABI: graft_plugin_info and what the graft_plugin_add_
 ** functions take, raised when any changes incompatibly (docs/embedding.md,
-** "Versions").  3: the public headers alone, graft_ prefixed. */
-#define GRAFT_PLUGIN_ABI 3
+** "Versions").  4: scalar rows of two operands. */
+#define GRAFT_PLUGIN_ABI 4
 
 typedef struct graft_plugin_host graft_plugin_host;
 
@@ -42,9 +42,7 @@ typedef struct graft_plugin_info {
 	uint32_t abi;           /* GRAFT_PLUGIN_ABI as the plugin was built */
 	const char *name;
 	const char *version;
-	/* registers what the plugin brings; returns 0, or nonzero after
-	** saying why with graft_plugin_error() */
-	int (*init)(graft_plugin_host *h);
+	int (*init)(graft_plugin_host *h);     /* 0, or nonzero after graft_plugin_error() */
 } graft_plugin_info;
 
 /* The entry point's name, and its definition. */
@@ -71,10 +69,11 @@ int graft_plugin_add_matcher(graft_plugin_host *h, const graft_matcher *m);
 ** is no C identifier or starts with graft_, an ints2 attribute. */
 int graft_plugin_add_op(graft_plugin_host *h, const graft_op_def *op, graft_kernel *fn, const char *symbol);
 
-/* An op of one operand, elementwise, whose semantics is rows[0..n)
-** (<graft/scalar.h>'s words): every backend computes it as it does
-** graft's own elementwise ops.  Without a type relation, its operand's
-** type.  Returns 1, or 0 after recording why. */
+/* An elementwise op of one operand or two (broadcast), whose semantics
+** is rows[0..n) (<graft/scalar.h>'s words): every backend computes it as
+** it does graft's own elementwise ops.  Without a type relation, its
+** operand's type (two: their broadcast).  Returns 1, or 0 after
+** recording why. */
 int graft_plugin_add_scalar_op(graft_plugin_host *h, const graft_op_def *op, const graft_scalar_row *rows,
                                uint32_t n);
 

@@ -649,133 +649,56 @@ pair(const RefCtx *c, const RefOp *o, const char *name, int64_t p[2], int64_t df
 
 /* ---------------------------------------------------------------- elementwise */
 
-/* iarith: a op b for integers of dtype dt as TVM's LLVM code computes it,
+/* ibits: a op b for the bitwise ops and shifts on integers of dtype dt,
 ** before truncation to dt; 0 where undefined (exact mode) */
 static int
-iarith(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
+ibits(OpId op, int dt, int64_t a, int64_t b, int exact, int64_t *r)
 {
 	int bits = ir_dtype_bytes[dt] * 8;
 
-	if (op == OP_DIVIDE) {
-		if (b == 0 || (ir_dtype_kind[dt] == 'i' && b == -1 && a == ir_dtype_min(dt)))
-			return 0;
-		*r = a / b;
-		return 1;
-	}
-	if (op == OP_MOD || op == OP_FLOOR_MOD) {
-		/* truncating as C's %; floor_mod adds the divisor to a remainder
-		   whose sign is not the divisor's.  MIN % -1 is 0 (srem overflows
-		   in LLVM: exact mode refuses) */
-		if (b == 0 || (exact && ir_dtype_kind[dt] == 'i' && b == -1 && a == ir_dtype_min(dt)))
-			return 0;
-		*r = b == -1 ? 0 : a % b;
-		if (op == OP_FLOOR_MOD && *r != 0 && (*r < 0) != (b < 0))
-			*r += b;
-		return 1;
-	}
-	if (op == OP_POWER) {
-		/* by squaring, wrapping as the dtype does; a negative exponent
-		   gives 0 but for a base of 1 or -1 (as integer division would) */
-		uint64_t x = (uint64_t)a, y = 1;
-		if (b < 0) {
-			*r = a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
-			return 1;
-		}
-		for (uint64_t e = (uint64_t)b; e; e >>= 1, x *= x)
-			if (e & 1)
-				y *= x;
-		*r = (int64_t)y;
-		return 1;
-	}
 	if (op == OP_BITWISE_AND || op == OP_BITWISE_OR || op == OP_BITWISE_XOR) {
 		*r = op == OP_BITWISE_AND ? a & b : op == OP_BITWISE_OR ? a | b : a ^ b;
 		return 1;
 	}
-	if (op == OP_LEFT_SHIFT || op == OP_RIGHT_SHIFT) {
-		/* an amount outside [0, bits) is poison in LLVM: exact mode
-		   refuses; run mode gives 0, or the sign of a signed right shift */
-		if (b < 0 || b >= bits) {
-			*r = op == OP_RIGHT_SHIFT && a < 0 ? -1 : 0;
-			return !exact;
-		}
-		*r = op == OP_LEFT_SHIFT ? (int64_t)((uint64_t)a << b) : a < 0 ? ~(~a >> b) : a >> b;
-		return 1;
+	/* an amount outside [0, bits) is poison in LLVM: exact mode refuses;
+	   run mode gives 0, or the sign of a signed right shift */
+	if (b < 0 || b >= bits) {
+		*r = op == OP_RIGHT_SHIFT && a < 0 ? -1 : 0;
+		return !exact;
 	}
-	if (op == OP_MAXIMUM || op == OP_MINIMUM) {
-		int agt = ir_dtype_kind[dt] == 'u' ? (uint64_t)a > (uint64_t)b : a > b;
-		*r = (op == OP_MAXIMUM) == agt ? a : b;
-		return 1;
-	}
-	if (!exact || bits < 32) {
-		*r = op == OP_ADD ? wadd(a, b) : op == OP_SUBTRACT ? (int64_t)((uint64_t)a - (uint64_t)b)
-		   : wmul(a, b);
-		return 1;
-	}
-	if (op == OP_ADD ? !addov(a, b, r) : op == OP_SUBTRACT ? (b == INT64_MIN || !addov(a, -b, r))
-	                                                       : !mulov(a, b, r))
-		return 0;
-	return *r >= ir_dtype_min(dt) && *r <= ir_dtype_max(dt);
+	*r = op == OP_LEFT_SHIFT ? (int64_t)((uint64_t)a << b) : a < 0 ? ~(~a >> b) : a >> b;
+	return 1;
 }
 
-/* farith: a op b in double; the caller rounds to the dtype dt (floor_mod
-** rounds each of its steps to dt, as topi's a - floor(a / b) * b) */
-static double
-farith(int dt, OpId op, double a, double b)
-{
-	switch (op) {
-	case OP_MOD: return fmod(a, b);
-	case OP_FLOOR_MOD: return a - rnd(dt, floor(rnd(dt, a / b)) * b);
-	case OP_ADD: return a + b;
-	case OP_SUBTRACT: return a - b;
-	case OP_MULTIPLY: return a * b;
-	case OP_MAXIMUM: return isnan(a) ? a : isnan(b) ? b : a > b ? a : b;
-	case OP_MINIMUM: return isnan(a) ? a : isnan(b) ? b : a < b ? a : b;
-	case OP_POWER: return pow(a, b);
-	default: return a / b;
-	}
-}
-
-/* binop: r = a op b with numpy broadcasting, a and b read through the
-** shapes ad[ar] and bd[br] (bias_add reads its bias as a column) */
+/* bitwise: bitwise_and, bitwise_or, bitwise_xor (bool too), left_shift
+** and right_shift with numpy broadcasting */
 static int
-binop(RefCtx *c, const RefOp *o, OpId op, const Val *a, const int64_t *ad, int ar, const Val *b,
-      const int64_t *bd, int br, Val *r)
+bitwise(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	int64_t st[2][MAXD], idx[MAXD] = { 0 }, off[2] = { 0, 0 };
 	int dt = r->dt;
 
-	if (a->dt != dt || b->dt != dt || (dt == DT_BOOL && op != OP_BITWISE_AND && op != OP_BITWISE_OR &&
-	                                   op != OP_BITWISE_XOR) ||
-	    !ref_bcast_strides(ad, ar, r->dims, r->rank, st[0]) ||
-	    !ref_bcast_strides(bd, br, r->dims, r->rank, st[1]))
+	if (a[0]->dt != dt || a[1]->dt != dt || isflt(dt) ||
+	    (dt == DT_BOOL && (o->op == OP_LEFT_SHIFT || o->op == OP_RIGHT_SHIFT)) ||
+	    !ref_bcast_strides(a[0]->dims, a[0]->rank, r->dims, r->rank, st[0]) ||
+	    !ref_bcast_strides(a[1]->dims, a[1]->rank, r->dims, r->rank, st[1]))
 		return fail(c, o, "operands do not broadcast");
 	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
-		if (isflt(dt)) {
-			double x = rnd(dt, farith(dt, op, ldf(a, off[0]), ldf(b, off[1])));
-			if ((isnan(x) || op == OP_FLOOR_MOD) && c->exact)
-				return 1;
-			stf(r, i, x);
-		} else {
-			int64_t x;
-			if (!iarith(op, dt, ldi(a, off[0]), ldi(b, off[1]), c->exact, &x))
-				return fail(c, o, ldi(b, off[1]) == 0 ? "integer division by zero"
-				                                     : "integer overflow in division");
-			sti(r, i, x);
-		}
+		int64_t x;
+		if (!ibits(o->op, dt, ldi(a[0], off[0]), ldi(a[1], off[1]), c->exact, &x))
+			return 1;
+		sti(r, i, x);
 		step(r->rank, r->dims, idx, 2, off, st);
 	}
 	return 0;
 }
 
-/* arith: add, subtract, multiply, divide with broadcasting */
-static int
-arith(RefCtx *c, const RefOp *o, Args a, Val *r)
-{
-	return binop(c, o, o->op, a[0], a[0]->dims, a[0]->rank, a[1], a[1]->dims, a[1]->rank, r);
-}
+static int sxint(int ints, int dt, int64_t a, int64_t b, const int64_t *bnd, int exact, int64_t *r);
+static int sxrun(RefCtx *c, const RefOp *o, const ScalarDef *sd, const Val *a, const int64_t *ad, int ar,
+                 const Val *b, const int64_t *bd, int br, Val *r);
 
-/* biasadd: nn.bias_add, data + bias along axis */
+/* biasadd: nn.bias_add, data + bias along axis (add's row) */
 static int
 biasadd(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
@@ -785,7 +708,7 @@ biasadd(RefCtx *c, const RefOp *o, Args a, Val *r)
 		return fail(c, o, "bad bias");
 	for (int k = 0; k < a[0]->rank; k++)
 		bd[k] = k == axis ? a[1]->dims[0] : 1;
-	return binop(c, o, OP_ADD, a[0], a[0]->dims, a[0]->rank, a[1], bd, a[0]->rank, r);
+	return sxrun(c, o, ir_scalar_of(NULL, OP_ADD, 0), a[0], a[0]->dims, a[0]->rank, a[1], bd, a[0]->rank, r);
 }
 
 /* cmpop: the comparison op of a and b, 1 or 0 (a NaN compares unequal to
@@ -904,7 +827,6 @@ scan(RefCtx *c, const RefOp *o, Args a, Val *r)
 {
 	int64_t outer, len, inner;
 	int dt = r->dt, prod = o->op == OP_CUMPROD, excl = (int)aint(c, o, "exclusive", 0);
-	OpId op = prod ? OP_MULTIPLY : OP_ADD;
 
 	if (!scanline(c, o, a[0], &outer, &len, &inner) || dt == DT_BOOL)
 		return fail(c, o, "bad axis or dtype");
@@ -924,7 +846,7 @@ scan(RefCtx *c, const RefOp *o, Args a, Val *r)
 				double x = ldf(r, at);
 				if (excl)
 					stf(r, at, af);
-				af = excl || k ? rnd(dt, farith(dt, op, af, x)) : x;
+				af = excl || k ? rnd(dt, prod ? af * x : af + x) : x;
 				if (!excl)
 					stf(r, at, af);
 			} else {
@@ -932,7 +854,7 @@ scan(RefCtx *c, const RefOp *o, Args a, Val *r)
 				if (excl)
 					sti(r, at, ai);
 				if ((excl && k + 1 < len) || (!excl && k)) {
-					if (!iarith(op, dt, ai, x, c->exact, &next))
+					if (!sxint(prod ? SI_MUL : SI_ADD, dt, ai, x, NULL, c->exact, &next))
 						return 1;
 					ai = wrap(dt, next);
 				} else if (!excl)
@@ -1288,25 +1210,6 @@ cast(RefCtx *c, const RefOp *o, Args a, Val *r)
 	return 0;
 }
 
-/* relu: nn.relu, a select on x > 0 (NaN gives 0) */
-static int
-relu(RefCtx *c, const RefOp *o, Args a, Val *r)
-{
-	ref_valloc(r);
-	for (int64_t i = 0; i < r->n; i++) {
-		if (isflt(r->dt)) {
-			double x = ldf(a[0], i);
-			if (isnan(x) && c->exact)
-				return 1;
-			stf(r, i, x > 0 ? x : 0.0);
-		} else {
-			int64_t x = ldi(a[0], i);
-			sti(r, i, x > 0 ? x : 0);
-		}
-	}
-	return 0;
-}
-
 /* ibound: a clip bound made by tir.const for integer dtype dt; 0 where
 ** that is not defined (exact mode), else saturated */
 static int
@@ -1323,39 +1226,6 @@ ibound(int exact, int dt, double b, int64_t *out)
 	}
 	*out = (int64_t)t;
 	return 1;
-}
-
-/* clip: max(min(x, a_max), a_min) with the bounds in x's dtype */
-static int
-clip(RefCtx *c, const RefOp *o, Args a, Val *r)
-{
-	double amin = aflt(c, o, "a_min", NAN), amax = aflt(c, o, "a_max", NAN);
-
-	if (r->dt == DT_BOOL)
-		return fail(c, o, "bool data");
-	ref_valloc(r);
-	if (isflt(r->dt)) {
-		double l = rnd(r->dt, amin), h = rnd(r->dt, amax);
-		if ((isnan(l) || isnan(h)) && c->exact)
-			return 1;
-		for (int64_t i = 0; i < r->n; i++) {
-			double x = ldf(a[0], i);
-			if (isnan(x) && c->exact)
-				return 1;
-			x = x < h ? x : h;
-			stf(r, i, x > l ? x : l);
-		}
-	} else {
-		int64_t l, h;
-		if (!ibound(c->exact, r->dt, amin, &l) || !ibound(c->exact, r->dt, amax, &h))
-			return 1;
-		for (int64_t i = 0; i < r->n; i++) {
-			int64_t x = ldi(a[0], i);
-			x = x < h ? x : h;
-			sti(r, i, x > l ? x : l);
-		}
-	}
-	return 0;
 }
 
 /* classify: isnan, isinf, isfinite; an integer is finite, never NaN nor
@@ -1380,27 +1250,32 @@ sxk(int dt, double k)
 	return dt == DT_FLOAT16 ? ir_f32_from_f16(f16(k)) : dt == DT_FLOAT32 ? (double)(float)k : k;
 }
 
-/* SXEVAL: the evaluator of scalar.def's expressions in C type T: e at x,
-** p the op's float attributes, constants k rounded as K rounds them, fn
-** the ScalarExpr member of T's form of a C library function; each node's
-** operands left to right, one IEEE operation in T each */
-#define SXEVAL(name, T, K, fn) \
+/* SXEVAL: the evaluator of scalar.def's expressions in C type T: e at x
+** and y, p the op's float attributes, constants k rounded as K rounds
+** them, fn and fn2 the ScalarExpr members of T's forms of the C library's
+** functions; each node's operands left to right, one IEEE operation in T
+** each */
+#define SXEVAL(name, T, K, fn, fn2) \
 	static T \
-	name(const ScalarExpr *e, T x, const double *p, int dt) \
+	name(const ScalarExpr *e, T x, T y, const double *p, int dt) \
 	{ \
 		T u, v; \
 		switch (e->kind) { \
 		case SX_X: return x; \
+		case SX_Y: return y; \
 		case SX_K: return (T)K(dt, e->k); \
 		case SX_P: return (T)p[e->p]; \
-		case SX_NEG: return -name(e->a, x, p, dt); \
-		case SX_FN: return e->fn(name(e->a, x, p, dt)); \
-		case SX_SEL: return name(e->a, x, p, dt) != 0 ? name(e->b, x, p, dt) : name(e->c, x, p, dt); \
+		case SX_NEG: return -name(e->a, x, y, p, dt); \
+		case SX_FN: return e->fn(name(e->a, x, y, p, dt)); \
+		case SX_RND: return (T)K(dt, (double)name(e->a, x, y, p, dt)); \
+		case SX_ISNAN: u = name(e->a, x, y, p, dt); return u != u; \
+		case SX_SEL: return name(e->a, x, y, p, dt) != 0 ? name(e->b, x, y, p, dt) : name(e->c, x, y, p, dt); \
 		default: break; \
 		} \
-		u = name(e->a, x, p, dt); \
-		v = name(e->b, x, p, dt); \
+		u = name(e->a, x, y, p, dt); \
+		v = name(e->b, x, y, p, dt); \
 		switch (e->kind) { \
+		case SX_FN2: return e->fn2(u, v); \
 		case SX_ADD: return u + v; \
 		case SX_SUB: return u - v; \
 		case SX_MUL: return u * v; \
@@ -1413,49 +1288,142 @@ sxk(int dt, double k)
 	}
 
 /* sxf: in float32 (float16's arithmetic too); sxd: in float64 */
-SXEVAL(sxf, float, sxk, ff)
-SXEVAL(sxd, double, sxk, fd)
+SXEVAL(sxf, float, sxk, ff, ff2)
+SXEVAL(sxd, double, sxk, fd, fd2)
 
 enum { MAXSXP = 16 };   /* the attributes an elementwise op may have */
 
-/* unary: an op of scalar.def: its row's expression on a float operand,
-** its ints column on an integer one (ir_op_accepts refused the rest) */
+/* sxint: what integers a and b of dtype dt give by ints (scalar.def's
+** column), before truncation to dt, as TVM's LLVM code computes it (clip
+** between bnd[0] and bnd[1]); 0 where that is undefined: a zero divisor,
+** or in exact mode a result that wraps */
 static int
-unary(RefCtx *c, const RefOp *o, Args a, Val *r)
+sxint(int ints, int dt, int64_t a, int64_t b, const int64_t *bnd, int exact, int64_t *r)
 {
-	const ScalarDef *sd = ir_scalar_of(c->m, o->op, o->attrs);
+	int u = ir_dtype_kind[dt] == 'u';
+
+	switch (ints) {
+	case SI_SIGN:
+		*r = u ? a != 0 : (a > 0) - (a < 0);
+		return 1;
+	case SI_ABS: case SI_NEG:
+		if (ints == SI_ABS && a >= 0) {
+			*r = a;
+			return 1;
+		}
+		*r = (int64_t)(0 - (uint64_t)a);
+		return !exact || !(u ? a != 0 : a == ir_dtype_min(dt));
+	case SI_DIV:
+		if (b == 0 || (!u && b == -1 && a == ir_dtype_min(dt)))
+			return 0;
+		*r = a / b;
+		return 1;
+	case SI_MOD: case SI_FLOOR_MOD:
+		/* MIN % -1 is 0 (srem overflows in LLVM: exact mode refuses) */
+		if (b == 0 || (exact && !u && b == -1 && a == ir_dtype_min(dt)))
+			return 0;
+		*r = b == -1 ? 0 : a % b;
+		if (ints == SI_FLOOR_MOD && *r != 0 && (*r < 0) != (b < 0))
+			*r += b;
+		return 1;
+	case SI_POW: {
+		uint64_t x = (uint64_t)a, y = 1;
+		if (b < 0) {
+			*r = a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
+			return 1;
+		}
+		for (uint64_t e = (uint64_t)b; e; e >>= 1, x *= x)
+			if (e & 1)
+				y *= x;
+		*r = (int64_t)y;
+		return 1;
+	}
+	case SI_MAX: case SI_MIN: {
+		int agt = u ? (uint64_t)a > (uint64_t)b : a > b;
+		*r = (ints == SI_MAX) == agt ? a : b;
+		return 1;
+	}
+	case SI_RELU:
+		*r = u || a > 0 ? a : 0;
+		return 1;
+	case SI_CLIP:
+		a = a < bnd[1] ? a : bnd[1];
+		*r = a > bnd[0] ? a : bnd[0];
+		return 1;
+	case SI_ADD: case SI_SUB: case SI_MUL:
+		if (!exact || ir_dtype_bytes[dt] < 4) {
+			*r = ints == SI_ADD ? wadd(a, b) : ints == SI_SUB ? (int64_t)((uint64_t)a - (uint64_t)b) : wmul(a, b);
+			return 1;
+		}
+		if (ints == SI_ADD ? !addov(a, b, r) : ints == SI_SUB ? (b == INT64_MIN || !addov(a, -b, r)) : !mulov(a, b, r))
+			return 0;
+		return *r >= ir_dtype_min(dt) && *r <= ir_dtype_max(dt);
+	default:        /* SI_SAME */
+		*r = a;
+		return 1;
+	}
+}
+
+/* sxrun: row sd of op o on a (read through shape ad[ar]) and, for an op
+** of two operands, b (bd[br]; bias_add reads its bias as a column),
+** broadcast to r: its expression on floats (in float32 for float16 and
+** float32, rounded to r's dtype once), its ints column on integers
+** (ir_op_accepts refused the rest).  Exact mode refuses a NaN operand,
+** attribute or result, and a float floor_mod. */
+static int
+sxrun(RefCtx *c, const RefOp *o, const ScalarDef *sd, const Val *a, const int64_t *ad, int ar, const Val *b,
+      const int64_t *bd, int br, Val *r)
+{
 	const AttrVal *av = o->attrs ? &c->m->attrs[o->attrs] : NULL;
+	int64_t st[2][MAXD], idx[MAXD] = { 0 }, off[2] = { 0, 0 }, bnd[2] = { 0, 0 };
 	double p[MAXSXP] = { 0 };
+	int dt = r->dt, two = b != NULL;
 
 	if (!sd)
 		return fail(c, o, "no row of scalar.def takes these attributes");
-	ref_valloc(r);
-	if (!isflt(r->dt)) {
-		/* negative and abs wrap at the dtype's ends, as TVM's integer
-		   arithmetic does; where they wrap, exact mode refuses */
-		int u = ir_dtype_kind[r->dt] == 'u';
-		int64_t min = u ? 0 : (int64_t)(~(uint64_t)0 << (8 * ir_dtype_bytes[r->dt] - 1));
-		for (int64_t i = 0; i < r->n; i++) {
-			int64_t x = ldi(a[0], i), y = x;
-			if (sd->ints == SI_SIGN)
-				y = u ? x != 0 : (x > 0) - (x < 0);
-			else if (sd->ints == SI_NEG || (sd->ints == SI_ABS && x < 0)) {
-				if (c->exact && (u ? x != 0 : x == min))
-					return 1;
-				y = (int64_t)(0 - (uint64_t)x);
-			}
-			sti(r, i, y);
-		}
-		return 0;
-	}
+	if (dt == DT_BOOL)
+		return fail(c, o, "on bool tensors");
+	if (a->dt != dt || (two && b->dt != dt) || !ref_bcast_strides(ad, ar, r->dims, r->rank, st[0]) ||
+	    (two && !ref_bcast_strides(bd, br, r->dims, r->rank, st[1])))
+		return fail(c, o, "operands do not broadcast");
 	for (int k = 0; av && k < ir_ops[o->op].nattrs && k < MAXSXP; k++)
-		if (av[k].kind == AV_FLOAT || av[k].kind == AV_INT)
-			p[k] = sxk(r->dt, av[k].kind == AV_FLOAT ? av[k].u.f : (double)av[k].u.i);
+		if (av[k].kind == AV_FLOAT || av[k].kind == AV_INT) {
+			double v = av[k].kind == AV_FLOAT ? av[k].u.f : (double)av[k].u.i;
+			p[k] = isflt(dt) ? sxk(dt, v) : v;
+			if (c->exact && isnan(p[k]))
+				return 1;
+		}
+	if (sd->ints == SI_CLIP && !isflt(dt) && (!ibound(c->exact, dt, p[0], &bnd[0]) || !ibound(c->exact, dt, p[1], &bnd[1])))
+		return 1;
+	if (c->exact && isflt(dt) && o->op == OP_FLOOR_MOD)
+		return 1;
+	ref_valloc(r);
 	for (int64_t i = 0; i < r->n; i++) {
-		double x = ldf(a[0], i);
-		stf(r, i, r->dt == DT_FLOAT64 ? sxd(sd->expr, x, p, r->dt) : (double)sxf(sd->expr, (float)x, p, r->dt));
+		if (isflt(dt)) {
+			double x = ldf(a, off[0]), y = two ? ldf(b, off[1]) : 0, z;
+			z = dt == DT_FLOAT64 ? sxd(sd->expr, x, y, p, dt) : (double)sxf(sd->expr, (float)x, (float)y, p, dt);
+			if (c->exact && (isnan(x) || isnan(y) || isnan(z)))
+				return 1;
+			stf(r, i, z);
+		} else {
+			int64_t x = ldi(a, off[0]), y = two ? ldi(b, off[1]) : 0, z;
+			if (!sxint(sd->ints, dt, x, y, bnd, c->exact, &z))
+				return fail(c, o, y == 0 ? "integer division by zero" : "integer overflow in division");
+			sti(r, i, z);
+		}
+		step(r->rank, r->dims, idx, 1 + two, off, st);
 	}
 	return 0;
+}
+
+/* scalar: an op of scalar.def, of one operand or two */
+static int
+scalar(RefCtx *c, const RefOp *o, Args a, Val *r)
+{
+	const ScalarDef *sd = ir_scalar_of(c->m, o->op, o->attrs);
+	const Val *b = o->nargs > 1 ? a[1] : NULL;
+
+	return sxrun(c, o, sd, a[0], a[0]->dims, a[0]->rank, b, b ? b->dims : NULL, b ? b->rank : 0, r);
 }
 
 /* ---------------------------------------------------------------- quantization */
@@ -3352,18 +3320,14 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	if (o->op != OP_SPLIT && o->op != OP_NN_BATCH_NORM && !ref_vshape(c->m, o->type, r))
 		return fail(c, o, "the result is not a tensor of known shape");
 	switch (o->op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
-	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: case OP_MOD: case OP_FLOOR_MOD:
 	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_LEFT_SHIFT: case OP_RIGHT_SHIFT:
-		bad = arith(c, o, a, r);
+		bad = bitwise(c, o, a, r);
 		break;
 	case OP_BITWISE_NOT: bad = bitwisenot(c, o, a, r); break;
 	case OP_CUMSUM: case OP_CUMPROD: bad = scan(c, o, a, r); break;
 	case OP_BROADCAST_TO: bad = broadcastto(c, o, a, r); break;
 	case OP_NN_BIAS_ADD: bad = biasadd(c, o, a, r); break;
 	case OP_CAST: bad = cast(c, o, a, r); break;
-	case OP_CLIP: bad = clip(c, o, a, r); break;
-	case OP_NN_RELU: bad = relu(c, o, a, r); break;
 	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: bad = classify(c, o, a, r); break;
 	case OP_QNN_QUANTIZE: bad = quantize(c, o, a, r); break;
 	case OP_QNN_DEQUANTIZE: bad = dequantize(c, o, a, r); break;
@@ -3401,7 +3365,7 @@ ref_op(RefCtx *c, const RefOp *o, const RefVal *const *a, RefVal *r)
 	case OP_IMAGE_RESIZE2D: bad = resize(c, o, a, r); break;
 	default:
 		if (ir_op_is_scalar(o->op))
-			bad = unary(c, o, a, r);
+			bad = scalar(c, o, a, r);
 		else if (o->op >= OP_COUNT)
 			bad = plugin(c, o, a, r);
 		else if (ir_ops[o->op].flags & OPF_VIEW)

@@ -63,7 +63,8 @@ run_graft --plugin "$P/acme.so" --plugin "$P/acme.so" "$M"
 grep -q "acme.so is loaded already" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
 ok $? "a plugin given twice: exit 1"
 run_graft run --plugin "$P/bad2.so" "$M"
-grep -q "ABI 3" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
+abi=$(sed -n 's/^#define GRAFT_PLUGIN_ABI \([0-9]*\).*/\1/p' "$srcdir/plugin/plugin.h")
+grep -q "ABI $abi" "$tmpdir/err" && grep -q '^\[exit 1\]' "$tmpdir/status"
 ok $? "graft run --plugin checks the ABI too"
 
 # acme's op: unknown without the plugin; with it, it reads, prints and
@@ -234,6 +235,41 @@ for e in c obj; do
 		cmp -s "$tmpdir/e0.npy" "$tmpdir/s0.npy" && cmp -s "$tmpdir/e1.npy" "$tmpdir/s1.npy"
 	ok $? "acme.softsign: --emit $e's code, linked with no plugin code, gives ref's results bit for bit"
 done
+
+# acme.atan2(y, x), a row of two operands (FN2, ISNAN): y = (1, 1, -1, 0,
+# 1, NaN), x = (1, -1, -1, -1, 0, 1), and y against the constant 2
+# broadcast.  The values are Python's math.atan2 in double, rounded to
+# float32: pi/4, 3pi/4, -3pi/4, pi, pi/2; atan(1/2) = 0.4636476; NaN
+cat >"$tmpdir/want" <<'EOF'
+result 0: Tensor[(6), float32]
+[0.7853982, 2.3561945, -2.3561945, 3.1415927, 1.5707964, nan]
+result 1: Tensor[(6), float32]
+[0.4636476, 0.4636476, -0.4636476, 0, 0.4636476, nan]
+[exit 0]
+EOF
+AT="--input y=$T/atan2_y.npy --input x=$T/atan2_x.npy $T/atan2.relay"
+run_graft run --plugin "$P/acme.so" $AT
+same_file "$tmpdir/got" "$tmpdir/want" "acme.atan2's row on ref: Python's values"
+"$GRAFT" run --plugin "$P/acme.so" --output "$tmpdir/s0.npy" --output "$tmpdir/s1.npy" $AT
+ok $? "acme.atan2 on ref: its results as .npy files"
+for be in c llvm; do
+	for t in "" "$T/kt.rules, host"; do
+		"$GRAFT" run --plugin "$P/acme.so" --backend $be ${t:+--target "$t"} --output "$tmpdir/r0.npy" \
+			--output "$tmpdir/r1.npy" $AT &&
+			cmp -s "$tmpdir/r0.npy" "$tmpdir/s0.npy" && cmp -s "$tmpdir/r1.npy" "$tmpdir/s1.npy"
+		ok $? "acme.atan2 on $be${t:+ in kt.rules' partitions}: ref's results bit for bit"
+	done
+done
+"$GRAFT" --plugin "$P/acme.so" --target "$T/kt.rules, host" "$T/atan2.relay" | grep -c '^def @tvmgen_default_kt_main_[0-9]*(' |
+	grep -q '^2$'
+ok $? "tests/kt.rules makes both atan2 calls partitions"
+rm -f "$tmpdir/model.c" "$tmpdir/model.o"
+"$GRAFT" --plugin "$P/acme.so" --emit c -o "$tmpdir/model.c" "$T/atan2.relay" &&
+	"$CC" -std=c99 -O2 -Wall -Wextra -Werror -c "$tmpdir/model.c" -o "$tmpdir/model.o" &&
+	"$CC" -std=c99 -O2 "$srcdir/tests/arm/npyrun.c" "$tmpdir/model.o" -lm -o "$tmpdir/npyrun" &&
+	"$tmpdir/npyrun" "$T/atan2_y.npy" "$T/atan2_x.npy" -o "$tmpdir/e0.npy" "$tmpdir/s0.npy" -o "$tmpdir/e1.npy" "$tmpdir/s1.npy" &&
+	cmp -s "$tmpdir/e0.npy" "$tmpdir/s0.npy" && cmp -s "$tmpdir/e1.npy" "$tmpdir/s1.npy"
+ok $? "acme.atan2: --emit c's code (atan2f inline), linked with no plugin code, gives ref's results bit for bit"
 
 # acme's target table, compiled into the plugin: its rewrite rule, then
 # its composites and supported ops

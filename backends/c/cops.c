@@ -372,85 +372,6 @@ ki(Gen *g, Fn *f, Inst *i, uint32_t arg, int64_t *v)
 
 /* ---------------------------------------------------------------- elementwise */
 
-/* binop: add, subtract, multiply, divide, maximum, minimum, power, mod,
-** floor_mod with broadcasting; float16 power in double, as the reference */
-static int
-binop(Gen *g, Fn *f, Inst *i, OpId op)
-{
-	const Leaf *a = cg_leaf(f, i, 0), *b = cg_leaf(f, i, 1), *o = cg_out(f, i);
-	const Leaf *in[2] = { a, b };
-	const char *sym = op == OP_ADD ? "+" : op == OP_SUBTRACT ? "-" : op == OP_MULTIPLY ? "*" : op == OP_MAXIMUM ? ">" :
-	                  op == OP_MINIMUM ? "<" : "/";
-	const char *t = cty(o->dt), *fs = fsuf(o->dt);
-	DType dt = (DType)o->dt;
-	char na[64], nb[64], no[64], x[XB], y[XB], v[XB], w[XB];
-	Ew e;
-
-	if (o->dt == DT_BOOL)
-		return refuse(g, i, "on bool tensors");
-	cg_name(g, f, a, na);
-	cg_name(g, f, b, nb);
-	cg_name(g, f, o, no);
-	ewopen(g, f, o, in, 2, &e);
-	elem(g, dt, na, e.ix[0], x);
-	elem(g, dt, nb, e.ix[1], y);
-	if (op == OP_POWER && !isflt(o->dt)) {
-		/* the operands read as int64, as the reference reads them */
-		g->helpers |= H_IPOW;
-		cg_line(g, f, "%s[%s] = (%s)graft_ipow((int64_t)%s[%s], (int64_t)%s[%s]);", no, e.oi, t, na, e.ix[0], nb, e.ix[1]);
-	} else if (op == OP_MAXIMUM || op == OP_MINIMUM) {
-		/* NaN in, NaN out, as the reference */
-		cg_line(g, f, "%s x = %s, y = %s;", t, x, y);
-		xf(v, "x != x ? x : y != y ? y : x %s y ? x : y", sym);
-		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, v, w));
-	} else if (op == OP_POWER && dt == DT_FLOAT16) {
-		xf(v, "pow((double)%s, (double)%s)", x, y);
-		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 1, v, w));
-	} else if (op == OP_POWER) {
-		cg_line(g, f, "%s[%s] = pow%s(%s[%s], %s[%s]);", no, e.oi, fs, na, e.ix[0], nb, e.ix[1]);
-	} else if (op == OP_MOD && isflt(o->dt)) {
-		xf(v, "fmod%s(%s, %s)", fs, x, y);
-		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, v, w));
-	} else if (op == OP_FLOOR_MOD && isflt(o->dt)) {
-		/* a - floor(a / b) * b, each step rounded to the dtype (topi's) */
-		cg_line(g, f, "%s x = %s, y = %s;", t, x, y);
-		cg_line(g, f, "%s q = floor%s(%s), p = %s;", t, fs, hr(g, dt, "x / y", v), hr(g, dt, "q * y", w));
-		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, "x - p", v));
-	} else if (op == OP_MOD || op == OP_FLOOR_MOD) {
-		/* C's %, MIN % -1 taken as 0; floor_mod adds the divisor to a
-		   remainder whose sign is not the divisor's */
-		cg_line(g, f, "%s x = %s[%s], y = %s[%s], r;", t, na, e.ix[0], nb, e.ix[1]);
-		cg_line(g, f, "if (y == 0)");
-		cg_line(g, f, "\treturn 1;");
-		if (ir_dtype_kind[o->dt] == 'i')
-			cg_line(g, f, "r = y == -1 ? 0 : (%s)(x %% y);", t);
-		else
-			cg_line(g, f, "r = (%s)(x %% y);", t);
-		if (op == OP_FLOOR_MOD && ir_dtype_kind[o->dt] == 'i') {
-			cg_line(g, f, "if (r != 0 && (r < 0) != (y < 0))");
-			cg_line(g, f, "\tr = (%s)(r + y);", t);
-		}
-		cg_line(g, f, "%s[%s] = r;", no, e.oi);
-	} else if (isflt(o->dt)) {
-		xf(v, "%s %s %s", x, sym, y);
-		cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, v, w));
-	} else if (op == OP_DIVIDE) {
-		cg_line(g, f, "%s x = %s[%s], y = %s[%s];", t, na, e.ix[0], nb, e.ix[1]);
-		if (ir_dtype_kind[o->dt] == 'i')
-			cg_line(g, f, "if (y == 0 || (x == %s%lld && y == -1))", o->dt == DT_INT64 ? "-9223372036854775807 - " : "",
-			        o->dt == DT_INT64 ? 1LL : (long long)ir_dtype_min(o->dt));
-		else
-			cg_line(g, f, "if (y == 0)");
-		cg_line(g, f, "\treturn 1;");
-		cg_line(g, f, "%s[%s] = (%s)(x / y);", no, e.oi, t);
-	} else {
-		const char *u = ir_dtype_bytes[o->dt] == 8 ? "uint64_t" : "uint32_t";
-		cg_line(g, f, "%s[%s] = (%s)((%s)%s[%s] %s (%s)%s[%s]);", no, e.oi, t, u, na, e.ix[0], sym, u, nb, e.ix[1]);
-	}
-	closen(f, e.open);
-	return 1;
-}
-
 /* bitwise: bitwise_and, bitwise_or, bitwise_xor, bitwise_not (of bool,
 ** logical not), left_shift, right_shift (arithmetic for signed dtypes,
 ** without relying on C's implementation-defined >> of a negative value);
@@ -750,12 +671,12 @@ flit(double v, DType dt, char *buf)
 /* Precedences of the C printed for a row's expression. */
 enum { PR_SEL, PR_CMP, PR_ADD, PR_MUL, PR_NEG, PR_PRIM };
 
-/* The printing of one row's expression: the operand's value, the
+/* The printing of one row's expression: the operands' values, the
 ** constants' dtype, the op's attributes, and the temporaries taken. */
 typedef struct Sx {
 	Gen *g;
 	Fn *f;
-	const char *x;          /* the operand's value, in cty(dt) */
+	const char *x, *y;      /* the operands' values, in cty(dt) */
 	DType dt;
 	const AttrVal *attrs;
 	int ntmp;
@@ -763,23 +684,25 @@ typedef struct Sx {
 
 static int sxprint(Sx *s, const ScalarExpr *e, int prec, char *buf);
 
-/* sxleaf: whether e prints without an operator (an operand of MIN or MAX
-** that is not is computed once into a temporary, as it appears twice) */
+/* sxleaf: whether e prints without an operator (an operand of MIN, MAX or
+** ISNAN that is not is computed once into a temporary, as it appears
+** twice) */
 static int
 sxleaf(const ScalarExpr *e)
 {
-	return e->kind == SX_X || e->kind == SX_K || e->kind == SX_P;
+	return e->kind == SX_X || e->kind == SX_Y || e->kind == SX_K || e->kind == SX_P;
 }
 
-/* sxonce: e into buf, as itself when a leaf, else as a temporary declared
-** by a line of its own */
+/* sxonce: e into buf, as itself when a leaf (a negative constant without
+** parentheses: it is an operand of ?: or of a comparison), else as a
+** temporary declared by a line of its own */
 static void
 sxonce(Sx *s, const ScalarExpr *e, char *buf)
 {
 	char ex[XB];
 
 	if (sxleaf(e)) {
-		sxprint(s, e, PR_PRIM, buf);
+		sxprint(s, e, PR_NEG, buf);
 		return;
 	}
 	sxprint(s, e, PR_SEL, ex);
@@ -798,6 +721,7 @@ sxprint(Sx *s, const ScalarExpr *e, int prec, char *buf)
 
 	switch (e->kind) {
 	case SX_X: xf(buf, "%s", s->x); return PR_PRIM;
+	case SX_Y: xf(buf, "%s", s->y); return PR_PRIM;
 	case SX_K: flit(e->k, s->dt, buf); own = buf[0] == '-' ? PR_NEG : PR_PRIM; break;
 	case SX_P: {
 		const AttrVal *v = &s->attrs[e->p];
@@ -814,6 +738,22 @@ sxprint(Sx *s, const ScalarExpr *e, int prec, char *buf)
 		sxprint(s, e->a, PR_SEL, l);
 		xf(buf, "%s%s(%s)", e->fn, fsuf(s->dt), l);
 		return PR_PRIM;
+	case SX_FN2:
+		sxprint(s, e->a, PR_SEL, l);
+		sxprint(s, e->b, PR_SEL, r);
+		xf(buf, "%s%s(%s, %s)", e->fn, fsuf(s->dt), l, r);
+		return PR_PRIM;
+	case SX_RND:
+		if (s->dt != DT_FLOAT16)
+			return sxprint(s, e->a, prec, buf);
+		sxprint(s, e->a, PR_SEL, l);
+		hr(s->g, s->dt, l, buf);
+		return PR_PRIM;
+	case SX_ISNAN:
+		sxonce(s, e->a, l);
+		xf(buf, "%s != %s", l, l);
+		own = PR_CMP;
+		break;
 	case SX_MIN: case SX_MAX:
 		sxonce(s, e->a, l);
 		sxonce(s, e->b, r);
@@ -849,29 +789,118 @@ sxprint(Sx *s, const ScalarExpr *e, int prec, char *buf)
 	return own;
 }
 
-/* sxuses: how many times e reads the operand */
+/* sxuses: how many times e's printing reads operand k (SX_X or SX_Y): as
+** an operand of MIN, MAX or ISNAN, twice (sxonce) */
 static int
-sxuses(const ScalarExpr *e)
+sxuses(const ScalarExpr *e, int k)
 {
+	int twice;
+
 	if (!e)
 		return 0;
-	return (e->kind == SX_X) + sxuses(e->a) + sxuses(e->b) + sxuses(e->c);
+	twice = e->kind == SX_MIN || e->kind == SX_MAX || e->kind == SX_ISNAN;
+	return (e->kind == k) + sxuses(e->a, k) * (twice && e->a->kind == k ? 2 : 1) +
+	       sxuses(e->b, k) * (twice && e->b && e->b->kind == k ? 2 : 1) + sxuses(e->c, k);
 }
 
-/* scalar: an op of ir/scalar.def, its row printed as C: in float
-** (float16's arithmetic too, rounded to half once) or double; on integers
-** its ints column, abs and negative wrapping through uint64_t */
+/* sxints: what row sd's ints column makes of integer operands x (and y)
+** of dtype t, as C into ex, after the lines it needs; lo, hi clip's
+** bounds */
+static void
+sxints(Gen *g, Fn *f, const ScalarDef *sd, DType dt, const char *x, const char *y, const char *lo, const char *hi,
+       char *ex)
+{
+	const char *t = cty(dt), *u = ir_dtype_bytes[dt] == 8 ? "uint64_t" : "uint32_t";
+	int sgn = ir_dtype_kind[dt] == 'i';
+
+	switch (sd->ints) {
+	case SI_NEG: case SI_ABS:
+		cg_line(g, f, "%s v = %s;", t, x);
+		xf(ex, "%s(%s)(0 - (uint64_t)v)", sd->ints == SI_ABS ? "v >= 0 ? v : " : "", t);
+		break;
+	case SI_SIGN:
+		cg_line(g, f, "%s v = %s;", t, x);
+		xf(ex, "(%s)(v > 0 ? 1 : v < 0 ? -1 : 0)", t);
+		break;
+	case SI_RELU:
+		cg_line(g, f, "%s v = %s;", t, x);
+		strcpy(ex, "v > 0 ? v : 0");
+		break;
+	case SI_CLIP:
+		cg_line(g, f, "%s v = %s;", t, x);
+		cg_line(g, f, "v = v < %s ? v : %s;", hi, hi);
+		xf(ex, "v > %s ? v : %s", lo, lo);
+		break;
+	case SI_ADD: case SI_SUB: case SI_MUL:
+		xf(ex, "(%s)((%s)%s %s (%s)%s)", t, u, x, sd->ints == SI_ADD ? "+" : sd->ints == SI_SUB ? "-" : "*", u, y);
+		break;
+	case SI_MAX: case SI_MIN:
+		cg_line(g, f, "%s x = %s, y = %s;", t, x, y);
+		xf(ex, "x %s y ? x : y", sd->ints == SI_MAX ? ">" : "<");
+		break;
+	case SI_POW:
+		/* the operands read as int64, as the reference reads them */
+		g->helpers |= H_IPOW;
+		xf(ex, "(%s)graft_ipow((int64_t)%s, (int64_t)%s)", t, x, y);
+		break;
+	case SI_DIV:
+		cg_line(g, f, "%s x = %s, y = %s;", t, x, y);
+		if (sgn)
+			cg_line(g, f, "if (y == 0 || (x == %s%lld && y == -1))", dt == DT_INT64 ? "-9223372036854775807 - " : "",
+			        dt == DT_INT64 ? 1LL : (long long)ir_dtype_min(dt));
+		else
+			cg_line(g, f, "if (y == 0)");
+		cg_line(g, f, "\treturn 1;");
+		xf(ex, "(%s)(x / y)", t);
+		break;
+	case SI_MOD: case SI_FLOOR_MOD:
+		/* C's %, MIN % -1 taken as 0; floor_mod adds the divisor to a
+		   remainder whose sign is not the divisor's */
+		cg_line(g, f, "%s x = %s, y = %s, r;", t, x, y);
+		cg_line(g, f, "if (y == 0)");
+		cg_line(g, f, "\treturn 1;");
+		if (sgn)
+			cg_line(g, f, "r = y == -1 ? 0 : (%s)(x %% y);", t);
+		else
+			cg_line(g, f, "r = (%s)(x %% y);", t);
+		if (sd->ints == SI_FLOOR_MOD && sgn) {
+			cg_line(g, f, "if (r != 0 && (r < 0) != (y < 0))");
+			cg_line(g, f, "\tr = (%s)(r + y);", t);
+		}
+		strcpy(ex, "r");
+		break;
+	default:    /* SI_SAME */
+		strcpy(ex, x);
+		break;
+	}
+}
+
+/* cbound: clip's bound b for integer dtype dt: truncated toward zero, as
+** tir.const does, and saturated to dt */
+static void
+cbound(double b, DType dt, char *buf)
+{
+	double t = isnan(b) ? 0 : trunc(b);
+
+	t = t < (double)ir_dtype_min(dt) ? (double)ir_dtype_min(dt) : t > (double)ir_dtype_max(dt) ? (double)ir_dtype_max(dt) : t;
+	sprintf(buf, "%lld", (long long)t);
+}
+
+/* scalar: an op of ir/scalar.def, of one operand or two broadcast to its
+** result, its row printed as C: in float (float16's arithmetic too,
+** rounded to half once) or double; on integers its ints column */
 static int
 scalar(Gen *g, Fn *f, Inst *i, OpId op)
 {
-	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
-	const Leaf *in[1] = { a };
+	int two = ir_ops[op].nargs == 2;
+	const Leaf *a = cg_leaf(f, i, 0), *b = two ? cg_leaf(f, i, 1) : NULL, *o = cg_out(f, i);
+	const Leaf *in[2] = { a, b };
 	NodeId n = i->node;
 	const ScalarDef *sd = ir_scalar_of(g->m, op, g->m->nodes[n].aux);
 	DType dt = (DType)o->dt;
 	const char *t = cty(dt), *why = ir_op_accepts(op, (DType)a->dt);
-	char na[64], no[64], x[400], xb[XB], ex[XB], vb[XB];
-	Sx s = { g, f, NULL, dt, ir_attrs(g->m, n), 0 };
+	char na[64], nb[64], no[64], x[400], y[400], xb[XB], yb[XB], ex[XB], vb[XB], lo[32] = "", hi[32] = "";
+	Sx s = { g, f, NULL, NULL, dt, ir_attrs(g->m, n), 0 };
 	Ew e;
 
 	if (why)
@@ -879,28 +908,29 @@ scalar(Gen *g, Fn *f, Inst *i, OpId op)
 	if (!sd)
 		return refuse(g, i, "with these attributes (no row of scalar.def takes them)");
 	cg_name(g, f, a, na);
+	if (two)
+		cg_name(g, f, b, nb);
 	cg_name(g, f, o, no);
-	ewopen(g, f, o, in, 1, &e);
+	if (sd->ints == SI_CLIP && !isflt(dt)) {
+		cbound(s.attrs[0].kind == AV_INT ? (double)s.attrs[0].u.i : s.attrs[0].u.f, dt, lo);
+		cbound(s.attrs[1].kind == AV_INT ? (double)s.attrs[1].u.i : s.attrs[1].u.f, dt, hi);
+	}
+	ewopen(g, f, o, in, 1 + two, &e);
 	snprintf(x, sizeof x, "%s[%s]", na, e.ix[0]);
+	if (two)
+		snprintf(y, sizeof y, "%s[%s]", nb, e.ix[1]);
 	if (!isflt(dt)) {
-		switch (sd->ints) {
-		case SI_NEG: case SI_ABS:
-			cg_line(g, f, "%s v = %s;", t, x);
-			xf(ex, "%s(%s)(0 - (uint64_t)v)", sd->ints == SI_ABS ? "v >= 0 ? v : " : "", t);
-			break;
-		case SI_SIGN:
-			cg_line(g, f, "%s v = %s;", t, x);
-			xf(ex, "(%s)(v > 0 ? 1 : v < 0 ? -1 : 0)", t);
-			break;
-		default:    /* SI_SAME */
-			strcpy(ex, x);
-			break;
-		}
+		sxints(g, f, sd, dt, x, y, lo, hi, ex);
 	} else {
 		s.x = rd(g, (DType)a->dt, x, xb);
-		if (sxuses(sd->expr) > 1) {
+		s.y = two ? rd(g, (DType)b->dt, y, yb) : NULL;
+		if (!two && sxuses(sd->expr, SX_X) > 1) {
 			cg_line(g, f, "%s v = %s;", t, s.x);
 			s.x = "v";
+		} else if (two && (sxuses(sd->expr, SX_X) > 1 || sxuses(sd->expr, SX_Y) > 1)) {
+			cg_line(g, f, "%s x = %s, y = %s;", t, s.x, s.y);
+			s.x = "x";
+			s.y = "y";
 		}
 		sxprint(&s, sd->expr, PR_SEL, ex);
 	}
@@ -909,60 +939,25 @@ scalar(Gen *g, Fn *f, Inst *i, OpId op)
 	return 1;
 }
 
-/* unary: cast, clip, relu and logical_not (the ops of scalar.def are
-** scalar()'s) */
+/* unary: cast and logical_not (the ops of scalar.def are scalar()'s) */
 static int
 unary(Gen *g, Fn *f, Inst *i, OpId op)
 {
 	const Leaf *a = cg_leaf(f, i, 0), *o = cg_out(f, i);
 	const Leaf *in[1] = { a };
 	DType dt = (DType)o->dt;
-	const char *t = cty(dt), *xv;
-	char na[64], no[64], x[400], xb[XB], ex[XB], vb[XB], l1[80], l2[80];
+	char na[64], no[64], x[400], ex[XB];
 	Ew e;
 
-	if (op != OP_CAST && op != OP_LOGICAL_NOT && a->dt == DT_BOOL)
-		return refuse(g, i, "on bool tensors");
 	cg_name(g, f, a, na);
 	cg_name(g, f, o, no);
 	ewopen(g, f, o, in, 1, &e);
 	snprintf(x, sizeof x, "%s[%s]", na, e.ix[0]);
-	xv = rd(g, (DType)a->dt, x, xb);
-	switch (op) {
-	case OP_CAST:
+	if (op == OP_CAST)
 		convexpr(g, (DType)a->dt, dt, x, ex);
-		cg_line(g, f, "%s[%s] = %s;", no, e.oi, ex);
-		closen(f, e.open);
-		return 1;
-	case OP_NN_RELU:
-		cg_line(g, f, "%s v = %s;", t, xv);
-		strcpy(ex, "v > 0 ? v : 0");
-		break;
-	case OP_LOGICAL_NOT:
+	else
 		xf(ex, "!%s", x);
-		break;
-	case OP_CLIP: {
-		double amin = attr(g, i, "a_min")->u.f, amax = attr(g, i, "a_max")->u.f;
-		if (isflt(o->dt)) {
-			flit(amin, dt, l1);
-			flit(amax, dt, l2);
-		} else {
-			/* tir.const truncates the bounds toward zero */
-			double tl = trunc(amin), th = trunc(amax);
-			tl = tl < (double)ir_dtype_min(o->dt) ? (double)ir_dtype_min(o->dt) : tl > (double)ir_dtype_max(o->dt) ? (double)ir_dtype_max(o->dt) : tl;
-			th = th < (double)ir_dtype_min(o->dt) ? (double)ir_dtype_min(o->dt) : th > (double)ir_dtype_max(o->dt) ? (double)ir_dtype_max(o->dt) : th;
-			sprintf(l1, "%lld", (long long)tl);
-			sprintf(l2, "%lld", (long long)th);
-		}
-		cg_line(g, f, "%s v = %s;", t, xv);
-		cg_line(g, f, "v = v < %s ? v : %s;", l2, l2);
-		xf(ex, "v > %s ? v : %s", l1, l1);
-		break;
-	}
-	default:
-		ir_die("cops: unary() given %s", ir_ops[op].name);
-	}
-	cg_line(g, f, "%s[%s] = %s;", no, e.oi, wr(g, dt, 0, ex, vb));
+	cg_line(g, f, "%s[%s] = %s;", no, e.oi, ex);
 	closen(f, e.open);
 	return 1;
 }
@@ -2799,10 +2794,7 @@ cg_op_emit(Gen *g, Fn *f, Inst *i)
 	OpId op = g->m->nodes[i->node].op;
 
 	switch (op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE:
-	case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER: case OP_MOD: case OP_FLOOR_MOD:
-		return binop(g, f, i, op);
-	case OP_CAST: case OP_CLIP: case OP_NN_RELU: case OP_LOGICAL_NOT:
+	case OP_CAST: case OP_LOGICAL_NOT:
 		return unary(g, f, i, op);
 	case OP_ISNAN: case OP_ISINF: case OP_ISFINITE: return classify(g, f, i, op);
 	case OP_BITWISE_AND: case OP_BITWISE_OR: case OP_BITWISE_XOR: case OP_BITWISE_NOT:

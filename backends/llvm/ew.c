@@ -59,96 +59,17 @@ ipow(G *g, LLVMValueRef a, LLVMValueRef b, DType dt)
 	return ll_cvt(g, LLVMBuildSelect(g->b, neg, r, y, ""), DT_INT64, dt);
 }
 
-/* binary: add, subtract, multiply, divide, maximum, minimum, power, mod,
-** floor_mod (integer division by zero sets the error) */
-LLVMValueRef
-ll_ew_binary(G *g, const void *ctx, LLVMValueRef *x)
-{
-	const Ew *e = ctx;
-	LLVMValueRef a = x[0], b = x[1];
-
-	if (!ll_isint(e->dt)) {
-		switch (e->op) {
-		case OP_ADD: return LLVMBuildFAdd(g->b, a, b, "");
-		case OP_SUBTRACT: return LLVMBuildFSub(g->b, a, b, "");
-		case OP_MULTIPLY: return LLVMBuildFMul(g->b, a, b, "");
-		case OP_MAXIMUM: case OP_MINIMUM: {
-			/* NaN in, NaN out, as the reference */
-			LLVMValueRef an = LLVMBuildFCmp(g->b, LLVMRealUNO, a, a, ""), bn = LLVMBuildFCmp(g->b, LLVMRealUNO, b, b, "");
-			LLVMValueRef gt = LLVMBuildFCmp(g->b, e->op == OP_MAXIMUM ? LLVMRealOGT : LLVMRealOLT, a, b, "");
-			return LLVMBuildSelect(g->b, an, a, LLVMBuildSelect(g->b, bn, b, LLVMBuildSelect(g->b, gt, a, b, ""), ""), "");
-		}
-		case OP_POWER:
-			if (e->h16)     /* in double, as the reference */
-				return ll_ho_f64(g, fcall2(g, "llvm.pow", LLVMBuildFPExt(g->b, a, g->f64, ""),
-				                        LLVMBuildFPExt(g->b, b, g->f64, ""), DT_FLOAT64));
-			return fcall2(g, "llvm.pow", a, b, e->dt);
-		case OP_MOD: return LLVMBuildFRem(g->b, a, b, "");      /* C's fmod */
-		case OP_FLOOR_MOD: {    /* a - floor(a / b) * b, as topi, each step rounded to the dtype */
-			LLVMValueRef q = LLVMBuildFDiv(g->b, a, b, ""), p;
-			if (e->h16)
-				q = ll_h_rnd(g, q);
-			p = LLVMBuildFMul(g->b, ll_fcall1(g, "llvm.floor", q, e->dt), b, "");
-			return LLVMBuildFSub(g->b, a, e->h16 ? ll_h_rnd(g, p) : p, "");
-		}
-		default: return LLVMBuildFDiv(g->b, a, b, "");
-		}
-	}
-	if (e->op == OP_POWER)
-		return ipow(g, a, b, e->dt);
-	if (e->op == OP_MAXIMUM || e->op == OP_MINIMUM) {
-		int sgn = ir_dtype_kind[e->dt] == 'i';
-		LLVMValueRef gt = LLVMBuildICmp(g->b, e->op == OP_MAXIMUM ? (sgn ? LLVMIntSGT : LLVMIntUGT) :
-		                                (sgn ? LLVMIntSLT : LLVMIntULT), a, b, "");
-		return LLVMBuildSelect(g->b, gt, a, b, "");
-	}
-	switch (e->op) {
-	case OP_ADD: return LLVMBuildAdd(g->b, a, b, "");
-	case OP_SUBTRACT: return LLVMBuildSub(g->b, a, b, "");
-	case OP_MULTIPLY: return LLVMBuildMul(g->b, a, b, "");
-	default: {
-		LLVMTypeRef t = LLVMTypeOf(a);
-		LLVMValueRef zero = LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstNull(t), ""), e0;
-		int sgn = ir_dtype_kind[e->dt] == 'i';
-		e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
-		LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildZExt(g->b, zero, g->i32, ""), ""), g->err);
-		b = LLVMBuildSelect(g->b, zero, LLVMConstInt(t, 1, 0), b, "");
-		if (e->op == OP_MOD || e->op == OP_FLOOR_MOD) {
-			/* x % -1 is 0: take it as x % 1, so MIN % -1 never overflows */
-			LLVMValueRef r, adj;
-			if (!sgn)
-				return LLVMBuildURem(g->b, a, b, "");
-			b = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), LLVMConstInt(t, 1, 0), b, "");
-			r = LLVMBuildSRem(g->b, a, b, "");
-			if (e->op == OP_MOD)
-				return r;
-			/* floor_mod: a nonzero remainder of the other sign than b gets b added */
-			adj = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, r, LLVMConstNull(t), ""),
-			                   LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildICmp(g->b, LLVMIntSLT, r, LLVMConstNull(t), ""),
-			                                 LLVMBuildICmp(g->b, LLVMIntSLT, b, LLVMConstNull(t), ""), ""), "");
-			return LLVMBuildSelect(g->b, adj, LLVMBuildAdd(g->b, r, b, ""), r, "");
-		}
-		if (sgn) {
-			/* MIN / -1 overflows: give MIN, as wrapping would */
-			LLVMValueRef ov = LLVMBuildAnd(g->b,
-				LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMConstInt(t, (unsigned long long)ir_dtype_min(e->dt), 1), ""),
-				LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), "");
-			b = LLVMBuildSelect(g->b, ov, LLVMConstInt(t, 1, 0), b, "");
-			return LLVMBuildSDiv(g->b, a, b, "");
-		}
-		return LLVMBuildUDiv(g->b, a, b, "");
-	}
-	}
-}
-
-/* fcall2: llvm.NAME of two float arguments */
+/* fcall2: a float math function of two arguments (llvm.NAME or libm) */
 static LLVMValueRef
 fcall2(G *g, const char *base, LLVMValueRef x, LLVMValueRef y, DType dt)
 {
 	char name[32];
 	LLVMValueRef a[2] = { x, y };
 
-	snprintf(name, sizeof name, "%s.f%d", base, dt == DT_FLOAT64 ? 64 : 32);
+	if (!strncmp(base, "llvm.", 5))
+		snprintf(name, sizeof name, "%s.f%d", base, dt == DT_FLOAT64 ? 64 : 32);
+	else
+		snprintf(name, sizeof name, "%s%s", base, dt == DT_FLOAT64 ? "" : "f");
 	return ll_callf(g, name, ll_elty(g, dt), a, 2);
 }
 
@@ -182,30 +103,41 @@ sxfn(const char *name)
 	return name;
 }
 
-/* sxbuild: scalar.def's expression x at operand v, in e->dt (float32 for
-** float16), its operands built left to right */
+/* sxbuild: scalar.def's expression x at operands v and w, in e->dt
+** (float32 for float16), its operands built left to right */
 static LLVMValueRef
-sxbuild(G *g, const Ew *e, const ScalarExpr *x, LLVMValueRef v)
+sxbuild(G *g, const Ew *e, const ScalarExpr *x, LLVMValueRef v, LLVMValueRef w)
 {
 	LLVMTypeRef t = ll_elty(g, e->dt);
 	LLVMValueRef a, b, c;
 
 	switch (x->kind) {
 	case SX_X: return v;
+	case SX_Y: return w;
 	case SX_K: return LLVMConstReal(t, e->h16 ? ll_h_round(x->k) : x->k);
 	case SX_P: return LLVMConstReal(t, e->p[x->p]);
-	case SX_NEG: return LLVMBuildFNeg(g->b, sxbuild(g, e, x->a, v), "");
-	case SX_FN: return ll_fcall1(g, sxfn(x->fn), sxbuild(g, e, x->a, v), e->dt);
+	case SX_NEG: return LLVMBuildFNeg(g->b, sxbuild(g, e, x->a, v, w), "");
+	case SX_FN: return ll_fcall1(g, sxfn(x->fn), sxbuild(g, e, x->a, v, w), e->dt);
+	case SX_RND:
+		a = sxbuild(g, e, x->a, v, w);
+		return e->h16 ? ll_h_rnd(g, a) : a;
+	case SX_ISNAN:
+		a = sxbuild(g, e, x->a, v, w);
+		return LLVMBuildFCmp(g->b, LLVMRealUNO, a, a, "");
 	case SX_SEL:
-		a = sxbuild(g, e, x->a, v);
-		b = sxbuild(g, e, x->b, v);
-		c = sxbuild(g, e, x->c, v);
+		a = sxbuild(g, e, x->a, v, w);
+		b = sxbuild(g, e, x->b, v, w);
+		c = sxbuild(g, e, x->c, v, w);
 		return LLVMBuildSelect(g->b, a, b, c, "");
 	default: break;
 	}
-	a = sxbuild(g, e, x->a, v);
-	b = sxbuild(g, e, x->b, v);
+	a = sxbuild(g, e, x->a, v, w);
+	b = sxbuild(g, e, x->b, v, w);
 	switch (x->kind) {
+	case SX_FN2:    /* C's fmod is LLVM's frem, pow its intrinsic */
+		if (!strcmp(x->fn, "fmod"))
+			return LLVMBuildFRem(g->b, a, b, "");
+		return fcall2(g, !strcmp(x->fn, "pow") ? "llvm.pow" : x->fn, a, b, e->dt);
 	case SX_ADD: return LLVMBuildFAdd(g->b, a, b, "");
 	case SX_SUB: return LLVMBuildFSub(g->b, a, b, "");
 	case SX_MUL: return LLVMBuildFMul(g->b, a, b, "");
@@ -217,18 +149,56 @@ sxbuild(G *g, const Ew *e, const ScalarExpr *x, LLVMValueRef v)
 	}
 }
 
-/* scalar: an op of scalar.def: its row on a float, its ints column on an
-** integer (abs wraps at the minimum, as negation does) */
+/* idiv: integer division or remainder of a by b in dtype dt (ints, an
+** SI_ code), by zero setting the error (and dividing by 1); x % -1 taken
+** as x % 1, so that it never overflows; MIN / -1 sets the error (and
+** divides by 1); floor_mod adds b to a nonzero remainder of the other
+** sign */
 static LLVMValueRef
-ew_scalar(G *g, const void *ctx, LLVMValueRef *x)
+idiv(G *g, int ints, DType dt, LLVMValueRef a, LLVMValueRef b)
+{
+	LLVMTypeRef t = LLVMTypeOf(a);
+	LLVMValueRef zero = LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstNull(t), ""), e0, r, adj, ov;
+	int sgn = ir_dtype_kind[dt] == 'i';
+
+	e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
+	LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildZExt(g->b, zero, g->i32, ""), ""), g->err);
+	b = LLVMBuildSelect(g->b, zero, LLVMConstInt(t, 1, 0), b, "");
+	if (ints == SI_MOD || ints == SI_FLOOR_MOD) {
+		if (!sgn)
+			return LLVMBuildURem(g->b, a, b, "");
+		b = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), LLVMConstInt(t, 1, 0), b, "");
+		r = LLVMBuildSRem(g->b, a, b, "");
+		if (ints == SI_MOD)
+			return r;
+		adj = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntNE, r, LLVMConstNull(t), ""),
+		                   LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildICmp(g->b, LLVMIntSLT, r, LLVMConstNull(t), ""),
+		                                 LLVMBuildICmp(g->b, LLVMIntSLT, b, LLVMConstNull(t), ""), ""), "");
+		return LLVMBuildSelect(g->b, adj, LLVMBuildAdd(g->b, r, b, ""), r, "");
+	}
+	if (!sgn)
+		return LLVMBuildUDiv(g->b, a, b, "");
+	/* MIN / -1 overflows: an error too, as ref and c make it */
+	ov = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, a, LLVMConstInt(t, (unsigned long long)ir_dtype_min(dt), 1), ""),
+	                  LLVMBuildICmp(g->b, LLVMIntEQ, b, LLVMConstAllOnes(t), ""), "");
+	e0 = LLVMBuildLoad2(g->b, g->i32, g->err, "");
+	LLVMBuildStore(g->b, LLVMBuildOr(g->b, e0, LLVMBuildZExt(g->b, ov, g->i32, ""), ""), g->err);
+	b = LLVMBuildSelect(g->b, ov, LLVMConstInt(t, 1, 0), b, "");
+	return LLVMBuildSDiv(g->b, a, b, "");
+}
+
+/* ll_ew_scalar: an op of scalar.def: its row on floats, its ints column
+** on integers (abs wraps at the minimum, as negation does) */
+LLVMValueRef
+ll_ew_scalar(G *g, const void *ctx, LLVMValueRef *x)
 {
 	const Ew *e = ctx;
-	LLVMValueRef v = x[0], pos, neg;
+	LLVMValueRef v = x[0], w = e->sd->op < IR_MAXOPS && ir_ops[e->sd->op].nargs == 2 ? x[1] : NULL, pos, neg;
 	LLVMTypeRef t = ll_elty(g, e->dt);
 	int sgn = ir_dtype_kind[e->dt] == 'i';
 
 	if (!ll_isint(e->dt))
-		return sxbuild(g, e, e->sd->expr, v);
+		return sxbuild(g, e, e->sd->expr, v, w);
 	switch (e->sd->ints) {
 	case SI_NEG: return LLVMBuildNeg(g->b, v, "");
 	case SI_ABS:
@@ -239,36 +209,30 @@ ew_scalar(G *g, const void *ctx, LLVMValueRef *x)
 		neg = sgn ? LLVMBuildICmp(g->b, LLVMIntSLT, v, LLVMConstNull(t), "") : LLVMConstInt(g->i1, 0, 0);
 		return LLVMBuildSelect(g->b, pos, LLVMConstInt(t, 1, 0),
 		                       LLVMBuildSelect(g->b, neg, LLVMConstAllOnes(t), LLVMConstNull(t), ""), "");
+	case SI_RELU: return ll_iminmax(g, v, LLVMConstNull(t), sgn, 1);
+	case SI_CLIP:
+		v = ll_iminmax(g, v, LLVMConstInt(t, (unsigned long long)(int64_t)e->hi, 1), sgn, 0);
+		return ll_iminmax(g, v, LLVMConstInt(t, (unsigned long long)(int64_t)e->lo, 1), sgn, 1);
+	case SI_ADD: return LLVMBuildAdd(g->b, v, w, "");
+	case SI_SUB: return LLVMBuildSub(g->b, v, w, "");
+	case SI_MUL: return LLVMBuildMul(g->b, v, w, "");
+	case SI_MAX: case SI_MIN: return ll_iminmax(g, v, w, sgn, e->sd->ints == SI_MAX);
+	case SI_POW: return ipow(g, v, w, e->dt);
+	case SI_DIV: case SI_MOD: case SI_FLOOR_MOD: return idiv(g, e->sd->ints, e->dt, v, w);
 	default: return v;      /* SI_SAME */
 	}
 }
 
-/* unary: relu, clip, cast (the ops of scalar.def are ew_scalar()'s) */
+/* cast: cast and annotation.cast_hint (the ops of scalar.def are
+** ll_ew_scalar()'s) */
 static LLVMValueRef
-ew_unary(G *g, const void *ctx, LLVMValueRef *x)
+ew_cast(G *g, const void *ctx, LLVMValueRef *x)
 {
 	const Ew *e = ctx;
-	LLVMValueRef v = x[0];
-	LLVMTypeRef t = ll_elty(g, e->dt);
 
-	switch (e->op) {
-	case OP_NN_RELU:
-		if (ll_isint(e->dt))
-			return ll_iminmax(g, v, LLVMConstNull(t), ir_dtype_kind[e->dt] == 'i', 1);
-		return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealOGT, v, LLVMConstNull(t), ""), v, LLVMConstNull(t), "");
-	case OP_CLIP:
-		if (ll_isint(e->dt)) {
-			int sgn = ir_dtype_kind[e->dt] == 'i';
-			v = ll_iminmax(g, v, LLVMConstInt(t, (unsigned long long)(int64_t)e->hi, 1), sgn, 0);
-			return ll_iminmax(g, v, LLVMConstInt(t, (unsigned long long)(int64_t)e->lo, 1), sgn, 1);
-		}
-		v = ll_fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->hi : e->hi), 0);
-		return ll_fminmax(g, v, LLVMConstReal(t, e->dt == DT_FLOAT32 ? (double)(float)e->lo : e->lo), 1);
-	default: /* cast and annotation.cast_hint */
-		if (e->h16 && e->dt == DT_FLOAT64)
-			return ll_ho_f64(g, v);
-		return ll_cvt(g, v, e->dt, e->odt);
-	}
+	if (e->h16 && e->dt == DT_FLOAT64)
+		return ll_ho_f64(g, x[0]);
+	return ll_cvt(g, x[0], e->dt, e->odt);
 }
 
 /* compare: the comparisons, logical_and and logical_or; a bool (i8) of
@@ -517,29 +481,9 @@ ll_ewop(Call *c, Ew *e, MapFn **f, int *nin)
 	e->h16 = c->odt == DT_FLOAT16;
 	*nin = 1;
 	switch (op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM:
-	case OP_MOD: case OP_FLOOR_MOD:
-		*nin = 2;
-		*f = ll_ew_binary;
+	case OP_CAST:
+		*f = ew_cast;
 		return 1;
-	case OP_POWER:
-		*nin = 2;
-		*f = ll_ew_binary;
-		return e->dt != DT_BOOL;
-	case OP_NN_RELU: case OP_CAST:
-		*f = ew_unary;
-		return 1;
-	case OP_CLIP:
-		e->lo = ll_attr(m, c->n, "a_min")->u.f;
-		e->hi = ll_attr(m, c->n, "a_max")->u.f;
-		if (ll_isint(e->dt) && (!ibound(e->dt, e->lo, &e->lo) || !ibound(e->dt, e->hi, &e->hi)))
-			return 0;       /* call() refuses it */
-		if (e->h16) {
-			e->lo = ll_h_round(e->lo);
-			e->hi = ll_h_round(e->hi);
-		}
-		*f = ew_unary;
-		return !ll_clip_whole(m, c->n);
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
 		e->lo = op == OP_EQUAL ? 0 : op == OP_NOT_EQUAL ? 1 : op == OP_LESS ? 2 : op == OP_LESS_EQUAL ? 3 : op == OP_GREATER ? 4 : 5;
 		/* fall through */
@@ -575,8 +519,13 @@ ll_ewop(Call *c, Ew *e, MapFn **f, int *nin)
 			double d = v->kind == AV_FLOAT ? v->u.f : v->kind == AV_INT ? (double)v->u.i : 0;
 			e->p[k] = e->h16 ? ll_h_round(d) : d;
 		}
-		*f = ew_scalar;
-		return 1;
+		*nin = ir_ops[op].nargs;
+		*f = ll_ew_scalar;
+		if (e->sd->ints != SI_CLIP || !ll_isint(e->dt))
+			return 1;
+		/* integer bounds: call() refuses those that do not fit; one that
+		   holds the whole dtype is no code (an alias) */
+		return ibound(e->dt, e->p[0], &e->lo) && ibound(e->dt, e->p[1], &e->hi) && !ll_clip_whole(m, c->n);
 	}
 }
 
@@ -655,11 +604,10 @@ ll_h16ok(const Call *c)
 	if (ir_op_is_scalar(c->m->nodes[c->n].op) || (ir_ops[c->m->nodes[c->n].op].flags & OPF_VIEW))
 		return 1;
 	switch (c->m->nodes[c->n].op) {
-	case OP_ADD: case OP_SUBTRACT: case OP_MULTIPLY: case OP_DIVIDE: case OP_MAXIMUM: case OP_MINIMUM: case OP_POWER:
-	case OP_NN_RELU: case OP_CAST:
+	case OP_CAST:
 	case OP_EQUAL: case OP_NOT_EQUAL: case OP_LESS: case OP_LESS_EQUAL: case OP_GREATER: case OP_GREATER_EQUAL:
 	case OP_WHERE: case OP_ISNAN: case OP_ISINF: case OP_ISFINITE:
-	case OP_CLIP: case OP_NN_BIAS_ADD: case OP_MOD: case OP_FLOOR_MOD:
+	case OP_NN_BIAS_ADD:
 	case OP_TRANSPOSE: case OP_LAYOUT_TRANSFORM: case OP_STRIDED_SLICE: case OP_TAKE: case OP_GATHER:
 	case OP_CONCATENATE: case OP_SPLIT: case OP_BROADCAST_TO: case OP_NN_PAD: case OP_IMAGE_RESIZE2D:
 	case OP_SUM: case OP_PROD: case OP_MAX: case OP_MIN: case OP_ARGMAX: case OP_ARGMIN: case OP_MEAN:

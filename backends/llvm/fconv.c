@@ -173,7 +173,7 @@ fconv_plan(G *g, Scope *s, NodeId root, Fconv *f)
 }
 
 /* fepi: the residual add (of the n elements at q, or none) and the
-** clamp of f on the <n x float> y, as ll_ew_binary and ew_unary do them */
+** clamp of f on the <n x float> y, as ll_ew_scalar does them */
 static LLVMValueRef
 fepi(G *g, const Fconv *f, LLVMValueRef y, LLVMValueRef q)
 {

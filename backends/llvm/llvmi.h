@@ -360,7 +360,7 @@ LLVMValueRef ll_h_opnd(G *g, LLVMValueRef v, DType from, DType to);
 void ll_h_mac(G *g, LLVMValueRef acc, LLVMValueRef x, LLVMValueRef y, DType dt);
 
 /* ew.c: elementwise ops */
-LLVMValueRef ll_ew_binary(G *g, const void *ctx, LLVMValueRef *x);
+LLVMValueRef ll_ew_scalar(G *g, const void *ctx, LLVMValueRef *x);
 /* kernel.c: plugin ops' C kernels */
 Val ll_kcall(G *g, Call *c);
 LLVMErrorRef ll_kdefine(LLVMOrcLLJITRef jit);

@@ -827,7 +827,7 @@ ll_resize(G *g, Call *c)
 Val
 ll_bias_add(G *g, Call *c)
 {
-	Ew e = { .op = OP_ADD, .dt = ll_cdt(c->odt) };
+	Ew e = { .op = OP_ADD, .dt = ll_cdt(c->odt), .sd = ir_scalar_of(NULL, OP_ADD, 0) };
 	int64_t ax = ll_aint(c->m, c->n, "axis");
 	Val r = ll_tensorbuf(g, c->ot);
 	Acc in[2], out = ll_dense_acc(r.p, c->odt, c->od, c->orank);
@@ -836,6 +836,6 @@ ll_bias_add(G *g, Call *c)
 		ax += c->orank;
 	in[0] = ll_dense_acc(c->a[0].p, c->adt[0], c->ad[0], c->ar[0]);
 	in[1] = ll_along(c->a[1], c->adt[1], c->ad[1][0], (int)ax, c->orank);
-	ll_emit_map(g, c->orank, c->od, &out, 2, in, ll_ew_binary, &e);
+	ll_emit_map(g, c->orank, c->od, &out, 2, in, ll_ew_scalar, &e);
 	return r;
 }

@@ -10,6 +10,7 @@
 **   acme.softsign    an elementwise op given as a row in scalar.def's form
 **                    (x / (1 + |x|), with a leak below zero): every
 **                    backend computes it as graft's own elementwise ops
+**   acme.atan2       one of two operands, likewise (atan2(y, x))
 **   acme_fits        the extern predicate acme.rules calls: whether a
 **                    convolution's kernel fits acme's weight buffer
 **   acme             the target table of acme.rules, with the rewrite rule
@@ -247,6 +248,12 @@ static const graft_scalar_row softsign_rows[] = {
 	{ NULL, GRAFT_SI_NONE, ADD(DIV(X, ADD(K(1), FN(fabs, X))), SEL(LT(X, K(0)), MUL(X, P(0)), K(0))) },
 };
 
+/* acme.atan2(y, x): the C library's atan2 of two operands, broadcast as
+** numpy does; an operand that is a NaN gives it back, as the row says */
+static const graft_scalar_row atan2_rows[] = {
+	{ NULL, GRAFT_SI_NONE, SEL(ISNAN(X), X, FN2(atan2, X, Y)) },
+};
+
 /* ---------------------------------------------------------------- the entry point */
 
 static int
@@ -264,12 +271,16 @@ init(graft_plugin_host *h)
 		"acme.softsign", 1, GRAFT_OPF_ELEM, NULL, softsign_attrs,
 		(int)(sizeof softsign_attrs / sizeof softsign_attrs[0])
 	};
+	static const graft_op_def atan2_op = {      /* two operands: their broadcast */
+		"acme.atan2", 2, GRAFT_OPF_ELEM | GRAFT_OPF_BCAST, NULL, NULL, 0
+	};
 	static const graft_codegen codegen = { "acme", emit, prepare, run, release };
 
 	/* the ops first: the matchers use them */
 	if (!graft_plugin_add_op(h, &clip_cast, acme_clip_cast, "acme_clip_cast") ||
 	    !graft_plugin_add_op(h, &chan_scale, acme_chan_scale, "acme_chan_scale") ||
-	    !graft_plugin_add_scalar_op(h, &softsign, softsign_rows, 1))
+	    !graft_plugin_add_scalar_op(h, &softsign, softsign_rows, 1) ||
+	    !graft_plugin_add_scalar_op(h, &atan2_op, atan2_rows, 1))
 		return 1;
 	if (!graft_plugin_add_matcher(h, &graft_ruleset_acme) || !graft_plugin_add_codegen(h, &codegen))
 		return 1;

@@ -1,7 +1,7 @@
 /*
 ** ir.c: unit tests of the module store: interning, def-use lists, attribute
 ** literals and defaults, float formatting and half-precision conversion,
-** the verifier and dead-code elimination.
+** the verifier and dead-code elimination, scalar rows' registration.
 */
 #include <stdio.h>
 #include <math.h>
@@ -11,6 +11,7 @@
 #include "ir.h"
 #include "tap.h"
 #include "text.h"
+#include "scalar.h"     /* last: its words are short */
 
 static Loc noloc;
 
@@ -354,6 +355,56 @@ test_node_to_const(void)
 	ir_module_free(m);
 }
 
+/* registered ops' scalar rows: of one operand or two, each checked as
+** ir_scalar_register says; the built-in rows' dtype rule (ir_op_accepts) */
+static void
+test_scalar_rows(void)
+{
+	static const AttrField clipattrs[] = { { "lo", AT_FLOAT, "0f" }, { "hi", AT_FLOAT, "1f" } };
+	OpInfo one = { "t.one", 1, OPF_ELEM, ir_rel_same, NULL, 0, NULL };
+	OpInfo two = { "t.two", 2, OPF_ELEM | OPF_BCAST, ir_rel_same, NULL, 0, NULL };
+	OpInfo clip = { "t.clip", 1, OPF_ELEM, ir_rel_same, clipattrs, 2, NULL };
+	OpInfo three = { "t.three", 3, OPF_ELEM, ir_rel_same, NULL, 0, NULL };
+	ScalarDef y1 = { 0, SI_NONE, NULL, NULL, ADD(X, Y) };
+	ScalarDef add1 = { 0, SI_ADD, NULL, NULL, X };
+	ScalarDef neg2 = { 0, SI_NEG, NULL, NULL, SUB(X, Y) };
+	ScalarDef badfn2 = { 0, SI_NONE, NULL, NULL, &(const ScalarExpr){ .kind = SX_FN2, .fn = "atan2", .a = X, .b = Y } };
+	ScalarDef badsel = { 0, SI_NONE, NULL, NULL, SEL(X, X, Y) };
+	ScalarDef good2 = { 0, SI_MAX, NULL, NULL, SEL(ISNAN(X), X, FN2(atan2, RND(X), Y)) };
+	ScalarDef clipok = { 0, SI_CLIP, NULL, NULL, MAX(MIN(X, P(1)), P(0)) };
+	ScalarDef any = { 0, SI_NONE, NULL, NULL, X };
+	OpId o1, o2, oc, o3;
+	char err[256];
+
+	o1 = ir_op_register(&one, err, sizeof err);
+	o2 = ir_op_register(&two, err, sizeof err);
+	oc = ir_op_register(&clip, err, sizeof err);
+	o3 = ir_op_register(&three, err, sizeof err);
+	ok(o1 && o2 && oc && o3, "four ops registered");
+	ok(!ir_scalar_register(o1, &y1, 1, err, sizeof err) && strstr(err, "t.one: Y, the second operand") != NULL,
+	   "Y in a row of an op of one operand: refused (%s)", err);
+	ok(!ir_scalar_register(o1, &add1, 1, err, sizeof err) && strstr(err, "ints") != NULL,
+	   "SI_ADD for an op of one operand: refused (%s)", err);
+	ok(!ir_scalar_register(o2, &neg2, 1, err, sizeof err) && strstr(err, "ints") != NULL,
+	   "SI_NEG for an op of two operands: refused (%s)", err);
+	ok(!ir_scalar_register(o2, &badfn2, 1, err, sizeof err) && strstr(err, "FN2() without its function") != NULL,
+	   "FN2 without its functions: refused (%s)", err);
+	ok(!ir_scalar_register(o2, &badsel, 1, err, sizeof err) && strstr(err, "GT(), LT() or ISNAN()") != NULL,
+	   "SEL on X: refused (%s)", err);
+	ok(!ir_scalar_register(o3, &any, 1, err, sizeof err) && strstr(err, "one operand or two") != NULL,
+	   "an op of three operands: refused (%s)", err);
+	ok(!ir_scalar_register(o1, &clipok, 1, err, sizeof err), "SI_CLIP on an op without two numeric attributes: refused");
+	ok(ir_scalar_register(oc, &clipok, 1, err, sizeof err), "SI_CLIP on one with them: taken");
+	ok(ir_scalar_register(o2, &good2, 1, err, sizeof err) && ir_op_is_scalar(o2) &&
+	   ir_scalar_of(NULL, o2, 0)->ints == SI_MAX, "a row of two operands (ISNAN, FN2, RND, Y): taken and found");
+	ok(!ir_op_accepts(o2, DT_INT32) && ir_op_accepts(o2, DT_BOOL) != NULL, "its ints column takes int32, not bool");
+	ok(!ir_op_accepts(OP_ADD, DT_INT8) && !ir_op_accepts(OP_ADD, DT_FLOAT16) && ir_op_accepts(OP_ADD, DT_BOOL) != NULL &&
+	   ir_op_accepts(OP_POWER, DT_BOOL) != NULL && ir_op_accepts(OP_NN_RELU, DT_BOOL) != NULL,
+	   "add, power, nn.relu (rows of scalar.def): integers and floats, not bool");
+	ok(ir_op_is_scalar(OP_ADD) && ir_op_is_scalar(OP_FLOOR_MOD) && ir_op_is_scalar(OP_CLIP) && ir_op_is_scalar(OP_NN_RELU) &&
+	   !ir_op_is_scalar(OP_EQUAL) && !ir_op_is_scalar(OP_CAST), "the arithmetic ops are rows; comparisons and cast are not");
+}
+
 int
 main(void)
 {
@@ -365,5 +416,6 @@ main(void)
 	test_attr_interning();
 	test_floats();
 	test_node_to_const();
+	test_scalar_rows();
 	return done_testing();
 }
