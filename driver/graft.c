@@ -11,7 +11,7 @@
 ** Reads a model in TVM's Relay text format (or imports an ONNX model,
 ** frontends/onnx), binds its parameters, infers
 ** and checks its types, applies the built-in rulesets named, partitions it
-** for the targets named (graft_pipeline(), which `graft run` shares), and
+** for the targets named (drv_pipeline(), which `graft run` shares), and
 ** prints it, or compiles it to C (backends/c) or with LLVM (backends/llvm).
 ** Exit status: 0 on success, 1 on a user error (reported as
 ** file:line:col: error: ...), 2 on a usage error.  Output files are
@@ -214,14 +214,14 @@ parseargs(int argc, char **argv, Opts *o)
 				fprintf(stderr, "graft: error: option '--rules' needs a ruleset name\n");
 				return 0;
 			}
-			if (!graft_opt_rules(&o->p, argv[i]))
+			if (!drv_opt_rules(&o->p, argv[i]))
 				return 0;
 		} else if (strcmp(a, "--target") == 0) {
 			if (++i == argc) {
 				fprintf(stderr, "graft: error: option '--target' needs a list of targets\n");
 				return 0;
 			}
-			if (!graft_opt_target(&o->p, argv[i]))
+			if (!drv_opt_target(&o->p, argv[i]))
 				return 0;
 		} else if (strcmp(a, "--emit") == 0) {
 			int k = 0;
@@ -244,7 +244,7 @@ parseargs(int argc, char **argv, Opts *o)
 			}
 			*(a[2] == 'w' ? &o->p.whynot : &o->at) = argv[i];
 		} else if (strcmp(a, "--plugin") == 0) {
-			i++;    /* loaded already: graft_plugins_load() */
+			i++;    /* loaded already: drv_plugins_load() */
 		} else if (strncmp(a, "--plugin=", 9) == 0) {
 			continue;
 		} else if (strcmp(a, "--emit-target") == 0) {
@@ -275,13 +275,13 @@ parseargs(int argc, char **argv, Opts *o)
 				fprintf(stderr, "graft: error: option '--bind' needs NAME=FILE.npy\n");
 				return 0;
 			}
-			if (!graft_opt_bind(&o->p, "--bind", argv[i]))
+			if (!drv_opt_bind(&o->p, "--bind", argv[i]))
 				return 0;
 		} else if (strcmp(a, "--save-params") == 0) {
 			val = &o->save_params;
 		} else if (strcmp(a, "-o") == 0) {
 			val = &o->out;
-		} else if (!graft_opt_model(&o->p, a)) {
+		} else if (!drv_opt_model(&o->p, a)) {
 			return 0;
 		}
 		if (val) {
@@ -413,9 +413,9 @@ emit(Module *m, const Opts *o, MetaList *meta, double *t0)
 		fflush(f.f);
 		end = (long long)ftello(f.f);
 		if (start >= 0 && end >= start)
-			graft_time_step(&o->p, "print", t0, " bytes=%lld", end - start);
+			drv_time_step(&o->p, "print", t0, " bytes=%lld", end - start);
 		else
-			graft_time_step(&o->p, "print", t0, NULL);
+			drv_time_step(&o->p, "print", t0, NULL);
 	}
 	if (o->save_params && ir_save_params(m, meta, o->save_params, err, sizeof err) != 0) {
 		Diag d;
@@ -426,7 +426,7 @@ emit(Module *m, const Opts *o, MetaList *meta, double *t0)
 		return 0;
 	}
 	if (o->save_params)
-		graft_time_step(&o->p, "save-params", t0, " tensors=%u", meta->n);
+		drv_time_step(&o->p, "save-params", t0, " tensors=%u", meta->n);
 	if (ir_out_commit(&f) != 0)
 		return cantwrite(&f);
 	return 1;
@@ -495,12 +495,12 @@ main(int argc, char **argv)
 	MetaList meta = { 0 };
 	StFile params = { 0 };
 	int ok = 0;
-	double tstart = graft_now(), t0;
+	double tstart = drv_now(), t0;
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
-		return graft_run(argc - 1, argv + 1);
+		return drv_run(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "rules-diff") == 0)
-		return graft_rules_diff(argc - 1, argv + 1);
+		return drv_rules_diff(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
 		Coverage c;
 		if (argc != 3 || argv[2][0] == '-') {
@@ -518,11 +518,11 @@ main(int argc, char **argv)
 		cov_free(&c);
 		return 0;
 	}
-	if (graft_plugins_load(argc, argv))
+	if (drv_plugins_load(argc, argv))
 		return 1;
 	if (!parseargs(argc, argv, &o)) {
 		fputs("Try 'graft --help'.\n", stderr);
-		graft_pipeline_free(&o.p);
+		drv_pipeline_free(&o.p);
 		return 2;
 	}
 	m = ir_module_new();
@@ -530,7 +530,7 @@ main(int argc, char **argv)
 
 	/* the pipeline (parse, bind, infer, rewrite, partition), then the
 	   output: Relay text or Graphviz (and the parameters), C, LLVM */
-	if (graft_pipeline(&o.p, m, &d, &params))
+	if (drv_pipeline(&o.p, m, &d, &params))
 		goto out;
 	if (o.p.whystop) {
 		WhyNot w = { o.p.whynot, o.p.whyrules, o.atline, o.atcol, stdout, stderr };
@@ -539,7 +539,7 @@ main(int argc, char **argv)
 	}
 	if (o.emit_target && !hastarget(&o))
 		goto out;
-	t0 = graft_now();
+	t0 = drv_now();
 	if (o.emit_target && !o.emit_given)
 		ok = emit_files(m, &o, &d, 0, cgemit);
 	else if (o.emit == EM_C)
@@ -549,16 +549,16 @@ main(int argc, char **argv)
 	else
 		ok = emit(m, &o, &meta, &t0);     /* times its own steps */
 	if (ok && ((o.emit_target && !o.emit_given) || o.emit >= EM_C))
-		graft_time_step(&o.p, "print", &t0, NULL);
-	if (ok && o.p.coverage && graft_pipeline_coverage(&o.p))
+		drv_time_step(&o.p, "print", &t0, NULL);
+	if (ok && o.p.coverage && drv_pipeline_coverage(&o.p))
 		ok = 0;
 	if (ok)
-		graft_time_step(&o.p, "total", &tstart, NULL);
+		drv_time_step(&o.p, "total", &tstart, NULL);
 out:
 	ir_metalist_free(&meta);
 	ir_st_free(&params);
 	ir_diag_free(&d);
 	ir_module_free(m);
-	graft_pipeline_free(&o.p);
+	drv_pipeline_free(&o.p);
 	return ok ? 0 : 1;
 }

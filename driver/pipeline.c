@@ -156,9 +156,9 @@ covrun(Pipeline *o, const Ruleset *rs)
 	return NULL;
 }
 
-/* graft_pipeline_coverage: see pipeline.h */
+/* drv_pipeline_coverage: see pipeline.h */
 int
-graft_pipeline_coverage(Pipeline *o)
+drv_pipeline_coverage(Pipeline *o)
 {
 	Coverage c;
 	int bad;
@@ -181,9 +181,9 @@ isfile(const char *name)
 	return strchr(name, '/') || (n > 6 && strcmp(name + n - 6, ".rules") == 0);
 }
 
-/* graft_opt_target: see pipeline.h */
+/* drv_opt_target: see pipeline.h */
 int
-graft_opt_target(Pipeline *o, const char *list)
+drv_opt_target(Pipeline *o, const char *list)
 {
 	const char *s = list;
 	int host = 0;
@@ -205,7 +205,7 @@ graft_opt_target(Pipeline *o, const char *list)
 		}
 		if (n > 4 && strncmp(s, "llvm", 4) == 0 && (s[4] == ' ' || s[4] == '\t') && !host) {
 			/* tvmc's host target with options, read by
-			   graft_pipeline_host(); as tvmc reads it, a comma before
+			   drv_pipeline_host(); as tvmc reads it, a comma before
 			   + or - continues a list of features (-mattr=+a,-b) */
 			while (e && (e[1] == '+' || e[1] == '-'))
 				e = strchr(e + 1, ',');
@@ -256,10 +256,10 @@ graft_opt_target(Pipeline *o, const char *list)
 			o->targetfile[o->ntargets] = ir_xmalloc(n + 1);
 			memcpy(o->targetfile[o->ntargets], name, n + 1);
 			o->targets[o->ntargets++] = NULL;
-		} else if (!(rs = graft_ruleset_find(name)) || !rs->target) {
+		} else if (!(rs = drv_ruleset_find(name)) || !rs->target) {
 			fprintf(stderr, "graft: error: --target: %s '%s' (built-in targets: ", rs ? "not a target table, but the ruleset" :
 			        "no target called", name);
-			graft_rulesets_list(stderr, 1);
+			drv_rulesets_list(stderr, 1);
 			fprintf(stderr, ", and host)%s\n", rs ? "; apply rulesets with --rules" : "");
 			return 0;
 		} else {
@@ -281,7 +281,7 @@ graft_opt_target(Pipeline *o, const char *list)
 	return 1;
 }
 
-/* hostread: graft_pipeline_host()'s work, done once */
+/* hostread: drv_pipeline_host()'s work, done once */
 static int
 hostread(Pipeline *o)
 {
@@ -333,20 +333,20 @@ hostread(Pipeline *o)
 	return 0;
 }
 
-/* graft_pipeline_host: see pipeline.h */
+/* drv_pipeline_host: see pipeline.h */
 int
-graft_pipeline_host(Pipeline *o)
+drv_pipeline_host(Pipeline *o)
 {
 	if (!o->hostdone)
 		o->hostdone = 1 + hostread(o);
 	return o->hostdone - 1;
 }
 
-/* graft_opt_rules: see pipeline.h */
+/* drv_opt_rules: see pipeline.h */
 int
-graft_opt_rules(Pipeline *o, const char *name)
+drv_opt_rules(Pipeline *o, const char *name)
 {
-	const Ruleset *rs = isfile(name) ? NULL : graft_ruleset_find(name);
+	const Ruleset *rs = isfile(name) ? NULL : drv_ruleset_find(name);
 
 	if (isfile(name)) {
 		if (o->nrules == GRAFT_MAXSETS) {
@@ -360,7 +360,7 @@ graft_opt_rules(Pipeline *o, const char *name)
 	if (!rs || rs->target) {
 		fprintf(stderr, "graft: error: %s '%s' (built-in rulesets: ", rs ? "not a ruleset, but the target table" :
 		        "no ruleset called", name);
-		graft_rulesets_list(stderr, 0);
+		drv_rulesets_list(stderr, 0);
 		fprintf(stderr, ")%s\n", rs ? "; partition with --target" : "");
 		return 0;
 	}
@@ -372,9 +372,9 @@ graft_opt_rules(Pipeline *o, const char *name)
 	return 1;
 }
 
-/* graft_opt_model: see pipeline.h */
+/* drv_opt_model: see pipeline.h */
 int
-graft_opt_model(Pipeline *o, const char *a)
+drv_opt_model(Pipeline *o, const char *a)
 {
 	if (strncmp(a, "--max-tensor-bytes=", 19) == 0) {
 		char *end;
@@ -422,9 +422,9 @@ load(const char *path, int target, const Ruleset **rs)
 	return 0;
 }
 
-/* graft_opt_bind: see pipeline.h */
+/* drv_opt_bind: see pipeline.h */
 int
-graft_opt_bind(Pipeline *p, const char *opt, const char *arg)
+drv_opt_bind(Pipeline *p, const char *opt, const char *arg)
 {
 	const char *eq = strchr(arg, '='), *name = arg[0] == '%' ? arg + 1 : arg;
 	char *nm;
@@ -453,9 +453,9 @@ graft_opt_bind(Pipeline *p, const char *opt, const char *arg)
 	return 1;
 }
 
-/* graft_pipeline_free: see pipeline.h */
+/* drv_pipeline_free: see pipeline.h */
 void
-graft_pipeline_free(Pipeline *o)
+drv_pipeline_free(Pipeline *o)
 {
 	for (int i = 0; i < 2 * GRAFT_MAXSETS; i++) {
 		free(o->keepfired[i]);
@@ -505,9 +505,9 @@ graft_pipeline_free(Pipeline *o)
 		}
 }
 
-/* graft_now: see pipeline.h */
+/* drv_now: see pipeline.h */
 double
-graft_now(void)
+drv_now(void)
 {
 	struct timespec t;
 
@@ -515,16 +515,16 @@ graft_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* graft_time_step: see pipeline.h */
+/* drv_time_step: see pipeline.h */
 void
-graft_time_step(const Pipeline *p, const char *step, double *t0, const char *fmt, ...)
+drv_time_step(const Pipeline *p, const char *step, double *t0, const char *fmt, ...)
 {
 	double now;
 	va_list ap;
 
 	if (!p->time)
 		return;
-	now = graft_now();
+	now = drv_now();
 	fprintf(stderr, "time: %s %.6f s", step, now - *t0);
 	if (fmt) {
 		va_start(ap, fmt);
@@ -532,7 +532,7 @@ graft_time_step(const Pipeline *p, const char *step, double *t0, const char *fmt
 		va_end(ap);
 	}
 	fputc('\n', stderr);
-	*t0 = graft_now();
+	*t0 = drv_now();
 }
 
 /* readbinds: the --bind (or --input) values of o, read into t[0..nbind);
@@ -587,7 +587,7 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params, double *t0)
 		OnnxOpts oo = { b, nb, o->bindneeded ? ONNX_FREEZE_NEEDED : ONNX_FREEZE_ALL, o->stats ? stderr : NULL, frozen };
 		bad = onnx_import_with(m, o->model, &oo, d) != 0;
 		if (!bad)
-			graft_time_step(o, "import", t0, " nodes=%u", m->nnodes - 1);
+			drv_time_step(o, "import", t0, " nodes=%u", m->nnodes - 1);
 	} else {
 		char *src;
 		const char *what;
@@ -601,7 +601,7 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params, double *t0)
 			bad = 1;
 			goto out;
 		}
-		graft_time_step(o, "parse", t0, " bytes=%zu nodes=%u", len, m->nnodes - 1);
+		drv_time_step(o, "parse", t0, " bytes=%zu nodes=%u", len, m->nnodes - 1);
 		/* --bind: each value bound by name (api/, as graft_module_bind()) */
 		for (int i = 0; i < o->nbind && !o->bindneeded; i++) {
 			int r = api_bind_tensor(m, o->bindname[i], &t[i], o->bindfile[i], d);
@@ -639,7 +639,7 @@ readmodel(Pipeline *o, Module *m, Diag *d, StFile *params, double *t0)
 	if (!bad)
 		ir_dce(m);      /* the parameters bound are gone */
 	if (!bad && !onnx && (params->n || (o->nbind && !o->bindneeded)))
-		graft_time_step(o, "bind", t0, NULL);
+		drv_time_step(o, "bind", t0, NULL);
 	if (o->frozen)
 		memcpy(o->frozen, frozen, (size_t)o->nbind);
 out:
@@ -651,12 +651,12 @@ out:
 	return bad;
 }
 
-/* graft_pipeline: see pipeline.h */
+/* drv_pipeline: see pipeline.h */
 int
-graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
+drv_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 {
 	int bad = 0;
-	double t0 = graft_now();
+	double t0 = drv_now();
 
 	memset(params, 0, sizeof *params);
 	/* the verifier between passes: --verify, a debug build, or
@@ -667,7 +667,7 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 	if (getenv("GRAFT_VERIFY") && strcmp(getenv("GRAFT_VERIFY"), "1") == 0)
 		o->verify = 1;
 	/* the host target's machine first: it needs no model */
-	if (graft_pipeline_host(o))
+	if (drv_pipeline_host(o))
 		return 1;
 	/* rules loaded at run time first: their errors before the model's */
 	for (int i = 0; i < o->nrules; i++)
@@ -680,7 +680,7 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 		return 1;
 	for (int i = 0; i < o->nrules + o->ntargets; i++)
 		if (i < o->nrules ? o->rulefile[i] != NULL : o->targetfile[i - o->nrules] != NULL) {
-			graft_time_step(o, "load", &t0, NULL);
+			drv_time_step(o, "load", &t0, NULL);
 			break;
 		}
 
@@ -693,7 +693,7 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 			ir_error_file(d, o->params, err);
 			return 1;
 		}
-		graft_time_step(o, "params", &t0, " tensors=%u", params->n);
+		drv_time_step(o, "params", &t0, " tensors=%u", params->n);
 	}
 	if (readmodel(o, m, d, params, &t0))
 		return 1;
@@ -702,12 +702,12 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 	if (!m->typed) {
 		if (ir_infer_types(m, d))
 			return 1;
-		graft_time_step(o, "infer", &t0, " nodes=%u", m->nnodes - 1);
+		drv_time_step(o, "infer", &t0, " nodes=%u", m->nnodes - 1);
 	}
 	if (o->verify && ir_verify(m, d))
 		return 1;
 	if (o->verify)
-		graft_time_step(o, "verify", &t0, NULL);
+		drv_time_step(o, "verify", &t0, NULL);
 	for (int i = 0; i < o->nrules; i++) {
 		RwStats st;
 		int errs;
@@ -716,7 +716,7 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 			return stopfor(o, o->rules[i], o->rulefile[i]);
 		errs = ir_rewrite(m, o->rules[i], d, &st);
 		snprintf(step, sizeof step, "rules.%s", o->rules[i]->name);
-		graft_time_step(o, step, &t0, " rewrites=%llu", (unsigned long long)st.rewrites);
+		drv_time_step(o, step, &t0, " rewrites=%llu", (unsigned long long)st.rewrites);
 		if (o->stats)
 			ir_rewrite_stats(stderr, o->rules[i], &st);
 		if (o->coverage && covrun(o, o->rules[i]))
@@ -749,7 +749,7 @@ graft_pipeline(Pipeline *o, Module *m, Diag *d, StFile *params)
 		p.stop = o->stop ? o->stop : PS_ALL;
 		p.explain = o->explain;
 		errs = ir_partition(&p);
-		graft_time_step(o, "partition", &t0, NULL);
+		drv_time_step(o, "partition", &t0, NULL);
 		if (o->stats)
 			ir_partition_stats(stderr, &p);
 		if (o->keep && p.st.fired) {

@@ -2,7 +2,8 @@
 ** pipeline.h: what the graft command's two halves share (pipeline.c):
 ** the options that say what to do to a model, and the pipeline that does
 ** it.  driver/graft.c prints or compiles its result; driver/run.c (`graft
-** run`) runs it on a backend.
+** run`) runs it on a backend.  The driver's own names start with drv_
+** (graft_ is libgraft's public API, which the driver calls where it can).
 */
 #ifndef GRAFT_PIPELINE_H
 #define GRAFT_PIPELINE_H
@@ -25,7 +26,7 @@ typedef struct Pipeline {
 	** becomes a constant), or graft run's --input (bindneeded: only the
 	** ONNX inputs that the importer needs as constants); frozen[i] (the
 	** pipeline's) is set for each value that became a constant */
-	char **bindname;        /* owned; graft_opt_bind() appends */
+	char **bindname;        /* owned; drv_opt_bind() appends */
 	const char **bindfile, **bindarg;
 	int nbind;
 	int bindneeded;
@@ -35,13 +36,13 @@ typedef struct Pipeline {
 	const Ruleset *targets[GRAFT_MAXSETS];  /* --target, before the host */
 	int ntargets;
 	/* a .rules file given where rules[i] or targets[i] is NULL: loaded
-	** (interp/) when the pipeline runs; graft_pipeline_free() releases
+	** (interp/) when the pipeline runs; drv_pipeline_free() releases
 	** what was loaded */
 	const char *rulefile[GRAFT_MAXSETS];
 	char *targetfile[GRAFT_MAXSETS];
 	/* --target's host part in tvmc's form, "llvm -mtriple=T -mcpu=C
 	** -mattr=A -device=D" (owned; NULL for host, llvm or c alone), read
-	** by graft_pipeline_host() into host's triple, cpu, attr and device
+	** by drv_pipeline_host() into host's triple, cpu, attr and device
 	** (pointing into hostbuf, owned); hostnative is set when code for it
 	** runs on this machine; hostdone is 1 once read, 2 if it was wrong */
 	char *hostspec;
@@ -60,7 +61,7 @@ typedef struct Pipeline {
 	char whyrules[4096];
 	/* --coverage FILE: every ruleset and target runs interpreted and
 	** traced (a compiled one by its twin loaded from source, covown);
-	** graft_pipeline_save_coverage() adds the counts to FILE */
+	** drv_pipeline_save_coverage() adds the counts to FILE */
 	/* keep: each ruleset's fired counts (keepfired[i] for rules[i],
 	** keepfired[GRAFT_MAXSETS + t] for targets[t]), for graft rules-diff */
 	int keep;
@@ -73,58 +74,58 @@ typedef struct Pipeline {
 } Pipeline;
 
 /*
-** graft_opt_rules: appends the built-in ruleset called name (--rules
+** drv_opt_rules: appends the built-in ruleset called name (--rules
 ** NAME), or the .rules file name names (one holding '/' or ending in
 ** ".rules"), to p->rules.  Returns 1, or 0 after printing a usage error.
 */
-int graft_opt_rules(Pipeline *p, const char *name);
+int drv_opt_rules(Pipeline *p, const char *name);
 
 /*
-** graft_opt_target: appends the targets of a --target list "a, b, host"
+** drv_opt_target: appends the targets of a --target list "a, b, host"
 ** (those before the host, named host, llvm or c; each a built-in target
 ** or a .rules file, as for --rules) to p->targets; a host "llvm -mtriple=
 ** ..." is kept in p->hostspec.  Returns 1, or 0 after printing a usage
 ** error.
 */
-int graft_opt_target(Pipeline *p, const char *list);
+int drv_opt_target(Pipeline *p, const char *list);
 
 /*
-** graft_pipeline_host: reads p->hostspec, if any, into p->host and
+** drv_pipeline_host: reads p->hostspec, if any, into p->host and
 ** p->hostnative: the options tvmc's llvm target takes (-mtriple, -mcpu,
 ** -mattr, -device), each at most once, checked by the llvm backend
-** (be_llvm_target_check).  graft_pipeline() calls it first; later calls
+** (be_llvm_target_check).  drv_pipeline() calls it first; later calls
 ** give the first one's answer.  Returns 0, or 1 after saying what is
 ** wrong.
 */
-int graft_pipeline_host(Pipeline *p);
+int drv_pipeline_host(Pipeline *p);
 
 /*
-** graft_opt_bind: appends the value of option opt (--bind or --input),
+** drv_opt_bind: appends the value of option opt (--bind or --input),
 ** arg: NAME=FILE.npy, NAME perhaps with its '%', to p->bind*.  Returns 1,
 ** or 0 after printing a usage error (a malformed arg, a NAME given twice).
 */
-int graft_opt_bind(Pipeline *p, const char *opt, const char *arg);
+int drv_opt_bind(Pipeline *p, const char *opt, const char *arg);
 
 /*
-** graft_opt_model: a command-line word that is no known option: the model
+** drv_opt_model: a command-line word that is no known option: the model
 ** (p->model), unless it looks like an option or a model was given already.
 ** Returns 1, or 0 after printing a usage error.
 */
-int graft_opt_model(Pipeline *p, const char *a);
+int drv_opt_model(Pipeline *p, const char *a);
 
 /*
-** graft_pipeline: loads the .rules files named, reads p->model into m
+** drv_pipeline: loads the .rules files named, reads p->model into m
 ** (fresh from ir_module_new(), with d initialised on it), binds p->params
 ** (read into *params, which the caller frees with ir_st_free() after m),
 ** infers types, applies p->rules in order and partitions for p->targets.
 ** Returns 0, or 1 after reporting every error it found through d or to
 ** stderr.
 */
-int graft_pipeline(Pipeline *p, Module *m, Diag *d, StFile *params);
+int drv_pipeline(Pipeline *p, Module *m, Diag *d, StFile *params);
 
-/* graft_pipeline_coverage: --coverage FILE: this run's counts added to
+/* drv_pipeline_coverage: --coverage FILE: this run's counts added to
 ** FILE's.  Returns 0, or 1 after saying why not. */
-int graft_pipeline_coverage(Pipeline *p);
+int drv_pipeline_coverage(Pipeline *p);
 
 /*
 ** graft --time: each step that ran, in order, as one line on standard
@@ -132,15 +133,15 @@ int graft_pipeline_coverage(Pipeline *p);
 ** rewrites=).  STEP is one word: load (the .rules files given), params
 ** (reading --params), parse (reading and parsing the model; import for an
 ** ONNX model), bind, infer, verify, rules.NAME (each ruleset), partition,
-** print (the output), save-params, and last total.  graft_time_step:
+** print (the output), save-params, and last total.  drv_time_step:
 ** with p->time, prints the line of step `step` that began at *t0, with
 ** the pairs fmt gives (NULL: none), and sets *t0 to now.
 */
-double graft_now(void);         /* seconds, monotonic */
-void graft_time_step(const Pipeline *p, const char *step, double *t0, const char *fmt, ...)
+double drv_now(void);         /* seconds, monotonic */
+void drv_time_step(const Pipeline *p, const char *step, double *t0, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* graft_pipeline_free: releases the rulesets p loaded */
-void graft_pipeline_free(Pipeline *p);
+/* drv_pipeline_free: releases the rulesets p loaded */
+void drv_pipeline_free(Pipeline *p);
 
 #endif

@@ -8,10 +8,10 @@
 #include "api.h"
 #include "rulesets.h"
 
-/* graft_plugins_load: see rulesets.h; through the API's loader, which
+/* drv_plugins_load: see rulesets.h; through the API's loader, which
 ** refuses a plugin's matcher named like a shipped one */
 int
-graft_plugins_load(int argc, char **argv)
+drv_plugins_load(int argc, char **argv)
 {
 	graft_diags *d = graft_diags_new();
 	int bad = 0;

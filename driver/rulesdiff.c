@@ -228,9 +228,9 @@ side(const Opts *o, const char *model, const Ruleset *rs, const char *path, Side
 	memset(sd, 0, sizeof *sd);
 	ir_diag_init(&d, stderr, m);
 	for (int i = 0; i < o->nrules; i++)
-		if (!graft_opt_rules(&p, o->rules[i]))
+		if (!drv_opt_rules(&p, o->rules[i]))
 			goto out;
-	if (o->targets && !graft_opt_target(&p, o->targets))
+	if (o->targets && !drv_opt_target(&p, o->targets))
 		goto out;
 	/* rs in the place of the entry of its name, or of its file */
 	for (int i = 0; i < (rs->target ? p.ntargets : p.nrules); i++) {
@@ -265,7 +265,7 @@ side(const Opts *o, const char *model, const Ruleset *rs, const char *path, Side
 	p.model = model;
 	p.params = o->params;
 	p.keep = 1;
-	if (graft_pipeline(&p, m, &d, &params)) {
+	if (drv_pipeline(&p, m, &d, &params)) {
 		ir_st_free(&params);
 		goto out;
 	}
@@ -328,7 +328,7 @@ side(const Opts *o, const char *model, const Ruleset *rs, const char *path, Side
 	}
 	bad = 0;
 out:
-	graft_pipeline_free(&p);
+	drv_pipeline_free(&p);
 	ir_diag_free(&d);
 	ir_module_free(m);
 	return bad;
@@ -582,7 +582,7 @@ static const char usage[] =
 	"  --seed N             the random inputs' seed (default 1)\n";
 
 int
-graft_rules_diff(int argc, char **argv)
+drv_rules_diff(int argc, char **argv)
 {
 	Opts o;
 	const Ruleset *old = NULL, *new = NULL;
@@ -632,7 +632,7 @@ graft_rules_diff(int argc, char **argv)
 		                "Try 'graft rules-diff --help'.\n");
 		return 2;
 	}
-	if (graft_plugins_load(argc, argv))
+	if (drv_plugins_load(argc, argv))
 		return 2;
 	if (fetch(&o, o.old, "old", o.oldpath, sizeof o.oldpath) || fetch(&o, o.new, "new", o.newpath, sizeof o.newpath))
 		goto out;

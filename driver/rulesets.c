@@ -27,14 +27,14 @@ builtin(const char *name)
 }
 
 const Ruleset *
-graft_ruleset_find(const char *name)
+drv_ruleset_find(const char *name)
 {
 	const Ruleset *rs = builtin(name);
 	return rs ? rs : plugin_matcher(name);
 }
 
 void
-graft_rulesets_list(FILE *f, int targets)
+drv_rulesets_list(FILE *f, int targets)
 {
 	int n = 0;
 	uint32_t np;

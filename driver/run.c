@@ -6,7 +6,7 @@
 **             [--verify] --input NAME=FILE.npy ... [--output FILE.npy ...]
 **             MODEL.relay
 **
-** Takes the model through graft's pipeline (graft_pipeline(): parse, bind,
+** Takes the model through graft's pipeline (drv_pipeline(): parse, bind,
 ** infer, rewrite, partition), then runs its @main on a backend: the inputs
 ** are .npy files, each checked against @main's signature (be_sig()); the
 ** results go to .npy files, one --output per result in order, or, without
@@ -118,10 +118,10 @@ parseargs(int argc, char **argv, RunOpts *o)
 			fputs(usage, stdout);
 			return -1;
 		} else if (strcmp(a, "--rules") == 0) {
-			if (!graft_opt_rules(&o->p, v))
+			if (!drv_opt_rules(&o->p, v))
 				return 0;
 		} else if (strcmp(a, "--target") == 0) {
-			if (!graft_opt_target(&o->p, v))
+			if (!drv_opt_target(&o->p, v))
 				return 0;
 		} else if (strcmp(a, "--backend") == 0) {
 			if (!(o->be = be_find(v))) {
@@ -130,11 +130,11 @@ parseargs(int argc, char **argv, RunOpts *o)
 				return 0;
 			}
 		} else if (strcmp(a, "--plugin") == 0 || strncmp(a, "--plugin=", 9) == 0) {
-			continue;       /* loaded already: graft_plugins_load() */
+			continue;       /* loaded already: drv_plugins_load() */
 		} else if (strcmp(a, "--params") == 0) {
 			o->p.params = v;
 		} else if (strcmp(a, "--input") == 0) {
-			if (!graft_opt_bind(&o->p, "--input", v))
+			if (!drv_opt_bind(&o->p, "--input", v))
 				return 0;
 		} else if (strcmp(a, "--output") == 0) {
 			o->out[o->nout++] = v;
@@ -154,7 +154,7 @@ parseargs(int argc, char **argv, RunOpts *o)
 			o->p.stats = 1;
 		} else if (strcmp(a, "--verify") == 0) {
 			o->p.verify = 1;
-		} else if (!graft_opt_model(&o->p, a)) {
+		} else if (!drv_opt_model(&o->p, a)) {
 			return 0;
 		}
 	}
@@ -393,9 +393,9 @@ out:
 	return errs ? 1 : 0;
 }
 
-/* graft_run: see run.h */
+/* drv_run: see run.h */
 int
-graft_run(int argc, char **argv)
+drv_run(int argc, char **argv)
 {
 	RunOpts o;
 	Module *m;
@@ -404,13 +404,13 @@ graft_run(int argc, char **argv)
 	int r, status = 1;
 
 	memset(&o, 0, sizeof o);
-	if (graft_plugins_load(argc, argv))
+	if (drv_plugins_load(argc, argv))
 		return 1;
 	if ((r = parseargs(argc, argv, &o)) <= 0) {
 		if (r == 0)
 			fputs("Try 'graft run --help'.\n", stderr);
 		freeopts(&o);
-		graft_pipeline_free(&o.p);
+		drv_pipeline_free(&o.p);
 		return r == 0 ? 2 : 0;
 	}
 	m = ir_module_new();
@@ -418,14 +418,14 @@ graft_run(int argc, char **argv)
 
 	/* the host target (the ref backend interprets, whatever it names; c
 	   and llvm compile code that must run here), the pipeline, the run */
-	if (graft_pipeline_host(&o.p)) {
+	if (drv_pipeline_host(&o.p)) {
 		memset(&params, 0, sizeof params);
 	} else if (o.p.hostspec && !o.p.hostnative && o.be != &be_ref) {
 		fprintf(stderr, "graft: error: --target \"%s\": graft run cannot run code for another machine on this one "
 		        "(--backend %s runs what it compiles here); write it with graft --emit obj or --emit c and run it "
 		        "there, or run the model here with --backend ref\n", o.p.hostspec, o.be->name);
 		memset(&params, 0, sizeof params);
-	} else if (!graft_pipeline(&o.p, m, &d, &params)) {
+	} else if (!drv_pipeline(&o.p, m, &d, &params)) {
 		o.bo.triple = o.p.host.triple;
 		o.bo.cpu = o.p.host.cpu;
 		o.bo.attr = o.p.host.attr;
@@ -436,6 +436,6 @@ graft_run(int argc, char **argv)
 	ir_diag_free(&d);
 	ir_module_free(m);
 	freeopts(&o);
-	graft_pipeline_free(&o.p);
+	drv_pipeline_free(&o.p);
 	return status;
 }

@@ -6,6 +6,6 @@
 #define GRAFT_RUN_H
 
 /* graft run ARGS: argv[0] is "run"; returns the exit status */
-int graft_run(int argc, char **argv);
+int drv_run(int argc, char **argv);
 
 #endif

@@ -27,7 +27,7 @@ grep -v '^graft_' "$b/libgraft.sym" >"$tmpdir/unprefixed"
 ok $? "every name libgraft exports has the graft_ prefix"
 sed 's/^/#   /' "$tmpdir/unprefixed" | head -n 10
 for f in ir_module_new ir_parse ir_print ir_rewrite ir_partition ref_prepare interp_load plugin_load be_ref \
-	onnx_import rw_call dsl_parse dsl_emit ref_op be_c_emit graft_ruleset_find graft_pipeline; do
+	onnx_import rw_call dsl_parse dsl_emit ref_op be_c_emit drv_ruleset_find drv_pipeline; do
 	grep -qx "$f" "$b/libgraft.sym"
 	ok $((!$?)) "internal $f stays hidden"
 done
