@@ -1250,46 +1250,65 @@ sxk(int dt, double k)
 	return dt == DT_FLOAT16 ? ir_f32_from_f16(f16(k)) : dt == DT_FLOAT32 ? (double)(float)k : k;
 }
 
-/* SXEVAL: the evaluator of scalar.def's expressions in C type T: e at x
-** and y, p the op's float attributes, constants k rounded as K rounds
-** them, fn and fn2 the ScalarExpr members of T's forms of the C library's
-** functions; each node's operands left to right, one IEEE operation in T
-** each */
-#define SXEVAL(name, T, K, fn, fn2) \
-	static T \
-	name(const ScalarExpr *e, T x, T y, const double *p, int dt) \
+/* SXBLK: the evaluator of scalar.def's expressions in C type T, over a
+** block of n elements (n <= SXB) at once: out[i] = e at x[i] and y[i],
+** p the op's float attributes, constants k rounded as K rounds them, fn
+** and fn2 the ScalarExpr members of T's forms of the C library's
+** functions; one IEEE operation in T per node and element, as the c and
+** llvm backends compute each element (the operations are pure, so a
+** SEL's branches computed for every element give what one element's
+** would).  A node of the tree costs a loop over the block, not a call
+** per element. */
+enum { SXB = 256 };
+#define SXBLK(name, T, K, fn, fn2) \
+	static void \
+	name(const ScalarExpr *e, const T *x, const T *y, const double *p, int dt, int n, T *out) \
 	{ \
-		T u, v; \
+		T u[SXB], v[SXB]; \
 		switch (e->kind) { \
-		case SX_X: return x; \
-		case SX_Y: return y; \
-		case SX_K: return (T)K(dt, e->k); \
-		case SX_P: return (T)p[e->p]; \
-		case SX_NEG: return -name(e->a, x, y, p, dt); \
-		case SX_FN: return e->fn(name(e->a, x, y, p, dt)); \
-		case SX_RND: return (T)K(dt, (double)name(e->a, x, y, p, dt)); \
-		case SX_ISNAN: u = name(e->a, x, y, p, dt); return u != u; \
-		case SX_SEL: return name(e->a, x, y, p, dt) != 0 ? name(e->b, x, y, p, dt) : name(e->c, x, y, p, dt); \
+		case SX_X: memcpy(out, x, (size_t)n * sizeof *out); return; \
+		case SX_Y: memcpy(out, y, (size_t)n * sizeof *out); return; \
+		case SX_K: case SX_P: { \
+			T k = e->kind == SX_K ? (T)K(dt, e->k) : (T)p[e->p]; \
+			for (int i = 0; i < n; i++) \
+				out[i] = k; \
+			return; \
+		} \
+		case SX_SEL: \
+			name(e->a, x, y, p, dt, n, u); \
+			name(e->b, x, y, p, dt, n, v); \
+			name(e->c, x, y, p, dt, n, out); \
+			for (int i = 0; i < n; i++) \
+				out[i] = u[i] != 0 ? v[i] : out[i]; \
+			return; \
+		default: \
+			break; \
+		} \
+		name(e->a, x, y, p, dt, n, out); \
+		switch (e->kind) { \
+		case SX_NEG: for (int i = 0; i < n; i++) out[i] = -out[i]; return; \
+		case SX_FN: for (int i = 0; i < n; i++) out[i] = e->fn(out[i]); return; \
+		case SX_RND: for (int i = 0; i < n; i++) out[i] = (T)K(dt, (double)out[i]); return; \
+		case SX_ISNAN: for (int i = 0; i < n; i++) out[i] = out[i] != out[i]; return; \
 		default: break; \
 		} \
-		u = name(e->a, x, y, p, dt); \
-		v = name(e->b, x, y, p, dt); \
+		name(e->b, x, y, p, dt, n, u); \
 		switch (e->kind) { \
-		case SX_FN2: return e->fn2(u, v); \
-		case SX_ADD: return u + v; \
-		case SX_SUB: return u - v; \
-		case SX_MUL: return u * v; \
-		case SX_DIV: return u / v; \
-		case SX_MIN: return u < v ? u : v; \
-		case SX_MAX: return u > v ? u : v; \
-		case SX_GT: return u > v; \
-		default: return u < v;    /* SX_LT */ \
+		case SX_FN2: for (int i = 0; i < n; i++) out[i] = e->fn2(out[i], u[i]); return; \
+		case SX_ADD: for (int i = 0; i < n; i++) out[i] = out[i] + u[i]; return; \
+		case SX_SUB: for (int i = 0; i < n; i++) out[i] = out[i] - u[i]; return; \
+		case SX_MUL: for (int i = 0; i < n; i++) out[i] = out[i] * u[i]; return; \
+		case SX_DIV: for (int i = 0; i < n; i++) out[i] = out[i] / u[i]; return; \
+		case SX_MIN: for (int i = 0; i < n; i++) out[i] = out[i] < u[i] ? out[i] : u[i]; return; \
+		case SX_MAX: for (int i = 0; i < n; i++) out[i] = out[i] > u[i] ? out[i] : u[i]; return; \
+		case SX_GT: for (int i = 0; i < n; i++) out[i] = out[i] > u[i]; return; \
+		default: for (int i = 0; i < n; i++) out[i] = out[i] < u[i]; return;    /* SX_LT */ \
 		} \
 	}
 
 /* sxf: in float32 (float16's arithmetic too); sxd: in float64 */
-SXEVAL(sxf, float, sxk, ff, ff2)
-SXEVAL(sxd, double, sxk, fd, fd2)
+SXBLK(sxf, float, sxk, ff, ff2)
+SXBLK(sxd, double, sxk, fd, fd2)
 
 enum { MAXSXP = 16 };   /* the attributes an elementwise op may have */
 
@@ -1364,6 +1383,47 @@ sxint(int ints, int dt, int64_t a, int64_t b, const int64_t *bnd, int exact, int
 	}
 }
 
+/* sxfloats: expression e on float a and b (NULL: an op of one operand),
+** read through broadcast strides st, into r, a block of SXB elements at a
+** time: in float64 for float64, else float32, each result rounded to r's
+** dtype.  Exact mode refuses a NaN operand or result (1). */
+static int
+sxfloats(const RefCtx *c, const ScalarExpr *e, const Val *a, const Val *b, const double *p, int64_t st[2][MAXD],
+         Val *r)
+{
+	int64_t idx[MAXD] = { 0 }, off[2] = { 0, 0 };
+	int dt = r->dt, two = b != NULL;
+	double xd[SXB], yd[SXB] = { 0 }, zd[SXB];
+	float xf[SXB], yf[SXB] = { 0 }, zf[SXB];
+
+	for (int64_t i0 = 0; i0 < r->n; i0 += SXB) {
+		int n = r->n - i0 < SXB ? (int)(r->n - i0) : SXB;
+		for (int i = 0; i < n; i++) {
+			xd[i] = ldf(a, off[0]);
+			if (two)
+				yd[i] = ldf(b, off[1]);
+			step(r->rank, r->dims, idx, 1 + two, off, st);
+		}
+		if (dt == DT_FLOAT64) {
+			sxd(e, xd, yd, p, dt, n, zd);
+		} else {
+			for (int i = 0; i < n; i++) {
+				xf[i] = (float)xd[i];
+				yf[i] = (float)yd[i];
+			}
+			sxf(e, xf, yf, p, dt, n, zf);
+			for (int i = 0; i < n; i++)
+				zd[i] = zf[i];
+		}
+		for (int i = 0; i < n; i++) {
+			if (c->exact && (isnan(xd[i]) || isnan(yd[i]) || isnan(zd[i])))
+				return 1;
+			stf(r, i0 + i, zd[i]);
+		}
+	}
+	return 0;
+}
+
 /* sxrun: row sd of op o on a (read through shape ad[ar]) and, for an op
 ** of two operands, b (bd[br]; bias_add reads its bias as a column),
 ** broadcast to r: its expression on floats (in float32 for float16 and
@@ -1398,19 +1458,13 @@ sxrun(RefCtx *c, const RefOp *o, const ScalarDef *sd, const Val *a, const int64_
 	if (c->exact && isflt(dt) && o->op == OP_FLOOR_MOD)
 		return 1;
 	ref_valloc(r);
+	if (isflt(dt))
+		return sxfloats(c, sd->expr, a, b, p, st, r);
 	for (int64_t i = 0; i < r->n; i++) {
-		if (isflt(dt)) {
-			double x = ldf(a, off[0]), y = two ? ldf(b, off[1]) : 0, z;
-			z = dt == DT_FLOAT64 ? sxd(sd->expr, x, y, p, dt) : (double)sxf(sd->expr, (float)x, (float)y, p, dt);
-			if (c->exact && (isnan(x) || isnan(y) || isnan(z)))
-				return 1;
-			stf(r, i, z);
-		} else {
-			int64_t x = ldi(a, off[0]), y = two ? ldi(b, off[1]) : 0, z;
-			if (!sxint(sd->ints, dt, x, y, bnd, c->exact, &z))
-				return fail(c, o, y == 0 ? "integer division by zero" : "integer overflow in division");
-			sti(r, i, z);
-		}
+		int64_t x = ldi(a, off[0]), y = two ? ldi(b, off[1]) : 0, z;
+		if (!sxint(sd->ints, dt, x, y, bnd, c->exact, &z))
+			return fail(c, o, y == 0 ? "integer division by zero" : "integer overflow in division");
+		sti(r, i, z);
 		step(r->rank, r->dims, idx, 1 + two, off, st);
 	}
 	return 0;
