@@ -496,9 +496,9 @@ api_ruleset_find(const char *name)
 	return plugin_matcher(name);
 }
 
-/* names: lists to f the shipped and plugin rulesets (target: tables) */
-static void
-names(FILE *f, int target)
+/* api_rulesets_list: see apii.h */
+int
+api_rulesets_list(FILE *f, int target)
 {
 	uint32_t np;
 	const Ruleset *const *rs = plugin_matchers(&np);
@@ -510,6 +510,7 @@ names(FILE *f, int target)
 	for (uint32_t i = 0; i < np; i++)
 		if (rs[i]->target == target)
 			fprintf(f, "%s%s", n++ ? ", " : "", rs[i]->name);
+	return n;
 }
 
 /* shippednames: reports each matcher the plugin where registered, those
@@ -605,7 +606,7 @@ rulesopen(Rules *r, const char *spec, int target, Sink *s)
 		fprintf(sinkout(s), "graft: error: %s '%s' (%s: ", r->rs ? target ? "not a target table, but the ruleset" :
 		        "not a ruleset, but the target table" : target ? "no target table called" : "no ruleset called",
 		        spec, target ? "target tables" : "rulesets");
-		names(sinkout(s), target);
+		api_rulesets_list(sinkout(s), target);
 		fputs(")\n", sinkout(s));
 	}
 	r->rs = NULL;

@@ -12,6 +12,10 @@
 /* api_ruleset_find: the ruleset or target table shipped with graft
 ** (shipped.h) called name, or else a loaded plugin's, or NULL. */
 const Ruleset *api_ruleset_find(const char *name);
+/* api_rulesets_list: prints to f the names of the shipped rulesets, then
+** the loaded plugins' (target: of the target tables), comma-separated;
+** returns how many. */
+int api_rulesets_list(FILE *f, int target);
 
 /* api_bind_tensor: binds @main's parameter name of m to the tensor t, read
 ** from path (named in diagnostics), as `graft --bind name=path` does

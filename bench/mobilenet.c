@@ -46,7 +46,7 @@
 #include "onnx.h"
 #include "partition.h"
 #include "rewrite.h"
-#include "rulesets.h"
+#include "shipped.h"
 
 /* The phases timed, in pipeline order; the first NGRAFT are graft's own
 ** work and make the total. */
@@ -187,8 +187,8 @@ main(int argc, char **argv)
 	const char *file = argc > 4 ? argv[3] : "mobilenet_v2.onnx", *name = argc > 4 ? argv[4] : "MobileNetV2";
 	int runs = argc > 2 ? atoi(argv[2]) : 7, zp = 0, top = -1;
 	char path[4096], err[512];
-	const Ruleset *rules[2] = { drv_ruleset_find("qdq"), drv_ruleset_find("canonicalize") };
-	const Ruleset *target = drv_ruleset_find("ethos-n");
+	const Ruleset *rules[2] = { &graft_ruleset_qdq, &graft_ruleset_canonicalize };
+	const Ruleset *target = &graft_ruleset_ethos_n;
 	double t[NPHASES][BENCH_MAXRUNS], med[NPHASES], tinf[BENCH_MAXRUNS], total = 0, tllvm, scale = 0;
 	double twarm[BENCH_MAXRUNS], warm;
 	char cache[] = "/tmp/graft-bench-cache.XXXXXX";
