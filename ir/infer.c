@@ -36,7 +36,9 @@ push(Walk *w, NodeId n)
 }
 
 /* next: advance the post-order walk; returns the next finished node, 0 at
-** the end, or sets *cycle to a node found on a cycle */
+** the end, or sets *cycle to a node found on a cycle.  A call of a value
+** visits its arguments before the callee, so that a function literal's
+** untyped parameters find their arguments typed (calledwith()) */
 static NodeId
 next(Module *m, Walk *w, NodeId *cycle)
 {
@@ -44,7 +46,8 @@ next(Module *m, Walk *w, NodeId *cycle)
 		NodeId n = w->st[w->nst - 1].n;
 		const Node *nd = &m->nodes[n];
 		if (w->st[w->nst - 1].i < nd->nargs) {
-			NodeId a = ir_arg(m, n, w->st[w->nst - 1].i++);
+			uint32_t i = w->st[w->nst - 1].i++;
+			NodeId a = ir_arg(m, n, nd->kind == NK_CALLFN ? (i + 1) % nd->nargs : i);
 			if (!a || w->state[a] == 2)
 				continue;
 			if (w->state[a] == 1) {
