@@ -339,9 +339,10 @@ int ir_layout_axes(const char *src, const char *dst, int64_t *axes, int max, con
 
 /* An einsum equation ("ij,jk->ik") over nin inputs of the given ranks:
 ** each input's and the output's axes as letter numbers (in order of first
-** appearance).  Without "->" the output is the letters that appear once,
-** alphabetically.  Returns 1, or 0 with why (no "...": graft takes
-** equations of letters). */
+** appearance; "..." stands for the axes beyond a term's letters, aligned
+** to the right across the inputs, numbered where it first appears).
+** Without "->" the output is the axes of "...", then the letters that
+** appear once, alphabetically.  Returns 1, or 0 with why. */
 enum { IR_EINSUM_MAX = 8, IR_EINSUM_RANK = 16 };
 typedef struct IrEinsum {
 	uint8_t nin, nout, nlet;

@@ -2110,10 +2110,46 @@ ir_layout_axes(const char *src, const char *dst, int64_t *axes, int max, const c
 	return n;
 }
 
+/* einsumterm: reads the term at *pp (letters and spaces, with one "..."
+** at most) into lets (its letters, n of them), *ell the letter count
+** before its "..." (-1: none); advances *pp.  0 with why on a malformed
+** term */
+static int
+einsumterm(const char **pp, char *lets, int *n, int *ell, const char **why)
+{
+	const char *p = *pp;
+
+	*n = 0;
+	*ell = -1;
+	for (;; p++) {
+		if (*p == ' ')
+			continue;
+		if (p[0] == '.') {
+			if (p[1] != '.' || p[2] != '.' || *ell >= 0) {
+				*why = "a term has a '.' that is not one '...'";
+				return 0;
+			}
+			*ell = *n;
+			p += 2;
+			continue;
+		}
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+			break;
+		if (*n >= IR_EINSUM_RANK) {
+			*why = "a term of the equation has too many axes";
+			return 0;
+		}
+		lets[(*n)++] = *p;
+	}
+	*pp = p;
+	return 1;
+}
+
 int
 ir_einsum(const char *eq, uint32_t nin, const int *ranks, IrEinsum *e, const char **why)
 {
-	int letter[128], count[128] = { 0 };
+	int letter[128], count[128] = { 0 }, n[IR_EINSUM_MAX + 1], ell[IR_EINSUM_MAX + 1], lmax = 0, eid = -1;
+	char lets[IR_EINSUM_MAX + 1][IR_EINSUM_RANK];
 	uint32_t k = 0;
 	const char *p = eq;
 
@@ -2125,68 +2161,101 @@ ir_einsum(const char *eq, uint32_t nin, const int *ranks, IrEinsum *e, const cha
 		return 0;
 	}
 	e->nin = (uint8_t)nin;
+	/* the input terms; "..." stands for the axes its tensor has beyond
+	   the term's letters, aligned to the right across the inputs (numpy's
+	   broadcast, the axes equal in size) */
 	for (;;) {
-		uint32_t n = 0;
-		while (*p == ' ')
-			p++;
-		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == ' ') {
-			if (*p != ' ') {
-				if (n >= IR_EINSUM_RANK) {
-					*why = "a term of the equation has too many axes";
-					return 0;
-				}
-				if (letter[(int)*p] < 0)
-					letter[(int)*p] = e->nlet++;
-				if (k < nin)
-					e->in[k][n] = (uint8_t)letter[(int)*p];
-				count[(int)*p]++;
-				n++;
-			}
-			p++;
-		}
-		if (*p == '.') {
-			*why = "graft takes equations of letters, without '...'";
+		if (k == nin) {
+			*why = "the equation's terms and the tensors differ in number";
 			return 0;
 		}
-		if (k < nin)
-			e->rank[k] = (uint8_t)n;
+		if (!einsumterm(&p, lets[k], &n[k], &ell[k], why))
+			return 0;
+		if (ell[k] >= 0 && ranks[k] - n[k] > lmax)
+			lmax = ranks[k] - n[k];
 		k++;
-		if (*p == ',') {
-			p++;
-			continue;
-		}
-		break;
+		if (*p != ',')
+			break;
+		p++;
 	}
 	if (k != nin) {
 		*why = "the equation's terms and the tensors differ in number";
 		return 0;
 	}
-	for (uint32_t i = 0; i < nin; i++)
-		if (e->rank[i] != ranks[i]) {
-			*why = "a term of the equation and its tensor differ in rank";
+	for (uint32_t i = 0; i < nin; i++) {
+		int l = ell[i] >= 0 ? ranks[i] - n[i] : 0, r = 0;
+		if (ranks[i] > IR_EINSUM_RANK || n[i] + l != ranks[i] || l < 0) {
+			*why = ell[i] >= 0 ? "a term has more letters than its tensor has axes"
+			                   : "a term of the equation and its tensor differ in rank";
 			return 0;
 		}
+		/* letters number in order of first appearance, "..." as its axes */
+		for (int j = 0; j <= n[i]; j++) {
+			if (j == ell[i]) {
+				if (eid < 0) {
+					eid = e->nlet;
+					e->nlet = (uint8_t)(e->nlet + lmax);
+				}
+				for (int x = lmax - l; x < lmax; x++)
+					e->in[i][r++] = (uint8_t)(eid + x);
+			}
+			if (j == n[i])
+				break;
+			if (letter[(int)lets[i][j]] < 0)
+				letter[(int)lets[i][j]] = e->nlet++;
+			e->in[i][r++] = (uint8_t)letter[(int)lets[i][j]];
+			count[(int)lets[i][j]]++;
+		}
+		e->rank[i] = (uint8_t)r;
+	}
+	if (e->nlet > IR_EINSUM_RANK * IR_EINSUM_MAX) {
+		*why = "the equation has too many axes";
+		return 0;
+	}
 	if (p[0] == '-' && p[1] == '>') {
-		for (p += 2; *p; p++) {
-			if (*p == ' ')
-				continue;
-			if ((unsigned char)*p >= 128 || letter[(unsigned char)*p] < 0 || e->nout >= IR_EINSUM_RANK) {
+		char out[IR_EINSUM_RANK];
+		int no, oell;
+		p += 2;
+		if (!einsumterm(&p, out, &no, &oell, why))
+			return 0;
+		if (*p) {
+			*why = "the equation does not read as terms, ',' and '->'";
+			return 0;
+		}
+		if (oell < 0 && eid >= 0 && lmax > 0) {
+			*why = "the output must place the axes of '...'";
+			return 0;
+		}
+		if (no + (oell >= 0 ? lmax : 0) > IR_EINSUM_RANK) {
+			*why = "the output has too many axes";
+			return 0;
+		}
+		for (int j = 0; j <= no; j++) {
+			if (j == oell)
+				for (int x = 0; x < lmax; x++)
+					e->out[e->nout++] = (uint8_t)(eid + x);
+			if (j == no)
+				break;
+			if (letter[(int)out[j]] < 0) {
 				*why = "the output names a letter no input has";
 				return 0;
 			}
-			for (uint32_t j = 0; j < e->nout; j++)
-				if (e->out[j] == letter[(unsigned char)*p]) {
+			for (uint32_t q = 0; q < e->nout; q++)
+				if (e->out[q] == letter[(int)out[j]]) {
 					*why = "the output names a letter twice";
 					return 0;
 				}
-			e->out[e->nout++] = (uint8_t)letter[(unsigned char)*p];
+			e->out[e->nout++] = (uint8_t)letter[(int)out[j]];
 		}
 	} else if (*p) {
 		*why = "the equation does not read as terms, ',' and '->'";
 		return 0;
 	} else {
+		/* the axes of "..." first, then the letters that appear once */
+		for (int x = 0; x < lmax; x++)
+			e->out[e->nout++] = (uint8_t)(eid + x);
 		for (int c = 'A'; c <= 'z'; c++)
-			if (count[c] == 1)
+			if (count[c] == 1 && e->nout < IR_EINSUM_RANK)
 				e->out[e->nout++] = (uint8_t)letter[c];
 	}
 	return 1;
@@ -2224,7 +2293,7 @@ rel_einsum(Module *m, const TypeId *args, int nargs, const AttrVal *attrs, Diag 
 		for (uint32_t k = 0; k < e.rank[i]; k++) {
 			int64_t *s = &size[e.in[i][k]];
 			if (*s >= 0 && *s != x[i].d[k])
-				return ir_rel_error(d, "equation \"%s\": a letter stands for axes of %lld and %lld",
+				return ir_rel_error(d, "equation \"%s\": a letter (or an axis of '...') stands for axes of %lld and %lld",
 				                    ir_symstr(m, eq->u.s), LL(*s), LL(x[i].d[k]));
 			*s = x[i].d[k];
 		}

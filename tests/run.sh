@@ -244,6 +244,8 @@ for b in ref c llvm; do
 		same_outputs "einsum on $b: a matrix product, a trace, a transpose and an outer product computed by hand" \
 			einsum.relay "matmul trace eat outer" --backend "$b" --input a="$d/ea.npy" --input b="$d/eb.npy" \
 			--input u="$d/eu.npy" --input v="$d/ev.npy"
+		same_outputs "einsum with '...' on $b: a batched matrix product (its output given and implied), a batched diagonal, by hand" \
+			einsum_ell.relay "ell_mm ell_mm ell_dg" --backend "$b" --input p="$d/ell_p.npy" --input q="$d/ell_q.npy"
 		same_outputs "nn.batch_norm on $b gives the values computed by hand" batch_norm.relay bn_out --backend "$b" \
 			--input x="$d/bn_x.npy" --input gamma="$d/bn_gamma.npy" --input beta="$d/bn_beta.npy" \
 			--input mean="$d/bn_mean.npy" --input var="$d/bn_var.npy"
@@ -410,6 +412,15 @@ for b in c llvm; do
 		run --backend "$b" --input s="$d/ts.npy" --input k="$d/gbad.npy" "$d/gather_bad.relay"
 done
 printf 'def @main(%%a: Tensor[(2, 2), float32]) {\n  %%0 = (%%a,);\n  einsum(%%0, equation="i...->i")\n}\n' >"$tmpdir/e5.relay"
-fails 1 "$tmpdir/e5.relay:3:3: error: einsum: equation \"i...->i\": graft takes equations of letters, without '...'" \
+fails 1 "$tmpdir/e5.relay:3:3: error: einsum: equation \"i...->i\": the output must place the axes of '...'" \
 	"$tmpdir/e5.relay"
+printf 'def @main(%%a: Tensor[(2, 2), float32]) {\n  %%0 = (%%a,);\n  einsum(%%0, equation="i..j..->i")\n}\n' >"$tmpdir/e6.relay"
+fails 1 "$tmpdir/e6.relay:3:3: error: einsum: equation \"i..j..->i\": a term has a '.' that is not one '...'" \
+	"$tmpdir/e6.relay"
+printf 'def @main(%%a: Tensor[(2), float32]) {\n  %%0 = (%%a,);\n  einsum(%%0, equation="ij...->i")\n}\n' >"$tmpdir/e7.relay"
+fails 1 "$tmpdir/e7.relay:3:3: error: einsum: equation \"ij...->i\": a term has more letters than its tensor has axes" \
+	"$tmpdir/e7.relay"
+printf 'def @main(%%a: Tensor[(2, 3), float32], %%b: Tensor[(4, 3), float32]) {\n  %%0 = (%%a, %%b);\n  einsum(%%0, equation="...i,...i->...i")\n}\n' >"$tmpdir/e8.relay"
+fails 1 "$tmpdir/e8.relay:3:3: error: einsum: equation \"...i,...i->...i\": a letter (or an axis of '...') stands for axes of 2 and 4" \
+	"$tmpdir/e8.relay"
 done_testing
