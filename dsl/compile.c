@@ -396,6 +396,7 @@ walk(Build *b, const Ast *a, const char *v, int root)
 				n++;
 		if (!root)
 			step(b, S_KIND, v)->k = NK_FUNC;
+		inner(b, v);    /* a composite takes the function literal whole */
 		{
 			Step *s = step(b, S_NARGS, v);
 			s->n = n + 1;

@@ -52,6 +52,7 @@ typedef struct State {
 	/* composites */
 	Cand *cands; uint32_t ncands, capcands;
 	NodeId *pool; uint32_t npool, cappool;
+	NodeId *fnodes; uint32_t capfnodes;     /* a match's nodes with its function literals' (withfuncs) */
 	uint32_t *supported;    /* 1 + the first supports entry that accepts the node */
 	uint32_t *owner;        /* 1 + the candidate that took the node */
 	uint32_t *stamp; uint32_t curstamp;
@@ -118,7 +119,7 @@ statefree(State *S)
 	free(S->ent.node); free(S->ent.next);
 	free(S->stack); free(S->compname); free(S->rank);
 	free(S->body); free(S->params); free(S->args); free(S->pst); free(S->pidx);
-	free(S->slots); free(S->pattern);
+	free(S->slots); free(S->pattern); free(S->fnodes);
 }
 
 static void
@@ -225,6 +226,50 @@ setslot(Module *m, uint32_t slot, NodeId val)
 
 /* ---------------------------------------------------------------- 1. composites */
 
+/* withfuncs: nodes[0..n) into S->fnodes, and with each function literal
+** among them (matched by fn(...) {...}) its parameters and the nodes of
+** its body: a composite takes a function literal whole, as TVM's does,
+** whatever its body pattern looked at (fn(...) { _ } too).  Returns the
+** count. */
+static uint32_t
+withfuncs(State *S, const NodeId *nodes, uint32_t n)
+{
+	Module *m = S->m;
+	uint32_t k = 0, top = 0, mark = ++S->curstamp;
+
+	ensure(S);
+	ir_vgrow(&S->fnodes, &S->capfnodes, n);
+	for (uint32_t i = 0; i < n; i++)
+		if (S->stamp[nodes[i]] != mark) {
+			S->stamp[nodes[i]] = mark;
+			S->fnodes[k++] = nodes[i];
+		}
+	for (uint32_t i = 0; i < k; i++) {
+		if (m->nodes[S->fnodes[i]].kind != NK_FUNC)
+			continue;
+		/* its operands (parameters, then the body), and theirs, down to
+		   the leaves: the function's own scope */
+		ir_vgrow(&S->stack, &S->capstack, top + 1);
+		S->stack[top++] = S->fnodes[i];
+		while (top) {
+			NodeId x = S->stack[--top];
+			for (uint32_t j = 0; j < m->nodes[x].nargs; j++) {
+				NodeId a = ir_arg(m, x, j);
+				if (!a || S->stamp[a] == mark || m->nodes[a].kind == NK_GLOBAL)
+					continue;
+				S->stamp[a] = mark;
+				ir_vgrow(&S->fnodes, &S->capfnodes, k + 1);
+				S->fnodes[k++] = a;
+				if (!isleaf(m, a) || m->nodes[a].kind == NK_FUNC) {
+					ir_vgrow(&S->stack, &S->capstack, top + 1);
+					S->stack[top++] = a;
+				}
+			}
+		}
+	}
+	return k;
+}
+
 /* report: the generated matcher's callback (Rw.report) */
 static void
 report(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok)
@@ -246,6 +291,8 @@ report(Rw *rw, uint32_t rule, const NodeId *nodes, uint32_t n, int ok)
 				why(S, WHY_GUARD, nodes[i], rule, 0, rw->root, 0);
 		return;
 	}
+	n = withfuncs(S, nodes, n);
+	nodes = S->fnodes;
 	/* the first variant of an entry that matches is its match, as with
 	   TVM's left-first alternation */
 	if (last && last->rule == rule && last->pos == S->pos[rw->root])
@@ -425,8 +472,8 @@ outlinecomposite(State *S, const Cand *c, uint32_t k)
 		NodeId x = S->body[b];
 		const char *piece = NULL;
 		char buf[96];
-		if (m->nodes[x].kind == NK_CONST)
-			continue;
+		if (m->nodes[x].kind == NK_CONST || m->nodes[x].kind == NK_VAR)
+			continue;       /* constants and a function literal's parameters */
 		/* a composite always goes to its target's region */
 		S->p->st.offloaded += m->nodes[x].kind == NK_CALL;
 		for (uint32_t i = 0; i < m->nodes[x].nargs; i++) {
@@ -444,12 +491,14 @@ outlinecomposite(State *S, const Cand *c, uint32_t k)
 		case NK_CALL: piece = ir_ops[m->nodes[x].op].name; break;
 		case NK_TUPLE: piece = "Tuple"; break;
 		case NK_GETITEM: snprintf(buf, sizeof buf, "TupleGetItem%u", m->nodes[x].aux); piece = buf; break;
+		case NK_FUNC: piece = "Function"; break;       /* TVM's: no '_' after it */
 		default: piece = "Call"; break;
 		}
 		ir_vgrow(&S->pattern, &S->cappattern, (uint32_t)(plen + strlen(piece) + 2));
 		memcpy(S->pattern + plen, piece, strlen(piece));
 		plen += strlen(piece);
-		S->pattern[plen++] = '_';
+		if (m->nodes[x].kind != NK_FUNC)
+			S->pattern[plen++] = '_';
 		S->pattern[plen] = 0;
 	}
 	memset(at, 0, sizeof at);
