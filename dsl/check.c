@@ -2248,8 +2248,18 @@ checkrule(Check *c, Rule *ru)
 			free(alts.v);
 			return;
 		}
-		if (root->kind != A_CALL && root->kind != A_TUPLE && root->kind != A_GETITEM && root->kind != A_CALLFN) {
-			ir_error(c->d, root->loc, "a %s pattern must have an op, a tuple, a projection or a call of a function at its "
+		if (root->kind == A_ANYCALL && ru->kind != RK_COMPOSITE) {
+			/* a rule's match() stops at the first rule that fires, in
+			   priority order, one root op at a time; a composite's
+			   reports every match, so any op can root one */
+			ir_error(c->d, root->loc, "a rule's pattern must have an op at its root, not _(...): a call of any "
+			         "op roots composites only");
+			free(alts.v);
+			return;
+		}
+		if (root->kind != A_CALL && root->kind != A_TUPLE && root->kind != A_GETITEM && root->kind != A_CALLFN &&
+		    root->kind != A_ANYCALL) {
+			ir_error(c->d, root->loc, "a %s pattern must have an op, a tuple, a projection or a call at its "
 			         "root, in every alternative", ru->kind == RK_COMPOSITE ? "composite's" : "rule's");
 			free(alts.v);
 			return;

@@ -1127,6 +1127,8 @@ treecmp(const void *x, const void *y)
 	const Tree *a = x, *b = y;
 	if (a->kind != b->kind)
 		return a->kind - b->kind;
+	if (a->op == OP_NONE || b->op == OP_NONE)       /* any op's, last */
+		return (a->op == OP_NONE) - (b->op == OP_NONE);
 	return strcmp(ir_ops[a->op].name, ir_ops[b->op].name);
 }
 
@@ -1171,7 +1173,8 @@ dsl_compile(Rules *r)
 				break;
 			}
 			root = dsl_root(root);
-			t = root->kind == A_CALL ? treefor(r, NK_CALL, root->op)
+			/* _(...): the tree of calls of any op, OP_NONE */
+			t = root->kind == A_CALL ? treefor(r, NK_CALL, root->op) : root->kind == A_ANYCALL ? treefor(r, NK_CALL, OP_NONE)
 			  : treefor(r, root->kind == A_TUPLE ? NK_TUPLE : root->kind == A_CALLFN ? NK_CALLFN : NK_GETITEM, 0);
 			addrow(r, t, b.steps, b.nsteps, ru, v);
 			ru->variants[v].binds = ir_arena_alloc(&r->arena, (b.nbinds ? b.nbinds : 1) * sizeof(Bind));
@@ -1211,7 +1214,8 @@ dsl_compile(Rules *r)
 			ir_error(r->d, ru->loc, "the rules rooted at %s make a decision tree of more than %u nodes: "
 			         "many rules that test different things of one node; give them guards instead, or "
 			         "split them into rulesets",
-			         t->kind == NK_CALL ? ir_ops[t->op].name : t->kind == NK_TUPLE ? "a tuple" : "a projection",
+			         t->kind == NK_CALL ? (t->op ? ir_ops[t->op].name : "a call of any op") :
+			         t->kind == NK_TUPLE ? "a tuple" : t->kind == NK_CALLFN ? "a call of a function" : "a projection",
 			         t->nnodes);
 			errors++;
 		}

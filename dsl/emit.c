@@ -1459,7 +1459,7 @@ static const char *
 treename(Emit *e, const Tree *t)
 {
 	if (t->kind == NK_CALL)
-		return fmt(e, "match_%s", cname(e, ir_ops[t->op].name));
+		return t->op ? fmt(e, "match_%s", cname(e, ir_ops[t->op].name)) : "match_any_call";
 	return t->kind == NK_TUPLE ? "match_tuple" : t->kind == NK_CALLFN ? "match_callfn" : "match_getitem";
 }
 
@@ -1757,7 +1757,8 @@ emitfn(Emit *e, uint32_t k)
 static void
 tree(Emit *e, const Tree *t)
 {
-	const char *what = t->kind == NK_CALL ? fmt(e, "rules rooted at %s", ir_ops[t->op].name) :
+	const char *what = t->kind == NK_CALL && !t->op ? "rules rooted at a call of any op" :
+	                   t->kind == NK_CALL ? fmt(e, "rules rooted at %s", ir_ops[t->op].name) :
 	                   t->kind == NK_TUPLE ? "rules rooted at a tuple" :
 	                   t->kind == NK_CALLFN ? "rules rooted at a call of a function" : "rules rooted at a projection";
 
@@ -1833,6 +1834,7 @@ int
 dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 {
 	Emit e;
+	const Tree *anyop = NULL;       /* the tree of calls of any op (a target table's), if any */
 	const char *name, *src = r->path, **rids;
 	uint32_t *byorder;
 	uint32_t line;
@@ -1997,11 +1999,15 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.tables, 0, "/* the ops of the calls that patterns are rooted at, and their matchers */");
 	put(&e.tables, 0, "#define ROOTS(X) \\");
 	for (uint32_t i = 0; i < r->ntrees; i++)
-		if (r->trees[i].kind == NK_CALL)
+		if (r->trees[i].kind == NK_CALL && r->trees[i].op)
 			put(&e.tables, 1, fmt(&e, "X(%s, %s) \\", opname(&e, r->trees[i].op), treename(&e, &r->trees[i])));
+		else if (r->trees[i].kind == NK_CALL)
+			anyop = &r->trees[i];
 	put(&e.tables, 1, "/* end */");
-	put(&e.tables, 0, "#define OPOF(op, fn) op,");
-	put(&e.tables, 0, "static const graft_op roots[] = { ROOTS(OPOF) 0 };");
+	if (!anyop) {
+		put(&e.tables, 0, "#define OPOF(op, fn) op,");
+		put(&e.tables, 0, "static const graft_op roots[] = { ROOTS(OPOF) 0 };");
+	}
 
 	/* the dispatcher */
 	put(&e.funcs, 0, "");
@@ -2010,12 +2016,21 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	put(&e.funcs, 0, "match(graft_rw *rw, graft_node v, uint32_t *rule)");
 	put(&e.funcs, 0, "{");
 	put(&e.funcs, 1, fmt(&e, "switch (%s) {", opof(&e, "v")));
-	put(&e.funcs, 0, "#define CASE(op, fn) case op: return fn(rw, v, rule);");
+	if (anyop) {
+		/* a target table's: every match is reported, the op's then any op's */
+		put(&e.funcs, 0, "#define CASE(op, fn) case op: fn(rw, v, rule); break;");
+	} else {
+		put(&e.funcs, 0, "#define CASE(op, fn) case op: return fn(rw, v, rule);");
+	}
 	put(&e.funcs, 1, "ROOTS(CASE)");
 	put(&e.funcs, 0, "#undef CASE");
 	put(&e.funcs, 1, "default:");
 	put(&e.funcs, 2, "break;");
 	put(&e.funcs, 1, "}");
+	if (anyop) {
+		put(&e.funcs, 1, "if (graft_kind(graft_rw_ir(rw), v) == GRAFT_NK_CALL)");
+		put(&e.funcs, 2, fmt(&e, "return %s(rw, v, rule);", treename(&e, anyop)));
+	}
 	for (uint32_t i = 0; i < r->ntrees; i++)
 		if (r->trees[i].kind != NK_CALL) {
 			put(&e.funcs, 1, fmt(&e, "if (graft_kind(graft_rw_ir(rw), v) == %s)", kindname(r->trees[i].kind)));
@@ -2042,7 +2057,8 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 			else
 				kinds |= 1u << r->trees[i].kind;
 		(void)nroots;
-		put(&e.funcs, 1, "sizeof roots / sizeof *roots - 1, roots,");
+		/* any op's tree: every call (roots NULL) */
+		put(&e.funcs, 1, anyop ? "0, NULL," : "sizeof roots / sizeof *roots - 1, roots,");
 		{
 			const char *bits = NULL;
 			static const int order[] = { NK_TUPLE, NK_GETITEM, NK_CALLFN };

@@ -583,6 +583,10 @@ rooted(const Module *m, const Ast *a, NodeId n)
 		return m->nodes[n].kind == NK_TUPLE;
 	if (a->kind == A_GETITEM)
 		return m->nodes[n].kind == NK_GETITEM;
+	if (a->kind == A_CALLFN)
+		return m->nodes[n].kind == NK_CALLFN;
+	if (a->kind == A_ANYCALL)
+		return m->nodes[n].kind == NK_CALL;
 	return 0;
 }
 

@@ -798,8 +798,13 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 	const Node *nd = &rw->m->nodes[v];
 	const ITree *t = nd->kind == NK_CALL ? &p->byop[nd->op] : nd->kind == NK_TUPLE ? &p->tuple :
 	                 nd->kind == NK_GETITEM ? &p->getitem : nd->kind == NK_CALLFN ? &p->callfn : NULL;
+	NodeId r = t && t->root ? run(p, t, rw, v, rule) : 0;
 
-	return t && t->root ? run(p, t, rw, v, rule) : 0;
+	/* a target table's composites rooted at any op (byop[OP_NONE]):
+	   every match is reported, the op's then these */
+	if (nd->kind == NK_CALL && p->byop[OP_NONE].root)
+		return run(p, &p->byop[OP_NONE], rw, v, rule);
+	return r;
 }
 
 /* Translating a tree: variables become slots, literals are resolved. */
@@ -994,6 +999,7 @@ interp_load_text(const char *path, const char *text, size_t len, FILE *errs)
 	IProg *p = ir_xcalloc(1, sizeof *p);
 	Rules *r = &p->r;
 	uint32_t nroots = 0;
+	int anyop = 0;          /* a tree of calls of any op */
 
 	p->m = ir_module_new();
 	ir_diag_init(&p->d, errs, p->m);
@@ -1065,8 +1071,10 @@ interp_load_text(const char *path, const char *text, size_t len, FILE *errs)
 		slot(&tr, "v");
 		it->root = translate(&tr, t->root);
 		it->nslots = tr.nslots;
-		if (t->kind == NK_CALL)
+		if (t->kind == NK_CALL && t->op)
 			p->roots[nroots++] = t->op;
+		else if (t->kind == NK_CALL)
+			anyop = 1;
 		else
 			p->rs.rootkinds |= 1u << t->kind;
 		dsl_map_free(&tr.slots);
@@ -1083,8 +1091,8 @@ interp_load_text(const char *path, const char *text, size_t len, FILE *errs)
 	p->rs.lits = p->lits;
 	p->rs.match = match;
 	p->rs.target = r->target;
-	p->rs.nroots = nroots;
-	p->rs.roots = p->roots;
+	p->rs.nroots = anyop ? 0 : nroots;
+	p->rs.roots = anyop ? NULL : p->roots;    /* NULL: every call */
 	p->rs.impl = p;
 	p->only = -1;
 	return &p->rs;
