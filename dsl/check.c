@@ -512,6 +512,15 @@ undeclared(Check *c, const Ast *a, OpId op)
 
 static void resolve(Check *c, Ast *a);
 
+/* fnattrlit: K=LIT on a call of a function value (TVM's attrs of a call):
+** tested against a literal, as a function's own attributes are */
+static void
+fnattrlit(Check *c, const Ast *k)
+{
+	if (k->kid[0]->kind == A_NAME)
+		ir_error(c->d, k->loc, "a call's attribute %s is tested against a literal, not bound", k->s);
+}
+
 /* oppattern: TOpPattern="KIND" on a call of a named op is known now: true,
 ** it is dropped; false, the pattern never matches, an error */
 static void
@@ -668,9 +677,9 @@ resolve(Check *c, Ast *a)
 				ir_error(c->d, a->loc, "call(F, ARGS...) takes the function called first");
 			for (uint32_t i = 0; i < a->nkid; i++)
 				if (a->kid[i]->kind == A_ATTR)
-					ir_error(c->d, a->kid[i]->loc, "a call of a function has no attributes (its function may: "
-					         "fn(..., %s=...) { ... })", a->kid[i]->s);
-				else if (a->kid[i]->kind == A_REST && (a->kid[i]->s || i + 1 < a->nkid))
+					fnattrlit(c, a->kid[i]);
+				else if (a->kid[i]->kind == A_REST && (a->kid[i]->s || i + 1 < a->nkid) &&
+				         !(i + 1 < a->nkid && a->kid[i + 1]->kind == A_ATTR))
 					ir_error(c->d, a->kid[i]->loc, "'...' stands last for any further arguments");
 			a->kind = A_CALLFN;
 			break;
@@ -762,7 +771,7 @@ resolve(Check *c, Ast *a)
 		return;
 	}
 	for (uint32_t i = 0; i < a->nkid; i++)
-		if (a->kid[i] && a->kind != A_TYPED && !(a->kind == A_CALL && a->kid[i]->kind == A_ATTR))
+		if (a->kid[i] && a->kind != A_TYPED && !((a->kind == A_CALL || a->kind == A_CALLFN) && a->kid[i]->kind == A_ATTR))
 			resolve(c, a->kid[i]);
 	if (a->kind == A_TYPED)
 		resolve(c, a->kid[0]);

@@ -311,7 +311,7 @@ callshape(Build *b, const Ast *a, const char *v, int root, int kind)
 	for (uint32_t i = 0; i < a->nkid; i++)
 		if (a->kid[i]->kind == A_REST)
 			rest = 1;
-		else
+		else if (a->kid[i]->kind != A_ATTR)
 			n++;
 	if (!root)
 		step(b, S_KIND, v)->k = kind;
@@ -417,6 +417,10 @@ walk(Build *b, const Ast *a, const char *v, int root)
 	}
 	case A_CALLFN:
 		callshape(b, a, v, root, NK_CALLFN);
+		/* K="V": the call's own attributes, tested as a function's are */
+		for (uint32_t i = 0; i < a->nkid; i++)
+			if (a->kid[i]->kind == A_ATTR)
+				step(b, S_FATTR, v)->lit = a->kid[i];
 		args(b, a, v);
 		return;
 	case A_GLOBAL:

@@ -175,7 +175,8 @@ const char *(graft_name)(const graft_ir *m, graft_node n)
 
 const char *(graft_func_attr)(const graft_ir *m, graft_node fn, const char *key)
 {
-	const AttrVal *a = NODE(m, fn)->kind == NK_FUNC ? ir_func_attr(m, fn, key) : NULL;
+	int k = NODE(m, fn)->kind;
+	const AttrVal *a = k == NK_FUNC || k == NK_CALLFN ? ir_func_attr(m, fn, key) : NULL;
 	return a && a->kind == AV_STR ? ir_symstr(m, a->u.s) : NULL;
 }
 

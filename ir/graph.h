@@ -79,7 +79,7 @@ int graft_op_kind(const graft_ir *m, graft_node n);
 /* A VAR's name, a GLOBAL's name, or a FUNC's global name (NULL for a
 ** function that is no global's). */
 const char *graft_name(const graft_ir *m, graft_node n);
-/* A FUNC's attribute key, when it is a string (Composite="add"), or NULL. */
+/* A FUNC's or CALLFN's attribute key, when a string (Composite="add"), or NULL. */
 const char *graft_func_attr(const graft_ir *m, graft_node fn, const char *key);
 
 /* ---------------------------------------------------------------- types */

@@ -509,6 +509,8 @@ ir_verify(Module *m, Diag *d)
 			ir_error(d, m->locs[n], "verify: node %u has operands outside the use table", n);
 		if (nd->kind == NK_CALL && (nd->op == OP_NONE || nd->op >= ir_op_count() || (int)nd->nargs != ir_ops[nd->op].nargs))
 			ir_error(d, m->locs[n], "verify: call node %u has %u operands for op %u", n, nd->nargs, nd->op);
+		else if (nd->kind == NK_CALLFN && nd->aux > m->nfuncs)
+			ir_error(d, m->locs[n], "verify: call node %u names attributes %u of %u", n, nd->aux, m->nfuncs);
 		else if (nd->kind == NK_CALL && (nd->aux + (uint64_t)ir_ops[nd->op].nattrs > m->nattrs ||
 		                                 !ir_attr_interned(m, nd->aux, (uint32_t)ir_ops[nd->op].nattrs)))
 			ir_error(d, m->locs[n], "verify: the attributes of call node %u are not interned", n);

@@ -836,6 +836,19 @@ ir_callfn(Module *m, NodeId fn, const NodeId *args, uint32_t nargs, Loc loc)
 }
 
 NodeId
+ir_callfn_attrs(Module *m, NodeId fn, const NodeId *args, uint32_t nargs, AttrId attrs, uint32_t nattrs, Loc loc)
+{
+	NodeId id = ir_callfn(m, fn, args, nargs, loc);
+
+	if (id && nattrs) {
+		ir_vgrow(&m->funcs, &m->capfuncs, m->nfuncs + 1);
+		m->funcs[m->nfuncs] = (Func){ 0, nattrs, attrs };
+		m->nodes[id].aux = ++m->nfuncs;
+	}
+	return id;
+}
+
+NodeId
 ir_tuple(Module *m, const NodeId *fields, uint32_t n, Loc loc)
 {
 	return withargs(m, NK_TUPLE, fields, n, loc);
@@ -901,13 +914,26 @@ ir_global_add(Module *m, Sym name, NodeId fn)
 const AttrVal *
 ir_func_attr(const Module *m, NodeId fn, const char *key)
 {
-	const Func *f = &m->funcs[m->nodes[fn].aux];
-	for (uint32_t i = 0; i < f->nattrs; i++) {
-		const AttrVal *v = &m->attrs[f->attrs + i];
+	AttrId first;
+	uint32_t n = ir_node_attrs(m, fn, &first);
+
+	for (uint32_t i = 0; i < n; i++) {
+		const AttrVal *v = &m->attrs[first + i];
 		if (strcmp(ir_symstr(m, v->key), key) == 0)
 			return v;
 	}
 	return NULL;
+}
+
+uint32_t
+ir_node_attrs(const Module *m, NodeId n, AttrId *first)
+{
+	const Node *nd = &m->nodes[n];
+	const Func *f = nd->kind == NK_FUNC ? &m->funcs[nd->aux] :
+	                nd->kind == NK_CALLFN && nd->aux && nd->aux <= m->nfuncs ? &m->funcs[nd->aux - 1] : NULL;
+
+	*first = f ? f->attrs : 0;
+	return f ? f->nattrs : 0;
 }
 
 uint32_t

@@ -462,7 +462,9 @@ typedef enum NodeKind {
 	NK_VAR,         /* aux = Sym name; type = declared type (0 if none) */
 	NK_CONST,       /* aux = index into Module.consts */
 	NK_CALL,        /* op; operands = arguments; aux = AttrId */
-	NK_CALLFN,      /* operand 0 = callee (function value), then arguments */
+	NK_CALLFN,      /* operand 0 = callee (function value), then arguments;
+	                   aux = 1 + index into Module.funcs of its keyed
+	                   attributes (TVM's DictAttrs on a call), 0: none */
 	NK_TUPLE,       /* operands = fields */
 	NK_GETITEM,     /* operand 0 = tuple; aux = field index */
 	NK_FUNC,        /* operands = parameters (NK_VAR), then the body;
@@ -691,6 +693,10 @@ NodeId ir_const_own(Module *m, TypeId type, void *data, Loc loc);
 NodeId ir_const_meta(Module *m, TypeId type, int32_t meta, Loc loc);   /* no data yet */
 NodeId ir_call(Module *m, OpId op, const NodeId *args, uint32_t nargs, AttrId attrs, Loc loc);
 NodeId ir_callfn(Module *m, NodeId fn, const NodeId *args, uint32_t nargs, Loc loc);
+/* The same call with keyed attributes (TVM's attrs of a call of a function
+** value, Relay text's %f(%x, K="V")): nattrs AttrVals at attrs. */
+NodeId ir_callfn_attrs(Module *m, NodeId fn, const NodeId *args, uint32_t nargs, AttrId attrs, uint32_t nattrs,
+                       Loc loc);
 NodeId ir_tuple(Module *m, const NodeId *fields, uint32_t n, Loc loc);
 NodeId ir_getitem(Module *m, NodeId tuple, uint32_t index, Loc loc);
 NodeId ir_func(Module *m, const NodeId *params, uint32_t nparams, NodeId body,
@@ -703,8 +709,11 @@ NodeId ir_global_find(const Module *m, Sym name);   /* the NK_FUNC, or 0 */
 ** globals are found through Module.globalof, never by a scan. */
 uint32_t ir_global_index(const Module *m, Sym name);
 /* The value of function attribute key (Composite, Compiler, ...) of the
-** function literal fn, or NULL. */
+** function literal fn, or of the call of a function value fn, or NULL. */
 const AttrVal *ir_func_attr(const Module *m, NodeId fn, const char *key);
+/* The keyed attributes of function literal or call n: how many, the first
+** at *first (0 for none). */
+uint32_t ir_node_attrs(const Module *m, NodeId n, AttrId *first);
 
 static inline Const *ir_node_const(Module *m, NodeId n) { return &m->consts[m->nodes[n].aux]; }
 static inline Func *ir_node_func(Module *m, NodeId n) { return &m->funcs[m->nodes[n].aux]; }

@@ -97,7 +97,8 @@ rw_splat(Rw *rw, NodeId n)
 int
 rw_func_attr_is(Rw *rw, NodeId fn, const char *key, uint32_t lit)
 {
-	const AttrVal *a = rw->m->nodes[fn].kind == NK_FUNC ? ir_func_attr(rw->m, fn, key) : NULL;
+	int k = rw->m->nodes[fn].kind;
+	const AttrVal *a = k == NK_FUNC || k == NK_CALLFN ? ir_func_attr(rw->m, fn, key) : NULL;
 	AttrVal v;
 	if (!a)
 		return 0;

@@ -100,7 +100,7 @@ graft_sym graft_rw_sym(const graft_rw *rw, uint32_t i);
 int graft_rw_name_is(const graft_rw *rw, graft_node n, uint32_t i);
 /* Whether attribute k of n equals literal j of the matcher's lits. */
 int graft_rw_attr_lit(const graft_rw *rw, graft_node n, int k, uint32_t j);
-/* Whether fn is a function whose attribute key equals literal lit. */
+/* Whether fn is a function or call of one whose attribute key equals literal lit. */
 int graft_rw_func_attr_is(graft_rw *rw, graft_node fn, const char *key, uint32_t lit);
 /* Whether n is a constant of one element of dtype dt whose value is v. */
 int graft_rw_const_is(graft_rw *rw, graft_node n, int dt, double v);

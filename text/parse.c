@@ -895,17 +895,18 @@ p_call(Parser *p, const Str *name, const YYLTYPE *l, uint32_t ai)
 	return n;
 }
 
+static AttrId fnattrs(Parser *p, Args l, const char *what);
+
 NodeId
 p_callfn(Parser *p, NodeId fn, uint32_t ai, const YYLTYPE *l)
 {
 	Args args = takeargs(p, ai);
 	NodeId n = 0;
 
-	if (args.an) {
-		ir_error(p->d, p->alocs[args.astart], "a call of a function value takes no attributes");
-	} else if (fn && !anyzero(anodes(p, args), args.n)) {
-		n = ir_callfn(p->m, fn, anodes(p, args), args.n, LOC(l));
-	}
+	AttrId attrs = fnattrs(p, args, "call attribute");
+
+	if (fn && !anyzero(anodes(p, args), args.n))
+		n = ir_callfn_attrs(p->m, fn, anodes(p, args), args.n, attrs, args.an, LOC(l));
 	droplist(p, args);
 	return n;
 }
@@ -1002,11 +1003,12 @@ p_param(Parser *p, const Str *name, TypeId type, TypeId ann, const YYLTYPE *l)
 	return b.node;
 }
 
-/* fnattrs: a function's keyed attributes, in the order written; each
+/* fnattrs: a function's or a call's keyed attributes (what: their name
+** in errors), in the order written; each
 ** repeat of a key is reported once.  Keys are marked in Parser.keyseen
 ** with a fresh stamp per list, so this is linear in the attributes. */
 static AttrId
-fnattrs(Parser *p, Args l)
+fnattrs(Parser *p, Args l, const char *what)
 {
 	uint32_t stamp = ++p->keystamp;
 
@@ -1018,8 +1020,7 @@ fnattrs(Parser *p, Args l)
 			memset(&p->keyseen[old], 0, (p->capkeyseen - old) * sizeof *p->keyseen);
 		}
 		if (p->keyseen[k] == stamp)
-			ir_error(p->d, p->alocs[l.astart + i], "function attribute '%s' is given twice",
-			         ir_symstr(p->m, k));
+			ir_error(p->d, p->alocs[l.astart + i], "%s '%s' is given twice", what, ir_symstr(p->m, k));
 		p->keyseen[k] = stamp;
 	}
 	return ir_attr_push(p->m, l.an ? &p->avals[l.astart] : NULL, l.an);
@@ -1030,7 +1031,7 @@ mkfn(Parser *p, List scope, uint32_t pi, TypeId ret, NodeId body, Loc loc)
 {
 	Args params = takeargs(p, pi);
 	NodeId fn = 0;
-	AttrId attrs = fnattrs(p, params);
+	AttrId attrs = fnattrs(p, params, "function attribute");
 
 	if (body && !anyzero(anodes(p, params), params.n))
 		fn = ir_func(p->m, anodes(p, params), params.n, body,

@@ -1092,7 +1092,9 @@ expr(Printer *p, NodeId n)
 		ochar(p->o, ')');
 		break;
 	}
-	case NK_CALLFN:
+	case NK_CALLFN: {
+		AttrId first;
+		uint32_t na = ir_node_attrs(m, n, &first);
 		ref(p, ir_arg(m, n, 0));
 		ochar(p->o, '(');
 		for (uint32_t i = 1; i < nd->nargs; i++) {
@@ -1100,8 +1102,18 @@ expr(Printer *p, NodeId n)
 				ostr(p->o, ", ");
 			ref(p, ir_arg(m, n, i));
 		}
+		/* its keyed attributes, as written (TVM's attrs of the call) */
+		for (uint32_t i = 0; i < na; i++) {
+			const AttrVal *a = &m->attrs[first + i];
+			if (i || nd->nargs > 1)
+				ostr(p->o, ", ");
+			ostr(p->o, ir_symstr(m, a->key));
+			ochar(p->o, '=');
+			attrprint(p->o, m, a);
+		}
 		ochar(p->o, ')');
 		break;
+	}
 	case NK_TUPLE:
 		ochar(p->o, '(');
 		for (uint32_t i = 0; i < nd->nargs; i++) {
