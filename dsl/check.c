@@ -396,8 +396,15 @@ expandpats(Check *c, Ast *a, uint32_t depth)
 		if (a->flags & AF_OPTIONAL)
 			ir_error(c->d, a->loc, "'?' applies to ops, not to pattern %s", sp->name);
 		if (sp->expanding) {
-			ir_error(c->d, a->loc, "pattern %s uses itself", sp->name);
-			return dsl_ast(c->r, A_ANY, a->loc);
+			/* recursion: matched as data, one node down each time */
+			if (sp->nparams) {
+				ir_error(c->d, a->loc, "pattern %s uses itself: a recursive pattern takes no parameters", sp->name);
+				return dsl_ast(c->r, A_ANY, a->loc);
+			}
+			sp->recursive = 1;
+			body = dsl_ast(c->r, A_RREF, a->loc);
+			body->s = sp->name;
+			return body;
 		}
 		if (c->expanding >= MAXDEPTH) {
 			/* a chain P0(x) = P1(x), P1(x) = P2(x), ... adds no depth */
@@ -405,10 +412,20 @@ expandpats(Check *c, Ast *a, uint32_t depth)
 			return dsl_ast(c->r, A_ANY, a->loc);
 		}
 		sp->expanding = 1;
+		sp->recursive = 0;
 		c->expanding++;
 		body = expandpats(c, subst(c, sp->body, sp, a->kid, depth), depth);
 		c->expanding--;
 		sp->expanding = 0;
+		if (sp->recursive) {
+			Ast *r = dsl_ast(c->r, A_REC, a->loc);
+			r->s = sp->name;
+			r->kid = ir_arena_alloc(&c->r->arena, sizeof *r->kid);
+			r->kid[0] = body;
+			r->nkid = 1;
+			sp->recursive = 0;
+			return r;
+		}
 		return body;
 	}
 	return a;
@@ -511,6 +528,68 @@ undeclared(Check *c, const Ast *a, OpId op)
 }
 
 static void resolve(Check *c, Ast *a);
+
+/* recchk: what recursive pattern rec's body x (resolved) may hold, as
+** rw_pat() matches it: no names bound, no '?', no constant's or variable's
+** value, no shape, no functions; and each use of itself below a call, a
+** tuple or a projection (guarded: one node down), so that matching ends */
+static void
+recchk(Check *c, const Ast *rec, const Ast *x, int guarded)
+{
+	const char *no = NULL;
+
+	switch (x->kind) {
+	case A_RREF:
+		if (!guarded && strcmp(x->s, rec->s) == 0)
+			ir_error(c->d, x->loc, "pattern %s uses itself before it matches a node, so matching would never end: "
+			         "use it as an operand of a call, a tuple or a projection", x->s);
+		return;
+	case A_NAME: case A_BIND:
+		no = "binds no names (test them in a guard, outside it)";
+		break;
+	case A_CONST:
+		no = x->nkid ? "tests no constant's value (match const, and test it in a guard)" : NULL;
+		break;
+	case A_VAR:
+		no = x->s ? "tests no input's name" : NULL;
+		break;
+	case A_TYPED:
+		no = x->kid[1] ? "tests dtypes, not shapes" : NULL;
+		break;
+	case A_DOM: case A_FN: case A_CALLFN: case A_GLOBAL:
+		no = "holds no dominates(), function or call of one";
+		break;
+	case A_CALL:
+		if (x->flags & AF_OPTIONAL)
+			no = "holds no optional op (write the alternatives: P | op(P))";
+		for (uint32_t i = 0; i < x->nkid && !no; i++)
+			if (x->kid[i]->kind == A_ATTR && x->kid[i]->kid[0]->kind == A_NAME)
+				no = "binds no attributes";
+		break;
+	default:
+		break;
+	}
+	if (no) {
+		ir_error(c->d, x->loc, "a recursive pattern (%s) %s", rec->s, no);
+		return;
+	}
+	for (uint32_t i = 0; i < x->nkid; i++)
+		if (x->kid[i] && x->kid[i]->kind != A_ATTR)
+			recchk(c, rec, x->kid[i], guarded || x->kind == A_CALL || x->kind == A_ANYCALL || x->kind == A_TUPLE ||
+			       x->kind == A_GETITEM);
+}
+
+/* hasrec: whether pattern a holds a recursive pattern (A_REC) */
+static int
+hasrec(const Ast *a)
+{
+	if (a->kind == A_REC)
+		return 1;
+	for (uint32_t i = 0; i < a->nkid; i++)
+		if (a->kid[i] && hasrec(a->kid[i]))
+			return 1;
+	return 0;
+}
 
 /* fnattrlit: K=LIT on a call of a function value (TVM's attrs of a call):
 ** tested against a literal, as a function's own attributes are */
@@ -660,6 +739,12 @@ static void
 resolve(Check *c, Ast *a)
 {
 	switch (a->kind) {
+	case A_REC:
+		resolve(c, a->kid[0]);
+		recchk(c, a, a->kid[0], 0);
+		return;
+	case A_RREF:
+		return;
 	case A_CALL: {
 		OpId op = ir_op_lookup(a->s, strlen(a->s));
 		uint32_t n = npos(a), want;
@@ -895,6 +980,9 @@ expand(Check *c, Ast *a, Alts *out)
 		for (uint32_t i = 0; i < a->nkid; i++)
 			expand(c, a->kid[i], out);
 		return;
+	case A_REC:     /* matched as data: its alternatives stay inside */
+		altadd(c, out, a);
+		return;
 	case A_BIND: {
 		Alts sub = { 0 };
 		Ast *k = a->kid[0];
@@ -1010,6 +1098,8 @@ canon(FILE *f, const Ast *a)
 	case A_CALLFN:
 		fputs("call", f);
 		break;
+	case A_REC: fprintf(f, "rec %s", a->s); return;
+	case A_RREF: fprintf(f, "ref %s", a->s); return;
 	case A_DOM:
 		fputs("dominates(", f);
 		for (uint32_t i = 0; i < 3; i++) {
@@ -2254,6 +2344,14 @@ checkrule(Check *c, Rule *ru)
 		if (ru->kind == RK_SUPPORTS && root->kind != A_CALL) {
 			ir_error(c->d, ru->pat->loc, "a 'supports' entry names one op: its pattern must have a call of "
 			         "that op at its root, in every alternative");
+			free(alts.v);
+			return;
+		}
+		if (ru->kind == RK_COMPOSITE && hasrec(alts.v[i])) {
+			/* what a composite outlines is what its pattern names node
+			   by node; a recursive pattern's nodes are matched as data */
+			ir_error(c->d, ru->pat->loc, "composite '%s' uses a pattern that uses itself: composites do not "
+			         "yet; use it in a rule or a supports entry", ru->name);
 			free(alts.v);
 			return;
 		}

@@ -415,6 +415,10 @@ walk(Build *b, const Ast *a, const char *v, int root)
 		operand(b, v, -1, fmt1(b, "%s_body", v), body);
 		return;
 	}
+	case A_REC:
+		/* a recursive pattern: its node is matched as data */
+		step(b, S_RPAT, v)->lit = a;
+		return;
 	case A_CALLFN:
 		callshape(b, a, v, root, NK_CALLFN);
 		/* K="V": the call's own attributes, tested as a function's are */
@@ -551,6 +555,27 @@ rwpat(const Ast *a, DomPat *d, NameMap *caps)
 		for (uint32_t i = 0; i < a->nkid; i++)
 			rwpat(a->kid[i], d, caps);
 		break;
+	case A_REC: {
+		/* its body, here; each A_RREF to it goes back to this entry */
+		int pushed = d->nrec < sizeof d->rec / sizeof d->rec[0];
+		if (pushed) {
+			d->rec[d->nrec] = a->s;
+			d->recat[d->nrec++] = at;
+		}
+		rwpat(a->kid[0], d, caps);
+		d->nrec -= (uint32_t)pushed;
+		return at;
+	}
+	case A_RREF: {
+		uint32_t k = d->nrec;
+		while (k > 0 && strcmp(d->rec[k - 1], a->s) != 0)
+			k--;
+		if (k)
+			dpadd(d, RP_REF, NULL)->a = (int32_t)d->recat[k - 1] - (int32_t)at;
+		else
+			dpadd(d, RP_ANY, NULL);         /* dsl_check let none through */
+		break;
+	}
 	case A_CALL:
 	case A_ANYCALL:
 	case A_TUPLE: {
@@ -636,6 +661,7 @@ samelit(const Ast *a, const Ast *b)
 	case A_STR: return strcmp(a->s, b->s) == 0;
 	case A_ANY: case A_NONE: return 1;
 	case A_VAR: case A_GLOBAL: return a->s && b->s && strcmp(a->s, b->s) == 0;
+	case A_REC: return strcmp(a->s, b->s) == 0;    /* one named pattern's data */
 	case A_ATTR: return strcmp(a->s, b->s) == 0 && samelit(a->kid[0], b->kid[0]);
 	case A_TYPED: return a->dtype == b->dtype && samelit(a->kid[1], b->kid[1]);
 	case A_LIST:

@@ -24,6 +24,8 @@ typedef enum StepKind {
 	S_CVALUE,       /* the constant v is a scalar of lit's dtype and value */
 	S_FATTR,        /* the function literal v has attribute lit->s equal
 	                   to lit->kid[0] (lit an A_ATTR) */
+	S_RPAT,         /* v matches the recursive pattern lit (an A_REC), as
+	                   data (rw_pat) */
 	S_LEAF,         /* run the guard and result of a rule's variant */
 } StepKind;
 
@@ -98,6 +100,9 @@ typedef struct DomPat {
 	RwPat *v;
 	const Ast **lits;
 	uint32_t n, cap;
+	/* the recursive patterns (A_REC) being written, for their A_RREFs */
+	const char *rec[16];
+	uint32_t recat[16], nrec;
 } DomPat;
 void dsl_rwpat(Rules *r, const Ast *a, DomPat *out, NameMap *caps);
 /* The parent and path of dominator pattern dom (an A_DOM) as rw_pat()

@@ -69,6 +69,10 @@ typedef enum AstKind {
 	A_CALLFN,       /* call(kid[0], kid[1], ...): a call of a function
 	                   value or global kid[0] */
 	A_GLOBAL,       /* global("s"): the global function @s */
+	A_REC,          /* the named pattern s (no parameters) that uses
+	                   itself: kid[0] its body, expanded once, with A_RREF
+	                   where it recurs; matched as data (RwPat) */
+	A_RREF,         /* s: the enclosing A_REC called s, again, here */
 } AstKind;
 
 enum {
@@ -158,6 +162,7 @@ typedef struct SubPat {
 	uint32_t nparams;
 	Ast *body;
 	int expanding;          /* cycle check */
+	int recursive;          /* it used itself while expanding (A_RREF) */
 	int used;               /* a rule or pattern names it */
 } SubPat;
 

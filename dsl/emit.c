@@ -49,6 +49,8 @@ typedef struct Emit {
 	const char **strs; uint32_t nstrs, capstrs;
 	const char **lits; uint32_t nlits, caplits;
 	NameMap strmap, litmap;     /* text -> index in strs, lits */
+	NameMap rpats;              /* recursive patterns whose tables are out */
+	Out rtables;                /* their tables (rw_pat() data) */
 	NameMap bound;              /* the leaf's variant: name -> its bind */
 	NameMap names;          /* C names given out: strings, literals, rules */
 	int usesm;              /* the current function reads the module */
@@ -440,6 +442,9 @@ dsl_print(FILE *f, const Ast *a)
 		break;
 	case A_GLOBAL:
 		fprintf(f, "global(\"%s\")", a->s);
+		break;
+	case A_REC: case A_RREF:
+		fprintf(f, "%s()", a->s);       /* the named pattern, as written */
 		break;
 	case A_TUPLE:
 		fputc('(', f);
@@ -939,6 +944,8 @@ kindname(int k)
 }
 
 /* cond: the C condition of a test step */
+static const char *rpattable(Emit *e, const Ast *rec);
+
 static const char *
 cond(Emit *e, const Step *s)
 {
@@ -957,6 +964,8 @@ cond(Emit *e, const Step *s)
 		return fmt(e, "graft_rw_name_is(rw, %s, %s)", s->v, strid(e, s->lit->s));
 	case S_FATTR:
 		return fmt(e, "graft_rw_func_attr_is(rw, %s, %s, %s)", s->v, cstr(e, s->lit->s), litid(e, s->lit->kid[0]));
+	case S_RPAT:
+		return fmt(e, "graft_rw_pat(rw, %s, %s, NULL, 0)", rpattable(e, s->lit), s->v);
 	case S_CVALUE: {
 		const Ast *l = s->lit;
 		return fmt(e, "graft_rw_const_is(rw, %s, %s, %s)", s->v, dtname(e, l->kind == A_BOOL ? DT_BOOL : l->dtype),
@@ -1156,7 +1165,7 @@ domtable(Emit *e, Out *o, const char *name, const DomPat *d)
 {
 	static const char *const kinds[] = { "GRAFT_PAT_ANY", "GRAFT_PAT_CONST", "GRAFT_PAT_VAR", "GRAFT_PAT_NAME",
 	                                     "GRAFT_PAT_CALL", "GRAFT_PAT_ANYCALL", "GRAFT_PAT_ATTR", "GRAFT_PAT_TUPLE",
-	                                     "GRAFT_PAT_GETITEM", "GRAFT_PAT_TYPED", "GRAFT_PAT_ALT" };
+	                                     "GRAFT_PAT_GETITEM", "GRAFT_PAT_TYPED", "GRAFT_PAT_ALT", "GRAFT_PAT_REF" };
 
 	put(o, 0, fmt(e, "static const graft_pat %s[] = {", name));
 	for (uint32_t i = 0; i < d->n; i++) {
@@ -1173,6 +1182,29 @@ domtable(Emit *e, Out *o, const char *name, const DomPat *d)
 		put(o, 1, fmt(e, "{ %s, %u, %u, %u, %u, %s, %s },", kinds[p->kind], p->flags, p->nattr, p->n, p->size, a, b));
 	}
 	put(o, 0, "};");
+}
+
+/* rpattable: the name of the table of recursive pattern rec (an A_REC),
+** rendered into e->rtables the first time */
+static const char *
+rpattable(Emit *e, const Ast *rec)
+{
+	const char *name = fmt(e, "rpat_%s", cname(e, rec->s));
+
+	if (dsl_map_get(&e->rpats, name) == UINT32_MAX) {
+		DomPat d;
+		NameMap none = { 0 };
+		memset(&d, 0, sizeof d);
+		dsl_map_put(&e->rpats, name, 0);
+		dsl_rwpat(e->r, rec, &d, &none);
+		put(&e->rtables, 0, fmt(e, "/* pattern %s(), which uses itself: matched as data (graft_rw_pat) */", rec->s));
+		domtable(e, &e->rtables, name, &d);
+		put(&e->rtables, 0, "");
+		free(d.v);
+		free(d.lits);
+		dsl_map_free(&none);
+	}
+	return name;
 }
 
 /* domtables: the parent and path tables of dominator pattern dom for
@@ -2076,6 +2108,7 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 	{
 		const char *outname = cstr(&e, o->out ? o->out : "<stdout>");
 		line = render_(c, &e.tables, outname, 0);
+		line = render_(c, &e.rtables, outname, line);
 		render_(c, &e.funcs, outname, line);
 	}
 
@@ -2096,6 +2129,8 @@ dsl_emit(Rules *r, FILE *c, FILE *h, const EmitOpts *o)
 		fprintf(h, "\n#endif\n");
 	}
 	free(e.tables.v);
+	free(e.rtables.v);
+	dsl_map_free(&e.rpats);
 	free(e.funcs.v);
 	free(e.strs);
 	free(e.lits);

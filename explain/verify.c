@@ -421,6 +421,9 @@ static NodeId
 build(Inst *in, const Ast *a)
 {
 	switch (a->kind) {
+	case A_REC: case A_RREF:
+		in->bad = 1;    /* a pattern that uses itself: not built */
+		return 0;
 	case A_DOM: {
 		/* the parent, then the child whose free operands reach it
 		   through the path */

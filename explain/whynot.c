@@ -36,6 +36,8 @@ typedef struct Walk {
 	const Ast *at;          /* the first failure: the pattern part, */
 	NodeId node;            /* the node it met, */
 	char why[640];          /* and what was expected and found */
+	const Ast *rec[16];     /* the recursive patterns being followed */
+	uint32_t nrec, depth;
 } Walk;
 
 /* desc: node n of m, said in words: "%w, a parameter", "a call of nn.relu" */
@@ -298,6 +300,44 @@ pm(Walk *w, const Ast *a, NodeId n, const char *where)
 	case A_DOM:
 		/* the child here; the search above it is the matcher's */
 		return pm(w, a->kid[2], n, where);
+	case A_REC: {
+		/* a pattern that uses itself: followed down the graph, as
+		   rw_pat() follows it (its uses, A_RREF, go back here) */
+		int ok;
+		if (w->nrec == sizeof w->rec / sizeof w->rec[0])
+			return fail(w, a, n, "%s: patterns that use themselves nest too deep to follow", where);
+		w->rec[w->nrec++] = a;
+		ok = pm(w, a->kid[0], n, where);
+		w->nrec--;
+		return ok;
+	}
+	case A_RREF: {
+		uint32_t k = w->nrec;
+		int ok;
+		while (k > 0 && strcmp(w->rec[k - 1]->s, a->s) != 0)
+			k--;
+		if (!k || w->depth >= RW_PATDEPTH)
+			return fail(w, a, n, "%s: %s() is followed no deeper", where, a->s);
+		w->depth++;
+		ok = pm(w, w->rec[k - 1]->kid[0], n, where);
+		w->depth--;
+		return ok;
+	}
+	case A_ALT: {
+		/* any alternative (inside a recursive pattern): the first
+		   failure is the one told */
+		Walk save = *w;
+		for (uint32_t i = 0; i < a->nkid; i++) {
+			Walk t = save;
+			if (pm(&t, a->kid[i], n, where)) {
+				*w = t;
+				return 1;
+			}
+			if (!i)
+				*w = t;
+		}
+		return 0;
+	}
 	case A_GLOBAL:
 		if (nd->kind != NK_GLOBAL || strcmp(ir_symstr(m, nd->aux), a->s) != 0)
 			return fail(w, a, n, "%s: expected the global @%s, found %s", where, a->s, desc(m, n, d1, sizeof d1));

@@ -69,6 +69,7 @@ typedef struct INode {
 	uint32_t ipd;           /* ... of this slot's node */
 	uint32_t *ipchain;      /* ... with these between the root and it */
 	uint32_t nipchain;
+	const RwPat *rpat;      /* S_RPAT: the recursive pattern as data */
 	const RwPat *dparent;   /* dominates(): its parent and path, */
 	const RwPat *dpath;
 	uint32_t *dslot;        /* ... and the slots of the parent's names */
@@ -765,6 +766,7 @@ run(IProg *p, const ITree *t, Rw *rw, NodeId v, uint32_t *rule)
 			case S_OPKIND: yes = ir_op_kind(rw_op(m, x)) == s->n; break;
 			case S_VARNAME: yes = m->nodes[x].aux == rw->syms[n->idx]; break;
 			case S_FATTR: yes = rw_func_attr_is(rw, x, s->lit->s, n->idx); break;
+			case S_RPAT: yes = rw_pat(rw, n->rpat, x, NULL, 0); break;
 			case S_CVALUE: yes = rw_const_is(rw, x, n->dtype, n->fval); break;
 			case S_SAME: yes = x == vars[n->y]; break;
 			case S_ATTREQ: yes = rw_attr_same(m, x, s->k, vars[n->y], s->k2); break;
@@ -867,6 +869,22 @@ tnode(Tr *tr, const DNode *d)
 			n->idx = strid(tr->p, s->lit->s);
 		} else if (s->kind == S_FATTR) {
 			n->idx = litid(tr->p, s->lit->kid[0]);
+		} else if (s->kind == S_RPAT) {
+			/* the pattern as data, its literals the program's */
+			DomPat rp;
+			NameMap none = { 0 };
+			RwPat *v;
+			memset(&rp, 0, sizeof rp);
+			dsl_rwpat(r, s->lit, &rp, &none);
+			for (uint32_t i = 0; i < rp.n; i++)
+				if (rp.v[i].kind == RP_ATTR)
+					rp.v[i].b = litid(tr->p, rp.lits[i]);
+			v = ir_arena_alloc(&r->arena, (rp.n ? rp.n : 1) * sizeof *v);
+			memcpy(v, rp.v, rp.n * sizeof *v);
+			n->rpat = v;
+			free(rp.v);
+			free(rp.lits);
+			dsl_map_free(&none);
 		} else if (s->kind == S_CVALUE) {
 			const Ast *l = s->lit;
 			n->dtype = l->kind == A_BOOL ? DT_BOOL : l->dtype;
@@ -1155,7 +1173,7 @@ pattext(FILE *f, const Ast *a)
 		dsl_print_field(f, a);
 		return;
 	case A_TYPED: pattext(f, a->kid[0]); fputs("<...>", f); return;
-	case A_FN: case A_CALLFN: case A_GLOBAL: case A_DOM: case A_ANYCALL: dsl_print(f, a); return;
+	case A_FN: case A_CALLFN: case A_GLOBAL: case A_DOM: case A_ANYCALL: case A_REC: case A_RREF: dsl_print(f, a); return;
 	case A_ATTR: {
 		char lit[256];
 		if (a->kid[0]->kind == A_NAME)

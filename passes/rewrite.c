@@ -587,6 +587,8 @@ rw_once(Rw *rw)
 
 /* ---------------------------------------------------------------- dominators */
 
+static int pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps);
+
 /* operands: rw_pat() of p's n parts, from the one after p, against x's
 ** operands from 0; the first two either way round when p says so */
 static int
@@ -603,7 +605,7 @@ operands(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
 		const RwPat *c = q;
 		int ok = 1;
 		for (uint32_t i = 0; i < p->n && ok; i++, c += c->size)
-			ok = rw_pat(rw, c, ir_arg(rw->m, x, i), caps, ncaps);
+			ok = pat(rw, c, ir_arg(rw->m, x, i), caps, ncaps);
 		if (ok)
 			return 1;
 	}
@@ -611,19 +613,19 @@ operands(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
 		return 0;
 	if (caps)
 		memcpy(caps, save, ns * sizeof *caps);
-	if (!rw_pat(rw, q, ir_arg(rw->m, x, 1), caps, ncaps) || !rw_pat(rw, q1, ir_arg(rw->m, x, 0), caps, ncaps))
+	if (!pat(rw, q, ir_arg(rw->m, x, 1), caps, ncaps) || !pat(rw, q1, ir_arg(rw->m, x, 0), caps, ncaps))
 		return 0;
 	{
 		const RwPat *c = q1 + q1->size;
 		for (uint32_t i = 2; i < p->n; i++, c += c->size)
-			if (!rw_pat(rw, c, ir_arg(rw->m, x, i), caps, ncaps))
+			if (!pat(rw, c, ir_arg(rw->m, x, i), caps, ncaps))
 				return 0;
 	}
 	return 1;
 }
 
-int
-rw_pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
+static int
+pat1(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
 {
 	const Module *m = rw->m;
 	const Node *nd = &m->nodes[x];
@@ -639,12 +641,12 @@ rw_pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
 		if (caps && (uint32_t)p->a < ncaps) {
 			if (caps[p->a] && caps[p->a] != x)
 				return 0;
-			if (p->n && !rw_pat(rw, p + 1, x, caps, ncaps))
+			if (p->n && !pat(rw, p + 1, x, caps, ncaps))
 				return 0;
 			caps[p->a] = x;
 			return 1;
 		}
-		return !p->n || rw_pat(rw, p + 1, x, caps, ncaps);
+		return !p->n || pat(rw, p + 1, x, caps, ncaps);
 	case RP_CALL:
 	case RP_ANYCALL:
 		if (nd->kind != NK_CALL)
@@ -666,11 +668,11 @@ rw_pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
 	case RP_GETITEM:
 		if (nd->kind != NK_GETITEM || (p->a >= 0 && nd->aux != (uint32_t)p->a))
 			return 0;
-		return rw_pat(rw, p + 1, ir_arg(m, x, 0), caps, ncaps);
+		return pat(rw, p + 1, ir_arg(m, x, 0), caps, ncaps);
 	case RP_TYPED:
 		if (p->a != DT_COUNT && (!nd->type || rw_dtype(m, x) != p->a))
 			return 0;
-		return rw_pat(rw, p + 1, x, caps, ncaps);
+		return pat(rw, p + 1, x, caps, ncaps);
 	case RP_ALT: {
 		const RwPat *c = p + 1;
 		NodeId save[16];
@@ -678,16 +680,40 @@ rw_pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
 		if (caps)
 			memcpy(save, caps, ns * sizeof *caps);
 		for (uint32_t i = 0; i < p->n; i++, c += c->size) {
-			if (rw_pat(rw, c, x, caps, ncaps))
+			if (pat(rw, c, x, caps, ncaps))
 				return 1;
 			if (caps)
 				memcpy(caps, save, ns * sizeof *caps);
 		}
 		return 0;
 	}
+	case RP_REF:
+		return pat(rw, p + p->a, x, caps, ncaps);
 	default:
 		return 0;
 	}
+}
+
+/* pat: pat1() within rw_pat()'s budget */
+static int
+pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
+{
+	int r;
+
+	if (++rw->patsteps > RW_PATSTEPS || rw->patdepth >= RW_PATDEPTH)
+		return 0;
+	rw->patdepth++;
+	r = pat1(rw, p, x, caps, ncaps);
+	rw->patdepth--;
+	return r;
+}
+
+int
+rw_pat(Rw *rw, const RwPat *p, NodeId x, NodeId *caps, uint32_t ncaps)
+{
+	rw->patsteps = 0;
+	rw->patdepth = 0;
+	return pat(rw, p, x, caps, ncaps);
 }
 
 /* domvisit: mark x visited by this search; 1 if it was already */

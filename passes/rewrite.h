@@ -86,6 +86,7 @@ struct graft_rw {
 	** and the parent), and its visited marks */
 	NodeId *dom; uint32_t ndom, capdom;
 	uint32_t *domseen, capseen, domgen;
+	uint32_t patsteps, patdepth;    /* rw_pat()'s budget (RW_PATSTEPS, RW_PATDEPTH) */
 	NodeId *domstack; uint32_t capdomstack;
 	/* ... and why it found none (RwDomWhy), at which nodes */
 	uint8_t domwhy;
@@ -298,7 +299,14 @@ typedef enum RwPatKind {
 	RP_TYPED = GRAFT_PAT_TYPED,     /* the pattern that follows, of dtype a
 	                                   (DT_COUNT: any) */
 	RP_ALT = GRAFT_PAT_ALT,         /* any of the n that follow */
+	RP_REF = GRAFT_PAT_REF,         /* the entry at p + a (a <= 0), of which
+	                                   this one is a part: a recursive
+	                                   pattern, matched again one node down */
 } RwPatKind;
+
+/* How far rw_pat() follows a pattern: entries tried, and nesting (a
+** recursive pattern down a chain of nodes); beyond, it does not match. */
+enum { RW_PATSTEPS = 1 << 22, RW_PATDEPTH = 10000 };
 
 enum {
 	RPF_COMM = GRAFT_PAT_COMM,      /* RP_CALL: operands 0 and 1 either way round */

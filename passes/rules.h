@@ -149,7 +149,7 @@ enum {
 	GRAFT_PAT_GETITEM,      /* field a (-1: any) of the tuple that follows */
 	GRAFT_PAT_TYPED,        /* what follows, of dtype a (GRAFT_DT_OTHER: any) */
 	GRAFT_PAT_ALT,          /* any of the n that follow */
-};
+	GRAFT_PAT_REF,          /* the entry a (<= 0) entries away, again: recursion */ };
 enum {
 	GRAFT_PAT_COMM = 1,     /* CALL: operands 0 and 1 either way round */
 	GRAFT_PAT_REST = 2,     /* at least n operands or fields */
