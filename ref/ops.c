@@ -1398,27 +1398,29 @@ sxfloats(const RefCtx *c, const ScalarExpr *e, const Val *a, const Val *b, const
 
 	for (int64_t i0 = 0; i0 < r->n; i0 += SXB) {
 		int n = r->n - i0 < SXB ? (int)(r->n - i0) : SXB;
-		for (int i = 0; i < n; i++) {
-			xd[i] = ldf(a, off[0]);
-			if (two)
-				yd[i] = ldf(b, off[1]);
-			step(r->rank, r->dims, idx, 1 + two, off, st);
-		}
 		if (dt == DT_FLOAT64) {
+			for (int i = 0; i < n; i++) {
+				xd[i] = ldf(a, off[0]);
+				if (two)
+					yd[i] = ldf(b, off[1]);
+				step(r->rank, r->dims, idx, 1 + two, off, st);
+			}
 			sxd(e, xd, yd, p, dt, n, zd);
 		} else {
 			for (int i = 0; i < n; i++) {
-				xf[i] = (float)xd[i];
-				yf[i] = (float)yd[i];
+				xf[i] = (float)ldf(a, off[0]);
+				if (two)
+					yf[i] = (float)ldf(b, off[1]);
+				step(r->rank, r->dims, idx, 1 + two, off, st);
 			}
 			sxf(e, xf, yf, p, dt, n, zf);
-			for (int i = 0; i < n; i++)
-				zd[i] = zf[i];
 		}
 		for (int i = 0; i < n; i++) {
-			if (c->exact && (isnan(xd[i]) || isnan(yd[i]) || isnan(zd[i])))
+			double z = dt == DT_FLOAT64 ? zd[i] : (double)zf[i];
+			if (c->exact && (isnan(dt == DT_FLOAT64 ? xd[i] : xf[i]) || isnan(dt == DT_FLOAT64 ? yd[i] : yf[i]) ||
+			                 isnan(z)))
 				return 1;
-			stf(r, i0 + i, zd[i]);
+			stf(r, i0 + i, z);
 		}
 	}
 	return 0;
