@@ -800,11 +800,13 @@ match(Rw *rw, NodeId v, uint32_t *rule)
 	const Node *nd = &rw->m->nodes[v];
 	const ITree *t = nd->kind == NK_CALL ? &p->byop[nd->op] : nd->kind == NK_TUPLE ? &p->tuple :
 	                 nd->kind == NK_GETITEM ? &p->getitem : nd->kind == NK_CALLFN ? &p->callfn : NULL;
+	int call = nd->kind == NK_CALL;         /* nd moves when a rule builds nodes */
 	NodeId r = t && t->root ? run(p, t, rw, v, rule) : 0;
 
 	/* a target table's composites rooted at any op (byop[OP_NONE]):
-	   every match is reported, the op's then these */
-	if (nd->kind == NK_CALL && p->byop[OP_NONE].root)
+	   every match is reported, the op's then these (a table's run()
+	   builds nothing) */
+	if (call && p->byop[OP_NONE].root)
 		return run(p, &p->byop[OP_NONE], rw, v, rule);
 	return r;
 }
