@@ -363,38 +363,14 @@ paramfor(State *S, NodeId a, const char *prefix, uint32_t number, NodeId **param
 	return v;
 }
 
-/* tvmparams: the parameters of the composite being outlined (its set
-** stamped curstamp), made in the order TVM's matcher first meets its
-** inputs: depth first from x, each node's operands left to right (the
-** pattern's post-order of wildcards); seen[*nseen] the set's nodes
-** visited */
-static void
-tvmparams(State *S, NodeId x, const char *prefix, uint32_t *np, NodeId *seen, uint32_t *nseen)
-{
-	Module *m = S->m;
-
-	for (uint32_t i = 0; i < m->nodes[x].nargs; i++) {
-		NodeId a = ir_arg(m, x, i);
-		uint32_t k;
-		if (!a)
-			continue;
-		if (S->stamp[a] != S->curstamp) {
-			paramfor(S, a, prefix, *np, &S->params, np, &S->capparams, &S->args, &S->capargs);
-			continue;
-		}
-		for (k = 0; k < *nseen && seen[k] != a; k++)
-			;
-		if (k < *nseen || m->nodes[a].kind == NK_CONST)
-			continue;
-		seen[(*nseen)++] = a;
-		tvmparams(S, a, prefix, np, seen, nseen);
-	}
-}
-
 /* postorder: the nodes stamped curstamp that root reaches through
-** stamped nodes, operands first, into S->stack (reused as the list) */
+** stamped nodes, operands first, into *out; and, as the walk meets them,
+** a parameter (paramfor, named prefix and number, counted in *np) for
+** each operand outside the set: depth first from root, operands left to
+** right, the order in which TVM's matcher first meets a composite's
+** inputs */
 static uint32_t
-postorder(State *S, NodeId root, NodeId **out, uint32_t *capout)
+postorder(State *S, NodeId root, NodeId **out, uint32_t *capout, const char *prefix, uint32_t *np)
 {
 	Module *m = S->m;
 	uint32_t n = 0, top = 0;
@@ -424,6 +400,8 @@ postorder(State *S, NodeId root, NodeId **out, uint32_t *capout)
 				S->stamp[a] = seen;
 				st[top] = a;
 				idx[top++] = 0;
+			} else if (a && S->stamp[a] != seen) {
+				paramfor(S, a, prefix, *np, &S->params, np, &S->capparams, &S->args, &S->capargs);
 			}
 			continue;
 		}
@@ -457,17 +435,12 @@ outlinecomposite(State *S, const Cand *c, uint32_t k)
 	S->curstamp++;
 	for (uint32_t i = 0; i < c->n; i++)
 		S->stamp[S->pool[c->first + i]] = S->curstamp;
-	nbody = postorder(S, root, &S->body, &S->capbody);
+	snprintf(prefix, sizeof prefix, "FunctionVar_%u_", k);
+	/* the body, and the parameters in TVM's order, which the body's
+	   walk below then finds */
+	nbody = postorder(S, root, &S->body, &S->capbody, prefix, &np);
 	/* the set is now stamped curstamp (postorder moved it on by one) */
 	nslots = useslots(S, root, 0, &S->slots, &S->capslots);
-	snprintf(prefix, sizeof prefix, "FunctionVar_%u_", k);
-	/* the parameters in TVM's order first; the body's walk then finds them */
-	{
-		NodeId *seen = ir_xcalloc(nbody + 1, sizeof *seen);
-		uint32_t nseen = 0;
-		tvmparams(S, root, prefix, &np, seen, &nseen);
-		free(seen);
-	}
 	for (uint32_t b = 0; b < nbody; b++) {
 		NodeId x = S->body[b];
 		const char *piece = NULL;
