@@ -135,8 +135,8 @@ int graft_rw_reporting(const graft_rw *rw);
 /* ---------------------------------------------------------------- patterns as data */
 
 /* A pattern as a table, for what a decision tree cannot hold: the parent
-** and path of dominates(P, Q, C).  Prefix order: each entry, then its
-** parts; size counts them all, so p + p->size is the next sibling. */
+** and path of dominates(P, Q, C), a pattern that uses itself.  Prefix
+** order: each entry, then its parts; p + p->size is the next sibling. */
 enum {
 	GRAFT_PAT_ANY,          /* _ */
 	GRAFT_PAT_CONST,        /* const */
@@ -149,11 +149,10 @@ enum {
 	GRAFT_PAT_GETITEM,      /* field a (-1: any) of the tuple that follows */
 	GRAFT_PAT_TYPED,        /* what follows, of dtype a (GRAFT_DT_OTHER: any) */
 	GRAFT_PAT_ALT,          /* any of the n that follow */
-	GRAFT_PAT_REF,          /* the entry a (<= 0) entries away, again: recursion */ };
-enum {
-	GRAFT_PAT_COMM = 1,     /* CALL: operands 0 and 1 either way round */
-	GRAFT_PAT_REST = 2,     /* at least n operands or fields */
+	GRAFT_PAT_REF,          /* the entry a (<= 0) entries away, again: recursion */
 };
+/* CALL: operands 0 and 1 either way round; at least n operands or fields */
+enum { GRAFT_PAT_COMM = 1, GRAFT_PAT_REST = 2 };
 typedef struct graft_pat {
 	uint8_t kind;           /* GRAFT_PAT_* */
 	uint8_t flags;          /* GRAFT_PAT_COMM, GRAFT_PAT_REST */
