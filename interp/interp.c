@@ -836,6 +836,15 @@ slot(Tr *tr, const char *v)
 
 static INode *translate(Tr *tr, const DNode *d);
 
+/* patlits: pattern table d's attribute literals as the program's */
+static void
+patlits(Tr *tr, DomPat *d)
+{
+	for (uint32_t i = 0; i < d->n; i++)
+		if (d->v[i].kind == RP_ATTR)
+			d->v[i].b = litid(tr->p, d->lits[i]);
+}
+
 /* tnode: one node of the tree, its subtrees not yet */
 static INode *
 tnode(Tr *tr, const DNode *d)
@@ -878,9 +887,7 @@ tnode(Tr *tr, const DNode *d)
 			RwPat *v;
 			memset(&rp, 0, sizeof rp);
 			dsl_rwpat(r, s->lit, &rp, &none);
-			for (uint32_t i = 0; i < rp.n; i++)
-				if (rp.v[i].kind == RP_ATTR)
-					rp.v[i].b = litid(tr->p, rp.lits[i]);
+			patlits(tr, &rp);
 			v = ir_arena_alloc(&r->arena, (rp.n ? rp.n : 1) * sizeof *v);
 			memcpy(v, rp.v, rp.n * sizeof *v);
 			n->rpat = v;
@@ -930,12 +937,8 @@ tnode(Tr *tr, const DNode *d)
 			DomPat pp, qq;
 			RwPat *v;
 			uint32_t ncaps = dsl_domparts(r, var->pat, &pp, &qq);
-			for (uint32_t i = 0; i < pp.n; i++)
-				if (pp.v[i].kind == RP_ATTR)
-					pp.v[i].b = litid(tr->p, pp.lits[i]);
-			for (uint32_t i = 0; i < qq.n; i++)
-				if (qq.v[i].kind == RP_ATTR)
-					qq.v[i].b = litid(tr->p, qq.lits[i]);
+			patlits(tr, &pp);
+			patlits(tr, &qq);
 			v = ir_arena_alloc(&r->arena, (pp.n + qq.n) * sizeof *v);
 			memcpy(v, pp.v, pp.n * sizeof *v);
 			memcpy(v + pp.n, qq.v, qq.n * sizeof *v);

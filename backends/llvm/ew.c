@@ -525,7 +525,8 @@ ll_ewop(Call *c, Ew *e, MapFn **f, int *nin)
 			return 1;
 		/* integer bounds: call() refuses those that do not fit; one that
 		   holds the whole dtype is no code (an alias) */
-		return ibound(e->dt, e->p[0], &e->lo) && ibound(e->dt, e->p[1], &e->hi) && !ll_clip_whole(m, c->n);
+		return ibound(e->dt, e->p[0], &e->lo) && ibound(e->dt, e->p[1], &e->hi) &&
+		       !(e->lo == (double)ir_dtype_min(e->dt) && e->hi == (double)ir_dtype_max(e->dt));
 	}
 }
 
